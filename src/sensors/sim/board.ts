@@ -1,0 +1,298 @@
+// The simulated board: a BoardSource driven by the physics model and a hand.
+// Every frame is formatted with makeBoardLine and parsed back through
+// parseBoardLine, the path the serial driver uses, so the sim exercises the
+// codec. Two clocks: 'real' (setInterval, for `npm start` without a board)
+// and 'manual' (virtual time: advance(ms)/step() emit frames synchronously —
+// tests play whole games fast and deterministically). Seeded: runs replay.
+
+import {
+  SQUARES,
+  makeBoardLine,
+  parseBoardLine,
+  type BoardIdentity,
+  type BoardMessage,
+  type BuzzPattern,
+  type HostCommand,
+  type LedState,
+} from '../protocol.ts';
+import { SourceBase, defaultClock, type Clock, type RawFrame } from '../source.ts';
+import { BoardPhysics, type PhysicsOptions } from './physics.ts';
+import { START_POSITION, Timeline, applyHandAction, type BoardHand, type TimelineStep } from './hand.ts';
+import { mulberry32, type Rng } from './prng.ts';
+
+export interface SimBoardOptions {
+  seed?: number;
+  /** 'manual' (default): virtual time, advance()/step(); 'real': setInterval on `now` */
+  clock?: 'manual' | 'real';
+  /** real-time clock (ms), default performance.now */
+  now?: Clock;
+  /** frames per second, 1–100 (default 100, as the firmware) */
+  rate?: number;
+  id?: string;
+  /** set up the start position on open (default false: empty board) */
+  startPosition?: boolean;
+  physics?: Partial<Omit<PhysicsOptions, 'seed'>>;
+  /** line faults, probabilities per line: dropped, or one byte corrupted (exercise gaps and error counts) */
+  faults?: { drop?: number; corrupt?: number };
+}
+
+export interface SimCommandRecord {
+  t: number;
+  command: HostCommand;
+}
+
+const QUIET_THRESHOLD = 8;
+const HEARTBEAT_MS = 250;
+
+export class SimBoard extends SourceBase implements BoardHand {
+  readonly kind = 'sim';
+  readonly physics: BoardPhysics;
+  /** every command received, in order */
+  readonly commands: SimCommandRecord[] = [];
+  buzzer: BuzzPattern = 'OFF';
+  led: LedState = 0;
+  private readonly opts: Required<Omit<SimBoardOptions, 'physics' | 'faults' | 'now'>>;
+  private readonly realNow: Clock;
+  private readonly faultRng: Rng;
+  private readonly faults: { drop: number; corrupt: number };
+  private readonly timeline = new Timeline();
+  private mode: 'S' | 'Q' = 'S';
+  private rate: number;
+  private isOpen = false;
+  private virtualNow = 0;
+  private t0 = 0;
+  private nextFrameAt = 0;
+  private seq = 0;
+  private lastSent: Uint16Array | null = null;
+  private lastSentAt = 0;
+  private timer: ReturnType<typeof setInterval> | null = null;
+  private readonly buf = new Uint16Array(SQUARES);
+
+  constructor(options: SimBoardOptions = {}) {
+    const manual = (options.clock ?? 'manual') === 'manual';
+    const realNow = options.now ?? defaultClock;
+    super(manual ? () => this.virtualNow : () => realNow() - this.t0);
+    this.realNow = realNow;
+    this.opts = {
+      seed: options.seed ?? 1,
+      clock: manual ? 'manual' : 'real',
+      rate: options.rate ?? 100,
+      id: options.id ?? 'SIM',
+      startPosition: options.startPosition ?? false,
+    };
+    this.rate = this.opts.rate;
+    this.physics = new BoardPhysics({ ...options.physics, seed: this.opts.seed });
+    this.faultRng = mulberry32(this.opts.seed ^ 0x27d4eb2f);
+    this.faults = { drop: options.faults?.drop ?? 0, corrupt: options.faults?.corrupt ?? 0 };
+    if (this.opts.startPosition) this.setupStart();
+  }
+
+  identity(): BoardIdentity {
+    return {
+      type: 'identity',
+      proto: 1,
+      fw: '1.0.0-sim',
+      id: this.opts.id,
+      n: SQUARES,
+      scan: 1000,
+      rate: this.rate,
+      mode: this.mode,
+      extra: {},
+    };
+  }
+
+  async open(): Promise<BoardIdentity> {
+    if (this.isOpen) return this.identity();
+    this.setStatus({ state: 'connecting', detail: `simulated board ${this.opts.id}` });
+    const parsed = parseBoardLine(makeBoardLine(this.identity()));
+    this.lines.record(parsed);
+    if (parsed.type !== 'identity') throw new Error(`simulated identity did not parse: ${JSON.stringify(parsed)}`);
+    this.isOpen = true;
+    this.t0 = this.realNow();
+    this.nextFrameAt = this.now() + this.period();
+    this.lastSentAt = this.now();
+    if (this.opts.clock === 'real') this.startTimer();
+    this.setStatus({ state: 'connected', identity: parsed });
+    return parsed;
+  }
+
+  async close(): Promise<void> {
+    if (!this.isOpen) return;
+    this.isOpen = false;
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    this.setStatus({ state: 'closed' });
+  }
+
+  async send(command: HostCommand): Promise<boolean> {
+    if (!this.isOpen) return false;
+    this.counters.commandsSent++;
+    this.commands.push({ t: this.now(), command });
+    let reply: BoardMessage = { type: 'ok', cmd: command.type === 'identify' ? '?' : command.type.toUpperCase() };
+    switch (command.type) {
+      case 'identify':
+        reply = this.identity();
+        break;
+      case 'rate':
+        this.rate = command.fps;
+        this.nextFrameAt = this.now() + this.period();
+        if (this.timer) this.startTimer();
+        break;
+      case 'mode':
+        this.mode = command.mode;
+        break;
+      case 'buzz':
+        this.buzzer = command.pattern;
+        break;
+      case 'led':
+        this.led = command.state;
+        break;
+      case 'id':
+        this.opts.id = command.id;
+        break;
+    }
+    this.lines.record(parseBoardLine(makeBoardLine(reply)));
+    return true;
+  }
+
+  // ------------------------------------------------------------- the hand
+
+  place(square: number): void {
+    const n = this.physics.coins(square);
+    if (n >= 2) throw new RangeError(`square ${square} already holds 2 coins (a king)`);
+    this.physics.setCoins(square, n + 1, this.now());
+  }
+  lift(square: number, coins?: number): void {
+    const n = this.physics.coins(square);
+    const k = coins ?? n;
+    if (n === 0 || k < 1 || k > n) throw new RangeError(`cannot lift ${coins ?? 'the piece'} from square ${square}: it holds ${n} coin(s)`);
+    this.physics.setCoins(square, n - k, this.now());
+  }
+  set(square: number, coins: number): void {
+    this.physics.setCoins(square, coins, this.now());
+  }
+  setupStart(): void {
+    for (let sq = 1; sq <= SQUARES; sq++) this.physics.setCoins(sq, START_POSITION[sq - 1], this.now());
+  }
+  clear(): void {
+    for (let sq = 1; sq <= SQUARES; sq++) this.physics.setCoins(sq, 0, this.now());
+  }
+  coinsAt(square: number): number {
+    return this.physics.coins(square);
+  }
+  /** coins on squares 1–32 (index 0 = square 1) */
+  occupancy(): number[] {
+    return Array.from({ length: SQUARES }, (_, i) => this.physics.coins(i + 1));
+  }
+
+  /** Queue hand actions at times (ms on this board's clock; see now()). */
+  play(steps: readonly TimelineStep[]): void {
+    this.timeline.add(steps);
+  }
+  get pendingActions(): number {
+    return this.timeline.pending;
+  }
+
+  // ------------------------------------------------------------ time
+
+  /** ms since open on this board's clock (virtual in manual mode) */
+  now(): number {
+    return this.clock();
+  }
+
+  /** Manual clock: move time on by `ms`, emitting every frame due meanwhile. Returns the frames emitted. */
+  advance(ms: number): number {
+    this.requireManual('advance');
+    const target = this.virtualNow + ms;
+    let frames = 0;
+    while (this.isOpen && this.nextFrameAt <= target) {
+      this.virtualNow = this.nextFrameAt;
+      this.runTimeline();
+      if (this.tick()) frames++;
+      this.nextFrameAt += this.period();
+    }
+    this.virtualNow = target;
+    this.runTimeline();
+    return frames;
+  }
+
+  /** Manual clock: move to the next frame time and emit it. Returns the frame (undefined if quiet mode sent none, or it was dropped). */
+  step(): RawFrame | undefined {
+    this.requireManual('step');
+    let got: RawFrame | undefined;
+    const off = this.onFrame((f) => (got = f));
+    this.advance(this.nextFrameAt - this.virtualNow);
+    off();
+    return got;
+  }
+
+  /** Manual clock: advance until every queued hand action ran, plus `settleMs`. */
+  runTimeline(settleMs?: number): void {
+    if (settleMs === undefined) {
+      for (const s of this.timeline.due(this.now())) applyHandAction(this, s);
+      return;
+    }
+    while (this.timeline.pending) this.advance(this.period());
+    this.advance(settleMs);
+  }
+
+  private requireManual(what: string): void {
+    if (this.opts.clock !== 'manual') throw new Error(`${what}() needs the manual clock (this sim runs in real time)`);
+  }
+
+  private period(): number {
+    return 1000 / this.rate;
+  }
+
+  private startTimer(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = setInterval(() => {
+      this.runTimeline();
+      this.tick();
+    }, this.period());
+    this.timer.unref?.();
+  }
+
+  /** One firmware tick: a frame (stream mode, or quiet mode with change) or a heartbeat. True if a frame was emitted. */
+  private tick(): boolean {
+    const t = this.now();
+    const readings = this.physics.read(t, this.buf);
+    if (this.mode === 'Q') {
+      if (!this.changed(readings)) {
+        if (t - this.lastSentAt >= HEARTBEAT_MS) this.emitLine({ type: 'heartbeat', seq: this.nextSeq() }, t);
+        return false;
+      }
+    }
+    this.lastSent = Uint16Array.from(readings);
+    return this.emitLine({ type: 'frame', seq: this.nextSeq(), readings }, t);
+  }
+
+  private changed(r: Uint16Array): boolean {
+    const last = this.lastSent;
+    if (!last) return true;
+    for (let i = 0; i < SQUARES; i++) if (Math.abs(r[i] - last[i]) > QUIET_THRESHOLD) return true;
+    return false;
+  }
+
+  private nextSeq(): number {
+    const s = this.seq;
+    this.seq = (this.seq + 1) & 0xffff;
+    return s;
+  }
+
+  /** Format, maybe fault, parse back, account, emit. */
+  private emitLine(msg: BoardMessage, t: number): boolean {
+    this.lastSentAt = t;
+    let line = makeBoardLine(msg);
+    if (this.faults.drop && this.faultRng() < this.faults.drop) return false;
+    if (this.faults.corrupt && this.faultRng() < this.faults.corrupt) {
+      const at = Math.floor(this.faultRng() * line.length);
+      line = line.slice(0, at) + String.fromCharCode(line.charCodeAt(at) ^ (1 << Math.floor(this.faultRng() * 7))) + line.slice(at + 1);
+    }
+    const parsed = parseBoardLine(line);
+    this.lines.record(parsed);
+    if (parsed.type !== 'frame') return false;
+    this.emitFrame(parsed.seq, parsed.readings, t);
+    return true;
+  }
+}

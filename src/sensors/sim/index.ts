@@ -1,0 +1,15 @@
+// The simulated board: physics model, hand API and timelines (see board.ts).
+export { SimBoard, type SimBoardOptions, type SimCommandRecord } from './board.ts';
+export { BoardPhysics, DEFAULT_PHYSICS, type PhysicsOptions } from './physics.ts';
+export {
+  START_POSITION,
+  Timeline,
+  applyHandAction,
+  moveTimeline,
+  rowColToSquare,
+  squareToRowCol,
+  type BoardHand,
+  type HandAction,
+  type TimelineStep,
+} from './hand.ts';
+export { mulberry32, gaussianish, type Rng } from './prng.ts';
