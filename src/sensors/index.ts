@@ -26,3 +26,15 @@ export {
   type SourceStatus,
 } from './source.ts';
 export * from './sim/index.ts';
+export { SerialBoardSource, stripScheme, type PathProvider, type SerialSourceOptions } from './serial.ts';
+export {
+  BOARD_VENDOR_IDS,
+  BoardNotFoundError,
+  HandshakeError,
+  findBoard,
+  handshake,
+  listPorts,
+  rankPorts,
+  type HandshakeOptions,
+} from './detect.ts';
+export { LinePort, BAUD_RATE, type PortInfo, type SerialBinding } from './line-port.ts';

@@ -1,0 +1,150 @@
+// Finding a Crownhead board: rank the serial ports the OS lists (Arduino and
+// USB-serial vendor ids first), and run the identity handshake on each —
+// open, wait out the Arduino's auto-reset, send `?`, accept only a port whose
+// first good `I` line says CROWNHEAD proto=1. A port that is anything else is
+// closed again untouched. Survives SerialPort.list() failing (no udev).
+
+import { LinePort, type PortInfo, type SerialBinding } from './line-port.ts';
+import { makeHostCommand, parseBoardLine, type BoardIdentity } from './protocol.ts';
+
+export interface HandshakeOptions {
+  baudRate?: number;
+  /** wait after opening, for the Arduino's auto-reset bootloader (default 1800 ms; 0 in tests) */
+  resetDelayMs?: number;
+  /** give up when no identity arrived this long after `?` (default 2500 ms) */
+  timeoutMs?: number;
+}
+
+export const DEFAULT_RESET_DELAY_MS = 1800;
+export const DEFAULT_HANDSHAKE_TIMEOUT_MS = 2500;
+
+/** Vendor ids of Arduinos and the usual USB-serial chips, most likely first. */
+export const BOARD_VENDOR_IDS: Readonly<Record<string, string>> = {
+  '2341': 'Arduino',
+  '2a03': 'Arduino (.org)',
+  '1a86': 'CH340',
+  '0403': 'FTDI',
+  '10c4': 'CP210x',
+};
+const USB_SERIAL_PATH = /ttyACM|ttyUSB|usbmodem|usbserial|wchusbserial|^COM\d+$/i;
+
+export class HandshakeError extends Error {
+  constructor(
+    readonly path: string,
+    message: string,
+  ) {
+    super(`${path}: ${message}`);
+    this.name = 'HandshakeError';
+  }
+}
+
+export class BoardNotFoundError extends Error {
+  constructor(readonly tried: readonly string[]) {
+    super(`no board found${tried.length ? ': ' + tried.join('; ') : ''}`);
+    this.name = 'BoardNotFoundError';
+  }
+}
+
+/**
+ * Open `path` and make sure a Crownhead board speaking proto=1 answers.
+ * Resolves with the open port (lines after the identity are kept for the
+ * caller) or rejects with a HandshakeError, having closed the port.
+ */
+export async function handshake(
+  binding: SerialBinding,
+  path: string,
+  opts: HandshakeOptions = {},
+): Promise<{ port: LinePort; identity: BoardIdentity }> {
+  let port: LinePort;
+  try {
+    port = await LinePort.open(binding, path, opts.baudRate);
+  } catch (err) {
+    throw new HandshakeError(path, (err as Error).message);
+  }
+  const resetDelay = opts.resetDelayMs ?? DEFAULT_RESET_DELAY_MS;
+  const timeout = opts.timeoutMs ?? DEFAULT_HANDSHAKE_TIMEOUT_MS;
+  try {
+    const identity = await new Promise<BoardIdentity>((resolve, reject) => {
+      const timers: ReturnType<typeof setTimeout>[] = [];
+      let lines = 0;
+      const done = (err: Error | null, id?: BoardIdentity) => {
+        timers.forEach(clearTimeout);
+        port.onLine(null);
+        if (err) reject(err);
+        else resolve(id!);
+      };
+      port.onClose((reason) => done(new HandshakeError(path, `closed during handshake (${reason})`)));
+      port.onLine((line) => {
+        lines++;
+        const r = parseBoardLine(line);
+        if (r.type === 'identity') done(null, r);
+        else if (r.type === 'invalid' && r.reason === 'version') done(new HandshakeError(path, `not a Crownhead proto=1 board (${r.message})`));
+      });
+      // the board announces itself at boot; ask anyway once the reset is over, and again halfway
+      timers.push(setTimeout(() => void port.write(makeHostCommand({ type: 'identify' })), resetDelay));
+      timers.push(setTimeout(() => void port.write(makeHostCommand({ type: 'identify' })), resetDelay + timeout / 2));
+      timers.push(
+        setTimeout(
+          () => done(new HandshakeError(path, `no Crownhead identity within ${timeout} ms (${lines} other line(s) seen)`)),
+          resetDelay + timeout,
+        ),
+      );
+    });
+    return { port, identity };
+  } catch (err) {
+    await port.close();
+    throw err;
+  }
+}
+
+/** Ports worth trying, best first: known vendor ids, then other USB serial devices. Others are left alone. */
+export function rankPorts(ports: readonly PortInfo[]): PortInfo[] {
+  const known = Object.keys(BOARD_VENDOR_IDS);
+  const score = (p: PortInfo) => {
+    const vid = p.vendorId?.toLowerCase();
+    const k = vid ? known.indexOf(vid) : -1;
+    if (k >= 0) return k;
+    if (vid || USB_SERIAL_PATH.test(p.path)) return known.length;
+    return -1;
+  };
+  return ports
+    .map((p) => ({ p, s: score(p) }))
+    .filter((x) => x.s >= 0)
+    .sort((a, b) => a.s - b.s)
+    .map((x) => x.p);
+}
+
+/** List ports; a failing list (e.g. `spawn udevadm ENOENT` without udev) yields [] and the reason. */
+export async function listPorts(binding: SerialBinding): Promise<{ ports: PortInfo[]; error?: string }> {
+  try {
+    return { ports: await binding.list() };
+  } catch (err) {
+    return { ports: [], error: `cannot list serial ports (${(err as Error).message})` };
+  }
+}
+
+/**
+ * Find a Crownhead board: try each ranked port (`prefer` first) with the
+ * handshake. Rejects with BoardNotFoundError saying what was tried and why each failed.
+ */
+export async function findBoard(
+  binding: SerialBinding,
+  opts: HandshakeOptions & { prefer?: string } = {},
+): Promise<{ port: LinePort; identity: BoardIdentity }> {
+  const { ports, error } = await listPorts(binding);
+  const tried: string[] = error ? [error] : [];
+  const ranked = rankPorts(ports);
+  if (opts.prefer) {
+    const i = ranked.findIndex((p) => p.path === opts.prefer);
+    if (i > 0) ranked.unshift(...ranked.splice(i, 1));
+  }
+  if (!ranked.length && !error) tried.push(ports.length ? `none of ${ports.length} serial port(s) is a USB serial device` : 'no serial ports');
+  for (const p of ranked) {
+    try {
+      return await handshake(binding, p.path, opts);
+    } catch (err) {
+      tried.push((err as Error).message);
+    }
+  }
+  throw new BoardNotFoundError(tried);
+}

@@ -1,0 +1,193 @@
+// The real driver: a Crownhead board on USB serial (firmware/, PROTOCOL.md).
+// Owns the connection's life: find or open the port (detect.ts), stream
+// parsed frames with timestamps from the injected clock, count bad lines
+// (never crash: the stream resumes at the next good line), and when the board
+// is unplugged or falls silent report 'lost', retry with backoff until it is
+// back (re-handshake), then report 'reconnected'. Nothing is thrown into the
+// layers above after open().
+//
+// Where the board is: `path` = a fixed path ("serial:/dev/ttyACM0" → "/dev/ttyACM0"),
+// a path provider (the emulator's pty changes on every start), or nothing (auto-detect).
+
+import { SerialPort } from 'serialport';
+import { BoardNotFoundError, findBoard, handshake, type HandshakeOptions } from './detect.ts';
+import type { LinePort, SerialBinding } from './line-port.ts';
+import { makeHostCommand, parseBoardLine, type BoardIdentity, type HostCommand } from './protocol.ts';
+import { SourceBase, type Clock } from './source.ts';
+
+export type PathProvider = () => string | undefined | Promise<string | undefined>;
+
+export interface SerialSourceOptions extends HandshakeOptions {
+  /** a port path, "serial:<path>", a path provider, or undefined to auto-detect */
+  path?: string | PathProvider;
+  /** serialport binding (default: the native one); tests pass SerialPortMock.binding */
+  binding?: SerialBinding;
+  clock?: Clock;
+  /** reconnect backoff (ms): first retry, cap, factor. false: report 'lost' and stay down */
+  reconnect?: { minMs?: number; maxMs?: number; factor?: number } | false;
+  /** no line at all for this long means the link is dead (default 3000 ms; 0 = never) */
+  silenceMs?: number;
+}
+
+export class SerialBoardSource extends SourceBase {
+  readonly kind = 'serial';
+  private readonly binding: SerialBinding;
+  private readonly opts: SerialSourceOptions;
+  private port: LinePort | null = null;
+  private ident: BoardIdentity | null = null;
+  private lastPath: string | null = null;
+  private closing = false;
+  private retryTimer: ReturnType<typeof setTimeout> | null = null;
+  private silenceTimer: ReturnType<typeof setTimeout> | null = null;
+  private backoff = 0;
+
+  constructor(options: SerialSourceOptions = {}) {
+    super(options.clock);
+    this.opts = options;
+    this.binding = options.binding ?? SerialPort.binding;
+  }
+
+  /** the connected board's identity, or null while lost/closed */
+  get identity(): BoardIdentity | null {
+    return this.port ? this.ident : null;
+  }
+  /** the port in use (or last used) */
+  get path(): string | null {
+    return this.lastPath;
+  }
+
+  async open(): Promise<BoardIdentity> {
+    if (this.port && this.ident) return this.ident;
+    this.closing = false;
+    this.setStatus({ state: 'connecting', detail: this.describeTarget() });
+    try {
+      const { port, identity } = await this.connect();
+      this.attach(port, identity);
+      this.setStatus({ state: 'connected', identity });
+      return identity;
+    } catch (err) {
+      const message = (err as Error).message;
+      this.setStatus({ state: 'error', message });
+      throw err;
+    }
+  }
+
+  async close(): Promise<void> {
+    this.closing = true;
+    this.clearTimers();
+    const port = this.port;
+    this.port = null;
+    if (port) await port.close();
+    this.setStatus({ state: 'closed' });
+  }
+
+  async send(command: HostCommand): Promise<boolean> {
+    let line: string;
+    try {
+      line = makeHostCommand(command);
+    } catch (err) {
+      this.setStatus({ state: 'error', message: `command not sent: ${(err as Error).message}` });
+      return false;
+    }
+    if (!this.port) return false;
+    const ok = await this.port.write(line);
+    if (ok) this.counters.commandsSent++;
+    return ok;
+  }
+
+  private describeTarget(): string {
+    const p = this.opts.path;
+    if (typeof p === 'string') return `opening ${stripScheme(p)}`;
+    if (typeof p === 'function') return 'opening the provided port';
+    return 'looking for a Crownhead board';
+  }
+
+  private async connect(): Promise<{ port: LinePort; identity: BoardIdentity }> {
+    const p = this.opts.path;
+    if (p === undefined) return findBoard(this.binding, { ...this.opts, prefer: this.lastPath ?? undefined });
+    const path = typeof p === 'string' ? stripScheme(p) : await p();
+    if (!path) throw new BoardNotFoundError(['the port provider has no port yet']);
+    return handshake(this.binding, path, this.opts);
+  }
+
+  private attach(port: LinePort, identity: BoardIdentity): void {
+    this.port = port;
+    this.ident = identity;
+    this.lastPath = port.path;
+    this.backoff = 0;
+    this.lines.resetSequence();
+    port.onClose((reason) => this.onLost(port, reason));
+    port.onLine((line) => this.onLine(line));
+    this.armSilence();
+  }
+
+  private onLine(line: string): void {
+    this.armSilence();
+    const t = this.clock();
+    const r = parseBoardLine(line);
+    this.lines.record(r);
+    if (r.type === 'frame') this.emitFrame(r.seq, r.readings, t);
+    else if (r.type === 'identity') this.ident = r;
+  }
+
+  private armSilence(): void {
+    const ms = this.opts.silenceMs ?? 3000;
+    if (!ms) return;
+    if (this.silenceTimer) clearTimeout(this.silenceTimer);
+    const port = this.port;
+    this.silenceTimer = setTimeout(() => {
+      if (!port || port !== this.port) return;
+      this.onLost(port, `no line for ${ms} ms`);
+      void port.close();
+    }, ms);
+    this.silenceTimer.unref?.();
+  }
+
+  private onLost(port: LinePort, reason: string): void {
+    if (port !== this.port || this.closing) return;
+    this.port = null;
+    this.clearTimers();
+    this.setStatus({ state: 'lost', reason });
+    this.scheduleRetry();
+  }
+
+  private scheduleRetry(): void {
+    const rc = this.opts.reconnect;
+    if (rc === false || this.closing) return;
+    const min = rc?.minMs ?? 250;
+    const max = rc?.maxMs ?? 5000;
+    const factor = rc?.factor ?? 2;
+    const wait = this.backoff === 0 ? min : Math.min(max, this.backoff * factor);
+    this.backoff = wait;
+    this.retryTimer = setTimeout(() => void this.retry(), wait);
+  }
+
+  private async retry(): Promise<void> {
+    this.retryTimer = null;
+    if (this.closing) return;
+    let found: { port: LinePort; identity: BoardIdentity };
+    try {
+      found = await this.connect();
+    } catch {
+      this.scheduleRetry();
+      return;
+    }
+    if (this.closing) {
+      await found.port.close();
+      return;
+    }
+    this.attach(found.port, found.identity);
+    this.setStatus({ state: 'reconnected', identity: found.identity });
+  }
+
+  private clearTimers(): void {
+    if (this.retryTimer) clearTimeout(this.retryTimer);
+    if (this.silenceTimer) clearTimeout(this.silenceTimer);
+    this.retryTimer = this.silenceTimer = null;
+  }
+}
+
+/** "serial:/dev/ttyACM0" → "/dev/ttyACM0" */
+export function stripScheme(spec: string): string {
+  return spec.startsWith('serial:') ? spec.slice('serial:'.length) : spec;
+}
