@@ -1,0 +1,47 @@
+// firmware.ino — Crownhead board firmware for the Arduino Uno/Nano (ATmega328P).
+// Only wires the hardware seam (src/hal.h) to the Arduino core: analogRead,
+// digitalWrite, Serial, tone, EEPROM. All logic lives in src/ (plain C++,
+// unit-tested on the host). Wire protocol: PROTOCOL.md. Wiring: src/pins.h
+// (= hardware/pinmap.json).
+//
+// Serial: the core's 64-byte TX buffer is kept; the firmware has its own
+// line queue (src/line.h) and hands bytes to Serial only as availableForWrite()
+// allows, so Serial.write() never blocks and scanning never stalls.
+#include <Arduino.h>
+#include <avr/eeprom.h>
+#include "src/hal.h"
+#include "src/pins.h"
+#include "src/board.h"
+
+static void hwSelect(uint8_t channel) {
+  for (uint8_t i = 0; i < 4; i++) digitalWrite(PIN_MUX_SELECT[i], (channel >> i) & 1 ? HIGH : LOW);
+}
+static uint16_t hwReadMux(uint8_t mux) { return (uint16_t)analogRead(PIN_MUX_SIGNAL_ANALOG[mux]); }
+static uint32_t hwMicros() { return micros(); }
+static uint16_t hwTxFree() { return (uint16_t)Serial.availableForWrite(); }
+static void hwTxWrite(const uint8_t* b, uint16_t n) { Serial.write(b, n); }
+static int16_t hwRxRead() { return (int16_t)Serial.read(); }
+static void hwTone(uint16_t hz) { tone(PIN_BUZZER, hz); }
+static void hwNoTone() { noTone(PIN_BUZZER); }
+static void hwLed(bool on) { digitalWrite(PIN_LED, on ? HIGH : LOW); }
+static uint8_t hwEepromRead(uint16_t a) { return eeprom_read_byte((const uint8_t*)a); }
+static void hwEepromWrite(uint16_t a, uint8_t v) { eeprom_update_byte((uint8_t*)a, v); }
+
+static const Hal hal = {hwSelect, hwReadMux, hwMicros, hwTxFree, hwTxWrite, hwRxRead,
+                        hwTone,   hwNoTone,  hwLed,    hwEepromRead, hwEepromWrite};
+static Board board;
+
+void setup() {
+  for (uint8_t i = 0; i < 4; i++) pinMode(PIN_MUX_SELECT[i], OUTPUT);
+  pinMode(PIN_LED, OUTPUT);
+  pinMode(PIN_BUZZER, OUTPUT);
+  // ADC clock 16 MHz / 16 = 1 MHz (core default /128 = 125 kHz): a conversion
+  // takes 13 µs instead of 104 µs. The 328P's 10-bit accuracy degrades a
+  // little above 200 kHz; we average 4 conversions per square, which more than
+  // makes up for it, and gain the scan rate (~300 full-board scans/s).
+  ADCSRA = (ADCSRA & ~(_BV(ADPS2) | _BV(ADPS1) | _BV(ADPS0))) | _BV(ADPS2);
+  Serial.begin(115200);
+  board.begin(&hal);
+}
+
+void loop() { board.poll(); }

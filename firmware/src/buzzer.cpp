@@ -1,0 +1,54 @@
+// buzzer.cpp — the three sound patterns and their player.
+#include "buzzer.h"
+#include "flash.h"
+
+// Three short low beeps: "that move is not legal".
+static const Note ILLEGAL[] FLASH_ATTR = {{220, 110}, {0, 70}, {220, 110}, {0, 70}, {220, 110}};
+// One short high click: "move accepted".
+static const Note CLICK[] FLASH_ATTR = {{2600, 25}};
+// Rising three-note phrase (C5 E5 G5, last one held).
+static const Note GAMEOVER[] FLASH_ATTR = {{523, 160}, {0, 30}, {659, 160}, {0, 30}, {784, 400}};
+
+const Note* Buzzer::pattern(BuzzPattern p, uint8_t* n) {
+  switch (p) {
+    case BUZZ_ILLEGAL: *n = sizeof ILLEGAL / sizeof ILLEGAL[0]; return ILLEGAL;
+    case BUZZ_OK: *n = sizeof CLICK / sizeof CLICK[0]; return CLICK;
+    case BUZZ_GAMEOVER: *n = sizeof GAMEOVER / sizeof GAMEOVER[0]; return GAMEOVER;
+    default: *n = 0; return 0;
+  }
+}
+
+void Buzzer::begin(const Hal* hal) {
+  hal_ = hal;
+  notes_ = 0;
+  count_ = index_ = 0;
+  hal_->noTone();
+}
+
+void Buzzer::start(uint8_t index) {
+  index_ = index;
+  startedAt_ = hal_->micros();
+  uint16_t hz = flashWord(&notes_[index].hz);
+  if (hz) hal_->tone(hz);
+  else hal_->noTone();
+}
+
+void Buzzer::play(BuzzPattern p) {
+  notes_ = pattern(p, &count_);
+  if (!notes_) {
+    hal_->noTone();
+    return;
+  }
+  start(0);
+}
+
+void Buzzer::poll() {
+  if (!notes_) return;
+  if ((uint32_t)(hal_->micros() - startedAt_) < (uint32_t)flashWord(&notes_[index_].ms) * 1000UL) return;
+  if (index_ + 1 < count_) {
+    start(index_ + 1);
+  } else {
+    notes_ = 0;
+    hal_->noTone();
+  }
+}
