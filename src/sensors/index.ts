@@ -38,3 +38,4 @@ export {
   type HandshakeOptions,
 } from './detect.ts';
 export { LinePort, BAUD_RATE, type PortInfo, type SerialBinding } from './line-port.ts';
+export { FirmataBoardSource, loadPinMap, type FirmataSourceOptions, type PinMap } from './firmata.ts';

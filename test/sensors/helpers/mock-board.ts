@@ -20,6 +20,8 @@ type MockPortBinding = Awaited<ReturnType<typeof mock.open>>;
 export interface Peer {
   /** called with each line the host wrote */
   onLine?(line: string, io: PeerIO): void;
+  /** called with the raw bytes the host wrote (byte protocols: Firmata) */
+  onData?(data: Buffer, io: PeerIO): void;
   /** called when the host opens the port */
   onOpen?(io: PeerIO): void;
 }
@@ -126,6 +128,11 @@ export class MockBus {
     const io = this.io(slot.path);
     b.write = async (buf: Buffer) => {
       await write(buf);
+      if (slot.peer.onData) {
+        const copy = Buffer.from(buf);
+        queueMicrotask(() => slot.peer.onData!(copy, io));
+        return;
+      }
       slot.partial += buf.toString('latin1');
       let nl: number;
       while ((nl = slot.partial.indexOf('\n')) >= 0) {
