@@ -13,8 +13,18 @@
 #include "src/pins.h"
 #include "src/board.h"
 
+// Select lines are written straight to their port registers (looked up once
+// from pins.h in setup()): digitalWrite() costs ~4 µs a pin, a scan selects 16×.
+static volatile uint8_t* selectPort[4];
+static uint8_t selectMask[4];
 static void hwSelect(uint8_t channel) {
-  for (uint8_t i = 0; i < 4; i++) digitalWrite(PIN_MUX_SELECT[i], (channel >> i) & 1 ? HIGH : LOW);
+  uint8_t sreg = SREG;
+  cli();
+  for (uint8_t i = 0; i < 4; i++) {
+    if ((channel >> i) & 1) *selectPort[i] |= selectMask[i];
+    else *selectPort[i] &= (uint8_t)~selectMask[i];
+  }
+  SREG = sreg;
 }
 static uint16_t hwReadMux(uint8_t mux) { return (uint16_t)analogRead(PIN_MUX_SIGNAL_ANALOG[mux]); }
 static uint32_t hwMicros() { return micros(); }
@@ -32,7 +42,11 @@ static const Hal hal = {hwSelect, hwReadMux, hwMicros, hwTxFree, hwTxWrite, hwRx
 static Board board;
 
 void setup() {
-  for (uint8_t i = 0; i < 4; i++) pinMode(PIN_MUX_SELECT[i], OUTPUT);
+  for (uint8_t i = 0; i < 4; i++) {
+    pinMode(PIN_MUX_SELECT[i], OUTPUT);
+    selectPort[i] = portOutputRegister(digitalPinToPort(PIN_MUX_SELECT[i]));
+    selectMask[i] = digitalPinToBitMask(PIN_MUX_SELECT[i]);
+  }
   pinMode(PIN_LED, OUTPUT);
   pinMode(PIN_BUZZER, OUTPUT);
   // ADC clock 16 MHz / 16 = 1 MHz (core default /128 = 125 kHz): a conversion

@@ -27,12 +27,15 @@ void Board::begin(const Hal* hal) {
 
 void Board::poll() {
   out_.pump(hal_);
+  uint32_t now;
   if (scanner_.poll()) {
     accum_.add(scanner_.raw(), SCAN_SAMPLES);
     windowScans_++;
+    now = hal_->micros();
+    measureScanRate(now);  // only needed when the count changed
+  } else {
+    now = hal_->micros();
   }
-  uint32_t now = hal_->micros();
-  measureScanRate(now);
   if (booted_) {
     readCommands();
     flushReply();

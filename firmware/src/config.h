@@ -11,7 +11,7 @@
 // first conversion (mux + sensor output settle), then discard one conversion
 // per mux (the ADC sample-and-hold still carries the previous channel) and
 // average SCAN_SAMPLES conversions.
-static const uint16_t SCAN_SETTLE_US = 20;
+static const uint16_t SCAN_SETTLE_US = 10;
 static const uint8_t SCAN_SAMPLES = 4;
 
 // Frames.

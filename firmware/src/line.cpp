@@ -19,6 +19,7 @@ static char hexDigit(uint8_t v) { return (char)(v < 10 ? '0' + v : 'A' + v - 10)
 
 void OutQueue::open() {
   pending_ = 0;
+  write_ = (uint8_t)(((uint16_t)head_ + used_) % SIZE);
   xor_ = 0;
   overflow_ = false;
 }
@@ -28,7 +29,8 @@ OutQueue& OutQueue::put(char c) {
     overflow_ = true;
     return *this;
   }
-  buf_[((uint16_t)head_ + used_ + pending_) % SIZE] = (uint8_t)c;
+  buf_[write_] = (uint8_t)c;
+  if (++write_ == SIZE) write_ = 0;
   pending_++;
   if (c != '\n') xor_ ^= (uint8_t)c;
   return *this;
@@ -78,7 +80,7 @@ void OutQueue::pump(const Hal* hal) {
     uint8_t run = (uint16_t)head_ + used_ > SIZE ? SIZE - head_ : used_;  // contiguous bytes
     uint8_t n = free < run ? (uint8_t)free : run;
     hal->txWrite(buf_ + head_, n);
-    head_ = (uint8_t)(((uint16_t)head_ + n) % SIZE);
+    head_ = (uint8_t)((uint16_t)head_ + n >= SIZE ? head_ + n - SIZE : head_ + n);
     used_ -= n;
   }
 }

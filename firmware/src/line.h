@@ -38,6 +38,7 @@ class OutQueue {
   uint8_t head_;     // oldest queued byte
   uint8_t used_;     // committed bytes
   uint8_t pending_;  // bytes of the line being written
+  uint8_t write_;    // where the next pending byte goes
   uint8_t xor_;
   bool overflow_;
 };

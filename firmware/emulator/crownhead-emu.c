@@ -1,0 +1,309 @@
+/*
+ * crownhead-emu.c — the Crownhead board in emulation, on libsimavr.
+ *
+ * Loads the firmware ELF into an ATmega328P at 16 MHz and models what is
+ * wired to it: two CD74HC4067 muxes whose shared select lines S0..S3 are port
+ * D pins 2..5, with 32 linear Hall sensors behind them (mux 0 → A0 for squares
+ * 1–16, mux 1 → A1 for squares 17–32, channel = (square − 1) mod 16, as in
+ * hardware/pinmap.json), and the coins on the board. The UART is bridged to a
+ * pseudo-terminal (own bridge, single-threaded, non-blocking: output is
+ * dropped while no program has the pty open). Runs at real time or slower.
+ *
+ * Usage: crownhead-emu path/to/crownhead.elf
+ * stdout: first `PTY <slave path>`, then one answer line per stdin command:
+ *   SET <sq 1-32> <coins 0-2>  PLACE <sq>  LIFT <sq>  START  CLEAR → OK
+ *   STATS → STATS cycles=<n> simms=<ms> scans=<n> adc=<n> txbytes=<n> dropped=<n>
+ *   QUIT or EOF on stdin → exit 0; anything else → ERR <reason>
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <pty.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <termios.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "avr_adc.h"
+#include "avr_ioport.h"
+#include "avr_uart.h"
+#include "sim_avr.h"
+#include "sim_elf.h"
+#include "sim_irq.h"
+
+#include "sensor_model.h"
+
+#define F_CPU 16000000UL
+#define SERVICE_CYCLES (F_CPU / 1000) /* host I/O once per simulated ms */
+#define OUT_RING 16384
+
+static avr_t* avr;
+static FILE* ctl_out; /* the real stdout: libsimavr prints chatter on fd 1, moved to stderr */
+static int board[33];          /* coins per square (index 1..32) */
+static unsigned select_bits;   /* S0..S3 as driven by the firmware */
+static int last_adc_channel = -1;
+static uint64_t scans, conversions, tx_bytes, dropped;
+
+static int pty_master = -1;
+static char pty_name[128];
+static uint8_t out_ring[OUT_RING];
+static size_t out_head, out_len;
+static uint8_t in_buf[256];
+static size_t in_head, in_len;
+static int uart_xon = 1;
+static avr_irq_t* uart_input;
+
+/* ---- mux + sensors ------------------------------------------------------ */
+
+static void select_pin_changed(avr_irq_t* irq, uint32_t value, void* param) {
+  (void)irq;
+  unsigned bit = (unsigned)(uintptr_t)param;
+  if (value) select_bits |= 1u << bit;
+  else select_bits &= ~(1u << bit);
+}
+
+/* A conversion starts: put the selected sensors' voltages on A0 and A1. */
+static void adc_triggered(avr_irq_t* irq, uint32_t value, void* param) {
+  (void)irq;
+  (void)param;
+  union {
+    avr_adc_mux_t mux;
+    uint32_t v;
+  } e = {.v = value};
+  unsigned channel = select_bits & 15;
+  unsigned input = e.mux.src;
+  if (input > 1) return;
+  int square = (int)(input * 16 + channel + 1);
+  avr_raise_irq(avr_io_getirq(avr, AVR_IOCTL_ADC_GETIRQ, ADC_IRQ_ADC0 + input),
+                sensor_millivolts(square, board[square]));
+  conversions++;
+  /* a full-board scan is counted each time the firmware comes back to channel 0 */
+  if (input == 0 && channel == 0 && last_adc_channel == 15) scans++;
+  if (input == 0) last_adc_channel = (int)channel;
+}
+
+/* ---- UART <-> pty ------------------------------------------------------- */
+
+static void uart_byte_out(avr_irq_t* irq, uint32_t value, void* param) {
+  (void)irq;
+  (void)param;
+  tx_bytes++;
+  if (out_len == OUT_RING) {
+    dropped++;
+    return;
+  }
+  out_ring[(out_head + out_len) % OUT_RING] = (uint8_t)value;
+  out_len++;
+}
+static void uart_xon_cb(avr_irq_t* irq, uint32_t v, void* p) { (void)irq, (void)v, (void)p, uart_xon = 1; }
+static void uart_xoff_cb(avr_irq_t* irq, uint32_t v, void* p) { (void)irq, (void)v, (void)p, uart_xon = 0; }
+
+static void pty_open(void) {
+  int slave;
+  if (openpty(&pty_master, &slave, pty_name, NULL, NULL) < 0) {
+    perror("openpty");
+    exit(2);
+  }
+  struct termios t;
+  tcgetattr(slave, &t);
+  cfmakeraw(&t); /* no echo: our output must never come back as input */
+  cfsetispeed(&t, B115200);
+  cfsetospeed(&t, B115200);
+  tcsetattr(slave, TCSANOW, &t);
+  close(slave); /* the master then reports POLLHUP until a client opens it */
+  fcntl(pty_master, F_SETFL, fcntl(pty_master, F_GETFL) | O_NONBLOCK);
+}
+
+static void pty_service(void) {
+  struct pollfd p = {.fd = pty_master, .events = POLLIN | POLLOUT};
+  poll(&p, 1, 0);
+  if (p.revents & POLLHUP) { /* nobody has the pty open: drop the output */
+    dropped += out_len;
+    out_len = 0;
+    return;
+  }
+  while (out_len && (p.revents & POLLOUT)) {
+    size_t run = out_head + out_len > OUT_RING ? OUT_RING - out_head : out_len;
+    ssize_t n = write(pty_master, out_ring + out_head, run);
+    if (n <= 0) break;
+    out_head = (out_head + (size_t)n) % OUT_RING;
+    out_len -= (size_t)n;
+  }
+  if (in_len == 0 && (p.revents & POLLIN)) {
+    ssize_t n = read(pty_master, in_buf, sizeof in_buf);
+    if (n > 0) {
+      in_head = 0;
+      in_len = (size_t)n;
+    }
+  }
+  /* one byte per simulated ms-service is too slow; hand over what the UART takes */
+  while (in_len && uart_xon) {
+    avr_raise_irq(uart_input, in_buf[in_head++]);
+    in_len--;
+  }
+}
+
+/* ---- control commands on stdin ------------------------------------------ */
+
+static int parse_square(const char* s) {
+  char* end;
+  long v = s ? strtol(s, &end, 10) : 0;
+  return (s && *end == 0 && v >= 1 && v <= 32) ? (int)v : 0;
+}
+
+static void reply(const char* fmt, ...) __attribute__((format(printf, 1, 2)));
+static void reply(const char* fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vfprintf(ctl_out, fmt, ap);
+  va_end(ap);
+  fputc('\n', ctl_out);
+  fflush(ctl_out);
+}
+
+/* answer and leave control() */
+#define REPLY(...) \
+  do {               \
+    reply(__VA_ARGS__); \
+    return;          \
+  } while (0)
+
+static void control(char* line) {
+  char* save;
+  char* cmd = strtok_r(line, " \t\r", &save);
+  char* a1 = strtok_r(NULL, " \t\r", &save);
+  char* a2 = strtok_r(NULL, " \t\r", &save);
+  if (!cmd) REPLY("ERR empty command");
+  if (!strcmp(cmd, "SET")) {
+    int sq = parse_square(a1);
+    char* end;
+    long c = a2 ? strtol(a2, &end, 10) : -1;
+    if (!sq) REPLY("ERR square must be 1-32");
+    if (!a2 || *end || c < 0 || c > 2) REPLY("ERR coins must be 0-2");
+    board[sq] = (int)c;
+    REPLY("OK");
+  }
+  if (!strcmp(cmd, "PLACE") || !strcmp(cmd, "LIFT")) {
+    int sq = parse_square(a1);
+    if (!sq) REPLY("ERR square must be 1-32");
+    if (cmd[0] == 'P' && board[sq] < 2) board[sq]++;
+    if (cmd[0] == 'L' && board[sq] > 0) board[sq]--;
+    REPLY("OK");
+  }
+  if (!strcmp(cmd, "START") || !strcmp(cmd, "CLEAR")) {
+    for (int s = 1; s <= 32; s++) board[s] = (cmd[0] == 'S' && (s <= 12 || s >= 21)) ? 1 : 0;
+    REPLY("OK");
+  }
+  if (!strcmp(cmd, "STATS")) {
+    REPLY("STATS cycles=%llu simms=%llu scans=%llu adc=%llu txbytes=%llu dropped=%llu",
+                 (unsigned long long)avr->cycle, (unsigned long long)(avr->cycle / (F_CPU / 1000)),
+                 (unsigned long long)scans, (unsigned long long)conversions,
+                 (unsigned long long)tx_bytes, (unsigned long long)dropped);
+  }
+  if (!strcmp(cmd, "QUIT")) exit(0);
+  REPLY("ERR unknown command %.40s", cmd);
+}
+
+static char ctl_buf[512];
+static size_t ctl_len;
+
+static void stdin_service(void) {
+  struct pollfd p = {.fd = 0, .events = POLLIN};
+  if (poll(&p, 1, 0) <= 0) return;
+  ssize_t n = read(0, ctl_buf + ctl_len, sizeof ctl_buf - 1 - ctl_len);
+  if (n <= 0) exit(0); /* EOF: the controlling program went away */
+  ctl_len += (size_t)n;
+  char* nl;
+  while ((nl = memchr(ctl_buf, '\n', ctl_len)) != NULL) {
+    *nl = 0;
+    control(ctl_buf);
+    size_t used = (size_t)(nl - ctl_buf) + 1;
+    memmove(ctl_buf, ctl_buf + used, ctl_len - used);
+    ctl_len -= used;
+  }
+  if (ctl_len == sizeof ctl_buf - 1) ctl_len = 0; /* absurdly long line: drop */
+}
+
+/* ---- pacing --------------------------------------------------------------- */
+
+static double wall_s(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + t.tv_nsec / 1e9;
+}
+
+int main(int argc, char** argv) {
+  if (argc != 2) {
+    fprintf(stderr, "usage: %s crownhead.elf\n", argv[0]);
+    return 2;
+  }
+  signal(SIGPIPE, SIG_IGN);
+  fflush(stdout);
+  ctl_out = fdopen(dup(1), "w");
+  dup2(2, 1);
+  elf_firmware_t fw;
+  memset(&fw, 0, sizeof fw);
+  if (elf_read_firmware(argv[1], &fw) != 0) {
+    fprintf(stderr, "crownhead-emu: cannot load %s\n", argv[1]);
+    return 2;
+  }
+  strcpy(fw.mmcu, "atmega328p");
+  fw.frequency = F_CPU;
+  avr = avr_make_mcu_by_name(fw.mmcu);
+  if (!avr) return 2;
+  avr_init(avr);
+  avr->log = LOG_ERROR;
+  avr_load_firmware(avr, &fw);
+  avr->frequency = F_CPU;
+  avr->vcc = avr->avcc = avr->aref = 5000; /* else simavr's ADC assumes 3.3 V */
+
+  for (unsigned b = 0; b < 4; b++)
+    avr_irq_register_notify(avr_io_getirq(avr, AVR_IOCTL_IOPORT_GETIRQ('D'), 2 + b),
+                            select_pin_changed, (void*)(uintptr_t)b);
+  avr_irq_register_notify(avr_io_getirq(avr, AVR_IOCTL_ADC_GETIRQ, ADC_IRQ_OUT_TRIGGER),
+                          adc_triggered, NULL);
+
+  uint32_t flags = 0;
+  avr_ioctl(avr, AVR_IOCTL_UART_GET_FLAGS('0'), &flags);
+  flags &= ~(AVR_UART_FLAG_STDIO | AVR_UART_FLAG_POLL_SLEEP);
+  avr_ioctl(avr, AVR_IOCTL_UART_SET_FLAGS('0'), &flags);
+  avr_irq_register_notify(avr_io_getirq(avr, AVR_IOCTL_UART_GETIRQ('0'), UART_IRQ_OUTPUT),
+                          uart_byte_out, NULL);
+  avr_irq_register_notify(avr_io_getirq(avr, AVR_IOCTL_UART_GETIRQ('0'), UART_IRQ_OUT_XON),
+                          uart_xon_cb, NULL);
+  avr_irq_register_notify(avr_io_getirq(avr, AVR_IOCTL_UART_GETIRQ('0'), UART_IRQ_OUT_XOFF),
+                          uart_xoff_cb, NULL);
+  uart_input = avr_io_getirq(avr, AVR_IOCTL_UART_GETIRQ('0'), UART_IRQ_INPUT);
+
+  pty_open();
+  reply("PTY %s", pty_name);
+
+  double wall0 = wall_s();
+  uint64_t sim0 = 0, next_service = SERVICE_CYCLES;
+  for (;;) {
+    int state = avr_run(avr);
+    if (state == cpu_Done || state == cpu_Crashed) {
+      fprintf(stderr, "crownhead-emu: firmware stopped (state %d)\n", state);
+      return 3;
+    }
+    if (avr->cycle < next_service) continue;
+    next_service = avr->cycle + SERVICE_CYCLES;
+    pty_service();
+    stdin_service();
+    /* never run ahead of the wall clock; if the host is slow, just lag */
+    double ahead = (double)(avr->cycle - sim0) / F_CPU - (wall_s() - wall0);
+    if (ahead > 0.002) {
+      struct timespec ts = {0, (long)(ahead * 1e9)};
+      nanosleep(&ts, NULL);
+    } else if (ahead < -0.1) {
+      wall0 = wall_s();
+      sim0 = avr->cycle;
+    }
+  }
+}
