@@ -39,3 +39,4 @@ export {
 } from './detect.ts';
 export { LinePort, BAUD_RATE, type PortInfo, type SerialBinding } from './line-port.ts';
 export { FirmataBoardSource, loadPinMap, type FirmataSourceOptions, type PinMap } from './firmata.ts';
+export { EmulatorBoardSource, EMULATOR_BIN, FIRMWARE_ELF, type EmulatorOptions } from './emulator.ts';

@@ -5,17 +5,22 @@
 
 import { SQUARES } from '../protocol.ts';
 
+/**
+ * What a hand does to the board. The simulated board acts at once (returns
+ * void); the emulated one goes through the emulator's control channel
+ * (returns a Promise) — `await` works for both.
+ */
 export interface BoardHand {
   /** Add one coin to a square (a king is two stacked coins). RangeError beyond 2. */
-  place(square: number): void;
+  place(square: number): void | Promise<void>;
   /** Take the piece (all coins) off a square, or just `coins` of them. RangeError if fewer stand there. */
-  lift(square: number, coins?: number): void;
+  lift(square: number, coins?: number): void | Promise<void>;
   /** Put exactly `coins` (0–2) on a square. */
-  set(square: number, coins: number): void;
+  set(square: number, coins: number): void | Promise<void>;
   /** The start position: squares 1–12 and 21–32 one coin each, 13–20 empty. */
-  setupStart(): void;
+  setupStart(): void | Promise<void>;
   /** Empty the board. */
-  clear(): void;
+  clear(): void | Promise<void>;
   /** Coins on a square (0–2). */
   coinsAt(square: number): number;
 }
@@ -30,7 +35,7 @@ export type HandAction =
 /** A hand action at a time (ms on the source's clock). */
 export type TimelineStep = HandAction & { at: number };
 
-export function applyHandAction(hand: BoardHand, a: HandAction): void {
+export function applyHandAction(hand: BoardHand, a: HandAction): void | Promise<void> {
   switch (a.op) {
     case 'place':
       return hand.place(a.square);
