@@ -166,7 +166,6 @@ export class Game {
       ...(huff ? { huff: huff.square, beforeHuff: huff.beforeHuff } : {}),
     };
     this.plies.push(ply);
-    this.legalCache = null;
     this.checkNoMoves();
     if (!this.outcomeValue && this.options.autoDraw) {
       const claim = this.drawClaim();
@@ -176,7 +175,8 @@ export class Game {
   }
 
   private checkNoMoves(): void {
-    if (legalMoves(this.position, this.options).length === 0) {
+    this.legalCache = legalMoves(this.position, this.options);
+    if (this.legalCache.length === 0) {
       this.outcomeValue = { winner: opposite(this.position.turn), reason: 'no-moves' };
     }
   }

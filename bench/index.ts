@@ -1,0 +1,24 @@
+// `npm run bench`: runs every bench/*.ts script in turn (each in its own
+// process, so one's JIT state and memory do not colour another's) and prints
+// their figures. Speed lives here, never in timed tests.
+
+import { readdirSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+
+const dir = import.meta.dirname;
+const only = process.argv.slice(2);
+const scripts = readdirSync(dir)
+  .filter((f) => f.endsWith('.ts') && f !== 'index.ts')
+  .filter((f) => only.length === 0 || only.some((o) => f.includes(o)))
+  .sort();
+let failed = 0;
+for (const s of scripts) {
+  console.log(`\n== ${s} ==`);
+  const r = spawnSync(process.execPath, [join(dir, '../bin/run-ts.js'), join(dir, s)], { stdio: 'inherit' });
+  if (r.status !== 0) {
+    failed++;
+    console.log(`(${s} failed with exit ${r.status})`);
+  }
+}
+process.exit(failed ? 1 : 0);
