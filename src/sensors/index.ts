@@ -12,7 +12,10 @@
 //   detect.ts     port auto-detection (candidate ranking, identity handshake)
 //   firmata.ts    StandardFirmata boards via johnny-five (host-driven mux scan)
 //   emulator.ts   simavr-emulated firmware (firmware/build/crownhead-emu)
-//   sim/          simulated board: physics, hand API, timelines, clocks
+//   open.ts       board spec ("auto", "serial:/dev/…", "firmata:…", "emulator", "sim") → source
+//   line-port.ts  one serial port as a stream of text lines (serialport + ReadlineParser)
+//   emitter.ts    tiny typed emitter
+//   sim/          simulated board: physics, hand API, timelines, clocks; StandardFirmata model
 
 export * from './protocol.ts';
 export { LineStats, type LineStatsSnapshot } from './linestats.ts';
@@ -40,3 +43,4 @@ export {
 export { LinePort, BAUD_RATE, type PortInfo, type SerialBinding } from './line-port.ts';
 export { FirmataBoardSource, loadPinMap, type FirmataSourceOptions, type PinMap } from './firmata.ts';
 export { EmulatorBoardSource, EMULATOR_BIN, FIRMWARE_ELF, type EmulatorOptions } from './emulator.ts';
+export { createBoardSource, openBoardSource } from './open.ts';
