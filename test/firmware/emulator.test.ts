@@ -1,0 +1,104 @@
+// The real firmware ELF on the emulated board (libsimavr): identity, framed
+// readings with valid checksums, coins seen by the sensors, commands answered.
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import { buildEmulator, EmulatedBoard, parseFrame, withChecksum } from './emu.ts';
+
+const DARK = Array.from({ length: 32 }, (_, i) => i + 1);
+const START_OCCUPIED = DARK.filter((s) => s <= 12 || s >= 21);
+const START_EMPTY = DARK.filter((s) => s >= 13 && s <= 20);
+
+describe('firmware on the emulated board', () => {
+  let board: EmulatedBoard;
+
+  beforeAll(async () => {
+    buildEmulator();
+    board = new EmulatedBoard();
+    await board.start();
+  }, 120_000);
+
+  afterAll(async () => {
+    if (board) expect(await board.stop()).toBe(0);
+  });
+
+  it('answers ? with a CROWNHEAD proto=1 identity line and a real scan rate', async () => {
+    const reply = board.waitFor((b) => b.startsWith('I '));
+    board.send('?');
+    const id = await reply;
+    const m = /^I CROWNHEAD proto=1 fw=\d+\.\d+\.\d+ id=[A-Za-z0-9_-]{1,16} n=32 scan=(\d+) rate=(\d+) mode=([SQ])$/.exec(id);
+    expect(m, id).not.toBeNull();
+    expect(Number(m![1])).toBeGreaterThanOrEqual(100); // full-board scans per second
+    expect(Number(m![2])).toBe(100);
+    expect(m![3]).toBe('S');
+  });
+
+  it('streams frames of 32 readings with valid checksums and consecutive seq', async () => {
+    const start = board.lines.length;
+    await board.frameAfter(20);
+    const frames = board.lines.slice(start).filter((b) => b.startsWith('F '));
+    expect(frames.length).toBeGreaterThanOrEqual(20);
+    const parsed = frames.map((b) => parseFrame(b));
+    expect(parsed.every((f) => f !== null && f.values.length === 32)).toBe(true);
+    for (let i = 1; i < parsed.length; i++) expect(parsed[i]!.seq).toBe((parsed[i - 1]!.seq + 1) & 0xffff);
+    // only the line cut by opening the pty may fail its checksum
+    expect(board.badLines.length).toBeLessThanOrEqual(1);
+    // an empty board reads near the sensors' quiescent 2.5 V (≈ 512 counts)
+    for (const v of parsed.at(-1)!.values) expect(Math.abs(v - 512)).toBeLessThan(20);
+  });
+
+  it('sees the start position: squares 1-12 and 21-32 read higher than 13-20', async () => {
+    expect(await board.control('START')).toBe('OK');
+    const f = await board.frameAfter(5);
+    const occupied = START_OCCUPIED.map((s) => f.values[s - 1]);
+    const empty = START_EMPTY.map((s) => f.values[s - 1]);
+    expect(Math.min(...occupied)).toBeGreaterThan(Math.max(...empty) + 80);
+  });
+
+  it('a two-coin stack (SET 15 2) reads higher than any one-coin square', async () => {
+    expect(await board.control('SET 15 2')).toBe('OK');
+    const f = await board.frameAfter(5);
+    const one = START_OCCUPIED.map((s) => f.values[s - 1]);
+    expect(f.values[14]).toBeGreaterThan(Math.max(...one));
+    // but nowhere near twice one coin: the stack is non-linear
+    const rise15 = f.values[14] - 512;
+    const rise1 = f.values[0] - 512;
+    expect(rise15 / rise1).toBeGreaterThan(1.15);
+    expect(rise15 / rise1).toBeLessThan(1.7);
+  });
+
+  it('LIFT / PLACE / CLEAR move coins; bad control commands get ERR', async () => {
+    expect(await board.control('LIFT 15')).toBe('OK');
+    expect(await board.control('LIFT 15')).toBe('OK');
+    expect(await board.control('PLACE 16')).toBe('OK');
+    let f = await board.frameAfter(5);
+    expect(f.values[14]).toBeLessThan(540); // square 15 empty again
+    expect(f.values[15]).toBeGreaterThan(600); // square 16 has a coin
+    expect(await board.control('CLEAR')).toBe('OK');
+    f = await board.frameAfter(5);
+    expect(Math.max(...f.values)).toBeLessThan(540);
+    expect(await board.control('SET 33 1')).toMatch(/^ERR /);
+    expect(await board.control('SET 3 3')).toMatch(/^ERR /);
+    expect(await board.control('JUMP')).toMatch(/^ERR /);
+    const s = await board.stats();
+    expect(s.cycles).toBeGreaterThan(0);
+    expect(s.simms).toBeGreaterThan(0);
+    expect(s.scans).toBeGreaterThan(0);
+  });
+
+  it('BUZZ ILLEGAL gets OK BUZZ, RATE 0 gets E BADARG, checksummed commands work', async () => {
+    let reply = board.waitFor((b) => b.startsWith('OK ') || b.startsWith('E '));
+    board.send('BUZZ ILLEGAL');
+    expect(await reply).toBe('OK BUZZ');
+    reply = board.waitFor((b) => b.startsWith('OK ') || b.startsWith('E '));
+    board.send('RATE 0');
+    expect(await reply).toMatch(/^E BADARG /);
+    reply = board.waitFor((b) => b.startsWith('OK ') || b.startsWith('E '));
+    board.send('RATE 20*00');
+    expect(await reply).toMatch(/^E CHECKSUM /);
+    reply = board.waitFor((b) => b.startsWith('OK ') || b.startsWith('E '));
+    board.send(withChecksum('RATE 20'));
+    expect(await reply).toBe('OK RATE');
+    const id = board.waitFor((b) => b.startsWith('I '));
+    board.send('?');
+    expect(await id).toMatch(/ rate=20 /);
+  });
+});
