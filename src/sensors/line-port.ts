@@ -12,6 +12,8 @@ export type SerialBinding = typeof SerialPort.binding | typeof SerialPortMock.bi
 export type PortInfo = Awaited<ReturnType<typeof SerialPort.list>>[number];
 
 export const BAUD_RATE = 115200;
+/** bytes kept waiting for a newline before they are dropped (a line is at most 128) */
+const MAX_PENDING = 1024;
 
 export class LinePort {
   private readonly port: SerialPort;
@@ -30,6 +32,15 @@ export class LinePort {
       else if (this.queued.length < 64) this.queued.push(line);
     });
     this.parser.on('error', () => {}); // the port's own error handler below reports
+    port.on('data', () => {
+      // bytes without a newline pile up in the parser: past MAX_PENDING, drop them as one too-long line
+      const p = this.parser as unknown as { buffer: Buffer };
+      if (p.buffer.length > MAX_PENDING) {
+        const dropped = p.buffer.toString('latin1', 0, 200);
+        p.buffer = Buffer.alloc(0);
+        if (this.lineHandler) this.lineHandler(dropped);
+      }
+    });
     port.on('close', (err?: Error & { disconnected?: boolean }) => {
       this.finish(err?.disconnected ? `unplugged (${err.message})` : 'port closed');
     });

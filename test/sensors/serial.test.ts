@@ -173,6 +173,22 @@ describe('streaming', () => {
   });
 });
 
+describe('endless junk', () => {
+  it('bytes that never end a line are dropped in bounded chunks and counted; the next good line gets through', async () => {
+    const bus = new MockBus();
+    bus.add('/dev/ttyACM0', crownheadPeer(), { vendorId: '2341' });
+    const { s, frames } = source(bus);
+    await s.open();
+    const io = bus.io('/dev/ttyACM0');
+    for (let i = 0; i < 20; i++) io.raw('Z'.repeat(500)); // 10 kB, no newline
+    io.raw('\n');
+    io.send(frameMsg(9));
+    await until(() => frames.length === 1, 'the good frame');
+    expect(frames[0].seq).toBe(9);
+    expect(s.stats().errors['too-long']).toBeGreaterThanOrEqual(5);
+  });
+});
+
 describe('unplug and replug (mock binding)', () => {
   it('reports lost, reconnects by itself when the board returns, frames resume, nothing thrown', async () => {
     const bus = new MockBus();

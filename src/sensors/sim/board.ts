@@ -247,15 +247,20 @@ export class SimBoard extends SourceBase implements BoardHand {
   private startTimer(): void {
     if (this.timer) clearInterval(this.timer);
     this.timer = setInterval(() => {
-      this.runTimeline();
-      this.tick();
-    }, this.period());
+      // timers fire late: emit every frame that fell due (at most a few), each at its own time
+      const now = this.now();
+      if (now - this.nextFrameAt > 5 * this.period()) this.nextFrameAt = now;
+      while (this.nextFrameAt <= now) {
+        this.runTimeline();
+        this.tick(this.nextFrameAt);
+        this.nextFrameAt += this.period();
+      }
+    }, this.period() / 2);
     this.timer.unref?.();
   }
 
   /** One firmware tick: a frame (stream mode, or quiet mode with change) or a heartbeat. True if a frame was emitted. */
-  private tick(): boolean {
-    const t = this.now();
+  private tick(t = this.now()): boolean {
     const readings = this.physics.read(t, this.buf);
     if (this.mode === 'Q') {
       if (!this.changed(readings)) {
