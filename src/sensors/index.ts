@@ -44,3 +44,4 @@ export { LinePort, BAUD_RATE, type PortInfo, type SerialBinding } from './line-p
 export { FirmataBoardSource, loadPinMap, type FirmataSourceOptions, type PinMap } from './firmata.ts';
 export { EmulatorBoardSource, EMULATOR_BIN, FIRMWARE_ELF, type EmulatorOptions } from './emulator.ts';
 export { createBoardSource, openBoardSource } from './open.ts';
+export { FirmataPeer, type FirmataPeerOptions } from './sim/firmata-peer.ts';

@@ -228,6 +228,29 @@ describe('SimBoard', () => {
     expect(s.gaps).toBeGreaterThan(20);
   });
 
+  it('interactive use: hand changes are reported and a snapshot shows the board', async () => {
+    const sim = new SimBoard({ seed: 2 });
+    const changes: { square: number; coins: number }[] = [];
+    sim.onHand(({ square, coins }) => changes.push({ square, coins }));
+    await sim.open();
+    expect(sim.snapshot().readings).toBeNull();
+    sim.place(9);
+    sim.place(9);
+    sim.lift(9, 1);
+    sim.set(9, 1); // no change, no event
+    sim.advance(100);
+    await sim.send({ type: 'buzz', pattern: 'OK' });
+    expect(changes).toEqual([
+      { square: 9, coins: 1 },
+      { square: 9, coins: 2 },
+      { square: 9, coins: 1 },
+    ]);
+    const snap = sim.snapshot();
+    expect(snap).toMatchObject({ t: 100, buzzer: 'OK', led: 0 });
+    expect(snap.coins[8]).toBe(1);
+    expect(snap.readings![8]).toBeGreaterThan(snap.readings![9] + 100);
+  });
+
   it('runs on the real clock with setInterval', async () => {
     const sim = new SimBoard({ clock: 'real' });
     await sim.open();

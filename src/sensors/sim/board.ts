@@ -15,6 +15,7 @@ import {
   type HostCommand,
   type LedState,
 } from '../protocol.ts';
+import { Emitter } from '../emitter.ts';
 import { SourceBase, defaultClock, type Clock, type RawFrame } from '../source.ts';
 import { BoardPhysics, type PhysicsOptions } from './physics.ts';
 import { START_POSITION, Timeline, applyHandAction, type BoardHand, type TimelineStep } from './hand.ts';
@@ -34,6 +35,17 @@ export interface SimBoardOptions {
   physics?: Partial<Omit<PhysicsOptions, 'seed'>>;
   /** line faults, probabilities per line: dropped, or one byte corrupted (exercise gaps and error counts) */
   faults?: { drop?: number; corrupt?: number };
+}
+
+/** What an interactive view (the web page) shows of the simulated board. */
+export interface SimSnapshot {
+  t: number;
+  /** coins on squares 1–32 (index 0 = square 1) */
+  coins: number[];
+  /** the last frame's readings, or null before the first frame */
+  readings: number[] | null;
+  buzzer: BuzzPattern;
+  led: LedState;
 }
 
 export interface SimCommandRecord {
@@ -64,9 +76,11 @@ export class SimBoard extends SourceBase implements BoardHand {
   private nextFrameAt = 0;
   private seq = 0;
   private lastSent: Uint16Array | null = null;
+  private lastReadings: Uint16Array | null = null;
   private lastSentAt = 0;
   private timer: ReturnType<typeof setInterval> | null = null;
   private readonly buf = new Uint16Array(SQUARES);
+  private readonly handEvents = new Emitter<{ hand: { t: number; square: number; coins: number } }>();
 
   constructor(options: SimBoardOptions = {}) {
     const manual = (options.clock ?? 'manual') === 'manual';
@@ -160,26 +174,48 @@ export class SimBoard extends SourceBase implements BoardHand {
   place(square: number): void {
     const n = this.physics.coins(square);
     if (n >= 2) throw new RangeError(`square ${square} already holds 2 coins (a king)`);
-    this.physics.setCoins(square, n + 1, this.now());
+    this.setCoins(square, n + 1);
   }
   lift(square: number, coins?: number): void {
     const n = this.physics.coins(square);
     const k = coins ?? n;
     if (n === 0 || k < 1 || k > n) throw new RangeError(`cannot lift ${coins ?? 'the piece'} from square ${square}: it holds ${n} coin(s)`);
-    this.physics.setCoins(square, n - k, this.now());
+    this.setCoins(square, n - k);
   }
   set(square: number, coins: number): void {
-    this.physics.setCoins(square, coins, this.now());
+    this.setCoins(square, coins);
   }
   setupStart(): void {
-    for (let sq = 1; sq <= SQUARES; sq++) this.physics.setCoins(sq, START_POSITION[sq - 1], this.now());
+    for (let sq = 1; sq <= SQUARES; sq++) this.setCoins(sq, START_POSITION[sq - 1]);
   }
   clear(): void {
-    for (let sq = 1; sq <= SQUARES; sq++) this.physics.setCoins(sq, 0, this.now());
+    for (let sq = 1; sq <= SQUARES; sq++) this.setCoins(sq, 0);
   }
   coinsAt(square: number): number {
     return this.physics.coins(square);
   }
+  /** Interactive use: every change the hand makes (square, new coin count). Returns the unsubscribe function. */
+  onHand(listener: (change: { t: number; square: number; coins: number }) => void): () => void {
+    return this.handEvents.on('hand', listener);
+  }
+
+  /** Interactive use: the board as a view shows it. */
+  snapshot(): SimSnapshot {
+    return {
+      t: this.now(),
+      coins: this.occupancy(),
+      readings: this.lastReadings ? Array.from(this.lastReadings) : null,
+      buzzer: this.buzzer,
+      led: this.led,
+    };
+  }
+
+  private setCoins(square: number, coins: number): void {
+    const before = this.physics.coins(square);
+    this.physics.setCoins(square, coins, this.now());
+    if (coins !== before) this.handEvents.emit('hand', { t: this.now(), square, coins });
+  }
+
   /** coins on squares 1–32 (index 0 = square 1) */
   occupancy(): number[] {
     return Array.from({ length: SQUARES }, (_, i) => this.physics.coins(i + 1));
@@ -297,6 +333,7 @@ export class SimBoard extends SourceBase implements BoardHand {
     const parsed = parseBoardLine(line);
     this.lines.record(parsed);
     if (parsed.type !== 'frame') return false;
+    this.lastReadings = parsed.readings;
     this.emitFrame(parsed.seq, parsed.readings, t);
     return true;
   }

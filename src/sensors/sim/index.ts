@@ -1,5 +1,5 @@
 // The simulated board: physics model, hand API and timelines (see board.ts).
-export { SimBoard, type SimBoardOptions, type SimCommandRecord } from './board.ts';
+export { SimBoard, type SimBoardOptions, type SimCommandRecord, type SimSnapshot } from './board.ts';
 export { BoardPhysics, DEFAULT_PHYSICS, type PhysicsOptions } from './physics.ts';
 export {
   START_POSITION,
