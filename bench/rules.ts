@@ -5,7 +5,6 @@
 
 import { readFileSync, readdirSync, existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { EnglishDraughtsEngineFactory, type EnglishDraughtsEngine } from 'rapid-draughts/english';
 import { START, perft } from '../src/rules/index.ts';
 import { readPdn } from '../src/pdn/index.ts';
 
@@ -30,7 +29,17 @@ if (EXPECTED[depth] !== undefined && nodes !== EXPECTED[depth]) {
 console.log(`perft ${depth} (crownhead): ${fmt(nodes)} nodes in ${secs.toFixed(2)} s = ${(nodes / secs / 1e6).toFixed(1)} M nodes/s`);
 
 // Side by side with rapid-draughts at a depth it finishes in seconds (it runs ~40× slower).
-function rdPerft(e: EnglishDraughtsEngine, d: number): number {
+// rapid-draughts' .d.ts files use extensionless relative imports that NodeNext
+// resolution cannot follow, so describe the little we use here.
+interface RdEngine {
+  readonly moves: unknown[];
+  clone(): RdEngine;
+  move(m: unknown): void;
+}
+const { EnglishDraughtsEngineFactory } = (await import('rapid-draughts/english')) as unknown as {
+  EnglishDraughtsEngineFactory: { setup(): RdEngine };
+};
+function rdPerft(e: RdEngine, d: number): number {
   const moves = e.moves;
   if (d === 1) return moves.length;
   let n = 0;
