@@ -90,12 +90,18 @@ export class EmulatedBoard {
     });
   }
 
-  /** Wait for "PTY <path>" and open it with serialport at 115200. */
-  async start(): Promise<void> {
+  /** Wait for the first stdout line, "PTY <path>", and return the path. */
+  async waitPty(): Promise<string> {
     const first = await this.nextControlLine();
     const m = /^PTY (\/\S+)$/.exec(first);
     if (!m) throw new Error(`emulator said ${JSON.stringify(first)}, expected "PTY <path>"`);
     this.ptyPath = m[1];
+    return this.ptyPath;
+  }
+
+  /** Wait for "PTY <path>" and open it with serialport at 115200. */
+  async start(): Promise<void> {
+    await this.waitPty();
     const port = new SerialPort({ path: this.ptyPath, baudRate: 115200, autoOpen: false });
     await new Promise<void>((res, rej) => port.open((err) => (err ? rej(err) : res())));
     this.port = port;

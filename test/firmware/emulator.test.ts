@@ -1,6 +1,7 @@
 // The real firmware ELF on the emulated board (libsimavr): identity, framed
 // readings with valid checksums, coins seen by the sensors, commands answered.
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import { openSync, closeSync } from 'node:fs';
 import { buildEmulator, EmulatedBoard, parseFrame, withChecksum } from './emu.ts';
 
 const DARK = Array.from({ length: 32 }, (_, i) => i + 1);
@@ -101,4 +102,29 @@ describe('firmware on the emulated board', () => {
     board.send('?');
     expect(await id).toMatch(/ rate=20 /);
   });
+});
+
+describe('emulator harness robustness', () => {
+  it('keeps running when nobody reads the pty, and exits 0 on QUIT', async () => {
+    buildEmulator();
+    const board = new EmulatedBoard();
+    const path = await board.waitPty();
+    expect(path).toMatch(/^\/dev\//);
+    expect(await board.control('START')).toBe('OK');
+    const s0 = await board.stats();
+    await new Promise((r) => setTimeout(r, 800));
+    // a client that opens the pty but never reads: output piles up, nothing blocks
+    const fd = openSync(path, 'r+');
+    await new Promise((r) => setTimeout(r, 1500));
+    const s1 = await board.stats();
+    closeSync(fd);
+    await new Promise((r) => setTimeout(r, 300));
+    const s2 = await board.stats();
+    expect(s1.simms).toBeGreaterThan(s0.simms + 500);
+    expect(s1.scans).toBeGreaterThan(s0.scans + 50);
+    expect(s2.txbytes).toBeGreaterThan(s1.txbytes);
+    expect(s2.dropped).toBeGreaterThan(0); // board output with no reader is discarded
+    board.proc.stdin.write('QUIT\n');
+    expect(await board.exited).toBe(0);
+  }, 60_000);
 });
