@@ -1,0 +1,183 @@
+// Per-square calibration: the reading of each square empty, with one coin and
+// with a stack of two. Learnt for free from a known set-up (the start
+// position), refined during play, or measured by the explicit routine; saved
+// as JSON and reused. Pure data and arithmetic, no I/O.
+
+export const SQUARE_COUNT = 32;
+
+/** What an uncalibrated board is assumed to read (linear Hall sensor at VCC/2, ~200 counts a coin). */
+export const NOMINAL = { empty: 512, coinDelta: 200, stackRatio: 1.4 } as const;
+
+export interface CalibrationData {
+  version: 1;
+  boardId?: string;
+  /** ISO time of the last change */
+  savedAt?: string;
+  empty: number[];
+  one: number[];
+  /** null where no stack has been measured yet */
+  two: (number | null)[];
+}
+
+export class CalibrationError extends Error {
+  override readonly name = 'CalibrationError';
+}
+
+export class Calibration {
+  readonly empty = new Float64Array(SQUARE_COUNT);
+  readonly one = new Float64Array(SQUARE_COUNT);
+  readonly two = new Float64Array(SQUARE_COUNT);
+  /** 1 where the level was measured on this square (not estimated from the others) */
+  readonly emptyKnown = new Uint8Array(SQUARE_COUNT);
+  readonly oneKnown = new Uint8Array(SQUARE_COUNT);
+  readonly twoKnown = new Uint8Array(SQUARE_COUNT);
+  /** Observed two-coin / one-coin ratio used for squares with no stack measured. */
+  stackRatio: number = NOMINAL.stackRatio;
+
+  static nominal(): Calibration {
+    const c = new Calibration();
+    c.empty.fill(NOMINAL.empty);
+    c.one.fill(NOMINAL.empty + NOMINAL.coinDelta);
+    c.two.fill(NOMINAL.empty + NOMINAL.coinDelta * NOMINAL.stackRatio);
+    return c;
+  }
+
+  /**
+   * From readings of a board whose occupancy is known (counts 0/1/2 per
+   * square), e.g. the start position. Levels not seen on a square are
+   * estimated from the others (median offset and median coin delta).
+   */
+  static fromKnown(readings: ArrayLike<number>, counts: ArrayLike<number>): Calibration {
+    const c = new Calibration();
+    const empties: number[] = [], deltas: number[] = [], ratios: number[] = [];
+    for (let i = 0; i < SQUARE_COUNT; i++) {
+      if (counts[i] === 0) {
+        c.empty[i] = readings[i];
+        c.emptyKnown[i] = 1;
+        empties.push(readings[i]);
+      } else if (counts[i] === 1) {
+        c.one[i] = readings[i];
+        c.oneKnown[i] = 1;
+      } else {
+        c.two[i] = readings[i];
+        c.twoKnown[i] = 1;
+      }
+    }
+    const baseline = empties.length ? median(empties) : NOMINAL.empty;
+    for (let i = 0; i < SQUARE_COUNT; i++) if (!c.emptyKnown[i]) c.empty[i] = baseline;
+    for (let i = 0; i < SQUARE_COUNT; i++) if (c.oneKnown[i]) deltas.push(c.one[i] - c.empty[i]);
+    const delta = deltas.length ? median(deltas) : NOMINAL.coinDelta;
+    for (let i = 0; i < SQUARE_COUNT; i++) {
+      if (!c.oneKnown[i]) c.one[i] = c.empty[i] + (c.twoKnown[i] ? (c.two[i] - c.empty[i]) / NOMINAL.stackRatio : delta);
+      if (c.twoKnown[i]) ratios.push((c.two[i] - c.empty[i]) / Math.max(1, c.one[i] - c.empty[i]));
+    }
+    if (ratios.length) c.stackRatio = median(ratios);
+    for (let i = 0; i < SQUARE_COUNT; i++) if (!c.twoKnown[i]) c.two[i] = c.empty[i] + c.stackRatio * (c.one[i] - c.empty[i]);
+    return c;
+  }
+
+  /** Coin delta (one − empty) of a square. */
+  span(i: number): number {
+    return this.one[i] - this.empty[i];
+  }
+
+  /** Moves a level towards an observation (alpha 1 = take it); updates estimates that depend on it. */
+  learn(i: number, count: 0 | 1 | 2, value: number, alpha: number): void {
+    // Never learn a level that would break the order empty < one < two.
+    const minGap = 0.1 * Math.max(this.one[i] - this.empty[i], 1);
+    if (count === 0 && value > this.one[i] - 2 * minGap) return;
+    if (count === 1 && (value < this.empty[i] + 2 * minGap || (this.twoKnown[i] && value > this.two[i] - minGap))) return;
+    if (count === 2 && value < this.one[i] + minGap) return;
+    const levels = count === 0 ? this.empty : count === 1 ? this.one : this.two;
+    const known = count === 0 ? this.emptyKnown : count === 1 ? this.oneKnown : this.twoKnown;
+    const a = known[i] ? alpha : 1;
+    levels[i] += a * (value - levels[i]);
+    known[i] = 1;
+    if (!this.twoKnown[i]) this.two[i] = this.empty[i] + this.stackRatio * (this.one[i] - this.empty[i]);
+    if (!this.oneKnown[i] && count !== 1) this.one[i] = this.empty[i] + (count === 2 ? (this.two[i] - this.empty[i]) / this.stackRatio : this.medianSpan());
+  }
+
+  private medianSpan(): number {
+    const s: number[] = [];
+    for (let i = 0; i < SQUARE_COUNT; i++) if (this.oneKnown[i]) s.push(this.span(i));
+    return s.length ? median(s) : NOMINAL.coinDelta;
+  }
+
+  toJSON(boardId?: string, savedAt?: string): CalibrationData {
+    const round = (x: number) => Math.round(x * 10) / 10;
+    return {
+      version: 1,
+      ...(boardId ? { boardId } : {}),
+      ...(savedAt ? { savedAt } : {}),
+      empty: Array.from(this.empty, round),
+      one: Array.from(this.one, round),
+      two: Array.from(this.two, (v, i) => (this.twoKnown[i] ? round(v) : null)),
+    };
+  }
+
+  static fromJSON(data: unknown): Calibration {
+    const fail = (msg: string): never => {
+      throw new CalibrationError(`bad calibration data: ${msg}`);
+    };
+    if (typeof data !== 'object' || data === null) fail('not an object');
+    const d = data as Record<string, unknown>;
+    if (d.version !== 1) fail(`unknown version ${JSON.stringify(d.version)} (expected 1)`);
+    const list = (name: string, nullable: boolean): (number | null)[] => {
+      const v = d[name];
+      if (!Array.isArray(v) || v.length !== SQUARE_COUNT) fail(`"${name}" must be a list of ${SQUARE_COUNT} readings`);
+      for (const [k, x] of (v as unknown[]).entries()) {
+        if (x === null && nullable) continue;
+        if (typeof x !== 'number' || !Number.isFinite(x) || x < 0 || x > 1023) fail(`"${name}" square ${k + 1}: ${JSON.stringify(x)} is not a reading 0-1023`);
+      }
+      return v as (number | null)[];
+    };
+    const empty = list('empty', false), one = list('one', false), two = list('two', true);
+    const c = new Calibration();
+    const ratios: number[] = [];
+    for (let i = 0; i < SQUARE_COUNT; i++) {
+      c.empty[i] = empty[i]!;
+      c.one[i] = one[i]!;
+      if (c.one[i] - c.empty[i] < 10) fail(`square ${i + 1}: one coin (${c.one[i]}) must read above empty (${c.empty[i]})`);
+      c.emptyKnown[i] = c.oneKnown[i] = 1;
+      if (two[i] !== null) {
+        c.two[i] = two[i]!;
+        c.twoKnown[i] = 1;
+        if (c.two[i] <= c.one[i]) fail(`square ${i + 1}: two coins (${c.two[i]}) must read above one (${c.one[i]})`);
+        ratios.push((c.two[i] - c.empty[i]) / (c.one[i] - c.empty[i]));
+      }
+    }
+    if (ratios.length) c.stackRatio = median(ratios);
+    for (let i = 0; i < SQUARE_COUNT; i++) if (!c.twoKnown[i]) c.two[i] = c.empty[i] + c.stackRatio * (c.one[i] - c.empty[i]);
+    return c;
+  }
+}
+
+export function median(xs: readonly number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+}
+
+/**
+ * Does a board's readings agree with a known occupancy clearly enough to
+ * calibrate from it? Sorted readings must split into the expected numbers of
+ * empty, one-coin and two-coin squares, on exactly the expected squares, with
+ * a clear gap between the groups.
+ */
+export function agreesWithOccupancy(readings: ArrayLike<number>, counts: ArrayLike<number>, minGap: number): boolean {
+  let maxEmpty = -Infinity, minOne = Infinity, maxOne = -Infinity, minTwo = Infinity;
+  for (let i = 0; i < SQUARE_COUNT; i++) {
+    const v = readings[i];
+    if (counts[i] === 0) maxEmpty = Math.max(maxEmpty, v);
+    else if (counts[i] === 1) {
+      minOne = Math.min(minOne, v);
+      maxOne = Math.max(maxOne, v);
+    } else minTwo = Math.min(minTwo, v);
+  }
+  const lowestCoin = Math.min(minOne, minTwo);
+  // With no empty square to compare against, the coins must stand clear of the nominal empty level.
+  const floor = maxEmpty === -Infinity ? NOMINAL.empty : maxEmpty;
+  if (lowestCoin !== Infinity && lowestCoin - floor < minGap) return false;
+  if (minTwo !== Infinity && maxOne !== -Infinity && minTwo - maxOne < minGap * 0.25) return false;
+  return true;
+}

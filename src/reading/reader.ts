@@ -1,0 +1,213 @@
+// Readings → board: turns each frame's 32 raw readings into a count of coins
+// (0, 1, 2) per square, with confidence, using the per-square calibration,
+// hysteresis, a prior saying where a two-coin stack is plausible, and a
+// per-square debounce so noise or a hand brushing past never changes the
+// board. Tracks slow drift of empty squares and learns levels as play goes.
+// Pure: time comes from the frames.
+
+import { Calibration, NOMINAL, SQUARE_COUNT, agreesWithOccupancy } from './calibration.ts';
+
+export interface ReaderOptions {
+  /** A changed count must hold this long (ms, frame time) before the board changes. */
+  debounceMs: number;
+  /** …and for at least this many frames. */
+  debounceFrames: number;
+  /** Hysteresis around each threshold, as a fraction of the square's coin delta. */
+  hysteresis: number;
+  /**
+   * Where no stack is expected, a reading must reach this far past the two-coin
+   * level (in units of the one→two gap) to count as two: a well-centred coin
+   * can read as high as an off-centre stack.
+   */
+  unexpectedStackBar: number;
+  /** Readings this close to the one/two threshold (fraction of the gap) are marked uncertain. */
+  uncertainBand: number;
+  /** Empty squares' level follows drift with this weight per frame once settled. */
+  driftAlpha: number;
+  /** A square must be settled this long (ms) before its level is learnt from it. */
+  learnAfterMs: number;
+  /** Smallest coin delta (counts) accepted when calibrating from a known set-up. */
+  minCoinDelta: number;
+}
+
+export const DEFAULT_READER: ReaderOptions = {
+  debounceMs: 20,
+  debounceFrames: 2,
+  hysteresis: 0.08,
+  unexpectedStackBar: 1.5,
+  uncertainBand: 0.3,
+  driftAlpha: 0.002,
+  learnAfterMs: 300,
+  minCoinDelta: 40,
+};
+
+/** Frames in a row with every reading steady before a calibration is taken. */
+const STEADY_FRAMES = 20;
+
+export class BoardReader {
+  readonly options: ReaderOptions;
+  calibration: Calibration;
+  /** true once calibrated from a known set-up, the routine, or a saved file */
+  calibrated: boolean;
+  /** debounced counts per square (index 0 = square 1) */
+  readonly counts = new Uint8Array(SQUARE_COUNT);
+  /** 0–1 per square: how clearly the last reading sits inside its band */
+  readonly confidence = new Float32Array(SQUARE_COUNT);
+  /** bit s−1 set where the one-or-two decision on square s is close: the tracker may read it either way */
+  uncertain = 0;
+  /** smoothed readings (fast EMA), for calibration */
+  readonly smooth = new Float64Array(SQUARE_COUNT);
+  /** frame time of the last debounced change of any square */
+  lastChange = -Infinity;
+  /** frame time of the last frame */
+  now = -Infinity;
+  private readonly pending = new Int8Array(SQUARE_COUNT).fill(-1);
+  private readonly pendingSince = new Float64Array(SQUARE_COUNT);
+  private readonly pendingFrames = new Uint16Array(SQUARE_COUNT);
+  /** frame time each square's count last changed */
+  readonly settledSince = new Float64Array(SQUARE_COUNT);
+  private readonly learnt = new Uint8Array(SQUARE_COUNT);
+  private stackMask = 0;
+  private frames = 0;
+  /** consecutive frames in which no reading moved away from its smoothed value */
+  private steadyFrames = 0;
+
+  constructor(options: Partial<ReaderOptions> = {}, calibration?: Calibration) {
+    this.options = { ...DEFAULT_READER, ...options };
+    this.calibration = calibration ?? Calibration.nominal();
+    this.calibrated = calibration !== undefined;
+  }
+
+  /** Squares (bitboard, bit s−1) where a two-coin stack is plausible now (kings, crowning squares, king destinations). */
+  setStackPrior(mask: number): void {
+    this.stackMask = mask;
+  }
+
+  /** Is any square waiting out its debounce? */
+  get settling(): boolean {
+    for (let i = 0; i < SQUARE_COUNT; i++) if (this.pending[i] >= 0) return true;
+    return false;
+  }
+
+  /** Feeds one frame; returns true when the debounced board changed. */
+  push(t: number, readings: ArrayLike<number>): boolean {
+    const o = this.options, cal = this.calibration;
+    let changed = false;
+    this.now = t;
+    const first = this.frames++ === 0;
+    const steadyTol = o.minCoinDelta / 4;
+    let steady = true;
+    let uncertain = 0;
+    for (let i = 0; i < SQUARE_COUNT; i++) {
+      const v = readings[i];
+      if (Math.abs(v - this.smooth[i]) > steadyTol) steady = false;
+      this.smooth[i] = first ? v : this.smooth[i] + 0.3 * (v - this.smooth[i]);
+      const cur = this.counts[i];
+      const span = Math.max(cal.one[i] - cal.empty[i], 1);
+      const h = o.hysteresis * span;
+      const t01 = cal.empty[i] + 0.5 * span;
+      const gap12 = Math.max(cal.two[i] - cal.one[i], 1);
+      const stackBar = (this.stackMask >>> i) & 1 ? 0.5 : o.unexpectedStackBar;
+      const t12 = cal.one[i] + stackBar * gap12;
+      
+      // Candidate count, with hysteresis towards the current one.
+      let c: number;
+      if (v >= t12 + (cur === 2 ? -h : h)) c = 2;
+      else if (v >= t01 + (cur === 0 ? h : -h)) c = 1;
+      else c = 0;
+      const sm = this.smooth[i];
+      if (sm > cal.empty[i] + 0.75 * span && Math.abs(sm - (cal.one[i] + 0.5 * gap12)) < o.uncertainBand * gap12 + h) uncertain |= 1 << i;
+      // Confidence: distance from the nearest threshold, relative to half a coin.
+      const d = Math.min(Math.abs(v - t01), Math.abs(v - t12));
+      this.confidence[i] = Math.min(1, d / (0.5 * span));
+      if (c === cur) {
+        this.pending[i] = -1;
+        this.learn(i, cur, v, t);
+        continue;
+      }
+      if (this.pending[i] !== c) {
+        this.pending[i] = c;
+        this.pendingSince[i] = t;
+        this.pendingFrames[i] = 1;
+      } else this.pendingFrames[i]++;
+      if (this.pendingFrames[i] >= o.debounceFrames && t - this.pendingSince[i] >= o.debounceMs) {
+        this.counts[i] = c;
+        this.pending[i] = -1;
+        this.settledSince[i] = t;
+        this.learnt[i] = 0;
+        changed = true;
+      }
+    }
+    this.steadyFrames = steady && !first ? this.steadyFrames + 1 : 0;
+    this.uncertain = uncertain;
+    if (changed) this.lastChange = t;
+    return changed;
+  }
+
+  /** Refines levels from a settled square: empties follow drift; a fresh placement teaches its level once. */
+  private learn(i: number, count: number, v: number, t: number): void {
+    if (!this.calibrated || t - this.settledSince[i] < this.options.learnAfterMs) return;
+    if (count === 0) this.calibration.learn(i, 0, v, this.options.driftAlpha);
+    else if (!this.learnt[i]) {
+      this.learnt[i] = 1;
+      // Stack levels are learnt only where a stack was expected (a king, a crown), never from a guess.
+      if (count === 1 || (this.stackMask >>> i) & 1) this.calibration.learn(i, count as 1 | 2, this.smooth[i], 0.3);
+    }
+  }
+
+  /**
+   * The tracker knows better (the game state settled an uncertain one-or-two
+   * reading): set the square's count, and learn its level from this reading.
+   */
+  correct(square: number, count: 0 | 1 | 2): void {
+    const i = square - 1;
+    if (this.counts[i] === count) return;
+    this.counts[i] = count;
+    this.pending[i] = -1;
+    this.settledSince[i] = this.now;
+    this.learnt[i] = 1;
+    if (count > 0) this.calibration.learn(i, count, this.smooth[i], 1);
+  }
+
+  /** Sets the board to known counts without debounce (after calibrating from them). */
+  resetCounts(counts: ArrayLike<number>): void {
+    for (let i = 0; i < SQUARE_COUNT; i++) {
+      this.counts[i] = counts[i];
+      this.pending[i] = -1;
+      this.settledSince[i] = this.now;
+      this.learnt[i] = 1;
+    }
+    this.lastChange = this.now;
+  }
+
+  /**
+   * Calibrates from the board standing in a known occupancy (e.g. the start
+   * position), if the smoothed readings agree with it clearly. Returns true if
+   * it did.
+   */
+  calibrateFrom(counts: ArrayLike<number>): boolean {
+    // Only from a board at rest: every reading steady for a while (no hand moving, no ramp).
+    if (this.steadyFrames < STEADY_FRAMES) return false;
+    if (!agreesWithOccupancy(this.smooth, counts, this.options.minCoinDelta)) return false;
+    const fresh = Calibration.fromKnown(this.smooth, counts);
+    // Keep what a previous calibration measured and this set-up could not (e.g. stacks).
+    if (this.calibrated) {
+      for (let i = 0; i < SQUARE_COUNT; i++) {
+        if (!fresh.twoKnown[i] && this.calibration.twoKnown[i]) fresh.learn(i, 2, this.calibration.two[i], 1);
+      }
+    }
+    this.calibration = fresh;
+    this.calibrated = true;
+    this.resetCounts(counts);
+    return true;
+  }
+
+  /** Uses a saved or routine-made calibration. */
+  useCalibration(c: Calibration): void {
+    this.calibration = c;
+    this.calibrated = true;
+  }
+
+  /** Nominal spread of a coin, for messages and tests. */
+  static readonly nominal = NOMINAL;
+}

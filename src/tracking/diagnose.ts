@@ -1,0 +1,182 @@
+// Diagnosis of an illegal board: what went wrong, in words a player
+// understands, and what to put where to get back to the position before the
+// mistake. Pure: a board, the position and the legal moves in, an Alert out.
+
+import {
+  NEIGHBOUR, JUMP_LAND, colorAt, opposite, shortText, type Move, type Position,
+} from '../rules/index.ts';
+import { pieceName, sideName, type Counts } from './boards.ts';
+
+export type AlertCategory =
+  | 'wrong-side'
+  | 'backwards'
+  | 'not-diagonal'
+  | 'capture-compulsory'
+  | 'incomplete-jump'
+  | 'capture-not-removed'
+  | 'wrong-piece-removed'
+  | 'own-piece-removed'
+  | 'piece-missing'
+  | 'extra-piece'
+  | 'not-crowned'
+  | 'stack-not-king'
+  | 'takeback-refused'
+  | 'illegal-move';
+
+export interface Fix {
+  square: number;
+  /** put a piece there, or take coins away */
+  action: 'place' | 'remove';
+  /** what to place (or what stands there to remove) */
+  piece: string;
+  coins: number;
+}
+
+export interface Alert {
+  category: AlertCategory;
+  /** One or two sentences: what is wrong and how to put it right. */
+  message: string;
+  /** Squares to fix (where the board differs from the position to restore). */
+  squares: number[];
+  fixes: Fix[];
+  /** Frame time the alert was raised. */
+  t: number;
+}
+
+/** What to put where to turn `board` back into `target`. */
+export function fixesTo(board: ArrayLike<number>, target: Position, targetCounts: Counts): Fix[] {
+  const out: Fix[] = [];
+  for (let i = 0; i < 32; i++) {
+    const have = board[i], want = targetCounts[i];
+    if (have === want) continue;
+    const sq = i + 1;
+    if (want > have) {
+      const name = pieceName(target, sq)!;
+      out.push({ square: sq, action: 'place', piece: have === 1 && want === 2 ? 'a second coin (crown)' : `a ${name}`, coins: want - have });
+    } else {
+      out.push({ square: sq, action: 'remove', piece: have - want === 1 ? (want === 1 ? 'one coin' : 'the coin') : 'both coins', coins: have - want });
+    }
+  }
+  return out;
+}
+
+export function describeFixes(fixes: readonly Fix[]): string {
+  if (fixes.length === 0) return '';
+  const parts = fixes.map((f) => (f.action === 'place' ? `put ${f.piece} on ${f.square}` : `take ${f.piece} off ${f.square}`));
+  const text = parts.length === 1 ? parts[0] : parts.slice(0, -1).join(', ') + ' and ' + parts[parts.length - 1];
+  return text.charAt(0).toUpperCase() + text.slice(1) + '.';
+}
+
+const list = (xs: string[]): string => (xs.length <= 1 ? xs.join('') : xs.slice(0, -1).join(', ') + ' or ' + xs[xs.length - 1]);
+
+function isNeighbour(a: number, b: number): number {
+  for (let d = 0; d < 4; d++) if (NEIGHBOUR[(a - 1) * 4 + d] === b - 1) return d;
+  return -1;
+}
+function jumpOver(a: number, b: number): number {
+  for (let d = 0; d < 4; d++) if (JUMP_LAND[(a - 1) * 4 + d] === b - 1) return NEIGHBOUR[(a - 1) * 4 + d] + 1;
+  return 0;
+}
+
+/**
+ * Explains why `board` is not a legal continuation of `pos`. `legal` are the
+ * side to move's legal moves. The fixes restore `pos`.
+ */
+export function diagnose(board: ArrayLike<number>, pos: Position, posCounts: Counts, legal: readonly Move[], t: number): Alert {
+  const side = pos.turn;
+  const fixes = fixesTo(board, pos, posCounts);
+  const squares = fixes.map((f) => f.square);
+  const restore = describeFixes(fixes);
+  const mk = (category: AlertCategory, what: string): Alert => ({ category, message: `${what} ${restore}`.trim(), squares, fixes, t });
+
+  const gone: number[] = [], added: number[] = [], stacked: number[] = [];
+  for (let i = 0; i < 32; i++) {
+    if (board[i] < posCounts[i]) gone.push(i + 1);
+    if (board[i] > posCounts[i]) {
+      if (posCounts[i] === 0) added.push(i + 1);
+      if (board[i] === 2) stacked.push(i + 1);
+    }
+  }
+  const captures = legal.filter((m) => m.captures.length > 0);
+  const captureText = list([...new Set(captures.map(shortText))]);
+
+  // A stack where no king can be.
+  const badStack = stacked.find((s) => !(posCounts[s - 1] === 0 && gone.some((g) => posCounts[g - 1] === 2)));
+  if (badStack !== undefined) {
+    return mk('stack-not-king', `Two coins are stacked on ${badStack}, but no king can be there.`);
+  }
+
+  const ownGone = gone.filter((s) => colorAt(pos, s) === side);
+  const oppGone = gone.filter((s) => colorAt(pos, s) === opposite(side));
+
+  // One piece moved from a to b (other pieces may also have gone).
+  if (added.length === 1) {
+    const to = added[0];
+    const movers = gone.filter((s) => board[s - 1] === 0 && posCounts[s - 1] === board[to - 1]);
+    const from = movers.find((s) => colorAt(pos, s) === side) ?? movers[0];
+    if (from !== undefined) {
+      const owner = colorAt(pos, from)!;
+      const name = pieceName(pos, from)!.split(' ')[1];
+      const others = gone.filter((s) => s !== from);
+      if (owner !== side) {
+        return mk('wrong-side', `It is ${sideName(side)}'s turn, but a ${owner} ${name} moved from ${from} to ${to}.`);
+      }
+      const ownOthers = others.filter((s) => colorAt(pos, s) === side);
+      if (ownOthers.length) {
+        return mk('own-piece-removed', `${sideName(side)}'s own ${ownOthers.length === 1 ? 'piece' : 'pieces'} on ${list(ownOthers.map(String))} must not be removed.`);
+      }
+      const exact = legal.filter((m) => m.from === from && m.to === to);
+      if (exact.length) {
+        // The right landing square; the wrong pieces removed.
+        const caps = exact.map((m) => m.captures);
+        const removed = new Set(others);
+        const best = caps.find((c) => c.every((x) => removed.has(x) || board[x - 1] !== 0)) ?? caps[0];
+        const wrong = others.filter((s) => !best.includes(s));
+        const left = best.filter((s) => board[s - 1] !== 0);
+        if (wrong.length) {
+          return mk('wrong-piece-removed', `The ${wrong.length === 1 ? 'piece' : 'pieces'} on ${list(wrong.map(String))} ${wrong.length === 1 ? 'was' : 'were'} not jumped; the captured ${best.length === 1 ? 'piece is' : 'pieces are'} on ${list(best.map(String))}.`);
+        }
+        if (left.length) {
+          return mk('capture-not-removed', `Take the captured ${left.length === 1 ? 'piece' : 'pieces'} off ${list(left.map(String))}.`);
+        }
+      }
+      // Stopped part-way through a multi-jump.
+      const prefix = legal.find((m) => m.from === from && m.path.slice(0, -1).includes(to));
+      if (prefix) {
+        const k = prefix.path.indexOf(to);
+        const rest = [to, ...prefix.path.slice(k + 1)].join('x');
+        return mk('incomplete-jump', `The jump is not finished: continue jumping from ${to} (${rest}).`);
+      }
+      const dir = isNeighbour(from, to);
+      const isKing = posCounts[from - 1] === 2;
+      if (dir >= 0) {
+        const backwards = !isKing && (side === 'black' ? dir < 2 : dir >= 2);
+        if (backwards) return mk('backwards', `A man cannot move backwards (${from} to ${to}).`);
+        if (captures.length) {
+          return mk('capture-compulsory', `A capture is compulsory: ${captureText}.`);
+        }
+      }
+      const over = jumpOver(from, to);
+      if (over && others.length === 0 && colorAt(pos, over) === opposite(side) && legal.some((m) => m.from === from)) {
+        return mk('capture-not-removed', `Take the captured piece off ${over}.`);
+      }
+      const own = legal.filter((m) => m.from === from).map((m) => m.to);
+      const hint = own.length ? ` The ${name} on ${from} can go to ${list([...new Set(own)].map(String))}.` : '';
+      if (captures.length && !captures.some((m) => m.from === from)) {
+        return mk('capture-compulsory', `A capture is compulsory: ${captureText}.`);
+      }
+      return mk('not-diagonal', `${from} to ${to} is not a legal move: a ${name} moves one square diagonally${name === 'man' ? ' forward' : ''}, or jumps.${hint}`);
+    }
+  }
+
+  if (added.length === 0 && gone.length > 0) {
+    if (ownGone.length === 0 && oppGone.length > 0 && captures.length === 0) {
+      return mk('piece-missing', `${oppGone.length === 1 ? 'A piece is' : 'Pieces are'} missing from ${list(oppGone.map(String))} (knocked over?).`);
+    }
+    return mk('piece-missing', `${gone.length === 1 ? 'A piece is' : 'Pieces are'} missing from ${list(gone.map(String))} (knocked over?).`);
+  }
+  if (gone.length === 0 && added.length > 0) {
+    return mk('extra-piece', `There ${added.length === 1 ? 'is an extra piece' : 'are extra pieces'} on ${list(added.map(String))}.`);
+  }
+  return mk('illegal-move', 'The board does not match any legal move.');
+}

@@ -1,0 +1,608 @@
+// Move tracking: from debounced coin counts to verified moves. Each stable
+// board is compared with the legal moves (not with a script of lifts and
+// places): in sync; the result of a legal move (commit at once); part-way
+// through one (wait quietly); the position before the last move (takeback);
+// the result of a move and a fast reply (commit both); anything else, once it
+// has stayed so for a grace period, is illegal and diagnosed. Crowning by
+// stacking, change of mind, huffing and set-up/resync are handled here too.
+// Pure: time comes from the frames, the Game is the only state it changes.
+
+import { Game, legalMoves, moveText, sameResult, type Move, type Ply, type Position } from '../rules/index.ts';
+import { BoardReader, type ReaderOptions } from '../reading/reader.ts';
+import { countsOf, diffSquares, isPartOf, matchesResult, outcomes, sameCounts, type Counts, type Outcome } from './boards.ts';
+import { describeFixes, diagnose, fixesTo, type Alert, type Fix } from './diagnose.ts';
+
+export interface TrackerOptions {
+  /** Takebacks (the position before the last move on the board) are accepted. Tournament mode refuses them. */
+  takebacks: boolean;
+  /** A board that matches nothing must stay so this long (ms) before it is called illegal. */
+  graceMs: number;
+  /** A board part-way through a move that looks finished but wrong (a capture not removed, a jump stopped early) waits this long. */
+  patienceMs: number;
+  /** Huffing: jumps are optional, so a legal result must stand this long before it is committed. */
+  settleMs: number;
+  reader?: Partial<ReaderOptions>;
+}
+
+export const DEFAULT_TRACKER: TrackerOptions = {
+  takebacks: true,
+  graceMs: 800,
+  patienceMs: 2500,
+  settleMs: 1200,
+};
+
+export type Phase = 'setup' | 'play' | 'over';
+
+/** How the board stands against the game, at a glance. */
+export type BoardStatus =
+  | { kind: 'setup'; fixes: Fix[]; message: string }
+  | { kind: 'in-sync' }
+  | { kind: 'moving' }
+  | { kind: 'awaiting-crown'; square: number }
+  | { kind: 'illegal'; alert: Alert };
+
+export type TrackerEvent =
+  | { type: 'setup'; t: number; fixes: Fix[]; message: string }
+  | { type: 'ready'; t: number; calibrated: boolean }
+  | { type: 'move'; t: number; ply: Ply; text: string; number: number }
+  | { type: 'move-replaced'; t: number; previous: Move; ply: Ply; text: string }
+  | { type: 'takeback'; t: number; move: Move }
+  | { type: 'crown-awaited'; t: number; square: number }
+  | { type: 'crowned'; t: number; square: number }
+  | { type: 'status'; t: number; status: BoardStatus }
+  | { type: 'alert'; t: number; alert: Alert }
+  | { type: 'alert-cleared'; t: number }
+  | { type: 'game-over'; t: number; game: Game };
+
+interface LastCommit {
+  /** Index of the ply in game.plies. */
+  index: number;
+  /** The opponent has started to move since: no more change of mind. */
+  opponentStarted: boolean;
+}
+
+export class MoveTracker {
+  readonly options: TrackerOptions;
+  readonly reader: BoardReader;
+  phase: Phase = 'setup';
+  private game: Game;
+  private status: BoardStatus = { kind: 'setup', fixes: [], message: '' };
+  private alert: Alert | null = null;
+  private awaitingCrown: number | null = null;
+  private last: LastCommit | null = null;
+  /** Squares where a piece was put down since the last commit, in order (tells multi-jump routes apart). */
+  private placements: number[] = [];
+  private prevBoard = new Uint8Array(32);
+  private candidateSince = -Infinity;
+  private events: TrackerEvent[] = [];
+  // Cached per position.
+  private cachePly = -1;
+  private cache: { counts: Counts; outs: Outcome[]; before: Position | null; beforeCounts: Counts | null; beforeOuts: Outcome[] } | null = null;
+
+  constructor(game: Game, options: Partial<TrackerOptions> = {}, reader?: BoardReader) {
+    this.options = { ...DEFAULT_TRACKER, ...options };
+    this.reader = reader ?? new BoardReader(this.options.reader);
+    this.game = game;
+    this.updatePrior();
+  }
+
+  get currentGame(): Game {
+    return this.game;
+  }
+  get boardStatus(): BoardStatus {
+    return this.status;
+  }
+  get currentAlert(): Alert | null {
+    return this.alert;
+  }
+  get crownSquare(): number | null {
+    return this.awaitingCrown;
+  }
+
+  /** Starts tracking a (new or loaded) game: the board must be set up to match it first. */
+  setGame(game: Game, t = this.reader.now): TrackerEvent[] {
+    this.game = game;
+    this.resync();
+    this.events = [];
+    this.evaluate(Number.isFinite(t) ? t : 0, true);
+    return this.flush();
+  }
+
+  /** After a reconnect or a new game: compare board and position again before play goes on. */
+  resync(): void {
+    this.phase = 'setup';
+    this.awaitingCrown = null;
+    this.last = null;
+    this.alert = null;
+    this.placements = [];
+    this.cachePly = -1;
+    this.updatePrior();
+  }
+
+  /** Feeds one frame of raw readings. Returns what happened. */
+  push(t: number, readings: ArrayLike<number>): TrackerEvent[] {
+    let changed = this.reader.push(t, readings);
+    if (this.awaitingCrown !== null && this.crownAdded(readings)) changed = true;
+    if (changed) this.logPlacements();
+    const uncertainMoved = this.reader.uncertain !== this.lastUncertain && this.phase === 'play' && this.status.kind !== 'in-sync';
+    this.lastUncertain = this.reader.uncertain;
+    if (changed || uncertainMoved || this.timerDue(t) || (this.phase === 'setup' && !this.reader.calibrated)) this.evaluate(t, changed);
+    return this.events.length ? this.flush() : NO_EVENTS;
+  }
+
+  // Plateau detection on the crowning square: the last steady reading there, and how long it has been steady.
+  private crownBase = NaN;
+  private lastUncertain = 0;
+  private crownSteady = 0;
+
+  /**
+   * A crown coin stacked on a man may read only a little above the man alone
+   * (both off-centre), below the one/two threshold. While a crown is awaited,
+   * the square's steady readings are compared plateau to plateau: a rise of
+   * CROWN_RISE of a coin over the previous plateau (with no lift between) is
+   * a coin added, i.e. the crown.
+   */
+  private crownAdded(readings: ArrayLike<number>): boolean {
+    const i = this.awaitingCrown! - 1;
+    const r = this.reader;
+    if (r.counts[i] !== 1) {
+      // Lifted (to slip a coin under): the next plateau starts afresh.
+      if (r.counts[i] === 0) this.crownBase = NaN;
+      this.crownSteady = 0;
+      return false;
+    }
+    const span = r.calibration.span(i);
+    const level = r.smooth[i];
+    if (Math.abs(readings[i] - level) > 0.05 * span) {
+      this.crownSteady = 0;
+      return false;
+    }
+    if (++this.crownSteady < 5) return false;
+    if (Number.isNaN(this.crownBase) || level < this.crownBase) {
+      this.crownBase = level;
+      return false;
+    }
+    if (level - this.crownBase > CROWN_RISE * span) {
+      r.correct(i + 1, 2);
+      return true;
+    }
+    return false;
+  }
+
+  private flush(): TrackerEvent[] {
+    const e = this.events;
+    this.events = [];
+    return e;
+  }
+
+  private logPlacements(): void {
+    const b = this.reader.counts;
+    for (let i = 0; i < 32; i++) if (b[i] > this.prevBoard[i] && this.prevBoard[i] === 0) this.placements.push(i + 1);
+    this.prevBoard.set(b);
+  }
+
+  /** True when a grace, patience or settle timer has run out since the last evaluation. */
+  private timerDue(t: number): boolean {
+    return t >= this.deadline;
+  }
+
+  /** Next frame time at which the same board must be looked at again (a timer runs out). */
+  private deadline = Infinity;
+
+  private setDeadline(t: number): void {
+    this.deadline = Infinity;
+    if (this.phase !== 'play' || this.status.kind !== 'moving') return;
+    for (const d of [this.options.graceMs, this.options.patienceMs, this.options.settleMs]) {
+      const at = this.candidateSince + d;
+      if (at > t && at < this.deadline) this.deadline = at;
+    }
+  }
+
+  // -------------------------------------------------------------------------
+
+  private snapshot() {
+    const n = this.game.plies.length;
+    if (this.cachePly !== n || !this.cache) {
+      const pos = this.game.position;
+      const opts = this.game.options;
+      const lastPly = this.game.plies[n - 1];
+      const before = lastPly ? (lastPly.beforeHuff ?? lastPly.before) : null;
+      this.cache = {
+        counts: countsOf(pos),
+        outs: this.game.outcome ? [] : outcomes(pos, opts),
+        before,
+        beforeCounts: before ? countsOf(before) : null,
+        beforeOuts: lastPly && !lastPly.huff ? outcomes(lastPly.before, opts) : [],
+      };
+      this.cachePly = n;
+    }
+    return this.cache;
+  }
+
+  private updatePrior(): void {
+    // Stacks are plausible where kings stand, where a man can be crowned, and where a king can land.
+    const pos = this.game.position;
+    let mask = pos.kings;
+    for (const m of this.game.outcome ? [] : legalMoves(pos, this.game.options)) {
+      const king = (pos.kings & (1 << (m.from - 1))) !== 0;
+      if (king || m.crowned) for (const p of m.path) mask |= 1 << (p - 1);
+    }
+    if (this.awaitingCrown) mask |= 1 << (this.awaitingCrown - 1);
+    this.reader.setStackPrior(mask);
+  }
+
+  private setStatus(s: BoardStatus, t: number): void {
+    const same = s.kind === this.status.kind &&
+      (s.kind !== 'awaiting-crown' || (this.status as { square: number }).square === s.square) &&
+      (s.kind !== 'illegal' || (this.status as { alert: Alert }).alert === s.alert) &&
+      (s.kind !== 'setup' || (this.status as { message: string }).message === s.message);
+    this.status = s;
+    if (!same) this.events.push({ type: 'status', t, status: s });
+  }
+
+  private raise(alert: Alert, t: number): void {
+    const same = this.alert && this.alert.category === alert.category && this.alert.message === alert.message;
+    if (same) return;
+    this.alert = alert;
+    this.events.push({ type: 'alert', t, alert });
+    this.setStatus({ kind: 'illegal', alert }, t);
+  }
+
+  private clearAlert(t: number): void {
+    if (!this.alert) return;
+    this.alert = null;
+    this.events.push({ type: 'alert-cleared', t });
+  }
+
+  // -------------------------------------------------------------------------
+
+  private evaluate(t: number, changed: boolean): void {
+    if (changed) this.candidateSince = t;
+    this.deadline = Infinity;
+    if (this.reader.settling) return; // wait until every square has settled
+    this.evaluateNow(t);
+    this.setDeadline(t);
+  }
+
+  private evaluateNow(t: number): void {
+    const board = this.reader.counts;
+    if (this.phase === 'setup') return this.evaluateSetup(board, t);
+    if (this.awaitingCrown !== null && board[this.awaitingCrown - 1] === 2) {
+      const sq = this.awaitingCrown;
+      this.awaitingCrown = null;
+      this.events.push({ type: 'crowned', t, square: sq });
+      this.updatePrior();
+    }
+    if (this.phase === 'over') {
+      const s = this.snapshot();
+      if (sameCounts(board, s.counts)) {
+        this.clearAlert(t);
+        this.setStatus({ kind: 'in-sync' }, t);
+      } else if (this.awaitingCrown !== null && this.crownWaitBoard(board, s.counts)) {
+        this.setStatus({ kind: 'awaiting-crown', square: this.awaitingCrown }, t);
+      }
+      return;
+    }
+    this.evaluatePlay(board, t);
+  }
+
+  private evaluateSetup(board: Counts, t: number): void {
+    const pos = this.game.position;
+    const want = countsOf(pos);
+    if (!this.reader.calibrated && this.reader.calibrateFrom(want)) {
+      this.prevBoard.set(this.reader.counts);
+    }
+    if (this.reader.calibrated && sameCounts(this.reader.counts, want)) {
+      this.phase = this.game.outcome ? 'over' : 'play';
+      this.placements = [];
+      this.clearAlert(t);
+      this.events.push({ type: 'ready', t, calibrated: this.reader.calibrated });
+      this.setStatus({ kind: 'in-sync' }, t);
+      this.updatePrior();
+      return;
+    }
+    const fixes = fixesTo(board, pos, want);
+    const message = fixes.length
+      ? `Set up the position: ${describeFixes(fixes)}`
+      : 'Checking the board: keep the pieces still while it calibrates.';
+    if (this.status.kind !== 'setup' || this.status.message !== message) {
+      this.events.push({ type: 'setup', t, fixes, message });
+      this.setStatus({ kind: 'setup', fixes, message }, t);
+    }
+  }
+
+  /** The board while a crown is awaited on the crowning square: the man there (1), or lifted to slip a coin under (0). */
+  private crownWaitBoard(board: Counts, expected: Counts): boolean {
+    const s = this.awaitingCrown! - 1;
+    for (let i = 0; i < 32; i++) {
+      if (i === s) {
+        if (board[i] > 1) return false;
+      } else if (board[i] !== expected[i]) return false;
+    }
+    return true;
+  }
+
+  private evaluatePlay(board: Counts, t: number): void {
+    // A one-or-two reading the reader was unsure of may be read either way: try each.
+    const boards = alternatives(board, this.reader.uncertain);
+    for (const b of boards) {
+      if (this.tryMatch(b, t)) {
+        if (b !== board) for (const sq of diffSquares(board, b)) this.reader.correct(sq, b[sq - 1] as 0 | 1 | 2);
+        return;
+      }
+    }
+    this.notMatched(boards, t);
+  }
+
+  /** Steps 1–5: in sync, a legal result, a change of mind or takeback, a fast reply. True if the board was accounted for. */
+  private tryMatch(board: Counts, t: number): boolean {
+    const snap = this.snapshot();
+    const game = this.game;
+    const crown = this.awaitingCrown;
+    // While a crown is awaited, the crowning square counts as crowned for matching.
+    const view = crown === null ? board : withCrown(board, crown);
+
+    // 1. In sync (or waiting for the crown).
+    if (sameCounts(view, snap.counts) || (crown !== null && this.crownWaitBoard(board, snap.counts))) {
+      this.clearAlert(t);
+      this.setStatus(crown !== null ? { kind: 'awaiting-crown', square: crown } : { kind: 'in-sync' }, t);
+      return true;
+    }
+    const crownBlocks = crown !== null && board[crown - 1] < 2;
+
+    // 2. The result of a legal move: commit at once (huffing: once it has stood settleMs).
+    if (!crownBlocks) {
+      const hits = snap.outs.filter((o) => matchesResult(board, o));
+      if (hits.length) {
+        if (game.options.huffing && t - this.candidateSince < this.options.settleMs) {
+          // Jumps are optional: this may be a half-done longer jump. Commit once it has stood.
+          this.setStatus({ kind: 'moving' }, t);
+          return true;
+        }
+        this.commit(this.chooseRoute(hits).move, board, t);
+        return true;
+      }
+      // Huffing: the opponent's piece that failed to jump removed, then (maybe) a move.
+      if (game.options.huffing) {
+        for (const h of game.huffable()) {
+          const b = ~(1 << (h - 1));
+          const pos = game.position;
+          const huffed: Position = { ...pos, black: pos.black & b, white: pos.white & b, kings: pos.kings & b };
+          const hc = countsOf(huffed);
+          const outs = outcomes(huffed, game.options);
+          const hit = outs.find((o) => matchesResult(board, o));
+          if (hit && t - this.candidateSince >= this.options.settleMs) {
+            this.commitHuff(h, hit.move, board, t);
+            return true;
+          }
+          if (hit || sameCounts(board, hc) || outs.some((o) => isPartOf(board, hc, o.move, true))) {
+            this.markOpponentStarted();
+            this.setStatus({ kind: 'moving' }, t);
+            return true;
+          }
+        }
+      }
+    }
+
+    // 3/4. Change of mind before the opponent starts (another legal move), or back to before the move (takeback).
+    if (this.last && snap.before && snap.beforeCounts) {
+      const lastMove = game.plies[this.last.index].move;
+      if (!this.last.opponentStarted) {
+        const alt = snap.beforeOuts.filter((o) => matchesResult(board, o) && !sameResult(o.move, lastMove));
+        if (alt.length) {
+          const o = this.chooseRoute(alt);
+          const previous = game.undo().move;
+          this.awaitingCrown = null;
+          this.commit(o.move, board, t, previous);
+          return true;
+        }
+      }
+      if (sameCounts(board, snap.beforeCounts)) {
+        if (this.options.takebacks) {
+          const ply = game.undo();
+          this.awaitingCrown = null;
+          this.last = null;
+          this.placements = [];
+          this.clearAlert(t);
+          this.events.push({ type: 'takeback', t, move: ply.move });
+          this.setStatus({ kind: 'in-sync' }, t);
+          this.updatePrior();
+          return true;
+        }
+        if (t - this.candidateSince >= this.options.graceMs) {
+          const fixes = fixesTo(board, game.position, snap.counts);
+          this.raise({
+            category: 'takeback-refused',
+            message: `Takebacks are not allowed in this game: the move ${moveText(lastMove, snap.beforeOuts.map((o) => o.move))} stands. ${describeFixes(fixes)}`,
+            squares: fixes.map((f) => f.square), fixes, t,
+          }, t);
+        } else this.setStatus({ kind: 'moving' }, t);
+        return true;
+      }
+    }
+
+    // 5. A fast reply: a move and the answer to it, both done before the board was seen still.
+    if (!crownBlocks) {
+      for (const o1 of snap.outs) {
+        if (o1.move.crowned) continue; // the crown must be placed before the reply
+        const hits = outcomes(o1.after, game.options).filter((o2) => matchesResult(board, o2));
+        if (hits.length) {
+          this.commit(o1.move, null, t);
+          this.commit(this.chooseRoute(hits).move, board, t);
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
+  /** Steps 6–7: part-way through a move (wait), or illegal once the grace period has passed. */
+  private notMatched(boards: Counts[], t: number): void {
+    const snap = this.snapshot();
+    const game = this.game;
+    const crown = this.awaitingCrown;
+    const board = boards[0];
+    const crownBlocks = crown !== null && board[crown - 1] < 2;
+    for (const b of boards) {
+      const view = crown === null ? b : withCrown(b, crown);
+      // The last mover part-way through a different move (their piece lifted again): a change of mind in progress.
+      if (this.last && !this.last.opponentStarted && snap.beforeCounts &&
+        snap.beforeOuts.some((o) => isPartOf(b, snap.beforeCounts!, o.move, true)) &&
+        !snap.outs.some((o) => isPartOf(view, snap.counts, o.move, true))) {
+        this.clearAlert(t);
+        this.setStatus({ kind: 'moving' }, t);
+        return;
+      }
+      const partial = snap.outs.filter((o) => isPartOf(view, snap.counts, o.move, true));
+      if (!partial.length) continue;
+      this.markOpponentStarted();
+      if (crownBlocks) return this.raiseNotCrowned(board, t);
+      if (t - this.candidateSince >= this.options.patienceMs && looksFinished(view, snap.counts, partial)) {
+        this.raise(diagnose(view, game.position, snap.counts, snap.outs.map((o) => o.move), t), t);
+        return;
+      }
+      this.clearAlert(t);
+      this.setStatus({ kind: 'moving' }, t);
+      return;
+    }
+    // Anything else, once it has stood for the grace period.
+    if (crownBlocks) {
+      this.markOpponentStarted();
+      return this.raiseNotCrowned(board, t);
+    }
+    if (t - this.candidateSince >= this.options.graceMs) {
+      const view = crown === null ? board : withCrown(board, crown);
+      this.raise(diagnose(view, game.position, snap.counts, snap.outs.map((o) => o.move), t), t);
+    } else if (!this.alert) this.setStatus({ kind: 'moving' }, t);
+  }
+
+  private raiseNotCrowned(board: Counts, t: number): void {
+    const sq = this.awaitingCrown!;
+    const snap = this.snapshot();
+    const fixes = fixesTo(board, this.game.position, snap.counts);
+    this.raise({
+      category: 'not-crowned',
+      message: `Crown the king on ${sq} first: stack a second coin on it. ${describeFixes(fixes.filter((f) => f.square !== sq))}`.trim(),
+      squares: fixes.map((f) => f.square), fixes, t,
+    }, t);
+  }
+
+  private markOpponentStarted(): void {
+    if (this.last) this.last.opponentStarted = true;
+  }
+
+  /** Among results with the same board (a king's routes), the one the hand's placements followed. */
+  private chooseRoute(hits: Outcome[]): Outcome {
+    if (hits.length === 1) return hits[0];
+    let best = hits[0], bestScore = -1;
+    for (const h of hits) {
+      let k = 0, score = 0;
+      for (const p of this.placements) {
+        const idx = h.move.path.indexOf(p, k);
+        if (idx >= 0) {
+          score++;
+          k = idx + 1;
+        }
+      }
+      if (score > bestScore) {
+        best = h;
+        bestScore = score;
+      }
+    }
+    return best;
+  }
+
+  private commit(move: Move, board: Counts | null, t: number, previous?: Move): void {
+    const game = this.game;
+    const legal = game.legalMoves();
+    const text = moveText(move, legal);
+    const ply = game.play(move);
+    this.placements = [];
+    this.last = { index: game.plies.length - 1, opponentStarted: false };
+    this.clearAlert(t);
+    const number = Math.floor((game.plies.length - 1 + (game.start.turn === 'white' ? 1 : 0)) / 2) + 1;
+    if (previous) this.events.push({ type: 'move-replaced', t, previous, ply, text });
+    else this.events.push({ type: 'move', t, ply, text, number });
+    if (move.crowned && !(board && board[move.to - 1] === 2)) {
+      this.awaitingCrown = move.to;
+      this.crownBase = NaN;
+      this.crownSteady = 0;
+      this.events.push({ type: 'crown-awaited', t, square: move.to });
+      this.setStatus({ kind: 'awaiting-crown', square: move.to }, t);
+    } else {
+      if (move.crowned) this.events.push({ type: 'crowned', t, square: move.to });
+      this.setStatus({ kind: 'in-sync' }, t);
+    }
+    this.updatePrior();
+    if (game.outcome) {
+      this.phase = 'over';
+      this.events.push({ type: 'game-over', t, game });
+    }
+  }
+
+  private commitHuff(square: number, move: Move, board: Counts, t: number): void {
+    const game = this.game;
+    const ply = game.huffAndPlay(square, move);
+    this.placements = [];
+    this.last = { index: game.plies.length - 1, opponentStarted: false };
+    this.clearAlert(t);
+    const number = Math.floor((game.plies.length - 1 + (game.start.turn === 'white' ? 1 : 0)) / 2) + 1;
+    this.events.push({ type: 'move', t, ply, text: moveText(move, legalMoves(ply.before, game.options)), number });
+    if (move.crowned && board[move.to - 1] !== 2) {
+      this.awaitingCrown = move.to;
+      this.crownBase = NaN;
+      this.crownSteady = 0;
+      this.events.push({ type: 'crown-awaited', t, square: move.to });
+    }
+    this.setStatus(this.awaitingCrown ? { kind: 'awaiting-crown', square: this.awaitingCrown } : { kind: 'in-sync' }, t);
+    this.updatePrior();
+    if (game.outcome) {
+      this.phase = 'over';
+      this.events.push({ type: 'game-over', t, game });
+    }
+  }
+
+  /** The squares where the board differs from the game's position (for displays). */
+  differences(): number[] {
+    return diffSquares(this.reader.counts, this.snapshot().counts);
+  }
+}
+
+const NO_EVENTS: TrackerEvent[] = [];
+
+/** Rise (fraction of a coin's reading) over the man alone that counts as a crown stacked on it. */
+const CROWN_RISE = 0.15;
+
+/** The board, then the boards with uncertain squares read the other way (1↔2), at most 3 squares. */
+function alternatives(board: Counts, uncertain: number): Counts[] {
+  if (uncertain === 0) return [board];
+  const squares: number[] = [];
+  for (let i = 0; i < 32 && squares.length < 3; i++) if ((uncertain >>> i) & 1 && board[i] >= 1) squares.push(i);
+  const out = [board];
+  for (let mask = 1; mask < 1 << squares.length; mask++) {
+    const b = new Uint8Array(board);
+    squares.forEach((i, k) => {
+      if ((mask >> k) & 1) b[i] = b[i] === 1 ? 2 : 1;
+    });
+    out.push(b);
+  }
+  return out;
+}
+
+function withCrown(board: Counts, square: number): Counts {
+  const b = new Uint8Array(board);
+  if (b[square - 1] === 1) b[square - 1] = 2;
+  return b;
+}
+
+/**
+ * Part-way states that look like the player thinks they are done: the moving
+ * piece put down on a landing square (not in the hand).
+ */
+function looksFinished(board: Counts, before: Counts, partial: Outcome[]): boolean {
+  return partial.some((o) => {
+    const from = o.move.from - 1;
+    if (board[from] === before[from] && !o.move.path.includes(o.move.from)) return false; // piece not yet moved
+    return o.move.path.some((p) => board[p - 1] !== 0 && before[p - 1] === 0);
+  });
+}
