@@ -20,6 +20,8 @@ export interface ReaderOptions {
    * can read as high as an off-centre stack.
    */
   unexpectedStackBar: number;
+  /** Where a stack is expected (a crown awaited), the one/two threshold sits this far from one towards two. */
+  expectedStackBar: number;
   /** Readings this close to the one/two threshold (fraction of the gap) are marked uncertain. */
   uncertainBand: number;
   /** Empty squares' level follows drift with this weight per frame once settled. */
@@ -36,6 +38,7 @@ export const DEFAULT_READER: ReaderOptions = {
   hysteresis: 0.08,
   unexpectedStackBar: 1.5,
   uncertainBand: 0.3,
+  expectedStackBar: 0.25,
   driftAlpha: 0.002,
   learnAfterMs: 300,
   minCoinDelta: 40,
@@ -67,7 +70,10 @@ export class BoardReader {
   /** frame time each square's count last changed */
   readonly settledSince = new Float64Array(SQUARE_COUNT);
   private readonly learnt = new Uint8Array(SQUARE_COUNT);
+  /** 1 where the game confirmed the square's count (the board matched a position) since it last changed */
+  private readonly confirmed = new Uint8Array(SQUARE_COUNT);
   private stackMask = 0;
+  private stackExpected = 0;
   private frames = 0;
   /** consecutive frames in which no reading moved away from its smoothed value */
   private steadyFrames = 0;
@@ -78,9 +84,19 @@ export class BoardReader {
     this.calibrated = calibration !== undefined;
   }
 
-  /** Squares (bitboard, bit s−1) where a two-coin stack is plausible now (kings, crowning squares, king destinations). */
-  setStackPrior(mask: number): void {
-    this.stackMask = mask;
+  /**
+   * Squares (bitboard, bit s−1) where a two-coin stack is plausible now (kings,
+   * crowning squares, king destinations), and where one is expected (a crown
+   * awaited): there a smaller rise over one coin reads as two.
+   */
+  setStackPrior(mask: number, expected = 0): void {
+    this.stackMask = mask | expected;
+    this.stackExpected = expected;
+  }
+
+  /** Squares where a stack is plausible (see setStackPrior). */
+  get stackPrior(): number {
+    return this.stackMask;
   }
 
   /** Is any square waiting out its debounce? */
@@ -104,10 +120,11 @@ export class BoardReader {
       this.smooth[i] = first ? v : this.smooth[i] + 0.3 * (v - this.smooth[i]);
       const cur = this.counts[i];
       const span = Math.max(cal.one[i] - cal.empty[i], 1);
-      const h = o.hysteresis * span;
+      const expected = (this.stackExpected >>> i) & 1;
+      const h = (expected ? 0.25 : 1) * o.hysteresis * span;
       const t01 = cal.empty[i] + 0.5 * span;
       const gap12 = Math.max(cal.two[i] - cal.one[i], 1);
-      const stackBar = (this.stackMask >>> i) & 1 ? 0.5 : o.unexpectedStackBar;
+      const stackBar = expected ? o.expectedStackBar : (this.stackMask >>> i) & 1 ? 0.5 : o.unexpectedStackBar;
       const t12 = cal.one[i] + stackBar * gap12;
       
       // Candidate count, with hysteresis towards the current one.
@@ -116,7 +133,7 @@ export class BoardReader {
       else if (v >= t01 + (cur === 0 ? h : -h)) c = 1;
       else c = 0;
       const sm = this.smooth[i];
-      if (sm > cal.empty[i] + 0.75 * span && Math.abs(sm - (cal.one[i] + 0.5 * gap12)) < o.uncertainBand * gap12 + h) uncertain |= 1 << i;
+      if (sm > cal.empty[i] + 0.75 * span && Math.abs(sm - (cal.one[i] + 0.5 * gap12)) < o.uncertainBand * gap12 + 0.5 * h) uncertain |= 1 << i;
       // Confidence: distance from the nearest threshold, relative to half a coin.
       const d = Math.min(Math.abs(v - t01), Math.abs(v - t12));
       this.confidence[i] = Math.min(1, d / (0.5 * span));
@@ -135,6 +152,7 @@ export class BoardReader {
         this.pending[i] = -1;
         this.settledSince[i] = t;
         this.learnt[i] = 0;
+        this.confirmed[i] = 0;
         changed = true;
       }
     }
@@ -144,15 +162,22 @@ export class BoardReader {
     return changed;
   }
 
-  /** Refines levels from a settled square: empties follow drift; a fresh placement teaches its level once. */
+  /**
+   * Refines levels from a settled square whose count the game confirmed:
+   * empties follow drift; a fresh placement teaches its level once.
+   */
   private learn(i: number, count: number, v: number, t: number): void {
-    if (!this.calibrated || t - this.settledSince[i] < this.options.learnAfterMs) return;
+    if (!this.calibrated || !this.confirmed[i] || t - this.settledSince[i] < this.options.learnAfterMs) return;
     if (count === 0) this.calibration.learn(i, 0, v, this.options.driftAlpha);
     else if (!this.learnt[i]) {
       this.learnt[i] = 1;
-      // Stack levels are learnt only where a stack was expected (a king, a crown), never from a guess.
-      if (count === 1 || (this.stackMask >>> i) & 1) this.calibration.learn(i, count as 1 | 2, this.smooth[i], 0.3);
+      this.calibration.learn(i, count as 1 | 2, this.smooth[i], 0.3);
     }
+  }
+
+  /** The game state agrees with the board as read (but for the `except` squares): its counts may teach the calibration. */
+  confirm(except = 0): void {
+    for (let i = 0; i < SQUARE_COUNT; i++) this.confirmed[i] = (except >>> i) & 1 ? 0 : 1;
   }
 
   /**
@@ -166,6 +191,7 @@ export class BoardReader {
     this.pending[i] = -1;
     this.settledSince[i] = this.now;
     this.learnt[i] = 1;
+    this.confirmed[i] = 1;
     if (count > 0) this.calibration.learn(i, count, this.smooth[i], 1);
   }
 
@@ -176,6 +202,7 @@ export class BoardReader {
       this.pending[i] = -1;
       this.settledSince[i] = this.now;
       this.learnt[i] = 1;
+      this.confirmed[i] = 1;
     }
     this.lastChange = this.now;
   }

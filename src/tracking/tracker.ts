@@ -126,29 +126,32 @@ export class MoveTracker {
     if (changed) this.logPlacements();
     const uncertainMoved = this.reader.uncertain !== this.lastUncertain && this.phase === 'play' && this.status.kind !== 'in-sync';
     this.lastUncertain = this.reader.uncertain;
-    if (changed || uncertainMoved || this.timerDue(t) || (this.phase === 'setup' && !this.reader.calibrated)) this.evaluate(t, changed);
+    if (changed || uncertainMoved || this.dirty || this.timerDue(t) || (this.phase === 'setup' && !this.reader.calibrated)) this.evaluate(t, changed);
     return this.events.length ? this.flush() : NO_EVENTS;
   }
 
-  // Plateau detection on the crowning square: the last steady reading there, and how long it has been steady.
+  // Plateau detection on the crowning square: the man's own steady reading, and how long the reading has been steady.
   private crownBase = NaN;
-  private lastUncertain = 0;
   private crownSteady = 0;
+  private crownLifted = false;
+  private lastUncertain = 0;
 
   /**
    * A crown coin stacked on a man may read only a little above the man alone
    * (both off-centre), below the one/two threshold. While a crown is awaited,
-   * the square's steady readings are compared plateau to plateau: a rise of
-   * CROWN_RISE of a coin over the previous plateau (with no lift between) is
-   * a coin added, i.e. the crown.
+   * the man's own steady reading is remembered; a later steady reading CROWN_RISE
+   * of a coin above it (on top, or after lifting the man to slip a coin under)
+   * is a coin added: the crown.
    */
   private crownAdded(readings: ArrayLike<number>): boolean {
     const i = this.awaitingCrown! - 1;
     const r = this.reader;
     if (r.counts[i] !== 1) {
-      // Lifted (to slip a coin under): the next plateau starts afresh.
-      if (r.counts[i] === 0) this.crownBase = NaN;
       this.crownSteady = 0;
+      if (r.counts[i] === 0 && !this.crownLifted) {
+        this.crownLifted = true;
+        this.updatePrior();
+      }
       return false;
     }
     const span = r.calibration.span(i);
@@ -185,6 +188,9 @@ export class MoveTracker {
   private timerDue(t: number): boolean {
     return t >= this.deadline;
   }
+
+  /** The board changed while a square was still settling: evaluate once it has. */
+  private dirty = false;
 
   /** Next frame time at which the same board must be looked at again (a timer runs out). */
   private deadline = Infinity;
@@ -228,7 +234,8 @@ export class MoveTracker {
       if (king || m.crowned) for (const p of m.path) mask |= 1 << (p - 1);
     }
     if (this.awaitingCrown) mask |= 1 << (this.awaitingCrown - 1);
-    this.reader.setStackPrior(mask);
+    // Once the man has been lifted off the crowning square (to slip a coin under), a stack is expected there.
+    this.reader.setStackPrior(mask, this.awaitingCrown && this.crownLifted ? 1 << (this.awaitingCrown - 1) : 0);
   }
 
   private setStatus(s: BoardStatus, t: number): void {
@@ -259,7 +266,9 @@ export class MoveTracker {
   private evaluate(t: number, changed: boolean): void {
     if (changed) this.candidateSince = t;
     this.deadline = Infinity;
-    if (this.reader.settling) return; // wait until every square has settled
+    // Wait until every square has settled (look again on the next frame).
+    this.dirty = this.reader.settling;
+    if (this.dirty) return;
     this.evaluateNow(t);
     this.setDeadline(t);
   }
@@ -323,8 +332,13 @@ export class MoveTracker {
   }
 
   private evaluatePlay(board: Counts, t: number): void {
-    // A one-or-two reading the reader was unsure of may be read either way: try each.
-    const boards = alternatives(board, this.reader.uncertain);
+    // One coin or two is a soft call: an off-centre stack can read like one centred coin.
+    // Where something happened (the board differs from the position) and the reader was
+    // unsure, or a stack is plausible (a king's landing square), try the board read either way.
+    let unsure = 0;
+    const soft = this.reader.uncertain | this.reader.stackPrior;
+    for (const sq of this.differences()) unsure |= soft & (1 << (sq - 1));
+    const boards = alternatives(board, unsure);
     for (const b of boards) {
       if (this.tryMatch(b, t)) {
         if (b !== board) for (const sq of diffSquares(board, b)) this.reader.correct(sq, b[sq - 1] as 0 | 1 | 2);
@@ -344,6 +358,7 @@ export class MoveTracker {
 
     // 1. In sync (or waiting for the crown).
     if (sameCounts(view, snap.counts) || (crown !== null && this.crownWaitBoard(board, snap.counts))) {
+      this.reader.confirm(crown === null ? 0 : 1 << (crown - 1));
       this.clearAlert(t);
       this.setStatus(crown !== null ? { kind: 'awaiting-crown', square: crown } : { kind: 'in-sync' }, t);
       return true;
@@ -478,6 +493,17 @@ export class MoveTracker {
 
   private raiseNotCrowned(board: Counts, t: number): void {
     const sq = this.awaitingCrown!;
+    // The opponent has begun: the player thinks the crown is on. A reading in the band
+    // where an off-centre stack and a well-centred man overlap is taken as the crown.
+    const r = this.reader, i = sq - 1, cal = r.calibration;
+    if (board[i] === 1 && r.smooth[i] >= cal.one[i] + AMBIGUOUS_CROWN * (cal.two[i] - cal.one[i])) {
+      r.correct(sq, 2);
+      this.awaitingCrown = null;
+      this.events.push({ type: 'crowned', t, square: sq });
+      this.updatePrior();
+      this.evaluatePlay(r.counts, t);
+      return;
+    }
     const snap = this.snapshot();
     const fixes = fixesTo(board, this.game.position, snap.counts);
     this.raise({
@@ -517,6 +543,8 @@ export class MoveTracker {
     const legal = game.legalMoves();
     const text = moveText(move, legal);
     const ply = game.play(move);
+    // The board matched: its counts may teach the calibration (but not a crowning square, whose coins are still coming).
+    if (board) this.reader.confirm(move.crowned ? 1 << (move.to - 1) : 0);
     this.placements = [];
     this.last = { index: game.plies.length - 1, opponentStarted: false };
     this.clearAlert(t);
@@ -527,6 +555,7 @@ export class MoveTracker {
       this.awaitingCrown = move.to;
       this.crownBase = NaN;
       this.crownSteady = 0;
+      this.crownLifted = false;
       this.events.push({ type: 'crown-awaited', t, square: move.to });
       this.setStatus({ kind: 'awaiting-crown', square: move.to }, t);
     } else {
@@ -552,6 +581,7 @@ export class MoveTracker {
       this.awaitingCrown = move.to;
       this.crownBase = NaN;
       this.crownSteady = 0;
+      this.crownLifted = false;
       this.events.push({ type: 'crown-awaited', t, square: move.to });
     }
     this.setStatus(this.awaitingCrown ? { kind: 'awaiting-crown', square: this.awaitingCrown } : { kind: 'in-sync' }, t);
@@ -571,7 +601,9 @@ export class MoveTracker {
 const NO_EVENTS: TrackerEvent[] = [];
 
 /** Rise (fraction of a coin's reading) over the man alone that counts as a crown stacked on it. */
-const CROWN_RISE = 0.15;
+const CROWN_RISE = 0.12;
+/** Fraction of the way from one coin to two above which an awaited crown is taken as on once play goes on. */
+const AMBIGUOUS_CROWN = 0.1;
 
 /** The board, then the boards with uncertain squares read the other way (1↔2), at most 3 squares. */
 function alternatives(board: Counts, uncertain: number): Counts[] {
