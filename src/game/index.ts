@@ -1,0 +1,8 @@
+// The game stage: the game at the table (session: rules Game + tracker + tags,
+// clocks, draws, results, players' commands), its journal and the games
+// directory (crash-safe storage), and clocks.
+
+export * from './session.ts';
+export * from './clock.ts';
+export * from './journal.ts';
+export * from './store.ts';

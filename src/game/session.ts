@@ -1,0 +1,555 @@
+// The game at the table: a rules Game fed by the move tracker, the record's
+// tags, the clocks, draw offers and the result, and the commands players give
+// (new game, names, resign, draw, takeback, clock). Every change is handed to
+// the journal before it is announced, so a crash never loses a move. Pure but
+// for the injected wall clock; board I/O, storage and the network are wired
+// on by the service.
+
+import {
+  BALLOTS, FenError, Game, GameError, legalMoves, makeFen, moveText, opposite, parseFen,
+  type Color, type GameOptions, type Move, type Outcome, type Position,
+} from '../rules/index.ts';
+import { makePdn, pdnFromGame, resultOf, type PdnResult } from '../pdn/index.ts';
+import { MoveTracker, type BoardStatus, type TrackerEvent, type TrackerOptions } from '../tracking/tracker.ts';
+import type { Alert, Fix } from '../tracking/diagnose.ts';
+import { GameClock, parseTimeControl, type ClockState } from './clock.ts';
+import type { JournalEntry } from './journal.ts';
+
+export interface SessionOptions {
+  /** Wall-clock milliseconds (Date.now in production, a fake in tests). */
+  now?: () => number;
+  /** Rules variants and automatic draws. */
+  rules?: GameOptions;
+  /** Tournament mode: takebacks refused (on the board and from the page). */
+  tournament?: boolean;
+  /** Time control, e.g. "5m+3s" or "40/90m,30m". */
+  timeControl?: string;
+  tracker?: Partial<Omit<TrackerOptions, 'takebacks'>>;
+  /** Tags for new games (Event, Site, Black, White…). */
+  tags?: Record<string, string>;
+  /** Called with every journal entry before the change is announced. */
+  journal?: (entry: JournalEntry) => void;
+}
+
+export type SessionErrorCode = 'bad-fen' | 'bad-ballot' | 'game-over' | 'not-allowed' | 'bad-request' | 'nothing-to-undo';
+
+export class SessionError extends Error {
+  override readonly name = 'SessionError';
+  constructor(readonly code: SessionErrorCode, message: string) {
+    super(message);
+  }
+}
+
+export interface MoveRecord {
+  number: number;
+  side: Color;
+  text: string;
+  from: number;
+  to: number;
+  path: number[];
+  captures: number[];
+  crowned: boolean;
+}
+
+export interface SessionSnapshot {
+  version: 1;
+  gameId: string;
+  tags: Record<string, string>;
+  options: { huffing: boolean; crownContinue: boolean; autoDraw: boolean; tournament: boolean; firstPlayer: Color };
+  ballot: number | null;
+  startFen: string;
+  fen: string;
+  /** pieces of the game position */
+  pieces: { square: number; color: Color; king: boolean }[];
+  turn: Color;
+  moves: MoveRecord[];
+  status: BoardStatus;
+  board: { counts: number[]; calibrated: boolean; differences: number[]; connected: boolean; source: string; detail: string };
+  result: PdnResult;
+  outcome: Outcome | null;
+  drawOffer: Color | null;
+  drawClaim: 'repetition' | 'forty-move' | null;
+  clock: ClockState | null;
+}
+
+export type SessionEvent =
+  | { type: 'new-game'; say: string }
+  | { type: 'move'; move: MoveRecord; say: string }
+  | { type: 'move-replaced'; move: MoveRecord; say: string }
+  | { type: 'takeback'; say: string }
+  | { type: 'crown-awaited'; square: number; say: string }
+  | { type: 'crowned'; square: number; say: string }
+  | { type: 'alert'; alert: Alert; say: string }
+  | { type: 'alert-cleared'; say: string }
+  | { type: 'setup'; fixes: Fix[]; say: string }
+  | { type: 'ready'; say: string }
+  | { type: 'board'; connected: boolean; say: string }
+  | { type: 'counts' }
+  | { type: 'tags' }
+  | { type: 'draw-offer'; side: Color; say: string }
+  | { type: 'game-over'; result: PdnResult; outcome: Outcome; say: string }
+  | { type: 'clock'; clock: ClockState };
+
+const sideName = (c: Color) => (c === 'black' ? 'Black' : 'White');
+
+export function describeOutcome(o: Outcome): string {
+  const w = o.winner ? sideName(o.winner) : null;
+  switch (o.reason) {
+    case 'no-moves': return `${w} wins: ${sideName(opposite(o.winner!))} has no legal move.`;
+    case 'resignation': return `${w} wins: ${sideName(opposite(o.winner!))} resigned.`;
+    case 'time': return `${w} wins on time.`;
+    case 'agreement': return 'Draw by agreement.';
+    case 'repetition': return 'Draw by threefold repetition.';
+    case 'forty-move': return 'Draw by the 40-move rule.';
+  }
+}
+
+/** How a move is spoken: "Black, 11 to 15", "White takes, 22 jumps to 15". */
+export function speakMove(m: MoveRecord): string {
+  const route = m.captures.length ? `${m.from} takes ${m.path.join(', then ')}` : `${m.from} to ${m.to}`;
+  return `${sideName(m.side)}, ${route}${m.crowned ? ', crowned' : ''}.`;
+}
+
+let idCounter = 0;
+
+export class GameSession {
+  readonly options: Required<Pick<SessionOptions, 'tournament'>> & SessionOptions;
+  game: Game;
+  readonly tracker: MoveTracker;
+  gameId = '';
+  tags: Record<string, string> = {};
+  ballot: number | null = null;
+  clock: GameClock | null = null;
+  drawOffer: Color | null = null;
+  /** The result written in the record (an outcome, or a result set by hand). */
+  private resultOverride: PdnResult | null = null;
+  private readonly texts: MoveRecord[] = [];
+  private readonly listeners = new Set<(e: SessionEvent) => void>();
+  private connected = false;
+  private source = 'none';
+  private sourceDetail = '';
+  private lastClockTick = -Infinity;
+
+  constructor(options: SessionOptions = {}) {
+    this.options = { tournament: false, ...options };
+    this.game = Game.standard(this.rulesOptions());
+    this.tracker = new MoveTracker(this.game, { ...options.tracker, takebacks: !this.options.tournament });
+  }
+
+  private rulesOptions(extra: GameOptions = {}): GameOptions {
+    return { ...this.options.rules, ...extra };
+  }
+
+  private now(): number {
+    return (this.options.now ?? Date.now)();
+  }
+
+  on(listener: (e: SessionEvent) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private emit(e: SessionEvent): void {
+    for (const l of this.listeners) {
+      try {
+        l(e);
+      } catch (err) {
+        console.error('session listener failed:', err);
+      }
+    }
+  }
+
+  private journal(entry: JournalEntry): void {
+    this.options.journal?.(entry);
+  }
+
+  // ---------------------------------------------------------------- games
+
+  /**
+   * Starts a new game: from the start position, a FEN, or an ACF ballot
+   * (number or 'random'). The board must then be set up to match.
+   */
+  newGame(req: { fen?: string; ballot?: number | 'random'; firstPlayer?: Color | 'random'; tags?: Record<string, string>; rules?: GameOptions; random?: () => number } = {}): void {
+    const rules = this.rulesOptions(req.rules);
+    let game: Game;
+    let ballot: number | null = null;
+    if (req.fen !== undefined && req.ballot !== undefined) throw new SessionError('bad-request', 'give either a FEN or a ballot, not both');
+    if (req.fen !== undefined) {
+      try {
+        game = new Game(parseFen(req.fen), rules);
+      } catch (e) {
+        if (e instanceof FenError) throw new SessionError('bad-fen', e.message);
+        throw e;
+      }
+    } else if (req.ballot !== undefined) {
+      try {
+        const r = Game.fromBallot(req.ballot, { ...rules, random: req.random });
+        game = r.game;
+        ballot = r.ballot.number;
+      } catch (e) {
+        if (e instanceof GameError) throw new SessionError('bad-ballot', e.message);
+        throw e;
+      }
+    } else {
+      game = Game.standard({ ...rules, firstPlayer: req.firstPlayer ?? 'black', random: req.random });
+    }
+    const tags: Record<string, string> = { ...this.options.tags, ...req.tags };
+    if (!tags.Date) tags.Date = formatDate(this.now());
+    if (ballot !== null) tags.Ballot = `ACF ${ballot}${BALLOTS.find((b) => b.number === ballot)?.name ? ' ' + BALLOTS.find((b) => b.number === ballot)!.name : ''}`;
+    if (this.options.timeControl) tags.TimeControl = this.options.timeControl;
+    const id = newGameId(this.now());
+    this.journal({ k: 'new', id, at: this.now(), fen: makeFen(game.start), options: rules, tags, ballot, moves: game.plies.map((p) => [p.move.from, ...p.move.path]) });
+    this.install(id, game, tags, ballot);
+    this.emit({ type: 'new-game', say: `New game. ${this.setupSentence()}` });
+    this.afterTracker(this.tracker.setGame(this.game));
+  }
+
+  private install(id: string, game: Game, tags: Record<string, string>, ballot: number | null): void {
+    this.gameId = id;
+    this.game = game;
+    this.tags = tags;
+    this.ballot = ballot;
+    this.drawOffer = null;
+    this.resultOverride = null;
+    this.texts.length = 0;
+    for (const p of game.plies) this.texts.push(this.recordOf(p.move, p.before));
+    this.clock = this.options.timeControl ? new GameClock(parseTimeControl(this.options.timeControl)) : null;
+  }
+
+  private setupSentence(): string {
+    return this.game.start === this.game.position && makeFen(this.game.start) === makeFen({ ...this.game.start, turn: 'black' }) ? 'Set up the pieces.' : 'Set up the position shown.';
+  }
+
+  private recordOf(move: Move, before: Position): MoveRecord {
+    const index = this.texts.length;
+    const first = this.game.start.turn;
+    return {
+      number: Math.floor((index + (first === 'white' ? 1 : 0)) / 2) + 1,
+      side: before.turn,
+      text: moveText(move, legalMoves(before, this.game.options)),
+      from: move.from,
+      to: move.to,
+      path: [...move.path],
+      captures: [...move.captures],
+      crowned: move.crowned,
+    };
+  }
+
+  /** Restores a game from its journal (after a restart): same moves, tags, clocks and result. */
+  restore(entries: readonly JournalEntry[]): void {
+    const start = entries.find((e) => e.k === 'new');
+    if (!start || start.k !== 'new') throw new SessionError('bad-request', 'journal has no new-game entry');
+    const game = new Game(parseFen(start.fen, { allowUncrownedMen: true }), start.options);
+    this.install(start.id, game, { ...start.tags }, start.ballot);
+    const playPath = (path: number[], huff?: number) => {
+      const legal = huff !== undefined ? [] : this.game.legalMoves();
+      const match = (m: Move) => m.from === path[0] && m.path.length === path.length - 1 && m.path.every((p, i) => p === path[i + 1]);
+      if (huff !== undefined) {
+        const before = this.game.position;
+        const ply = this.game.huffAndPlay(huff, { from: path[0], to: path[path.length - 1], path: path.slice(1), captures: [], crowned: false } as Move);
+        this.texts.push(this.recordOf(ply.move, ply.before));
+        void before;
+        return;
+      }
+      const move = legal.find(match);
+      if (!move) throw new SessionError('bad-request', `journal move ${path.join('-')} is not legal`);
+      const before = this.game.position;
+      this.game.play(move);
+      this.texts.push(this.recordOf(move, before));
+    };
+    for (const path of start.moves) playPath(path);
+    for (const e of entries.slice(entries.indexOf(start) + 1)) {
+      switch (e.k) {
+        case 'move':
+          playPath(e.path, e.huff);
+          this.drawOffer = null;
+          break;
+        case 'takeback':
+          this.game.undo();
+          this.texts.pop();
+          break;
+        case 'tags':
+          this.tags = { ...e.tags };
+          break;
+        case 'result':
+          this.resultOverride = e.result;
+          if (e.outcome && !this.game.outcome) this.game.setOutcome(e.outcome);
+          break;
+        case 'draw-offer':
+          this.drawOffer = e.side;
+          break;
+        case 'clock':
+          this.clock?.restore(e.clock);
+          break;
+        default:
+          break;
+      }
+    }
+    this.emit({ type: 'new-game', say: 'Game resumed. Check the board against the position shown.' });
+    this.afterTracker(this.tracker.setGame(this.game));
+  }
+
+  // ---------------------------------------------------------------- board
+
+  /** A frame from the board source. */
+  pushFrame(t: number, readings: ArrayLike<number>): void {
+    const before = this.tracker.reader.lastChange;
+    const events = this.tracker.push(t, readings);
+    if (events.length) this.afterTracker(events);
+    if (this.tracker.reader.lastChange !== before) this.emit({ type: 'counts' });
+    this.tickClock();
+  }
+
+  /** The board source connected, was lost, or came back. */
+  boardStatus(connected: boolean, source: string, detail: string): void {
+    const was = this.connected;
+    this.connected = connected;
+    this.source = source;
+    this.sourceDetail = detail;
+    if (connected && !was) {
+      // After a (re)connect the board is compared with the game before play goes on.
+      this.emit({ type: 'board', connected, say: `Board connected. ${detail}` });
+      this.afterTracker(this.tracker.setGame(this.game));
+    } else if (!connected && was) {
+      this.emit({ type: 'board', connected, say: `Board lost: ${detail}. The game is kept; reconnect the board to go on.` });
+    }
+  }
+
+  private afterTracker(events: TrackerEvent[]): void {
+    for (const e of events) {
+      switch (e.type) {
+        case 'move':
+        case 'move-replaced': {
+          const rec = this.recordOf(e.ply.move, e.ply.before);
+          const entry: JournalEntry = { k: 'move', path: [e.ply.move.from, ...e.ply.move.path], at: this.now(), ...(e.ply.huff !== undefined ? { huff: e.ply.huff } : {}) };
+          if (e.type === 'move-replaced') {
+            this.journal({ k: 'takeback', at: this.now() });
+            this.texts.pop();
+          }
+          this.journal(entry);
+          this.texts.push(rec);
+          this.drawOffer = null;
+          this.clock?.moved(rec.side, this.now());
+          if (this.clock) this.journal({ k: 'clock', clock: this.clock.toJSON(), at: this.now() });
+          this.emit({ type: e.type, move: rec, say: (e.type === 'move-replaced' ? 'Changed: ' : '') + speakMove(rec) });
+          break;
+        }
+        case 'takeback':
+          this.journal({ k: 'takeback', at: this.now() });
+          this.texts.pop();
+          this.emit({ type: 'takeback', say: 'Move taken back.' });
+          break;
+        case 'crown-awaited':
+          this.emit({ type: 'crown-awaited', square: e.square, say: `Crown the king on ${e.square}.` });
+          break;
+        case 'crowned':
+          this.journal({ k: 'crown', square: e.square, at: this.now() });
+          this.emit({ type: 'crowned', square: e.square, say: `King on ${e.square}.` });
+          break;
+        case 'alert':
+          this.emit({ type: 'alert', alert: e.alert, say: e.alert.message });
+          break;
+        case 'alert-cleared':
+          this.emit({ type: 'alert-cleared', say: 'Board in order.' });
+          break;
+        case 'setup':
+          this.emit({ type: 'setup', fixes: e.fixes, say: e.message });
+          break;
+        case 'ready':
+          this.emit({ type: 'ready', say: this.game.outcome ? 'Board matches the finished game.' : `Board ready. ${sideName(this.game.turn)} to move.` });
+          if (this.clock && !this.game.outcome) {
+            this.clock.start(this.game.turn, this.now());
+          }
+          break;
+        case 'game-over':
+          this.finish(this.game.outcome!);
+          break;
+        case 'status':
+          break;
+      }
+    }
+  }
+
+  private finish(outcome: Outcome, result: PdnResult = resultOf(outcome)): void {
+    this.resultOverride = result;
+    this.drawOffer = null;
+    this.clock?.pause(this.now());
+    this.journal({ k: 'result', result, outcome, at: this.now() });
+    this.emit({ type: 'game-over', result, outcome, say: describeOutcome(outcome) });
+  }
+
+  private tickClock(): void {
+    if (!this.clock) return;
+    const now = this.now();
+    const flagged = this.clock.settle(now);
+    if (flagged && !this.game.outcome) {
+      const outcome = this.game.timeForfeit(flagged);
+      this.tracker.phase = 'over';
+      this.finish(outcome);
+    }
+    if (now - this.lastClockTick >= 1000) {
+      this.lastClockTick = now;
+      this.emit({ type: 'clock', clock: this.clock.state(now) });
+    }
+  }
+
+  /** Called by the service's timer so clocks run (and flags fall) even when no frames arrive. */
+  tick(): void {
+    this.tickClock();
+  }
+
+  // ---------------------------------------------------------------- commands
+
+  setTags(tags: Record<string, string>): void {
+    for (const [k, v] of Object.entries(tags)) {
+      if (!/^[A-Za-z][A-Za-z0-9_]{0,39}$/.test(k)) throw new SessionError('bad-request', `"${k}" is not a tag name`);
+      if (['result', 'fen', 'setup', 'gametype'].includes(k.toLowerCase())) throw new SessionError('bad-request', `tag ${k} is set by the game itself`);
+      if (typeof v !== 'string' || v.length > 200) throw new SessionError('bad-request', `tag ${k}: value must be text of at most 200 characters`);
+    }
+    this.tags = { ...this.tags, ...tags };
+    for (const [k, v] of Object.entries(this.tags)) if (v === '') delete this.tags[k];
+    this.journal({ k: 'tags', tags: this.tags, at: this.now() });
+    this.emit({ type: 'tags' });
+  }
+
+  resign(side: Color): void {
+    this.requireOpen();
+    const outcome = this.game.resign(side);
+    this.tracker.phase = 'over';
+    this.finish(outcome);
+  }
+
+  offerDraw(side: Color): void {
+    this.requireOpen();
+    if (this.drawOffer === opposite(side)) return this.acceptDraw(side);
+    this.drawOffer = side;
+    this.journal({ k: 'draw-offer', side, at: this.now() });
+    this.emit({ type: 'draw-offer', side, say: `${sideName(side)} offers a draw.` });
+  }
+
+  acceptDraw(side: Color): void {
+    this.requireOpen();
+    if (this.drawOffer !== opposite(side)) throw new SessionError('not-allowed', `${sideName(opposite(side))} has not offered a draw`);
+    const outcome = this.game.agreeDraw();
+    this.tracker.phase = 'over';
+    this.finish(outcome);
+  }
+
+  declineDraw(): void {
+    this.drawOffer = null;
+    this.journal({ k: 'draw-offer', side: null, at: this.now() });
+    this.emit({ type: 'tags' });
+  }
+
+  claimDraw(): void {
+    this.requireOpen();
+    if (!this.game.drawClaim()) throw new SessionError('not-allowed', 'no draw can be claimed now');
+    const outcome = this.game.claimDraw();
+    this.tracker.phase = 'over';
+    this.finish(outcome);
+  }
+
+  /** Takes back the last move from the page (the board must then be put back to match). */
+  takeback(): void {
+    if (this.options.tournament) throw new SessionError('not-allowed', 'takebacks are not allowed in tournament mode');
+    if (this.game.plies.length === 0) throw new SessionError('nothing-to-undo', 'no move to take back');
+    const wasOver = this.game.outcome !== null;
+    this.game.undo();
+    this.texts.pop();
+    this.journal({ k: 'takeback', at: this.now() });
+    if (wasOver) {
+      this.resultOverride = null;
+      this.journal({ k: 'result', result: '*', outcome: null, at: this.now() });
+    }
+    this.emit({ type: 'takeback', say: 'Move taken back. Put the pieces back as shown.' });
+    this.afterTracker(this.tracker.setGame(this.game));
+  }
+
+  clockStart(): void {
+    if (!this.clock) throw new SessionError('not-allowed', 'this game has no time control');
+    this.requireOpen();
+    this.clock.start(this.game.turn, this.now());
+    this.emit({ type: 'clock', clock: this.clock.state(this.now()) });
+  }
+
+  clockPause(): void {
+    if (!this.clock) throw new SessionError('not-allowed', 'this game has no time control');
+    this.clock.pause(this.now());
+    this.journal({ k: 'clock', clock: this.clock.toJSON(), at: this.now() });
+    this.emit({ type: 'clock', clock: this.clock.state(this.now()) });
+  }
+
+  private requireOpen(): void {
+    if (this.game.outcome) throw new SessionError('game-over', 'the game is over');
+  }
+
+  // ---------------------------------------------------------------- views
+
+  get result(): PdnResult {
+    return this.resultOverride ?? resultOf(this.game.outcome);
+  }
+
+  pdn(): string {
+    const order = ['Event', 'Site', 'Date', 'Round', 'Black', 'White'];
+    const tags: [string, string][] = Object.entries(this.tags).sort(([a], [b]) => {
+      const ia = order.indexOf(a), ib = order.indexOf(b);
+      return (ia < 0 ? 99 : ia) - (ib < 0 ? 99 : ib);
+    });
+    return makePdn(pdnFromGame(this.game, { tags, result: this.result }));
+  }
+
+  snapshot(): SessionSnapshot {
+    const pos = this.game.position;
+    const pieces: SessionSnapshot['pieces'] = [];
+    for (let s = 1; s <= 32; s++) {
+      const b = 1 << (s - 1);
+      if ((pos.black | pos.white) & b) pieces.push({ square: s, color: pos.black & b ? 'black' : 'white', king: (pos.kings & b) !== 0 });
+    }
+    const r = this.tracker.reader;
+    return {
+      version: 1,
+      gameId: this.gameId,
+      tags: { ...this.tags },
+      options: {
+        huffing: !!this.game.options.huffing,
+        crownContinue: !!this.game.options.crownContinue,
+        autoDraw: !!this.game.options.autoDraw,
+        tournament: this.options.tournament,
+        firstPlayer: this.game.start.turn,
+      },
+      ballot: this.ballot,
+      startFen: makeFen(this.game.start),
+      fen: makeFen(pos),
+      pieces,
+      turn: pos.turn,
+      moves: [...this.texts],
+      status: this.tracker.boardStatus,
+      board: {
+        counts: Array.from(r.counts),
+        calibrated: r.calibrated,
+        differences: this.tracker.differences(),
+        connected: this.connected,
+        source: this.source,
+        detail: this.sourceDetail,
+      },
+      result: this.result,
+      outcome: this.game.outcome,
+      drawOffer: this.drawOffer,
+      drawClaim: this.game.outcome ? null : this.game.drawClaim(),
+      clock: this.clock ? this.clock.state(this.now()) : null,
+    };
+  }
+}
+
+function formatDate(ms: number): string {
+  const d = new Date(ms);
+  const p = (n: number) => String(n).padStart(2, '0');
+  return `${d.getUTCFullYear()}.${p(d.getUTCMonth() + 1)}.${p(d.getUTCDate())}`;
+}
+
+function newGameId(ms: number): string {
+  const d = new Date(ms);
+  const p = (n: number, w = 2) => String(n).padStart(w, '0');
+  idCounter = (idCounter + 1) % 1000;
+  return `${d.getUTCFullYear()}${p(d.getUTCMonth() + 1)}${p(d.getUTCDate())}-${p(d.getUTCHours())}${p(d.getUTCMinutes())}${p(d.getUTCSeconds())}-${p(idCounter, 3)}`;
+}
