@@ -77,10 +77,11 @@ export function* readRecording(text: string): Generator<RecordingItem> {
       fail(`expected "<time> <frame line>", got "${line.slice(0, 40)}"`);
     }
     const msg = parseBoardLine(line.slice(space + 1));
-    if (msg.type !== 'frame') {
-      if (last) return;
-      fail(msg.type === 'invalid' ? `bad frame: ${msg.message}` : `expected a frame, got a ${msg.type} line`);
+    if (msg.type === 'frame') {
+      yield { kind: 'frame', t, seq: msg.seq, readings: msg.readings };
+      continue;
     }
-    yield { kind: 'frame', t, seq: msg.seq, readings: msg.readings };
+    if (last) return;
+    fail(msg.type === 'invalid' ? `bad frame: ${msg.message}` : `expected a frame, got a ${msg.type} line`);
   }
 }
