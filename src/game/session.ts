@@ -14,6 +14,8 @@ import { MoveTracker, type BoardStatus, type TrackerEvent, type TrackerOptions }
 import type { Alert, Fix } from '../tracking/diagnose.ts';
 import { GameClock, parseTimeControl, type ClockState } from './clock.ts';
 import type { JournalEntry } from './journal.ts';
+import { CalibrationRoutine, type RoutineProgress } from '../reading/routine.ts';
+import { Calibration, type CalibrationData } from '../reading/calibration.ts';
 
 export interface SessionOptions {
   /** Wall-clock milliseconds (Date.now in production, a fake in tests). */
@@ -70,6 +72,8 @@ export interface SessionSnapshot {
   drawOffer: Color | null;
   drawClaim: 'repetition' | 'forty-move' | null;
   clock: ClockState | null;
+  /** the explicit calibration routine's progress while it runs */
+  calibration: RoutineProgress | null;
 }
 
 export type SessionEvent =
@@ -88,7 +92,9 @@ export type SessionEvent =
   | { type: 'tags' }
   | { type: 'draw-offer'; side: Color; say: string }
   | { type: 'game-over'; result: PdnResult; outcome: Outcome; say: string }
-  | { type: 'clock'; clock: ClockState };
+  | { type: 'clock'; clock: ClockState }
+  | { type: 'calibration'; progress: RoutineProgress; say: string }
+  | { type: 'calibrated'; data: CalibrationData; say: string };
 
 const sideName = (c: Color) => (c === 'black' ? 'Black' : 'White');
 
@@ -293,6 +299,7 @@ export class GameSession {
 
   /** A frame from the board source. */
   pushFrame(t: number, readings: ArrayLike<number>): void {
+    if (this.routine) return this.pushCalibration(t, readings);
     const before = this.tracker.reader.lastChange;
     const events = this.tracker.push(t, readings);
     if (events.length) this.afterTracker(events);
@@ -396,6 +403,46 @@ export class GameSession {
   /** Called by the service's timer so clocks run (and flags fall) even when no frames arrive. */
   tick(): void {
     this.tickClock();
+  }
+
+  // ---------------------------------------------------------------- calibration
+
+  private routine: CalibrationRoutine | null = null;
+  /** Board id the calibration belongs to (for saving). */
+  boardId = '';
+
+  /** Starts the explicit calibration routine; play waits until it is done or cancelled. */
+  startCalibration(): void {
+    this.routine = new CalibrationRoutine({ minCoinDelta: this.tracker.reader.options.minCoinDelta });
+    const progress = this.routine.progress();
+    this.emit({ type: 'calibration', progress, say: progress.message });
+  }
+
+  cancelCalibration(): void {
+    if (!this.routine) return;
+    this.routine = null;
+    this.emit({ type: 'alert-cleared', say: 'Calibration cancelled.' });
+    this.afterTracker(this.tracker.setGame(this.game));
+  }
+
+  private pushCalibration(t: number, readings: ArrayLike<number>): void {
+    const routine = this.routine!;
+    const progress = routine.push(t, readings);
+    if (!progress) return;
+    if (!routine.finished) {
+      this.emit({ type: 'calibration', progress, say: progress.message });
+      return;
+    }
+    this.routine = null;
+    const c = routine.result();
+    this.tracker.reader.useCalibration(c);
+    this.emit({ type: 'calibrated', data: c.toJSON(this.boardId, new Date(this.now()).toISOString()), say: 'Calibration done and saved. Set up the position shown.' });
+    this.afterTracker(this.tracker.setGame(this.game));
+  }
+
+  /** Uses a saved calibration (from an earlier routine on this board). */
+  useCalibration(data: unknown): void {
+    this.tracker.reader.useCalibration(Calibration.fromJSON(data));
   }
 
   // ---------------------------------------------------------------- commands
@@ -537,6 +584,7 @@ export class GameSession {
       drawOffer: this.drawOffer,
       drawClaim: this.game.outcome ? null : this.game.drawClaim(),
       clock: this.clock ? this.clock.state(this.now()) : null,
+      calibration: this.routine ? this.routine.progress() : null,
     };
   }
 }
