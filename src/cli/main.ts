@@ -20,6 +20,7 @@ type Command = (argv: string[], io: Io) => number | Promise<number>;
 const COMMANDS: Record<string, { run: Command; help: string }> = {
   perft: { run: perftCommand, help: PERFT_USAGE },
   pdn: { run: pdnCommand, help: PDN_USAGE },
+  serve: { run: async (argv, io) => (await import('./serve.ts')).serveCommand(argv, io), help: 'usage: crownhead serve [--board SPEC] [--host ADDR] [--port N] [--games DIR] [options]' },
 };
 
 export const USAGE = `crownhead: a physical-board companion for American checkers

@@ -87,23 +87,104 @@ export const ServerMessage = z.discriminatedUnion('type', [
 ]);
 export type ServerMessage = z.infer<typeof ServerMessage>;
 
+const MESSAGE_TYPES = ['hello', 'ping', 'command'] as const;
+export const COMMAND_NAMES = Command.def.options.map((o) => o.def.shape.name.def.values[0] as Command['name']);
+
+const list = (names: readonly string[]) => names.slice(0, -1).join(', ') + ' or ' + names[names.length - 1];
+
+/** Keys of `input` that the schema dropped from `output` (unknown fields), with their paths. */
+function unknownFields(input: unknown, output: unknown, path: string[] = []): string[] {
+  if (typeof input !== 'object' || input === null || Array.isArray(input) || typeof output !== 'object' || output === null) return [];
+  const found: string[] = [];
+  for (const [k, v] of Object.entries(input)) {
+    if (!(k in output)) found.push([...path, k].join('.'));
+    else if (k !== 'tags') found.push(...unknownFields(v, (output as Record<string, unknown>)[k], [...path, k]));
+  }
+  return found;
+}
+
+type Issue = { message?: string; path?: PropertyKey[]; code?: string; expected?: string; values?: unknown[]; maximum?: unknown; minimum?: unknown; origin?: string; format?: string; input?: unknown };
+
+/** zod/mini issues say little ("Invalid input"): say what was wanted, and what came. */
+function describeIssue(issue: Issue | undefined, input: unknown): string {
+  if (!issue) return 'invalid message';
+  const path = issue.path ?? [];
+  let got: unknown = input;
+  for (const k of path) got = got && typeof got === 'object' ? (got as Record<PropertyKey, unknown>)[k] : undefined;
+  const where = path.length ? `"${path.map(String).join('.')}" ` : '';
+  const shown = got === undefined ? 'nothing' : JSON.stringify(got)?.slice(0, 40) ?? String(got);
+  const size = issue.origin === 'string' ? ' characters' : '';
+  let want: string;
+  switch (issue.code) {
+    case 'invalid_value':
+      want = `must be ${list((issue.values ?? []).map((v) => JSON.stringify(v)))}`;
+      break;
+    case 'invalid_type':
+      want = got === undefined ? 'is required' : `must be ${issue.expected === 'int' ? 'a whole number' : `a ${issue.expected}`}`;
+      break;
+    case 'too_big':
+      want = `must be at most ${String(issue.maximum)}${size}`;
+      break;
+    case 'too_small':
+      want = `must be at least ${String(issue.minimum)}${size}`;
+      break;
+    case 'invalid_format':
+      want = issue.format === 'regex' ? 'is not allowed here (a tag name is a letter then letters, digits or _)' : `must be a ${issue.format}`;
+      break;
+    case 'invalid_key':
+      return `${path.slice(0, -1).map(String).join('.')}: "${String(path[path.length - 1]).slice(0, 40)}" is not a tag name (a letter, then letters, digits or _)`;
+    case 'invalid_union':
+      want = path[path.length - 1] === 'ballot' ? 'must be a ballot number 1-174 or "random"' : 'matches none of the allowed forms';
+      break;
+    default:
+      want = issue.message ?? 'is not valid';
+  }
+  return `${where}${want}${got !== undefined && want !== 'is required' ? `, not ${shown}` : ''}`;
+}
+
+/** Checks a command object (a page's or an HTTP client's); unknown names and fields are errors naming them. */
+export function parseCommand(json: unknown): { ok: true; command: Command } | { ok: false; code: string; message: string } {
+  if (typeof json !== 'object' || json === null || Array.isArray(json)) return { ok: false, code: 'bad-message', message: 'a command must be a JSON object with a "name"' };
+  const name = (json as { name?: unknown }).name;
+  if (typeof name !== 'string') return { ok: false, code: 'bad-message', message: `a command needs a "name" (${list(COMMAND_NAMES)})` };
+  if (!COMMAND_NAMES.includes(name as Command['name'])) return { ok: false, code: 'unknown-command', message: `unknown command "${name.slice(0, 40)}" (expected ${list(COMMAND_NAMES)})` };
+  const r = Command.safeParse(json);
+  if (!r.success) return { ok: false, code: 'bad-message', message: `command ${name}: ${describeIssue(r.error.issues[0] as Issue, json)}` };
+  const extra = unknownFields(json, r.data);
+  if (extra.length) return { ok: false, code: 'bad-message', message: `command ${name}: unknown field${extra.length > 1 ? 's' : ''} ${extra.map((f) => `"${f}"`).join(', ')}` };
+  return { ok: true, command: r.data };
+}
+
 /** Parses a client message; returns a typed error naming the problem instead of throwing. */
 export function parseClientMessage(raw: string): { ok: true; msg: ClientMessage } | { ok: false; code: string; message: string } {
-  if (raw.length > MAX_CLIENT_MESSAGE) return { ok: false, code: 'too-large', message: `message of ${raw.length} bytes is over the ${MAX_CLIENT_MESSAGE}-byte limit` };
+  const bytes = Buffer.byteLength(raw);
+  if (bytes > MAX_CLIENT_MESSAGE) return { ok: false, code: 'too-large', message: `message of ${bytes} bytes is over the ${MAX_CLIENT_MESSAGE}-byte limit` };
   let json: unknown;
   try {
     json = JSON.parse(raw);
-  } catch {
-    return { ok: false, code: 'bad-json', message: 'message is not JSON' };
+  } catch (e) {
+    return { ok: false, code: 'bad-json', message: `message is not JSON (${(e as Error).message})` };
   }
-  if (typeof json === 'object' && json !== null && 'v' in json && (json as { v: unknown }).v !== PROTOCOL_VERSION) {
-    return { ok: false, code: 'bad-version', message: `protocol version ${JSON.stringify((json as { v: unknown }).v)} is not supported (this server speaks ${PROTOCOL_VERSION})` };
+  if (typeof json !== 'object' || json === null || Array.isArray(json)) {
+    return { ok: false, code: 'bad-message', message: 'a message must be a JSON object like {"v":1,"type":"ping"}' };
+  }
+  const o = json as Record<string, unknown>;
+  if (!('v' in o)) return { ok: false, code: 'bad-version', message: `message has no protocol version "v" (this server speaks ${PROTOCOL_VERSION})` };
+  if (o.v !== PROTOCOL_VERSION) {
+    return { ok: false, code: 'bad-version', message: `protocol version ${JSON.stringify(o.v)} is not supported (this server speaks ${PROTOCOL_VERSION})` };
+  }
+  if (typeof o.type !== 'string' || !(MESSAGE_TYPES as readonly string[]).includes(o.type)) {
+    const got = typeof o.type === 'string' ? `"${o.type.slice(0, 40)}"` : o.type === undefined ? 'missing' : JSON.stringify(o.type).slice(0, 40);
+    return { ok: false, code: 'unknown-type', message: `unknown message type ${got} (expected ${list(MESSAGE_TYPES)})` };
+  }
+  if (o.type === 'command') {
+    if (!('command' in o)) return { ok: false, code: 'bad-message', message: 'a command message needs a "command" object' };
+    const c = parseCommand(o.command);
+    if (!c.ok) return c;
   }
   const r = ClientMessage.safeParse(json);
-  if (!r.success) {
-    const issue = r.error.issues[0];
-    const where = issue?.path?.length ? ` at ${issue.path.join('.')}` : '';
-    return { ok: false, code: 'bad-message', message: `${issue?.message ?? 'invalid message'}${where}` };
-  }
+  if (!r.success) return { ok: false, code: 'bad-message', message: describeIssue(r.error.issues[0] as Issue, json) };
+  const extra = unknownFields(json, r.data);
+  if (extra.length) return { ok: false, code: 'bad-message', message: `${o.type} message: unknown field${extra.length > 1 ? 's' : ''} ${extra.map((f) => `"${f}"`).join(', ')}` };
   return { ok: true, msg: r.data };
 }

@@ -1,0 +1,117 @@
+// Running a player's command (from the page over WebSocket or from POST
+// /api/command) against the game session and, for the simulated board, the
+// hand. One handler for both transports; it throws CommandError (or the
+// session's SessionError) with a code and a message fit to show the player.
+
+import { GameSession, SessionError } from '../game/index.ts';
+import type { BoardSource } from '../sensors/source.ts';
+import { SimBoard } from '../sensors/sim/board.ts';
+import type { Command } from './messages.ts';
+
+export type CommandErrorCode = 'not-sim' | 'bad-request' | 'not-available';
+
+export class CommandError extends Error {
+  override readonly name = 'CommandError';
+  constructor(readonly code: CommandErrorCode, message: string) {
+    super(message);
+  }
+}
+
+/** The session method added for the calibrate command (present once the game layer has it). */
+type Calibratable = { startCalibration?: () => void };
+
+export function runCommand(session: GameSession, source: BoardSource, command: Command): void {
+  switch (command.name) {
+    case 'new-game':
+      session.newGame({ fen: command.fen, ballot: command.ballot, firstPlayer: command.firstPlayer, tags: command.tags });
+      return;
+    case 'set-tags':
+      session.setTags(command.tags);
+      return;
+    case 'resign':
+      session.resign(command.side);
+      return;
+    case 'offer-draw':
+      session.offerDraw(command.side);
+      return;
+    case 'accept-draw':
+      session.acceptDraw(command.side);
+      return;
+    case 'decline-draw':
+      session.declineDraw();
+      return;
+    case 'claim-draw':
+      session.claimDraw();
+      return;
+    case 'takeback':
+      session.takeback();
+      return;
+    case 'clock-start':
+      session.clockStart();
+      return;
+    case 'clock-pause':
+      session.clockPause();
+      return;
+    case 'calibrate': {
+      const s = session as GameSession & Calibratable;
+      if (typeof s.startCalibration !== 'function') throw new CommandError('not-available', 'calibration from the page is not available in this version');
+      s.startCalibration();
+      return;
+    }
+    case 'hand': {
+      const sim = simOf(source);
+      try {
+        if (command.action === 'place') sim.place(command.square);
+        else if (command.action === 'lift') sim.lift(command.square, command.coins);
+        else {
+          if (command.coins === undefined) throw new RangeError('"set" needs "coins" (0, 1 or 2)');
+          sim.set(command.square, command.coins);
+        }
+      } catch (e) {
+        if (e instanceof RangeError) throw new CommandError('bad-request', e.message);
+        throw e;
+      }
+      return;
+    }
+    case 'hand-setup': {
+      const sim = simOf(source);
+      const pos = session.game.position;
+      for (let s = 1; s <= 32; s++) {
+        const bit = 1 << (s - 1);
+        sim.set(s, (pos.black | pos.white) & bit ? (pos.kings & bit ? 2 : 1) : 0);
+      }
+      return;
+    }
+  }
+}
+
+function simOf(source: BoardSource): SimBoard {
+  if (!(source instanceof SimBoard)) throw new CommandError('not-sim', `the hand works only on the simulated board (this server uses the ${source.kind} board)`);
+  return source;
+}
+
+/** code + message of any error a command threw; `internal` for bugs (logged by the caller). */
+export function commandFailure(e: unknown): { code: string; message: string; internal: boolean } {
+  if (e instanceof SessionError || e instanceof CommandError) return { code: e.code, message: e.message, internal: false };
+  return { code: 'internal', message: `the server failed to run the command: ${(e as Error)?.message ?? String(e)}`, internal: true };
+}
+
+/** HTTP status for a command error code. */
+export function statusFor(code: string): number {
+  switch (code) {
+    case 'bad-request':
+    case 'bad-fen':
+    case 'bad-ballot':
+    case 'bad-message':
+    case 'unknown-command':
+      return 400;
+    case 'forbidden':
+      return 403;
+    case 'internal':
+      return 500;
+    case 'not-available':
+      return 501;
+    default:
+      return 409; // game-over, not-allowed, nothing-to-undo, not-sim: the request is fine but the game says no
+  }
+}
