@@ -8,7 +8,7 @@ import type { BoardSource } from '../sensors/source.ts';
 import { SimBoard } from '../sensors/sim/board.ts';
 import type { Command } from './messages.ts';
 
-export type CommandErrorCode = 'not-sim' | 'bad-request' | 'not-available';
+export type CommandErrorCode = 'not-sim' | 'bad-request';
 
 export class CommandError extends Error {
   override readonly name = 'CommandError';
@@ -16,9 +16,6 @@ export class CommandError extends Error {
     super(message);
   }
 }
-
-/** The session method added for the calibrate command (present once the game layer has it). */
-type Calibratable = { startCalibration?: () => void };
 
 export function runCommand(session: GameSession, source: BoardSource, command: Command): void {
   switch (command.name) {
@@ -52,12 +49,9 @@ export function runCommand(session: GameSession, source: BoardSource, command: C
     case 'clock-pause':
       session.clockPause();
       return;
-    case 'calibrate': {
-      const s = session as GameSession & Calibratable;
-      if (typeof s.startCalibration !== 'function') throw new CommandError('not-available', 'calibration from the page is not available in this version');
-      s.startCalibration();
+    case 'calibrate':
+      session.startCalibration();
       return;
-    }
     case 'hand': {
       const sim = simOf(source);
       try {
@@ -109,8 +103,6 @@ export function statusFor(code: string): number {
       return 403;
     case 'internal':
       return 500;
-    case 'not-available':
-      return 501;
     default:
       return 409; // game-over, not-allowed, nothing-to-undo, not-sim: the request is fine but the game says no
   }

@@ -7,7 +7,8 @@
 // recording for bug reports. Storage trouble is logged and shown to the
 // players while play goes on in memory.
 
-import { createWriteStream, readFileSync, type WriteStream } from 'node:fs';
+import { createWriteStream, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync, type WriteStream } from 'node:fs';
+import { join } from 'node:path';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { pino, type Logger, type LevelWithSilent } from 'pino';
@@ -167,6 +168,7 @@ export async function startService(opts: ServiceOptions): Promise<Service> {
     }
     const buzz = BUZZ[e.type];
     if (buzz && source) source.send({ type: 'buzz', pattern: buzz }).catch(() => false);
+    if (e.type === 'calibrated') saveCalibration(e.data);
     if (e.type === 'new-game') record(recordEvent(lastFrameT, 'new-game', { fen: session.snapshot().fen, options: session.game.options }));
   };
   const offSession = session.on(onEvent);
@@ -206,6 +208,30 @@ export async function startService(opts: ServiceOptions): Promise<Service> {
   }
   const src = source;
   const description = describeBoard(src, identity);
+
+  // A board's calibration (from the explicit routine) is kept beside the games, by board id.
+  const calibrationFile = join(opts.gamesDir, `calibration-${identity.id.replace(/[^A-Za-z0-9_.-]/g, '_')}.json`);
+  function saveCalibration(data: unknown): void {
+    try {
+      mkdirSync(opts.gamesDir, { recursive: true });
+      writeFileSync(`${calibrationFile}.tmp`, JSON.stringify(data, null, 1) + '\n');
+      renameSync(`${calibrationFile}.tmp`, calibrationFile);
+      logger.info({ file: calibrationFile }, 'calibration saved');
+    } catch (e) {
+      const say = `cannot save the calibration in ${calibrationFile}: ${(e as Error).message}. It is used until the server stops.`;
+      logger.error(say);
+      hub?.notice({ type: 'storage', ok: storage.ok, say });
+    }
+  }
+  session.boardId = identity.id;
+  if (existsSync(calibrationFile)) {
+    try {
+      session.useCalibration(JSON.parse(readFileSync(calibrationFile, 'utf8')));
+      logger.info({ file: calibrationFile }, `using the saved calibration of board ${identity.id}`);
+    } catch (e) {
+      logger.warn({ file: calibrationFile }, `ignoring the saved calibration: ${(e as Error).message}`);
+    }
+  }
 
   if (opts.record) {
     recording = createWriteStream(opts.record, { flags: 'a' });

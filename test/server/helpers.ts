@@ -1,0 +1,183 @@
+// Test helpers for the service: a service on loopback (port 0, temp games
+// dir) with a SimBoard on the manual clock, a WebSocket client that queues
+// messages and waits for the one wanted, and a plain hand that sets up the
+// board and plays moves on the sim.
+
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import WebSocket from 'ws';
+import { readPdn } from '../../src/pdn/index.ts';
+import { makeFen, START, type Move, type Position } from '../../src/rules/index.ts';
+import { SimBoard } from '../../src/sensors/sim/board.ts';
+import { SourceBase, type BoardIdentity } from '../../src/sensors/source.ts';
+import type { HostCommand } from '../../src/sensors/protocol.ts';
+import { startService, type Service, type ServiceOptions } from '../../src/server/service.ts';
+import { corpusFile } from '../corpus.ts';
+
+export const tempDirs: string[] = [];
+export function tempDir(prefix = 'crownhead-server-'): string {
+  const d = mkdtempSync(join(tmpdir(), prefix));
+  tempDirs.push(d);
+  return d;
+}
+export function removeTempDirs(): void {
+  for (const d of tempDirs.splice(0)) rmSync(d, { recursive: true, force: true });
+}
+
+export interface SimService {
+  service: Service;
+  sim: SimBoard;
+  dir: string;
+  ws(path?: string, options?: WebSocket.ClientOptions): Promise<Client>;
+}
+
+export async function startSimService(opts: Partial<ServiceOptions> = {}): Promise<SimService> {
+  const sim = (opts.source as SimBoard | undefined) ?? new SimBoard({ clock: 'manual', seed: 7 });
+  const dir = opts.gamesDir ?? join(tempDir(), 'games');
+  const service = await startService({ port: 0, logLevel: 'silent', ...opts, source: sim, gamesDir: dir });
+  return {
+    service,
+    sim,
+    dir,
+    ws: (path = 'ws', options) => Client.connect(service.url.replace(/^http/, 'ws') + path, options),
+  };
+}
+
+type Msg = { v: number; type: string; [k: string]: any };
+
+/** A page's WebSocket: every message queued; `next` waits for the first unread one that matches. */
+export class Client {
+  readonly received: Msg[] = [];
+  private readonly taken = new Set<Msg>();
+  private waiters: { pred: (m: Msg) => boolean; resolve: (m: Msg) => void }[] = [];
+  closed: { code: number; reason: string } | null = null;
+  private closeWaiters: (() => void)[] = [];
+  private nextId = 1;
+
+  private constructor(readonly ws: WebSocket) {
+    ws.on('message', (data, isBinary) => {
+      const m = JSON.parse(isBinary ? '{}' : data.toString()) as Msg;
+      this.received.push(m);
+      const w = this.waiters.find((x) => x.pred(m));
+      if (w) {
+        this.waiters.splice(this.waiters.indexOf(w), 1);
+        w.resolve(m);
+      }
+    });
+    ws.on('close', (code, reason) => {
+      this.closed = { code, reason: reason.toString() };
+      for (const w of this.closeWaiters.splice(0)) w();
+    });
+    ws.on('error', () => {});
+  }
+
+  static connect(url: string, options?: WebSocket.ClientOptions): Promise<Client> {
+    return new Promise((resolve, reject) => {
+      const ws = new WebSocket(url, options);
+      const c = new Client(ws);
+      ws.once('open', () => resolve(c));
+      ws.once('error', reject);
+      ws.once('unexpected-response', (_req, res) => reject(new Error(`upgrade refused: ${res.statusCode}`)));
+    });
+  }
+
+  /** the first message (received earlier and not yet taken, or coming) that matches; it is then taken */
+  next(pred: (m: Msg) => boolean = () => true, what = 'message', ms = 10_000): Promise<Msg> {
+    const ready = this.received.find((m) => !this.taken.has(m) && pred(m));
+    if (ready) {
+      this.taken.add(ready);
+      return Promise.resolve(ready);
+    }
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`timed out waiting for ${what}; got ${this.received.filter((m) => !this.taken.has(m)).map((m) => m.type + (m.event ? ':' + m.event.type : '')).join(', ')}`)), ms);
+      this.waiters.push({
+        pred,
+        resolve: (m) => {
+          clearTimeout(timer);
+          this.taken.add(m);
+          resolve(m);
+        },
+      });
+    });
+  }
+
+  event(type: string, ms?: number): Promise<Msg> {
+    return this.next((m) => m.type === 'event' && m.event.type === type, `event ${type}`, ms);
+  }
+
+  send(msg: unknown): void {
+    this.ws.send(typeof msg === 'string' || Buffer.isBuffer(msg) ? msg : JSON.stringify(msg));
+  }
+
+  /** Sends a command and waits for its ok/error reply. */
+  async command(command: Record<string, unknown>, extra: Record<string, unknown> = {}): Promise<Msg> {
+    const id = `c${this.nextId++}`;
+    this.send({ v: 1, type: 'command', id, command, ...extra });
+    return this.next((m) => (m.type === 'ok' || m.type === 'error') && m.id === id, `reply to ${String(command.name)}`);
+  }
+
+  waitClosed(ms = 10_000): Promise<{ code: number; reason: string }> {
+    if (this.closed) return Promise.resolve(this.closed);
+    return new Promise((resolve, reject) => {
+      const t = setTimeout(() => reject(new Error('timed out waiting for close')), ms);
+      this.closeWaiters.push(() => {
+        clearTimeout(t);
+        resolve(this.closed!);
+      });
+    });
+  }
+
+  close(): void {
+    this.ws.terminate();
+  }
+}
+
+/** Puts a position on the sim and lets the board settle (the session says ready). */
+export function setUp(sim: SimBoard, pos?: Position): void {
+  for (let s = 1; s <= 32; s++) {
+    const bit = 1 << (s - 1);
+    sim.set(s, pos ? ((pos.black | pos.white) & bit ? (pos.kings & bit ? 2 : 1) : 0) : s <= 12 || s >= 21 ? 1 : 0);
+  }
+  sim.advance(600);
+}
+
+/** Plays a move by hand on the sim: lift, put down (a crowned man arrives stacked), take the captured pieces, let it settle. */
+export function playOnSim(sim: SimBoard, move: Move, gap = 120): void {
+  const size = sim.coinsAt(move.from);
+  sim.lift(move.from);
+  sim.advance(gap);
+  sim.set(move.to, move.crowned ? 2 : size);
+  sim.advance(gap);
+  for (const c of move.captures) {
+    sim.lift(c);
+    sim.advance(gap);
+  }
+  sim.advance(600);
+}
+
+/** The first `n` moves of a corpus game (OCA_2.0.pdn), as rules Moves. */
+export function corpusMoves(n: number, gameIndex = 0): Move[] {
+  const { games } = readPdn(corpusFile('OCA_2.0.pdn'));
+  const g = games.filter((x) => x.moves.length >= n && makeFen(x.start) === makeFen(START))[gameIndex];
+  return g.moves.slice(0, n).map((m) => m.move);
+}
+
+/** A board that connects and never sends a frame (a real board standing still): not a SimBoard. */
+export class StillBoard extends SourceBase {
+  readonly kind = 'serial';
+  readonly sent: HostCommand[] = [];
+  async open(): Promise<BoardIdentity> {
+    const identity: BoardIdentity = { type: 'identity', proto: 1, fw: '1.0.0', id: 'STILL', n: 32, scan: 1000, rate: 100, mode: 'S', extra: {} };
+    this.setStatus({ state: 'connected', identity });
+    return identity;
+  }
+  async close(): Promise<void> {}
+  async send(command: HostCommand): Promise<boolean> {
+    this.sent.push(command);
+    return true;
+  }
+}
+
+export const post = (url: string, body: unknown, headers: Record<string, string> = {}) =>
+  fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: typeof body === 'string' ? body : JSON.stringify(body) });
