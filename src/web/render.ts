@@ -1,0 +1,464 @@
+// Rendering as a function of the view state: the SVG board in piecepack style
+// (16 tiles of 2×2 squares, coins as discs, kings as two stacked coins) and
+// the panels (status, players and clocks, move list, game controls, the
+// simulated hand, the connection banner), each as an HTML/SVG string. Pure
+// (no DOM): main.ts puts the strings into the page, tests read them in Node.
+// Elements that take clicks carry data-act (and data-* arguments); main.ts
+// turns those into commands.
+
+import {
+  expectedCounts, other, sideName, squareXY,
+  type Fix, type Move, type Side, type Snapshot,
+} from './model.ts';
+import {
+  canControl, canUseHand, clockNow, effectiveCounts, isArmed, statusHeadline,
+  type ViewState,
+} from './state.ts';
+
+const ESC: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+export const esc = (s: string): string => s.replace(/[&<>"']/g, (c) => ESC[c]);
+const f2 = (n: number): string => String(Math.round(n * 1000) / 1000);
+
+// ------------------------------------------------------------------ words
+
+/** "1–4, 6 and 9" from [1,2,3,4,6,9]. */
+export function squareList(squares: readonly number[]): string {
+  const xs = [...new Set(squares)].sort((a, b) => a - b);
+  const parts: string[] = [];
+  for (let i = 0; i < xs.length; ) {
+    let j = i;
+    while (j + 1 < xs.length && xs[j + 1] === xs[j] + 1) j++;
+    parts.push(j - i >= 2 ? `${xs[i]}–${xs[j]}` : j > i ? `${xs[i]}, ${xs[j]}` : `${xs[i]}`);
+    i = j + 1;
+  }
+  return parts.length <= 1 ? parts.join('') : parts.slice(0, -1).join(', ') + ' and ' + parts[parts.length - 1];
+}
+
+/** Fixes as instructions, one per kind of piece: "Put a black man on 1–12". */
+export function fixSentences(fixes: readonly Fix[]): string[] {
+  const groups = new Map<string, { action: Fix['action']; piece: string; squares: number[] }>();
+  for (const f of fixes) {
+    const key = `${f.action}|${f.piece}`;
+    const g = groups.get(key) ?? { action: f.action, piece: f.piece, squares: [] };
+    g.squares.push(f.square);
+    groups.set(key, g);
+  }
+  return [...groups.values()].map((g) => (g.action === 'place' ? `Put ${g.piece} on ${squareList(g.squares)}` : `Take ${g.piece} off ${squareList(g.squares)}`));
+}
+
+export function formatClock(ms: number): string {
+  const t = Math.max(0, ms);
+  if (t < 10_000) return `${Math.floor(t / 1000)}.${Math.floor((t % 1000) / 100)}`;
+  const total = Math.ceil(t / 1000);
+  const h = Math.floor(total / 3600), m = Math.floor((total % 3600) / 60), s = total % 60;
+  const ss = String(s).padStart(2, '0');
+  return h ? `${h}:${String(m).padStart(2, '0')}:${ss}` : `${m}:${ss}`;
+}
+
+const RESULT_WORDS: Record<string, string> = { '1-0': 'Black wins', '0-1': 'White wins', '1/2-1/2': 'Draw', '2-0': 'Black wins', '0-2': 'White wins', '1-1': 'Draw' };
+
+// ------------------------------------------------------------------ board
+
+const COIN_R = 0.37;
+
+function coin(cx: number, cy: number, color: Side | 'unknown', cls = ''): string {
+  const k = color === 'unknown' ? 'u' : color === 'black' ? 'b' : 'w';
+  return `<g class="coin coin-${k}${cls ? ' ' + cls : ''}">`
+    + `<circle class="shadow" cx="${f2(cx + 0.025)}" cy="${f2(cy + 0.05)}" r="${COIN_R}"/>`
+    + `<circle class="disc" cx="${f2(cx)}" cy="${f2(cy)}" r="${COIN_R}" fill="url(#g${k})"/>`
+    + `<circle class="ring" cx="${f2(cx)}" cy="${f2(cy)}" r="0.285"/>`
+    + `</g>`;
+}
+
+const CROWN = 'M-.17 .08 L-.2 -.1 L-.09 -.02 L0 -.15 L.09 -.02 L.2 -.1 L.17 .08 Z';
+
+function king(cx: number, cy: number, color: Side, topCls = ''): string {
+  return coin(cx + 0.045, cy + 0.065, color, 'under')
+    + coin(cx - 0.035, cy - 0.05, color, topCls)
+    + `<path class="crown crown-${color === 'black' ? 'b' : 'w'}${topCls ? ' ' + topCls : ''}" transform="translate(${f2(cx - 0.035)} ${f2(cy - 0.05)})" d="${CROWN}"/>`;
+}
+
+function ghost(cx: number, cy: number, color: Side | 'unknown', dy = 0): string {
+  const k = color === 'unknown' ? 'u' : color === 'black' ? 'b' : 'w';
+  return `<circle class="ghost ghost-${k}" cx="${f2(cx)}" cy="${f2(cy + dy)}" r="${COIN_R}"/>`;
+}
+
+interface BoardOptions {
+  now: number;
+}
+
+/**
+ * The board: the game position as it stands on the table. Where the board
+ * differs from the game (a piece lifted, a coin put down, a crown awaited),
+ * the physical coins are drawn and the missing ones shown as outlines.
+ */
+export function renderBoard(s: ViewState, opts: BoardOptions): string {
+  const snap = s.snap;
+  const flipped = s.flipped;
+  const hand = canUseHand(s);
+  const live = snap !== null && snap.board.connected;
+  const want = snap ? expectedCounts(snap.pieces) : new Array<number>(32).fill(0);
+  const have = live ? effectiveCounts(s, opts.now) : want;
+  const colorOf = new Map<number, Side>();
+  for (const p of snap?.pieces ?? []) colorOf.set(p.square, p.color);
+  const last: Move | undefined = snap?.moves[snap.moves.length - 1];
+  const st = s.status;
+  const fixes: Fix[] = st.kind === 'illegal' ? st.alert.fixes : st.kind === 'setup' ? st.fixes : [];
+  const fixSquares = new Set<number>(st.kind === 'illegal' ? [...st.alert.squares, ...fixes.map((f) => f.square)] : fixes.map((f) => f.square));
+  const fixAt = new Map<number, Fix>(fixes.map((f) => [f.square, f]));
+  const crownAt = st.kind === 'awaiting-crown' ? st.square : snap?.calibration?.square ?? 0;
+  const mover: Side = snap?.turn ?? 'black';
+
+  const out: string[] = [];
+  out.push(`<svg class="board-svg${hand ? ' hand' : ''}${flipped ? ' flipped' : ''}" viewBox="-0.36 -0.36 8.72 8.72" role="group" aria-label="Board, ${flipped ? 'White' : 'Black'} at the top" data-flipped="${flipped}">`);
+  out.push('<defs>'
+    + '<clipPath id="tile"><rect x="0.03" y="0.03" width="1.94" height="1.94" rx="0.16"/></clipPath>'
+    + '<radialGradient id="gb" cx="0.38" cy="0.32" r="0.75"><stop offset="0" stop-color="#4a4a52"/><stop offset="0.55" stop-color="#232328"/><stop offset="1" stop-color="#121215"/></radialGradient>'
+    + '<radialGradient id="gw" cx="0.38" cy="0.32" r="0.75"><stop offset="0" stop-color="#fffdf6"/><stop offset="0.6" stop-color="#f1e8d2"/><stop offset="1" stop-color="#d8c9a6"/></radialGradient>'
+    + '<radialGradient id="gu" cx="0.38" cy="0.32" r="0.75"><stop offset="0" stop-color="#e8c77a"/><stop offset="1" stop-color="#a97c2f"/></radialGradient>'
+    + '<marker id="arrow" viewBox="0 0 10 10" refX="5" refY="5" markerWidth="3.2" markerHeight="3.2" orient="auto-start-reverse"><path d="M0 0 L10 5 L0 10 z" class="arrow-head"/></marker>'
+    + '</defs>');
+  out.push('<rect class="table" x="-0.36" y="-0.36" width="8.72" height="8.72" rx="0.3"/>');
+
+  // 16 tiles of 2×2 squares, each with its grid.
+  out.push('<g class="tiles">');
+  for (let ty = 0; ty < 4; ty++) {
+    for (let tx = 0; tx < 4; tx++) {
+      out.push(`<g transform="translate(${tx * 2} ${ty * 2})" clip-path="url(#tile)"><rect class="light" width="2" height="2"/>`
+        + `<rect class="dark" x="1" y="0" width="1" height="1"/><rect class="dark" x="0" y="1" width="1" height="1"/>`
+        + `<path class="grid" d="M1 0V2M0 1H2"/></g>`);
+    }
+  }
+  out.push('</g>');
+
+  // Square highlights: last move, squares to fix, the crown awaited.
+  const lastSquares = new Set<number>(last ? [last.from, last.to] : []);
+  out.push('<g class="marks">');
+  for (let sq = 1; sq <= 32; sq++) {
+    const { x, y } = squareXY(sq, flipped);
+    const cls: string[] = [];
+    if (lastSquares.has(sq)) cls.push(sq === last!.from ? 'last-from' : 'last-to');
+    if (fixSquares.has(sq)) cls.push(st.kind === 'illegal' ? 'fix' : 'setup-fix');
+    if (sq === crownAt) cls.push('crown-wait');
+    if (cls.length) out.push(`<rect class="mark ${cls.join(' ')}" data-mark="${sq}" x="${x + 0.04}" y="${y + 0.04}" width="0.92" height="0.92" rx="0.06"/>`);
+  }
+  out.push('</g>');
+
+  // The last move's route, ending at the edge of the coin that landed.
+  if (last && last.from) {
+    const route = [last.from, ...(last.path.length ? last.path : [last.to])].map((sq) => { const p = squareXY(sq, flipped); return [p.x + 0.5, p.y + 0.5]; });
+    const n = route.length;
+    if (n >= 2 && have[last.to - 1] > 0) {
+      const [ax, ay] = route[n - 2], [bx, by] = route[n - 1];
+      const len = Math.hypot(bx - ax, by - ay);
+      const cut = Math.min(len * 0.6, COIN_R + 0.1);
+      route[n - 1] = [bx - ((bx - ax) * cut) / len, by - ((by - ay) * cut) / len];
+    }
+    out.push(`<polyline class="route" points="${route.map(([x, y]) => `${f2(x)},${f2(y)}`).join(' ')}" marker-end="url(#arrow)"/>`);
+  }
+
+  // Square numbers.
+  out.push('<g class="nums" aria-hidden="true">');
+  for (let sq = 1; sq <= 32; sq++) {
+    const { x, y } = squareXY(sq, flipped);
+    out.push(`<text x="${f2(x + 0.05)}" y="${f2(y + 0.175)}">${sq}</text>`);
+  }
+  out.push('</g>');
+
+  // Coins.
+  out.push('<g class="pieces">');
+  for (let sq = 1; sq <= 32; sq++) {
+    const { x, y } = squareXY(sq, flipped);
+    const cx = x + 0.5, cy = y + 0.5;
+    const w = want[sq - 1], h = have[sq - 1];
+    const color = colorOf.get(sq);
+    if (w === 0 && h === 0) {
+      if (last && last.captures.includes(sq)) out.push(`<path class="captured" data-captured="${sq}" d="M${f2(cx - 0.14)} ${f2(cy - 0.14)}l.28 .28m0 -.28l-.28 .28"/>`);
+      continue;
+    }
+    const pieceColor: Side | 'unknown' = color ?? (s.status.kind === 'moving' || s.status.kind === 'illegal' ? mover : 'unknown');
+    const attrs = `data-square="${sq}" data-coins="${h}" data-want="${w}"${color ? ` data-color="${color}"` : ''}`;
+    out.push(`<g class="piece${h === 2 ? ' king' : ''}${h !== w ? ' differs' : ''}" ${attrs}>`);
+    if (h === w) {
+      out.push(h === 2 ? king(cx, cy, color ?? 'black') : coin(cx, cy, color ?? 'black'));
+    } else if (h === 0) {
+      // Lifted (or to be placed): the outline of what belongs here.
+      out.push(w === 2 ? ghost(cx + 0.045, cy + 0.065, color ?? 'unknown') + ghost(cx - 0.035, cy - 0.05, color ?? 'unknown') : ghost(cx, cy, color ?? 'unknown'));
+    } else if (w === 0) {
+      // Coins where the game has none: a move being made, or a stray piece.
+      out.push(h === 2 ? king(cx, cy, pieceColor === 'unknown' ? mover : pieceColor, 'extra') : coin(cx, cy, pieceColor, 'extra'));
+    } else if (h === 1 && w === 2) {
+      // A king with its crown off (or a crown not yet stacked).
+      out.push(coin(cx, cy, color ?? 'black') + ghost(cx - 0.035, cy - 0.05, color ?? 'unknown', 0));
+    } else {
+      // A second coin on a man.
+      out.push(king(cx, cy, color ?? mover, 'extra'));
+    }
+    out.push('</g>');
+  }
+  out.push('</g>');
+
+  // What to do on the squares to fix: + put a piece here, − take coins off.
+  out.push('<g class="fix-badges" aria-hidden="true">');
+  for (const [sq, f] of fixAt) {
+    const { x, y } = squareXY(sq, flipped);
+    const bx = x + 0.83, by = y + 0.17;
+    const plus = f.action === 'place';
+    out.push(`<g class="badge ${plus ? 'badge-place' : 'badge-remove'}" data-fix="${sq}"><circle cx="${f2(bx)}" cy="${f2(by)}" r="0.13"/>`
+      + `<path d="M${f2(bx - 0.07)} ${f2(by)}h.14${plus ? `M${f2(bx)} ${f2(by - 0.07)}v.14` : ''}"/></g>`);
+  }
+  out.push('</g>');
+
+  // Hit areas for the hand (keyboard-focusable buttons).
+  if (hand) {
+    out.push('<g class="hits">');
+    for (let sq = 1; sq <= 32; sq++) {
+      const { x, y } = squareXY(sq, flipped);
+      const h = have[sq - 1];
+      const what = h === 0 ? 'empty' : h === 2 ? `${colorOf.get(sq) ?? ''} king`.trim() : `${colorOf.get(sq) ?? ''} ${colorOf.get(sq) ? 'man' : 'coin'}`.trim();
+      const verb = h === 0 ? 'place' : 'lift';
+      out.push(`<rect class="hit" id="sq-${sq}" data-act="square" data-sq="${sq}" x="${x}" y="${y}" width="1" height="1" tabindex="0" role="button" aria-label="Square ${sq}, ${what}: ${verb}"/>`);
+    }
+    out.push('</g>');
+  }
+  out.push('</svg>');
+  return out.join('');
+}
+
+// ------------------------------------------------------------------ panels
+
+/** The big status card: the board's state at a glance and what to do. */
+export function renderStatus(s: ViewState): string {
+  const h = statusHeadline(s);
+  const snap = s.snap;
+  const st = s.status;
+  let detail = '';
+  let list: string[] = [];
+  if (!snap) {
+    detail = 'Waiting for the board service.';
+  } else if (!snap.board.connected) {
+    detail = `${snap.board.detail || 'The board is disconnected'}. The game is kept; reconnect the board to go on.`;
+  } else if (snap.calibration) {
+    const c = snap.calibration;
+    detail = c.message;
+    if (c.total > 0) list = [];
+  } else {
+    switch (st.kind) {
+      case 'setup':
+        detail = st.fixes.length ? 'Place the pieces as shown:' : st.message || 'Set up the position shown.';
+        list = fixSentences(st.fixes);
+        break;
+      case 'in-sync':
+        detail = snap.outcome || snap.result !== '*' ? `${RESULT_WORDS[snap.result] ?? snap.result}. ${snap.board.calibrated ? '' : ''}`.trim() : `${sideName(snap.turn)} to move.`;
+        break;
+      case 'moving':
+        detail = `${sideName(snap.turn)} is moving${s.differences.length ? ` (changed: ${squareList(s.differences)})` : ''}.`;
+        break;
+      case 'awaiting-crown':
+        detail = `Stack a second coin on ${st.square} to make it a king.`;
+        break;
+      case 'illegal':
+        detail = st.alert.message;
+        list = fixSentences(st.alert.fixes);
+        break;
+    }
+  }
+  const icon = { ok: '✓', busy: '↻', warn: '♛', bad: '!', idle: '…' }[h.tone];
+  const offer = snap?.drawOffer ? `<p class="offer">${sideName(snap.drawOffer)} offers a draw.</p>` : '';
+  return `<div class="status status-${h.tone} st-${snap && !snap.board.connected ? 'lost' : st.kind}" data-status="${snap && !snap.board.connected ? 'lost' : st.kind}">`
+    + `<div class="status-head"><span class="status-icon" aria-hidden="true">${icon}</span><h2 class="status-title">${esc(h.title)}</h2></div>`
+    + (detail ? `<p class="status-detail">${esc(detail)}</p>` : '')
+    + (list.length ? `<ul class="fixes">${list.map((t) => `<li>${esc(t)}</li>`).join('')}</ul>` : '')
+    + (snap?.calibration && snap.calibration.total > 0
+      ? `<div class="progress" role="progressbar" aria-valuemin="0" aria-valuemax="${snap.calibration.total}" aria-valuenow="${snap.calibration.done}"><span style="width:${Math.round((100 * snap.calibration.done) / snap.calibration.total)}%"></span></div>`
+      : '')
+    + offer
+    + `</div>`;
+}
+
+function button(act: string, label: string, attrs: Record<string, string> = {}, cls = ''): string {
+  const extra = Object.entries(attrs).map(([k, v]) => ` data-${k}="${esc(v)}"`).join('');
+  const id = `b-${act}${attrs.side ? '-' + attrs.side : ''}`;
+  return `<button type="button" id="${id}" class="btn${cls ? ' ' + cls : ''}" data-act="${act}"${extra}>${esc(label)}</button>`;
+}
+
+/** Players: names, side to move, clocks, and each side's resign/draw buttons. */
+export function renderPlayers(s: ViewState, now: number): string {
+  const snap = s.snap;
+  if (!snap) return '';
+  const clock = clockNow(s, now);
+  const over = snap.outcome !== null || snap.result !== '*';
+  const control = canControl(s);
+  const top: Side = s.flipped ? 'white' : 'black';
+  const row = (side: Side): string => {
+    const named = !!snap.tags[side === 'black' ? 'Black' : 'White'];
+    const name = snap.tags[side === 'black' ? 'Black' : 'White'] || sideName(side);
+    const toMove = !over && snap.turn === side;
+    const t = clock ? clock[side] : 0;
+    const clockHtml = clock
+      ? `<div class="clock${clock.running === side ? ' running' : ''}${clock.flagged === side ? ' flagged' : ''}${t < 30_000 ? ' low' : ''}" data-clock="${side}" role="timer" aria-label="${sideName(side)}'s clock">${clock.flagged === side ? '0:00' : formatClock(t)}</div>`
+      : '';
+    let buttons = '';
+    if (control && !over) {
+      const b: string[] = [];
+      if (snap.drawOffer === other(side)) {
+        b.push(button('accept-draw', 'Accept draw', { side }, 'small primary'), button('decline-draw', 'Decline', { side }, 'small'));
+      } else if (snap.drawOffer !== side) {
+        b.push(button('offer-draw', 'Offer draw', { side }, 'small'));
+      } else {
+        b.push('<span class="note">Draw offered</span>');
+      }
+      b.push(button('resign', isArmed(s, `resign-${side}`, now) ? 'Confirm resign?' : 'Resign', { side }, `small danger${isArmed(s, `resign-${side}`, now) ? ' armed' : ''}`));
+      buttons = `<div class="player-actions">${b.join('')}</div>`;
+    }
+    return `<div class="player player-${side}${toMove ? ' to-move' : ''}" data-side="${side}">`
+      + `<span class="swatch swatch-${side}" aria-hidden="true"></span>`
+      + `<div class="player-name"><span class="who">${esc(name)}</span><span class="role">${[named ? sideName(side) : '', toMove ? 'to move' : ''].filter(Boolean).join(' · ')}</span></div>`
+      + clockHtml + buttons + `</div>`;
+  };
+  const clockCtl = clock && control && !over
+    ? `<div class="clock-ctl">${clock.running ? button('clock-pause', 'Pause clock', {}, 'small') : button('clock-start', 'Start clock', {}, 'small primary')}${clock.control ? `<span class="note">${esc(clock.control)}</span>` : ''}</div>`
+    : '';
+  const event = snap.tags.Event ? `<p class="event">${esc(snap.tags.Event)}${snap.ballot ? ` · ballot ${snap.ballot}` : ''}</p>` : snap.ballot ? `<p class="event">Ballot ${snap.ballot}${snap.tags.Ballot ? ': ' + esc(snap.tags.Ballot.replace(/^ACF \d+\s*/, '')) : ''}</p>` : '';
+  return event + row(top) + row(other(top)) + clockCtl;
+}
+
+/** The move list in PDN notation, numbered, with the result. */
+export function renderMoves(s: ViewState): string {
+  const snap = s.snap;
+  if (!snap) return '<h2>Moves</h2>';
+  const rows = new Map<number, { black?: Move; white?: Move; bi?: number; wi?: number }>();
+  snap.moves.forEach((m, i) => {
+    const r = rows.get(m.number) ?? {};
+    if (m.side === 'black') { r.black = m; r.bi = i; } else { r.white = m; r.wi = i; }
+    rows.set(m.number, r);
+  });
+  const lastIndex = snap.moves.length - 1;
+  const cell = (m: Move | undefined, i: number | undefined): string =>
+    m ? `<td class="mv${i === lastIndex ? ' current' : ''}${m.crowned ? ' crowned' : ''}">${esc(m.text)}</td>` : '<td class="mv empty">…</td>';
+  const body = [...rows.entries()].sort(([a], [b]) => a - b)
+    .map(([n, r]) => `<tr><th scope="row">${n}.</th>${cell(r.black, r.bi)}${r.white || r.black ? cell(r.white, r.wi) : ''}</tr>`).join('');
+  const over = snap.outcome !== null || snap.result !== '*';
+  const foot = over
+    ? `<p class="result" data-result="${esc(snap.result)}"><strong>${esc(snap.result)}</strong> ${esc(RESULT_WORDS[snap.result] ?? '')}</p>`
+    : `<p class="turn">${sideName(snap.turn)} to move</p>`;
+  const claim = snap.drawClaim && canControl(s) && !over
+    ? button('claim-draw', snap.drawClaim === 'repetition' ? 'Claim draw (threefold repetition)' : 'Claim draw (40-move rule)', {}, 'primary')
+    : '';
+  return `<div class="moves-head"><h2>Moves</h2>${foot}</div>`
+    + (snap.moves.length ? `<div class="moves-scroll"><table class="movelist" aria-label="Moves"><tbody>${body}</tbody></table></div>` : '<p class="empty-moves">No moves yet.</p>')
+    + claim;
+}
+
+/** Game controls: takeback and the downloads (the forms are static, see renderForms). */
+export function renderGameControls(s: ViewState): string {
+  const control = canControl(s);
+  const snap = s.snap;
+  const parts: string[] = [];
+  if (control && snap && !snap.tournament && snap.moves.length) parts.push(button('takeback', 'Take back last move', {}, ''));
+  parts.push('<a class="btn" id="dl-pdn" href="/api/current.pdn" download="crownhead-game.pdn">Download PDN</a>');
+  parts.push('<a class="btn" id="dl-archive" href="/api/archive.pdn" download="crownhead-archive.pdn">Archive</a>');
+  if (control && snap && !snap.calibration && !s.server?.sim) parts.push(button('calibrate', 'Calibrate board', {}, ''));
+  return `<div class="row">${parts.join('')}</div>`;
+}
+
+/** The simulated hand: mode switch, what the hand holds, and the set-up button. */
+export function renderHand(s: ViewState): string {
+  if (!canUseHand(s)) return '';
+  const mode = (m: 'move' | 'crown', label: string) =>
+    `<button type="button" id="hm-${m}" class="seg${s.handMode === m ? ' on' : ''}" data-act="hand-mode" data-mode="${m}" aria-pressed="${s.handMode === m}">${label}</button>`;
+  const held = s.held === 2 ? 'a king (2 coins)' : s.held === 1 ? 'one coin' : 'nothing';
+  return `<div class="hand-bar"><span class="hand-label">Simulated board</span>`
+    + `<div class="segmented" role="group" aria-label="Hand mode">${mode('move', 'Lift / place')}${mode('crown', 'Crown')}</div>`
+    + `<span class="held" data-held="${s.held}">In hand: ${held}</span>`
+    + button('hand-setup', 'Set up board', {}, 'primary')
+    + `</div><p class="hint">Click a square to lift its coins or put a coin down; Shift-click (or Crown mode) stacks a second coin.</p>`;
+}
+
+/** The connection banner and the error toast. */
+export function renderBanner(s: ViewState, now: number): string {
+  const parts: string[] = [];
+  if (s.connection === 'reconnecting') {
+    const secs = Math.max(0, Math.ceil((s.retryAt - now) / 1000));
+    parts.push(`<div class="banner banner-warn" role="status">Connection lost — reconnecting${secs ? ` in ${secs} s` : '…'} (attempt ${s.attempts})</div>`);
+  } else if (s.connection === 'connecting' && !s.snap) {
+    parts.push('<div class="banner banner-info" role="status">Connecting to the board service…</div>');
+  }
+  if (s.server?.readOnly) parts.push('<div class="banner banner-info">Read-only view</div>');
+  if (s.error) parts.push(`<div class="banner banner-error" role="alert"><span>${esc(s.error.message)}</span>${button('dismiss-error', 'Dismiss', {}, 'small')}</div>`);
+  return parts.join('');
+}
+
+/** The board connection pill in the header. */
+export function renderConnection(s: ViewState): string {
+  const snap = s.snap;
+  const socket = s.connection === 'open';
+  const board = snap?.board.connected ?? false;
+  const label = !socket ? 'Offline' : !snap ? 'Connecting' : board ? (s.server?.sim ? 'Simulated board' : 'Board connected') : 'Board lost';
+  return `<span class="pill ${socket && board ? 'pill-ok' : 'pill-bad'}" data-board="${socket && board ? 'connected' : 'lost'}"><span class="dot" aria-hidden="true"></span>${esc(label)}</span>`;
+}
+
+const ICON: Record<string, string> = {
+  soundOn: '<path d="M3 9h4l5-4v14l-5-4H3z"/><path d="M15.5 8.5a5 5 0 0 1 0 7M18 6a8.5 8.5 0 0 1 0 12" fill="none"/>',
+  soundOff: '<path d="M3 9h4l5-4v14l-5-4H3z"/><path d="M16 9l5 6M21 9l-5 6" fill="none"/>',
+  speech: '<path d="M4 5h16v10H10l-5 4v-4H4z" fill="none"/><path d="M8 9h8M8 12h5" fill="none"/>',
+  flip: '<path d="M7 4v15M7 4 4 7M7 4l3 3M17 20V5M17 20l-3-3M17 20l3-3" fill="none"/>',
+};
+const icon = (name: string): string => `<svg class="icon" viewBox="0 0 24 24" aria-hidden="true">${ICON[name]}</svg>`;
+
+/** The header toggles (sound, speech, flip). */
+export function renderToggles(s: ViewState): string {
+  const t = (act: string, on: boolean, ic: string, label: string, title: string) =>
+    `<button type="button" id="t-${act}" class="toggle${on ? ' on' : ''}" data-act="${act}" aria-pressed="${on}" title="${esc(title)}">${icon(ic)}<span>${label}</span></button>`;
+  return t('toggle-sound', s.sound, s.sound ? 'soundOn' : 'soundOff', 'Sound', 'Tones for moves and alerts')
+    + t('toggle-speech', s.speech, 'speech', 'Speech', 'Speak moves and alerts aloud')
+    + `<button type="button" id="t-flip" class="toggle" data-act="flip" title="Turn the board around">${icon('flip')}<span>Flip board</span></button>`;
+}
+
+/** The static forms (new game, names); rendered once, shown when the page may control the game. */
+export function renderForms(): string {
+  return `<details class="card form-card" id="new-game-card"><summary>New game</summary>
+<form id="new-game-form" class="form" autocomplete="off">
+<fieldset class="choice"><legend>Start from</legend>
+<label><input type="radio" name="from" value="start" checked> Start position</label>
+<label><input type="radio" name="from" value="fen"> FEN</label>
+<label><input type="radio" name="from" value="ballot"> ACF ballot</label>
+</fieldset>
+<label class="field f-start">First to move <select name="first"><option value="black">Black</option><option value="white">White</option><option value="random">Random</option></select></label>
+<label class="field f-fen">FEN <input name="fen" placeholder="B:W18,24,27,28,K10:B12,16,20,K22" spellcheck="false"></label>
+<label class="field f-ballot">Ballot (1–174) <input name="ballot" type="number" min="1" max="174" placeholder="random"></label>
+<div class="field-row"><label class="field">Black <input name="Black" maxlength="200"></label><label class="field">White <input name="White" maxlength="200"></label></div>
+<label class="field">Event <input name="Event" maxlength="200"></label>
+<div class="row"><button type="submit" class="btn primary" id="ng-submit">Start new game</button></div>
+</form></details>
+<details class="card form-card" id="names-card"><summary>Players &amp; event</summary>
+<form id="names-form" class="form" autocomplete="off">
+<div class="field-row"><label class="field">Black <input name="Black" maxlength="200"></label><label class="field">White <input name="White" maxlength="200"></label></div>
+<label class="field">Event <input name="Event" maxlength="200"></label>
+<div class="row"><button type="submit" class="btn primary" id="names-submit">Save names</button></div>
+</form></details>`;
+}
+
+/** The recent announcements (what was said), newest first. */
+export function renderLog(s: ViewState): string {
+  if (!s.log.length) return '';
+  return `<ol class="log" aria-label="Recent announcements">${[...s.log].reverse().map((a) => `<li class="${a.urgent ? 'urgent' : ''}">${esc(a.text)}</li>`).join('')}</ol>`;
+}
+
+/** Every dynamic region of the page, keyed by the id of its container. */
+export function renderRegions(s: ViewState, now: number): Record<string, string> {
+  return {
+    conn: renderConnection(s),
+    toggles: renderToggles(s),
+    banner: renderBanner(s, now),
+    board: renderBoard(s, { now }),
+    hand: renderHand(s),
+    status: renderStatus(s),
+    players: renderPlayers(s, now),
+    moves: renderMoves(s),
+    game: renderGameControls(s),
+    log: renderLog(s),
+  };
+}
+
+export type { Snapshot };
