@@ -12,7 +12,7 @@ import pretty from 'pino-pretty';
 import { parseTimeControl, TimeControlError } from '../game/clock.ts';
 import { FenError, parseFen, BALLOTS } from '../rules/index.ts';
 import { isLoopbackBind } from '../server/access.ts';
-import { startService, type ServiceOptions } from '../server/service.ts';
+import type { ServiceOptions } from '../server/service.ts';
 import { parse, UsageError } from './args.ts';
 import type { Io } from './main.ts';
 
@@ -255,6 +255,8 @@ export async function serveCommand(argv: string[], io: Io, env: NodeJS.ProcessEn
   if (settings.configFile) logger.info({ config: settings.configFile }, `settings from ${settings.configFile}`);
   let service;
   try {
+    // Loaded only now: a settings error is reported without loading the server.
+    const { startService } = await import('../server/service.ts');
     service = await startService({ ...o, logger });
   } catch (e) {
     logger.fatal(`cannot start: ${(e as Error).message}`);
