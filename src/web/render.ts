@@ -28,7 +28,8 @@ export function squareList(squares: readonly number[]): string {
   for (let i = 0; i < xs.length; ) {
     let j = i;
     while (j + 1 < xs.length && xs[j + 1] === xs[j] + 1) j++;
-    parts.push(j - i >= 2 ? `${xs[i]}–${xs[j]}` : j > i ? `${xs[i]}, ${xs[j]}` : `${xs[i]}`);
+    if (j - i >= 2) parts.push(`${xs[i]}–${xs[j]}`);
+    else for (let k = i; k <= j; k++) parts.push(`${xs[k]}`);
     i = j + 1;
   }
   return parts.length <= 1 ? parts.join('') : parts.slice(0, -1).join(', ') + ' and ' + parts[parts.length - 1];

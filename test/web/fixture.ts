@@ -1,0 +1,89 @@
+// Test fixture for the page's state tests: a real game session fed by the
+// simulated board on a virtual clock, whose events are turned into the exact
+// v1 messages the service's WebSocket hub sends (hello, event, counts, clock).
+// No network: the tests hand the message texts to the reducer.
+
+import { GameSession, type SessionEvent } from '../../src/game/index.ts';
+import { SimBoard } from '../../src/sensors/sim/index.ts';
+
+export class TableServer {
+  readonly sim = new SimBoard({ clock: 'manual', seed: 3 });
+  readonly session: GameSession;
+  /** Messages not yet taken by the test. */
+  private queue: string[] = [];
+
+  constructor(opts: { timeControl?: string } = {}) {
+    this.session = new GameSession({ now: () => this.sim.now(), timeControl: opts.timeControl });
+    this.session.on((e) => this.onEvent(e));
+  }
+
+  static async open(opts: { timeControl?: string } = {}): Promise<TableServer> {
+    const t = new TableServer(opts);
+    await t.sim.open();
+    t.sim.onFrame((f) => t.session.pushFrame(f.t, f.readings));
+    t.session.newGame();
+    t.session.boardStatus(true, 'sim', 'simulated board');
+    t.sim.clear();
+    t.wait(300);
+    t.take();
+    return t;
+  }
+
+  private onEvent(e: SessionEvent): void {
+    if (e.type === 'counts') {
+      const tr = this.session.tracker;
+      this.queue.push(JSON.stringify({ v: 1, type: 'counts', counts: Array.from(tr.reader.counts), differences: tr.differences(), status: tr.boardStatus }));
+    } else if (e.type === 'clock') {
+      this.queue.push(JSON.stringify({ v: 1, type: 'clock', clock: e.clock }));
+    } else {
+      this.queue.push(JSON.stringify({ v: 1, type: 'event', event: e, state: this.session.snapshot() }));
+    }
+  }
+
+  hello(server: Partial<{ readOnly: boolean; sim: boolean }> = {}): string {
+    return JSON.stringify({ v: 1, type: 'hello', server: { name: 'crownhead', version: '0.1.0', readOnly: false, sim: true, source: 'sim', ...server }, state: this.session.snapshot() });
+  }
+
+  state(): string {
+    return JSON.stringify({ v: 1, type: 'state', state: this.session.snapshot() });
+  }
+
+  /** The messages sent since the last take. */
+  take(): string[] {
+    const q = this.queue;
+    this.queue = [];
+    return q;
+  }
+
+  wait(ms: number): void {
+    this.sim.advance(ms);
+  }
+
+  /** Puts the game's position on the board. */
+  setUp(): void {
+    const pos = this.session.game.position;
+    for (let s = 1; s <= 32; s++) {
+      const b = 1 << (s - 1);
+      this.sim.set(s, (pos.black | pos.white) & b ? (pos.kings & b ? 2 : 1) : 0);
+    }
+    this.wait(700);
+  }
+
+  lift(square: number): void {
+    this.sim.lift(square);
+    this.wait(250);
+  }
+
+  place(square: number): void {
+    this.sim.place(square);
+    this.wait(250);
+  }
+
+  /** A plain move: lift, put down, take the captured pieces; then let the board settle. */
+  move(from: number, to: number, captures: number[] = []): void {
+    this.lift(from);
+    this.place(to);
+    for (const c of captures) this.lift(c);
+    this.wait(500);
+  }
+}
