@@ -90,8 +90,15 @@ export class Calibration {
     if (count === 2 && value < this.one[i] + minGap) return;
     const levels = count === 0 ? this.empty : count === 1 ? this.one : this.two;
     const known = count === 0 ? this.emptyKnown : count === 1 ? this.oneKnown : this.twoKnown;
-    const a = known[i] ? alpha : 1;
-    levels[i] += a * (value - levels[i]);
+    if (count === 1) {
+      // A coin off-centre only reads lower, so the one-coin level follows the best-centred
+      // coins seen: up at once, down slowly.
+      if (value > levels[i]) levels[i] = value;
+      else levels[i] += (known[i] ? 0.1 * alpha : 0.5) * (value - levels[i]);
+    } else {
+      const a = known[i] ? alpha : 1;
+      levels[i] += a * (value - levels[i]);
+    }
     known[i] = 1;
     if (!this.twoKnown[i]) this.two[i] = this.empty[i] + this.stackRatio * (this.one[i] - this.empty[i]);
     if (!this.oneKnown[i] && count !== 1) this.one[i] = this.empty[i] + (count === 2 ? (this.two[i] - this.empty[i]) / this.stackRatio : this.medianSpan());

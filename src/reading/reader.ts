@@ -22,6 +22,12 @@ export interface ReaderOptions {
   unexpectedStackBar: number;
   /** Where a stack is expected (a crown awaited), the one/two threshold sits this far from one towards two. */
   expectedStackBar: number;
+  /**
+   * A coin put on (or taken off) a coin shows as a step between two steady
+   * readings of at least this fraction of a coin, even when the stack reads
+   * low in absolute terms.
+   */
+  plateauStep: number;
   /** Readings this close to the one/two threshold (fraction of the gap) are marked uncertain. */
   uncertainBand: number;
   /** Empty squares' level follows drift with this weight per frame once settled. */
@@ -36,11 +42,12 @@ export const DEFAULT_READER: ReaderOptions = {
   debounceMs: 20,
   debounceFrames: 2,
   hysteresis: 0.08,
-  unexpectedStackBar: 1.5,
+  unexpectedStackBar: 1.25,
+  plateauStep: 0.22,
   uncertainBand: 0.3,
   expectedStackBar: 0.25,
   driftAlpha: 0.002,
-  learnAfterMs: 300,
+  learnAfterMs: 120,
   minCoinDelta: 40,
 };
 
@@ -70,11 +77,16 @@ export class BoardReader {
   /** frame time each square's count last changed */
   readonly settledSince = new Float64Array(SQUARE_COUNT);
   private readonly learnt = new Uint8Array(SQUARE_COUNT);
+  /** a one-or-two call the game settled (see correct), held until the square empties */
+  private readonly frozen = new Uint8Array(SQUARE_COUNT);
   /** 1 where the game confirmed the square's count (the board matched a position) since it last changed */
   private readonly confirmed = new Uint8Array(SQUARE_COUNT);
   private stackMask = 0;
   private stackExpected = 0;
   private frames = 0;
+  /** last steady reading of each square since its count last changed (NaN: none yet), and the run of steady frames */
+  private readonly plateau = new Float64Array(SQUARE_COUNT).fill(NaN);
+  private readonly steadyRun = new Uint16Array(SQUARE_COUNT);
   /** consecutive frames in which no reading moved away from its smoothed value */
   private steadyFrames = 0;
 
@@ -134,14 +146,42 @@ export class BoardReader {
       else c = 0;
       const sm = this.smooth[i];
       if (sm > cal.empty[i] + 0.75 * span && Math.abs(sm - (cal.one[i] + 0.5 * gap12)) < o.uncertainBand * gap12 + 0.5 * h) uncertain |= 1 << i;
+      if (this.frozen[i]) {
+        if (c === 0) this.frozen[i] = 0;
+        else c = this.frozen[i];
+      }
       // Confidence: distance from the nearest threshold, relative to half a coin.
       const d = Math.min(Math.abs(v - t01), Math.abs(v - t12));
       this.confidence[i] = Math.min(1, d / (0.5 * span));
       if (c === cur) {
         this.pending[i] = -1;
         this.learn(i, cur, v, t);
+        // Plateau to plateau: a steady reading that stepped up (or down) by a coin's fraction
+        // from the last steady reading, with no lift between, is a coin stacked (or unstacked).
+        if (cur >= 1 && Math.abs(v - sm) <= 0.04 * span) {
+          if (++this.steadyRun[i] === 5) {
+            const base = this.plateau[i];
+            if (!Number.isNaN(base) && cur === 1 && sm - base >= o.plateauStep * span) {
+              this.counts[i] = 2;
+              if (this.frozen[i]) this.frozen[i] = 2;
+              this.settledSince[i] = t;
+              this.learnt[i] = 0;
+              this.confirmed[i] = 0;
+              changed = true;
+            } else if (!Number.isNaN(base) && cur === 2 && base - sm >= o.plateauStep * span && sm < cal.two[i]) {
+              this.counts[i] = 1;
+              if (this.frozen[i]) this.frozen[i] = 1;
+              this.settledSince[i] = t;
+              this.learnt[i] = 0;
+              this.confirmed[i] = 0;
+              changed = true;
+            }
+            this.plateau[i] = sm;
+          }
+        } else this.steadyRun[i] = 0;
         continue;
       }
+      this.steadyRun[i] = 0;
       if (this.pending[i] !== c) {
         this.pending[i] = c;
         this.pendingSince[i] = t;
@@ -150,6 +190,7 @@ export class BoardReader {
       if (this.pendingFrames[i] >= o.debounceFrames && t - this.pendingSince[i] >= o.debounceMs) {
         this.counts[i] = c;
         this.pending[i] = -1;
+        this.plateau[i] = NaN;
         this.settledSince[i] = t;
         this.learnt[i] = 0;
         this.confirmed[i] = 0;
@@ -168,6 +209,8 @@ export class BoardReader {
    */
   private learn(i: number, count: number, v: number, t: number): void {
     if (!this.calibrated || !this.confirmed[i] || t - this.settledSince[i] < this.options.learnAfterMs) return;
+    // Only from a steady reading (not while a hand is taking the coin away).
+    if (Math.abs(v - this.smooth[i]) > 0.03 * this.calibration.span(i)) return;
     if (count === 0) this.calibration.learn(i, 0, v, this.options.driftAlpha);
     else if (!this.learnt[i]) {
       this.learnt[i] = 1;
@@ -189,10 +232,12 @@ export class BoardReader {
     if (this.counts[i] === count) return;
     this.counts[i] = count;
     this.pending[i] = -1;
+    this.plateau[i] = NaN;
     this.settledSince[i] = this.now;
-    this.learnt[i] = 1;
+    // Hold this one-or-two call until the piece is lifted; learn its level once the reading is steady.
+    this.frozen[i] = count;
+    this.learnt[i] = 0;
     this.confirmed[i] = 1;
-    if (count > 0) this.calibration.learn(i, count, this.smooth[i], 1);
   }
 
   /** Sets the board to known counts without debounce (after calibrating from them). */
@@ -200,6 +245,7 @@ export class BoardReader {
     for (let i = 0; i < SQUARE_COUNT; i++) {
       this.counts[i] = counts[i];
       this.pending[i] = -1;
+      this.plateau[i] = NaN;
       this.settledSince[i] = this.now;
       this.learnt[i] = 1;
       this.confirmed[i] = 1;
