@@ -1,0 +1,223 @@
+// The page in a real browser (Debian chromium via playwright-core) against the
+// real service on the simulated board: set the board up with the page's
+// button, play moves and a capture with the page's hand by clicking squares,
+// make an illegal move and see the alert and the squares to fix, put it right,
+// download the PDN, start a game from a FEN and crown a king, switch the
+// display toggles, and save screenshots to test-artifacts/.
+
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { startService } from '../../src/server/service.ts';
+
+const ARTIFACTS = join(import.meta.dirname, '../../test-artifacts');
+const WAIT = 15_000;
+
+let svc: Awaited<ReturnType<typeof startService>>;
+let browser: Browser;
+let page: Page;
+let dir: string;
+const problems: string[] = [];
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'crownhead-web-'));
+  mkdirSync(ARTIFACTS, { recursive: true });
+  svc = await startService({ board: 'sim', host: '127.0.0.1', port: 0, gamesDir: join(dir, 'games'), logLevel: 'silent' });
+  browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+  page = await browser.newPage({ viewport: { width: 1280, height: 860 }, acceptDownloads: true });
+  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+  page.on('console', (m) => {
+    if (m.type() === 'error' || m.type() === 'warning') problems.push(`console ${m.type()}: ${m.text()}`);
+  });
+}, 60_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await svc?.close();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+const status = () => page.locator('#status [data-status]');
+const waitStatus = (kind: string) => page.waitForSelector(`#status [data-status="${kind}"]`, { timeout: WAIT });
+const moveTexts = () => page.locator('.movelist td.mv:not(.empty)').allInnerTexts();
+
+async function waitMoves(texts: string[]): Promise<void> {
+  await page.waitForFunction((want: string[]) => {
+    const got = [...document.querySelectorAll('.movelist td.mv:not(.empty)')].map((e) => e.textContent);
+    return JSON.stringify(got) === JSON.stringify(want);
+  }, texts, { timeout: WAIT });
+}
+
+/** A screenshot of the page from the top (test-artifacts/NAME). */
+async function shot(name: string, fullPage = false): Promise<void> {
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.mouse.move(0, 0);
+  await page.waitForTimeout(100);
+  await page.screenshot({ path: join(ARTIFACTS, name), fullPage });
+}
+
+/** Clicks squares with the page's hand, one after the other, as a player's hand would move. */
+async function hand(...squares: number[]): Promise<void> {
+  for (const s of squares) {
+    await page.click(`#sq-${s}`);
+    await page.waitForTimeout(180);
+  }
+}
+
+describe('the page on the simulated board', () => {
+  it('loads, shows the board, and sets it up with the button', async () => {
+    await page.goto(svc.url);
+    await page.waitForSelector('#board svg.board-svg', { timeout: WAIT });
+    expect(await page.title()).toMatch(/Crownhead/);
+    expect(await page.locator('#board rect.dark').count()).toBe(32);
+    expect(await page.locator('#conn [data-board="connected"]').count()).toBe(1);
+    expect(await page.locator('#hand').textContent()).toContain('Simulated board');
+    // Take two men off by hand, then let the button put the position back.
+    await hand(1, 32);
+    await page.waitForSelector('#board .piece.differs[data-square="32"]', { timeout: WAIT });
+    await page.click('#b-hand-setup');
+    await waitStatus('in-sync');
+    expect(await status().innerText()).toContain('In sync');
+    await page.waitForFunction(() => document.querySelectorAll('#board .piece.differs').length === 0, null, { timeout: WAIT });
+    expect(await page.locator('#board .piece').count()).toBe(24);
+    expect(await page.locator('.player-black.to-move').count()).toBe(1);
+  }, 60_000);
+
+  it('plays moves with the hand, flags a man moved backwards, clears it when put back, then captures', async () => {
+    await hand(11, 15);
+    await waitMoves(['11-15']);
+    await page.waitForFunction(() => document.getElementById('live-polite')?.textContent === 'Black, 11 to 15.', null, { timeout: WAIT });
+    await hand(24, 19);
+    await waitMoves(['11-15', '24-19']);
+    expect(await page.locator('#moves').innerText()).toContain('Black to move');
+
+    // Illegal: the man on 15 goes back to 11 (and the capture 15x24 is due).
+    await hand(15, 11);
+    await waitStatus('illegal');
+    const text = await status().innerText();
+    expect(text).toContain('Illegal move');
+    expect(text).toContain('A man cannot move backwards (15 to 11)');
+    expect(text).toContain('Put a black man on 15');
+    expect(text).toContain('Take the coin off 11');
+    const fixed = await page.locator('#board rect.mark.fix').evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-mark'))).sort((a, b) => a - b));
+    expect(fixed).toEqual([11, 15]);
+    expect(await page.locator('#board [data-fix="15"].badge-place').count()).toBe(1);
+    expect(await page.locator('#board [data-fix="11"].badge-remove').count()).toBe(1);
+    await page.waitForFunction(() => /backwards/.test(document.getElementById('live-assertive')?.textContent ?? ''), null, { timeout: WAIT });
+    expect(await page.title()).toMatch(/^Illegal move/);
+    await shot('web-illegal.png');
+
+    // Put it right.
+    await hand(11, 15);
+    await waitStatus('in-sync');
+    expect(await page.locator('#board rect.mark.fix').count()).toBe(0);
+    await waitMoves(['11-15', '24-19']);
+
+    // 2. 15x24 28x19: lift, land, take the jumped man off.
+    await hand(15, 24, 19);
+    await waitMoves(['11-15', '24-19', '15x24']);
+    await hand(28, 19, 24);
+    await waitMoves(['11-15', '24-19', '15x24', '28x19']);
+    await waitStatus('in-sync');
+    expect(await page.locator('#board [data-captured="24"]').count()).toBe(1);
+    expect(await page.locator('#board rect.mark.last-from').getAttribute('data-mark')).toBe('28');
+    expect(await page.locator('#board rect.mark.last-to').getAttribute('data-mark')).toBe('19');
+    expect(await page.locator('#board polyline.route').count()).toBe(1);
+    expect(await page.locator('#board .piece').count()).toBe(22);
+    expect(await page.locator('.movelist td.mv.current').innerText()).toBe('28x19');
+    await shot('web-display.png');
+  }, 90_000);
+
+  it('downloads the PDN with the moves', async () => {
+    const [download] = await Promise.all([page.waitForEvent('download', { timeout: WAIT }), page.click('#dl-pdn')]);
+    const file = await download.path();
+    const pdn = readFileSync(file, 'utf8');
+    expect(pdn).toContain('[GameType "21"]');
+    expect(pdn).toMatch(/1\. 11-15 24-19 2\. 15x24 28x19/);
+    // The same through the API.
+    const api = await (await fetch(new URL('/api/current.pdn', svc.url))).text();
+    expect(api).toMatch(/1\. 11-15 24-19 2\. 15x24 28x19/);
+  }, 60_000);
+
+  it('sets the players\' names', async () => {
+    await page.click('#names-card summary');
+    await page.fill('#names-form [name=Black]', 'Ann');
+    await page.fill('#names-form [name=White]', 'Ben');
+    await page.fill('#names-form [name=Event]', 'Club night');
+    await page.click('#names-submit');
+    await page.waitForFunction(() => document.querySelector('.player-black .who')?.textContent === 'Ann', null, { timeout: WAIT });
+    expect(await page.locator('.player-white .who').innerText()).toBe('Ben');
+    expect(await page.locator('#players .event').innerText()).toContain('Club night');
+    const api = await (await fetch(new URL('/api/current.pdn', svc.url))).text();
+    expect(api).toContain('[Black "Ann"]');
+    expect(api).toContain('[Event "Club night"]');
+  }, 60_000);
+
+  it('starts a game from a FEN, sets it up, and crowns a king', async () => {
+    await page.click('#new-game-card summary');
+    await page.check('#new-game-form input[name=from][value=fen]');
+    await page.fill('#new-game-form [name=fen]', 'B:W32:B26');
+    await page.click('#ng-submit');
+    await waitStatus('setup');
+    // The setup view says what to take off and what to put where.
+    const setup = await status().innerText();
+    expect(setup).toContain('Set up the board');
+    expect(setup).toContain('Take the coin off 1–10, 12, 19, 21–23, 25, 27 and 29–31');
+    expect(await page.locator('#board rect.mark.setup-fix').count()).toBeGreaterThan(2);
+    await page.click('#b-hand-setup');
+    await waitStatus('in-sync');
+    expect(await page.locator('#board .piece').count()).toBe(2);
+
+    await hand(26, 30);
+    await waitStatus('awaiting-crown');
+    expect(await status().innerText()).toContain('Crown the king on 30');
+    expect(await page.locator('#board rect.mark.crown-wait[data-mark="30"]').count()).toBe(1);
+    // Crown mode: a click stacks a second coin.
+    await page.click('#hm-crown');
+    await page.waitForSelector('#hm-crown[aria-pressed="true"]', { timeout: WAIT });
+    await hand(30);
+    await waitStatus('in-sync');
+    await page.waitForSelector('#board .piece.king[data-square="30"][data-color="black"]', { timeout: WAIT });
+    expect(await page.locator('#board .piece.king[data-square="30"] .disc').count()).toBe(2);
+    await waitMoves(['26-30']);
+    expect(await page.locator('.movelist td.mv.crowned').count()).toBe(1);
+    await page.click('#hm-move');
+    await shot('web-crown.png');
+  }, 60_000);
+
+  it('toggles, flips and stays usable on a phone', async () => {
+    const pressed = (id: string, on: boolean) => page.waitForSelector(`#${id}[aria-pressed="${on}"]`, { timeout: WAIT });
+    await pressed('t-toggle-speech', false);
+    await page.click('#t-toggle-speech');
+    await pressed('t-toggle-speech', true);
+    await page.click('#t-toggle-speech');
+    await pressed('t-toggle-speech', false);
+    await page.click('#t-toggle-sound');
+    await pressed('t-toggle-sound', false);
+    await page.click('#t-toggle-sound');
+    await pressed('t-toggle-sound', true);
+    const y30 = async () => Number(await page.locator('#sq-30').getAttribute('y'));
+    expect(await y30()).toBe(7);
+    await page.click('#t-flip');
+    await page.waitForFunction(() => document.getElementById('sq-30')?.getAttribute('y') === '0', null, { timeout: WAIT });
+    // Keyboard: Enter on a focused square acts like a click (lift the white man on 32).
+    await page.focus('#sq-32');
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('#board .piece[data-square="32"][data-coins="0"]', { timeout: WAIT });
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('#board .piece[data-square="32"][data-coins="1"]', { timeout: WAIT });
+    await page.click('#t-flip');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.waitForTimeout(300);
+    const box = await page.locator('#board svg').boundingBox();
+    expect(box!.width).toBeGreaterThan(300);
+    expect(box!.width).toBeLessThanOrEqual(390);
+    await shot('web-phone.png', true);
+    expect(problems).toEqual([]);
+  }, 60_000);
+});
