@@ -88,6 +88,8 @@ export interface ServerInfo {
   readOnly: boolean;
   sim: boolean;
   source: string;
+  /** other devices need the control token to control the game */
+  tokenRequired: boolean;
 }
 
 type Obj = Record<string, unknown>;
@@ -197,7 +199,7 @@ export function readSnapshot(x: unknown): Snapshot {
 
 export function readServerInfo(x: unknown): ServerInfo {
   const s = isObj(x) ? x : {};
-  return { name: str(s.name, 'crownhead'), version: str(s.version), readOnly: bool(s.readOnly), sim: bool(s.sim), source: str(s.source) };
+  return { name: str(s.name, 'crownhead'), version: str(s.version), readOnly: bool(s.readOnly), sim: bool(s.sim), source: str(s.source), tokenRequired: bool(s.tokenRequired) };
 }
 
 // ------------------------------------------------------------------ geometry

@@ -385,7 +385,9 @@ export function renderBanner(s: ViewState, now: number): string {
   } else if (s.connection === 'connecting' && !s.snap) {
     parts.push('<div class="banner banner-info" role="status">Connecting to the board service…</div>');
   }
-  if (s.server?.readOnly) parts.push('<div class="banner banner-info">Read-only view</div>');
+  if (s.server?.readOnly) {
+    parts.push(`<div class="banner banner-info">Read-only view${s.server.tokenRequired ? ': to control the game from this device, open the address the service printed (with ?token=…)' : ''}</div>`);
+  }
   if (s.error) parts.push(`<div class="banner banner-error" role="alert"><span>${esc(s.error.message)}</span>${button('dismiss-error', 'Dismiss', {}, 'small')}</div>`);
   return parts.join('');
 }

@@ -30,10 +30,11 @@ export class ServerSocket {
   private lastHeard = 0;
   private nextId = 1;
 
-  constructor(private readonly url: string, private readonly on: SocketEvents, private readonly token: string | null) {}
+  constructor(private readonly url: string, private readonly on: SocketEvents, private readonly token: string | null, private readonly random: () => number = Math.random) {}
 
-  static urlFor(loc: Location): string {
-    return `${loc.protocol === 'https:' ? 'wss:' : 'ws:'}//${loc.host}/ws`;
+  /** /ws on the page's host; the control token (if the page has one) goes along so the server grants control. */
+  static urlFor(loc: Pick<Location, 'protocol' | 'host'>, token: string | null = null): string {
+    return `${loc.protocol === 'https:' ? 'wss:' : 'ws:'}//${loc.host}/ws${token ? `?token=${encodeURIComponent(token)}` : ''}`;
   }
 
   connect(): void {
@@ -72,7 +73,7 @@ export class ServerSocket {
 
   private retry(): void {
     this.attempt++;
-    const delay = backoff(this.attempt);
+    const delay = backoff(this.attempt, this.random);
     this.on.closed(delay);
     if (this.timer) clearTimeout(this.timer);
     this.timer = setTimeout(() => {
