@@ -77,7 +77,10 @@ describe('the page on the simulated board', () => {
     expect(await page.locator('#board rect.dark').count()).toBe(32);
     expect(await page.locator('#conn [data-board="connected"]').count()).toBe(1);
     expect(await page.locator('#hand').textContent()).toContain('Simulated board');
-    // Take two men off by hand, then let the button put the position back.
+    // However the simulated board starts, the button puts the game's position on it.
+    await page.click('#b-hand-setup');
+    await waitStatus('in-sync');
+    // Take two men off by hand; the button puts them back.
     await hand(1, 32);
     await page.waitForSelector('#board .piece.differs[data-square="32"]', { timeout: WAIT });
     await page.click('#b-hand-setup');
@@ -219,5 +222,29 @@ describe('the page on the simulated board', () => {
     expect(box!.width).toBeLessThanOrEqual(390);
     await shot('web-phone.png', true);
     expect(problems).toEqual([]);
+  }, 60_000);
+
+  it('shows a reconnecting banner when the service goes away, and catches up when it is back', async () => {
+    const gamesDir = join(dir, 'games-2');
+    let other = await startService({ board: 'sim', host: '127.0.0.1', port: 0, gamesDir, logLevel: 'silent' });
+    const port = other.port;
+    const p2 = await browser.newPage({ viewport: { width: 1000, height: 800 } });
+    try {
+      await p2.goto(other.url);
+      await p2.waitForSelector('#sq-11', { timeout: WAIT });
+      await other.close();
+      await p2.waitForSelector('#banner .banner-warn', { timeout: WAIT });
+      expect(await p2.locator('#banner').innerText()).toMatch(/Connection lost — reconnecting/);
+      expect(await p2.locator('#conn').innerText()).toContain('Offline');
+      // Controls are off while disconnected.
+      expect(await p2.locator('#sq-11').count()).toBe(0);
+      other = await startService({ board: 'sim', host: '127.0.0.1', port, gamesDir, logLevel: 'silent' });
+      await p2.waitForFunction(() => !document.querySelector('#banner .banner-warn'), null, { timeout: WAIT });
+      await p2.waitForSelector('#sq-11', { timeout: WAIT });
+      expect(await p2.locator('#conn').innerText()).toContain('Simulated board');
+    } finally {
+      await p2.close();
+      await other.close();
+    }
   }, 60_000);
 });
