@@ -190,7 +190,7 @@ export function renderBoard(s: ViewState, opts: BoardOptions): string {
       out.push(h === 2 ? king(cx, cy, pieceColor === 'unknown' ? mover : pieceColor, 'extra') : coin(cx, cy, pieceColor, 'extra'));
     } else if (h === 1 && w === 2) {
       // A king with its crown off (or a crown not yet stacked).
-      out.push(coin(cx, cy, color ?? 'black') + ghost(cx - 0.035, cy - 0.05, color ?? 'unknown', 0));
+      out.push(coin(cx, cy, color ?? 'black') + ghost(cx - 0.035, cy - 0.05, 'unknown', 0));
     } else {
       // A second coin on a man.
       out.push(king(cx, cy, color ?? mover, 'extra'));
@@ -264,7 +264,7 @@ export function renderStatus(s: ViewState): string {
         break;
     }
   }
-  const icon = { ok: '✓', busy: '↻', warn: '♛', bad: '!', idle: '…' }[h.tone];
+  const icon = { ok: '✓', busy: '↻', warn: '♛', bad: '!', idle: st.kind === 'setup' && snap ? '+' : '…' }[h.tone];
   const offer = snap?.drawOffer ? `<p class="offer">${sideName(snap.drawOffer)} offers a draw.</p>` : '';
   return `<div class="status status-${h.tone} st-${snap && !snap.board.connected ? 'lost' : st.kind}" data-status="${snap && !snap.board.connected ? 'lost' : st.kind}">`
     + `<div class="status-head"><span class="status-icon" aria-hidden="true">${icon}</span><h2 class="status-title">${esc(h.title)}</h2></div>`
