@@ -58,6 +58,23 @@ export function formatClock(ms: number): string {
 
 const RESULT_WORDS: Record<string, string> = { '1-0': 'Black wins', '0-1': 'White wins', '1/2-1/2': 'Draw', '2-0': 'Black wins', '0-2': 'White wins', '1-1': 'Draw' };
 
+/** "White wins: Black resigned." */
+export function outcomeWords(snap: Snapshot): string {
+  const o = snap.outcome;
+  const result = RESULT_WORDS[snap.result] ?? snap.result;
+  if (!o) return `${result}.`;
+  const loser = o.winner ? sideName(other(o.winner)) : '';
+  const why: Record<string, string> = {
+    'no-moves': `${loser} has no legal move`,
+    resignation: `${loser} resigned`,
+    time: `${loser} ran out of time`,
+    agreement: 'by agreement',
+    repetition: 'by threefold repetition',
+    'forty-move': 'by the 40-move rule',
+  };
+  return why[o.reason] ? `${result}${o.winner ? ':' : ''} ${why[o.reason]}.` : `${result}.`;
+}
+
 // ------------------------------------------------------------------ board
 
 const COIN_R = 0.37;
@@ -250,7 +267,7 @@ export function renderStatus(s: ViewState): string {
         list = fixSentences(st.fixes);
         break;
       case 'in-sync':
-        detail = snap.outcome || snap.result !== '*' ? `${RESULT_WORDS[snap.result] ?? snap.result}. ${snap.board.calibrated ? '' : ''}`.trim() : `${sideName(snap.turn)} to move.`;
+        detail = snap.outcome || snap.result !== '*' ? outcomeWords(snap) : `${sideName(snap.turn)} to move.`;
         break;
       case 'moving':
         detail = `${sideName(snap.turn)} is moving${s.differences.length ? ` (changed: ${squareList(s.differences)})` : ''}.`;

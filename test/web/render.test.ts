@@ -210,6 +210,8 @@ describe('panels', () => {
     expect(html).toContain('data-result="1-0"');
     expect(html).toContain('Black wins');
     expect(html).not.toContain('to move');
+    expect(renderStatus(s)).toContain('Game over');
+    expect(renderStatus(s)).toContain('Black wins: White resigned.');
   });
 
   it('players: names from the tags (escaped), side to move, per-side controls', async () => {
