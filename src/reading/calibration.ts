@@ -5,6 +5,9 @@
 
 export const SQUARE_COUNT = 32;
 
+/** Smallest one-coin delta accepted for a square, as a fraction of the board's median. */
+export const ONE_FLOOR = 0.85;
+
 /** What an uncalibrated board is assumed to read (linear Hall sensor at VCC/2, ~200 counts a coin). */
 export const NOMINAL = { empty: 512, coinDelta: 200, stackRatio: 1.4 } as const;
 
@@ -68,6 +71,9 @@ export class Calibration {
     for (let i = 0; i < SQUARE_COUNT; i++) if (c.oneKnown[i]) deltas.push(c.one[i] - c.empty[i]);
     const delta = deltas.length ? median(deltas) : NOMINAL.coinDelta;
     for (let i = 0; i < SQUARE_COUNT; i++) {
+      // One coin placed far off-centre reads low; a square's one-coin level is taken as at
+      // least ONE_FLOOR of the board's typical coin (sensor gains differ by only ~10 %).
+      if (c.oneKnown[i]) c.one[i] = Math.max(c.one[i], c.empty[i] + ONE_FLOOR * delta);
       if (!c.oneKnown[i]) c.one[i] = c.empty[i] + (c.twoKnown[i] ? (c.two[i] - c.empty[i]) / NOMINAL.stackRatio : delta);
       if (c.twoKnown[i]) ratios.push((c.two[i] - c.empty[i]) / Math.max(1, c.one[i] - c.empty[i]));
     }

@@ -28,6 +28,8 @@ export interface ReaderOptions {
    * low in absolute terms.
    */
   plateauStep: number;
+  /** The empty/one-coin threshold, as a fraction of the square's coin delta above empty. */
+  emptyBar: number;
   /** Readings this close to the one/two threshold (fraction of the gap) are marked uncertain. */
   uncertainBand: number;
   /** Empty squares' level follows drift with this weight per frame once settled. */
@@ -45,6 +47,7 @@ export const DEFAULT_READER: ReaderOptions = {
   unexpectedStackBar: 1.25,
   plateauStep: 0.22,
   uncertainBand: 0.3,
+  emptyBar: 0.3,
   expectedStackBar: 0.25,
   driftAlpha: 0.002,
   learnAfterMs: 120,
@@ -134,7 +137,9 @@ export class BoardReader {
       const span = Math.max(cal.one[i] - cal.empty[i], 1);
       const expected = (this.stackExpected >>> i) & 1;
       const h = (expected ? 0.25 : 1) * o.hysteresis * span;
-      const t01 = cal.empty[i] + 0.5 * span;
+      // Empty squares read steadily (noise is a few counts) while a coin's reading falls off fast
+      // with distance from the centre, so the empty/one threshold sits low in the coin's span.
+      const t01 = cal.empty[i] + o.emptyBar * span;
       const gap12 = Math.max(cal.two[i] - cal.one[i], 1);
       const stackBar = expected ? o.expectedStackBar : (this.stackMask >>> i) & 1 ? 0.5 : o.unexpectedStackBar;
       const t12 = cal.one[i] + stackBar * gap12;
@@ -211,7 +216,10 @@ export class BoardReader {
     if (!this.calibrated || !this.confirmed[i] || t - this.settledSince[i] < this.options.learnAfterMs) return;
     // Only from a steady reading (not while a hand is taking the coin away).
     if (Math.abs(v - this.smooth[i]) > 0.03 * this.calibration.span(i)) return;
-    if (count === 0) this.calibration.learn(i, 0, v, this.options.driftAlpha);
+    if (count === 0) {
+      // Drift is slow: a reading far from the empty level is not drift (an off-centre coin, a hand).
+      if (Math.abs(v - this.calibration.empty[i]) < 0.1 * this.calibration.span(i)) this.calibration.learn(i, 0, v, this.options.driftAlpha);
+    }
     else if (!this.learnt[i]) {
       this.learnt[i] = 1;
       this.calibration.learn(i, count as 1 | 2, this.smooth[i], 0.3);
@@ -233,6 +241,7 @@ export class BoardReader {
     this.counts[i] = count;
     this.pending[i] = -1;
     this.plateau[i] = NaN;
+    this.steadyRun[i] = 0;
     this.settledSince[i] = this.now;
     // Hold this one-or-two call until the piece is lifted; learn its level once the reading is steady.
     this.frozen[i] = count;
@@ -246,6 +255,7 @@ export class BoardReader {
       this.counts[i] = counts[i];
       this.pending[i] = -1;
       this.plateau[i] = NaN;
+      this.steadyRun[i] = 0;
       this.settledSince[i] = this.now;
       this.learnt[i] = 1;
       this.confirmed[i] = 1;

@@ -113,7 +113,10 @@ export function diagnose(board: ArrayLike<number>, pos: Position, posCounts: Cou
   if (added.length === 1) {
     const to = added[0];
     const movers = gone.filter((s) => board[s - 1] === 0 && posCounts[s - 1] === board[to - 1]);
-    const from = movers.find((s) => colorAt(pos, s) === side) ?? movers[0];
+    // The piece that moved: one with a legal move to `to`, else one a step or a jump away, else any.
+    const near = (s: number) => isNeighbour(s, to) >= 0 || jumpOver(s, to) > 0;
+    const own = movers.filter((s) => colorAt(pos, s) === side);
+    const from = own.find((s) => legal.some((m) => m.from === s && m.to === to)) ?? own.find(near) ?? movers.find(near) ?? own[0] ?? movers[0];
     if (from !== undefined) {
       const owner = colorAt(pos, from)!;
       const name = pieceName(pos, from)!.split(' ')[1];

@@ -21,6 +21,8 @@ export interface TrackerOptions {
   patienceMs: number;
   /** Huffing: jumps are optional, so a legal result must stand this long before it is committed. */
   settleMs: number;
+  /** Two moves seen at once (a fast reply) must stand this long before both are committed. */
+  fastReplyMs: number;
   reader?: Partial<ReaderOptions>;
 }
 
@@ -29,6 +31,7 @@ export const DEFAULT_TRACKER: TrackerOptions = {
   graceMs: 800,
   patienceMs: 2500,
   settleMs: 1200,
+  fastReplyMs: 150,
 };
 
 export type Phase = 'setup' | 'play' | 'over';
@@ -198,7 +201,7 @@ export class MoveTracker {
   private setDeadline(t: number): void {
     this.deadline = Infinity;
     if (this.phase !== 'play' || this.status.kind !== 'moving') return;
-    for (const d of [this.options.graceMs, this.options.patienceMs, this.options.settleMs]) {
+    for (const d of [this.options.graceMs, this.options.patienceMs, this.options.settleMs, this.options.fastReplyMs]) {
       const at = this.candidateSince + d;
       if (at > t && at < this.deadline) this.deadline = at;
     }
@@ -348,7 +351,7 @@ export class MoveTracker {
     this.notMatched(boards, t);
   }
 
-  /** Steps 1–5: in sync, a legal result, a change of mind or takeback, a fast reply. True if the board was accounted for. */
+  /** Steps 1–4: in sync, a legal result, a change of mind or takeback. True if the board was accounted for. */
   private tryMatch(board: Counts, t: number): boolean {
     const snap = this.snapshot();
     const game = this.game;
@@ -436,22 +439,10 @@ export class MoveTracker {
       }
     }
 
-    // 5. A fast reply: a move and the answer to it, both done before the board was seen still.
-    if (!crownBlocks) {
-      for (const o1 of snap.outs) {
-        if (o1.move.crowned) continue; // the crown must be placed before the reply
-        const hits = outcomes(o1.after, game.options).filter((o2) => matchesResult(board, o2));
-        if (hits.length) {
-          this.commit(o1.move, null, t);
-          this.commit(this.chooseRoute(hits).move, board, t);
-          return true;
-        }
-      }
-    }
     return false;
   }
 
-  /** Steps 6–7: part-way through a move (wait), or illegal once the grace period has passed. */
+  /** Steps 5–7: part-way through a move (wait), a fast reply, or illegal once the grace period has passed. */
   private notMatched(boards: Counts[], t: number): void {
     const snap = this.snapshot();
     const game = this.game;
@@ -479,6 +470,23 @@ export class MoveTracker {
       this.clearAlert(t);
       this.setStatus({ kind: 'moving' }, t);
       return;
+    }
+    // A fast reply: a move and the answer to it, both done before the board was seen still.
+    // (Checked after the partial states, which it can look like, and only once it has stood a moment.)
+    if (!crownBlocks) {
+      for (const o1 of snap.outs) {
+        if (o1.move.crowned) continue; // the crown must be placed before the reply
+        const hits = outcomes(o1.after, game.options).filter((o2) => matchesResult(board, o2));
+        if (hits.length) {
+          if (t - this.candidateSince < this.options.fastReplyMs) {
+            this.setStatus({ kind: 'moving' }, t);
+            return;
+          }
+          this.commit(o1.move, null, t);
+          this.commit(this.chooseRoute(hits).move, board, t);
+          return;
+        }
+      }
     }
     // Anything else, once it has stood for the grace period.
     if (crownBlocks) {

@@ -116,7 +116,8 @@ export class RandomHand {
     sim.lift(move.from);
     this.step();
     const stepping = move.path.length > 1 && r() < this.style.stepThrough;
-    const crown = move.crowned ? (crownStyle ?? (['top', 'under', 'stacked'] as const)[Math.floor(r() * 3)]) : null;
+    // Crowned on top or underneath (the piecepack way); 'stacked' (a ready stack put down) only when asked.
+    const crown = move.crowned ? (crownStyle ?? (['top', 'under'] as const)[Math.floor(r() * 2)]) : null;
     if (stepping) {
       move.path.forEach((sq, k) => {
         const last = k === move.path.length - 1;
@@ -147,13 +148,17 @@ export class RandomHand {
         this.step();
       }
     });
+    // Crowning takes a moment: fetch a coin, then put it on top, or lift the man and slip it under.
+    const crownStep = () => this.table.wait(this.pause(250, 800));
     if (crown === 'top') {
+      crownStep();
       sim.place(move.to);
     } else if (crown === 'under') {
+      crownStep();
       sim.lift(move.to);
-      this.step();
+      crownStep();
       sim.place(move.to);
-      this.step();
+      crownStep();
       sim.place(move.to);
     }
     const rest = this.table.now() + sim.physics.options.motionMs;
