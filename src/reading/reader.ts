@@ -168,14 +168,15 @@ export class BoardReader {
             const base = this.plateau[i];
             if (!Number.isNaN(base) && cur === 1 && sm - base >= o.plateauStep * span) {
               this.counts[i] = 2;
-              if (this.frozen[i]) this.frozen[i] = 2;
+              this.frozen[i] = 2; // a step up is evidence the absolute level cannot overrule
+
               this.settledSince[i] = t;
               this.learnt[i] = 0;
               this.confirmed[i] = 0;
               changed = true;
             } else if (!Number.isNaN(base) && cur === 2 && base - sm >= o.plateauStep * span && sm < cal.two[i]) {
               this.counts[i] = 1;
-              if (this.frozen[i]) this.frozen[i] = 1;
+              this.frozen[i] = 1;
               this.settledSince[i] = t;
               this.learnt[i] = 0;
               this.confirmed[i] = 0;
