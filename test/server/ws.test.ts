@@ -73,6 +73,25 @@ describe('websocket: state and events', () => {
     expect(s.sim.buzzer).toBe('ILLEGAL');
   });
 
+  it('throttles occupancy messages and always ends on the latest board', async () => {
+    const s = await start({ ws: { countsIntervalMs: 100 } });
+    const c = await connect(s);
+    await c.next((m) => m.type === 'hello');
+    // Many occupancy changes in one burst (set-up square by square, all frames within one tick of the event loop).
+    for (let sq = 1; sq <= 32; sq++) {
+      if (sq <= 12 || sq >= 21) s.sim.set(sq, 1);
+      s.sim.advance(120);
+    }
+    s.sim.advance(600);
+    const changes = s.service.session.tracker.reader.counts.reduce((a, b) => a + b, 0);
+    expect(changes).toBe(24);
+    // one message at once, then one carrying the latest counts when the interval is over
+    const last = await c.next((m) => m.type === 'counts' && m.counts.reduce((a: number, b: number) => a + b, 0) === 24, 'the latest counts');
+    expect(ServerMessage.safeParse(last).success).toBe(true);
+    expect(last.status.kind).toBe('in-sync');
+    expect(c.received.filter((m) => m.type === 'counts')).toHaveLength(2);
+  });
+
   it('answers ping with pong and hello with the full state; a reconnecting page gets hello again', async () => {
     const s = await start();
     const c = await connect(s);
