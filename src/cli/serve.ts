@@ -264,7 +264,7 @@ export async function serveCommand(argv: string[], io: Io, env: NodeJS.ProcessEn
     return 1;
   }
   const { board } = service;
-  if (board.fallback) logger.warn({ board: 'sim', fallback: board.fallback }, `No Crownhead board found (${board.fallback.replace(/ — using the simulated board$/, '')}). Running on the simulated board: move pieces with the hand on the page.`);
+  if (board.fallback) logger.warn({ board: 'sim', fallback: board.fallback }, `No Crownhead board found (${board.fallback.replace(/ — using the simulated board$/, '').replace(/^no board found:\s*/i, '')}). Running on the simulated board: move pieces with the hand on the page.`);
   else logger.info({ board: service.source.kind }, `Board: ${board.description}`);
   logger.info({ games: o.gamesDir }, `Games are saved in ${o.gamesDir}`);
   if (!service.storage().ok) logger.error(`Games are NOT being saved: ${service.storage().message}`);
