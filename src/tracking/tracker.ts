@@ -137,6 +137,8 @@ export class MoveTracker {
   private crownBase = NaN;
   private crownSteady = 0;
   private crownLifted = false;
+  /** Something happened on the crowning square after the man arrived (a lift, a rise): the player crowned. */
+  private crownTouched = false;
   private lastUncertain = 0;
 
   /**
@@ -153,6 +155,7 @@ export class MoveTracker {
       this.crownSteady = 0;
       if (r.counts[i] === 0 && !this.crownLifted) {
         this.crownLifted = true;
+        this.crownTouched = true;
         this.updatePrior();
       }
       return false;
@@ -164,6 +167,7 @@ export class MoveTracker {
       return false;
     }
     if (++this.crownSteady < 5) return false;
+    if (!Number.isNaN(this.crownBase) && level - this.crownBase > CROWN_EVIDENCE * span) this.crownTouched = true;
     if (Number.isNaN(this.crownBase) || level < this.crownBase) {
       this.crownBase = level;
       return false;
@@ -339,7 +343,8 @@ export class MoveTracker {
     // Where something happened (the board differs from the position) and the reader was
     // unsure, or a stack is plausible (a king's landing square), try the board read either way.
     let unsure = 0;
-    const soft = this.reader.uncertain | this.reader.stackPrior;
+    // (Not the square where a crown is awaited: the crown must be seen, not assumed.)
+    const soft = (this.reader.uncertain | this.reader.stackPrior) & ~(this.awaitingCrown ? 1 << (this.awaitingCrown - 1) : 0);
     for (const sq of this.differences()) unsure |= soft & (1 << (sq - 1));
     const boards = alternatives(board, unsure);
     for (const b of boards) {
@@ -462,7 +467,7 @@ export class MoveTracker {
       const partial = snap.outs.filter((o) => isPartOf(view, snap.counts, o.move, true));
       if (!partial.length) continue;
       this.markOpponentStarted();
-      if (crownBlocks) return this.raiseNotCrowned(board, t);
+      if (crownBlocks) return this.notCrownedAfterGrace(board, t);
       if (t - this.candidateSince >= this.options.patienceMs && looksFinished(view, snap.counts, partial)) {
         this.raise(diagnose(view, game.position, snap.counts, snap.outs.map((o) => o.move), t), t);
         return;
@@ -491,7 +496,7 @@ export class MoveTracker {
     // Anything else, once it has stood for the grace period.
     if (crownBlocks) {
       this.markOpponentStarted();
-      return this.raiseNotCrowned(board, t);
+      return this.notCrownedAfterGrace(board, t);
     }
     if (t - this.candidateSince >= this.options.graceMs) {
       const view = crown === null ? board : withCrown(board, crown);
@@ -499,12 +504,22 @@ export class MoveTracker {
     } else if (!this.alert) this.setStatus({ kind: 'moving' }, t);
   }
 
+  /** The opponent started before the crown was seen: the crown may be landing just now, so allow the grace period. */
+  private notCrownedAfterGrace(board: Counts, t: number): void {
+    if (t - this.candidateSince < this.options.graceMs) {
+      if (!this.alert) this.setStatus({ kind: 'moving' }, t);
+      return;
+    }
+    this.raiseNotCrowned(board, t);
+  }
+
   private raiseNotCrowned(board: Counts, t: number): void {
     const sq = this.awaitingCrown!;
-    // The opponent has begun: the player thinks the crown is on. A reading in the band
-    // where an off-centre stack and a well-centred man overlap is taken as the crown.
+    // The opponent has begun and the player did something on the crowning square after the man
+    // arrived (lifted it, or the reading rose): they crowned. A reading in the band where an
+    // off-centre stack and a well-centred man overlap is then taken as the crown.
     const r = this.reader, i = sq - 1, cal = r.calibration;
-    if (board[i] === 1 && r.smooth[i] >= cal.one[i] + AMBIGUOUS_CROWN * (cal.two[i] - cal.one[i])) {
+    if (this.crownTouched && board[i] === 1 && r.smooth[i] >= cal.one[i] + AMBIGUOUS_CROWN * (cal.two[i] - cal.one[i])) {
       r.correct(sq, 2);
       this.awaitingCrown = null;
       this.events.push({ type: 'crowned', t, square: sq });
@@ -564,6 +579,7 @@ export class MoveTracker {
       this.crownBase = NaN;
       this.crownSteady = 0;
       this.crownLifted = false;
+      this.crownTouched = false;
       this.events.push({ type: 'crown-awaited', t, square: move.to });
       this.setStatus({ kind: 'awaiting-crown', square: move.to }, t);
     } else {
@@ -590,6 +606,7 @@ export class MoveTracker {
       this.crownBase = NaN;
       this.crownSteady = 0;
       this.crownLifted = false;
+      this.crownTouched = false;
       this.events.push({ type: 'crown-awaited', t, square: move.to });
     }
     this.setStatus(this.awaitingCrown ? { kind: 'awaiting-crown', square: this.awaitingCrown } : { kind: 'in-sync' }, t);
@@ -612,6 +629,8 @@ const NO_EVENTS: TrackerEvent[] = [];
 const CROWN_RISE = 0.12;
 /** Fraction of the way from one coin to two above which an awaited crown is taken as on once play goes on. */
 const AMBIGUOUS_CROWN = 0.1;
+/** A rise this big (fraction of a coin) between steady readings on the crowning square shows a hand crowning. */
+const CROWN_EVIDENCE = 0.04;
 
 /** The board, then the boards with uncertain squares read the other way (1↔2), at most 3 squares. */
 function alternatives(board: Counts, uncertain: number): Counts[] {
