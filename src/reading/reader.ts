@@ -150,7 +150,7 @@ export class BoardReader {
       else if (v >= t01 + (cur === 0 ? h : -h)) c = 1;
       else c = 0;
       const sm = this.smooth[i];
-      if (sm > cal.empty[i] + 0.75 * span && Math.abs(sm - (cal.one[i] + 0.5 * gap12)) < o.uncertainBand * gap12 + 0.5 * h) uncertain |= 1 << i;
+      if (!this.frozen[i] && sm > cal.empty[i] + 0.75 * span && Math.abs(sm - (cal.one[i] + 0.5 * gap12)) < o.uncertainBand * gap12 + 0.5 * h) uncertain |= 1 << i;
       if (this.frozen[i]) {
         if (c === 0) this.frozen[i] = 0;
         else c = this.frozen[i];
@@ -166,9 +166,13 @@ export class BoardReader {
         if (cur >= 1 && Math.abs(v - sm) <= 0.04 * span) {
           if (++this.steadyRun[i] === 5) {
             const base = this.plateau[i];
-            if (!Number.isNaN(base) && cur === 1 && sm - base >= o.plateauStep * span) {
+            // Up a step: a coin put on. A smaller step counts too if it lifts the reading clear above
+            // the best-centred single coin (a nudge towards the centre cannot do that).
+            const up = sm - base;
+            if (!Number.isNaN(base) && cur === 1 && (up >= o.plateauStep * span || (up >= 0.12 * span && sm >= cal.one[i] + 0.08 * span))) {
               this.counts[i] = 2;
               this.frozen[i] = 2; // a step up is evidence the absolute level cannot overrule
+              uncertain &= ~(1 << i);
 
               this.settledSince[i] = t;
               this.learnt[i] = 0;
@@ -177,6 +181,7 @@ export class BoardReader {
             } else if (!Number.isNaN(base) && cur === 2 && base - sm >= o.plateauStep * span && sm < cal.two[i]) {
               this.counts[i] = 1;
               this.frozen[i] = 1;
+              uncertain &= ~(1 << i);
               this.settledSince[i] = t;
               this.learnt[i] = 0;
               this.confirmed[i] = 0;
@@ -194,6 +199,13 @@ export class BoardReader {
         this.pendingFrames[i] = 1;
       } else this.pendingFrames[i]++;
       if (this.pendingFrames[i] >= o.debounceFrames && t - this.pendingSince[i] >= o.debounceMs) {
+        // A change between one and two coins that came as a clear step from the last steady
+        // reading is firm evidence (a coin put on or taken off), not a borderline call.
+        const base = this.plateau[i];
+        if (!Number.isNaN(base) && Math.abs(sm - base) >= 0.12 * span && ((cur === 1 && c === 2 && sm > base) || (cur === 2 && c === 1 && sm < base))) {
+          this.frozen[i] = c;
+          uncertain &= ~(1 << i);
+        }
         this.counts[i] = c;
         this.pending[i] = -1;
         this.plateau[i] = NaN;

@@ -83,6 +83,8 @@ export function isPartOf(board: ArrayLike<number>, before: Counts, move: Move, k
         continue;
       }
       if (b === 0) continue;
+      // The start square holds the piece or nothing (unless a king's route comes back to it).
+      if (i === from && !move.path.includes(move.from)) return false;
       // The moving piece resting on a landing square (a man may show crowned where it reaches the far row).
       if (b === size || (kingRowCrown && size === 1 && b === 2 && move.crowned)) {
         pieceSeen++;

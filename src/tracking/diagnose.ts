@@ -112,7 +112,8 @@ export function diagnose(board: ArrayLike<number>, pos: Position, posCounts: Cou
   // One piece moved from a to b (other pieces may also have gone).
   if (added.length === 1) {
     const to = added[0];
-    const movers = gone.filter((s) => board[s - 1] === 0 && posCounts[s - 1] === board[to - 1]);
+    // (A king's two coins put down off-centre can read as one.)
+    const movers = gone.filter((s) => board[s - 1] === 0 && (posCounts[s - 1] === board[to - 1] || (posCounts[s - 1] === 2 && board[to - 1] === 1)));
     // The piece that moved: one with a legal move to `to`, else one a step or a jump away, else any.
     const near = (s: number) => isNeighbour(s, to) >= 0 || jumpOver(s, to) > 0;
     const own = movers.filter((s) => colorAt(pos, s) === side);
@@ -152,6 +153,12 @@ export function diagnose(board: ArrayLike<number>, pos: Position, posCounts: Cou
       }
       const dir = isNeighbour(from, to);
       const isKing = posCounts[from - 1] === 2;
+      const over = jumpOver(from, to);
+      const own = legal.filter((m) => m.from === from).map((m) => m.to);
+      const hint = own.length ? ` The ${name} on ${from} can go to ${list([...new Set(own)].map(String))}.` : '';
+      if (dir < 0 && !over) {
+        return mk('not-diagonal', `${from} to ${to} is not a legal move: a ${name} moves one square diagonally${name === 'man' ? ' forward' : ''}, or jumps.${hint}`);
+      }
       if (dir >= 0) {
         const backwards = !isKing && (side === 'black' ? dir < 2 : dir >= 2);
         if (backwards) return mk('backwards', `A man cannot move backwards (${from} to ${to}).`);
@@ -159,12 +166,9 @@ export function diagnose(board: ArrayLike<number>, pos: Position, posCounts: Cou
           return mk('capture-compulsory', `A capture is compulsory: ${captureText}.`);
         }
       }
-      const over = jumpOver(from, to);
       if (over && others.length === 0 && colorAt(pos, over) === opposite(side) && legal.some((m) => m.from === from)) {
         return mk('capture-not-removed', `Take the captured piece off ${over}.`);
       }
-      const own = legal.filter((m) => m.from === from).map((m) => m.to);
-      const hint = own.length ? ` The ${name} on ${from} can go to ${list([...new Set(own)].map(String))}.` : '';
       if (captures.length && !captures.some((m) => m.from === from)) {
         return mk('capture-compulsory', `A capture is compulsory: ${captureText}.`);
       }

@@ -162,7 +162,7 @@ export class MoveTracker {
     }
     const span = r.calibration.span(i);
     const level = r.smooth[i];
-    if (Math.abs(readings[i] - level) > 0.05 * span) {
+    if (Math.abs(readings[i] - level) > 0.03 * span) {
       this.crownSteady = 0;
       return false;
     }
@@ -236,11 +236,14 @@ export class MoveTracker {
     // Stacks are plausible where kings stand, where a man can be crowned, and where a king can land.
     const pos = this.game.position;
     let mask = pos.kings;
+    // (Not a man's crowning square: the man arrives alone and the crown comes after, seen as a
+    // coin added on top, or under once the man has been lifted — a well-centred man alone can
+    // read as high as a stack.)
     for (const m of this.game.outcome ? [] : legalMoves(pos, this.game.options)) {
       const king = (pos.kings & (1 << (m.from - 1))) !== 0;
-      if (king || m.crowned) for (const p of m.path) mask |= 1 << (p - 1);
+      if (king) for (const p of m.path) mask |= 1 << (p - 1);
     }
-    if (this.awaitingCrown) mask |= 1 << (this.awaitingCrown - 1);
+    if (this.awaitingCrown) mask &= ~(1 << (this.awaitingCrown - 1));
     // Once the man has been lifted off the crowning square (to slip a coin under), a stack is expected there.
     this.reader.setStackPrior(mask, this.awaitingCrown && this.crownLifted ? 1 << (this.awaitingCrown - 1) : 0);
   }
@@ -478,10 +481,14 @@ export class MoveTracker {
     }
     // A fast reply: a move and the answer to it, both done before the board was seen still.
     // (Checked after the partial states, which it can look like, and only once it has stood a moment.)
-    if (!crownBlocks) {
+    // A reply always puts a piece down somewhere new; a board that only lost pieces is no fast reply.
+    const somethingPlaced = board.some((c, i) => c > snap.counts[i]);
+    if (!crownBlocks && somethingPlaced) {
       for (const o1 of snap.outs) {
         if (o1.move.crowned) continue; // the crown must be placed before the reply
-        const hits = outcomes(o1.after, game.options).filter((o2) => matchesResult(board, o2));
+        // The reply's piece must have been seen put down (a square whose coins never changed is
+        // not where a reply landed: it is the same piece standing still).
+        const hits = outcomes(o1.after, game.options).filter((o2) => matchesResult(board, o2) && this.placements.includes(o2.move.to));
         if (hits.length) {
           if (t - this.candidateSince < this.options.fastReplyMs) {
             this.setStatus({ kind: 'moving' }, t);
@@ -630,7 +637,7 @@ const CROWN_RISE = 0.12;
 /** Fraction of the way from one coin to two above which an awaited crown is taken as on once play goes on. */
 const AMBIGUOUS_CROWN = 0.1;
 /** A rise this big (fraction of a coin) between steady readings on the crowning square shows a hand crowning. */
-const CROWN_EVIDENCE = 0.04;
+const CROWN_EVIDENCE = 0.07;
 
 /** The board, then the boards with uncertain squares read the other way (1↔2), at most 3 squares. */
 function alternatives(board: Counts, uncertain: number): Counts[] {

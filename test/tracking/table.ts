@@ -95,7 +95,7 @@ export class RandomHand {
     this.table.wait(this.pause(70, 350));
   }
 
-  playMove(move: Move, crownStyle?: 'top' | 'under' | 'stacked'): number {
+  playMove(move: Move, crownStyle?: 'top' | 'under' | 'stacked' | 'none'): number {
     const { sim } = this.table;
     const r = this.rng;
     const size = sim.coinsAt(move.from);
@@ -117,7 +117,7 @@ export class RandomHand {
     this.step();
     const stepping = move.path.length > 1 && r() < this.style.stepThrough;
     // Crowned on top or underneath (the piecepack way); 'stacked' (a ready stack put down) only when asked.
-    const crown = move.crowned ? (crownStyle ?? (['top', 'under'] as const)[Math.floor(r() * 2)]) : null;
+    const crown = move.crowned && crownStyle !== 'none' ? (crownStyle ?? (['top', 'under'] as const)[Math.floor(r() * 2)]) : null;
     if (stepping) {
       move.path.forEach((sq, k) => {
         const last = k === move.path.length - 1;

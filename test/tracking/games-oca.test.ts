@@ -1,0 +1,26 @@
+// Every game of OCA_2.0.pdn played on the simulated board by a randomised hand
+// comes out as the same moves, with zero alerts, and the PDN written from the
+// tracked game equals the record (moves and result).
+import { describe, expect, it } from 'vitest';
+import { readPdn, makePdn, pdnFromGame } from '../../src/pdn/index.ts';
+import { corpusFile } from '../corpus.ts';
+import { RandomHand, Table } from './table.ts';
+
+describe('OCA_2.0.pdn on the simulated board', () => {
+  const games = readPdn(corpusFile('OCA_2.0.pdn')).games;
+  it('has 43 games', () => expect(games.length).toBe(43));
+  for (const [k, g] of games.entries()) {
+    it(`game ${k + 1}: ${g.tags.find(([n]) => n === 'Event')?.[1]} — same PDN, no alerts`, async () => {
+      const table = new Table({ seed: 500 + k });
+      await table.open();
+      table.setUp();
+      const hand = new RandomHand(table, 9000 + k);
+      for (const node of g.moves) hand.playMove(node.move);
+      table.wait(1000);
+      expect(table.alerts()).toEqual([]);
+      // The result is given by the players (resignation, agreement), not seen on the board.
+      const written = makePdn(pdnFromGame(table.game, { tags: g.tags, result: g.result }));
+      expect(written).toBe(makePdn(g));
+    });
+  }
+});
