@@ -4,6 +4,7 @@
 import { UsageError } from './args.ts';
 import { perftCommand, PERFT_USAGE } from './perft.ts';
 import { pdnCommand, PDN_USAGE } from './pdn.ts';
+import { replayCommand, REPLAY_USAGE } from './replay.ts';
 
 export interface Io {
   out(line: string): void;
@@ -20,6 +21,7 @@ type Command = (argv: string[], io: Io) => number | Promise<number>;
 const COMMANDS: Record<string, { run: Command; help: string }> = {
   perft: { run: perftCommand, help: PERFT_USAGE },
   pdn: { run: pdnCommand, help: PDN_USAGE },
+  replay: { run: replayCommand, help: REPLAY_USAGE },
   serve: { run: async (argv, io) => (await import('./serve.ts')).serveCommand(argv, io), help: 'usage: crownhead serve [--board SPEC] [--host ADDR] [--port N] [--games DIR] [options]' },
 };
 

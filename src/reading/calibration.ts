@@ -94,26 +94,23 @@ export class Calibration {
     if (count === 0 && value > this.one[i] - 2 * minGap) return;
     if (count === 1 && (value < this.empty[i] + 2 * minGap || (this.twoKnown[i] && value > this.two[i] - minGap))) return;
     if (count === 2 && value < this.one[i] + minGap) return;
-    const levels = count === 0 ? this.empty : count === 1 ? this.one : this.two;
     const known = count === 0 ? this.emptyKnown : count === 1 ? this.oneKnown : this.twoKnown;
-    if (count === 1) {
+    if (count === 0) {
+      // Drift: the empty level moves; estimated levels above it move with it (span kept).
+      const before = this.empty[i];
+      this.empty[i] += (known[i] ? alpha : 1) * (value - before);
+      if (!this.oneKnown[i]) this.one[i] += this.empty[i] - before;
+    } else if (count === 1) {
       // A coin off-centre only reads lower, so the one-coin level follows the best-centred
       // coins seen: up at once, down slowly.
-      if (value > levels[i]) levels[i] = value;
-      else levels[i] += (known[i] ? 0.1 * alpha : 0.5) * (value - levels[i]);
+      if (value > this.one[i]) this.one[i] = value;
+      else this.one[i] += (known[i] ? 0.1 * alpha : 0.5) * (value - this.one[i]);
     } else {
-      const a = known[i] ? alpha : 1;
-      levels[i] += a * (value - levels[i]);
+      this.two[i] += (known[i] ? alpha : 1) * (value - this.two[i]);
+      if (!this.oneKnown[i]) this.one[i] = this.empty[i] + (this.two[i] - this.empty[i]) / this.stackRatio;
     }
     known[i] = 1;
     if (!this.twoKnown[i]) this.two[i] = this.empty[i] + this.stackRatio * (this.one[i] - this.empty[i]);
-    if (!this.oneKnown[i] && count !== 1) this.one[i] = this.empty[i] + (count === 2 ? (this.two[i] - this.empty[i]) / this.stackRatio : this.medianSpan());
-  }
-
-  private medianSpan(): number {
-    const s: number[] = [];
-    for (let i = 0; i < SQUARE_COUNT; i++) if (this.oneKnown[i]) s.push(this.span(i));
-    return s.length ? median(s) : NOMINAL.coinDelta;
   }
 
   toJSON(boardId?: string, savedAt?: string): CalibrationData {

@@ -12,11 +12,21 @@ export class Table {
   readonly tracker: MoveTracker;
   readonly events: TrackerEvent[] = [];
   game: Game;
+  /** frame-clock time of the hand's last action */
+  lastHandAt = 0;
 
   constructor(opts: { seed?: number; game?: Game; tracker?: Partial<TrackerOptions>; physics?: ConstructorParameters<typeof SimBoard>[0] extends infer O ? O extends { physics?: infer P } ? P : never : never } = {}) {
     this.sim = new SimBoard({ seed: opts.seed ?? 1, physics: opts.physics });
     this.game = opts.game ?? Game.standard();
     this.tracker = new MoveTracker(this.game, opts.tracker);
+    // Remember when the hand last touched the board (for commit latency).
+    for (const name of ['place', 'lift', 'set'] as const) {
+      const f = this.sim[name].bind(this.sim) as (...a: number[]) => void;
+      (this.sim as unknown as Record<string, unknown>)[name] = (...a: number[]) => {
+        this.lastHandAt = this.sim.now();
+        f(...a);
+      };
+    }
     this.sim.onFrame((f) => {
       for (const e of this.tracker.push(f.t, f.readings)) this.events.push(e);
     });
@@ -161,7 +171,8 @@ export class RandomHand {
       crownStep();
       sim.place(move.to);
     }
-    const rest = this.table.now() + sim.physics.options.motionMs;
+    // The pieces are at rest once the last action's motion is over.
+    const rest = this.table.lastHandAt + sim.physics.options.motionMs;
     if (r() < this.style.fastReply) return rest; // the opponent starts at once
     this.table.wait(r() < this.style.longPause ? this.pause(1000, 4000) : this.pause(60, 400));
     return rest;

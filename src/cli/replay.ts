@@ -1,0 +1,84 @@
+// `crownhead replay FILE [--pdn OUT]`: runs a session recording (see
+// src/tracking/recording.ts) through tracking at full speed and prints the game
+// as PDN plus every alert with its frame time — how a bug report from real
+// hardware is reproduced, and how tests pin real sessions down.
+
+import { readFileSync, writeFileSync } from 'node:fs';
+import { GameSession } from '../game/session.ts';
+import { readRecording, RecordingError } from '../tracking/recording.ts';
+import { parse, UsageError } from './args.ts';
+import type { Io } from './main.ts';
+
+export const REPLAY_USAGE = 'usage: crownhead replay FILE [--pdn OUT]   run a recording through tracking; print the PDN and every alert';
+
+export interface ReplayResult {
+  pdn: string;
+  alerts: { t: number; category: string; message: string }[];
+  frames: number;
+  games: number;
+}
+
+/** Replays a recording's text through a fresh session (pure apart from the clock it fakes from frame times). */
+export function replayRecording(text: string): ReplayResult {
+  let now = 0;
+  const session = new GameSession({ now: () => now });
+  const alerts: ReplayResult['alerts'] = [];
+  session.on((e) => {
+    if (e.type === 'alert') alerts.push({ t: now, category: e.alert.category, message: e.alert.message });
+  });
+  let frames = 0, games = 0;
+  let started = false;
+  for (const item of readRecording(text)) {
+    if (item.kind === 'header') continue;
+    now = item.t;
+    if (item.kind === 'new-game') {
+      session.newGame({ fen: item.fen, rules: item.options });
+      games++;
+      started = true;
+    } else if (item.kind === 'board') {
+      session.boardStatus(item.connected, 'recording', item.connected ? 'board back' : 'board lost');
+    } else {
+      if (!started) {
+        session.newGame({});
+        games++;
+        started = true;
+      }
+      session.pushFrame(item.t, item.readings);
+      frames++;
+    }
+  }
+  return { pdn: session.pdn(), alerts, frames, games };
+}
+
+export function replayCommand(argv: string[], io: Io): number {
+  const { values, positionals } = parse(argv, { pdn: { type: 'string' }, help: { type: 'boolean', short: 'h' } }, REPLAY_USAGE);
+  if (values.help) {
+    io.out(REPLAY_USAGE);
+    return 0;
+  }
+  if (positionals.length !== 1) throw new UsageError(`replay needs exactly one recording FILE\n${REPLAY_USAGE}`);
+  let text: string;
+  try {
+    text = readFileSync(positionals[0], 'utf8');
+  } catch (e) {
+    throw new UsageError(`cannot read ${positionals[0]}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message}`);
+  }
+  let result: ReplayResult;
+  try {
+    result = replayRecording(text);
+  } catch (e) {
+    if (e instanceof RecordingError) throw new UsageError(`${positionals[0]}: ${e.message}`);
+    throw e;
+  }
+  for (const a of result.alerts) io.out(`alert at ${(a.t / 1000).toFixed(2)} s [${a.category}]: ${a.message}`);
+  io.err(`${result.frames} frames, ${result.alerts.length} alert${result.alerts.length === 1 ? '' : 's'}`);
+  if (values.pdn) {
+    try {
+      writeFileSync(values.pdn, result.pdn);
+    } catch (e) {
+      throw new UsageError(`cannot write ${values.pdn}: ${(e as Error).message}`);
+    }
+  }
+  io.out(result.pdn.trimEnd());
+  return 0;
+}
