@@ -6,7 +6,7 @@
 // on by the service.
 
 import {
-  BALLOTS, FenError, Game, GameError, legalMoves, makeFen, moveText, opposite, parseFen,
+  BALLOTS, FenError, Game, GameError, START, legalMoves, makeFen, moveText, opposite, parseFen, sameBoard,
   type Color, type GameOptions, type Move, type Outcome, type Position,
 } from '../rules/index.ts';
 import { makePdn, pdnFromGame, resultOf, type PdnResult } from '../pdn/index.ts';
@@ -223,7 +223,7 @@ export class GameSession {
   }
 
   private setupSentence(): string {
-    return this.game.start === this.game.position && makeFen(this.game.start) === makeFen({ ...this.game.start, turn: 'black' }) ? 'Set up the pieces.' : 'Set up the position shown.';
+    return sameBoard(this.game.position, START) ? 'Set up the pieces.' : 'Set up the position shown.';
   }
 
   private recordOf(move: Move, before: Position): MoveRecord {
