@@ -398,7 +398,7 @@ export class MoveTracker {
           const outs = outcomes(huffed, game.options);
           const hit = outs.find((o) => matchesResult(board, o));
           if (hit && t - this.candidateSince >= this.options.settleMs) {
-            this.commitHuff(h, hit.move, board, t);
+            this.commit(hit.move, board, t, undefined, h);
             return true;
           }
           if (hit || sameCounts(board, hc) || outs.some((o) => isPartOf(board, hc, o.move, true))) {
@@ -568,11 +568,11 @@ export class MoveTracker {
     return best;
   }
 
-  private commit(move: Move, board: Counts | null, t: number, previous?: Move): void {
+  /** Commits a move (or, huffing, a huff and a move) the board showed, and announces it. */
+  private commit(move: Move, board: Counts | null, t: number, previous?: Move, huff?: number): void {
     const game = this.game;
-    const legal = game.legalMoves();
-    const text = moveText(move, legal);
-    const ply = game.play(move);
+    const ply = huff === undefined ? game.play(move) : game.huffAndPlay(huff, move);
+    const text = moveText(move, legalMoves(ply.before, game.options));
     // The board matched: its counts may teach the calibration (but not a crowning square, whose coins are still coming).
     if (board) this.reader.confirm(move.crowned ? 1 << (move.to - 1) : 0);
     this.placements = [];
@@ -593,30 +593,6 @@ export class MoveTracker {
       if (move.crowned) this.events.push({ type: 'crowned', t, square: move.to });
       this.setStatus({ kind: 'in-sync' }, t);
     }
-    this.updatePrior();
-    if (game.outcome) {
-      this.phase = 'over';
-      this.events.push({ type: 'game-over', t, game });
-    }
-  }
-
-  private commitHuff(square: number, move: Move, board: Counts, t: number): void {
-    const game = this.game;
-    const ply = game.huffAndPlay(square, move);
-    this.placements = [];
-    this.last = { index: game.plies.length - 1, opponentStarted: false };
-    this.clearAlert(t);
-    const number = Math.floor((game.plies.length - 1 + (game.start.turn === 'white' ? 1 : 0)) / 2) + 1;
-    this.events.push({ type: 'move', t, ply, text: moveText(move, legalMoves(ply.before, game.options)), number });
-    if (move.crowned && board[move.to - 1] !== 2) {
-      this.awaitingCrown = move.to;
-      this.crownBase = NaN;
-      this.crownSteady = 0;
-      this.crownLifted = false;
-      this.crownTouched = false;
-      this.events.push({ type: 'crown-awaited', t, square: move.to });
-    }
-    this.setStatus(this.awaitingCrown ? { kind: 'awaiting-crown', square: this.awaitingCrown } : { kind: 'in-sync' }, t);
     this.updatePrior();
     if (game.outcome) {
       this.phase = 'over';

@@ -1,22 +1,4 @@
-// Every game of tinsley.pdn (part 2 of 3), played on the simulated board by a randomised
-// hand — captured pieces removed before, during or after the move; multi-jumps stepped or
-// placed straight; crowns on top or underneath; pieces lifted and put back; pauses; sensor noise,
-// drift and off-centre placement — comes out as the same moves with zero alerts.
-import { describe, expect, it } from 'vitest';
-import { corpusGameCount, playCorpusGame } from './corpus-games.ts';
+// tinsley.pdn games, part 2 of 3 (see tinsley-part.ts).
+import { tinsleyPart } from './tinsley-part.ts';
 
-describe('tinsley.pdn on the simulated board, part 2/3', () => {
-  it('every game comes out move for move, with no alert', { timeout: 600_000 }, async () => {
-    const n = corpusGameCount('tinsley.pdn');
-    const lo = Math.floor((n * 1) / 3), hi = Math.floor((n * (1 + 1)) / 3);
-    const failures: string[] = [];
-    let moves = 0;
-    for (let k = lo; k < hi; k++) {
-      const run = await playCorpusGame('tinsley.pdn', k);
-      moves += run.latencies.length;
-      if (!run.ok) failures.push(run.detail);
-    }
-    expect(failures).toEqual([]);
-    expect(moves).toBeGreaterThan(10_000);
-  });
-});
+tinsleyPart(1, 3);
