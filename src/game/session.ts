@@ -66,7 +66,8 @@ export interface SessionSnapshot {
   turn: Color;
   moves: MoveRecord[];
   status: BoardStatus;
-  board: { counts: number[]; calibrated: boolean; differences: number[]; connected: boolean; source: string; detail: string };
+  /** counts per square, and how sure the reader is of each (0–1) */
+  board: { counts: number[]; confidence: number[]; calibrated: boolean; differences: number[]; connected: boolean; source: string; detail: string };
   result: PdnResult;
   outcome: Outcome | null;
   drawOffer: Color | null;
@@ -573,6 +574,7 @@ export class GameSession {
       status: this.tracker.boardStatus,
       board: {
         counts: Array.from(r.counts),
+        confidence: Array.from(r.confidence, (c) => Math.round(c * 100) / 100),
         calibrated: r.calibrated,
         differences: this.tracker.differences(),
         connected: this.connected,

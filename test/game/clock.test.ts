@@ -82,6 +82,9 @@ describe('the journal', () => {
     expect(s.snapshot().moves.map((m) => m.text)).toEqual(['11-15', '22-18']);
     expect(s.tags.Event).toBe('E');
     expect(isFinished(read)).toBe(false);
+    const board = s.snapshot().board;
+    expect(board.confidence).toHaveLength(32);
+    expect(board.confidence.every((c) => c >= 0 && c <= 1)).toBe(true);
   });
 
   it('rejects other damage, naming the line', () => {
