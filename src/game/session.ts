@@ -202,7 +202,7 @@ export class GameSession {
     }
     const tags: Record<string, string> = { ...this.options.tags, ...req.tags };
     if (!tags.Date) tags.Date = formatDate(this.now());
-    if (ballot !== null) tags.Ballot = `ACF ${ballot}${BALLOTS.find((b) => b.number === ballot)?.name ? ' ' + BALLOTS.find((b) => b.number === ballot)!.name : ''}`;
+    if (ballot !== null) tags.Ballot = `ACF ${ballot} ${BALLOTS.find((b) => b.number === ballot)?.name ?? ''}`.trim();
     if (this.options.timeControl) tags.TimeControl = this.options.timeControl;
     const id = newGameId(this.now());
     this.journal({ k: 'new', id, at: this.now(), fen: makeFen(game.start), options: rules, tags, ballot, moves: game.plies.map((p) => [p.move.from, ...p.move.path]) });
@@ -252,10 +252,9 @@ export class GameSession {
       const legal = huff !== undefined ? [] : this.game.legalMoves();
       const match = (m: Move) => m.from === path[0] && m.path.length === path.length - 1 && m.path.every((p, i) => p === path[i + 1]);
       if (huff !== undefined) {
-        const before = this.game.position;
-        const ply = this.game.huffAndPlay(huff, { from: path[0], to: path[path.length - 1], path: path.slice(1), captures: [], crowned: false } as Move);
+        // huffAndPlay finds the legal move by its start and path.
+        const ply = this.game.huffAndPlay(huff, { from: path[0], to: path[path.length - 1], path: path.slice(1), captures: [], crowned: false });
         this.texts.push(this.recordOf(ply.move, ply.before));
-        void before;
         return;
       }
       const move = legal.find(match);

@@ -6,7 +6,7 @@
 import { tokenize, type Token } from './lexer.ts';
 import { gameName, VARIANT_NAMES, type PdnGame, type PdnMove, type PdnResult } from './model.ts';
 import {
-  FenError, MoveError, Game, legalMoves, parseFen, playMove, resolveMove, startPosition,
+  FenError, GameError, MoveError, Game, legalMoves, parseFen, playMove, resolveMove, startPosition,
   type GameOptions, type Position,
 } from '../rules/index.ts';
 
@@ -282,7 +282,7 @@ function readLine(
             const code = e.code === 'invalid' ? 'invalid-move' : e.code === 'illegal' ? 'illegal-move' : 'ambiguous-move';
             return fail(code, t, `${e.code === 'ambiguous' ? 'ambiguous' : e.code === 'invalid' ? 'invalid' : 'illegal'} move: ${e.reason}`, t.text + t.strength);
           }
-          if (e instanceof Error && e.name === 'GameError') return fail('illegal-move', t, e.message, t.text);
+          if (e instanceof GameError) return fail('illegal-move', t, e.message, t.text);
           throw e;
         }
         huff = undefined;

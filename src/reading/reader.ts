@@ -5,7 +5,7 @@
 // board. Tracks slow drift of empty squares and learns levels as play goes.
 // Pure: time comes from the frames.
 
-import { Calibration, NOMINAL, SQUARE_COUNT, agreesWithOccupancy } from './calibration.ts';
+import { Calibration, SQUARE_COUNT, agreesWithOccupancy } from './calibration.ts';
 
 export interface ReaderOptions {
   /** A changed count must hold this long (ms, frame time) before the board changes. */
@@ -303,7 +303,4 @@ export class BoardReader {
     this.calibration = c;
     this.calibrated = true;
   }
-
-  /** Nominal spread of a coin, for messages and tests. */
-  static readonly nominal = NOMINAL;
 }

@@ -6,12 +6,14 @@
 
 export type Side = 'black' | 'white';
 
-export interface Fix {
-  square: number;
-  action: 'place' | 'remove';
-  piece: string;
-  coins: number;
-}
+// Shapes the server sends as they are (type-only imports: nothing of the server is bundled).
+import type { Fix } from '../tracking/diagnose.ts';
+import type { MoveRecord } from '../game/session.ts';
+import type { ClockState } from '../game/clock.ts';
+
+export type { Fix };
+export type Move = MoveRecord;
+export type Clock = ClockState;
 
 export interface Alert {
   category: string;
@@ -26,25 +28,6 @@ export type Status =
   | { kind: 'moving' }
   | { kind: 'awaiting-crown'; square: number }
   | { kind: 'illegal'; alert: Alert };
-
-export interface Move {
-  number: number;
-  side: Side;
-  text: string;
-  from: number;
-  to: number;
-  path: number[];
-  captures: number[];
-  crowned: boolean;
-}
-
-export interface Clock {
-  control: string;
-  black: number;
-  white: number;
-  running: Side | null;
-  flagged: Side | null;
-}
 
 export interface Piece {
   square: number;

@@ -2,35 +2,24 @@
 // required), other origins and host names (CSRF, DNS rebinding) and other
 // devices only with the control token; everyone may read.
 
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Access, bearerToken, isLoopbackHostHeader } from '../../src/server/access.ts';
-import { post, rawRequest, removeTempDirs, startSimService, type SimService, type Client } from './helpers.ts';
+import { post, rawRequest, useServices } from './helpers.ts';
 
-let running: SimService[] = [];
-const clients: Client[] = [];
-afterEach(async () => {
-  for (const c of clients.splice(0)) c.close();
-  for (const s of running.splice(0)) await s.service.close();
-  removeTempDirs();
-});
-async function start(opts: Parameters<typeof startSimService>[0] = {}) {
-  const s = await startSimService(opts);
-  running.push(s);
-  return s;
-}
-const RESIGN = JSON.stringify({ name: 'set-tags', tags: { Round: '2' } });
+const { start, clients } = useServices();
+const SET_ROUND = JSON.stringify({ name: 'set-tags', tags: { Round: '2' } });
 
 describe('access control', () => {
   it('takes commands from pages on this machine without a token, and needs none', async () => {
     const s = await start();
     expect(s.service.token).toBeNull();
-    expect((await post(s.service.url + 'api/command', RESIGN)).status).toBe(200);
+    expect((await post(s.service.url + 'api/command', SET_ROUND)).status).toBe(200);
   });
 
   it('refuses commands from another origin or host name (CSRF, DNS rebinding) but still lets them read', async () => {
     const s = await start();
     const port = s.service.port;
-    const cmd = (headers: Record<string, string>) => rawRequest(s.service.url + 'api/command', { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: RESIGN });
+    const cmd = (headers: Record<string, string>) => rawRequest(s.service.url + 'api/command', { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: SET_ROUND });
     const evil = await cmd({ origin: 'http://evil.example' });
     expect(evil.status).toBe(403);
     expect(JSON.parse(evil.body).message).toMatch(/another origin or host name/);
@@ -50,14 +39,14 @@ describe('access control', () => {
     const s = await start({ requireToken: true, token: 'sekret-token' });
     const u = s.service.url;
     expect(s.service.token).toBe('sekret-token');
-    const none = await post(u + 'api/command', RESIGN);
+    const none = await post(u + 'api/command', SET_ROUND);
     expect(none.status).toBe(403);
     expect((await none.json()).message).toMatch(/read-only without its control token.*\?token=/);
-    const wrong = await post(u + 'api/command', RESIGN, { authorization: 'Bearer nope' });
+    const wrong = await post(u + 'api/command', SET_ROUND, { authorization: 'Bearer nope' });
     expect(wrong.status).toBe(403);
     expect((await wrong.json()).message).toMatch(/token is wrong/);
-    expect((await post(u + 'api/command', RESIGN, { authorization: 'Bearer sekret-token' })).status).toBe(200);
-    expect((await post(u + 'api/command?token=sekret-token', RESIGN)).status).toBe(200);
+    expect((await post(u + 'api/command', SET_ROUND, { authorization: 'Bearer sekret-token' })).status).toBe(200);
+    expect((await post(u + 'api/command?token=sekret-token', SET_ROUND)).status).toBe(200);
     // reading needs nothing
     expect((await fetch(u + 'api/state')).status).toBe(200);
     expect((await (await fetch(u + 'api/info')).json()).readOnly).toBe(true);
@@ -82,7 +71,7 @@ describe('access control', () => {
     const s = await start({ host: '0.0.0.0' });
     expect(s.service.token).toMatch(/^[A-Za-z0-9_-]{16,}$/);
     expect(s.service.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/);
-    expect((await post(s.service.url + 'api/command', RESIGN)).status).toBe(200);
+    expect((await post(s.service.url + 'api/command', SET_ROUND)).status).toBe(200);
     const other = new Access({ host: '0.0.0.0' });
     expect(other.token).not.toBe(s.service.token);
   });

@@ -2,20 +2,11 @@
 // POST /api/command with errors that name the problem; security headers; the page.
 
 import { existsSync } from 'node:fs';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { readOnePdn, readPdn } from '../../src/pdn/index.ts';
-import { post, removeTempDirs, startSimService, StillBoard, until, type SimService } from './helpers.ts';
+import { post, StillBoard, until, useServices } from './helpers.ts';
 
-let running: SimService[] = [];
-afterEach(async () => {
-  for (const s of running.splice(0)) await s.service.close();
-  removeTempDirs();
-});
-async function start(opts: Parameters<typeof startSimService>[0] = {}) {
-  const s = await startSimService(opts);
-  running.push(s);
-  return s;
-}
+const { start } = useServices();
 
 describe('HTTP API', () => {
   it('serves the state, the server info and the game list', async () => {

@@ -3,6 +3,7 @@
 // messages and waits for the one wanted, and a plain hand that sets up the
 // board and plays moves on the sim.
 
+import { afterEach } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -31,6 +32,28 @@ export interface SimService {
   sim: SimBoard;
   dir: string;
   ws(path?: string, options?: WebSocket.ClientOptions): Promise<Client>;
+}
+
+/**
+ * For a test file: `start` services (closed after each test, with the clients
+ * pushed on `clients` and the temp dirs); closing one early is fine (close is idempotent).
+ */
+export function useServices(): { start: (opts?: Partial<ServiceOptions>) => Promise<SimService>; clients: Client[] } {
+  const running: SimService[] = [];
+  const clients: Client[] = [];
+  afterEach(async () => {
+    for (const c of clients.splice(0)) c.close();
+    for (const s of running.splice(0)) await s.service.close();
+    removeTempDirs();
+  });
+  return {
+    clients,
+    start: async (opts = {}) => {
+      const s = await startSimService(opts);
+      running.push(s);
+      return s;
+    },
+  };
 }
 
 export async function startSimService(opts: Partial<ServiceOptions> = {}): Promise<SimService> {

@@ -4,23 +4,17 @@
 
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parseJournal } from '../../src/game/journal.ts';
 import { readOnePdn, readPdn } from '../../src/pdn/index.ts';
 import { SimBoard } from '../../src/sensors/sim/board.ts';
 import { readRecording } from '../../src/tracking/recording.ts';
-import { corpusMoves, playOnSim, removeTempDirs, setUp, startSimService, tempDir, until, type Client, type SimService } from './helpers.ts';
+import { corpusMoves, playOnSim, setUp, startSimService, tempDir, until, useServices } from './helpers.ts';
 
-let running: SimService[] = [];
-const clients: Client[] = [];
-afterEach(async () => {
-  for (const c of clients.splice(0)) c.close();
-  for (const s of running.splice(0)) await s.service.close();
-  removeTempDirs();
-});
+const services = useServices();
+const clients = services.clients;
 async function start(opts: Parameters<typeof startSimService>[0] = {}) {
-  const s = await startSimService(opts);
-  running.push(s);
+  const s = await services.start(opts);
   const c = await s.ws();
   clients.push(c);
   await c.next((m) => m.type === 'hello');
@@ -47,7 +41,6 @@ describe('storage', () => {
       expect(paths(readFileSync(pdn, 'utf8'))).toEqual(moves.slice(0, k + 1).map(pathOf));
     }
     await s.service.close();
-    running = running.filter((r) => r !== s);
 
     // The board restarts empty; the game comes back from the journal.
     const again = await start({ gamesDir: s.dir, source: new SimBoard({ clock: 'manual', seed: 9 }) });
@@ -68,7 +61,6 @@ describe('storage', () => {
     expect((await s.c.command({ name: 'resign', side: 'white' })).type).toBe('ok');
     const id = s.service.session.gameId;
     await s.service.close();
-    running = running.filter((r) => r !== s);
     const again = await start({ gamesDir: s.dir, source: new SimBoard({ clock: 'manual' }) });
     expect(again.service.session.gameId).not.toBe(id);
     expect(again.service.session.result).toBe('*');
@@ -121,7 +113,6 @@ describe('storage', () => {
     await s.c.event('move');
     expect((await s.c.command({ name: 'new-game', firstPlayer: 'white' })).type).toBe('ok');
     await s.service.close();
-    running = running.filter((r) => r !== s);
     const items = [...readRecording(readFileSync(file, 'utf8'))];
     expect(items[0]).toMatchObject({ kind: 'header', header: { board: 'sim', id: 'SIM' } });
     const frames = items.filter((i) => i.kind === 'frame');

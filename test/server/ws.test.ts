@@ -2,24 +2,13 @@
 // commands and replies, and bad peers (malformed, oversized, binary, unknown
 // messages; many clients; a client that stops reading; a dead client).
 
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { MAX_CLIENT_MESSAGE, ServerMessage } from '../../src/server/messages.ts';
 import { HARD_MAX_PAYLOAD } from '../../src/server/ws.ts';
-import { Client, corpusMoves, playOnSim, removeTempDirs, setUp, startSimService, type SimService } from './helpers.ts';
+import { corpusMoves, playOnSim, setUp, type SimService, useServices } from './helpers.ts';
 
-let running: SimService[] = [];
-const clients: Client[] = [];
-afterEach(async () => {
-  for (const c of clients.splice(0)) c.close();
-  for (const s of running.splice(0)) await s.service.close();
-  removeTempDirs();
-});
-async function start(opts: Parameters<typeof startSimService>[0] = {}) {
-  const s = await startSimService(opts);
-  running.push(s);
-  return s;
-}
+const { start, clients } = useServices();
 async function connect(s: SimService, path?: string, options?: WebSocket.ClientOptions) {
   const c = await s.ws(path, options);
   clients.push(c);

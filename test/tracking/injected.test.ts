@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { readPdn } from '../../src/pdn/index.ts';
 import {
-  JUMP_LAND, NEIGHBOUR, colorAt, legalMoves, opposite, type Move, type Position,
+  NEIGHBOUR, colorAt, legalMoves, opposite, type Move, type Position,
 } from '../../src/rules/index.ts';
 import { mulberry32, type Rng } from '../../src/sensors/sim/index.ts';
 import { corpusFile } from '../corpus.ts';
@@ -109,7 +109,6 @@ function injections(t: Table, pos: Position, r: Rng): Injection[] {
     const s = pick(r, men);
     out.push({ category: 'stack-not-king', act: () => sim.place(s), what: `coin on the man on ${s}` });
   }
-  void JUMP_LAND;
   return out;
 }
 

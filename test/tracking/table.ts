@@ -3,7 +3,7 @@
 // do (captures removed before, during or after; multi-jumps stepped or placed
 // straight; crowns under or on top; pieces lifted and put back; pauses).
 
-import { SimBoard, mulberry32, type Rng } from '../../src/sensors/sim/index.ts';
+import { SimBoard, mulberry32, type Rng, type SimBoardOptions } from '../../src/sensors/sim/index.ts';
 import { Game, type Move, type Position } from '../../src/rules/index.ts';
 import { MoveTracker, type TrackerEvent, type TrackerOptions } from '../../src/tracking/tracker.ts';
 
@@ -15,7 +15,7 @@ export class Table {
   /** frame-clock time of the hand's last action */
   lastHandAt = 0;
 
-  constructor(opts: { seed?: number; game?: Game; tracker?: Partial<TrackerOptions>; physics?: ConstructorParameters<typeof SimBoard>[0] extends infer O ? O extends { physics?: infer P } ? P : never : never } = {}) {
+  constructor(opts: { seed?: number; game?: Game; tracker?: Partial<TrackerOptions>; physics?: SimBoardOptions['physics'] } = {}) {
     this.sim = new SimBoard({ seed: opts.seed ?? 1, physics: opts.physics });
     this.game = opts.game ?? Game.standard();
     this.tracker = new MoveTracker(this.game, opts.tracker);
