@@ -1,5 +1,5 @@
 // The 174 ACF three-move ballots (number, opening moves, status, name), as in
-// shared/corpus/acf_three_move_ballots.tsv (test/rules/ballots.test.ts checks the two agree).
+// data/corpus/acf_three_move_ballots.tsv (test/rules/ballots.test.ts checks the two agree).
 // Kept in the source so a game can start from a ballot without the corpus.
 
 export type BallotStatus = 'crossboard' | 'mailplay' | 'barred';

@@ -1,6 +1,9 @@
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readPdn, makePdnFile, gameFromPdn, resultWinner, type PdnGame } from '../../src/pdn/index.ts';
-import { corpusFile, corpusPdnFiles } from '../corpus.ts';
+import { CORPUS, corpusFile, corpusPdnFiles } from '../corpus.ts';
 
 // Games per file, counted by hand from the files ([Event tags; 11_man_english has one [FEN] per line).
 const EXPECTED: Record<string, { games: number; moves: number }> = {
@@ -26,8 +29,18 @@ const comparable = (g: PdnGame) => ({
   moves: g.moves.map((m) => ({ path: [m.move.from, ...m.move.path], before: m.before, after: m.after, nags: m.nags, strength: m.strength })),
 });
 
-describe('the shared corpus', () => {
+describe('the corpus (data/corpus)', () => {
   const files = corpusPdnFiles();
+
+  it('holds the upstream files byte for byte (SHA256SUMS)', () => {
+    const sums = readFileSync(join(CORPUS, 'SHA256SUMS'), 'utf8').trim().split('\n');
+    expect(sums.length).toBe(13);
+    for (const line of sums) {
+      const [sum, name] = line.split(/\s+/);
+      const actual = createHash('sha256').update(readFileSync(join(CORPUS, name!))).digest('hex');
+      expect(`${actual}  ${name}`).toBe(`${sum}  ${name}`);
+    }
+  });
 
   it('has the files we expect', () => {
     expect(files).toEqual(Object.keys(EXPECTED).sort());
