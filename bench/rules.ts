@@ -1,14 +1,14 @@
-// Rules and PDN benchmarks: perft speed (depth 12 from the start), the same
-// perft measured for the `rapid-draughts` npm engine in the same run (ratio),
-// and the time to read and replay the whole shared corpus.
+// Rules and PDN benchmarks: perft speed (depth 12 from the start), perft
+// rates beside the `rapid-draughts` npm engine in the same run (ratios of
+// medians over repeated runs of at least 2 s), and the time to read and
+// replay the whole corpus (data/corpus).
 // Run: node bin/run-ts.js bench/rules.ts   (or npm run bench)
 
-import { readFileSync, readdirSync, existsSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { START, perft } from '../src/rules/index.ts';
+import { corpusFile, corpusPdnFiles } from '../test/corpus.ts';
+import { START, legalMoves, perft, playMove, type Position } from '../src/rules/index.ts';
 import { readPdn } from '../src/pdn/index.ts';
 
-const EXPECTED: Record<number, number> = { 9: 3963680, 10: 18391564, 12: 388623673 };
+const EXPECTED: Record<number, number> = { 6: 36768, 7: 179740, 8: 845931, 9: 3963680, 10: 18391564, 11: 85242128, 12: 388623673 };
 
 function timed<T>(f: () => T): [T, number] {
   const t = performance.now();
@@ -28,7 +28,11 @@ if (EXPECTED[depth] !== undefined && nodes !== EXPECTED[depth]) {
 }
 console.log(`perft ${depth} (crownhead): ${fmt(nodes)} nodes in ${secs.toFixed(2)} s = ${(nodes / secs / 1e6).toFixed(1)} M nodes/s`);
 
-// Side by side with rapid-draughts at a depth it finishes in seconds (it runs ~40× slower).
+// Side by side with rapid-draughts (1.0.6), in the same run. Each contender
+// runs at the smallest depth where one run takes at least 2 s, 5 runs each,
+// interleaved; the ratio is of the median node rates. Two ratios: our
+// allocation-free perft against their public API, and — like for like — our
+// own public API (legalMoves/playMove, a Move object per move) against theirs.
 // rapid-draughts' .d.ts files use extensionless relative imports that NodeNext
 // resolution cannot follow, so describe the little we use here.
 interface RdEngine {
@@ -50,18 +54,49 @@ function rdPerft(e: RdEngine, d: number): number {
   }
   return n;
 }
-const cmpDepth = 9;
-const [ours, oursSecs] = timed(() => perft(START, cmpDepth));
-const [theirs, theirsSecs] = timed(() => rdPerft(EnglishDraughtsEngineFactory.setup(), cmpDepth));
-console.log(`perft ${cmpDepth} (crownhead): ${fmt(ours)} nodes in ${oursSecs.toFixed(2)} s = ${(ours / oursSecs / 1e6).toFixed(1)} M nodes/s`);
-console.log(`perft ${cmpDepth} (rapid-draughts 1.0.6): ${fmt(theirs)} nodes in ${theirsSecs.toFixed(2)} s = ${(theirs / theirsSecs / 1e6).toFixed(2)} M nodes/s`);
-console.log(`perft speed ratio crownhead / rapid-draughts: ${((ours / oursSecs) / (theirs / theirsSecs)).toFixed(1)}x`);
+function apiPerft(pos: Position, d: number): number {
+  const moves = legalMoves(pos);
+  if (d === 1) return moves.length;
+  let n = 0;
+  for (const m of moves) n += apiPerft(playMove(pos, m), d - 1);
+  return n;
+}
+const contenders: { name: string; run: (d: number) => number }[] = [
+  { name: 'crownhead perft', run: (d) => perft(START, d) },
+  { name: 'crownhead public API (legalMoves/playMove)', run: (d) => apiPerft(START, d) },
+  { name: 'rapid-draughts 1.0.6 public API', run: (d) => rdPerft(EnglishDraughtsEngineFactory.setup(), d) },
+];
+const RUNS = 5;
+const rates = new Map<string, { depth: number; nodes: number; secs: number[] }>();
+for (const c of contenders) {
+  let d = 6;
+  for (;;) {
+    const [, t] = timed(() => c.run(d));
+    if (t >= 2) break;
+    d++;
+  }
+  rates.set(c.name, { depth: d, nodes: 0, secs: [] });
+}
+for (let i = 0; i < RUNS; i++) {
+  for (const c of contenders) {
+    const r = rates.get(c.name)!;
+    const [n, t] = timed(() => c.run(r.depth));
+    if (EXPECTED[r.depth] !== undefined && n !== EXPECTED[r.depth]) throw new Error(`${c.name}: perft ${r.depth} = ${n}, expected ${EXPECTED[r.depth]}`);
+    r.nodes = n;
+    r.secs.push(t);
+  }
+}
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[(xs.length - 1) >> 1]!;
+const rate = (name: string) => rates.get(name)!.nodes / median(rates.get(name)!.secs);
+for (const [name, r] of rates) {
+  console.log(`${name}: perft ${r.depth} = ${fmt(r.nodes)} nodes, median ${median(r.secs).toFixed(2)} s of ${RUNS} (${Math.min(...r.secs).toFixed(2)}–${Math.max(...r.secs).toFixed(2)} s) = ${(r.nodes / median(r.secs) / 1e6).toFixed(2)} M nodes/s`);
+}
+console.log(`perft speed ratio, crownhead perft / rapid-draughts API: ${(rate(contenders[0]!.name) / rate(contenders[2]!.name)).toFixed(1)}x (median rates)`);
+console.log(`perft speed ratio, crownhead public API / rapid-draughts API (like for like): ${(rate(contenders[1]!.name) / rate(contenders[2]!.name)).toFixed(1)}x (median rates)`);
 
 // Corpus replay.
-const here = import.meta.dirname;
-const corpus = [resolve(here, '../../shared/corpus'), resolve(here, '../shared/corpus')].find(existsSync);
-if (corpus) {
-  const files = readdirSync(corpus).filter((f) => f.endsWith('.pdn')).map((f) => readFileSync(join(corpus, f), 'utf8'));
+{
+  const files = corpusPdnFiles().map(corpusFile);
   const replay = () => timed(() => {
     let games = 0, moves = 0;
     for (const text of files) {
@@ -74,4 +109,4 @@ if (corpus) {
   const [stats, cold] = replay();
   const warm = Math.min(replay()[1], replay()[1]);
   console.log(`corpus replay: ${fmt(stats.games)} games, ${fmt(stats.moves)} moves read and replayed in ${(cold * 1000).toFixed(0)} ms cold, ${(warm * 1000).toFixed(0)} ms warm (${fmt(Math.round(stats.moves / warm))} moves/s)`);
-} else console.log('corpus replay: skipped (shared/corpus not found beside the checkout)');
+}

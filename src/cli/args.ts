@@ -1,6 +1,7 @@
 // Command-line parsing on node:util parseArgs, with errors that say what is wrong.
 
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { didYouMean } from './suggest.ts';
 
 export class UsageError extends Error {
   override readonly name = 'UsageError';
@@ -16,7 +17,9 @@ export function parse<T extends Options>(argv: string[], options: T, usage: stri
     let msg = err.message;
     if (err.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
       const m = /Unknown option '([^']+)'/.exec(err.message);
-      msg = `unknown option ${m ? m[1] : ''}`.trim();
+      const given = m ? m[1]! : '';
+      const known = Object.entries(options).flatMap(([name, o]) => [`--${name}`, ...(o.short ? [`-${o.short}`] : [])]);
+      msg = `unknown option ${given}`.trim() + (given.startsWith('--') ? didYouMean(given.split('=')[0]!, known.filter((k) => k.startsWith('--'))) : '');
     } else if (err.code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') {
       msg = err.message.replace(/^Option '([^']+)'/, 'option $1').split('\n')[0];
     } else if (err.code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL') {

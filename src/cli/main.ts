@@ -1,20 +1,16 @@
 // The `crownhead` command line: dispatches subcommands. Each subcommand takes
-// its arguments and an Io (so tests run it in-process) and returns an exit code.
+// its arguments and an Io (so tests run it in-process) and returns an exit code;
+// every error is one line on standard error, naming what is wrong.
 
+import { BUNDLED, VERSION } from '../build-info.ts';
 import { UsageError } from './args.ts';
+import { stdio, type Io } from './io.ts';
 import { perftCommand, PERFT_USAGE } from './perft.ts';
 import { pdnCommand, PDN_USAGE } from './pdn.ts';
 import { replayCommand, REPLAY_USAGE } from './replay.ts';
+import { didYouMean } from './suggest.ts';
 
-export interface Io {
-  out(line: string): void;
-  err(line: string): void;
-}
-
-const stdio: Io = {
-  out: (l) => process.stdout.write(l + '\n'),
-  err: (l) => process.stderr.write(l + '\n'),
-};
+export type { Io } from './io.ts';
 
 type Command = (argv: string[], io: Io) => number | Promise<number>;
 
@@ -30,7 +26,10 @@ export const USAGE = `crownhead: a physical-board companion for American checker
 Commands:
 ${Object.values(COMMANDS).map((c) => c.help.split('\n').map((l) => '  ' + l.replace(/^usage: /, '').replace(/^ {7}/, '')).join('\n')).join('\n')}
 
-Run "crownhead COMMAND --help" for more.`;
+Run "crownhead COMMAND --help" for more; "crownhead --version" for the version.`;
+
+/** "crownhead 0.1.0 (built bundle, Node v20.20.2)". */
+export const versionLine = (): string => `crownhead ${VERSION} (${BUNDLED ? 'built bundle' : 'from source'}, Node ${process.version})`;
 
 export async function main(argv: string[], io: Io = stdio): Promise<number> {
   const [name, ...rest] = argv;
@@ -38,9 +37,14 @@ export async function main(argv: string[], io: Io = stdio): Promise<number> {
     io.out(USAGE);
     return name === undefined ? 2 : 0;
   }
+  if (name === '--version' || name === '-V' || name === 'version') {
+    io.out(versionLine());
+    return 0;
+  }
   const cmd = COMMANDS[name];
   if (!cmd) {
-    io.err(`crownhead: unknown command "${name}"\n\n${USAGE}`);
+    const hint = name.startsWith('-') ? '' : didYouMean(name, Object.keys(COMMANDS));
+    io.err(`crownhead: unknown ${name.startsWith('-') ? 'option' : 'command'} "${name}"${hint}\n\n${USAGE}`);
     return 2;
   }
   try {

@@ -2,7 +2,7 @@
 
 import { FenError, parseFen, perft, perftDivide, legalMoves, moveText, START } from '../rules/index.ts';
 import { parse, UsageError, wholeNumber } from './args.ts';
-import type { Io } from './main.ts';
+import type { Io } from './io.ts';
 
 export const PERFT_USAGE = 'usage: crownhead perft DEPTH [--fen FEN] [--divide]';
 
@@ -34,7 +34,7 @@ export function perftCommand(argv: string[], io: Io): number {
     }
   } else total = perft(pos, depth);
   const ms = performance.now() - t0;
-  io.err(`perft ${depth}: ${total} nodes in ${(ms / 1000).toFixed(2)} s (${Math.round(total / Math.max(ms, 1e-3) / 1000)} k nodes/s)`);
+  io.err(`perft ${depth}: ${total} nodes in ${(ms / 1000).toFixed(2)} s (${(total / Math.max(ms, 1e-3) / 1000).toFixed(1)} M nodes/s)`);
   io.out(String(total));
   return 0;
 }

@@ -7,7 +7,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { GameSession } from '../game/session.ts';
 import { readRecording, RecordingError } from '../tracking/recording.ts';
 import { parse, UsageError } from './args.ts';
-import type { Io } from './main.ts';
+import type { Io } from './io.ts';
 
 export const REPLAY_USAGE = 'usage: crownhead replay FILE [--pdn OUT]   run a recording through tracking; print the PDN and every alert';
 
@@ -18,19 +18,28 @@ export interface ReplayResult {
   games: number;
 }
 
-/** Replays a recording's text through a fresh session (pure apart from the clock it fakes from frame times). */
+/**
+ * Replays a recording's text through a fresh session (pure: its clock is the
+ * recording's start time from the header plus each item's time, so the PDN
+ * carries the date the game was played; alert times are from the recording's start).
+ */
 export function replayRecording(text: string): ReplayResult {
-  let now = 0;
-  const session = new GameSession({ now: () => now });
+  let t = 0;
+  let epoch = 0;
+  const session = new GameSession({ now: () => epoch + t });
   const alerts: ReplayResult['alerts'] = [];
   session.on((e) => {
-    if (e.type === 'alert') alerts.push({ t: now, category: e.alert.category, message: e.alert.message });
+    if (e.type === 'alert') alerts.push({ t, category: e.alert.category, message: e.alert.message });
   });
   let frames = 0, games = 0;
   let started = false;
   for (const item of readRecording(text)) {
-    if (item.kind === 'header') continue;
-    now = item.t;
+    if (item.kind === 'header') {
+      const when = Date.parse(String(item.header.started ?? ''));
+      if (!Number.isNaN(when)) epoch = when;
+      continue;
+    }
+    t = item.t;
     if (item.kind === 'new-game') {
       session.newGame({ fen: item.fen, rules: item.options });
       games++;

@@ -14,7 +14,7 @@ import { FenError, parseFen, BALLOTS } from '../rules/index.ts';
 import { isLoopbackBind } from '../server/access.ts';
 import type { ServiceOptions } from '../server/service.ts';
 import { parse, UsageError } from './args.ts';
-import type { Io } from './main.ts';
+import type { Io } from './io.ts';
 
 export const SERVE_USAGE = 'usage: crownhead serve [--board SPEC] [--host ADDR] [--port N] [--games DIR] [options]';
 
@@ -259,8 +259,8 @@ export async function serveCommand(argv: string[], io: Io, env: NodeJS.ProcessEn
     const { startService } = await import('../server/service.ts');
     service = await startService({ ...o, logger });
   } catch (e) {
-    logger.fatal(`cannot start: ${(e as Error).message}`);
-    io.err(`crownhead serve: ${(e as Error).message}`);
+    // One line, on standard error (the log may be JSON for a service manager; this is for the person).
+    io.err(`crownhead serve: cannot start: ${(e as Error).message}`);
     return 1;
   }
   const { board } = service;

@@ -1,13 +1,14 @@
 // Move generation and making moves: the legal moves of a position (captures
 // compulsory unless huffing; multi-jumps as one move with their full path) and
 // the position after a move. Bitboards for simple moves and for "is there a
-// capture", table-driven depth-first search for jump sequences.
+// capture", the jump search in jumps.ts for jump sequences; perft lives in perft.ts.
 
 import {
-  BLACK_KING_ROW, WHITE_KING_ROW, JUMP_LAND, NEIGHBOUR, lowestIndex, popcount,
+  BLACK_KING_ROW, WHITE_KING_ROW, NEIGHBOUR, lowestIndex,
   stepDL, stepDR, stepUL, stepUR, type Bitboard,
 } from './squares.ts';
 import type { Position } from './position.ts';
+import { ALL_DIRS, FORWARD_BLACK, FORWARD_WHITE, JumpSearch } from './jumps.ts';
 
 /** A move with its full path. Squares are 1–32. */
 export interface Move {
@@ -27,8 +28,6 @@ export interface RulesOptions {
   /** A man crowned mid-capture goes on jumping as a king. */
   readonly crownContinue?: boolean;
 }
-
-export const isCapture = (m: Move): boolean => m.captures.length > 0;
 
 // ---------------------------------------------------------------------------
 // Bitboard helpers
@@ -79,57 +78,6 @@ export function capturingSquares(pos: Position): number[] {
 
 // ---------------------------------------------------------------------------
 // Jump search. One reusable searcher; it reports each complete sequence.
-
-const FORWARD_BLACK = [2, 3]; // DL, DR
-const FORWARD_WHITE = [0, 1]; // UL, UR
-const ALL_DIRS = [0, 1, 2, 3];
-
-type JumpSink = (fromIdx: number, toIdx: number, capMask: number, crowned: boolean, path: Int8Array, caps: Int8Array, len: number) => void;
-
-class JumpSearch {
-  readonly path = new Int8Array(32);
-  readonly caps = new Int8Array(32);
-  opp = 0;
-  empty = 0;
-  kingRow = 0;
-  black = true;
-  crownContinue = false;
-  from = 0;
-  sink: JumpSink = () => {};
-
-  /** Searches every complete jump sequence of the piece at `from`; returns how many were reported. */
-  run(from: number, king: boolean): number {
-    this.from = from;
-    return this.dfs(from, king, 0, 0, false);
-  }
-
-  private dfs(sq: number, king: boolean, capMask: number, len: number, crowned: boolean): number {
-    const dirs = king ? ALL_DIRS : this.black ? FORWARD_BLACK : FORWARD_WHITE;
-    let found = 0;
-    for (let k = 0; k < dirs.length; k++) {
-      const d = dirs[k];
-      const land = JUMP_LAND[sq * 4 + d];
-      if (land < 0) continue;
-      const over = NEIGHBOUR[sq * 4 + d];
-      const overBit = 1 << over;
-      if ((this.opp & overBit) === 0 || (capMask & overBit) !== 0 || (this.empty & (1 << land)) === 0) continue;
-      this.path[len] = land;
-      this.caps[len] = over;
-      const caps = capMask | overBit;
-      if (!king && (this.kingRow & (1 << land)) !== 0) {
-        // A man reaches the far row: crowned, and the move ends (unless the variant says go on).
-        const more = this.crownContinue ? this.dfs(land, true, caps, len + 1, true) : 0;
-        if (more === 0) this.sink(this.from, land, caps, true, this.path, this.caps, len + 1);
-        found += more === 0 ? 1 : more;
-      } else {
-        const more = this.dfs(land, king, caps, len + 1, crowned);
-        if (more === 0) this.sink(this.from, land, caps, crowned, this.path, this.caps, len + 1);
-        found += more === 0 ? 1 : more;
-      }
-    }
-    return found;
-  }
-}
 
 const searcher = new JumpSearch();
 
@@ -216,110 +164,3 @@ export const sameResult = (a: Move, b: Move): boolean =>
 
 export const sameMove = (a: Move, b: Move): boolean =>
   a.from === b.from && a.path.length === b.path.length && a.path.every((p, i) => p === b.path[i]);
-
-// ---------------------------------------------------------------------------
-// Perft: leaf-node counts, a whole multi-jump as one move, duplicate paths counted separately.
-
-const MAX_PLY = 64;
-const bufFrom = Array.from({ length: MAX_PLY }, () => new Int8Array(256));
-const bufTo = Array.from({ length: MAX_PLY }, () => new Int8Array(256));
-const bufCap = Array.from({ length: MAX_PLY }, () => new Int32Array(256));
-const bufCrown = Array.from({ length: MAX_PLY }, () => new Uint8Array(256));
-
-const perftSearch = new JumpSearch();
-let sinkPly = 0;
-let sinkN = 0;
-const countOnly = (): void => {};
-
-function countSimple(own: number, kings: number, empty: number, black: boolean): number {
-  const k = own & kings;
-  const men = black ? own : k; // pieces that may move down
-  const upMovers = black ? k : own; // pieces that may move up
-  return (
-    popcount(stepDL(men) & empty) + popcount(stepDR(men) & empty) +
-    popcount(stepUL(upMovers) & empty) + popcount(stepUR(upMovers) & empty)
-  );
-}
-
-function perftRec(b: number, w: number, k: number, black: boolean, depth: number, ply: number, opts: RulesOptions): number {
-  const own = black ? b : w;
-  const opp = black ? w : b;
-  const empty = ~(b | w);
-  let j = jumpers(own, opp, k, empty, black);
-  const s = perftSearch;
-  if (depth === 1 && !opts.huffing) {
-    if (j === 0) return countSimple(own, k, empty, black);
-    let n = 0;
-    s.sink = countOnly;
-    s.black = black; s.opp = opp; s.kingRow = black ? BLACK_KING_ROW : WHITE_KING_ROW; s.crownContinue = !!opts.crownContinue;
-    while (j) {
-      const i = lowestIndex(j);
-      j &= j - 1;
-      s.empty = empty | (1 << i);
-      n += s.run(i, (k & (1 << i)) !== 0);
-    }
-    return n;
-  }
-  // Generate into this ply's buffers.
-  let n = 0;
-  const F = bufFrom[ply], T = bufTo[ply], C = bufCap[ply], K = bufCrown[ply];
-  const captures = j !== 0;
-  if (captures) {
-    s.black = black; s.opp = opp; s.kingRow = black ? BLACK_KING_ROW : WHITE_KING_ROW; s.crownContinue = !!opts.crownContinue;
-    s.sink = perftSink;
-    sinkPly = ply;
-    sinkN = 0;
-    while (j) {
-      const i = lowestIndex(j);
-      j &= j - 1;
-      s.empty = empty | (1 << i);
-      s.run(i, (k & (1 << i)) !== 0);
-    }
-    n = sinkN;
-  }
-  if (!captures || opts.huffing) {
-    const kingRow = black ? BLACK_KING_ROW : WHITE_KING_ROW;
-    let movers = simpleMovers(own, k, empty, black);
-    while (movers) {
-      const i = lowestIndex(movers);
-      movers &= movers - 1;
-      const king = (k & (1 << i)) !== 0;
-      for (let d = 0; d < 4; d++) {
-        if (!king && (black ? d < 2 : d >= 2)) continue;
-        const t = NEIGHBOUR[i * 4 + d];
-        if (t < 0 || (empty & (1 << t)) === 0) continue;
-        F[n] = i; T[n] = t; C[n] = 0; K[n] = !king && (kingRow & (1 << t)) !== 0 ? 1 : 0;
-        n++;
-      }
-    }
-  }
-  if (depth === 1) return n;
-  let total = 0;
-  for (let m = 0; m < n; m++) {
-    const fromBit = 1 << F[m], toBit = 1 << T[m], cap = C[m];
-    const o = (own & ~fromBit) | toBit;
-    const p = opp & ~cap;
-    let nk = k & ~cap;
-    if (nk & fromBit) nk = (nk & ~fromBit) | toBit;
-    else if (K[m]) nk |= toBit;
-    total += black
-      ? perftRec(o, p, nk, false, depth - 1, ply + 1, opts)
-      : perftRec(p, o, nk, true, depth - 1, ply + 1, opts);
-  }
-  return total;
-}
-const perftSink: JumpSink = (f, t, cap, crowned) => {
-  bufFrom[sinkPly][sinkN] = f;
-  bufTo[sinkPly][sinkN] = t;
-  bufCap[sinkPly][sinkN] = cap;
-  bufCrown[sinkPly][sinkN] = crowned ? 1 : 0;
-  sinkN++;
-};
-
-/** Number of leaf nodes at `depth` plies (perft). */
-export function perft(pos: Position, depth: number, opts: RulesOptions = {}): number {
-  if (!Number.isInteger(depth) || depth < 0) throw new RangeError(`perft depth must be a whole number ≥ 0, not ${depth}`);
-  if (depth === 0) return 1;
-  if (depth > MAX_PLY) throw new RangeError(`perft depth is limited to ${MAX_PLY}`);
-  return perftRec(pos.black, pos.white, pos.kings, pos.turn === 'black', depth, 0, opts);
-}

@@ -8,7 +8,6 @@
 
 export type Bitboard = number;
 
-export const ALL: Bitboard = 0xffffffff | 0;
 /** Squares in even rows (0, 2, 4, 6). */
 export const EVEN_ROWS: Bitboard = 0x0f0f0f0f;
 /** Squares in odd rows (1, 3, 5, 7). */
@@ -33,7 +32,6 @@ export const UL = 0;
 export const UR = 1;
 export const DL = 2;
 export const DR = 3;
-export const STEPS = [stepUL, stepUR, stepDL, stepDR] as const;
 
 /** Row (0–7) and column (0–7) of a square index 0–31. */
 export const rowOf = (i: number): number => i >> 2;

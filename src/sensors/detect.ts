@@ -6,6 +6,9 @@
 
 import { LinePort, type PortInfo, type SerialBinding } from './line-port.ts';
 import { makeHostCommand, parseBoardLine, type BoardIdentity } from './protocol.ts';
+import { BoardNotFoundError } from './source.ts';
+
+export { BoardNotFoundError };
 
 export interface HandshakeOptions {
   baudRate?: number;
@@ -38,12 +41,6 @@ export class HandshakeError extends Error {
   }
 }
 
-export class BoardNotFoundError extends Error {
-  constructor(readonly tried: readonly string[]) {
-    super(`no board found${tried.length ? ': ' + tried.join('; ') : ''}`);
-    this.name = 'BoardNotFoundError';
-  }
-}
 
 /**
  * Open `path` and make sure a Crownhead board speaking proto=1 answers.

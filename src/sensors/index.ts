@@ -15,7 +15,7 @@
 //   open.ts       board spec ("auto", "serial:/dev/…", "firmata:…", "emulator", "sim") → source
 //   line-port.ts  one serial port as a stream of text lines (serialport + ReadlineParser)
 //   emitter.ts    tiny typed emitter
-//   sim/          simulated board: physics, hand API, timelines, clocks; StandardFirmata model
+//   sim/          simulated board: physics, hand API, timelines, clocks
 
 export * from './protocol.ts';
 export { LineStats, type LineStatsSnapshot } from './linestats.ts';
@@ -44,4 +44,3 @@ export { LinePort, BAUD_RATE, type PortInfo, type SerialBinding } from './line-p
 export { FirmataBoardSource, loadPinMap, type FirmataSourceOptions, type PinMap } from './firmata.ts';
 export { EmulatorBoardSource, EMULATOR_BIN, FIRMWARE_ELF, type EmulatorOptions } from './emulator.ts';
 export { createBoardSource, openBoardSource } from './open.ts';
-export { FirmataPeer, type FirmataPeerOptions } from './sim/firmata-peer.ts';

@@ -73,8 +73,6 @@ export type HostCommand =
   | { type: 'led'; state: LedState }
   | { type: 'id'; id: string };
 
-export const isProtocolError = (r: BoardMessage | ProtocolError): r is ProtocolError => r.type === 'invalid';
-
 // ---------------------------------------------------------------- checksum
 
 const HEX = '0123456789ABCDEF';
@@ -284,11 +282,6 @@ export function makeBoardLine(msg: BoardMessage): string {
       break;
   }
   return body + '*' + checksum(body);
-}
-
-/** The command word a host command is answered with (`OK <word>`). */
-export function commandWord(cmd: HostCommand): string {
-  return { identify: '?', rate: 'RATE', mode: 'MODE', buzz: 'BUZZ', led: 'LED', id: 'ID' }[cmd.type];
 }
 
 /** Format a host command with its checksum, without the `\n`. Throws RangeError on an invalid argument. */

@@ -9,6 +9,14 @@ import type { BoardIdentity, HostCommand } from './protocol.ts';
 
 export type { BoardIdentity, HostCommand } from './protocol.ts';
 
+/** No Crownhead board answered; `tried` says what was tried and why each failed. */
+export class BoardNotFoundError extends Error {
+  constructor(readonly tried: readonly string[]) {
+    super(`no board found${tried.length ? ': ' + tried.join('; ') : ''}`);
+    this.name = 'BoardNotFoundError';
+  }
+}
+
 /** One raw frame: 32 10-bit readings (index 0 = square 1), stamped by the source's clock. */
 export interface RawFrame {
   seq: number;

@@ -1,10 +1,13 @@
-// The HTTP side: the page (built once by src/web/build.ts, cached, gzipped
-// when the client takes it, with ETags), the read API (state, saved games,
+// The HTTP side: the page (prebuilt in dist/page/, or bundled from src/web/ when
+// running from source; gzipped when the client takes it, with ETags; the
+// versioned script and stylesheet cached for good), the read API (state, saved games,
 // PDN downloads, archive) and POST /api/command for controls, with access
 // control, security headers and JSON errors that name the problem.
 
 import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
+import { BUNDLED } from '../build-info.ts';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { Logger } from 'pino';
 import { bearerToken, type Requester } from './access.ts';
@@ -26,31 +29,54 @@ const COMPRESSIBLE = /^(text\/|application\/(javascript|json|xml|wasm)|image\/sv
 
 let pageBuild: Promise<Page> | null = null;
 
-/** Builds the page once per process (src/web/build.ts) and prepares each file (ETag, gzip). */
+/** The prebuilt page beside the bundle (dist/page/, listed in its manifest.json). */
+function readPrebuiltPage(): Map<string, { body: Buffer; type: string }> {
+  const dir = new URL('../page/', import.meta.url);
+  let manifest: unknown;
+  try {
+    manifest = JSON.parse(readFileSync(new URL('manifest.json', dir), 'utf8'));
+  } catch (e) {
+    throw new Error(`the prebuilt page (dist/page/manifest.json) cannot be read: ${(e as Error).message}; run "npm run build"`);
+  }
+  if (!Array.isArray(manifest)) throw new Error('dist/page/manifest.json is not a list; run "npm run build"');
+  const files = new Map<string, { body: Buffer; type: string }>();
+  for (const entry of manifest as unknown[]) {
+    const { path, file, type } = (entry ?? {}) as Record<string, unknown>;
+    if (typeof path !== 'string' || typeof file !== 'string' || typeof type !== 'string' || file.includes('..')) throw new Error(`dist/page/manifest.json has a bad entry: ${JSON.stringify(entry)}`);
+    files.set(path, { body: readFileSync(new URL(file, dir)), type });
+  }
+  return files;
+}
+
+/**
+ * The page once per process: read from dist/page/ in the built package, or
+ * bundled in memory from src/web/ (esbuild) when running from source; each
+ * file prepared once (ETag, gzip).
+ */
 export function loadPage(logger: Logger): Promise<Page> {
   pageBuild ??= (async (): Promise<Page> => {
-    let build: () => Promise<Map<string, { body: Buffer; type: string }>>;
+    const t0 = performance.now();
+    let files: Map<string, { body: Buffer; type: string }>;
     try {
-      ({ buildPage: build } = (await import('../web/build.ts')) as { buildPage: typeof build });
-      if (typeof build !== 'function') throw new Error('src/web/build.ts exports no buildPage()');
+      if (BUNDLED) files = readPrebuiltPage();
+      else {
+        // A specifier the bundler cannot follow: the build step never ships esbuild or src/web.
+        const source = '../web/build.ts';
+        const { buildPage } = (await import(source)) as { buildPage: () => Promise<typeof files> };
+        files = await buildPage();
+      }
     } catch (e) {
       const err = e as NodeJS.ErrnoException;
-      const reason = err.code === 'ERR_MODULE_NOT_FOUND' && /web[\\/]build\.ts/.test(err.message) ? 'the page sources (src/web/build.ts) are missing from this installation' : `the page cannot be loaded: ${err.message}`;
+      const reason = err.code === 'ERR_MODULE_NOT_FOUND' && /web[\\/]build\.ts/.test(err.message) ? 'the page sources (src/web/build.ts) are missing from this installation' : `the page failed to load: ${err.message}`;
       return { ok: false, reason };
     }
-    try {
-      const t0 = performance.now();
-      const files = await build();
-      const assets = new Map<string, Asset>();
-      for (const [path, { body, type }] of files) {
-        const gzip = COMPRESSIBLE.test(type) && body.length > 512 ? gzipSync(body, { level: 9 }) : null;
-        assets.set(path, { body, type, gzip: gzip && gzip.length < body.length ? gzip : null, etag: `"${createHash('sha1').update(body).digest('base64url')}"` });
-      }
-      logger.debug({ files: assets.size, ms: Math.round(performance.now() - t0) }, 'page built');
-      return { ok: true, assets };
-    } catch (e) {
-      return { ok: false, reason: `the page failed to build: ${(e as Error).message}` };
+    const assets = new Map<string, Asset>();
+    for (const [path, { body, type }] of files) {
+      const gzip = COMPRESSIBLE.test(type) && body.length > 512 ? gzipSync(body, { level: 9 }) : null;
+      assets.set(path, { body, type, gzip: gzip && gzip.length < body.length ? gzip : null, etag: `"${createHash('sha1').update(body).digest('base64url')}"` });
     }
+    logger.debug({ files: assets.size, ms: Math.round(performance.now() - t0), prebuilt: BUNDLED }, 'page loaded');
+    return { ok: true, assets };
   })();
   return pageBuild;
 }
@@ -117,7 +143,8 @@ export function createApp(ctx: ServerContext, page: Page): express.Express {
     const asset = page.assets.get(req.path === '/index.html' ? '/' : req.path);
     if (!asset) return next();
     res.setHeader('ETag', asset.etag);
-    res.setHeader('Cache-Control', 'no-cache');
+    // '/assets/app.js?v=<content hash>' never changes under that name; the HTML is revalidated.
+    res.setHeader('Cache-Control', typeof req.query.v === 'string' && req.path.startsWith('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache');
     res.setHeader('Vary', 'Accept-Encoding');
     res.setHeader('Content-Type', asset.type);
     if (req.headers['if-none-match'] === asset.etag) {

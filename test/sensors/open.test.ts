@@ -2,15 +2,15 @@ import { describe, expect, it } from 'vitest';
 import { FirmataBoardSource, SerialBoardSource, SimBoard, createBoardSource, openBoardSource, EmulatorBoardSource } from '../../src/sensors/index.ts';
 
 describe('board specs', () => {
-  it('maps spec strings to sources', () => {
-    expect(createBoardSource('auto')).toBeInstanceOf(SerialBoardSource);
-    expect(createBoardSource('serial:/dev/ttyACM0')).toBeInstanceOf(SerialBoardSource);
-    expect(createBoardSource('/dev/ttyUSB0')).toBeInstanceOf(SerialBoardSource);
-    expect(createBoardSource('firmata:/dev/ttyACM0')).toBeInstanceOf(FirmataBoardSource);
-    expect(createBoardSource('emulator')).toBeInstanceOf(EmulatorBoardSource);
-    expect(createBoardSource('sim:7')).toBeInstanceOf(SimBoard);
-    expect(() => createBoardSource('bluetooth')).toThrow(/unknown board "bluetooth"/);
-    expect(() => createBoardSource('firmata')).toThrow(/needs a port/);
+  it('maps spec strings to sources', async () => {
+    expect(await createBoardSource('auto')).toBeInstanceOf(SerialBoardSource);
+    expect(await createBoardSource('serial:/dev/ttyACM0')).toBeInstanceOf(SerialBoardSource);
+    expect(await createBoardSource('/dev/ttyUSB0')).toBeInstanceOf(SerialBoardSource);
+    expect(await createBoardSource('firmata:/dev/ttyACM0')).toBeInstanceOf(FirmataBoardSource);
+    expect(await createBoardSource('emulator')).toBeInstanceOf(EmulatorBoardSource);
+    expect(await createBoardSource('sim:7')).toBeInstanceOf(SimBoard);
+    await expect(createBoardSource('bluetooth')).rejects.toThrow(/unknown board "bluetooth"/);
+    await expect(createBoardSource('firmata')).rejects.toThrow(/needs a port/);
   });
 
   it('"auto" falls back to the simulated board when no board is found (no udev here)', async () => {

@@ -6,7 +6,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { replayRecording } from '../../src/cli/replay.ts';
 import { main, type Io } from '../../src/cli/main.ts';
-import { readOnePdn } from '../../src/pdn/index.ts';
+import { readOnePdn, tagValue } from '../../src/pdn/index.ts';
 import { readRecording, RecordingError, RECORDING_MAGIC } from '../../src/tracking/recording.ts';
 import { SimBoard } from '../../src/sensors/sim/index.ts';
 import { removeTempDirs, startSimService, tempDir } from '../server/helpers.ts';
@@ -53,6 +53,9 @@ describe('recordings', () => {
     expect(readOnePdn(r.pdn).moves.length).toBe(3);
     expect(r.alerts.map((a) => a.category)).toEqual(['backwards']);
     expect(r.alerts[0].t).toBeGreaterThan(0);
+    // The PDN is dated from the recording's header, not the epoch.
+    const started = JSON.parse(text.split('\n')[1]!).header.started as string;
+    expect(tagValue(readOnePdn(r.pdn), 'Date')).toBe(started.slice(0, 10).replace(/-/g, '.'));
   });
 
   it('crownhead replay prints every alert with its time and the PDN, and writes --pdn', async () => {

@@ -5,7 +5,7 @@
 // pins every sampling interval, read from a board model. Used by the Firmata
 // driver's tests and bench over SerialPortMock. Bytes in: feed(); bytes out: the `out` callback.
 
-import type { PinMap } from '../firmata.ts';
+import type { PinMap } from '../../../src/sensors/firmata.ts';
 
 const ANALOG_PINS = [14, 15, 16, 17, 18, 19]; // Uno A0–A5
 const TOTAL_PINS = 20;

@@ -1,5 +1,5 @@
-// Wires the StandardFirmata board model (src/sensors/sim/firmata-peer.ts) onto a MockBus port.
-import { FirmataPeer } from '../../../src/sensors/sim/firmata-peer.ts';
+// Wires the StandardFirmata board model (./firmata-peer.ts) onto a MockBus port.
+import { FirmataPeer } from './firmata-peer.ts';
 import { loadPinMap } from '../../../src/sensors/index.ts';
 import type { MockBus } from './mock-board.ts';
 

@@ -1,0 +1,43 @@
+// vitest globalSetup for the full suite: before any test file loads, check the
+// system tools the firmware, emulator and browser tests need, and fail once
+// with a message naming what is missing and the exact line that installs it
+// (instead of a scatter of assertion errors). Also rebuilds dist/ when a source
+// is newer, so tests that spawn `crownhead` run what users run.
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+
+const ROOT = join(import.meta.dirname, '../..');
+
+interface Need {
+  what: string;
+  ok: () => boolean;
+  pkg: string;
+}
+
+const onPath = (cmd: string) => () => spawnSync('sh', ['-c', `command -v ${cmd}`], { stdio: 'ignore' }).status === 0;
+
+export const NEEDS: Need[] = [
+  { what: 'make', ok: onPath('make'), pkg: 'make' },
+  { what: 'a host C++ compiler (g++)', ok: onPath('g++'), pkg: 'g++' },
+  { what: 'avr-g++ (AVR compiler)', ok: onPath('avr-g++'), pkg: 'gcc-avr' },
+  { what: 'avr-libc headers', ok: () => existsSync('/usr/lib/avr/include/avr/io.h'), pkg: 'avr-libc' },
+  { what: 'the Arduino AVR core', ok: () => existsSync('/usr/share/arduino/hardware/arduino/avr/cores/arduino/Arduino.h'), pkg: 'arduino-core-avr' },
+  { what: 'simavr headers and library', ok: () => existsSync('/usr/include/simavr/sim_avr.h'), pkg: 'libsimavr-dev' },
+  { what: 'simavr', ok: onPath('simavr'), pkg: 'simavr' },
+  { what: 'Chromium (/usr/bin/chromium)', ok: () => existsSync('/usr/bin/chromium'), pkg: 'chromium' },
+];
+
+export default function setup(): void {
+  const missing = NEEDS.filter((n) => !n.ok());
+  if (missing.length) {
+    const pkgs = [...new Set(missing.map((n) => n.pkg))].join(' ');
+    throw new Error(
+      `The full test suite needs system tools this machine lacks: ${missing.map((n) => n.what).join(', ')}.\n` +
+        `Install them with:\n  sudo apt-get install -y --no-install-recommends ${pkgs}\n` +
+        `(or run "bash .ci/run", which installs everything and runs the tests; "npm run test:quick" needs none of them).`,
+    );
+  }
+  const r = spawnSync(process.execPath, [join(ROOT, 'bin/build.js'), '--if-stale'], { encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`npm run build failed:\n${r.stdout}${r.stderr}`);
+}
