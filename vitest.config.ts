@@ -1,9 +1,20 @@
 import { defineConfig } from 'vitest/config';
 
+// Two tiers. `npm test` runs both (as CI does); `npm run test:quick` runs only
+// "quick" for everyday work: everything but the whole-corpus soaks, in which
+// every corpus game is played on the simulated board (minutes on 2 cores).
+const SOAKS = ['test/tracking/games-*.test.ts'];
+
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
+    // Checks the system tools the firmware/browser tests need (one clear
+    // message if any is missing) and rebuilds dist/ when a source is newer.
+    globalSetup: ['test/setup/preflight.ts'],
+    projects: [
+      { extends: true, test: { name: 'quick', include: ['test/**/*.test.ts'], exclude: SOAKS } },
+      { extends: true, test: { name: 'soak', include: SOAKS } },
+    ],
   },
 });

@@ -1,4 +1,4 @@
-// vitest globalSetup for the full suite: before any test file loads, check the
+// vitest globalSetup (both tiers): before any test file loads, check the
 // system tools the firmware, emulator and browser tests need, and fail once
 // with a message naming what is missing and the exact line that installs it
 // (instead of a scatter of assertion errors). Also rebuilds dist/ when a source
@@ -28,16 +28,21 @@ export const NEEDS: Need[] = [
   { what: 'Chromium (/usr/bin/chromium)', ok: () => existsSync('/usr/bin/chromium'), pkg: 'chromium' },
 ];
 
+/** What is missing, as one message with the line that installs it; null when nothing is. */
+export function preflightProblem(needs: Need[] = NEEDS): string | null {
+  const missing = needs.filter((n) => !n.ok());
+  if (!missing.length) return null;
+  const pkgs = [...new Set(missing.map((n) => n.pkg))].join(' ');
+  return (
+    `The tests need system tools this machine lacks: ${missing.map((n) => n.what).join(', ')}.\n` +
+    `Install them with:\n  sudo apt-get install -y --no-install-recommends ${pkgs}\n` +
+    `(or run "bash .ci/run", which installs them and the npm packages, then runs the tests).`
+  );
+}
+
 export default function setup(): void {
-  const missing = NEEDS.filter((n) => !n.ok());
-  if (missing.length) {
-    const pkgs = [...new Set(missing.map((n) => n.pkg))].join(' ');
-    throw new Error(
-      `The full test suite needs system tools this machine lacks: ${missing.map((n) => n.what).join(', ')}.\n` +
-        `Install them with:\n  sudo apt-get install -y --no-install-recommends ${pkgs}\n` +
-        `(or run "bash .ci/run", which installs everything and runs the tests; "npm run test:quick" needs none of them).`,
-    );
-  }
+  const problem = preflightProblem();
+  if (problem) throw new Error(problem);
   const r = spawnSync(process.execPath, [join(ROOT, 'bin/build.js'), '--if-stale'], { encoding: 'utf8' });
   if (r.status !== 0) throw new Error(`npm run build failed:\n${r.stdout}${r.stderr}`);
 }
