@@ -5,20 +5,19 @@
 import { BUNDLED, VERSION } from '../build-info.ts';
 import { UsageError } from './args.ts';
 import { stdio, type Io } from './io.ts';
-import { perftCommand, PERFT_USAGE } from './perft.ts';
-import { pdnCommand, PDN_USAGE } from './pdn.ts';
-import { replayCommand, REPLAY_USAGE } from './replay.ts';
 import { didYouMean } from './suggest.ts';
+import { PDN_USAGE, PERFT_USAGE, REPLAY_USAGE, SERVE_USAGE } from './usage.ts';
 
 export type { Io } from './io.ts';
 
 type Command = (argv: string[], io: Io) => number | Promise<number>;
 
+// Each subcommand is loaded only when run: --help and typos load none of them.
 const COMMANDS: Record<string, { run: Command; help: string }> = {
-  perft: { run: perftCommand, help: PERFT_USAGE },
-  pdn: { run: pdnCommand, help: PDN_USAGE },
-  replay: { run: replayCommand, help: REPLAY_USAGE },
-  serve: { run: async (argv, io) => (await import('./serve.ts')).serveCommand(argv, io), help: 'usage: crownhead serve [--board SPEC] [--host ADDR] [--port N] [--games DIR] [options]' },
+  perft: { run: async (argv, io) => (await import('./perft.ts')).perftCommand(argv, io), help: PERFT_USAGE },
+  pdn: { run: async (argv, io) => (await import('./pdn.ts')).pdnCommand(argv, io), help: PDN_USAGE },
+  replay: { run: async (argv, io) => (await import('./replay.ts')).replayCommand(argv, io), help: REPLAY_USAGE },
+  serve: { run: async (argv, io) => (await import('./serve.ts')).serveCommand(argv, io), help: SERVE_USAGE },
 };
 
 export const USAGE = `crownhead: a physical-board companion for American checkers

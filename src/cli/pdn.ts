@@ -3,11 +3,10 @@
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { readPdn, makePdnFile } from '../pdn/index.ts';
+import { PDN_USAGE } from './usage.ts';
 import { parse, UsageError } from './args.ts';
 import type { Io } from './io.ts';
 
-export const PDN_USAGE = `usage: crownhead pdn check [--warnings] FILE…   read and replay every game; one summary line per file
-       crownhead pdn format FILE…             print the games rewritten as standard PDN`;
 
 function readText(file: string): string {
   try {

@@ -1,10 +1,10 @@
 // `crownhead perft DEPTH [--fen FEN] [--divide]`
 
 import { FenError, parseFen, perft, perftDivide, legalMoves, moveText, START } from '../rules/index.ts';
+import { PERFT_USAGE } from './usage.ts';
 import { parse, UsageError, wholeNumber } from './args.ts';
 import type { Io } from './io.ts';
 
-export const PERFT_USAGE = 'usage: crownhead perft DEPTH [--fen FEN] [--divide]';
 
 export function perftCommand(argv: string[], io: Io): number {
   const { values, positionals } = parse(argv, { fen: { type: 'string' }, divide: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } }, PERFT_USAGE);

@@ -6,10 +6,10 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { GameSession } from '../game/session.ts';
 import { readRecording, RecordingError } from '../tracking/recording.ts';
+import { REPLAY_USAGE } from './usage.ts';
 import { parse, UsageError } from './args.ts';
 import type { Io } from './io.ts';
 
-export const REPLAY_USAGE = 'usage: crownhead replay FILE [--pdn OUT]   run a recording through tracking; print the PDN and every alert';
 
 export interface ReplayResult {
   pdn: string;

@@ -8,15 +8,14 @@ import { existsSync, readFileSync } from 'node:fs';
 import { networkInterfaces } from 'node:os';
 import { resolve } from 'node:path';
 import { pino, type Logger, type LevelWithSilent } from 'pino';
-import pretty from 'pino-pretty';
 import { parseTimeControl, TimeControlError } from '../game/clock.ts';
 import { FenError, parseFen, BALLOTS } from '../rules/index.ts';
 import { isLoopbackBind } from '../server/access.ts';
 import type { ServiceOptions } from '../server/service.ts';
+import { SERVE_USAGE } from './usage.ts';
 import { parse, UsageError } from './args.ts';
 import type { Io } from './io.ts';
 
-export const SERVE_USAGE = 'usage: crownhead serve [--board SPEC] [--host ADDR] [--port N] [--games DIR] [options]';
 
 const HELP = `${SERVE_USAGE}
 
@@ -87,7 +86,8 @@ export function resolveServeSettings(argv: string[], env: NodeJS.ProcessEnv = pr
   if (positionals.length) throw new UsageError(`serve takes no arguments, got "${positionals[0]}"\n${SERVE_USAGE}`);
 
   // Environment: every CROWNHEAD_* variable must be one we know.
-  const known = new Map<string, Key | 'config'>([...KEYS.map((k) => [envName(k), k] as const), ['CROWNHEAD_CONFIG', 'config']]);
+  // CROWNHEAD_FROM_SOURCE is bin/crownhead.js's (run the sources, not the bundle).
+  const known = new Map<string, Key | 'config' | 'launcher'>([...KEYS.map((k) => [envName(k), k] as const), ['CROWNHEAD_CONFIG', 'config'], ['CROWNHEAD_FROM_SOURCE', 'launcher']]);
   for (const name of Object.keys(env)) {
     if (name.startsWith('CROWNHEAD_') && !known.has(name)) {
       throw new UsageError(`unknown environment variable ${name} (known: ${[...known.keys()].join(', ')})`);
@@ -230,8 +230,12 @@ export function resolveServeSettings(argv: string[], env: NodeJS.ProcessEnv = pr
   };
 }
 
-function makeLogger(level: LevelWithSilent): Logger {
-  if (process.stdout.isTTY) return pino({ level }, pretty({ colorize: true, sync: true, translateTime: 'HH:MM:ss', ignore: 'pid,hostname' }));
+async function makeLogger(level: LevelWithSilent): Promise<Logger> {
+  if (process.stdout.isTTY) {
+    // Readable lines for a person at a terminal; JSON lines otherwise (pino-pretty loaded only then).
+    const { default: pretty } = await import('pino-pretty');
+    return pino({ level }, pretty({ colorize: true, sync: true, translateTime: 'HH:MM:ss', ignore: 'pid,hostname' }));
+  }
   return pino({ level }, pino.destination({ dest: 1, sync: true }));
 }
 
@@ -250,7 +254,7 @@ export async function serveCommand(argv: string[], io: Io, env: NodeJS.ProcessEn
     io.out(HELP);
     return 0;
   }
-  const logger = makeLogger(settings.logLevel);
+  const logger = await makeLogger(settings.logLevel);
   const o = settings.options;
   if (settings.configFile) logger.info({ config: settings.configFile }, `settings from ${settings.configFile}`);
   let service;

@@ -21,9 +21,9 @@ afterAll(() => {
 const cli = (args: string[], extra: Record<string, string> = {}) => spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', env: env(extra), cwd: tempDir() });
 
 /** Starts `serve` on the simulated board; resolves with the child, its URL and the pid that serves. */
-function serve(cmd: string, args: string[], cwd?: string): Promise<{ child: ChildProcess; url: string; pid: number }> {
+function serve(cmd: string, args: string[], cwd?: string, extra: Record<string, string> = {}): Promise<{ child: ChildProcess; url: string; pid: number }> {
   const dir = tempDir();
-  const child = spawn(cmd, args.map((a) => a.replace('GAMES', join(dir, 'games'))), { cwd: cwd ?? dir, env: env(), stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(cmd, args.map((a) => a.replace('GAMES', join(dir, 'games'))), { cwd: cwd ?? dir, env: env(extra), stdio: ['ignore', 'pipe', 'pipe'] });
   children.add(child);
   child.on('exit', () => children.delete(child));
   let out = '', err = '';
@@ -104,6 +104,14 @@ describe('the built package', () => {
     expect(childrenOf(s.pid)).toEqual([]);
     const maps = readFileSync(`/proc/${s.pid}/maps`, 'utf8');
     expect(maps).not.toMatch(/bindings-cpp|serialport/);
+    s.child.kill('SIGTERM');
+  });
+
+  it('from source (CROWNHEAD_FROM_SOURCE=1) the page is bundled in memory and served the same way', async () => {
+    const s = await serve(process.execPath, [BIN, 'serve', '--board', 'sim', '--port', '0', '--games', 'GAMES'], undefined, { CROWNHEAD_FROM_SOURCE: '1' });
+    const html = await fetch(s.url);
+    expect(html.status).toBe(200);
+    expect(await html.text()).toMatch(/<script type="module" src="\/assets\/app\.js\?v=[0-9a-f]+"><\/script>/);
     s.child.kill('SIGTERM');
   });
 

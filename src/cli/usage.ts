@@ -1,0 +1,8 @@
+// Every subcommand's usage line, here so `crownhead --help` and a mistyped
+// command can print them without loading any subcommand.
+
+export const PERFT_USAGE = 'usage: crownhead perft DEPTH [--fen FEN] [--divide]';
+export const PDN_USAGE = `usage: crownhead pdn check [--warnings] FILE…   read and replay every game; one summary line per file
+       crownhead pdn format FILE…             print the games rewritten as standard PDN`;
+export const REPLAY_USAGE = 'usage: crownhead replay FILE [--pdn OUT]   run a recording through tracking; print the PDN and every alert';
+export const SERVE_USAGE = 'usage: crownhead serve [--board SPEC] [--host ADDR] [--port N] [--games DIR] [options]';
