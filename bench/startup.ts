@@ -27,10 +27,12 @@ interface Variant {
   cmd: string;
   args: (rest: string[]) => string[];
   env: NodeJS.ProcessEnv;
+  /** npm start must run in the package; the others run in a scratch folder */
+  inPackage?: boolean;
 }
 const BUNDLE: Variant = { name: 'built bundle', cmd: process.execPath, args: (r) => [BIN, ...r], env: cleanEnv };
 const SOURCE: Variant = { name: 'from source (tsx)', cmd: process.execPath, args: (r) => [BIN, ...r], env: { ...cleanEnv, CROWNHEAD_FROM_SOURCE: '1' } };
-const NPM_START: Variant = { name: 'npm start', cmd: 'npm', args: (r) => ['start', '--silent', '--', ...r.slice(1)], env: cleanEnv };
+const NPM_START: Variant = { name: 'npm start', cmd: 'npm', args: (r) => ['start', '--silent', '--', ...r.slice(1)], env: cleanEnv, inPackage: true };
 
 const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -77,7 +79,7 @@ function treeRss(pid: number): { kb: number; processes: string[] } {
 async function startServe(v: Variant): Promise<{ child: ChildProcess; url: string; ms: number; dir: string }> {
   const dir = mkdtempSync(join(tmpdir(), 'crownhead-bench-'));
   const t0 = performance.now();
-  const child = spawn(v.cmd, v.args(['serve', '--board', 'sim', '--port', '0', '--games', join(dir, 'games')]), { cwd: dir, env: v.env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(v.cmd, v.args(['serve', '--board', 'sim', '--port', '0', '--games', join(dir, 'games')]), { cwd: v.inPackage ? ROOT : dir, env: v.env, stdio: ['ignore', 'pipe', 'pipe'] });
   let buf = '', err = '';
   child.stderr!.on('data', (d) => (err += d));
   const url = await new Promise<string>((ok, fail) => {
@@ -160,6 +162,8 @@ async function play50(v: Variant): Promise<{ kb: number; tree: string; moves: nu
       if (r.type !== 'ok') throw new Error(`new-game: ${JSON.stringify(r)}`);
     }
     if ((await c.command({ name: 'hand-setup' })).type !== 'ok') throw new Error('hand-setup refused');
+    const state = (await (await fetch(s.url + 'api/state')).json()) as { status: { kind: string } };
+    if (state.status.kind !== 'in-sync') await c.next((m) => m.type === 'event' && m.event.type === 'ready', `ready for game ${n + 1}`, 20_000);
     const game = new Game(START);
     for (const mv of list) {
       const size = game.position.kings & (1 << (mv.from - 1)) ? 2 : 1;

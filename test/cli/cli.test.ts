@@ -77,7 +77,7 @@ describe('crownhead pdn', () => {
 
 describe('the crownhead bin', () => {
   const root = resolve(import.meta.dirname, '../..');
-  it('runs from the checkout with no build step (npx crownhead)', () => {
+  it('runs from the checkout as npx crownhead (the bin npm links)', () => {
     const out = execFileSync('npx', ['--no-install', 'crownhead', 'perft', '4'], { cwd: root, encoding: 'utf8', env: { ...process.env, npm_config_update_notifier: 'false' } });
     expect(out.trim().split('\n').at(-1)).toBe('1469');
   });
