@@ -168,7 +168,12 @@ async function play50(v: Variant): Promise<{ kb: number; tree: string; moves: nu
     for (const mv of list) {
       const size = game.position.kings & (1 << (mv.from - 1)) ? 2 : 1;
       await c.command({ name: 'hand', action: 'lift', square: mv.from });
-      await c.command({ name: 'hand', action: 'set', square: mv.to, coins: mv.crowned ? 2 : size });
+      await c.command({ name: 'hand', action: 'set', square: mv.to, coins: size });
+      if (mv.crowned) {
+        // Crowned the way hands do it: the man down, then the crown coin on top a moment later.
+        await new Promise((r) => setTimeout(r, 300));
+        await c.command({ name: 'hand', action: 'set', square: mv.to, coins: 2 });
+      }
       for (const sq of mv.captures) await c.command({ name: 'hand', action: 'lift', square: sq });
       await c.next((m) => m.type === 'event' && m.event.type === 'move' && m.state.moves.length === game.plies.length + 1, `move ${moves + 1}`, 20_000);
       game.play(mv);
