@@ -163,7 +163,11 @@ async function play50(v: Variant): Promise<{ kb: number; tree: string; moves: nu
     }
     if ((await c.command({ name: 'hand-setup' })).type !== 'ok') throw new Error('hand-setup refused');
     const state = (await (await fetch(s.url + 'api/state')).json()) as { status: { kind: string } };
-    if (state.status.kind !== 'in-sync') await c.next((m) => m.type === 'event' && m.event.type === 'ready', `ready for game ${n + 1}`, 20_000);
+    if (state.status.kind !== 'in-sync') {
+      await c.next((m) => m.type === 'event' && m.event.type === 'ready', `ready for game ${n + 1}`, 20_000).catch(async (e: Error) => {
+        throw new Error(`${e.message}\nthe board's status: ${JSON.stringify(((await (await fetch(s.url + 'api/state')).json()) as { status: unknown }).status)}`);
+      });
+    }
     const game = new Game(START);
     for (const mv of list) {
       const size = game.position.kings & (1 << (mv.from - 1)) ? 2 : 1;
