@@ -12,7 +12,7 @@
  * Usage: crownhead-emu path/to/crownhead.elf
  * stdout: first `PTY <slave path>`, then one answer line per stdin command:
  *   SET <sq 1-32> <coins 0-2>  PLACE <sq>  LIFT <sq>  START  CLEAR → OK
- *   STATS → STATS cycles=<n> simms=<ms> scans=<n> adc=<n> txbytes=<n> dropped=<n>
+ *   STATS → STATS cycles=<n> simms=<ms> scans=<n> adc=<n> txbytes=<n> dropped=<n> didr0=<n> wdtcsr=<n>
  *   QUIT or EOF on stdin → exit 0; anything else → ERR <reason>
  */
 #define _GNU_SOURCE
@@ -201,10 +201,12 @@ static void control(char* line) {
     REPLY("OK");
   }
   if (!strcmp(cmd, "STATS")) {
-    REPLY("STATS cycles=%llu simms=%llu scans=%llu adc=%llu txbytes=%llu dropped=%llu",
+    /* registers the firmware must have set: DIDR0 (0x7E) and WDTCSR (0x60) */
+    REPLY("STATS cycles=%llu simms=%llu scans=%llu adc=%llu txbytes=%llu dropped=%llu didr0=%u wdtcsr=%u",
                  (unsigned long long)avr->cycle, (unsigned long long)(avr->cycle / (F_CPU / 1000)),
                  (unsigned long long)scans, (unsigned long long)conversions,
-                 (unsigned long long)tx_bytes, (unsigned long long)dropped);
+                 (unsigned long long)tx_bytes, (unsigned long long)dropped, (unsigned)avr->data[0x7E],
+                 (unsigned)avr->data[0x60]);
   }
   if (!strcmp(cmd, "QUIT")) exit(0);
   REPLY("ERR unknown command %.40s", cmd);

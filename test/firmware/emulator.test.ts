@@ -85,6 +85,21 @@ describe('firmware on the emulated board', () => {
     expect(s.scans).toBeGreaterThan(0);
   });
 
+  it('has switched off the A0/A1 digital input buffers (DIDR0) and runs with the watchdog on, never tripping it', async () => {
+    let s = await board.stats();
+    while (s.simms < 1500) {
+      await board.frameAfter(10); // run well past the 500 ms watchdog timeout
+      s = await board.stats();
+    }
+    expect(s.didr0 & 0b11).toBe(0b11); // ADC0D | ADC1D
+    expect(s.wdtcsr & 0b1000).toBe(0b1000); // WDE: the watchdog resets the chip if the loop ever stops
+    // a watchdog reset would reboot the firmware: a new unasked identity line and seq back at 0
+    const frames = board.lines.filter((b) => b.startsWith('F ')).map((b) => parseFrame(b)!.seq);
+    let restarts = 0;
+    for (let i = 1; i < frames.length; i++) if (frames[i] !== ((frames[i - 1] + 1) & 0xffff)) restarts++;
+    expect(restarts).toBe(0);
+  });
+
   it('BUZZ ILLEGAL gets OK BUZZ, RATE 0 gets E BADARG, checksummed commands work', async () => {
     let reply = board.waitFor((b) => b.startsWith('OK ') || b.startsWith('E '));
     board.send('BUZZ ILLEGAL');
