@@ -17,14 +17,34 @@ describe('HallModel', () => {
     expect(c.sensitivity).not.toEqual(a.sensitivity);
   });
 
-  it('parts spread over the datasheet range (1.0–1.75 mV/G, 2.25–2.75 V), not a kind ±10 %', () => {
-    const m = new HallModel({ seed: 3 });
+  it("'datasheet' parts spread over the whole datasheet range (1.0–1.75 mV/G, 2.25–2.75 V)", () => {
+    const m = new HallModel({ seed: 3, parts: 'datasheet' });
     expect(Math.min(...m.sensitivity)).toBeGreaterThanOrEqual(1.0);
     expect(Math.max(...m.sensitivity)).toBeLessThanOrEqual(1.75);
     expect(Math.max(...m.sensitivity) - Math.min(...m.sensitivity)).toBeGreaterThan(0.5);
     expect(Math.max(...m.quiescent) - Math.min(...m.quiescent)).toBeGreaterThan(350);
     const empty = m.levels();
     expect(empty.every((v, i) => v === Math.round(m.quiescent[i]))).toBe(true);
+  });
+
+  it("'typical' parts (the default) centre on the typical values with the limits at ±3σ", () => {
+    const sens: number[] = [], q: number[] = [];
+    for (let seed = 1; seed <= 40; seed++) {
+      const m = new HallModel({ seed });
+      sens.push(...m.sensitivity);
+      q.push(...m.quiescent);
+    }
+    const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+    const sd = (xs: number[]) => Math.sqrt(mean(xs.map((x) => (x - mean(xs)) ** 2)));
+    expect(mean(sens)).toBeCloseTo(1.4, 1);
+    expect(sd(sens)).toBeGreaterThan(0.09);
+    expect(sd(sens)).toBeLessThan(0.14);
+    expect(mean(q)).toBeGreaterThan(2480);
+    expect(mean(q)).toBeLessThan(2520);
+    expect(sd(q)).toBeGreaterThan(70);
+    expect(sd(q)).toBeLessThan(95);
+    expect(Math.min(...sens)).toBeGreaterThanOrEqual(1.0);
+    expect(Math.max(...q)).toBeLessThanOrEqual(2750);
   });
 
   it('a centred man and king read what the physics script says; the king ≈ 1.48 × the man', () => {
