@@ -102,6 +102,16 @@ describe('emulated board (simavr) through the serial driver', () => {
     expect(src.stats().errors.version).toBe(0);
   });
 
+  it('a coin turned upside down reads more than half a coin step below its square\'s empty level', async () => {
+    const one = frames.latest()!.readings[0]; // square 1 holds a man
+    await src.flip(1);
+    const f = await frames.next((fr) => fr.readings[0] < base[0] - 20, 'square 1 below empty');
+    const step = one - base[0];
+    expect(base[0] - f.readings[0]).toBeGreaterThan(0.5 * step);
+    await src.flip(1);
+    await frames.next((fr) => fr.readings[0] > base[0] + 0.5 * step, 'square 1 back to a man');
+  });
+
   it('the codec counted the partial first line (if any) and moved on', async () => {
     const s = src.stats();
     expect(s.frames).toBeGreaterThan(20);
