@@ -15,7 +15,7 @@
 
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { CHOSEN, GEOMETRY, magnet, rowCol, z1 } from './physics.ts';
+import { CHOSEN, GEOMETRY, magnet, rowCol, tileRange, z1 } from './physics.ts';
 
 const HW = fileURLToPath(new URL('..', import.meta.url));
 interface Pinmap {
@@ -207,7 +207,7 @@ export function crossSectionSvg(): string {
     [ytile - mm(2 * g.coin) + 4, `two coins = a king; ${19} × ${g.coin} mm each, marked face up`],
     [ytile - mm(m.thickness) - 5, `${m.grade} disc magnet ${m.diameter} × ${m.thickness} mm, flush, S pole down`],
     [ytile - 1, 'centring ring (0.4 mm) on the tile'],
-    [ytile + tileH / 2, `piecepack tile ${g.tile} mm (2.3–5.8 mm works)`],
+    [ytile + tileH / 2, `piecepack tile ${g.tile} mm (${tileRange().map((x) => x.toFixed(1)).join('–')} mm works)`],
     [yb + gapH / 2, `paper template + air ${g.gap} mm`],
     [ye, `SS49E (TO-92S), branded face up; Hall element ${g.element} mm below its face`],
     [ypcb + mm(0.8), 'carrier: perfboard on the 25.4 mm grid'],
