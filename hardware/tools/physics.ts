@@ -63,7 +63,8 @@ export interface Sensor {
 export const SENSORS: readonly Sensor[] = [
   // Honeywell SS49E at 5 V: 1.4 (1.0–1.75) mV/G, 2.5 (2.25–2.75) V at 0 G, output span ≈ 0.9–4.2 V.
   { key: 'SS49E', name: 'Honeywell SS49E', sens: 1.4, sensMin: 1.0, sensMax: 1.75, q: 2500, qMin: 2250, qMax: 2750, outMin: 900, outMax: 4200, unipolar: false, price: 0.3 },
-  // TI DRV5055A4 at 5 V: 12.5 mV/mT, VCC/2 at 0 mT, ±169 mT; sensitivity and offset trimmed far tighter than the SS49E.
+  // TI DRV5055A4 at 5 V: 12.5 mV/mT, VCC/2 at 0 mT, ±169 mT. The TI and Allegro tolerances below are
+  // approximate (a few per cent; they only decide the 'saturates' column): check the current datasheet.
   { key: 'DRV5055A4', name: 'TI DRV5055A4', sens: 1.25, sensMin: 1.19, sensMax: 1.31, q: 2500, qMin: 2450, qMax: 2550, outMin: 200, outMax: 4800, unipolar: false, price: 0.9 },
   // TI DRV5055A3 at 5 V: 25 mV/mT, ±85 mT.
   { key: 'DRV5055A3', name: 'TI DRV5055A3', sens: 2.5, sensMin: 2.38, sensMax: 2.62, q: 2500, qMin: 2450, qMax: 2550, outMin: 200, outMax: 4800, unipolar: false, price: 0.9 },
