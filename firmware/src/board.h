@@ -1,7 +1,8 @@
 // board.h — the firmware application: ties scanner, accumulator, frame
-// scheduling (stream / quiet + heartbeat), command handling, buzzer, LED and
-// the non-blocking serial output together. firmware.ino calls begin() once
-// and poll() forever; the host tests drive it the same way with a fake Hal.
+// scheduling (stream / quiet + settled frame + heartbeat), command handling,
+// the non-blocking id writer, buzzer, LED and the non-blocking serial output
+// together, and restarts the watchdog every loop. firmware.ino calls begin()
+// once and poll() forever; the host tests drive it the same way with a fake Hal.
 #ifndef CROWNHEAD_BOARD_H
 #define CROWNHEAD_BOARD_H
 
