@@ -5,10 +5,11 @@
 // that pty (real serialport binding, identity handshake, line codec) — the
 // whole host path is exercised. The hand API (same as the sim's) goes over the
 // harness's stdin control channel, one reply line per command. What the
-// sensors read comes from the realistic model in hall-model.ts (parts spread
-// over the datasheet, coins off-centre, kings, upside-down coins, crosstalk,
+// sensors read comes from the realistic model in hall-model.ts (32 different
+// SS49E parts, coins off-centre, kings, upside-down coins, crosstalk,
 // clipping): after every hand action the 32 noise-free outputs go to the
-// harness (LEVELS), which adds conversion noise. unplug() kills the harness;
+// harness (LEVELS), which adds conversion noise. A hand action changes the
+// model first: coins put on an unplugged board are there when it comes back. unplug() kills the harness;
 // plugIn() starts a new one (new pty path: the serial driver's path provider
 // follows it) and puts the coins back where they were.
 
