@@ -28,7 +28,6 @@ import { Game, moveText, type Move, type Position } from '../../src/rules/index.
 import { MoveTracker, type TrackerEvent } from '../../src/tracking/tracker.ts';
 
 const FIRMWARE_DIR = fileURLToPath(new URL('../../firmware', import.meta.url));
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 beforeAll(() => {
   if (!existsSync(EMULATOR_BIN) || !existsSync(FIRMWARE_ELF)) {
@@ -58,6 +57,12 @@ describe('a game with kings on the emulated board, through the realistic sensor 
   let src: EmulatorBoardSource;
   let tracker: MoveTracker;
   const events: TrackerEvent[] = [];
+  // The hand is paced in board time (frames at 100/s), not wall time: on a busy
+  // machine the emulator runs slower than real time, a real board never does.
+  let frameCount = 0;
+  const frameWaiters: { at: number; resolve: () => void }[] = [];
+  const pause = (ms: number) =>
+    new Promise<void>((resolve) => frameWaiters.push({ at: frameCount + Math.ceil(ms / 10), resolve }));
   const waiters: { pred: (e: TrackerEvent) => boolean; resolve: (e: TrackerEvent) => void }[] = [];
   /** what the reader makes of a square, for failure messages */
   const diag = (sq: number) => {
@@ -84,6 +89,8 @@ describe('a game with kings on the emulated board, through the realistic sensor 
     src = new EmulatorBoardSource({ model: { seed: Number(process.env.CROWNHEAD_EMU_SEED ?? 1), parts: process.env.CROWNHEAD_EMU_PARTS === 'datasheet' ? 'datasheet' : 'typical' } });
     tracker = new MoveTracker(Game.standard());
     src.onFrame((f) => {
+      frameCount++;
+      for (const w of [...frameWaiters]) if (frameCount >= w.at) (frameWaiters.splice(frameWaiters.indexOf(w), 1), w.resolve());
       for (const e of tracker.push(f.t, f.readings)) {
         events.push(e);
         for (const w of [...waiters]) if (w.pred(e)) (waiters.splice(waiters.indexOf(w), 1), w.resolve(e));
@@ -120,12 +127,12 @@ describe('a game with kings on the emulated board, through the realistic sensor 
       if (size === 2) kingMoves++;
       const before = game.plies.length;
       await src.lift(move.from);
-      await sleep(120);
+      await pause(120);
       await src.set(move.to, size);
-      await sleep(120);
+      await pause(120);
       for (const c of move.captures) {
         await src.lift(c);
-        await sleep(120);
+        await pause(120);
       }
       await next((e) => e.type === 'move' && tracker.currentGame.plies.length > before, `the move ${text} (ply ${ply + 1})`, 8000, move.to);
       played.push(text);
@@ -133,12 +140,12 @@ describe('a game with kings on the emulated board, through the realistic sensor 
       expect({ from: ply0.move.from, path: ply0.move.path }, `ply ${ply + 1}`).toEqual({ from: move.from, path: move.path });
       if (move.crowned) {
         // a second coin put on top of the man that arrived
-        await sleep(300);
+        await pause(300);
         await src.place(move.to);
         await next((e) => e.type === 'crowned' && e.square === move.to, `the crowning on ${move.to}`, 8000, move.to);
         crownings++;
       }
-      await sleep(150);
+      await pause(150);
     }
     const alerts = events.filter((e) => e.type === 'alert');
     expect(alerts, JSON.stringify(alerts).slice(0, 500)).toEqual([]);
