@@ -30,9 +30,9 @@ import { MoveTracker, type TrackerEvent } from '../../src/tracking/tracker.ts';
 const FIRMWARE_DIR = fileURLToPath(new URL('../../firmware', import.meta.url));
 
 beforeAll(() => {
-  if (!existsSync(EMULATOR_BIN) || !existsSync(FIRMWARE_ELF)) {
-    execFileSync('make', ['-C', FIRMWARE_DIR, 'emulator'], { stdio: 'pipe', timeout: 300_000 });
-  }
+  // always: make is incremental, and a harness built before a change of its control commands would not do
+  execFileSync('make', ['-C', FIRMWARE_DIR, 'emulator'], { stdio: 'pipe', timeout: 300_000 });
+  expect(existsSync(EMULATOR_BIN) && existsSync(FIRMWARE_ELF)).toBe(true);
 }, 310_000);
 
 const row = (sq: number) => Math.floor((sq - 1) / 4);

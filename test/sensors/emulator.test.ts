@@ -9,9 +9,8 @@ import { EMULATOR_BIN, EmulatorBoardSource, FIRMWARE_ELF, type RawFrame, type So
 const FIRMWARE_DIR = fileURLToPath(new URL('../../firmware', import.meta.url));
 
 beforeAll(() => {
-  if (!existsSync(EMULATOR_BIN) || !existsSync(FIRMWARE_ELF)) {
-    execFileSync('make', ['-C', FIRMWARE_DIR, 'emulator'], { stdio: 'pipe', timeout: 300_000 });
-  }
+  // always: make is incremental, and a harness built before a change of its control commands would not do
+  execFileSync('make', ['-C', FIRMWARE_DIR, 'emulator'], { stdio: 'pipe', timeout: 300_000 });
   expect(existsSync(EMULATOR_BIN), `${EMULATOR_BIN} built`).toBe(true);
   expect(existsSync(FIRMWARE_ELF), `${FIRMWARE_ELF} built`).toBe(true);
 }, 310_000);
