@@ -23,11 +23,21 @@ const from = board.lines.length;
 await new Promise((r) => setTimeout(r, seconds * 1000));
 const s1 = await board.stats();
 const frames = board.lines.slice(from).map(parseFrame).filter((f) => f !== null);
+
+// the same with almost no serial traffic (RATE 1): the scan rate the CPU allows
+const ok = board.waitFor((b) => b.startsWith('OK RATE'));
+board.send('RATE 1');
+await ok;
+await new Promise((r) => setTimeout(r, 600));
+const q0 = await board.stats();
+await new Promise((r) => setTimeout(r, seconds * 1000));
+const q1 = await board.stats();
 await board.stop();
 
 const simS = (s1.simms - s0.simms) / 1000;
 const wallS = seconds;
 console.log(`firmware scan rate (emulated): ${Math.round((s1.scans - s0.scans) / simS)} scans/s`);
+console.log(`firmware scan rate at RATE 1 (emulated): ${Math.round((q1.scans - q0.scans) / ((q1.simms - q0.simms) / 1000))} scans/s`);
 console.log(`firmware frame rate (emulated): ${(frames.length / simS).toFixed(1)} frames/s`);
 console.log(`firmware scan rate (reported by the board, scan=): ${scanField} scans/s`);
 console.log(`firmware ADC conversions (emulated): ${Math.round((s1.adc - s0.adc) / simS)} /s`);

@@ -12,7 +12,8 @@
  * Usage: crownhead-emu path/to/crownhead.elf
  * stdout: first `PTY <slave path>`, then one answer line per stdin command:
  *   SET <sq 1-32> <coins 0-2>  PLACE <sq>  LIFT <sq>  START  CLEAR → OK
- *   STATS → STATS cycles=<n> simms=<ms> scans=<n> adc=<n> txbytes=<n> dropped=<n>
+ *   LEVELS <32 millivolts>  (the host's sensor model; OFF → back to the built-in one) → OK
+ *   STATS → STATS cycles=<n> simms=<ms> scans=<n> adc=<n> txbytes=<n> dropped=<n> didr0=<n> wdtcsr=<n>
  *   QUIT or EOF on stdin → exit 0; anything else → ERR <reason>
  */
 #define _GNU_SOURCE
@@ -174,7 +175,33 @@ static void reply(const char* fmt, ...) {
     return;          \
   } while (0)
 
+/* LEVELS mv1 … mv32: noise-free sensor outputs from the host's model */
+static void levels(char* rest) {
+  double v[33];
+  char* save;
+  int n = 0;
+  char* tok = strtok_r(rest, " \t\r", &save);
+  if (tok && !strcmp(tok, "OFF") && !strtok_r(NULL, " \t\r", &save)) {
+    for (int s = 1; s <= 32; s++) model_level_mv[s] = -1;
+    REPLY("OK");
+  }
+  for (; tok; tok = strtok_r(NULL, " \t\r", &save)) {
+    char* end;
+    long x = strtol(tok, &end, 10);
+    if (*end || x < 0 || x > 5000) REPLY("ERR levels must be millivolts 0-5000");
+    if (n == 32) REPLY("ERR LEVELS takes 32 values");
+    v[++n] = (double)x;
+  }
+  if (n != 32) REPLY("ERR LEVELS takes 32 values");
+  for (int s = 1; s <= 32; s++) model_level_mv[s] = v[s];
+  REPLY("OK");
+}
+
 static void control(char* line) {
+  if (!strncmp(line, "LEVELS", 6) && (line[6] == ' ' || line[6] == 0 || line[6] == '\r')) {
+    levels(line + 6);
+    return;
+  }
   char* save;
   char* cmd = strtok_r(line, " \t\r", &save);
   char* a1 = strtok_r(NULL, " \t\r", &save);
@@ -201,10 +228,12 @@ static void control(char* line) {
     REPLY("OK");
   }
   if (!strcmp(cmd, "STATS")) {
-    REPLY("STATS cycles=%llu simms=%llu scans=%llu adc=%llu txbytes=%llu dropped=%llu",
+    /* registers the firmware must have set: DIDR0 (0x7E) and WDTCSR (0x60) */
+    REPLY("STATS cycles=%llu simms=%llu scans=%llu adc=%llu txbytes=%llu dropped=%llu didr0=%u wdtcsr=%u",
                  (unsigned long long)avr->cycle, (unsigned long long)(avr->cycle / (F_CPU / 1000)),
                  (unsigned long long)scans, (unsigned long long)conversions,
-                 (unsigned long long)tx_bytes, (unsigned long long)dropped);
+                 (unsigned long long)tx_bytes, (unsigned long long)dropped, (unsigned)avr->data[0x7E],
+                 (unsigned)avr->data[0x60]);
   }
   if (!strcmp(cmd, "QUIT")) exit(0);
   REPLY("ERR unknown command %.40s", cmd);

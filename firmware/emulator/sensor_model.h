@@ -1,18 +1,36 @@
 /*
- * sensor_model.h — the Hall sensor + magnet model of the emulator: output of
- * the sensor under `square` with `coins` (0–2) stacked on it, in millivolts.
- * Numbers follow hardware/README.md: SS49E-class sensor (1.4 mV/G) at 5 V,
- * quiescent ≈ 2500 mV with a per-part spread, 8×1.5 mm N42 magnet 4 mm above
- * the Hall element: one centred coin ≈ 660 G ≈ +925 mV, a two-coin stack only
- * ≈ 1.36× that (the upper magnet is 3 mm further away), per-square gain
- * spread ±10 %, a few mV of noise. Coins are modelled centred.
+ * sensor_model.h — the Hall sensor model of the emulator: the output, in
+ * millivolts, of the sensor under `square`.
+ *
+ * Two sources of the noise-free level:
+ *  - LEVELS (from the host, src/sensors/hall-model.ts): the realistic model —
+ *    per-part sensitivity and zero level over the SS49E's datasheet range,
+ *    coins placed off-centre, king stacks, upside-down coins, crosstalk, from
+ *    the field table hardware/tools/physics.ts computes. The board source
+ *    src/sensors/emulator.ts always uses this.
+ *  - the built-in model (SET/PLACE/LIFT/START/CLEAR), for the firmware-only
+ *    tests and the bench: centred coins of the chosen magnet (12 × 1 mm N35,
+ *    533 G for one coin, 788 G for a stack at the design height, see
+ *    hardware/README.md) on parts spread over the same datasheet range
+ *    (2.25–2.75 V at 0 G, 1.0–1.75 mV/G).
+ * Both then get the same conversion-to-conversion noise (triangular, about
+ * ±6 mV) and the SS49E's output span (it stops following the field at about
+ * 0.9 and 4.2 V).
  */
 #ifndef CROWNHEAD_SENSOR_MODEL_H
 #define CROWNHEAD_SENSOR_MODEL_H
 
 #include <stdint.h>
 
+#define MODEL_SPAN_MIN_MV 900.0
+#define MODEL_SPAN_MAX_MV 4200.0
+#define MODEL_MAN_GAUSS 533.0
+#define MODEL_KING_GAUSS 788.0
+
 static uint32_t model_rng = 0x12345678u;
+/* noise-free level per square set by LEVELS; < 0 = use the built-in model */
+static double model_level_mv[33] = {-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+                                    -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1};
 
 static inline uint32_t model_rand(void) { /* xorshift32 */
   model_rng ^= model_rng << 13;
@@ -31,14 +49,16 @@ static inline double model_spread(int square, unsigned salt) {
 }
 
 static inline uint32_t sensor_millivolts(int square, int coins) {
-  double mv = 2500.0 + 40.0 * model_spread(square, 0xA5A5u);    /* quiescent */
-  double one = 925.0 * (1.0 + 0.10 * model_spread(square, 0x5A5Au)); /* one coin */
-  if (coins == 1) mv += one;
-  if (coins >= 2) mv += 1.36 * one;
+  double mv = model_level_mv[square];
+  if (mv < 0) {
+    double q = 2500.0 + 250.0 * model_spread(square, 0xA5A5u);    /* 2.25–2.75 V */
+    double sens = 1.375 + 0.375 * model_spread(square, 0x5A5Au);  /* 1.0–1.75 mV/G */
+    mv = q + sens * (coins == 1 ? MODEL_MAN_GAUSS : coins >= 2 ? MODEL_KING_GAUSS : 0.0);
+  }
   /* noise: triangular, about ±6 mV */
   mv += (double)(model_rand() % 7) + (double)(model_rand() % 7) - 6.0;
-  if (mv < 0) mv = 0;
-  if (mv > 5000) mv = 5000;
+  if (mv < MODEL_SPAN_MIN_MV) mv = MODEL_SPAN_MIN_MV;
+  if (mv > MODEL_SPAN_MAX_MV) mv = MODEL_SPAN_MAX_MV;
   return (uint32_t)(mv + 0.5);
 }
 

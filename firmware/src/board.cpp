@@ -12,13 +12,14 @@ void Board::begin(const Hal* hal) {
   buzzer_.begin(hal);
   led_.begin(hal, LED_ON);
   loadId(hal, id_);
+  idWriter_.begin(hal);
   scanner_.begin(hal);
   rate_ = RATE_DEFAULT;
   period_ = 1000000UL / rate_;
   mode_ = 'S';
   seq_ = 0;
   scanRate_ = 0;
-  booted_ = frameWanted_ = haveLast_ = false;
+  booted_ = frameWanted_ = haveLast_ = settlePending_ = havePrevTick_ = false;
   reply_ = REPLY_NONE;
   uint32_t now = hal->micros();
   windowStart_ = lastLineAt_ = nextTick_ = now;
@@ -26,7 +27,12 @@ void Board::begin(const Hal* hal) {
 }
 
 void Board::poll() {
+  hal_->watchdogKick();
   out_.pump(hal_);
+  if (idWriter_.busy()) {
+    idWriter_.poll();
+    if (!idWriter_.busy()) loadId(hal_, id_);  // what is stored now
+  }
   uint32_t now;
   if (scanner_.poll()) {
     accum_.add(scanner_.raw(), SCAN_SAMPLES);
@@ -42,8 +48,18 @@ void Board::poll() {
     tick(now);
     if (frameWanted_ && reply_ == REPLY_NONE && !accum_.empty()) sendFrame(now);
     if (mode_ == 'Q' && !frameWanted_ && reply_ == REPLY_NONE &&
-        (uint32_t)(now - lastLineAt_) >= HEARTBEAT_US)
-      sendHeartbeat(now);
+        (uint32_t)(now - lastLineAt_) >= HEARTBEAT_US) {
+      // A settled frame still owed goes out instead of the heartbeat.
+      uint16_t m[NUM_SQUARES];
+      if (settlePending_ && !accum_.empty() && (accum_.means(m), differsFromLast(m))) {
+        settlePending_ = false;
+        frameWanted_ = true;
+        sendFrame(now);
+      } else {
+        settlePending_ = false;
+        sendHeartbeat(now);
+      }
+    }
   }
   buzzer_.poll();
   led_.poll();
@@ -101,12 +117,14 @@ void Board::execute(const Command& c) {
       period_ = 1000000UL / rate_;
       nextTick_ = hal_->micros() + period_;
       break;
-    case CMD_MODE: mode_ = (char)c.value; break;
+    case CMD_MODE:
+      mode_ = (char)c.value;
+      settlePending_ = havePrevTick_ = false;
+      break;
     case CMD_BUZZ: buzzer_.play((BuzzPattern)c.value); break;
     case CMD_LED: led_.set((LedMode)c.value); break;
     case CMD_ID:
-      storeId(hal_, c.id);
-      loadId(hal_, id_);
+      idWriter_.start(c.id);  // "OK ID" goes out once it is stored (flushReply)
       break;
   }
   reply_ = REPLY_OK;
@@ -131,7 +149,7 @@ bool Board::writeReply() {
 }
 
 void Board::flushReply() {
-  if (reply_ != REPLY_NONE && writeReply()) reply_ = REPLY_NONE;
+  if (reply_ != REPLY_NONE && !idWriter_.busy() && writeReply()) reply_ = REPLY_NONE;
 }
 
 bool Board::quietChanged(const uint16_t* means) const {
@@ -140,6 +158,22 @@ bool Board::quietChanged(const uint16_t* means) const {
     int16_t d = (int16_t)means[i] - (int16_t)last_[i];
     if (d > (int16_t)QUIET_THRESHOLD || d < -(int16_t)QUIET_THRESHOLD) return true;
   }
+  return false;
+}
+
+bool Board::quietSettled(const uint16_t* means) const {
+  if (!havePrevTick_) return false;
+  for (uint8_t i = 0; i < NUM_SQUARES; i++) {
+    int16_t d = (int16_t)means[i] - (int16_t)prevTick_[i];
+    if (d > (int16_t)SETTLE_THRESHOLD || d < -(int16_t)SETTLE_THRESHOLD) return false;
+  }
+  return true;
+}
+
+bool Board::differsFromLast(const uint16_t* means) const {
+  if (!haveLast_) return true;
+  for (uint8_t i = 0; i < NUM_SQUARES; i++)
+    if (means[i] != last_[i]) return true;
   return false;
 }
 
@@ -154,11 +188,24 @@ void Board::tick(uint32_t now) {
   // Quiet: this tick's scans are compared with the last frame sent. Unchanged
   // scans agree with it within the threshold, so they are dropped and the next
   // frame is the mean of the scans since the last tick (keeps quiet mode prompt).
+  // After a change frame, the first tick that agrees with the previous one
+  // (the pieces are at rest) sends the settled values once, if they differ.
   if (frameWanted_ || accum_.empty()) return;
   uint16_t m[NUM_SQUARES];
   accum_.means(m);
-  if (quietChanged(m)) frameWanted_ = true;
-  else accum_.reset();
+  bool settled = quietSettled(m);
+  for (uint8_t i = 0; i < NUM_SQUARES; i++) prevTick_[i] = m[i];
+  havePrevTick_ = true;
+  if (quietChanged(m)) {
+    frameWanted_ = true;
+    settlePending_ = true;
+  } else if (settlePending_ && settled) {
+    settlePending_ = false;
+    if (differsFromLast(m)) frameWanted_ = true;
+    else accum_.reset();
+  } else {
+    accum_.reset();
+  }
 }
 
 void Board::sendFrame(uint32_t now) {

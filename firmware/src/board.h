@@ -1,7 +1,8 @@
 // board.h — the firmware application: ties scanner, accumulator, frame
-// scheduling (stream / quiet + heartbeat), command handling, buzzer, LED and
-// the non-blocking serial output together. firmware.ino calls begin() once
-// and poll() forever; the host tests drive it the same way with a fake Hal.
+// scheduling (stream / quiet + settled frame + heartbeat), command handling,
+// the non-blocking id writer, buzzer, LED and the non-blocking serial output
+// together, and restarts the watchdog every loop. firmware.ino calls begin()
+// once and poll() forever; the host tests drive it the same way with a fake Hal.
 #ifndef CROWNHEAD_BOARD_H
 #define CROWNHEAD_BOARD_H
 
@@ -13,6 +14,7 @@
 #include "command.h"
 #include "buzzer.h"
 #include "led.h"
+#include "idstore.h"
 
 static const uint8_t FRAME_LINE_LENGTH = 107;  // "F ssss " + 96 + "*HH\n"
 
@@ -29,6 +31,7 @@ class Board {
   const Scanner& scanner() const { return scanner_; }
   const Buzzer& buzzer() const { return buzzer_; }
   const StatusLed& led() const { return led_; }
+  bool storingId() const { return idWriter_.busy(); }
 
  private:
   void measureScanRate(uint32_t now);
@@ -40,6 +43,8 @@ class Board {
   void sendFrame(uint32_t now);
   void sendHeartbeat(uint32_t now);
   bool quietChanged(const uint16_t* means) const;
+  bool quietSettled(const uint16_t* means) const;
+  bool differsFromLast(const uint16_t* means) const;
 
   const Hal* hal_;
   Scanner scanner_;
@@ -48,6 +53,7 @@ class Board {
   LineReader reader_;
   Buzzer buzzer_;
   StatusLed led_;
+  IdWriter idWriter_;
   // The pending reply (OK / E / identity), rendered into out_ once it fits;
   // it goes out before any further frame, and no command is read meanwhile.
   enum ReplyKind { REPLY_NONE, REPLY_OK, REPLY_ERROR, REPLY_IDENTITY };
@@ -55,6 +61,7 @@ class Board {
   ErrorCode replyError_;
   const char* replyText_;  // flash string: command word (OK) or message (E)
   uint16_t last_[NUM_SQUARES];  // values of the last frame sent (quiet mode)
+  uint16_t prevTick_[NUM_SQUARES];  // the previous quiet tick's means (settling)
   char id_[ID_MAX + 1];
 
   uint32_t period_;       // µs between frame ticks
@@ -69,6 +76,8 @@ class Board {
   bool booted_;           // boot identity queued (frames start after it)
   bool frameWanted_;
   bool haveLast_;
+  bool settlePending_;     // quiet: a change frame went out, the settled one has not
+  bool havePrevTick_;
 };
 
 #endif

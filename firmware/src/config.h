@@ -26,6 +26,23 @@ static const uint32_t SCAN_RATE_WINDOW_US = 500000UL; // scan-rate measurement w
 static const uint8_t MAX_LINE = 127;                 // characters before '\n'
 static const uint8_t ID_MAX = 16;
 
+// Quiet mode: after a frame sent because something moved, one more frame is
+// sent once the readings have settled — two ticks in a row agreeing within
+// SETTLE_THRESHOLD counts on every square, or at the latest when the next
+// heartbeat is due — unless it would equal the frame already sent. Without it
+// a value caught mid-placement could stay up to QUIET_THRESHOLD counts off.
+static const uint16_t SETTLE_THRESHOLD = 3;          // counts
+
+// Watchdog: firmware.ino enables it with this timeout (avr/wdt.h WDTO_500MS)
+// and Board::poll() restarts it every loop (a loop takes well under 1 ms).
+// Boards with the OLD Nano bootloader (ATmegaBOOT, "ATmega328P (Old
+// Bootloader)" in the IDE) do not survive a watchdog reset: they keep
+// resetting until unplugged. Re-flash them with Optiboot ("burn bootloader"
+// as an Uno), or set CROWNHEAD_WATCHDOG to 0 here. Uno and new Nanos are fine.
+#ifndef CROWNHEAD_WATCHDOG
+#define CROWNHEAD_WATCHDOG 1
+#endif
+
 // LED blink half-period.
 static const uint32_t LED_BLINK_US = 250000UL;
 

@@ -25,9 +25,14 @@ struct Hal {
   void (*noTone)();
   // Status LED.
   void (*led)(bool on);
-  // EEPROM byte access (board id storage).
+  // EEPROM byte access (board id storage). A write starts the ~3.4 ms
+  // programming of one byte and returns at once; it is only called when
+  // eepromReady() says the previous write has finished (so it never waits).
   uint8_t (*eepromRead)(uint16_t addr);
   void (*eepromWrite)(uint16_t addr, uint8_t value);
+  bool (*eepromReady)();
+  // Restart the watchdog timer (firmware.ino enables it; see config.h).
+  void (*watchdogKick)();
 };
 
 #endif

@@ -24,6 +24,12 @@ void Fake::reset() {
   ledChanges = 0;
   memset(eeprom, 0xFF, sizeof eeprom);
   eepromWrites = 0;
+  eepromBusyUntil = 0;
+  eepromWritesWhileBusy = 0;
+  eepromHistory.clear();
+  kicks = 0;
+  lastKick = now;
+  maxKickGap = 0;
 }
 
 void Fake::advance(uint32_t us) {
@@ -87,10 +93,20 @@ static void fLed(bool on) {
   fake.led = on;
 }
 static uint8_t fEepromRead(uint16_t a) { return fake.eeprom[a]; }
+static bool fEepromReady() { return (int32_t)(fake.now - fake.eepromBusyUntil) >= 0; }
 static void fEepromWrite(uint16_t a, uint8_t v) {
+  if (!fEepromReady()) fake.eepromWritesWhileBusy++;
   fake.eeprom[a] = v;
   fake.eepromWrites++;
+  fake.eepromBusyUntil = fake.now + Fake::EEPROM_WRITE_US;
+  fake.eepromHistory.push_back(std::vector<uint8_t>(fake.eeprom, fake.eeprom + 32));
+}
+static void fKick() {
+  uint32_t gap = fake.now - fake.lastKick;
+  if (gap > fake.maxKickGap) fake.maxKickGap = gap;
+  fake.lastKick = fake.now;
+  fake.kicks++;
 }
 
-const Hal fakeHal = {fSelect, fReadMux, fMicros, fTxFree, fTxWrite, fRxRead,
-                     fTone,   fNoTone,  fLed,    fEepromRead, fEepromWrite};
+const Hal fakeHal = {fSelect, fReadMux,     fMicros,      fTxFree,      fTxWrite, fRxRead, fTone,
+                     fNoTone, fLed,         fEepromRead,  fEepromWrite, fEepromReady, fKick};

@@ -33,8 +33,15 @@ struct Fake {
   std::vector<ToneEvent> tones;
   bool led;
   uint32_t ledChanges;
+  static const uint32_t EEPROM_WRITE_US = 3400;  // ATmega328P: 3.4 ms a byte
   uint8_t eeprom[1024];
   uint32_t eepromWrites;
+  uint32_t eepromBusyUntil;           // a write programs until then
+  uint32_t eepromWritesWhileBusy;     // would have blocked on the AVR: a bug
+  std::vector<std::vector<uint8_t> > eepromHistory;  // EEPROM[0..31] after each write
+  uint32_t kicks;                     // watchdog restarts
+  uint32_t lastKick;
+  uint32_t maxKickGap;                // longest time between two restarts, µs
 
   void reset();
   void advance(uint32_t us);           // clock + TX drain

@@ -11,10 +11,10 @@
 static Board board;
 
 // Send a command, run a little, return the first OK/E/I line that followed.
-static std::string command(const std::string& cmd) {
+static std::string command(const std::string& cmd, uint32_t us = 20000) {
   size_t before = fake.lines().size();
   fake.send(cmd + "\n");
-  runFor(board, 20000);
+  runFor(board, us);
   std::vector<std::string> l = fake.lines();
   for (size_t i = before; i < l.size(); i++)
     if (l[i][0] == 'O' || l[i][0] == 'E' || l[i][0] == 'I') return l[i];
@@ -267,7 +267,7 @@ TEST(slow_link_sends_fewer_frames_of_more_scans) {
 
 TEST(id_is_stored_in_eeprom) {
   boot(board);
-  CHECK_EQ(body(command("ID table-3")), std::string("OK ID"));
+  CHECK_EQ(body(command("ID table-3", 100000)), std::string("OK ID"));
   CHECK_EQ((int)fake.eeprom[0], 0xC7);
   CHECK_EQ((int)fake.eeprom[1], 7);
   CHECK_EQ(std::string((const char*)fake.eeprom + 2, 7), std::string("table-3"));

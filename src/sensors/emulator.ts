@@ -4,9 +4,14 @@
 // `PTY <path>`, then reaches the board through the ordinary serial driver on
 // that pty (real serialport binding, identity handshake, line codec) — the
 // whole host path is exercised. The hand API (same as the sim's) goes over the
-// harness's stdin control channel, one reply line per command. unplug()
-// kills the harness; plugIn() starts a new one (new pty path: the serial
-// driver's path provider follows it) and puts the coins back where they were.
+// harness's stdin control channel, one reply line per command. What the
+// sensors read comes from the realistic model in hall-model.ts (32 different
+// SS49E parts, coins off-centre, kings, upside-down coins, crosstalk,
+// clipping): after every hand action the 32 noise-free outputs go to the
+// harness (LEVELS), which adds conversion noise. A hand action changes the
+// model first: coins put on an unplugged board are there when it comes back. unplug() kills the harness;
+// plugIn() starts a new one (new pty path: the serial driver's path provider
+// follows it) and puts the coins back where they were.
 
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -15,6 +20,7 @@ import { SerialBoardSource, type SerialSourceOptions } from './serial.ts';
 import { SQUARES, type BoardIdentity, type HostCommand } from './protocol.ts';
 import { SourceBase, type Clock, type SourceStats } from './source.ts';
 import { START_POSITION, type BoardHand } from './sim/hand.ts';
+import { HallModel, type HallModelOptions } from './hall-model.ts';
 
 export const EMULATOR_BIN = fileURLToPath(new URL('../../firmware/build/crownhead-emu', import.meta.url));
 export const FIRMWARE_ELF = fileURLToPath(new URL('../../firmware/build/crownhead.elf', import.meta.url));
@@ -25,6 +31,8 @@ export interface EmulatorOptions {
   clock?: Clock;
   /** ms to wait for the harness's `PTY` line (default 10 s) */
   startTimeoutMs?: number;
+  /** the sensor model: seed (which parts, which hand), how far off-centre coins land */
+  model?: Partial<HallModelOptions>;
   /** passed to the serial driver (handshake timeout, reconnect backoff, silence) */
   serial?: Omit<SerialSourceOptions, 'path' | 'binding' | 'clock'>;
 }
@@ -110,12 +118,14 @@ export class EmulatorBoardSource extends SourceBase implements BoardHand {
   readonly serial: SerialBoardSource;
   private harness: Harness | null = null;
   private ptyPath: string | undefined;
-  private readonly coins = new Array<number>(SQUARES).fill(0);
+  /** the sensors and the coins on them */
+  readonly model: HallModel;
   private readonly opts: EmulatorOptions;
 
   constructor(options: EmulatorOptions = {}) {
     super(options.clock);
     this.opts = options;
+    this.model = new HallModel(options.model);
     this.serial = new SerialBoardSource({
       resetDelayMs: 0, // the emulated AVR does not reset when the pty opens
       timeoutMs: 3000,
@@ -171,7 +181,11 @@ export class EmulatorBoardSource extends SourceBase implements BoardHand {
   /** Plug back in: a new harness (new pty), coins restored; the driver reconnects by itself. */
   async plugIn(): Promise<void> {
     await this.startHarness();
-    for (let sq = 1; sq <= SQUARES; sq++) if (this.coins[sq - 1]) await this.control(`SET ${sq} ${this.coins[sq - 1]}`);
+  }
+
+  /** Sends the model's 32 sensor outputs to the harness. */
+  private async levels(): Promise<void> {
+    await this.control(`LEVELS ${this.model.levels().join(' ')}`);
   }
 
   // ------------------------------------------------------------- the hand
@@ -179,8 +193,8 @@ export class EmulatorBoardSource extends SourceBase implements BoardHand {
   async place(square: number): Promise<void> {
     const n = this.coinsAt(square);
     if (n >= 2) throw new RangeError(`square ${square} already holds 2 coins (a king)`);
-    await this.control(`PLACE ${square}`);
-    this.coins[square - 1] = n + 1;
+    this.model.place(square);
+    await this.levels();
   }
   async lift(square: number, coins?: number): Promise<void> {
     const n = this.coinsAt(square);
@@ -191,23 +205,29 @@ export class EmulatorBoardSource extends SourceBase implements BoardHand {
   async set(square: number, coins: number): Promise<void> {
     this.coinsAt(square);
     if (!Number.isInteger(coins) || coins < 0 || coins > 2) throw new RangeError(`square ${square}: ${coins} coins (a square holds 0, 1 or 2)`);
-    await this.control(`SET ${square} ${coins}`);
-    this.coins[square - 1] = coins;
+    this.model.set(square, coins);
+    await this.levels();
+  }
+  /** Turn the lone coin on a square upside down (or back): it then reads below empty. */
+  async flip(square: number): Promise<void> {
+    this.model.flip(square);
+    await this.levels();
   }
   async setupStart(): Promise<void> {
-    await this.control('START');
-    START_POSITION.forEach((c, i) => (this.coins[i] = c));
+    for (let sq = 1; sq <= SQUARES; sq++) this.model.set(sq, 0);
+    START_POSITION.forEach((c, i) => this.model.set(i + 1, c));
+    await this.levels();
   }
   async clear(): Promise<void> {
-    await this.control('CLEAR');
-    this.coins.fill(0);
+    for (let sq = 1; sq <= SQUARES; sq++) this.model.set(sq, 0);
+    await this.levels();
   }
   coinsAt(square: number): number {
     if (!Number.isInteger(square) || square < 1 || square > SQUARES) throw new RangeError(`no square ${square} (squares are 1–32)`);
-    return this.coins[square - 1];
+    return this.model.coins(square);
   }
   occupancy(): number[] {
-    return [...this.coins];
+    return Array.from({ length: SQUARES }, (_, i) => this.model.coins(i + 1));
   }
 
   private async startHarness(): Promise<void> {
@@ -224,5 +244,6 @@ export class EmulatorBoardSource extends SourceBase implements BoardHand {
       await h.kill();
       throw new Error(`${(err as Error).message} (run \`make -C firmware emulator\` first?)`);
     }
+    await this.levels(); // the sensors read the model (and the coins where they were) from the start
   }
 }

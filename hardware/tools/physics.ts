@@ -1,0 +1,576 @@
+// The board's sensing physics as code: the field of the coins' disc magnets at
+// each Hall sensor (on axis and off-centre, one coin, a stack, a coin upside
+// down, crosstalk from the other squares), what the sensor and the 10-bit ADC
+// make of it, and the tables of hardware/README.md. hardware/tools/readme.ts
+// writes those tables (and src/sensors/hall-table.ts, the numbers the emulated
+// board's sensor model uses); test/hardware/physics.test.ts checks both are
+// what this computes.
+//
+// Model: an axially magnetised disc (radius a, thickness L, remanence Br) is a
+// cylindrical current sheet of K = Br/µ0; each slice is a current loop whose
+// axial field off the axis is the exact elliptic-integral formula, integrated
+// over the thickness (Simpson). The sensor measures Bz (it lies flat, branded
+// face up, under the tile). Distances in mm, fields in gauss (1 mT = 10 G).
+
+import { fileURLToPath } from 'node:url';
+
+// ------------------------------------------------------------------ parts
+
+export interface Magnet {
+  key: string;
+  /** diameter × thickness, mm */
+  diameter: number;
+  thickness: number;
+  grade: string;
+  /** remanence, tesla (the grade's nominal value) */
+  br: number;
+  /** typical price each in packs of 50–100, USD */
+  price: number;
+}
+
+const N35 = 1.19, N42 = 1.3, N52 = 1.44;
+export const MAGNETS: readonly Magnet[] = [
+  { key: '6x1-N35', diameter: 6, thickness: 1, grade: 'N35', br: N35, price: 0.05 },
+  { key: '6x2-N52', diameter: 6, thickness: 2, grade: 'N52', br: N52, price: 0.12 },
+  { key: '8x1-N35', diameter: 8, thickness: 1, grade: 'N35', br: N35, price: 0.06 },
+  { key: '8x1.5-N42', diameter: 8, thickness: 1.5, grade: 'N42', br: N42, price: 0.1 },
+  { key: '10x1-N35', diameter: 10, thickness: 1, grade: 'N35', br: N35, price: 0.08 },
+  { key: '10x1.5-N35', diameter: 10, thickness: 1.5, grade: 'N35', br: N35, price: 0.1 },
+  { key: '12x1-N35', diameter: 12, thickness: 1, grade: 'N35', br: N35, price: 0.1 },
+  { key: '12x1-N42', diameter: 12, thickness: 1, grade: 'N42', br: N42, price: 0.12 },
+  { key: '12x1.5-N35', diameter: 12, thickness: 1.5, grade: 'N35', br: N35, price: 0.14 },
+];
+
+export interface Sensor {
+  key: string;
+  name: string;
+  /** sensitivity at 5 V, mV/G: typical and the datasheet's range */
+  sens: number;
+  sensMin: number;
+  sensMax: number;
+  /** zero-field output at 5 V, mV: typical and range */
+  q: number;
+  qMin: number;
+  qMax: number;
+  /** where the output stops following the field (typical), mV */
+  outMin: number;
+  outMax: number;
+  /** output only follows one pole (unipolar): the other reads as zero field */
+  unipolar: boolean;
+  price: number;
+}
+
+export const SENSORS: readonly Sensor[] = [
+  // Honeywell SS49E at 5 V: 1.4 (1.0–1.75) mV/G, 2.5 (2.25–2.75) V at 0 G, output span ≈ 0.9–4.2 V.
+  { key: 'SS49E', name: 'Honeywell SS49E', sens: 1.4, sensMin: 1.0, sensMax: 1.75, q: 2500, qMin: 2250, qMax: 2750, outMin: 900, outMax: 4200, unipolar: false, price: 0.3 },
+  // TI DRV5055A4 at 5 V: 12.5 mV/mT, VCC/2 at 0 mT, ±169 mT. The TI and Allegro tolerances below are
+  // approximate (a few per cent; they only decide the 'saturates' column): check the current datasheet.
+  { key: 'DRV5055A4', name: 'TI DRV5055A4', sens: 1.25, sensMin: 1.19, sensMax: 1.31, q: 2500, qMin: 2450, qMax: 2550, outMin: 200, outMax: 4800, unipolar: false, price: 0.9 },
+  // TI DRV5055A3 at 5 V: 25 mV/mT, ±85 mT.
+  { key: 'DRV5055A3', name: 'TI DRV5055A3', sens: 2.5, sensMin: 2.38, sensMax: 2.62, q: 2500, qMin: 2450, qMax: 2550, outMin: 200, outMax: 4800, unipolar: false, price: 0.9 },
+  // TI DRV5056A4 at 5 V: unipolar, 0.6 V at 0 mT, 25 mV/mT.
+  { key: 'DRV5056A4', name: 'TI DRV5056A4', sens: 2.5, sensMin: 2.38, sensMax: 2.62, q: 600, qMin: 550, qMax: 650, outMin: 600, outMax: 4800, unipolar: true, price: 0.9 },
+  // Allegro A1324: 5 mV/G, VCC/2; its output stops at ≈ 0.5 and 4.5 V (±400 G).
+  { key: 'A1324', name: 'Allegro A1324', sens: 5, sensMin: 4.75, sensMax: 5.25, q: 2500, qMin: 2450, qMax: 2550, outMin: 500, outMax: 4500, unipolar: false, price: 1.1 },
+];
+
+export function magnet(key: string): Magnet {
+  const m = MAGNETS.find((x) => x.key === key);
+  if (!m) throw new Error(`no magnet ${key}`);
+  return m;
+}
+export function sensor(key: string): Sensor {
+  const s = SENSORS.find((x) => x.key === key);
+  if (!s) throw new Error(`no sensor ${key}`);
+  return s;
+}
+
+// ------------------------------------------------------------------ geometry
+
+/** The stack-up of one square, mm (hardware/cross-section.svg draws it). */
+export interface Geometry {
+  /** piecepack tile */
+  tile: number;
+  /** paper template + air between the tile and the sensor's face */
+  gap: number;
+  /** depth of the Hall element below the SS49E's branded face */
+  element: number;
+  /** coin thickness (a king's upper magnet sits this much higher) */
+  coin: number;
+  /** square pitch (2-inch piecepack tiles of 2 × 2 squares) */
+  pitch: number;
+}
+
+export const GEOMETRY: Geometry = { tile: 2.5, gap: 0.5, element: 0.8, coin: 3, pitch: 25.4 };
+
+/** Distance from the underside of the bottom coin (= the magnet's lower face) to the Hall element. */
+export function z1(g: Geometry = GEOMETRY): number {
+  return g.tile + g.gap + g.element;
+}
+
+/** The chosen parts (the README explains why, from the numbers below). */
+export const CHOSEN = { magnet: '12x1-N35', sensor: 'SS49E' } as const;
+/** How far off-centre the tables look at, mm (a coin dropped without a ring). */
+export const OFF = 3;
+/** A coin in a centring ring lands within this, mm. */
+export const RING_TOLERANCE = 1;
+
+// ------------------------------------------------------------------ field
+
+/** Complete elliptic integrals K(m), E(m) (parameter m = k²), by the AGM. */
+export function ellipticKE(m: number): [number, number] {
+  let a = 1, b = Math.sqrt(1 - m), sum = m / 2, p = 0.5;
+  for (let i = 0; i < 40 && Math.abs(a - b) > 1e-15; i++) {
+    const c = (a - b) / 2;
+    [a, b] = [(a + b) / 2, Math.sqrt(a * b)];
+    p *= 2;
+    sum += p * c * c;
+  }
+  const K = Math.PI / (2 * a);
+  return [K, K * (1 - sum)];
+}
+
+/** Bz of a current loop (radius a) at radial distance rho and axial distance z, per µ0·I/(2π). */
+function loopBz(a: number, rho: number, z: number): number {
+  const s = (a + rho) ** 2 + z * z;
+  const [K, E] = ellipticKE((4 * a * rho) / s);
+  return (K + ((a * a - rho * rho - z * z) / ((a - rho) ** 2 + z * z)) * E) / Math.sqrt(s);
+}
+
+/**
+ * Bz in gauss of a disc magnet whose near face is `z` mm above the sensor, at
+ * `rho` mm sideways from its axis; positive = the direction the coin's
+ * magnet gives right under it (the sensor's output rises).
+ */
+export function discBz(m: Magnet, rho: number, z: number): number {
+  const a = m.diameter / 2, L = m.thickness, n = 64; // Simpson over the thickness
+  let s = 0;
+  for (let i = 0; i <= n; i++) s += (i === 0 || i === n ? 1 : i % 2 ? 4 : 2) * loopBz(a, rho, z + (L * i) / n);
+  return ((m.br / (2 * Math.PI)) * (s * (L / n / 3))) * 1e4;
+}
+
+/** Closed form on the axis (the formula in the README), gauss. */
+export function axialBz(m: Magnet, z: number): number {
+  const a = m.diameter / 2, L = m.thickness;
+  return (m.br / 2) * ((z + L) / Math.hypot(a, z + L) - z / Math.hypot(a, z)) * 1e4;
+}
+
+export interface Situation {
+  /** coins stacked on the square */
+  coins: 0 | 1 | 2;
+  /** how far the piece is off-centre, mm */
+  off?: number;
+  /** a single coin lying magnet-side up */
+  flipped?: boolean;
+}
+
+/** Field at a square's sensor from the piece standing on it, gauss. */
+export function pieceField(m: Magnet, s: Situation, g: Geometry = GEOMETRY): number {
+  const rho = s.off ?? 0, z = z1(g);
+  if (s.coins === 0) return 0;
+  if (s.flipped) {
+    if (s.coins !== 1) throw new Error('only a single coin is modelled upside down');
+    // the magnet is now at the top of the coin, its field reversed
+    return -discBz(m, rho, z + g.coin - m.thickness);
+  }
+  let b = discBz(m, rho, z);
+  if (s.coins === 2) b += discBz(m, rho, z + g.coin);
+  return b;
+}
+
+// ------------------------------------------------------------------ sensor + ADC
+
+export const VREF_MV = 5000;
+/** ADC counts of a voltage (ATmega328P: ADC = Vin · 1024 / Vref, at most 1023). */
+export function countsOf(mv: number): number {
+  return Math.min(1023, Math.max(0, (mv * 1024) / VREF_MV));
+}
+export const MV_PER_COUNT = VREF_MV / 1024;
+
+/** Sensor output in mV for a field, with this part's sensitivity and zero level; clipped where the output stops. */
+export function sensorMv(sn: Sensor, gauss: number, part: { sens?: number; q?: number } = {}): number {
+  const b = sn.unipolar ? Math.max(0, gauss) : gauss;
+  const v = (part.q ?? sn.q) + (part.sens ?? sn.sens) * b;
+  return Math.min(sn.outMax, Math.max(sn.outMin, v));
+}
+
+/** Reading of a typical part, ADC counts (unrounded). */
+export function reading(sn: Sensor, gauss: number): number {
+  return countsOf(sensorMv(sn, gauss));
+}
+
+// ------------------------------------------------------------------ the board
+
+/** (row, column) of a PDN square, row 0 = squares 1–4 (as src/sensors/sim/hand.ts). */
+export function rowCol(square: number): [number, number] {
+  const r = Math.floor((square - 1) / 4);
+  return [r, 2 * ((square - 1) % 4) + (r % 2 === 0 ? 1 : 0)];
+}
+/** Centre-to-centre distance of two squares, mm. */
+export function squareDistance(a: number, b: number, g: Geometry = GEOMETRY): number {
+  const [r1, c1] = rowCol(a), [r2, c2] = rowCol(b);
+  return g.pitch * Math.hypot(r1 - r2, c1 - c2);
+}
+
+/** Field at square `at`'s sensor from the pieces on all the other squares (coins[i] = square i+1), gauss. */
+export function crosstalk(m: Magnet, coins: ArrayLike<number>, at: number, g: Geometry = GEOMETRY): number {
+  let b = 0;
+  for (let sq = 1; sq <= 32; sq++) {
+    const n = coins[sq - 1];
+    if (sq === at || !n) continue;
+    b += pieceField(m, { coins: n as 1 | 2, off: squareDistance(sq, at, g) }, g);
+  }
+  return b;
+}
+
+export const START: readonly number[] = Array.from({ length: 32 }, (_, i) => (i < 12 || i >= 20 ? 1 : 0));
+
+export interface Crosstalk {
+  /** one coin on a diagonal neighbour (35.9 mm), gauss */
+  diagonal: number;
+  /** one coin two columns away in the same row (50.8 mm), gauss */
+  row: number;
+  /** start position: the largest |crosstalk| on any square, gauss, and on which */
+  startMax: number;
+  startSquare: number;
+  /** the worst a square can get from 24 coins: 12 kings on the squares nearest to an inner square, gauss */
+  worst: number;
+}
+
+export function crosstalkSummary(m: Magnet, g: Geometry = GEOMETRY): Crosstalk {
+  const diagonal = pieceField(m, { coins: 1, off: g.pitch * Math.SQRT2 }, g);
+  const row = pieceField(m, { coins: 1, off: 2 * g.pitch }, g);
+  let startMax = 0, startSquare = 1;
+  for (let sq = 1; sq <= 32; sq++) {
+    const b = crosstalk(m, START, sq, g);
+    if (Math.abs(b) > Math.abs(startMax)) [startMax, startSquare] = [b, sq];
+  }
+  let worst = 0;
+  for (let sq = 1; sq <= 32; sq++) {
+    // the 12 squares whose piece pulls this sensor's reading the most (all pull the same way: down)
+    const pulls = Array.from({ length: 32 }, (_, i) => i + 1)
+      .filter((o) => o !== sq)
+      .map((o) => pieceField(m, { coins: 2, off: squareDistance(o, sq, g) }, g))
+      .sort((x, y) => x - y)
+      .slice(0, 12);
+    const b = pulls.reduce((s, x) => s + x, 0);
+    if (b < worst) worst = b;
+  }
+  return { diagonal, row, startMax, startSquare, worst };
+}
+
+// ------------------------------------------------------------------ figures
+
+export interface Figures {
+  man: number;
+  king: number;
+  upper: number;
+  ratio: number;
+  manOff: number;
+  kingOff: number;
+  kingRing: number;
+  manRing: number;
+  flipped: number;
+}
+
+/** The fields that matter for one magnet at one height, gauss. */
+export function figures(m: Magnet, g: Geometry = GEOMETRY): Figures {
+  const man = pieceField(m, { coins: 1 }, g);
+  const king = pieceField(m, { coins: 2 }, g);
+  return {
+    man,
+    king,
+    upper: king - man,
+    ratio: king / man,
+    manOff: pieceField(m, { coins: 1, off: OFF }, g),
+    kingOff: pieceField(m, { coins: 2, off: OFF }, g),
+    manRing: pieceField(m, { coins: 1, off: RING_TOLERANCE }, g),
+    kingRing: pieceField(m, { coins: 2, off: RING_TOLERANCE }, g),
+    flipped: pieceField(m, { coins: 1, flipped: true }, g),
+  };
+}
+
+/** Counts above the empty level for a typical part. */
+export function rise(sn: Sensor, gauss: number): number {
+  return reading(sn, gauss) - reading(sn, 0);
+}
+
+/** Output of the part most likely to run out of range (highest zero level and sensitivity) for a field, mV, unclipped. */
+export function worstPartMv(sn: Sensor, gauss: number): number {
+  return sn.qMax + sn.sensMax * gauss;
+}
+
+export interface MagnetRow {
+  m: Magnet;
+  f: Figures;
+  /** counts, typical SS49E */
+  man: number;
+  king: number;
+  /** king 3 mm off-centre minus a centred man: > 0 means they never overlap */
+  kingOffMargin: number;
+  flippedBelow: number;
+  /** worst-case SS49E part's king output, mV */
+  worstKingMv: number;
+  fits: boolean;
+}
+
+/** A magnet fits a piecepack coin (19 mm × 3 mm): ≥ 3 mm of rim left, ≥ 1.5 mm of coin over the pocket. */
+export function fitsCoin(m: Magnet, g: Geometry = GEOMETRY): boolean {
+  return m.diameter <= 13 && m.thickness <= g.coin - 1.5;
+}
+
+export function magnetRow(m: Magnet, sn: Sensor = sensor(CHOSEN.sensor), g: Geometry = GEOMETRY): MagnetRow {
+  const f = figures(m, g);
+  return {
+    m,
+    f,
+    man: rise(sn, f.man),
+    king: rise(sn, f.king),
+    kingOffMargin: rise(sn, f.kingOff) - rise(sn, f.man),
+    flippedBelow: -rise(sn, f.flipped),
+    worstKingMv: worstPartMv(sn, f.king),
+    fits: fitsCoin(m, g),
+  };
+}
+
+/**
+ * The choice, from the numbers: among magnets that fit a coin and keep a
+ * worst-case SS49E's king inside its output span (4.2 V), the one whose king
+ * 3 mm off-centre stands furthest above a centred man.
+ */
+export function chooseMagnet(g: Geometry = GEOMETRY): Magnet {
+  const sn = sensor('SS49E');
+  const ok = MAGNETS.map((m) => magnetRow(m, sn, g)).filter((r) => r.fits && r.worstKingMv <= sn.outMax);
+  ok.sort((a, b) => b.kingOffMargin - a.kingOffMargin);
+  return ok[0].m;
+}
+
+// ------------------------------------------------------------------ tables
+
+const f0 = (x: number) => Math.round(x).toString();
+const f2 = (x: number) => x.toFixed(2);
+const signed = (x: number) => (Math.round(x) > 0 ? '+' : Math.round(x) < 0 ? '−' : '') + Math.abs(Math.round(x));
+const pct = (x: number) => signed(x * 100) + ' %';
+
+function table(head: string[], rows: string[][]): string {
+  return [`| ${head.join(' | ')} |`, `| ${head.map(() => '---').join(' | ')} |`, ...rows.map((r) => `| ${r.join(' | ')} |`)].join('\n');
+}
+
+/** Candidate magnets at the design height with the SS49E. */
+export function magnetTable(g: Geometry = GEOMETRY): string {
+  const sn = sensor('SS49E');
+  const chosen = chooseMagnet(g);
+  const rows = MAGNETS.map((m) => {
+    const r = magnetRow(m, sn, g);
+    const name = `${m.diameter} × ${m.thickness} mm ${m.grade}`;
+    return [
+      m === chosen ? `**${name}**` : name,
+      f0(r.f.man),
+      f0(r.f.king),
+      f2(r.f.ratio),
+      pct(r.f.manOff / r.f.man - 1),
+      signed(r.kingOffMargin),
+      '−' + f0(r.flippedBelow),
+      (r.worstKingMv / 1000).toFixed(2) + ' V',
+      r.fits ? 'yes' : 'no',
+    ];
+  });
+  return table(
+    ['magnet', 'man, G', 'king, G', 'king / man', `man ${OFF} mm off`, `king ${OFF} mm off − man, counts`, 'upside-down coin, counts', 'worst SS49E king output', 'fits a coin'],
+    rows,
+  );
+}
+
+/** The chosen magnet: the fields, centred and off-centre. */
+export function fieldTable(g: Geometry = GEOMETRY): string {
+  const m = magnet(CHOSEN.magnet);
+  const sn = sensor(CHOSEN.sensor);
+  const f = figures(m, g);
+  const z = z1(g);
+  const row = (what: string, b: number) => [what, f0(b) + ' G', signed(rise(sn, b))];
+  return table(
+    ['piece on the square', 'field at the sensor', 'reading above empty, counts (typical SS49E)'],
+    [
+      row(`one coin (a man), centred (magnet ${z.toFixed(1)} mm above the Hall element)`, f.man),
+      row(`the second coin's magnet alone (${g.coin} mm higher)`, f.upper),
+      row(`two coins (a king), centred: ${f2(f.ratio)} × one coin`, f.king),
+      row(`one coin ${RING_TOLERANCE} mm off-centre (in a ring)`, f.manRing),
+      row(`two coins ${RING_TOLERANCE} mm off-centre (in a ring)`, f.kingRing),
+      row(`one coin ${OFF} mm off-centre`, f.manOff),
+      row(`two coins ${OFF} mm off-centre`, f.kingOff),
+      row('one coin upside down (magnet on top, field reversed)', f.flipped),
+      row(`one coin upside down, ${OFF} mm off-centre`, pieceField(m, { coins: 1, flipped: true, off: OFF }, g)),
+    ],
+  );
+}
+
+/** Tile thickness rows for the chosen parts. */
+export function tileTable(): string {
+  const m = magnet(CHOSEN.magnet);
+  const sn = sensor(CHOSEN.sensor);
+  const rows = [1.5, 2, 2.5, 3, 4, 5, 6].map((tile) => {
+    const g = { ...GEOMETRY, tile };
+    const f = figures(m, g);
+    const e = reading(sn, 0);
+    const r = (b: number) => f0(reading(sn, b));
+    const worst = worstPartMv(sn, f.king) / 1000;
+    const margin = rise(sn, f.kingOff) - rise(sn, f.man);
+    const verdict = worst > sn.outMax / 1000 ? 'king saturates a worst-case part' : margin < MIN_MARGIN ? 'off-centre king too close to a man' : 'fine';
+    const name = `${tile} mm (z₁ = ${z1(g).toFixed(1)} mm)`;
+    return [tile === GEOMETRY.tile ? `**${name}**` : name, f0(e), r(f.man), r(f.king), r(f.manOff), r(f.kingOff), signed(margin), r(f.flipped), worst.toFixed(2) + ' V', verdict];
+  });
+  return table(['tile', '0 coins', '1 coin', '2 coins', `1 coin ${OFF} mm off`, `2 coins ${OFF} mm off`, 'king off − man', 'upside down', 'worst-part king', ''], rows);
+}
+
+/** Sensors with the chosen magnet at the design height. */
+export function sensorTable(g: Geometry = GEOMETRY): string {
+  const m = magnet(CHOSEN.magnet);
+  const f = figures(m, g);
+  const rows = SENSORS.map((sn) => {
+    const gap = rise(sn, f.king) - rise(sn, f.man);
+    const margin = rise(sn, f.kingOff) - rise(sn, f.man);
+    const clipped = sensorMv(sn, f.king) >= sn.outMax || worstPartMv(sn, f.king) > sn.outMax;
+    const flipped = sn.unipolar ? 'reads as empty' : signed(rise(sn, f.flipped));
+    return [sn.name, `${sn.sens} mV/G`, f0(rise(sn, f.man)), f0(rise(sn, f.king)), f0(gap), signed(margin), flipped, clipped ? 'saturates' : 'in range'];
+  });
+  return table(['sensor (5 V)', 'sensitivity', 'man, counts', 'king, counts', 'king − man', `king ${OFF} mm off − man`, 'upside-down coin', 'king'], rows);
+}
+
+export function crosstalkTable(g: Geometry = GEOMETRY): string {
+  const m = magnet(CHOSEN.magnet);
+  const sn = sensor(CHOSEN.sensor);
+  const c = crosstalkSummary(m, g);
+  const cnt = (b: number) => signed(b / MV_PER_COUNT * sn.sens);
+  return table(
+    ['neighbours', 'field at the sensor', 'counts (typical SS49E)'],
+    [
+      [`one coin on a diagonal neighbour (${(g.pitch * Math.SQRT2).toFixed(1)} mm away)`, f2(c.diagonal) + ' G', cnt(c.diagonal)],
+      [`one coin two columns away in the row (${(2 * g.pitch).toFixed(1)} mm)`, f2(c.row) + ' G', cnt(c.row)],
+      [`start position, worst square (${c.startSquare})`, f2(c.startMax) + ' G', cnt(c.startMax)],
+      ['worst case: 12 kings on the squares nearest one square', f2(c.worst) + ' G', cnt(c.worst)],
+    ],
+  );
+}
+
+/** Counts a king 3 mm off-centre must stay above a centred man: three times the worst crosstalk, with room for noise. */
+export const MIN_MARGIN = 20;
+
+/** Tile thickness range that works: no worst-case saturation, king off-centre still above a man. */
+export function tileRange(): [number, number] {
+  const m = magnet(CHOSEN.magnet);
+  const sn = sensor(CHOSEN.sensor);
+  const ok = (tile: number) => {
+    const g = { ...GEOMETRY, tile };
+    const f = figures(m, g);
+    return worstPartMv(sn, f.king) <= sn.outMax && rise(sn, f.kingOff) - rise(sn, f.man) >= MIN_MARGIN;
+  };
+  let lo = NaN, hi = NaN;
+  for (let t = 0.5; t <= 10.001; t += 0.1) {
+    const tt = Math.round(t * 10) / 10;
+    if (ok(tt)) {
+      if (Number.isNaN(lo)) lo = tt;
+      hi = tt;
+    }
+  }
+  return [lo, hi];
+}
+
+/** Figures quoted in the prose (the test checks them too). */
+export function keyFigures(): Record<string, string> {
+  const m = magnet(CHOSEN.magnet);
+  const sn = sensor(CHOSEN.sensor);
+  const f = figures(m);
+  const old = figures(magnet('8x1.5-N42'));
+  const [lo, hi] = tileRange();
+  const a1324 = sensor('A1324');
+  // height at which a typical A1324's king stops saturating
+  let zA = z1();
+  while (sensorMv(a1324, pieceField(m, { coins: 2 }, { ...GEOMETRY, tile: zA - GEOMETRY.gap - GEOMETRY.element })) >= a1324.outMax) zA += 0.1;
+  let zOld = z1();
+  while (sensorMv(a1324, pieceField(magnet('8x1.5-N42'), { coins: 2 }, { ...GEOMETRY, tile: zOld - GEOMETRY.gap - GEOMETRY.element })) >= a1324.outMax) zOld += 0.1;
+  return {
+    z1: z1().toFixed(1),
+    z2: (z1() + GEOMETRY.coin).toFixed(1),
+    man: f0(f.man),
+    king: f0(f.king),
+    ratio: f2(f.ratio),
+    manCounts: f0(rise(sn, f.man)),
+    kingCounts: f0(rise(sn, f.king)),
+    gapCounts: f0(rise(sn, f.king) - rise(sn, f.man)),
+    kingOffMargin: f0(rise(sn, f.kingOff) - rise(sn, f.man)),
+    manOffLoss: f0((1 - f.manOff / f.man) * 100),
+    manRingLoss: f0((1 - f.manRing / f.man) * 100),
+    flippedBelow: f0(-rise(sn, f.flipped)),
+    flippedSteps: (-rise(sn, f.flipped) / rise(sn, f.man)).toFixed(2),
+    flippedOffBelow: f0(-rise(sn, pieceField(m, { coins: 1, flipped: true, off: OFF }))),
+    flippedOffSteps: (-rise(sn, pieceField(m, { coins: 1, flipped: true, off: OFF })) / rise(sn, f.man)).toFixed(2),
+    oldKingOffMargin: signed(rise(sn, old.kingOff) - rise(sn, old.man)),
+    oldKing: f0(old.king),
+    tileMin: lo.toFixed(1),
+    tileMax: hi.toFixed(1),
+    a1324z: zA.toFixed(1),
+    a1324zOld: zOld.toFixed(1),
+    mvPerCount: MV_PER_COUNT.toFixed(2),
+    gaussPerCount: (MV_PER_COUNT / sn.sens).toFixed(1),
+  };
+}
+
+/** Every generated block of the README, by marker name. */
+export function blocks(): Record<string, string> {
+  const k = keyFigures();
+  return {
+    magnets: magnetTable(),
+    field: fieldTable(),
+    tiles: tileTable(),
+    sensors: sensorTable(),
+    crosstalk: crosstalkTable(),
+    figures: table(
+      ['figure', 'value'],
+      Object.entries(k).map(([name, v]) => [`\`${name}\``, v]),
+    ),
+  };
+}
+
+// ------------------------------------------------------------------ emulator table
+
+/** Offsets (mm) the emulator's table is sampled at. */
+export const TABLE_OFFSETS = [0, 0.5, 1, 1.5, 2, 2.5, 3, 3.5, 4, 5, 6, 8, 10, 12.7, 17.96, 25.4, 35.92, 50.8, 56.79, 71.84, 76.2, 80.32, 101.6, 107.76, 127, 152.4, 180];
+
+/** src/sensors/hall-table.ts: the chosen parts' fields, sampled for the emulated board. */
+export function hallTableModule(): string {
+  const m = magnet(CHOSEN.magnet);
+  const sn = sensor(CHOSEN.sensor);
+  const z = z1();
+  const r = (x: number) => Math.round(x * 1000) / 1000;
+  const lower = TABLE_OFFSETS.map((o) => r(discBz(m, o, z)));
+  const upper = TABLE_OFFSETS.map((o) => r(discBz(m, o, z + GEOMETRY.coin)));
+  const flipped = TABLE_OFFSETS.map((o) => r(-discBz(m, o, z + GEOMETRY.coin - m.thickness)));
+  return `// GENERATED by hardware/tools/physics.ts — do not edit; run
+// \`node bin/run-ts.js hardware/tools/physics.ts\` after changing the physics.
+// Field (gauss, Bz at the Hall element) of one coin's magnet against its
+// sideways distance from the sensor, for the chosen parts: ${m.diameter} × ${m.thickness} mm ${m.grade}
+// disc, ${sn.name}, ${GEOMETRY.tile} mm tile (magnet ${z.toFixed(1)} mm above the element).
+// test/hardware/physics.test.ts checks this file is what the script writes.
+
+export const HALL = {
+  magnet: ${JSON.stringify(`${m.diameter}x${m.thickness} mm ${m.grade}`)},
+  sensor: ${JSON.stringify(sn.key)},
+  /** square pitch, mm */
+  pitch: ${GEOMETRY.pitch},
+  /** sideways distances the fields are sampled at, mm */
+  offsets: ${JSON.stringify(TABLE_OFFSETS)},
+  /** bottom coin (or a lone coin), gauss */
+  lower: ${JSON.stringify(lower)},
+  /** the upper coin of a king (one coin thickness higher), gauss */
+  upper: ${JSON.stringify(upper)},
+  /** a lone coin upside down (magnet on top, reversed), gauss */
+  flipped: ${JSON.stringify(flipped)},
+  /** sensor at 5 V: sensitivity mV/G (typ, min, max), zero-field output mV (typ, min, max), output span mV */
+  sens: [${sn.sens}, ${sn.sensMin}, ${sn.sensMax}],
+  quiescent: [${sn.q}, ${sn.qMin}, ${sn.qMax}],
+  span: [${sn.outMin}, ${sn.outMax}],
+} as const;
+`;
+}
+
+export const HALL_TABLE_PATH = fileURLToPath(new URL('../../src/sensors/hall-table.ts', import.meta.url));

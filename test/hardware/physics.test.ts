@@ -1,0 +1,135 @@
+// The hardware README's numbers are the physics script's numbers: every
+// generated table and quoted figure, the emulator's field table, and the
+// budget from bom.csv. Plus sanity checks of the field model itself.
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import * as P from '../../hardware/tools/physics.ts';
+import { README_PATH, renderReadme, blocks, allFigures } from '../../hardware/tools/readme.ts';
+import { readBom, totals, parseCsvLine } from '../../hardware/tools/bom.ts';
+
+const readme = readFileSync(README_PATH, 'utf8');
+
+describe('hardware/README.md is what hardware/tools compute', () => {
+  it('every generated table and inline figure matches (run `node bin/run-ts.js hardware/tools/readme.ts` if not)', () => {
+    expect(renderReadme(readme)).toBe(readme);
+  });
+
+  it('every generated block is present once, and every figure is quoted somewhere', () => {
+    for (const name of Object.keys(blocks())) {
+      expect(readme.split(`<!-- physics:${name} -->`).length - 1, name).toBe(1);
+    }
+    for (const name of ['manCounts', 'king', 'ratio', 'kingOffMargin', 'flippedBelow', 'flippedSteps', 'tileMin', 'tileMax', 'ownUsd', 'electronicsUsd', 'newUsd']) {
+      expect(readme, name).toContain(`<!--f:${name}-->${allFigures()[name]}<!--/f-->`);
+    }
+  });
+
+  it('an unknown block or figure name is an error naming it', () => {
+    expect(() => renderReadme('<!-- physics:nosuch -->\n<!-- /physics:nosuch -->')).toThrow(/unknown generated block "nosuch"/);
+    expect(() => renderReadme('<!--f:nosuch-->1<!--/f-->')).toThrow(/unknown figure "nosuch"/);
+  });
+
+  it("the emulator's field table (src/sensors/hall-table.ts) is what the script writes", () => {
+    expect(readFileSync(P.HALL_TABLE_PATH, 'utf8')).toBe(P.hallTableModule());
+  });
+});
+
+describe('field model', () => {
+  const m = P.magnet('12x1-N35');
+
+  it('the current-sheet integration equals the closed form on the axis', () => {
+    for (const mag of P.MAGNETS) for (const z of [2, 3.8, 6.8, 10]) expect(P.discBz(mag, 0, z)).toBeCloseTo(P.axialBz(mag, z), 3);
+  });
+
+  it('far away it is a dipole: Bz ≈ −µ0·m/(4π·ρ³) in the magnet plane', () => {
+    const a = m.diameter / 2, L = m.thickness;
+    const moment = (m.br / (4e-7 * Math.PI)) * Math.PI * (a * 1e-3) ** 2 * (L * 1e-3); // A·m²
+    const rho = 200;
+    const dipole = (-1e-7 * moment) / (rho * 1e-3) ** 3 * 1e4; // gauss
+    expect(P.discBz(m, rho, -L / 2) / dipole).toBeCloseTo(1, 2);
+  });
+
+  it('reproduces the figures the issue checked by hand (z = 4 mm): 12×1 N35 man 509 G, king 751 G', () => {
+    const g = { ...P.GEOMETRY, tile: 4 - P.GEOMETRY.gap - P.GEOMETRY.element };
+    expect(Math.round(P.pieceField(m, { coins: 1 }, g))).toBe(509);
+    expect(Math.round(P.pieceField(m, { coins: 2 }, g))).toBe(751);
+    expect(Math.round(P.pieceField(P.magnet('8x1.5-N42'), { coins: 1 }, g))).toBe(661);
+  });
+
+  it('the elliptic integrals are right (K(0) = E(0) = π/2; K(0.5), E(0.5) tabulated)', () => {
+    expect(P.ellipticKE(0)[0]).toBeCloseTo(Math.PI / 2, 12);
+    expect(P.ellipticKE(0)[1]).toBeCloseTo(Math.PI / 2, 12);
+    expect(P.ellipticKE(0.5)[0]).toBeCloseTo(1.8540746773, 9);
+    expect(P.ellipticKE(0.5)[1]).toBeCloseTo(1.3506438810, 9);
+  });
+});
+
+describe('the chosen design separates what must be told apart', () => {
+  const m = P.magnet(P.CHOSEN.magnet);
+  const sn = P.sensor(P.CHOSEN.sensor);
+  const f = P.figures(m);
+  const step = P.rise(sn, f.man);
+
+  it('the README names the magnet the script picks', () => {
+    expect(P.chooseMagnet().key).toBe(P.CHOSEN.magnet);
+    expect(readme).toContain('**12 × 1 mm N35**');
+  });
+
+  it('a king 3 mm off-centre reads above a centred man (the old 8×1.5 N42 did not)', () => {
+    expect(P.rise(sn, f.kingOff) - step).toBeGreaterThanOrEqual(P.MIN_MARGIN);
+    const old = P.figures(P.magnet('8x1.5-N42'));
+    expect(P.rise(sn, old.kingOff)).toBeLessThan(P.rise(sn, old.man));
+  });
+
+  it('a worst-case SS49E keeps a king inside its output span at the design height', () => {
+    expect(P.worstPartMv(sn, f.king)).toBeLessThanOrEqual(sn.outMax);
+  });
+
+  it('an upside-down coin reads more than half a one-coin step below empty, centred and 3 mm off', () => {
+    expect(-P.rise(sn, f.flipped) / step).toBeGreaterThan(0.5);
+    expect(-P.rise(sn, P.pieceField(m, { coins: 1, flipped: true, off: P.OFF })) / step).toBeGreaterThan(0.5);
+  });
+
+  it('crosstalk stays a few counts: start position < 5, worst case < 10', () => {
+    const c = P.crosstalkSummary(m);
+    const counts = (b: number) => Math.abs((b * sn.sens) / P.MV_PER_COUNT);
+    expect(c.diagonal).toBeLessThan(0); // the returning field lowers a neighbour's reading
+    expect(counts(c.startMax)).toBeLessThan(5);
+    expect(counts(c.worst)).toBeLessThan(10);
+  });
+
+  it('the tile range contains the design tile and is what the table calls fine', () => {
+    const [lo, hi] = P.tileRange();
+    expect(lo).toBeLessThanOrEqual(P.GEOMETRY.tile);
+    expect(hi).toBeGreaterThanOrEqual(P.GEOMETRY.tile);
+    expect(P.tileTable()).toMatch(/\*\*2\.5 mm[^\n]*\| fine \|/);
+  });
+});
+
+describe('bill of materials', () => {
+  const bom = readBom();
+
+  it('lists what a build needs (cable, buzzer resistor, headers, spacers, tools)', () => {
+    const parts = bom.map((l) => l.part.toLowerCase()).join('\n');
+    for (const p of ['usb cable', 'resistor 100 ω', 'header', 'spacers', 'drill', 'magnet 12 × 1 mm n35']) expect(parts).toContain(p);
+  });
+
+  it('totals are the sums of the lines (electronics < own piecepack < everything new)', () => {
+    const t = totals(bom);
+    const line = (part: string) => bom.find((l) => l.part.startsWith(part))!;
+    const clone = line('Arduino Nano (ATmega328P 16 MHz 5 V) clone'), genuine = line('Arduino Nano (ATmega328P 16 MHz 5 V) genuine');
+    const base = bom.filter((l) => l.variant === '' && l.group === 'electronics').reduce((s, l) => s + l.quantity * l.unit, 0);
+    expect(t.electronics).toBeCloseTo(base + clone.unit, 2);
+    const build = bom.filter((l) => l.group === 'build').reduce((s, l) => s + l.quantity * l.unit, 0);
+    expect(t.withOwnPiecepack).toBeCloseTo(t.electronics + build, 2);
+    expect(t.everythingNew).toBeCloseTo(t.withOwnPiecepack - clone.unit + genuine.unit + 30, 2);
+    expect(readme).toContain(`${t.withOwnPiecepack.toFixed(2)} USD`);
+  });
+
+  it('CSV fields may be quoted; a malformed file is an error naming the line', () => {
+    expect(parseCsvLine('a,"b, c",d')).toEqual(['a', 'b, c', 'd']);
+    expect(parseCsvLine('"say ""hi""",')).toEqual(['say "hi"', '']);
+    const head = 'part,quantity,example_part_number,approx_unit_price_usd,group,variant,notes';
+    expect(() => readBom(`${head}\nx,two,y,1,electronics,,n`)).toThrow(/line 2: bad quantity two/);
+    expect(() => readBom(`${head}\nx,1,y,1,snacks,,n`)).toThrow(/line 2: bad group snacks/);
+  });
+});
