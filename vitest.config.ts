@@ -1,9 +1,10 @@
 import { defineConfig } from 'vitest/config';
 
 // Two tiers. `npm test` runs both (as CI does); `npm run test:quick` runs only
-// "quick" for everyday work: everything but the whole-corpus soaks, in which
-// every corpus game is played on the simulated board (minutes on 2 cores).
-const SOAKS = ['test/tracking/games-*.test.ts'];
+// "quick" for everyday work: everything but the soaks — the whole-corpus runs,
+// in which every corpus game is played on the simulated board (minutes on 2
+// cores), and the whole game played through the emulated firmware (~30 s).
+const SOAKS = ['test/tracking/games-*.test.ts', 'test/sensors/emulator-game.test.ts'];
 
 export default defineConfig({
   test: {
