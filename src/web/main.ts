@@ -110,10 +110,17 @@ function gameInProgress(): boolean {
   return !!snap && snap.moves.length > 0 && snap.result === '*' && !snap.outcome;
 }
 
+let firstGame = false;
+
 function render(): void {
   const now = Date.now();
   const regions = renderRegions(state, now);
   for (const [id, html] of Object.entries(regions)) patch(id, html);
+  if (!firstGame && state.snap) {
+    // The first render of the game (the bench reads it: time from navigation start to the board on screen).
+    firstGame = true;
+    performance.mark('crownhead-first-render');
+  }
   patch('archive', renderArchive(state, now));
   $('archive').hidden = !state.archive.open;
   const control = canControl(state);

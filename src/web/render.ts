@@ -304,15 +304,15 @@ export function renderReview(s: ViewState): string {
     `<button type="button" class="btn small step" id="rv-${to}" data-act="review" data-to="${to}" title="${title}" aria-label="${title}"${off ? ' disabled' : ''}>${label}</button>`;
   if (!rv) {
     if (!snap || !snap.moves.length) return '';
-    return `<div class="review-bar live" role="toolbar" aria-label="Step through the game">${step('first', '⏮', 'First position', false)}${step('prev', '◀', 'Previous move (←)', false)}<span class="review-label">Live</span>${step('next', '▶', 'Next move (→)', true)}${step('last', '⏭', 'Last move', true)}</div>`;
+    return `<div class="review-bar live" role="toolbar" aria-label="Step through the game">${step('first', '«', 'First position', false)}${step('prev', '◀', 'Previous move (←)', false)}<span class="review-label">Live</span>${step('next', '▶', 'Next move (→)', true)}${step('last', '»', 'Last move', true)}</div>`;
   }
   const rec = rv.archived && s.review?.record ? s.review.record : null;
   const whose = rec ? `${esc(rec.tags.Black || 'Black')} – ${esc(rec.tags.White || 'White')}${rec.tags.Date ? `, ${esc(rec.tags.Date)}` : ''} · ` : '';
   const what = rv.ply === 0 ? 'the start position' : `move ${esc(rv.moveLabel)}`;
   return `<div class="review-bar reviewing" role="toolbar" aria-label="Step through the game" data-ply="${rv.ply}">`
-    + step('first', '⏮', 'First position', rv.ply === 0) + step('prev', '◀', 'Previous move (←)', rv.ply === 0)
+    + step('first', '«', 'First position', rv.ply === 0) + step('prev', '◀', 'Previous move (←)', rv.ply === 0)
     + `<span class="review-label" role="status">${rec ? 'Archived game' : 'Reviewing'}: ${whose}${what} (${rv.ply}/${rv.total})</span>`
-    + step('next', '▶', 'Next move (→)', rec !== null && rv.ply === rv.total) + step('last', '⏭', 'Last move', rec !== null && rv.ply === rv.total)
+    + step('next', '▶', 'Next move (→)', rec !== null && rv.ply === rv.total) + step('last', '»', 'Last move', rec !== null && rv.ply === rv.total)
     + `<button type="button" class="btn small primary" id="rv-live" data-act="review" data-to="live">${rec ? 'Close — back to live' : 'Back to live'}</button>`
     + (rec ? `<a class="btn small" id="rv-download" href="/api/games/${encodeURIComponent(rec.id)}.pdn" download="${esc(rec.id)}.pdn">Download</a>` : '')
     + `</div>`;

@@ -1,0 +1,40 @@
+// First render of the page in headless Chromium (Debian's /usr/bin/chromium
+// via playwright-core) against the real service on loopback: the time from
+// navigation start to the first render of the game (the page's
+// `crownhead-first-render` performance mark: HTML, script, WebSocket hello and
+// the board drawn). Fresh browser context each load (cold HTTP cache, as a
+// new visitor); the median and spread of the runs are printed, never clamped.
+// Run: node bin/run-ts.js bench/page-render.ts
+
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium } from 'playwright-core';
+import { startService } from '../src/server/service.ts';
+
+const RUNS = 15;
+const dir = mkdtempSync(join(tmpdir(), 'crownhead-bench-render-'));
+const svc = await startService({ board: 'sim', host: '127.0.0.1', port: 0, gamesDir: join(dir, 'games'), logLevel: 'silent' });
+const browser = await chromium.launch({
+  executablePath: '/usr/bin/chromium',
+  args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+});
+const times: number[] = [];
+try {
+  for (let i = 0; i < RUNS + 2; i++) {
+    const ctx = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+    const page = await ctx.newPage();
+    await page.goto(svc.url);
+    const t = await page.waitForFunction(() => performance.getEntriesByName('crownhead-first-render')[0]?.startTime, null, { timeout: 15_000 });
+    const ms = (await t.jsonValue()) as number;
+    if (i >= 2) times.push(ms); // two warm-up loads (the service's first requests, the browser's start-up)
+    await ctx.close();
+  }
+} finally {
+  await browser.close();
+  await svc.close();
+  rmSync(dir, { recursive: true, force: true });
+}
+times.sort((a, b) => a - b);
+const q = (p: number) => times[Math.min(times.length - 1, Math.floor(p * times.length))];
+console.log(`first render in headless Chromium (loopback, cold context), ${RUNS} loads: median ${q(0.5).toFixed(0)} ms (min ${times[0].toFixed(0)}, p90 ${q(0.9).toFixed(0)}, max ${times[times.length - 1].toFixed(0)}); target ≤ 300 ms`);
