@@ -370,7 +370,7 @@ describe('the page, second edition', () => {
     const drawn = rows.nth(1);
     expect((await drawn.innerText()).replace(/\s+/g, ' ')).toMatch(/Ann – Ben Club night 1\/2-1\/2 3 Open PDN Delete$/);
     await shot('web-archive.png');
-    const id = await drawn.getAttribute('data-game');
+    const id = (await drawn.getAttribute('data-game'))!;
     await page.click(`#open-${id}`);
     await page.waitForSelector('.review-bar.reviewing', { timeout: WAIT });
     expect(await page.locator('.review-label').innerText()).toMatch(/^Archived game: .*move 2\. 9-14 \(3\/3\)$/);
