@@ -323,6 +323,18 @@ describe('the page, second edition', () => {
     await page.click('#rv-live');
     await page.waitForSelector('.review-bar.live', { timeout: WAIT });
     expect(await page.locator('#board .piece[data-square="14"]').count()).toBe(1);
+    // A swipe on the board (touch) steps too: right is back.
+    const swipe = (dx: number) => page.evaluate((d: number) => {
+      const el = document.getElementById('board')!;
+      const r = el.getBoundingClientRect();
+      const at = (x: number) => new Touch({ identifier: 1, target: el, clientX: r.left + r.width / 2 + x, clientY: r.top + r.height / 2 });
+      el.dispatchEvent(new TouchEvent('touchstart', { touches: [at(0)], changedTouches: [at(0)], bubbles: true }));
+      el.dispatchEvent(new TouchEvent('touchend', { touches: [], changedTouches: [at(d)], bubbles: true }));
+    }, dx);
+    await swipe(120);
+    await page.waitForFunction(() => document.querySelector('.review-label')?.textContent === 'Reviewing: move 1... 24-20 (2/3)', null, { timeout: WAIT });
+    await swipe(-120);
+    await page.waitForSelector('.review-bar.live', { timeout: WAIT });
     // Keys too: Left then Escape.
     await page.keyboard.press('ArrowLeft');
     await page.waitForSelector('.review-bar.reviewing', { timeout: WAIT });
@@ -398,6 +410,15 @@ describe('the page, second edition', () => {
     await page.click('#new-game-card summary');
     await page.check('#new-game-form input[name=from][value=fen]');
     await page.selectOption('#ng-tc', 'custom');
+    // A bad FEN: the server's refusal appears beside the field, the form stays open (the game in play is kept).
+    await page.fill('#ng-fen', 'Q:W1');
+    await page.click('#ng-submit');
+    if ((await page.locator('#ng-submit.armed').count()) > 0) await page.click('#ng-submit');
+    await page.waitForSelector('#ng-error:not([hidden])', { timeout: WAIT });
+    expect(await page.locator('#ng-error').innerText()).toMatch(/FEN/);
+    expect(await page.locator('#new-game-card[open]').count()).toBe(1);
+    expect(await page.locator('#banner .banner-error').count()).toBe(0);
+    expect(await page.locator('#ng-fen').getAttribute('aria-describedby')).toContain('ng-error');
     await page.waitForTimeout(200);
     expect(await noHorizontalScroll(page)).toBe(true);
     await shot('web-phone-form.png', true);
@@ -420,7 +441,14 @@ describe('the page, second edition', () => {
       await p2.waitForSelector('#b-hand-setup', { timeout: WAIT });
       await p2.click('#b-hand-setup');
       // A fresh service calibrates from the start position first (slower on a loaded machine).
-      await p2.waitForSelector('#status [data-status="in-sync"]', { timeout: 2 * WAIT });
+      // (Intermittently, in the full file only, this fresh second sim service never leaves set-up after the
+      // button's hand-setup; the diagnostics below say what the service saw when it happens.)
+      let frames = 0;
+      other.source.onFrame(() => frames++);
+      await p2.waitForSelector('#status [data-status="in-sync"]', { timeout: 2 * WAIT }).catch((e) => {
+        console.error('offline test: second service stuck in set-up; frames', frames, 'counts', Array.from(other.session.tracker.reader.counts).join(''), JSON.stringify(other.session.tracker.boardStatus).slice(0, 200), other.source.kind, (other.source as unknown as { isOpen: boolean }).isOpen);
+        throw e;
+      });
       await p2.click('#sq-11');
       await p2.waitForTimeout(180);
       await p2.click('#sq-15');
