@@ -212,6 +212,8 @@ function onAct(el: HTMLElement, e: MouseEvent | KeyboardEvent): void {
     case 'archive-open':
       dispatch({ type: 'archive', open: true });
       void loadArchive();
+      // The dialog takes the focus (Escape or Close gives it back).
+      requestAnimationFrame(() => requestAnimationFrame(() => document.getElementById('b-archive-close')?.focus()));
       return;
     case 'archive-close':
       dispatch({ type: 'archive', open: false });

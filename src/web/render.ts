@@ -363,7 +363,10 @@ export function renderPlayers(s: ViewState, now: number): string {
   const clockCtl = clock && !over
     ? `<div class="clock-ctl">${control ? (clock.running ? button('clock-pause', 'Pause clock', {}, 'small') : button('clock-start', 'Start clock', {}, 'small primary')) : ''}${note ? `<span class="note">${esc(note)}</span>` : ''}</div>`
     : '';
-  const event = snap.tags.Event ? `<p class="event">${esc(snap.tags.Event)}${snap.ballot ? ` · ballot ${snap.ballot}` : ''}</p>` : snap.ballot ? `<p class="event">Ballot ${snap.ballot}${snap.tags.Ballot ? ': ' + esc(snap.tags.Ballot.replace(/^ACF \d+\s*/, '')) : ''}</p>` : '';
+  // The game's rules when they are not the plain ones (huffing, crowned men jumping on, tournament).
+  const rules = [snap.options.huffing ? 'huffing' : '', snap.options.crownContinue ? 'crowned men keep jumping' : '', snap.options.tournament ? 'tournament: no takebacks' : ''].filter(Boolean).join(', ');
+  const rulesNote = rules ? ` <span class="rules" data-rules="${esc(rules)}">· ${esc(rules)}</span>` : '';
+  const event = snap.tags.Event ? `<p class="event">${esc(snap.tags.Event)}${snap.ballot ? ` · ballot ${snap.ballot}` : ''}${rulesNote}</p>` : snap.ballot ? `<p class="event">Ballot ${snap.ballot}${snap.tags.Ballot ? ': ' + esc(snap.tags.Ballot.replace(/^ACF \d+\s*/, '')) : ''}${rulesNote}</p>` : rules ? `<p class="event"><span class="rules" data-rules="${esc(rules)}">Rules: ${esc(rules)}</span></p>` : '';
   return event + row(top) + row(other(top)) + clockCtl;
 }
 
@@ -399,7 +402,7 @@ export function renderMoves(s: ViewState): string {
 }
 
 /** Game controls: takeback and the downloads (the forms are static, see renderForms). */
-export function renderGameControls(s: ViewState): string {
+export function renderGameControls(s: ViewState, now: number = Date.now()): string {
   const control = canControl(s);
   const snap = s.snap;
   const parts: string[] = [];
@@ -411,7 +414,7 @@ export function renderGameControls(s: ViewState): string {
     const reopenable = o !== null && (o.reason === 'no-moves' || (snap.options.autoDraw && (o.reason === 'repetition' || o.reason === 'forty-move')));
     if (!over) parts.push(button('takeback', 'Take back last move', {}, ''));
     else if (reopenable) {
-      const armed = isArmed(s, 'takeback', Date.now());
+      const armed = isArmed(s, 'takeback', now);
       parts.push(button('takeback', armed ? 'Confirm: reopen the finished game?' : 'Take back last move (reopens the game)', {}, `danger${armed ? ' armed' : ''}`));
     }
   }
@@ -526,7 +529,7 @@ export function renderRegions(s: ViewState, now: number): Record<string, string>
     status: renderStatus(s),
     players: renderPlayers(s, now),
     moves: renderMoves(s),
-    game: renderGameControls(s),
+    game: renderGameControls(s, now),
     log: renderLog(s),
   };
 }

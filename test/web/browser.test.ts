@@ -362,6 +362,7 @@ describe('the page, second edition', () => {
     const pdn = await (await fetch(new URL('/api/current.pdn', svc.url))).text();
     expect(pdn).toContain('[TimeControl "300+3"]');
     expect(pdn).toContain('[Variant "huffing"]');
+    expect(await page.locator('#players .event').innerText()).toContain('huffing');
     // Waiting does not start them; the first move does (White's).
     await page.waitForTimeout(1500);
     expect(await page.locator('.clock.running').count()).toBe(0);

@@ -152,6 +152,20 @@ describe('what the board and the status say', () => {
   });
 });
 
+describe('the move list', () => {
+  it('keeps its columns when White moves first: an empty Black cell, then White\'s move, fixed widths', async () => {
+    const t = await TableServer.open();
+    t.session.newGame({ fen: 'W:W21,22,23,24,25:B1,2,3,4,5' });
+    t.setUp();
+    t.move(22, 18);
+    t.move(5, 9);
+    const s = feed(at(t.hello()), t.take());
+    const html = renderMoves(s);
+    expect(html).toContain('<colgroup><col class="c-num"><col class="c-mv"><col class="c-mv"></colgroup>');
+    expect(html).toMatch(/<tr><th scope="row">1\.<\/th><td class="mv empty">…<\/td><td class="mv" data-act="review" data-to="1"[^>]*>22-18<\/td><\/tr><tr><th scope="row">2\.<\/th><td class="mv current" data-act="review" data-to="2"[^>]*>5-9<\/td><td class="mv empty">…<\/td><\/tr>/);
+  });
+});
+
 describe('confirmations and the archive', () => {
   it('hides the takeback after a draw by agreement; after a last-move win it asks first', async () => {
     const { t, s: s0 } = await played();
