@@ -20,6 +20,7 @@ const browser = await chromium.launch({
   args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
 });
 const times: number[] = [];
+const parts: Record<string, number[]> = { html: [], 'script run': [], 'socket open': [], hello: [], parsed: [], 'render start': [] };
 try {
   for (let i = 0; i < RUNS + 2; i++) {
     const ctx = await browser.newContext({ viewport: { width: 1280, height: 860 } });
@@ -27,7 +28,16 @@ try {
     await page.goto(svc.url);
     const t = await page.waitForFunction(() => performance.getEntriesByName('crownhead-first-render')[0]?.startTime, null, { timeout: 15_000 });
     const ms = (await t.jsonValue()) as number;
-    if (i >= 2) times.push(ms); // two warm-up loads (the service's first requests, the browser's start-up)
+    const p = await page.evaluate(() => {
+      const nav = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming;
+      const at = ['crownhead-script', 'crownhead-socket-open', 'crownhead-first-message', 'crownhead-parsed', 'crownhead-render-start'].map((n) => performance.getEntriesByName(n)[0]?.startTime ?? NaN);
+      return { html: nav.responseEnd, 'script run': at[0], 'socket open': at[1], hello: at[2], parsed: at[3], 'render start': at[4] };
+    });
+    if (i >= 2) {
+      // two warm-up loads (the service's first requests, the browser's start-up)
+      times.push(ms);
+      for (const [k, v] of Object.entries(p)) parts[k].push(v);
+    }
     await ctx.close();
   }
 } finally {
@@ -37,4 +47,6 @@ try {
 }
 times.sort((a, b) => a - b);
 const q = (p: number) => times[Math.min(times.length - 1, Math.floor(p * times.length))];
+const med = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+console.log(`  medians since navigation start: ${Object.entries(parts).map(([k, v]) => `${k} ${med(v).toFixed(0)} ms`).join(', ')}, first render ${med(times).toFixed(0)} ms`);
 console.log(`first render in headless Chromium (loopback, cold context), ${RUNS} loads: median ${q(0.5).toFixed(0)} ms (min ${times[0].toFixed(0)}, p90 ${q(0.9).toFixed(0)}, max ${times[times.length - 1].toFixed(0)}); target ≤ 300 ms`);

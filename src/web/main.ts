@@ -22,9 +22,17 @@ let state: ViewState = initialState();
 const sounds = new Sounds();
 const speech = new Speech();
 const token = new URLSearchParams(location.search).get('token');
+let heard = false;
 const socket = new ServerSocket(ServerSocket.urlFor(location, token), {
-  message: (raw) => dispatch({ type: 'message', raw, now: Date.now() }, raw),
-  open: () => dispatch({ type: 'socket', state: 'open', now: Date.now() }),
+  message: (raw) => {
+    if (!heard) { heard = true; performance.mark('crownhead-first-message'); }
+    dispatch({ type: 'message', raw, now: Date.now() }, raw);
+    if (!performance.getEntriesByName('crownhead-parsed').length) performance.mark('crownhead-parsed');
+  },
+  open: () => {
+    if (!heard) performance.mark('crownhead-socket-open');
+    dispatch({ type: 'socket', state: 'open', now: Date.now() });
+  },
   closed: (retryInMs) => dispatch({ type: 'socket', state: 'closed', now: Date.now(), retryInMs }),
 }, token);
 
@@ -63,6 +71,8 @@ function dispatch(action: Action, raw?: string): void {
   if (state.flipped !== before.flipped || state.sound !== before.sound || state.speech !== before.speech) savePrefs();
   if (state.speech !== before.speech && !state.speech) speech.stop();
   perform();
+  // The first game to show is drawn at once (not a frame later): it is what the page was opened for.
+  if (!firstGame && state.snap) return render();
   if (!scheduled) {
     scheduled = true;
     requestAnimationFrame(() => {
@@ -113,6 +123,7 @@ function gameInProgress(): boolean {
 let firstGame = false;
 
 function render(): void {
+  if (!firstGame && state.snap) performance.mark('crownhead-render-start');
   const now = Date.now();
   const regions = renderRegions(state, now);
   for (const [id, html] of Object.entries(regions)) patch(id, html);
@@ -444,6 +455,9 @@ function wireSwipe(): void {
 }
 
 function start(): void {
+  performance.mark('crownhead-script');
+  // Connect first: the hello (the game to draw) is on its way while the page wires itself up.
+  socket.connect();
   loadPrefs();
   wireForms();
   wireSwipe();
@@ -479,7 +493,6 @@ function start(): void {
   document.addEventListener('visibilitychange', () => { if (!document.hidden) socket.nudge(); });
   setInterval(tick, 200);
   render();
-  socket.connect();
   (globalThis as unknown as { crownhead: unknown }).crownhead = { state: () => state };
 }
 
