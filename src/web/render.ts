@@ -291,6 +291,13 @@ export function renderStatus(s: ViewState): string {
     + `</div>`;
 }
 
+/** "Black 11 (1 king)": what one side has on the board in a position. */
+function material(pieces: readonly Piece[], side: Side): string {
+  const own = pieces.filter((p) => p.color === side);
+  const kings = own.filter((p) => p.king).length;
+  return `${sideName(side)} ${own.length}${kings ? ` (${kings} king${kings > 1 ? 's' : ''})` : ''}`;
+}
+
 /** Black men on 1–12, White men on 21–32, no kings: the start position (no colour check needed). */
 function isStandardStart(start: readonly Piece[]): boolean {
   return start.length === 24 && start.every((p) => !p.king && (p.color === 'black' ? p.square <= 12 : p.square >= 21));
@@ -312,6 +319,7 @@ export function renderReview(s: ViewState): string {
   return `<div class="review-bar reviewing" role="toolbar" aria-label="Step through the game" data-ply="${rv.ply}">`
     + step('first', '«', 'First position', rv.ply === 0) + step('prev', '◀', 'Previous move (←)', rv.ply === 0)
     + `<span class="review-label" role="status">${rec ? 'Archived game' : 'Reviewing'}: ${whose}${what} (${rv.ply}/${rv.total})</span>`
+    + `<span class="review-material" data-material="${material(rv.pieces, 'black')}/${material(rv.pieces, 'white')}">${material(rv.pieces, 'black')} · ${material(rv.pieces, 'white')}</span>`
     + step('next', '▶', 'Next move (→)', rec !== null && rv.ply === rv.total) + step('last', '»', 'Last move', rec !== null && rv.ply === rv.total)
     + `<button type="button" class="btn small primary" id="rv-live" data-act="review" data-to="live">${rec ? 'Close — back to live' : 'Back to live'}</button>`
     + (rec ? `<a class="btn small" id="rv-download" href="/api/games/${encodeURIComponent(rec.id)}.pdn" download="${esc(rec.id)}.pdn">Download</a>` : '')

@@ -47,6 +47,8 @@ describe('review mode', () => {
     expect(svg).not.toContain('data-act="square"');
     expect(renderReview(s)).toContain('Reviewing: move 2. 15x24 (3/4)');
     expect(renderReview(s)).toContain('data-to="live"');
+    // What each side has in that position (Black has taken one man).
+    expect(renderReview(s)).toContain('Black 12 · White 11');
     expect(renderMoves(s)).toMatch(/class="mv current" data-act="review" data-to="3"/);
     s = reduce(s, { type: 'review', to: 'first' });
     v = reviewView(s)!;
