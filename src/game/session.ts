@@ -13,11 +13,11 @@ import {
 } from '../rules/index.ts';
 import { makePdn, pdnFromGame, resultOf, type PdnResult } from '../pdn/index.ts';
 import { MoveTracker, type TrackerEvent, type TrackerOptions } from '../tracking/tracker.ts';
-import { GameClock, TimeControlError, describeTimeControl, parseTimeControl, parseTimeControlTag, timeControlTag, type ClockState, type TimeControl } from './clock.ts';
+import { GameClock, TimeControlError, parseTimeControl, parseTimeControlTag, timeControlTag, type ClockState, type TimeControl } from './clock.ts';
 import type { GameEvent, MoveRecord as MoveRecordV1, Piece, Snapshot } from '../protocol/v1.ts';
 import { fixesSentence, piecesSentence } from '../protocol/words.ts';
 import type { JournalEntry } from './journal.ts';
-import { CalibrationRoutine, type RoutineProgress } from '../reading/routine.ts';
+import { CalibrationRoutine } from '../reading/routine.ts';
 import { Calibration, type CalibrationData } from '../reading/calibration.ts';
 
 export interface SessionOptions {
