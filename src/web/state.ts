@@ -353,6 +353,8 @@ function reviewTo(s: ViewState, to: number | 'prev' | 'next' | 'first' | 'last' 
   const g = reviewGame(s, s.review);
   if (!g) return s;
   const total = g.moves.length;
+  // Nothing to step through in a game with no moves yet.
+  if (total === 0 && !s.review?.record) return s;
   const cur = s.review ? s.review.ply : total;
   const want = to === 'prev' ? cur - 1 : to === 'next' ? cur + 1 : to === 'first' ? 0 : to === 'last' ? total : to;
   const ply = Math.max(0, Math.min(total, want));

@@ -76,6 +76,14 @@ describe('review mode', () => {
     expect(s.review).toBeNull();
   });
 
+  it('has nothing to step through before the first move', async () => {
+    const t = await TableServer.open();
+    t.setUp();
+    const s = feed(at(t.hello()), t.take());
+    expect(reduce(s, { type: 'review', to: 'prev' })).toBe(s);
+    expect(renderReview(s)).toBe('');
+  });
+
   it('replays an archived game from its PDN record, and closes it', async () => {
     const { t, s: live } = await played();
     const rec = gameRecord('20261123-120000-001', t.session.pdn());
