@@ -6,15 +6,29 @@
 // new visitor); the median and spread of the runs are printed, never clamped.
 // Run: node bin/run-ts.js bench/page-render.ts
 
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
-import { startService } from '../src/server/service.ts';
 
 const RUNS = 15;
 const dir = mkdtempSync(join(tmpdir(), 'crownhead-bench-render-'));
-const svc = await startService({ board: 'sim', host: '127.0.0.1', port: 0, gamesDir: join(dir, 'games'), logLevel: 'silent' });
+// The service in its own process, as `crownhead serve` runs (the browser driver here does not share its event loop).
+const child = spawn(process.execPath, [join(import.meta.dirname, '../bin/crownhead.js'), 'serve', '--board', 'sim', '--port', '0', '--games', join(dir, 'games'), '--log-level', 'info'], { stdio: ['ignore', 'pipe', 'pipe'] });
+const url = await new Promise<string>((resolve, reject) => {
+  let out = '';
+  const look = (b: Buffer) => {
+    out += b.toString();
+    const m = /http:\/\/127\.0\.0\.1:\d+\//.exec(out);
+    if (m) resolve(m[0]);
+  };
+  child.stdout.on('data', look);
+  child.stderr.on('data', look);
+  child.on('exit', (code) => reject(new Error(`crownhead serve exited (${code}) before printing its address:\n${out}`)));
+  setTimeout(() => reject(new Error(`crownhead serve printed no address in 30 s:\n${out}`)), 30_000);
+});
+const svc = { url, close: async () => { child.kill('SIGTERM'); await new Promise((r) => child.once('exit', r)); } };
 const browser = await chromium.launch({
   executablePath: '/usr/bin/chromium',
   args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
