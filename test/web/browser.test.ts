@@ -181,6 +181,11 @@ describe('the page on the simulated board', () => {
     await page.click('#b-hand-setup');
     await waitStatus('in-sync');
     expect(await page.locator('#board .piece').count()).toBe(2);
+    // The sensors cannot tell colours: the page asks for a check of who stands where.
+    const check = await status().innerText();
+    expect(check).toContain('The sensors cannot see colours: check them before the first move.');
+    expect(check).toContain('A black man on 26');
+    expect(check).toContain('A white man on 32');
 
     await hand(26, 30);
     await waitStatus('awaiting-crown');
