@@ -382,30 +382,34 @@ export function renderPlayers(s: ViewState, now: number): string {
 export function renderMoves(s: ViewState): string {
   const snap = s.snap;
   if (!snap) return '<h2>Moves</h2>';
+  // Replaying an archived game: its moves (clickable), its result; the live game's come back with "back to live".
+  const record = s.review?.record ?? null;
+  const moves = record ? record.moves : snap.moves;
   const rows = new Map<number, { black?: Move; white?: Move; bi?: number; wi?: number }>();
-  snap.moves.forEach((m, i) => {
+  moves.forEach((m, i) => {
     const r = rows.get(m.number) ?? {};
     if (m.side === 'black') { r.black = m; r.bi = i; } else { r.white = m; r.wi = i; }
     rows.set(m.number, r);
   });
-  // The move the board shows: the last one live, the reviewed one while reviewing the current game.
-  const reviewing = s.review !== null && s.review.record === null;
-  const shownIndex = reviewing ? s.review!.ply - 1 : snap.moves.length - 1;
+  // The move the board shows: the last one live, the reviewed one while reviewing.
+  const reviewing = s.review !== null;
+  const shownIndex = reviewing ? s.review!.ply - 1 : moves.length - 1;
   const cell = (m: Move | undefined, i: number | undefined): string =>
     m
       ? `<td class="mv${i === shownIndex ? ' current' : ''}${m.crowned ? ' crowned' : ''}" data-act="review" data-to="${i! + 1}" tabindex="0" role="button" aria-label="Show the position after ${m.number}${m.side === 'black' ? '.' : '...'} ${esc(m.text)}"${i === shownIndex ? ' aria-current="step"' : ''}>${esc(m.text)}</td>`
       : '<td class="mv empty">…</td>';
   const body = [...rows.entries()].sort(([a], [b]) => a - b)
     .map(([n, r]) => `<tr><th scope="row">${n}.</th>${cell(r.black, r.bi)}${cell(r.white, r.wi)}</tr>`).join('');
-  const over = snap.outcome !== null || snap.result !== '*';
+  const result = record ? record.result : snap.result;
+  const over = record ? true : snap.outcome !== null || snap.result !== '*';
   const foot = over
-    ? `<p class="result" data-result="${esc(snap.result)}"><strong>${esc(snap.result)}</strong> ${esc(RESULT_WORDS[snap.result] ?? '')}</p>`
+    ? `<p class="result" data-result="${esc(result)}"><strong>${esc(result)}</strong> ${esc(RESULT_WORDS[result] ?? (result === '*' ? 'unfinished' : ''))}</p>`
     : `<p class="turn">${sideName(snap.turn)} to move</p>`;
-  const claim = snap.drawClaim && canControl(s) && !over
+  const claim = !record && snap.drawClaim && canControl(s) && !over
     ? button('claim-draw', snap.drawClaim === 'repetition' ? 'Claim draw (threefold repetition)' : 'Claim draw (40-move rule)', {}, 'primary')
     : '';
-  return `<div class="moves-head"><h2>Moves</h2>${foot}</div>`
-    + (snap.moves.length ? `<div class="moves-scroll"><table class="movelist${reviewing ? ' reviewing' : ''}" aria-label="Moves (click one to see its position)"><colgroup><col class="c-num"><col class="c-mv"><col class="c-mv"></colgroup><tbody>${body}</tbody></table></div>` : '<p class="empty-moves">No moves yet.</p>')
+  return `<div class="moves-head"><h2>${record ? 'Moves of the archived game' : 'Moves'}</h2>${foot}</div>`
+    + (moves.length ? `<div class="moves-scroll"><table class="movelist${reviewing ? ' reviewing' : ''}" aria-label="Moves (click one to see its position)"><colgroup><col class="c-num"><col class="c-mv"><col class="c-mv"></colgroup><tbody>${body}</tbody></table></div>` : '<p class="empty-moves">No moves yet.</p>')
     + claim;
 }
 

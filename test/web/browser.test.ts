@@ -392,6 +392,9 @@ describe('the page, second edition', () => {
     await page.click(`#open-${id}`);
     await page.waitForSelector('.review-bar.reviewing', { timeout: WAIT });
     expect(await page.locator('.review-label').innerText()).toMatch(/^Archived game: .*move 2\. 9-14 \(3\/3\)$/);
+    // The move list is that game's while it is open.
+    await waitMoves(['11-16', '24-20', '9-14']);
+    expect(await page.locator('#moves h2').innerText()).toMatch(/archived game/i);
     await page.keyboard.press('ArrowLeft');
     await page.waitForFunction(() => /1\.\.\. 24-20 \(2\/3\)$/.test(document.querySelector('.review-label')?.textContent ?? ''), null, { timeout: WAIT });
     const [download] = await Promise.all([page.waitForEvent('download', { timeout: WAIT }), page.click('#rv-download')]);

@@ -93,6 +93,14 @@ describe('review mode', () => {
     expect(reviewView(s)).toMatchObject({ archived: true, ply: 3, total: 4 });
     expect(renderReview(s)).toContain('Archived game: ');
     expect(renderReview(s)).toContain('href="/api/games/20261123-120000-001.pdn"');
+    // The move list is the archived game's, its shown move marked, its moves clickable.
+    t.move(9, 14);
+    s = feed(s, t.take());
+    const list = renderMoves(s);
+    expect(list).toContain('Moves of the archived game');
+    expect(list).not.toContain('9-14');
+    expect(list).toMatch(/class="mv current" data-act="review" data-to="3"[^>]*>15x24</);
+    expect(list).toContain('data-result="*"');
     // The end of an archived game does not drop back to live; closing does.
     s = reduce(s, { type: 'review', to: 'last' });
     expect(s.review).toMatchObject({ ply: 4 });
