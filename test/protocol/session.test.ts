@@ -7,6 +7,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { GameEvent, Snapshot } from '../../src/protocol/v1.ts';
+import { GameSession } from '../../src/game/index.ts';
 import { readOnePdn } from '../../src/pdn/index.ts';
 import { parseTimeControlTag, timeControlTag, parseTimeControl, describeTimeControl } from '../../src/game/clock.ts';
 import { gameRecord } from '../../src/server/archive.ts';
@@ -183,6 +184,19 @@ describe('PDN with clocks and how the game ended', () => {
     expect(rec.moves.map((m) => m.clock)).toEqual([303_000, expect.any(Number)]);
     expect(rec.moves[1].clock!).toBeLessThan(300_000);
     expect(rec.result).toBe('0-1');
+  });
+
+  it('keeps the clock times, TimeControl and Termination when the game is restored from its journal', async () => {
+    const t = await table('5m+3s');
+    t.move(11, 15);
+    t.wait(7_000);
+    t.move(23, 19);
+    t.session.resign('black');
+    const before = t.session.pdn();
+    const again = new GameSession({ timeControl: '10m' });
+    again.restore(t.journal.slice(t.journal.findIndex((e) => e.k === 'new')));
+    expect(again.pdn()).toBe(before);
+    expect(again.snapshot().moves.map((m) => m.clock)).toEqual(t.session.snapshot().moves.map((m) => m.clock));
   });
 
   it('names every way a game ends', async () => {

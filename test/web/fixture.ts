@@ -4,6 +4,7 @@
 // No network: the tests hand the message texts to the reducer.
 
 import { GameSession, type SessionEvent } from '../../src/game/index.ts';
+import type { JournalEntry } from '../../src/game/journal.ts';
 import { SimBoard } from '../../src/sensors/sim/index.ts';
 import type { ServerInfo, ServerMessage } from '../../src/protocol/v1.ts';
 
@@ -13,8 +14,11 @@ export class TableServer {
   /** Messages not yet taken by the test. */
   private queue: string[] = [];
 
+  /** Every journal entry the session wrote, in order. */
+  readonly journal: JournalEntry[] = [];
+
   constructor(opts: { timeControl?: string } = {}) {
-    this.session = new GameSession({ now: () => this.sim.now(), timeControl: opts.timeControl });
+    this.session = new GameSession({ now: () => this.sim.now(), timeControl: opts.timeControl, journal: (e) => this.journal.push(e) });
     this.session.on((e) => this.onEvent(e));
   }
 
