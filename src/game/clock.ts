@@ -1,6 +1,11 @@
 // Game clocks: Fischer increment ("5m+3s") or moves-per-period with time
 // carried over ("40/90m,30m": 40 moves in 90 minutes, then 30 minutes for the
-// rest; periods may repeat: "40/90m,20/30m"). Pure: the time is passed in.
+// rest; periods may repeat: "40/90m,20/30m"). Clocks start with the first
+// move (or an explicit start), not with the set-up. The standard PGN/PDN
+// TimeControl tag value ("300+3", "40/5400:1800") is written and read here
+// too. Pure: the time is passed in.
+
+import type { ClockState as ClockStateV1 } from '../protocol/v1.ts';
 
 export class TimeControlError extends Error {
   override readonly name = 'TimeControlError';
@@ -53,13 +58,50 @@ export function parseTimeControl(text: string): TimeControl {
 
 export type Side = 'black' | 'white';
 
-export interface ClockState {
-  control: string;
-  black: number;
-  white: number;
-  running: Side | null;
-  /** who ran out of time, if anyone */
-  flagged: Side | null;
+export type ClockState = ClockStateV1;
+
+const secs = (ms: number): string => String(Math.round(ms / 1000));
+
+/** The standard TimeControl tag value: "300+3" (seconds + increment), "40/5400:1800" (moves/seconds, then the rest). */
+export function timeControlTag(c: TimeControl): string {
+  if (c.kind === 'fischer') return c.incrementMs ? `${secs(c.baseMs)}+${secs(c.incrementMs)}` : secs(c.baseMs);
+  return c.periods.map((p) => (p.moves !== undefined ? `${p.moves}/${secs(p.ms)}` : secs(p.ms))).join(':');
+}
+
+const human = (ms: number): string => {
+  const s = Math.round(ms / 1000);
+  if (s % 3600 === 0) return `${s / 3600} h`;
+  if (s % 60 === 0) return `${s / 60} min`;
+  return s >= 60 ? `${Math.floor(s / 60)} min ${s % 60} s` : `${s} s`;
+};
+
+/** The time control in words: "5 min + 3 s", "40 moves in 90 min, then 30 min". */
+export function describeTimeControl(c: TimeControl): string {
+  if (c.kind === 'fischer') return c.incrementMs ? `${human(c.baseMs)} + ${human(c.incrementMs)}` : human(c.baseMs);
+  return c.periods.map((p, i) => (p.moves !== undefined ? `${p.moves} moves in ${human(p.ms)}` : `${i ? 'then ' : ''}${human(p.ms)}`)).join(', ').replace(/, (\d)/g, ', then $1');
+}
+
+/**
+ * Reads a TimeControl tag ("300+3", "900", "40/5400:1800"); also the
+ * service's own form ("5m+3s"). Returns null for "-" / "?" / "" (no clock).
+ */
+export function parseTimeControlTag(text: string): TimeControl | null {
+  const t = text.trim();
+  if (t === '' || t === '-' || t === '?') return null;
+  if (/^\d+(\+\d+)?$/.test(t)) {
+    const [base, inc] = t.split('+').map(Number);
+    if (base <= 0) throw new TimeControlError('the base time must be more than zero');
+    return { kind: 'fischer', baseMs: base * 1000, incrementMs: (inc ?? 0) * 1000, text: t };
+  }
+  if (/^(\d+\/\d+:)*(\d+\/\d+|\d+)$/.test(t)) {
+    const periods = t.split(':').map((part) => {
+      const [a, b] = part.split('/');
+      return b === undefined ? { ms: Number(a) * 1000 } : { moves: Number(a), ms: Number(b) * 1000 };
+    });
+    if (periods.some((p) => p.ms <= 0 || (p.moves !== undefined && p.moves < 1))) throw new TimeControlError(`"${t}" has a period with no time or no moves`);
+    return { kind: 'periods', periods, text: t };
+  }
+  return parseTimeControl(t);
 }
 
 export class GameClock {
@@ -71,6 +113,10 @@ export class GameClock {
   private running: Side | null = null;
   private since = 0;
   private flagged: Side | null = null;
+  /** the clocks have run (the first move was made, or a player started them) */
+  private started = false;
+  /** a player paused the clocks: moves do not restart them */
+  private held = false;
 
   constructor(readonly control: TimeControl) {
     const start = control.kind === 'fischer' ? control.baseMs : control.periods[0].ms;
@@ -85,11 +131,20 @@ export class GameClock {
     this.settle(now);
     this.running = side;
     this.since = now;
+    this.started = true;
+    this.held = false;
   }
 
-  pause(now: number): void {
+  /** Stops both clocks; `byPlayer`: they stay stopped through moves until started again. */
+  pause(now: number, byPlayer = false): void {
     this.settle(now);
     this.running = null;
+    if (byPlayer) this.held = true;
+  }
+
+  /** The mover's time left (ms), as the clock reads after `settle`. */
+  remainingOf(side: Side): number {
+    return this.remaining[side];
   }
 
   /** A move was committed by `side` at `now`: add increment / period time, switch to the other side. */
@@ -108,9 +163,11 @@ export class GameClock {
       this.nextAt[side] += next.moves ?? Infinity;
     }
     const other: Side = side === 'black' ? 'white' : 'black';
-    if (this.running !== null) {
+    // The first move starts the clocks (the opponent's); after that the move switches them, unless a player paused them.
+    if (this.running !== null || !this.held) {
       this.running = other;
       this.since = now;
+      this.started = true;
     }
   }
 
@@ -130,7 +187,7 @@ export class GameClock {
 
   state(now: number): ClockState {
     this.settle(now);
-    return { control: this.control.text, black: this.remaining.black, white: this.remaining.white, running: this.running, flagged: this.flagged };
+    return { control: describeTimeControl(this.control), black: this.remaining.black, white: this.remaining.white, running: this.running, flagged: this.flagged, started: this.started };
   }
 
   /** For the journal: everything needed to restore it. */
@@ -144,6 +201,9 @@ export class GameClock {
     this.period = { ...data.period };
     this.nextAt = { black: data.nextAt.black ?? Infinity, white: data.nextAt.white ?? Infinity };
     this.flagged = data.flagged;
+    // Resumed games: the clocks stay stopped until the next move (or a player starts them).
     this.running = null;
+    this.started = Object.values(this.movesMade).some((n) => n > 0);
+    this.held = false;
   }
 }

@@ -1,20 +1,23 @@
 // The game at the table: a rules Game fed by the move tracker, the record's
 // tags, the clocks, draw offers and the result, and the commands players give
 // (new game, names, resign, draw, takeback, clock). Every change is handed to
-// the journal before it is announced, so a crash never loses a move. Pure but
-// for the injected wall clock; board I/O, storage and the network are wired
-// on by the service.
+// the journal before it is announced, so a crash never loses a move. The
+// snapshot and events it produces are the protocol's types (src/protocol/v1.ts);
+// move records are derived from the rules game's plies, never kept apart.
+// Pure but for the injected wall clock; board I/O, storage and the network
+// are wired on by the service.
 
 import {
   BALLOTS, FenError, Game, GameError, START, legalMoves, makeFen, moveText, opposite, parseFen, sameBoard,
-  type Color, type GameOptions, type Move, type Outcome, type Position,
+  type Color, type GameOptions, type Move, type Outcome, type Ply, type Position,
 } from '../rules/index.ts';
 import { makePdn, pdnFromGame, resultOf, type PdnResult } from '../pdn/index.ts';
-import { MoveTracker, type BoardStatus, type TrackerEvent, type TrackerOptions } from '../tracking/tracker.ts';
-import type { Alert, Fix } from '../tracking/diagnose.ts';
-import { GameClock, parseTimeControl, type ClockState } from './clock.ts';
+import { MoveTracker, type TrackerEvent, type TrackerOptions } from '../tracking/tracker.ts';
+import { GameClock, TimeControlError, parseTimeControl, parseTimeControlTag, timeControlTag, type ClockState, type TimeControl } from './clock.ts';
+import type { GameEvent, MoveRecord as MoveRecordV1, Piece, Snapshot } from '../protocol/v1.ts';
+import { fixesSentence, piecesSentence } from '../protocol/words.ts';
 import type { JournalEntry } from './journal.ts';
-import { CalibrationRoutine, type RoutineProgress } from '../reading/routine.ts';
+import { CalibrationRoutine } from '../reading/routine.ts';
 import { Calibration, type CalibrationData } from '../reading/calibration.ts';
 
 export interface SessionOptions {
@@ -33,7 +36,7 @@ export interface SessionOptions {
   journal?: (entry: JournalEntry) => void;
 }
 
-export type SessionErrorCode = 'bad-fen' | 'bad-ballot' | 'game-over' | 'not-allowed' | 'bad-request' | 'nothing-to-undo';
+export type SessionErrorCode = 'bad-fen' | 'bad-ballot' | 'bad-time-control' | 'game-over' | 'not-allowed' | 'bad-request' | 'nothing-to-undo';
 
 export class SessionError extends Error {
   override readonly name = 'SessionError';
@@ -42,60 +45,21 @@ export class SessionError extends Error {
   }
 }
 
-export interface MoveRecord {
-  number: number;
-  side: Color;
-  text: string;
-  from: number;
-  to: number;
-  path: number[];
-  captures: number[];
-  crowned: boolean;
-}
+export type MoveRecord = MoveRecordV1;
+/** The snapshot is the protocol's (src/protocol/v1.ts). */
+export type SessionSnapshot = Snapshot;
 
-export interface SessionSnapshot {
-  version: 1;
-  gameId: string;
-  tags: Record<string, string>;
-  options: { huffing: boolean; crownContinue: boolean; autoDraw: boolean; tournament: boolean; firstPlayer: Color };
-  ballot: number | null;
-  startFen: string;
-  fen: string;
-  /** pieces of the game position */
-  pieces: { square: number; color: Color; king: boolean }[];
-  turn: Color;
-  moves: MoveRecord[];
-  status: BoardStatus;
-  /** counts per square, and how sure the reader is of each (0–1) */
-  board: { counts: number[]; confidence: number[]; calibrated: boolean; differences: number[]; connected: boolean; source: string; detail: string };
-  result: PdnResult;
-  outcome: Outcome | null;
-  drawOffer: Color | null;
-  drawClaim: 'repetition' | 'forty-move' | null;
-  clock: ClockState | null;
-  /** the explicit calibration routine's progress while it runs */
-  calibration: RoutineProgress | null;
-}
-
+/**
+ * What the session announces: the protocol's game events (storage notices
+ * come from the service), the calibration result with its data (the hub
+ * sends it without), and the two high-rate signals that go out as their own
+ * messages (counts, clock).
+ */
 export type SessionEvent =
-  | { type: 'new-game'; say: string }
-  | { type: 'move'; move: MoveRecord; say: string }
-  | { type: 'move-replaced'; move: MoveRecord; say: string }
-  | { type: 'takeback'; say: string }
-  | { type: 'crown-awaited'; square: number; say: string }
-  | { type: 'crowned'; square: number; say: string }
-  | { type: 'alert'; alert: Alert; say: string }
-  | { type: 'alert-cleared'; say: string }
-  | { type: 'setup'; fixes: Fix[]; say: string }
-  | { type: 'ready'; say: string }
-  | { type: 'board'; connected: boolean; say: string }
+  | Exclude<GameEvent, { type: 'calibrated' } | { type: 'storage' }>
+  | { type: 'calibrated'; data: CalibrationData; say: string }
   | { type: 'counts' }
-  | { type: 'tags' }
-  | { type: 'draw-offer'; side: Color; say: string }
-  | { type: 'game-over'; result: PdnResult; outcome: Outcome; say: string }
-  | { type: 'clock'; clock: ClockState }
-  | { type: 'calibration'; progress: RoutineProgress; say: string }
-  | { type: 'calibrated'; data: CalibrationData; say: string };
+  | { type: 'clock'; clock: ClockState };
 
 const sideName = (c: Color) => (c === 'black' ? 'Black' : 'White');
 
@@ -109,6 +73,24 @@ export function describeOutcome(o: Outcome): string {
     case 'repetition': return 'Draw by threefold repetition.';
     case 'forty-move': return 'Draw by the 40-move rule.';
   }
+}
+
+/** The PDN Termination value for an outcome (how the game ended). */
+export function terminationOf(o: Outcome): string {
+  switch (o.reason) {
+    case 'no-moves': return `${sideName(opposite(o.winner!))} has no legal move`;
+    case 'resignation': return `${sideName(opposite(o.winner!))} resigned`;
+    case 'time': return `${sideName(opposite(o.winner!))} lost on time`;
+    case 'agreement': return 'draw by agreement';
+    case 'repetition': return 'draw by threefold repetition';
+    case 'forty-move': return 'draw by the 40-move rule';
+  }
+}
+
+/** "0:04:57" for %clk. */
+export function clkText(ms: number): string {
+  const t = Math.max(0, Math.round(ms / 1000));
+  return `${Math.floor(t / 3600)}:${String(Math.floor((t % 3600) / 60)).padStart(2, '0')}:${String(t % 60).padStart(2, '0')}`;
 }
 
 /** How a move is spoken: "Black, 11 to 15", "White takes, 22 jumps to 15". */
@@ -130,7 +112,12 @@ export class GameSession {
   drawOffer: Color | null = null;
   /** The result written in the record (an outcome, or a result set by hand). */
   private resultOverride: PdnResult | null = null;
-  private readonly texts: MoveRecord[] = [];
+  /** Move records by ply (derived once per ply object; a replaced or taken-back ply simply drops out). */
+  private records = new WeakMap<Ply, MoveRecord>();
+  /** The mover's time left after each ply, with a time control. */
+  private plyClocks = new WeakMap<Ply, number>();
+  /** This game's time control (from the new-game request, the service's default, or the record's tag). */
+  private timeControl: TimeControl | null = null;
   private readonly listeners = new Set<(e: SessionEvent) => void>();
   private connected = false;
   private source = 'none';
@@ -176,8 +163,16 @@ export class GameSession {
    * Starts a new game: from the start position, a FEN, or an ACF ballot
    * (number or 'random'). The board must then be set up to match.
    */
-  newGame(req: { fen?: string; ballot?: number | 'random'; firstPlayer?: Color | 'random'; tags?: Record<string, string>; rules?: GameOptions; random?: () => number } = {}): void {
+  newGame(req: { fen?: string; ballot?: number | 'random'; firstPlayer?: Color | 'random'; tags?: Record<string, string>; rules?: GameOptions; timeControl?: string; random?: () => number } = {}): void {
     const rules = this.rulesOptions(req.rules);
+    let control: TimeControl | null = null;
+    const tcText = req.timeControl ?? this.options.timeControl ?? '';
+    try {
+      control = tcText.trim() ? parseTimeControlTag(tcText) : null;
+    } catch (e) {
+      if (e instanceof TimeControlError) throw new SessionError('bad-time-control', `time control "${tcText}": ${e.message}`);
+      throw e;
+    }
     let game: Game;
     let ballot: number | null = null;
     if (req.fen !== undefined && req.ballot !== undefined) throw new SessionError('bad-request', 'give either a FEN or a ballot, not both');
@@ -203,7 +198,8 @@ export class GameSession {
     const tags: Record<string, string> = { ...this.options.tags, ...req.tags };
     if (!tags.Date) tags.Date = formatDate(this.now());
     if (ballot !== null) tags.Ballot = `ACF ${ballot} ${BALLOTS.find((b) => b.number === ballot)?.name ?? ''}`.trim();
-    if (this.options.timeControl) tags.TimeControl = this.options.timeControl;
+    if (control) tags.TimeControl = timeControlTag(control);
+    else delete tags.TimeControl;
     const id = newGameId(this.now());
     this.journal({ k: 'new', id, at: this.now(), fen: makeFen(game.start), options: rules, tags, ballot, moves: game.plies.map((p) => [p.move.from, ...p.move.path]) });
     this.install(id, game, tags, ballot);
@@ -218,28 +214,38 @@ export class GameSession {
     this.ballot = ballot;
     this.drawOffer = null;
     this.resultOverride = null;
-    this.texts.length = 0;
-    for (const p of game.plies) this.texts.push(this.recordOf(p.move, p.before));
-    this.clock = this.options.timeControl ? new GameClock(parseTimeControl(this.options.timeControl)) : null;
+    this.records = new WeakMap();
+    this.plyClocks = new WeakMap();
+    // The game's time control is its TimeControl tag (older records: the service's option).
+    let control: TimeControl | null = null;
+    try {
+      control = tags.TimeControl !== undefined ? parseTimeControlTag(tags.TimeControl) : this.options.timeControl ? parseTimeControl(this.options.timeControl) : null;
+    } catch {
+      control = this.options.timeControl ? parseTimeControl(this.options.timeControl) : null;
+    }
+    this.timeControl = control;
+    this.clock = control ? new GameClock(control) : null;
   }
 
   private setupSentence(): string {
     return sameBoard(this.game.position, START) ? 'Set up the pieces.' : 'Set up the position shown.';
   }
 
-  private recordOf(move: Move, before: Position): MoveRecord {
-    const index = this.texts.length;
-    const first = this.game.start.turn;
-    return {
-      number: Math.floor((index + (first === 'white' ? 1 : 0)) / 2) + 1,
-      side: before.turn,
-      text: moveText(move, legalMoves(before, this.game.options)),
-      from: move.from,
-      to: move.to,
-      path: [...move.path],
-      captures: [...move.captures],
-      crowned: move.crowned,
-    };
+  /** The record of ply `index` of the game (derived from the ply; cached per ply). */
+  private recordAt(index: number): MoveRecord {
+    const ply = this.game.plies[index];
+    let rec = this.records.get(ply);
+    if (!rec) {
+      rec = moveRecord(ply.move, ply.before, index, this.game.start.turn, this.game.options, ply.huff ?? null);
+      this.records.set(ply, rec);
+    }
+    const clock = this.plyClocks.get(ply);
+    return clock === undefined ? rec : { ...rec, clock };
+  }
+
+  /** Every move of the game, in order. */
+  moveRecords(): MoveRecord[] {
+    return this.game.plies.map((_, k) => this.recordAt(k));
   }
 
   /** Restores a game from its journal (after a restart): same moves, tags, clocks and result. */
@@ -253,15 +259,12 @@ export class GameSession {
       const match = (m: Move) => m.from === path[0] && m.path.length === path.length - 1 && m.path.every((p, i) => p === path[i + 1]);
       if (huff !== undefined) {
         // huffAndPlay finds the legal move by its start and path.
-        const ply = this.game.huffAndPlay(huff, { from: path[0], to: path[path.length - 1], path: path.slice(1), captures: [], crowned: false });
-        this.texts.push(this.recordOf(ply.move, ply.before));
+        this.game.huffAndPlay(huff, { from: path[0], to: path[path.length - 1], path: path.slice(1), captures: [], crowned: false });
         return;
       }
       const move = legal.find(match);
       if (!move) throw new SessionError('bad-request', `journal move ${path.join('-')} is not legal`);
-      const before = this.game.position;
       this.game.play(move);
-      this.texts.push(this.recordOf(move, before));
     };
     for (const path of start.moves) playPath(path);
     for (const e of entries.slice(entries.indexOf(start) + 1)) {
@@ -272,7 +275,6 @@ export class GameSession {
           break;
         case 'takeback':
           this.game.undo();
-          this.texts.pop();
           break;
         case 'tags':
           this.tags = { ...e.tags };
@@ -286,6 +288,7 @@ export class GameSession {
           break;
         case 'clock':
           this.clock?.restore(e.clock);
+          this.notePlyClock();
           break;
         default:
           break;
@@ -327,23 +330,23 @@ export class GameSession {
       switch (e.type) {
         case 'move':
         case 'move-replaced': {
-          const rec = this.recordOf(e.ply.move, e.ply.before);
           const entry: JournalEntry = { k: 'move', path: [e.ply.move.from, ...e.ply.move.path], at: this.now(), ...(e.ply.huff !== undefined ? { huff: e.ply.huff } : {}) };
-          if (e.type === 'move-replaced') {
-            this.journal({ k: 'takeback', at: this.now() });
-            this.texts.pop();
-          }
+          if (e.type === 'move-replaced') this.journal({ k: 'takeback', at: this.now() });
           this.journal(entry);
-          this.texts.push(rec);
           this.drawOffer = null;
-          this.clock?.moved(rec.side, this.now());
-          if (this.clock) this.journal({ k: 'clock', clock: this.clock.toJSON(), at: this.now() });
+          if (this.clock) {
+            // The first move starts the clocks; a changed move keeps the clock where it is.
+            if (e.type === 'move') this.clock.moved(e.ply.before.turn, this.now());
+            this.journal({ k: 'clock', clock: this.clock.toJSON(), at: this.now() });
+            this.notePlyClock();
+          }
+          const index = this.game.plies.lastIndexOf(e.ply);
+          const rec = this.recordAt(index >= 0 ? index : this.game.plies.length - 1);
           this.emit({ type: e.type, move: rec, say: (e.type === 'move-replaced' ? 'Changed: ' : '') + speakMove(rec) });
           break;
         }
         case 'takeback':
           this.journal({ k: 'takeback', at: this.now() });
-          this.texts.pop();
           this.emit({ type: 'takeback', say: 'Move taken back.' });
           break;
         case 'crown-awaited':
@@ -360,13 +363,12 @@ export class GameSession {
           this.emit({ type: 'alert-cleared', say: 'Board in order.' });
           break;
         case 'setup':
-          this.emit({ type: 'setup', fixes: e.fixes, say: e.message });
+          // One grouped sentence ("Put a black man on 1–12; take the coin off 13."), not one per square.
+          this.emit({ type: 'setup', fixes: e.fixes, say: e.fixes.length ? fixesSentence(e.fixes) : e.message });
           break;
         case 'ready':
-          this.emit({ type: 'ready', say: this.game.outcome ? 'Board matches the finished game.' : `Board ready. ${sideName(this.game.turn)} to move.` });
-          if (this.clock && !this.game.outcome) {
-            this.clock.start(this.game.turn, this.now());
-          }
+          // Clocks start with the first move, not here. A set-up position: the sensors cannot see colours, so ask for a check.
+          this.emit({ type: 'ready', say: this.game.outcome ? 'Board matches the finished game.' : `Board ready. ${this.colourCheck()}${sideName(this.game.turn)} to move.` });
           break;
         case 'game-over':
           this.finish(this.game.outcome!);
@@ -375,6 +377,19 @@ export class GameSession {
           break;
       }
     }
+  }
+
+  /** For a set-up position before its first move: "Check the colours: black men on …; white … ". */
+  private colourCheck(): string {
+    if (this.game.plies.length > 0 || sameBoard(this.game.start, START)) return '';
+    const pieces = piecesOf(this.game.position);
+    return `Check the colours: ${piecesSentence(pieces, 'black')}; ${piecesSentence(pieces, 'white')}. `;
+  }
+
+  /** Notes the clock reading of the last ply's mover (for %clk). */
+  private notePlyClock(): void {
+    const ply = this.game.plies[this.game.plies.length - 1];
+    if (ply && this.clock) this.plyClocks.set(ply, this.clock.remainingOf(ply.before.turn));
   }
 
   private finish(outcome: Outcome, result: PdnResult = resultOf(outcome)): void {
@@ -456,7 +471,7 @@ export class GameSession {
     this.tags = { ...this.tags, ...tags };
     for (const [k, v] of Object.entries(this.tags)) if (v === '') delete this.tags[k];
     this.journal({ k: 'tags', tags: this.tags, at: this.now() });
-    this.emit({ type: 'tags' });
+    this.emit({ type: 'tags', say: '' });
   }
 
   resign(side: Color): void {
@@ -483,9 +498,11 @@ export class GameSession {
   }
 
   declineDraw(): void {
+    if (this.drawOffer === null) return;
+    const who = this.drawOffer;
     this.drawOffer = null;
     this.journal({ k: 'draw-offer', side: null, at: this.now() });
-    this.emit({ type: 'tags' });
+    this.emit({ type: 'draw-offer', side: null, say: `${sideName(opposite(who))} declines the draw.` });
   }
 
   claimDraw(): void {
@@ -500,9 +517,13 @@ export class GameSession {
   takeback(): void {
     if (this.options.tournament) throw new SessionError('not-allowed', 'takebacks are not allowed in tournament mode');
     if (this.game.plies.length === 0) throw new SessionError('nothing-to-undo', 'no move to take back');
-    const wasOver = this.game.outcome !== null;
+    const o = this.game.outcome;
+    // A game ended at the table (resignation, agreement, time, a claimed draw) is not reopened by a takeback.
+    if (o && (o.reason === 'resignation' || o.reason === 'agreement' || o.reason === 'time' || (!this.game.options.autoDraw && (o.reason === 'repetition' || o.reason === 'forty-move')))) {
+      throw new SessionError('game-over', `the game is over (${terminationOf(o)}): start a new game instead`);
+    }
+    const wasOver = o !== null;
     this.game.undo();
-    this.texts.pop();
     this.journal({ k: 'takeback', at: this.now() });
     if (wasOver) {
       this.resultOverride = null;
@@ -521,7 +542,7 @@ export class GameSession {
 
   clockPause(): void {
     if (!this.clock) throw new SessionError('not-allowed', 'this game has no time control');
-    this.clock.pause(this.now());
+    this.clock.pause(this.now(), true);
     this.journal({ k: 'clock', clock: this.clock.toJSON(), at: this.now() });
     this.emit({ type: 'clock', clock: this.clock.state(this.now()) });
   }
@@ -542,16 +563,25 @@ export class GameSession {
       const ia = order.indexOf(a), ib = order.indexOf(b);
       return (ia < 0 ? 99 : ia) - (ib < 0 ? 99 : ib);
     });
-    return makePdn(pdnFromGame(this.game, { tags, result: this.result }));
+    if (this.timeControl) {
+      const k = tags.findIndex(([n]) => n === 'TimeControl');
+      const v = timeControlTag(this.timeControl);
+      if (k >= 0) tags[k] = ['TimeControl', v];
+      else tags.push(['TimeControl', v]);
+    }
+    const o = this.game.outcome;
+    if (o && !tags.some(([n]) => n === 'Termination')) tags.push(['Termination', terminationOf(o)]);
+    // Per-move clock times, as electronic boards record them: {[%clk 0:04:57]} after each move.
+    const comments = new Map<number, string[]>();
+    this.game.plies.forEach((ply, k) => {
+      const ms = this.plyClocks.get(ply);
+      if (ms !== undefined) comments.set(k, [`[%clk ${clkText(ms)}]`]);
+    });
+    return makePdn(pdnFromGame(this.game, { tags, result: this.result, comments }));
   }
 
   snapshot(): SessionSnapshot {
     const pos = this.game.position;
-    const pieces: SessionSnapshot['pieces'] = [];
-    for (let s = 1; s <= 32; s++) {
-      const b = 1 << (s - 1);
-      if ((pos.black | pos.white) & b) pieces.push({ square: s, color: pos.black & b ? 'black' : 'white', king: (pos.kings & b) !== 0 });
-    }
     const r = this.tracker.reader;
     return {
       version: 1,
@@ -561,15 +591,16 @@ export class GameSession {
         huffing: !!this.game.options.huffing,
         crownContinue: !!this.game.options.crownContinue,
         autoDraw: !!this.game.options.autoDraw,
-        tournament: this.options.tournament,
+        tournament: !!this.options.tournament,
         firstPlayer: this.game.start.turn,
       },
       ballot: this.ballot,
       startFen: makeFen(this.game.start),
+      start: piecesOf(this.game.start),
       fen: makeFen(pos),
-      pieces,
+      pieces: piecesOf(pos),
       turn: pos.turn,
-      moves: [...this.texts],
+      moves: this.moveRecords(),
       status: this.tracker.boardStatus,
       board: {
         counts: Array.from(r.counts),
@@ -588,6 +619,33 @@ export class GameSession {
       calibration: this.routine ? this.routine.progress() : null,
     };
   }
+}
+
+/** The pieces of a position, by square. */
+export function piecesOf(pos: Position): Piece[] {
+  const pieces: Piece[] = [];
+  for (let s = 1; s <= 32; s++) {
+    const b = 1 << (s - 1);
+    if ((pos.black | pos.white) & b) pieces.push({ square: s, color: pos.black & b ? 'black' : 'white', king: (pos.kings & b) !== 0 });
+  }
+  return pieces;
+}
+
+/** The record of one move: number from its ply index and who moved first (one numbering for every list). */
+export function moveRecord(move: Move, before: Position, ply: number, firstTurn: Color, options: GameOptions, huff: number | null): MoveRecord {
+  return {
+    ply,
+    number: Math.floor((ply + (firstTurn === 'white' ? 1 : 0)) / 2) + 1,
+    side: before.turn,
+    text: moveText(move, legalMoves(before, options)),
+    from: move.from,
+    to: move.to,
+    path: [...move.path],
+    captures: [...move.captures],
+    crowned: move.crowned,
+    huff,
+    clock: null,
+  };
 }
 
 function formatDate(ms: number): string {

@@ -20,7 +20,7 @@ export class CommandError extends Error {
 export function runCommand(session: GameSession, source: BoardSource, command: Command): void {
   switch (command.name) {
     case 'new-game':
-      session.newGame({ fen: command.fen, ballot: command.ballot, firstPlayer: command.firstPlayer, tags: command.tags });
+      session.newGame({ fen: command.fen, ballot: command.ballot, firstPlayer: command.firstPlayer, tags: command.tags, timeControl: command.timeControl, rules: command.rules });
       return;
     case 'set-tags':
       session.setTags(command.tags);
@@ -96,6 +96,7 @@ export function statusFor(code: string): number {
     case 'bad-request':
     case 'bad-fen':
     case 'bad-ballot':
+    case 'bad-time-control':
     case 'bad-message':
     case 'unknown-command':
       return 400;

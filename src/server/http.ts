@@ -14,12 +14,15 @@ import { bearerToken, type Requester } from './access.ts';
 import { commandFailure, statusFor } from './commands.ts';
 import type { ServerContext } from './context.ts';
 import { MAX_CLIENT_MESSAGE, parseCommand } from './messages.ts';
+import { archiveRoutes } from './archive.ts';
 
 interface Asset {
   body: Buffer;
   gzip: Buffer | null;
   type: string;
   etag: string;
+  /** the content hash the page's HTML links it by (?v=…) */
+  hash: string;
 }
 
 /** The page's files by URL path, or why there is no page. */
@@ -73,7 +76,8 @@ export function loadPage(logger: Logger): Promise<Page> {
     const assets = new Map<string, Asset>();
     for (const [path, { body, type }] of files) {
       const gzip = COMPRESSIBLE.test(type) && body.length > 512 ? gzipSync(body, { level: 9 }) : null;
-      assets.set(path, { body, type, gzip: gzip && gzip.length < body.length ? gzip : null, etag: `"${createHash('sha1').update(body).digest('base64url')}"` });
+      // `hash` is the `?v=` the page's HTML asks for (src/web/build.ts: sha256, 10 hex digits).
+      assets.set(path, { body, type, gzip: gzip && gzip.length < body.length ? gzip : null, etag: `"${createHash('sha1').update(body).digest('base64url')}"`, hash: createHash('sha256').update(body).digest('hex').slice(0, 10) });
     }
     logger.debug({ files: assets.size, ms: Math.round(performance.now() - t0), prebuilt: BUNDLED }, 'page loaded');
     return { ok: true, assets };
@@ -143,8 +147,9 @@ export function createApp(ctx: ServerContext, page: Page): express.Express {
     const asset = page.assets.get(req.path === '/index.html' ? '/' : req.path);
     if (!asset) return next();
     res.setHeader('ETag', asset.etag);
-    // '/assets/app.js?v=<content hash>' never changes under that name; the HTML is revalidated.
-    res.setHeader('Cache-Control', typeof req.query.v === 'string' && req.path.startsWith('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache');
+    // Assets asked for by their content hash (?v=… from the page's HTML) never change: cache them for good.
+    const v = req.query?.v;
+    res.setHeader('Cache-Control', req.path !== '/' && v === asset.hash ? 'public, max-age=31536000, immutable' : 'no-cache');
     res.setHeader('Vary', 'Accept-Encoding');
     res.setHeader('Content-Type', asset.type);
     if (req.headers['if-none-match'] === asset.etag) {
@@ -155,6 +160,10 @@ export function createApp(ctx: ServerContext, page: Page): express.Express {
     if (gzip) res.setHeader('Content-Encoding', 'gzip');
     res.send(gzip ? asset.gzip : asset.body);
   });
+
+  // ---------------------------------------------------------------- the page's archive view (src/server/archive.ts)
+  // GET /api/archive.json, GET /api/games/:id.json, DELETE /api/games/:id (before /api/games/:file).
+  archiveRoutes(app, ctx);
 
   // ---------------------------------------------------------------- read API
   app.get('/api/state', (_req, res) => {

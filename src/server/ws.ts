@@ -13,7 +13,8 @@ import type { SessionEvent } from '../game/index.ts';
 import type { Requester } from './access.ts';
 import { commandFailure } from './commands.ts';
 import type { ServerContext } from './context.ts';
-import { MAX_CLIENT_MESSAGE, PROTOCOL_VERSION, parseClientMessage, type ServerMessage } from './messages.ts';
+import { MAX_CLIENT_MESSAGE, PROTOCOL_VERSION, parseClientMessage } from './messages.ts';
+import type { GameEvent, ServerMessage } from '../protocol/v1.ts';
 
 export interface WsOptions {
   /** a client whose unsent data passes this many bytes is dropped (default 1 MiB) */
@@ -38,8 +39,8 @@ interface Client {
 export interface WsHub {
   /** Sends a session event (with the state after it) to every page. */
   sessionEvent(e: SessionEvent): void;
-  /** Sends a notice that is not a session event (storage trouble…) as an event of that type. */
-  notice(event: { type: string; say: string } & Record<string, unknown>): void;
+  /** Sends an event that is not the session's (storage trouble…) with the state. */
+  notice(event: GameEvent): void;
   readonly clientCount: number;
   close(): Promise<void>;
 }
@@ -85,7 +86,7 @@ export function attachWebSocket(server: Server, ctx: ServerContext, opts: WsOpti
     clients.delete(c);
     c.ws.terminate();
   }
-  function broadcast(msg: ServerMessage | Record<string, unknown>): void {
+  function broadcast(msg: ServerMessage): void {
     if (clients.size === 0) return;
     const data = JSON.stringify(msg);
     for (const c of clients) send(c, data);
@@ -95,7 +96,7 @@ export function attachWebSocket(server: Server, ctx: ServerContext, opts: WsOpti
     v: 1,
     type: 'hello',
     server: { ...ctx.info(), readOnly: !c.canControl, tokenRequired: ctx.access.token !== null },
-    state: ctx.session.snapshot() as unknown as Extract<ServerMessage, { type: 'hello' }>['state'],
+    state: ctx.session.snapshot(),
   });
 
   function connected(ws: WebSocket, requester: Requester): void {
@@ -125,7 +126,7 @@ export function attachWebSocket(server: Server, ctx: ServerContext, opts: WsOpti
       case 'ping':
         return reply(c, { v: 1, type: 'pong' });
       case 'hello':
-        return reply(c, { v: 1, type: 'state', state: ctx.session.snapshot() as unknown as Extract<ServerMessage, { type: 'state' }>['state'] });
+        return reply(c, { v: 1, type: 'state', state: ctx.session.snapshot() });
       case 'command': {
         const id = msg.id !== undefined ? { id: msg.id } : {};
         const who = { ...c.requester, token: msg.token ?? c.requester.token };
@@ -183,7 +184,9 @@ export function attachWebSocket(server: Server, ctx: ServerContext, opts: WsOpti
       if (e.type === 'counts') return countsChanged();
       if (e.type === 'clock') return broadcast({ v: 1, type: 'clock', clock: e.clock });
       if (clients.size === 0) return;
-      broadcast({ v: PROTOCOL_VERSION, type: 'event', event: e, state: ctx.session.snapshot() });
+      // The calibration's data stays on the server; the page hears that it is done.
+      const event: GameEvent = e.type === 'calibrated' ? { type: 'calibrated', say: e.say } : e;
+      broadcast({ v: PROTOCOL_VERSION, type: 'event', event, state: ctx.session.snapshot() });
     },
     notice(event) {
       broadcast({ v: PROTOCOL_VERSION, type: 'event', event, state: ctx.session.snapshot() });

@@ -1,14 +1,16 @@
 // The page's entry point: wires the WebSocket client, the reducer (state.ts)
-// and the renderer (render.ts) to the DOM. Owns the DOM only: regions are
-// re-rendered when their HTML changes (keeping keyboard focus), clicks on
-// elements with data-act become local actions or server commands, the
-// forms become new-game / set-tags commands, announcements are played as
+// and the renderer (render.ts) to the DOM. Owns the DOM and the page's own
+// HTTP reads (the archive): regions are re-rendered when their HTML changes
+// (keeping keyboard focus), clicks on elements with data-act become local
+// actions or server commands, arrow keys and swipes step through the game,
+// the forms become new-game / set-tags commands, announcements are played as
 // tones, spoken, and written to the ARIA live regions.
 
 import './style.css';
-import type { Command } from '../server/messages.ts';
+import { ArchiveEntry, GameRecord, type Command } from '../protocol/v1.ts';
+import * as z from 'zod/mini';
 import { canControl, clockNow, handCommand, initialState, isArmed, reduce, statusHeadline, type Action, type ViewState } from './state.ts';
-import { formatClock, renderForms, renderRegions } from './render.ts';
+import { formatClock, renderArchive, renderForms, renderRegions } from './render.ts';
 import { ServerSocket } from './socket.ts';
 import { Sounds, Speech } from './sound.ts';
 import { squareXY, type Side } from './model.ts';
@@ -20,9 +22,17 @@ let state: ViewState = initialState();
 const sounds = new Sounds();
 const speech = new Speech();
 const token = new URLSearchParams(location.search).get('token');
+let heard = false;
 const socket = new ServerSocket(ServerSocket.urlFor(location, token), {
-  message: (raw) => dispatch({ type: 'message', raw, now: Date.now() }, raw),
-  open: () => dispatch({ type: 'socket', state: 'open', now: Date.now() }),
+  message: (raw) => {
+    if (!heard) { heard = true; performance.mark('crownhead-first-message'); }
+    dispatch({ type: 'message', raw, now: Date.now() }, raw);
+    if (!performance.getEntriesByName('crownhead-parsed').length) performance.mark('crownhead-parsed');
+  },
+  open: () => {
+    if (!heard) performance.mark('crownhead-socket-open');
+    dispatch({ type: 'socket', state: 'open', now: Date.now() });
+  },
   closed: (retryInMs) => dispatch({ type: 'socket', state: 'closed', now: Date.now(), retryInMs }),
 }, token);
 
@@ -61,6 +71,8 @@ function dispatch(action: Action, raw?: string): void {
   if (state.flipped !== before.flipped || state.sound !== before.sound || state.speech !== before.speech) savePrefs();
   if (state.speech !== before.speech && !state.speech) speech.stop();
   perform();
+  // The first game to show is drawn at once (not a frame later): it is what the page was opened for.
+  if (!firstGame && state.snap) return render();
   if (!scheduled) {
     scheduled = true;
     requestAnimationFrame(() => {
@@ -100,12 +112,44 @@ function patch(id: string, html: string): void {
   if (focusId) (document.getElementById(focusId) as HTMLElement | null)?.focus({ preventScroll: true });
 }
 
+let closedFor = 0;
+
+/** Moves made and no result: a new game would abandon it. */
+function gameInProgress(): boolean {
+  const snap = state.snap;
+  return !!snap && snap.moves.length > 0 && snap.result === '*' && !snap.outcome;
+}
+
+let firstGame = false;
+
 function render(): void {
+  if (!firstGame && state.snap) performance.mark('crownhead-render-start');
   const now = Date.now();
   const regions = renderRegions(state, now);
   for (const [id, html] of Object.entries(regions)) patch(id, html);
+  if (!firstGame && state.snap) {
+    // The first render of the game (the bench reads it: time from navigation start to the board on screen).
+    firstGame = true;
+    performance.mark('crownhead-first-render');
+  }
+  patch('archive', renderArchive(state, now));
+  $('archive').hidden = !state.archive.open;
   const control = canControl(state);
   $('forms').hidden = !(state.server && !state.server.readOnly);
+  const ngError = $('ng-error');
+  if (ngError) {
+    ngError.hidden = !state.newGame.error;
+    ngError.textContent = state.newGame.error ?? '';
+  }
+  if (state.newGame.started !== closedFor) {
+    closedFor = state.newGame.started;
+    ($('new-game-card') as HTMLDetailsElement).open = false;
+  }
+  const ngSubmit = $<HTMLButtonElement>('ng-submit');
+  if (ngSubmit) ngSubmit.textContent = isArmed(state, 'new-game', now) ? 'Confirm: abandon the game in progress' : gameInProgress() ? 'Start new game…' : 'Start new game';
+  ngSubmit?.classList.toggle('armed', isArmed(state, 'new-game', now));
+  document.body.classList.toggle('offline', state.connection !== 'open' && state.snap !== null);
+  document.body.classList.toggle('reviewing', state.review !== null);
   for (const b of document.querySelectorAll<HTMLButtonElement>('#forms button[type=submit]')) b.disabled = !control;
   document.body.classList.toggle('readonly', !!state.server?.readOnly);
   document.body.dataset.status = state.status.kind;
@@ -116,9 +160,9 @@ function render(): void {
 /** Between messages: count the running clock down, the reconnect countdown, expiring hand actions. */
 function tick(): void {
   const now = Date.now();
-  if (state.pending.length || state.armed) dispatch({ type: 'tick', now });
+  if (state.pending.length || state.armed || state.notice) dispatch({ type: 'tick', now });
   const c = clockNow(state, now);
-  if (c && c.running) {
+  if (c && c.running && state.connection === 'open') {
     for (const side of ['black', 'white'] as Side[]) {
       const el = document.querySelector<HTMLElement>(`[data-clock=${side}]`);
       if (!el) continue;
@@ -163,9 +207,43 @@ function onAct(el: HTMLElement, e: MouseEvent | KeyboardEvent): void {
       if (act === 'toggle-sound' && state.sound) sounds.play('click');
       if (act === 'toggle-speech' && state.speech) speech.say('Speech on.', true);
       return;
-    case 'takeback':
+    case 'takeback': {
+      // After a result the takeback reopens the game: it asks first.
+      const over = !!state.snap && (state.snap.outcome !== null || state.snap.result !== '*');
+      if (over && !isArmed(state, 'takeback', now)) return dispatch({ type: 'arm', key: 'takeback', now });
+      dispatch({ type: 'disarm' });
       send({ name: 'takeback' });
       return;
+    }
+    case 'review': {
+      const to = el.dataset.to ?? 'live';
+      dispatch({ type: 'review', to: /^\d+$/.test(to) ? Number(to) : (to as 'prev' | 'next' | 'first' | 'last' | 'live') });
+      return;
+    }
+    case 'archive-open':
+      dispatch({ type: 'archive', open: true });
+      void loadArchive();
+      // The dialog takes the focus (Escape or Close gives it back).
+      requestAnimationFrame(() => requestAnimationFrame(() => document.getElementById('b-archive-close')?.focus()));
+      return;
+    case 'archive-close':
+      dispatch({ type: 'archive', open: false });
+      document.getElementById('b-archive-open')?.focus();
+      return;
+    case 'archive-sort':
+      dispatch({ type: 'archive-sort', by: el.dataset.by as 'date' });
+      return;
+    case 'archive-view':
+      if (el.dataset.id) void openRecord(el.dataset.id);
+      return;
+    case 'archive-delete': {
+      const id = el.dataset.id;
+      if (!id) return;
+      if (!isArmed(state, `delete-${id}`, now)) return dispatch({ type: 'arm', key: `delete-${id}`, now });
+      dispatch({ type: 'disarm' });
+      void deleteGame(id);
+      return;
+    }
     case 'calibrate':
       send({ name: 'calibrate' });
       return;
@@ -214,6 +292,57 @@ function moveFocus(from: number, key: string): void {
   }
 }
 
+// ------------------------------------------------------------------ the archive (HTTP)
+
+const ArchiveList = z.object({ games: z.array(ArchiveEntry) });
+const authHeaders = (): Record<string, string> => (token ? { Authorization: `Bearer ${token}` } : {});
+
+async function getJson(url: string): Promise<unknown> {
+  const res = await fetch(url, { headers: authHeaders(), cache: 'no-store' });
+  const body = (await res.json().catch(() => null)) as { message?: unknown } | null;
+  if (!res.ok) throw new Error(typeof body?.message === 'string' ? body.message : `the server answered ${res.status}`);
+  return body;
+}
+
+async function loadArchive(): Promise<void> {
+  dispatch({ type: 'archive-loading' });
+  try {
+    const r = ArchiveList.safeParse(await getJson('/api/archive.json'));
+    if (!r.success) throw new Error('the archive list is not in the expected form');
+    dispatch({ type: 'archive-list', entries: r.data.games });
+  } catch (e) {
+    dispatch({ type: 'archive-error', message: `Cannot list the saved games: ${(e as Error).message}`, now: Date.now() });
+  }
+}
+
+async function openRecord(id: string): Promise<void> {
+  if (id === state.snap?.gameId) {
+    dispatch({ type: 'archive', open: false });
+    dispatch({ type: 'review', to: 'first' });
+    return;
+  }
+  try {
+    const r = GameRecord.safeParse(await getJson(`/api/games/${encodeURIComponent(id)}.json`));
+    if (!r.success) throw new Error('the game is not in the expected form');
+    dispatch({ type: 'open-record', record: r.data });
+  } catch (e) {
+    dispatch({ type: 'archive-error', message: `Cannot open game ${id}: ${(e as Error).message}`, now: Date.now() });
+  }
+}
+
+async function deleteGame(id: string): Promise<void> {
+  try {
+    const res = await fetch(`/api/games/${encodeURIComponent(id)}`, { method: 'DELETE', headers: authHeaders() });
+    if (!res.ok) {
+      const body = (await res.json().catch(() => null)) as { message?: unknown } | null;
+      throw new Error(typeof body?.message === 'string' ? body.message : `the server answered ${res.status}`);
+    }
+    await loadArchive();
+  } catch (e) {
+    dispatch({ type: 'archive-error', message: `Cannot delete game ${id}: ${(e as Error).message}`, now: Date.now() });
+  }
+}
+
 // ------------------------------------------------------------------ forms
 
 type FormEls = HTMLFormControlsCollection & Record<string, HTMLInputElement | HTMLSelectElement | RadioNodeList>;
@@ -235,18 +364,37 @@ function wireForms(): void {
   $('forms').innerHTML = renderForms();
   const ng = $<HTMLFormElement>('new-game-form');
   const names = $<HTMLFormElement>('names-form');
-  const syncFrom = () => { ng.dataset.from = val(ng, 'from') || 'start'; };
+  const syncFrom = () => {
+    ng.dataset.from = val(ng, 'from') || 'start';
+    ng.dataset.tc = val(ng, 'tc') === 'custom' ? 'custom' : '';
+  };
   syncFrom();
   ng.addEventListener('change', syncFrom);
   for (const [card, form] of [['new-game-card', ng], ['names-card', names]] as const) {
     $(card).addEventListener('toggle', () => { if (($(card) as HTMLDetailsElement).open) fillNames(form); });
   }
+  $('new-game-card').addEventListener('toggle', () => {
+    if (!($('new-game-card') as HTMLDetailsElement).open) return;
+    const o = state.snap?.options;
+    (ng.querySelector('[name=huffing]') as HTMLInputElement).checked = !!o?.huffing;
+    (ng.querySelector('[name=crownContinue]') as HTMLInputElement).checked = !!o?.crownContinue;
+  });
   ng.addEventListener('submit', (e) => {
     e.preventDefault();
     const tags: Record<string, string> = {};
     for (const k of ['Black', 'White', 'Event']) { const v = val(ng, k); if (v) tags[k] = v; }
     const from = val(ng, 'from');
-    const cmd: Command = { name: 'new-game', ...(Object.keys(tags).length ? { tags } : {}) };
+    // Over a game in progress the button asks first (a second click within a few seconds confirms).
+    if (gameInProgress() && !isArmed(state, 'new-game', Date.now())) {
+      dispatch({ type: 'arm', key: 'new-game', now: Date.now() });
+      render();
+      return;
+    }
+    dispatch({ type: 'disarm' });
+    const tc = val(ng, 'tc') === 'custom' ? val(ng, 'tcText') : val(ng, 'tc');
+    const huffing = (ng.querySelector('[name=huffing]') as HTMLInputElement).checked;
+    const crownContinue = (ng.querySelector('[name=crownContinue]') as HTMLInputElement).checked;
+    const cmd: Command = { name: 'new-game', ...(Object.keys(tags).length ? { tags } : {}), timeControl: tc, rules: { huffing, crownContinue } };
     if (from === 'fen') {
       const fen = val(ng, 'fen');
       if (!fen) { ($(`new-game-form`).querySelector('[name=fen]') as HTMLInputElement).focus(); return; }
@@ -259,8 +407,8 @@ function wireForms(): void {
       const first = val(ng, 'first');
       if (first === 'white' || first === 'random') cmd.firstPlayer = first;
     }
+    // The form closes when the server accepts the game; a refusal (bad FEN…) is shown beside the fields.
     send(cmd);
-    ($('new-game-card') as HTMLDetailsElement).open = false;
   });
   names.addEventListener('submit', (e) => {
     e.preventDefault();
@@ -271,9 +419,53 @@ function wireForms(): void {
 
 // ------------------------------------------------------------------ start
 
+/** Left/right arrows (and Home/End) step through the game unless typing or moving between squares; Escape goes back to live. */
+function onKey(e: KeyboardEvent): void {
+  const t = e.target as HTMLElement;
+  if (e.altKey || e.ctrlKey || e.metaKey || t.closest('input, select, textarea, [data-act=square]')) return;
+  if (e.key === 'Escape') {
+    if (state.archive.open) dispatch({ type: 'archive', open: false });
+    else if (state.review) dispatch({ type: 'review', to: 'live' });
+    return;
+  }
+  const to = e.key === 'ArrowLeft' ? 'prev' : e.key === 'ArrowRight' ? 'next' : e.key === 'Home' ? 'first' : e.key === 'End' ? 'last' : null;
+  if (!to || !state.snap || state.archive.open) return;
+  if (to === 'first' || to === 'last') { if (!state.review) return; }
+  e.preventDefault();
+  dispatch({ type: 'review', to });
+}
+
+/** A horizontal swipe on the board steps through the game (right: back, left: forward). */
+function wireSwipe(): void {
+  let x0 = 0, y0 = 0, t0 = 0, on = false;
+  const board = $('board');
+  board.addEventListener('touchstart', (e) => {
+    if (e.touches.length !== 1) { on = false; return; }
+    on = true;
+    x0 = e.touches[0].clientX; y0 = e.touches[0].clientY; t0 = Date.now();
+  }, { passive: true });
+  board.addEventListener('touchend', (e) => {
+    if (!on) return;
+    on = false;
+    const t = e.changedTouches[0];
+    const dx = t.clientX - x0, dy = t.clientY - y0;
+    if (Math.abs(dx) < 60 || Math.abs(dy) > Math.abs(dx) / 2 || Date.now() - t0 > 800) return;
+    dispatch({ type: 'review', to: dx > 0 ? 'prev' : 'next' });
+  });
+}
+
 function start(): void {
+  performance.mark('crownhead-script');
+  // Connect first: the hello (the game to draw) is on its way while the page wires itself up.
+  socket.connect();
   loadPrefs();
   wireForms();
+  wireSwipe();
+  const archive = document.createElement('div');
+  archive.id = 'archive';
+  archive.hidden = true;
+  document.body.append(archive);
+  document.addEventListener('keydown', onKey);
   const unlock = () => sounds.unlock();
   document.addEventListener('pointerdown', unlock, { capture: true });
   document.addEventListener('keydown', unlock, { capture: true });
@@ -282,6 +474,12 @@ function start(): void {
     if (el && !(el as HTMLButtonElement).disabled) onAct(el, e);
   });
   document.addEventListener('keydown', (e) => {
+    const cell = (e.target as Element).closest?.<HTMLElement>('td[data-act=review]');
+    if (cell && (e.key === 'Enter' || e.key === ' ')) {
+      e.preventDefault();
+      onAct(cell, e);
+      return;
+    }
     const el = (e.target as Element).closest?.<HTMLElement>('[data-act=square]');
     if (!el) return;
     if (e.key === 'Enter' || e.key === ' ') {
@@ -295,7 +493,6 @@ function start(): void {
   document.addEventListener('visibilitychange', () => { if (!document.hidden) socket.nudge(); });
   setInterval(tick, 200);
   render();
-  socket.connect();
   (globalThis as unknown as { crownhead: unknown }).crownhead = { state: () => state };
 }
 

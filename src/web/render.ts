@@ -1,51 +1,29 @@
 // Rendering as a function of the view state: the SVG board in piecepack style
 // (16 tiles of 2×2 squares, coins as discs, kings as two stacked coins) and
 // the panels (status, players and clocks, move list, game controls, the
-// simulated hand, the connection banner), each as an HTML/SVG string. Pure
+// simulated hand, the connection banner, the review bar, the archive), each
+// as an HTML/SVG string. Pure
 // (no DOM): main.ts puts the strings into the page, tests read them in Node.
 // Elements that take clicks carry data-act (and data-* arguments); main.ts
 // turns those into commands.
 
 import {
   expectedCounts, other, sideName, squareXY,
-  type Fix, type Move, type Side, type Snapshot,
+  type Fix, type Move, type Piece, type Side, type Snapshot,
 } from './model.ts';
 import {
-  canControl, canUseHand, clockNow, effectiveCounts, isArmed, statusHeadline,
+  canControl, canUseHand, clockNow, effectiveCounts, isArmed, reviewView, sortedArchive, statusHeadline,
   type ViewState,
 } from './state.ts';
+import { fixSentences, piecesSentence, squareList } from '../protocol/words.ts';
+
+export { fixSentences, squareList };
 
 const ESC: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 export const esc = (s: string): string => s.replace(/[&<>"']/g, (c) => ESC[c]);
 const f2 = (n: number): string => String(Math.round(n * 1000) / 1000);
 
 // ------------------------------------------------------------------ words
-
-/** "1–4, 6 and 9" from [1,2,3,4,6,9]. */
-export function squareList(squares: readonly number[]): string {
-  const xs = [...new Set(squares)].sort((a, b) => a - b);
-  const parts: string[] = [];
-  for (let i = 0; i < xs.length; ) {
-    let j = i;
-    while (j + 1 < xs.length && xs[j + 1] === xs[j] + 1) j++;
-    if (j - i >= 2) parts.push(`${xs[i]}–${xs[j]}`);
-    else for (let k = i; k <= j; k++) parts.push(`${xs[k]}`);
-    i = j + 1;
-  }
-  return parts.length <= 1 ? parts.join('') : parts.slice(0, -1).join(', ') + ' and ' + parts[parts.length - 1];
-}
-
-/** Fixes as instructions, one per kind of piece: "Put a black man on 1–12". */
-export function fixSentences(fixes: readonly Fix[]): string[] {
-  const groups = new Map<string, { action: Fix['action']; piece: string; squares: number[] }>();
-  for (const f of fixes) {
-    const key = `${f.action}|${f.piece}`;
-    const g = groups.get(key) ?? { action: f.action, piece: f.piece, squares: [] };
-    g.squares.push(f.square);
-    groups.set(key, g);
-  }
-  return [...groups.values()].map((g) => (g.action === 'place' ? `Put ${g.piece} on ${squareList(g.squares)}` : `Take ${g.piece} off ${squareList(g.squares)}`));
-}
 
 export function formatClock(ms: number): string {
   const t = Math.max(0, ms);
@@ -113,22 +91,30 @@ interface BoardOptions {
 export function renderBoard(s: ViewState, opts: BoardOptions): string {
   const snap = s.snap;
   const flipped = s.flipped;
-  const hand = canUseHand(s);
-  const live = snap !== null && snap.board.connected;
-  const want = snap ? expectedCounts(snap.pieces) : new Array<number>(32).fill(0);
+  const rv = reviewView(s);
+  // Reviewing: the position of that move, as recorded (no live coins, no hand, no fixes).
+  const hand = canUseHand(s) && !rv;
+  const live = snap !== null && snap.board.connected && !rv;
+  const shown: Piece[] = rv ? rv.pieces : snap?.pieces ?? [];
+  const want = expectedCounts(shown);
   const have = live ? effectiveCounts(s, opts.now) : want;
   const colorOf = new Map<number, Side>();
-  for (const p of snap?.pieces ?? []) colorOf.set(p.square, p.color);
-  const last: Move | undefined = snap?.moves[snap.moves.length - 1];
-  const st = s.status;
+  for (const p of shown) colorOf.set(p.square, p.color);
+  const last: Move | undefined = rv ? rv.last ?? undefined : snap?.moves[snap.moves.length - 1];
+  const st = rv ? { kind: 'in-sync' as const } : s.status;
   const fixes: Fix[] = st.kind === 'illegal' ? st.alert.fixes : st.kind === 'setup' ? st.fixes : [];
   const fixSquares = new Set<number>(st.kind === 'illegal' ? [...st.alert.squares, ...fixes.map((f) => f.square)] : fixes.map((f) => f.square));
   const fixAt = new Map<number, Fix>(fixes.map((f) => [f.square, f]));
-  const crownAt = st.kind === 'awaiting-crown' ? st.square : snap?.calibration?.square ?? 0;
-  const mover: Side = snap?.turn ?? 'black';
+  const crownAt = rv ? 0 : st.kind === 'awaiting-crown' ? st.square : snap?.calibration?.square ?? 0;
+  const remind = new Set<number>(!rv && s.notice ? s.notice.squares : []);
+  // A coin where the game has none came from a square that lost one: it has that piece's colour
+  // (a white man moved out of turn is drawn white), else it is the mover's.
+  const lifted = new Set<Side>();
+  for (let i = 0; i < 32; i++) if (have[i] < want[i] && colorOf.has(i + 1)) lifted.add(colorOf.get(i + 1)!);
+  const mover: Side = lifted.size === 1 ? [...lifted][0] : snap?.turn ?? 'black';
 
   const out: string[] = [];
-  out.push(`<svg class="board-svg${hand ? ' hand' : ''}${flipped ? ' flipped' : ''}" viewBox="-0.36 -0.36 8.72 8.72" role="group" aria-label="Board, ${flipped ? 'White' : 'Black'} at the top" data-flipped="${flipped}">`);
+  out.push(`<svg class="board-svg${hand ? ' hand' : ''}${flipped ? ' flipped' : ''}${rv ? ' reviewing' : ''}" viewBox="-0.36 -0.36 8.72 8.72" role="group" aria-label="Board, ${flipped ? 'White' : 'Black'} at the top" data-flipped="${flipped}">`);
   out.push('<defs>'
     + '<clipPath id="tile"><rect x="0.03" y="0.03" width="1.94" height="1.94" rx="0.16"/></clipPath>'
     + '<radialGradient id="gb" cx="0.38" cy="0.32" r="0.75"><stop offset="0" stop-color="#4a4a52"/><stop offset="0.55" stop-color="#232328"/><stop offset="1" stop-color="#121215"/></radialGradient>'
@@ -158,6 +144,7 @@ export function renderBoard(s: ViewState, opts: BoardOptions): string {
     if (lastSquares.has(sq)) cls.push(sq === last!.from ? 'last-from' : 'last-to');
     if (fixSquares.has(sq)) cls.push(st.kind === 'illegal' ? 'fix' : 'setup-fix');
     if (sq === crownAt) cls.push('crown-wait');
+    if (remind.has(sq)) cls.push('remind');
     if (cls.length) out.push(`<rect class="mark ${cls.join(' ')}" data-mark="${sq}" x="${x + 0.04}" y="${y + 0.04}" width="0.92" height="0.92" rx="0.06"/>`);
   }
   out.push('</g>');
@@ -174,14 +161,6 @@ export function renderBoard(s: ViewState, opts: BoardOptions): string {
     }
     out.push(`<polyline class="route" points="${route.map(([x, y]) => `${f2(x)},${f2(y)}`).join(' ')}" marker-end="url(#arrow)"/>`);
   }
-
-  // Square numbers.
-  out.push('<g class="nums" aria-hidden="true">');
-  for (let sq = 1; sq <= 32; sq++) {
-    const { x, y } = squareXY(sq, flipped);
-    out.push(`<text x="${f2(x + 0.05)}" y="${f2(y + 0.175)}">${sq}</text>`);
-  }
-  out.push('</g>');
 
   // Coins.
   out.push('<g class="pieces">');
@@ -213,6 +192,14 @@ export function renderBoard(s: ViewState, opts: BoardOptions): string {
       out.push(king(cx, cy, color ?? mover, 'extra'));
     }
     out.push('</g>');
+  }
+  out.push('</g>');
+
+  // Square numbers, on top (the last move's arrowhead never hides one).
+  out.push('<g class="nums" aria-hidden="true">');
+  for (let sq = 1; sq <= 32; sq++) {
+    const { x, y } = squareXY(sq, flipped);
+    out.push(`<text x="${f2(x + 0.05)}" y="${f2(y + 0.175)}">${sq}</text>`);
   }
   out.push('</g>');
 
@@ -254,6 +241,8 @@ export function renderStatus(s: ViewState): string {
   let list: string[] = [];
   if (!snap) {
     detail = 'Waiting for the board service.';
+  } else if (s.connection !== 'open') {
+    detail = 'The board service cannot be reached. The game shown is as it last stood; the clocks are stopped here until the connection is back.';
   } else if (!snap.board.connected) {
     detail = `${snap.board.detail || 'The board is disconnected'}. The game is kept; reconnect the board to go on.`;
   } else if (snap.calibration) {
@@ -267,7 +256,12 @@ export function renderStatus(s: ViewState): string {
         list = fixSentences(st.fixes);
         break;
       case 'in-sync':
-        detail = snap.outcome || snap.result !== '*' ? outcomeWords(snap) : `${sideName(snap.turn)} to move.`;
+        if (snap.outcome || snap.result !== '*') detail = outcomeWords(snap);
+        else if (snap.moves.length === 0 && !isStandardStart(snap.start)) {
+          // Sensors count coins, not colours: a set-up position is checked by eye before play.
+          detail = 'Board in sync. The sensors cannot see colours: check them before the first move.';
+          list = [piecesSentence(snap.pieces, 'black'), piecesSentence(snap.pieces, 'white')].filter(Boolean).map((t) => t[0].toUpperCase() + t.slice(1));
+        } else detail = 'Board in sync.';
         break;
       case 'moving':
         detail = `${sideName(snap.turn)} is moving${s.differences.length ? ` (changed: ${squareList(s.differences)})` : ''}.`;
@@ -281,16 +275,54 @@ export function renderStatus(s: ViewState): string {
         break;
     }
   }
-  const icon = { ok: '✓', busy: '↻', warn: '♛', bad: '!', idle: st.kind === 'setup' && snap ? '+' : '…' }[h.tone];
+  const icon = { ok: '✓', busy: '↻', warn: '♛', bad: '!', off: '×', idle: st.kind === 'setup' && snap ? '+' : '…' }[h.tone];
   const offer = snap?.drawOffer ? `<p class="offer">${sideName(snap.drawOffer)} offers a draw.</p>` : '';
-  return `<div class="status status-${h.tone} st-${snap && !snap.board.connected ? 'lost' : st.kind}" data-status="${snap && !snap.board.connected ? 'lost' : st.kind}">`
+  const notice = s.notice && s.connection === 'open' ? `<p class="notice" role="note">${esc(s.notice.text)}</p>` : '';
+  const kind = snap && s.connection !== 'open' ? 'offline' : snap && !snap.board.connected ? 'lost' : st.kind;
+  return `<div class="status status-${h.tone} st-${kind}" data-status="${kind}">`
     + `<div class="status-head"><span class="status-icon" aria-hidden="true">${icon}</span><h2 class="status-title">${esc(h.title)}</h2></div>`
     + (detail ? `<p class="status-detail">${esc(detail)}</p>` : '')
     + (list.length ? `<ul class="fixes">${list.map((t) => `<li>${esc(t)}</li>`).join('')}</ul>` : '')
     + (snap?.calibration && snap.calibration.total > 0
       ? `<div class="progress" role="progressbar" aria-valuemin="0" aria-valuemax="${snap.calibration.total}" aria-valuenow="${snap.calibration.done}"><span style="width:${Math.round((100 * snap.calibration.done) / snap.calibration.total)}%"></span></div>`
       : '')
+    + notice
     + offer
+    + `</div>`;
+}
+
+/** "Black 11 (1 king)": what one side has on the board in a position. */
+function material(pieces: readonly Piece[], side: Side): string {
+  const own = pieces.filter((p) => p.color === side);
+  const kings = own.filter((p) => p.king).length;
+  return `${sideName(side)} ${own.length}${kings ? ` (${kings} king${kings > 1 ? 's' : ''})` : ''}`;
+}
+
+/** Black men on 1–12, White men on 21–32, no kings: the start position (no colour check needed). */
+function isStandardStart(start: readonly Piece[]): boolean {
+  return start.length === 24 && start.every((p) => !p.king && (p.color === 'black' ? p.square <= 12 : p.square >= 21));
+}
+
+/** The review bar: which move the board shows, steps, and the way back to live. */
+export function renderReview(s: ViewState): string {
+  const rv = reviewView(s);
+  const snap = s.snap;
+  const step = (to: string, label: string, title: string, off: boolean) =>
+    `<button type="button" class="btn small step" id="rv-${to}" data-act="review" data-to="${to}" title="${title}" aria-label="${title}"${off ? ' disabled' : ''}>${label}</button>`;
+  if (!rv) {
+    if (!snap || !snap.moves.length) return '';
+    return `<div class="review-bar live" role="toolbar" aria-label="Step through the game">${step('first', '«', 'First position', false)}${step('prev', '◀', 'Previous move (←)', false)}<span class="review-label">Live</span>${step('next', '▶', 'Next move (→)', true)}${step('last', '»', 'Last move', true)}</div>`;
+  }
+  const rec = rv.archived && s.review?.record ? s.review.record : null;
+  const whose = rec ? `${esc(rec.tags.Black || 'Black')} – ${esc(rec.tags.White || 'White')}${rec.tags.Date ? `, ${esc(rec.tags.Date)}` : ''} · ` : '';
+  const what = rv.ply === 0 ? 'the start position' : `move ${esc(rv.moveLabel)}`;
+  return `<div class="review-bar reviewing" role="toolbar" aria-label="Step through the game" data-ply="${rv.ply}">`
+    + step('first', '«', 'First position', rv.ply === 0) + step('prev', '◀', 'Previous move (←)', rv.ply === 0)
+    + `<span class="review-label" role="status">${rec ? 'Archived game' : 'Reviewing'}: ${whose}${what} (${rv.ply}/${rv.total})</span>`
+    + `<span class="review-material" data-material="${material(rv.pieces, 'black')}/${material(rv.pieces, 'white')}">${material(rv.pieces, 'black')} · ${material(rv.pieces, 'white')}</span>`
+    + step('next', '▶', 'Next move (→)', rec !== null && rv.ply === rv.total) + step('last', '»', 'Last move', rec !== null && rv.ply === rv.total)
+    + `<button type="button" class="btn small primary" id="rv-live" data-act="review" data-to="live">${rec ? 'Close — back to live' : 'Back to live'}</button>`
+    + (rec ? `<a class="btn small" id="rv-download" href="/api/games/${encodeURIComponent(rec.id)}.pdn" download="${esc(rec.id)}.pdn">Download</a>` : '')
     + `</div>`;
 }
 
@@ -307,6 +339,7 @@ export function renderPlayers(s: ViewState, now: number): string {
   const clock = clockNow(s, now);
   const over = snap.outcome !== null || snap.result !== '*';
   const control = canControl(s);
+  const offline = s.connection !== 'open';
   const top: Side = s.flipped ? 'white' : 'black';
   const row = (side: Side): string => {
     const named = !!snap.tags[side === 'black' ? 'Black' : 'White'];
@@ -314,7 +347,7 @@ export function renderPlayers(s: ViewState, now: number): string {
     const toMove = !over && snap.turn === side;
     const t = clock ? clock[side] : 0;
     const clockHtml = clock
-      ? `<div class="clock${clock.running === side ? ' running' : ''}${clock.flagged === side ? ' flagged' : ''}${t < 30_000 ? ' low' : ''}" data-clock="${side}" role="timer" aria-label="${sideName(side)}'s clock">${clock.flagged === side ? '0:00' : formatClock(t)}</div>`
+      ? `<div class="clock${clock.running === side && !offline ? ' running' : ''}${clock.flagged === side ? ' flagged' : ''}${t < 30_000 ? ' low' : ''}" data-clock="${side}" role="timer" aria-label="${sideName(side)}'s clock">${clock.flagged === side ? '0:00' : formatClock(t)}</div>`
       : '';
     let buttons = '';
     if (control && !over) {
@@ -334,10 +367,14 @@ export function renderPlayers(s: ViewState, now: number): string {
       + `<div class="player-name"><span class="who">${esc(name)}</span><span class="role">${[named ? sideName(side) : '', toMove ? 'to move' : ''].filter(Boolean).join(' · ')}</span></div>`
       + clockHtml + buttons + `</div>`;
   };
-  const clockCtl = clock && control && !over
-    ? `<div class="clock-ctl">${clock.running ? button('clock-pause', 'Pause clock', {}, 'small') : button('clock-start', 'Start clock', {}, 'small primary')}${clock.control ? `<span class="note">${esc(clock.control)}</span>` : ''}</div>`
+  const note = clock ? [clock.control, !clock.started && !over ? 'clocks start with the first move' : ''].filter(Boolean).join(' · ') : '';
+  const clockCtl = clock && !over
+    ? `<div class="clock-ctl">${control ? (clock.running ? button('clock-pause', 'Pause clock', {}, 'small') : button('clock-start', 'Start clock', {}, 'small primary')) : ''}${note ? `<span class="note">${esc(note)}</span>` : ''}</div>`
     : '';
-  const event = snap.tags.Event ? `<p class="event">${esc(snap.tags.Event)}${snap.ballot ? ` · ballot ${snap.ballot}` : ''}</p>` : snap.ballot ? `<p class="event">Ballot ${snap.ballot}${snap.tags.Ballot ? ': ' + esc(snap.tags.Ballot.replace(/^ACF \d+\s*/, '')) : ''}</p>` : '';
+  // The game's rules when they are not the plain ones (huffing, crowned men jumping on, tournament).
+  const rules = [snap.options.huffing ? 'huffing' : '', snap.options.crownContinue ? 'crowned men keep jumping' : '', snap.options.tournament ? 'tournament: no takebacks' : ''].filter(Boolean).join(', ');
+  const rulesNote = rules ? ` <span class="rules" data-rules="${esc(rules)}">· ${esc(rules)}</span>` : '';
+  const event = snap.tags.Event ? `<p class="event">${esc(snap.tags.Event)}${snap.ballot ? ` · ballot ${snap.ballot}` : ''}${rulesNote}</p>` : snap.ballot ? `<p class="event">Ballot ${snap.ballot}${snap.tags.Ballot ? ': ' + esc(snap.tags.Ballot.replace(/^ACF \d+\s*/, '')) : ''}${rulesNote}</p>` : rules ? `<p class="event"><span class="rules" data-rules="${esc(rules)}">Rules: ${esc(rules)}</span></p>` : '';
   return event + row(top) + row(other(top)) + clockCtl;
 }
 
@@ -345,37 +382,56 @@ export function renderPlayers(s: ViewState, now: number): string {
 export function renderMoves(s: ViewState): string {
   const snap = s.snap;
   if (!snap) return '<h2>Moves</h2>';
+  // Replaying an archived game: its moves (clickable), its result; the live game's come back with "back to live".
+  const record = s.review?.record ?? null;
+  const moves = record ? record.moves : snap.moves;
   const rows = new Map<number, { black?: Move; white?: Move; bi?: number; wi?: number }>();
-  snap.moves.forEach((m, i) => {
+  moves.forEach((m, i) => {
     const r = rows.get(m.number) ?? {};
     if (m.side === 'black') { r.black = m; r.bi = i; } else { r.white = m; r.wi = i; }
     rows.set(m.number, r);
   });
-  const lastIndex = snap.moves.length - 1;
+  // The move the board shows: the last one live, the reviewed one while reviewing.
+  const reviewing = s.review !== null;
+  const shownIndex = reviewing ? s.review!.ply - 1 : moves.length - 1;
   const cell = (m: Move | undefined, i: number | undefined): string =>
-    m ? `<td class="mv${i === lastIndex ? ' current' : ''}${m.crowned ? ' crowned' : ''}">${esc(m.text)}</td>` : '<td class="mv empty">…</td>';
+    m
+      ? `<td class="mv${i === shownIndex ? ' current' : ''}${m.crowned ? ' crowned' : ''}" data-act="review" data-to="${i! + 1}" tabindex="0" role="button" aria-label="Show the position after ${m.number}${m.side === 'black' ? '.' : '...'} ${esc(m.text)}"${i === shownIndex ? ' aria-current="step"' : ''}>${esc(m.text)}</td>`
+      : '<td class="mv empty">…</td>';
   const body = [...rows.entries()].sort(([a], [b]) => a - b)
-    .map(([n, r]) => `<tr><th scope="row">${n}.</th>${cell(r.black, r.bi)}${r.white || r.black ? cell(r.white, r.wi) : ''}</tr>`).join('');
-  const over = snap.outcome !== null || snap.result !== '*';
+    .map(([n, r]) => `<tr><th scope="row">${n}.</th>${cell(r.black, r.bi)}${cell(r.white, r.wi)}</tr>`).join('');
+  const result = record ? record.result : snap.result;
+  const over = record ? true : snap.outcome !== null || snap.result !== '*';
   const foot = over
-    ? `<p class="result" data-result="${esc(snap.result)}"><strong>${esc(snap.result)}</strong> ${esc(RESULT_WORDS[snap.result] ?? '')}</p>`
+    ? `<p class="result" data-result="${esc(result)}"><strong>${esc(result)}</strong> ${esc(RESULT_WORDS[result] ?? (result === '*' ? 'unfinished' : ''))}</p>`
     : `<p class="turn">${sideName(snap.turn)} to move</p>`;
-  const claim = snap.drawClaim && canControl(s) && !over
+  const claim = !record && snap.drawClaim && canControl(s) && !over
     ? button('claim-draw', snap.drawClaim === 'repetition' ? 'Claim draw (threefold repetition)' : 'Claim draw (40-move rule)', {}, 'primary')
     : '';
-  return `<div class="moves-head"><h2>Moves</h2>${foot}</div>`
-    + (snap.moves.length ? `<div class="moves-scroll"><table class="movelist" aria-label="Moves"><tbody>${body}</tbody></table></div>` : '<p class="empty-moves">No moves yet.</p>')
+  return `<div class="moves-head"><h2>${record ? 'Moves of the archived game' : 'Moves'}</h2>${foot}</div>`
+    + (moves.length ? `<div class="moves-scroll"><table class="movelist${reviewing ? ' reviewing' : ''}" aria-label="Moves (click one to see its position)"><colgroup><col class="c-num"><col class="c-mv"><col class="c-mv"></colgroup><tbody>${body}</tbody></table></div>` : '<p class="empty-moves">No moves yet.</p>')
     + claim;
 }
 
 /** Game controls: takeback and the downloads (the forms are static, see renderForms). */
-export function renderGameControls(s: ViewState): string {
+export function renderGameControls(s: ViewState, now: number = Date.now()): string {
   const control = canControl(s);
   const snap = s.snap;
   const parts: string[] = [];
-  if (control && snap && !snap.tournament && snap.moves.length) parts.push(button('takeback', 'Take back last move', {}, ''));
+  if (control && snap && !snap.options.tournament && snap.moves.length) {
+    // After a result only a game ended by its last move (no moves left, an automatic draw) can be taken back, with a confirmation;
+    // a resignation, an agreed or claimed draw or a flag is final (the server refuses too).
+    const o = snap.outcome;
+    const over = o !== null || snap.result !== '*';
+    const reopenable = o !== null && (o.reason === 'no-moves' || (snap.options.autoDraw && (o.reason === 'repetition' || o.reason === 'forty-move')));
+    if (!over) parts.push(button('takeback', 'Take back last move', {}, ''));
+    else if (reopenable) {
+      const armed = isArmed(s, 'takeback', now);
+      parts.push(button('takeback', armed ? 'Confirm: reopen the finished game?' : 'Take back last move (reopens the game)', {}, `danger${armed ? ' armed' : ''}`));
+    }
+  }
   parts.push('<a class="btn" id="dl-pdn" href="/api/current.pdn" download="crownhead-game.pdn">Download PDN</a>');
-  parts.push('<a class="btn" id="dl-archive" href="/api/archive.pdn" download="crownhead-archive.pdn">Archive</a>');
+  parts.push(button('archive-open', 'Past games', {}, ''));
   if (control && snap && !snap.calibration && !s.server?.sim) parts.push(button('calibrate', 'Calibrate board', {}, ''));
   return `<div class="row">${parts.join('')}</div>`;
 }
@@ -405,6 +461,7 @@ export function renderBanner(s: ViewState, now: number): string {
   if (s.server?.readOnly) {
     parts.push(`<div class="banner banner-info">Read-only view${s.server.tokenRequired ? ': to control the game from this device, open the address the service printed (with ?token=…)' : ''}</div>`);
   }
+  if (s.storage && !s.storage.ok) parts.push(`<div class="banner banner-error" role="alert" data-storage="failing"><span><strong>Games are not being saved.</strong> ${esc(s.storage.message)}</span></div>`);
   if (s.error) parts.push(`<div class="banner banner-error" role="alert"><span>${esc(s.error.message)}</span>${button('dismiss-error', 'Dismiss', {}, 'small')}</div>`);
   return parts.join('');
 }
@@ -414,7 +471,7 @@ export function renderConnection(s: ViewState): string {
   const snap = s.snap;
   const socket = s.connection === 'open';
   const board = snap?.board.connected ?? false;
-  const label = !socket ? 'Offline' : !snap ? 'Connecting' : board ? (s.server?.sim ? 'Simulated board' : 'Board connected') : 'Board lost';
+  const label = !socket ? 'Offline' : s.review ? 'Reviewing' : !snap ? 'Connecting' : board ? (s.server?.sim ? 'Simulated board' : 'Board connected') : 'Board lost';
   return `<span class="pill ${socket && board ? 'pill-ok' : 'pill-bad'}" data-board="${socket && board ? 'connected' : 'lost'}"><span class="dot" aria-hidden="true"></span>${esc(label)}</span>`;
 }
 
@@ -445,10 +502,17 @@ export function renderForms(): string {
 <label><input type="radio" name="from" value="ballot"> ACF ballot</label>
 </fieldset>
 <label class="field f-start">First to move <select name="first"><option value="black">Black</option><option value="white">White</option><option value="random">Random</option></select></label>
-<label class="field f-fen">FEN <input name="fen" placeholder="B:W18,24,27,28,K10:B12,16,20,K22" spellcheck="false"></label>
+<label class="field f-fen">FEN <input name="fen" id="ng-fen" placeholder="B:W18,24,27,28,K10:B12,16,20,K22" spellcheck="false" aria-describedby="ng-fen-help ng-error"><span class="help" id="ng-fen-help">Side to move, then each side's squares; K marks a king. Example: <code>W:W18,24,K10:B12,16</code></span></label>
 <label class="field f-ballot">Ballot (1–174) <input name="ballot" type="number" min="1" max="174" placeholder="random"></label>
+<div class="field-row"><label class="field">Clock <select name="tc" id="ng-tc"><option value="">No clock</option><option value="5m+3s">5 min + 3 s</option><option value="10m+5s">10 min + 5 s</option><option value="15m">15 min</option><option value="30m">30 min</option><option value="40/90m,30m">40 moves in 90 min, then 30 min</option><option value="custom">Other…</option></select></label>
+<label class="field f-tc-custom">Time control <input name="tcText" id="ng-tc-text" placeholder="e.g. 3m+2s or 40/90m,30m" spellcheck="false"></label></div>
+<fieldset class="choice"><legend>Rules</legend>
+<label><input type="checkbox" name="huffing" id="ng-huffing"> Huffing</label>
+<label><input type="checkbox" name="crownContinue" id="ng-crown-continue"> Crowned men keep jumping</label>
+</fieldset>
 <div class="field-row"><label class="field">Black <input name="Black" maxlength="200"></label><label class="field">White <input name="White" maxlength="200"></label></div>
 <label class="field">Event <input name="Event" maxlength="200"></label>
+<p class="form-error" id="ng-error" role="alert" hidden></p>
 <div class="row"><button type="submit" class="btn primary" id="ng-submit">Start new game</button></div>
 </form></details>
 <details class="card form-card" id="names-card"><summary>Players &amp; event</summary>
@@ -462,7 +526,8 @@ export function renderForms(): string {
 /** The recent announcements (what was said), newest first. */
 export function renderLog(s: ViewState): string {
   if (!s.log.length) return '';
-  return `<ol class="log" aria-label="Recent announcements">${[...s.log].reverse().map((a) => `<li class="${a.urgent ? 'urgent' : ''}">${esc(a.text)}</li>`).join('')}</ol>`;
+  // Long alerts are cut to two lines; focus or hover shows all of it (and the title has it too).
+  return `<ol class="log" aria-label="Recent announcements">${[...s.log].reverse().map((a) => `<li class="${a.urgent ? 'urgent' : a.quiet ? 'quiet' : ''}" tabindex="0" title="${esc(a.text)}">${esc(a.text)}</li>`).join('')}</ol>`;
 }
 
 /** Every dynamic region of the page, keyed by the id of its container. */
@@ -471,14 +536,40 @@ export function renderRegions(s: ViewState, now: number): Record<string, string>
     conn: renderConnection(s),
     toggles: renderToggles(s),
     banner: renderBanner(s, now),
-    board: renderBoard(s, { now }),
+    board: renderReview(s) + renderBoard(s, { now }),
     hand: renderHand(s),
     status: renderStatus(s),
     players: renderPlayers(s, now),
     moves: renderMoves(s),
-    game: renderGameControls(s),
+    game: renderGameControls(s, now),
     log: renderLog(s),
   };
+}
+
+/** The archive: saved games, sortable, to open (replay), download or delete (with control, confirmed). */
+export function renderArchive(s: ViewState, now: number): string {
+  const a = s.archive;
+  if (!a.open) return '';
+  const control = canControl(s);
+  const head = (by: typeof a.sort, label: string) =>
+    `<th scope="col" aria-sort="${a.sort === by ? (a.descending ? 'descending' : 'ascending') : 'none'}"><button type="button" class="sort" data-act="archive-sort" data-by="${by}">${label}${a.sort === by ? (a.descending ? ' ▾' : ' ▴') : ''}</button></th>`;
+  let body: string;
+  if (a.error) body = `<p class="form-error">${esc(a.error)}</p>`;
+  else if (!a.entries) body = '<p class="note">Loading…</p>';
+  else if (!a.entries.length) body = '<p class="note">No saved games yet.</p>';
+  else {
+    const rows = sortedArchive(a).map((g) => {
+      const del = control && !g.current
+        ? button('archive-delete', isArmed(s, `delete-${g.id}`, now) ? 'Confirm delete' : 'Delete', { id: g.id }, `small danger${isArmed(s, `delete-${g.id}`, now) ? ' armed' : ''}`).replace(/id="b-archive-delete"/, `id="del-${esc(g.id)}"`)
+        : '';
+      return `<tr data-game="${esc(g.id)}"${g.current ? ' class="current"' : ''}><td>${esc(g.date || '?')}</td><td>${esc(g.black || '?')} – ${esc(g.white || '?')}</td><td>${esc(g.event || '')}</td><td>${esc(g.result)}</td><td class="num">${g.plies === null ? '?' : g.plies}</td>`
+        + `<td class="acts">${button('archive-view', g.current ? 'Review' : 'Open', { id: g.id }, 'small').replace(/id="b-archive-view"/, `id="open-${esc(g.id)}"`)}<a class="btn small" href="/api/games/${encodeURIComponent(g.id)}.pdn" download="${esc(g.id)}.pdn">PDN</a>${del}</td></tr>`;
+    }).join('');
+    body = `<div class="archive-scroll"><table class="archive-table"><thead><tr>${head('date', 'Date')}${head('players', 'Players')}${head('event', 'Event')}${head('result', 'Result')}${head('length', 'Moves')}<th scope="col"><span class="sr-only">Actions</span></th></tr></thead><tbody>${rows}</tbody></table></div>`;
+  }
+  return `<div class="archive-panel card" role="dialog" aria-modal="true" aria-labelledby="archive-title">`
+    + `<div class="archive-head"><h2 id="archive-title">Past games</h2><a class="btn small" id="dl-archive" href="/api/archive.pdn" download="crownhead-archive.pdn">Download all (PDN)</a>${button('archive-close', 'Close', {}, 'small')}</div>`
+    + body + `</div>`;
 }
 
 export type { Snapshot };

@@ -2,9 +2,9 @@
 // message text to the caller, reconnects with exponential backoff (and asks
 // for a fresh snapshot with a hello once back), and pings to notice a dead
 // connection (a laptop waking up, a phone switching networks). Outgoing
-// messages are checked against the v1 schema before they are sent.
+// messages are checked against the protocol (src/protocol/v1.ts) before sent.
 
-import { ClientMessage, PROTOCOL_VERSION, type Command } from '../server/messages.ts';
+import { ClientMessage, PROTOCOL_VERSION, type Command } from '../protocol/v1.ts';
 
 export interface SocketEvents {
   message(raw: string): void;

@@ -1,14 +1,15 @@
 // The page's headless view state: a pure reducer from server messages
-// (validated with the v1 schema), socket changes and local UI actions to the
-// view model the renderer draws. No DOM, no timers, no I/O: every action
+// (parsed once with the protocol's schema, src/protocol/v1.ts, and used as
+// they are), socket changes and local UI actions (review mode, the archive)
+// to the view model the renderer draws. No DOM, no timers, no I/O: every action
 // carries the time it happened, so the whole page logic is testable in Node.
 // Side effects (sounds, speech, the live region) are described here as
 // numbered announcements and performed by main.ts.
 
-import { ServerMessage, type Command } from '../server/messages.ts';
+import { ServerMessage, type Command, type GameEvent } from '../protocol/v1.ts';
 import {
-  expectedCounts, readClock, readCounts, readServerInfo, readSnapshot, readStatus, sideName,
-  type Clock, type ServerInfo, type Side, type Snapshot, type Status,
+  expectedCounts, piecesAfter, sideName,
+  type ArchiveEntry, type Clock, type GameRecord, type Move, type Piece, type ServerInfo, type Side, type Snapshot, type Status,
 } from './model.ts';
 
 export type Tone = 'alert' | 'click' | 'crown' | 'ready' | 'end';
@@ -20,6 +21,26 @@ export interface Announcement {
   /** Alerts go to the assertive live region and interrupt speech. */
   urgent: boolean;
   tone: Tone | null;
+  /** a quiet reminder (no tone, shown softly) */
+  quiet?: boolean;
+}
+
+/** What the board shows instead of the live game: an earlier position of it, or of an archived game. */
+export interface Review {
+  /** plies played in the position shown (0 = the start) */
+  ply: number;
+  /** an archived game being replayed (null: the current game) */
+  record: GameRecord | null;
+}
+
+export interface ArchiveView {
+  open: boolean;
+  entries: ArchiveEntry[] | null;
+  loading: boolean;
+  error: string | null;
+  sort: 'date' | 'players' | 'event' | 'result' | 'length';
+  /** newest (or largest) first */
+  descending: boolean;
 }
 
 /** A hand action sent to the simulated board, shown at once until the board reports it. */
@@ -62,6 +83,15 @@ export interface ViewState {
   inFlight: string[];
   /** A dangerous button clicked once and waiting for the confirming second click. */
   armed: { key: string; until: number } | null;
+  /** the games directory's health (from hello, then storage events) */
+  storage: { ok: boolean; message: string } | null;
+  /** a quiet reminder being shown (no buzzer, no alert tone) */
+  notice: { text: string; squares: number[]; at: number } | null;
+  /** review mode (null: live) */
+  review: Review | null;
+  archive: ArchiveView;
+  /** the new-game form: the command in flight, the server's refusal shown beside the fields, and a count of games started from it */
+  newGame: { pending: string | null; error: string | null; started: number };
 }
 
 export type Action =
@@ -76,7 +106,15 @@ export type Action =
   | { type: 'dismiss-error' }
   | { type: 'arm'; key: string; now: number }
   | { type: 'disarm' }
-  | { type: 'tick'; now: number };
+  | { type: 'tick'; now: number }
+  /** review: a ply count, a step, or back to live */
+  | { type: 'review'; to: number | 'prev' | 'next' | 'first' | 'last' | 'live' }
+  | { type: 'archive'; open: boolean }
+  | { type: 'archive-loading' }
+  | { type: 'archive-list'; entries: ArchiveEntry[] }
+  | { type: 'archive-error'; message: string; now: number }
+  | { type: 'archive-sort'; by: ArchiveView['sort'] }
+  | { type: 'open-record'; record: GameRecord };
 
 /** How long a hand action is shown before the board's own report must confirm it. */
 export const PENDING_MS = 2500;
@@ -109,12 +147,20 @@ export function initialState(): ViewState {
     lastInvalid: '',
     inFlight: [],
     armed: null,
+    storage: null,
+    notice: null,
+    review: null,
+    archive: { open: false, entries: null, loading: false, error: null, sort: 'date', descending: true },
+    newGame: { pending: null, error: null, started: 0 },
   };
 }
 
-function announce(s: ViewState, text: string, urgent: boolean, tone: Tone | null): ViewState {
+/** How long a quiet reminder stays shown. */
+export const NOTICE_MS = 12_000;
+
+function announce(s: ViewState, text: string, urgent: boolean, tone: Tone | null, quiet = false): ViewState {
   if (!text && !tone) return s;
-  const a: Announcement = { seq: (s.announcement?.seq ?? 0) + 1, text, urgent, tone };
+  const a: Announcement = { seq: (s.announcement?.seq ?? 0) + 1, text, urgent, tone, ...(quiet ? { quiet } : {}) };
   return { ...s, announcement: a, log: text ? [...s.log, a].slice(-LOG_SIZE) : s.log };
 }
 
@@ -126,8 +172,15 @@ function settlePending(pending: PendingCoins[], counts: number[], now: number): 
 }
 
 function withSnapshot(s: ViewState, snap: Snapshot, now: number): ViewState {
+  // Reviewing the current game: a new game ends the review; a takeback keeps it within the moves left.
+  let review = s.review;
+  if (review && !review.record) {
+    if (s.snap && s.snap.gameId !== snap.gameId) review = null;
+    else if (review.ply > snap.moves.length) review = { ...review, ply: snap.moves.length };
+  }
   return {
     ...s,
+    review,
     snap,
     counts: snap.board.counts,
     differences: snap.board.differences,
@@ -139,8 +192,8 @@ function withSnapshot(s: ViewState, snap: Snapshot, now: number): ViewState {
 }
 
 /** Which sound goes with a session event. */
-function toneOf(type: string, event: Record<string, unknown>): { tone: Tone | null; urgent: boolean } {
-  switch (type) {
+function toneOf(event: GameEvent): { tone: Tone | null; urgent: boolean } {
+  switch (event.type) {
     case 'alert':
       return { tone: 'alert', urgent: true };
     case 'move':
@@ -158,6 +211,8 @@ function toneOf(type: string, event: Record<string, unknown>): { tone: Tone | nu
       return { tone: 'end', urgent: true };
     case 'board':
       return event.connected === false ? { tone: 'alert', urgent: true } : { tone: 'ready', urgent: false };
+    case 'storage':
+      return event.ok ? { tone: null, urgent: false } : { tone: 'alert', urgent: true };
     default:
       return { tone: null, urgent: false };
   }
@@ -180,37 +235,40 @@ function onMessage(s: ViewState, raw: string, now: number): ViewState {
   switch (msg.type) {
     case 'hello': {
       const wasLost = s.snap !== null;
-      let next = withSnapshot({ ...s, server: readServerInfo(msg.server), connection: 'open', attempts: 0 }, readSnapshot(msg.state), now);
+      const server = msg.server;
+      let next = withSnapshot({ ...s, server, storage: { ok: server.storage.ok, message: server.storage.message }, connection: 'open', attempts: 0 }, msg.state, now);
       if (wasLost) next = announce(next, `Reconnected. ${statusSentence(next)}`, false, null);
       return next;
     }
     case 'state':
-      return withSnapshot(s, readSnapshot(msg.state), now);
+      return withSnapshot(s, msg.state, now);
     case 'event': {
-      const next = withSnapshot(s, readSnapshot(msg.state), now);
-      const ev = msg.event as Record<string, unknown>;
-      const say = typeof ev.say === 'string' ? ev.say : '';
-      const { tone, urgent } = toneOf(msg.event.type, ev);
-      return announce(next, say, urgent, tone);
+      let next = withSnapshot(s, msg.state, now);
+      const ev = msg.event;
+      if (ev.type === 'storage') next = { ...next, storage: { ok: ev.ok, message: ev.say } };
+      if (ev.type === 'notice') {
+        next = { ...next, notice: { text: ev.say, squares: ev.squares, at: now } };
+        return announce(next, ev.say, false, null, true);
+      }
+      // Play went on: a reminder about the last position is no longer current.
+      if (next.notice && (ev.type === 'move' || ev.type === 'move-replaced' || ev.type === 'takeback' || ev.type === 'new-game' || ev.type === 'alert')) next = { ...next, notice: null };
+      const { tone, urgent } = toneOf(ev);
+      return announce(next, ev.say, urgent, tone);
     }
-    case 'counts': {
-      const counts = readCounts(msg.counts);
-      return {
-        ...s,
-        counts,
-        differences: msg.differences.filter((x) => Number.isInteger(x) && x >= 1 && x <= 32),
-        status: readStatus(msg.status),
-        pending: settlePending(s.pending, counts, now),
-      };
+    case 'counts':
+      return { ...s, counts: msg.counts, differences: msg.differences, status: msg.status, pending: settlePending(s.pending, msg.counts, now) };
+    case 'clock':
+      return { ...s, clock: msg.clock, clockAt: now };
+    case 'ok': {
+      const next = { ...s, inFlight: s.inFlight.filter((id) => id !== msg.id) };
+      if (msg.id !== undefined && msg.id === s.newGame.pending) return { ...next, newGame: { pending: null, error: null, started: s.newGame.started + 1 } };
+      return next;
     }
-    case 'clock': {
-      const clock = readClock({ ...s.clock, ...msg.clock });
-      return { ...s, clock, clockAt: now };
-    }
-    case 'ok':
-      return { ...s, inFlight: s.inFlight.filter((id) => id !== msg.id) };
     case 'error': {
-      const next = { ...s, inFlight: s.inFlight.filter((id) => id !== msg.id), error: { message: msg.message, at: now } };
+      const inFlight = s.inFlight.filter((id) => id !== msg.id);
+      // A refused new game (a bad FEN, a bad time control) is shown beside the form's fields, which stay open.
+      if (msg.id !== undefined && msg.id === s.newGame.pending) return announce({ ...s, inFlight, newGame: { ...s.newGame, pending: null, error: msg.message } }, msg.message, true, 'alert');
+      const next = { ...s, inFlight, error: { message: msg.message, at: now } };
       return announce(next, msg.message, true, 'alert');
     }
     case 'pong':
@@ -239,6 +297,7 @@ export function reduce(s: ViewState, a: Action): ViewState {
         next = { ...next, held, pending: [...s.pending.filter((p) => p.square !== c.square), { square: c.square, coins, at: a.now }] };
       } else if (c.name === 'hand-setup' || c.name === 'new-game') {
         next = { ...next, held: 0, pending: [] };
+        if (c.name === 'new-game') next = { ...next, newGame: { ...s.newGame, pending: a.id, error: null } };
       }
       return next;
     }
@@ -261,9 +320,77 @@ export function reduce(s: ViewState, a: Action): ViewState {
     case 'tick': {
       const pending = settlePending(s.pending, s.counts, a.now);
       const armed = s.armed && a.now >= s.armed.until ? null : s.armed;
-      return pending === s.pending && armed === s.armed ? s : { ...s, pending, armed };
+      const notice = s.notice && a.now - s.notice.at >= NOTICE_MS ? null : s.notice;
+      return pending === s.pending && armed === s.armed && notice === s.notice ? s : { ...s, pending, armed, notice };
     }
+    case 'review':
+      return reviewTo(s, a.to);
+    case 'archive':
+      return { ...s, archive: { ...s.archive, open: a.open, error: null } };
+    case 'archive-loading':
+      return { ...s, archive: { ...s.archive, loading: true, error: null } };
+    case 'archive-list':
+      return { ...s, archive: { ...s.archive, loading: false, error: null, entries: a.entries } };
+    case 'archive-error':
+      return { ...s, archive: { ...s.archive, loading: false, error: a.message } };
+    case 'archive-sort': {
+      const same = s.archive.sort === a.by;
+      return { ...s, archive: { ...s.archive, sort: a.by, descending: same ? !s.archive.descending : a.by === 'date' || a.by === 'length' } };
+    }
+    case 'open-record':
+      return { ...s, review: { ply: a.record.moves.length, record: a.record }, archive: { ...s.archive, open: false } };
   }
+}
+
+/** The game the review steps through: an archived record, or the current game. */
+function reviewGame(s: ViewState, review: Review | null): { start: Piece[]; moves: Move[] } | null {
+  if (review?.record) return review.record;
+  return s.snap ? { start: s.snap.start, moves: s.snap.moves } : null;
+}
+
+function reviewTo(s: ViewState, to: number | 'prev' | 'next' | 'first' | 'last' | 'live'): ViewState {
+  if (to === 'live') return s.review ? { ...s, review: null } : s;
+  const g = reviewGame(s, s.review);
+  if (!g) return s;
+  const total = g.moves.length;
+  // Nothing to step through in a game with no moves yet.
+  if (total === 0 && !s.review?.record) return s;
+  const cur = s.review ? s.review.ply : total;
+  const want = to === 'prev' ? cur - 1 : to === 'next' ? cur + 1 : to === 'first' ? 0 : to === 'last' ? total : to;
+  const ply = Math.max(0, Math.min(total, want));
+  // Stepping past the last move of the current game is being live again.
+  if (!s.review?.record && ply === total && (to === 'next' || to === 'last' || to === total)) return s.review ? { ...s, review: null } : s;
+  if (s.review && s.review.ply === ply) return s;
+  return { ...s, review: { ply, record: s.review?.record ?? null } };
+}
+
+/** What the board shows while reviewing: the position after `ply` moves, its last move, and where it stands. */
+export function reviewView(s: ViewState): { pieces: Piece[]; moves: Move[]; ply: number; total: number; last: Move | null; archived: boolean; moveLabel: string } | null {
+  if (!s.review) return null;
+  const g = reviewGame(s, s.review);
+  if (!g) return null;
+  const ply = Math.min(s.review.ply, g.moves.length);
+  const last = ply > 0 ? g.moves[ply - 1] : null;
+  const moveLabel = last ? `${last.number}${last.side === 'black' ? '.' : '...'} ${last.text}` : 'the start';
+  return { pieces: piecesAfter(g.start, g.moves, ply), moves: g.moves, ply, total: g.moves.length, last, archived: s.review.record !== null, moveLabel };
+}
+
+/** The archive list in the chosen order. */
+export function sortedArchive(a: ArchiveView): ArchiveEntry[] {
+  const key = (e: ArchiveEntry): string | number => {
+    switch (a.sort) {
+      case 'date': return e.modified;
+      case 'players': return `${e.black} ${e.white}`.toLowerCase();
+      case 'event': return e.event.toLowerCase();
+      case 'result': return e.result;
+      case 'length': return e.plies ?? -1;
+    }
+  };
+  const dir = a.descending ? -1 : 1;
+  return [...(a.entries ?? [])].sort((x, y) => {
+    const kx = key(x), ky = key(y);
+    return (kx < ky ? -1 : kx > ky ? 1 : 0) * dir || (y.modified - x.modified);
+  });
 }
 
 // ------------------------------------------------------------------ derived views
@@ -281,7 +408,8 @@ export function effectiveCounts(s: ViewState, now: number): number[] {
 export function clockNow(s: ViewState, now: number): Clock | null {
   const c = s.clock;
   if (!c) return null;
-  if (!c.running || c.flagged) return c;
+  // Offline the page does not know the clocks: they stay as last heard.
+  if (!c.running || c.flagged || s.connection !== 'open') return c;
   const elapsed = Math.max(0, now - s.clockAt);
   return { ...c, [c.running]: Math.max(0, c[c.running] - elapsed) };
 }
@@ -319,8 +447,9 @@ export function handCommand(s: ViewState, square: number, opts: { crown?: boolea
 }
 
 /** The board's state in one short phrase (the big status line). */
-export function statusHeadline(s: ViewState): { tone: 'ok' | 'busy' | 'warn' | 'bad' | 'idle'; title: string } {
+export function statusHeadline(s: ViewState): { tone: 'ok' | 'busy' | 'warn' | 'bad' | 'idle' | 'off'; title: string } {
   if (!s.snap) return { tone: 'idle', title: 'Connecting…' };
+  if (s.connection !== 'open') return { tone: 'off', title: 'Offline' };
   if (!s.snap.board.connected) return { tone: 'bad', title: 'Board not connected' };
   if (s.snap.calibration) return { tone: 'busy', title: 'Calibrating the board' };
   const st = s.status;
@@ -328,7 +457,8 @@ export function statusHeadline(s: ViewState): { tone: 'ok' | 'busy' | 'warn' | '
     case 'setup':
       return { tone: 'idle', title: 'Set up the board' };
     case 'in-sync':
-      return s.snap.outcome ? { tone: 'ok', title: 'Game over' } : { tone: 'ok', title: 'In sync' };
+      // What players look for first: whose move it is (the board being in order is the tone and the small line).
+      return s.snap.outcome || s.snap.result !== '*' ? { tone: 'ok', title: 'Game over' } : { tone: 'ok', title: `${sideName(s.snap.turn)} to move` };
     case 'moving':
       return { tone: 'busy', title: 'Move in progress' };
     case 'awaiting-crown':
@@ -346,7 +476,7 @@ export function statusSentence(s: ViewState): string {
   const h = statusHeadline(s);
   if (s.status.kind === 'illegal') return s.status.alert.message;
   if (s.status.kind === 'setup') return s.status.message || h.title + '.';
-  return `${h.title}. ${sideName(snap.turn)} to move.`;
+  return s.status.kind === 'in-sync' ? `${h.title}.` : `${h.title}. ${sideName(snap.turn)} to move.`;
 }
 
 /** Squares where the game position and the board differ in the number of coins. */

@@ -219,7 +219,8 @@ describe('websocket: bad peers', () => {
     expect((await driver.command({ name: 'set-tags', tags: big })).type).toBe('ok');
     let sent = 0;
     while (s.service.clients() === 3) {
-      for (let i = 0; i < 50; i++) driver.send({ v: 1, type: 'command', id: `d${sent++}`, command: { name: 'decline-draw' } });
+      // A draw offered and declined: two events, each with the (large) state.
+      for (let i = 0; i < 50; i++) driver.send({ v: 1, type: 'command', id: `d${sent++}`, command: i % 2 ? { name: 'decline-draw' } : { name: 'offer-draw', side: 'black' } });
       await driver.next((m) => m.type === 'ok' && m.id === `d${sent - 1}`, `ok d${sent - 1}`);
       if (sent > 40_000) throw new Error('the stalled client was never dropped');
     }

@@ -4,7 +4,9 @@
 // No network: the tests hand the message texts to the reducer.
 
 import { GameSession, type SessionEvent } from '../../src/game/index.ts';
+import type { JournalEntry } from '../../src/game/journal.ts';
 import { SimBoard } from '../../src/sensors/sim/index.ts';
+import type { ServerInfo, ServerMessage } from '../../src/protocol/v1.ts';
 
 export class TableServer {
   readonly sim = new SimBoard({ clock: 'manual', seed: 3 });
@@ -12,8 +14,11 @@ export class TableServer {
   /** Messages not yet taken by the test. */
   private queue: string[] = [];
 
+  /** Every journal entry the session wrote, in order. */
+  readonly journal: JournalEntry[] = [];
+
   constructor(opts: { timeControl?: string } = {}) {
-    this.session = new GameSession({ now: () => this.sim.now(), timeControl: opts.timeControl });
+    this.session = new GameSession({ now: () => this.sim.now(), timeControl: opts.timeControl, journal: (e) => this.journal.push(e) });
     this.session.on((e) => this.onEvent(e));
   }
 
@@ -36,12 +41,19 @@ export class TableServer {
     } else if (e.type === 'clock') {
       this.queue.push(JSON.stringify({ v: 1, type: 'clock', clock: e.clock }));
     } else {
-      this.queue.push(JSON.stringify({ v: 1, type: 'event', event: e, state: this.session.snapshot() }));
+      const event = e.type === 'calibrated' ? { type: 'calibrated' as const, say: e.say } : e;
+      const msg: ServerMessage = { v: 1, type: 'event', event, state: this.session.snapshot() };
+      this.queue.push(JSON.stringify(msg));
     }
   }
 
-  hello(server: Partial<{ readOnly: boolean; sim: boolean }> = {}): string {
-    return JSON.stringify({ v: 1, type: 'hello', server: { name: 'crownhead', version: '0.1.0', readOnly: false, sim: true, source: 'sim', ...server }, state: this.session.snapshot() });
+  hello(server: Partial<ServerInfo> = {}): string {
+    const info: ServerInfo = {
+      name: 'crownhead', version: '0.1.0', readOnly: false, tokenRequired: false, sim: true, source: 'sim', board: 'simulated board SIM', fallback: null,
+      storage: { ok: true, message: 'games are saved in ./games' }, ...server,
+    };
+    const msg: ServerMessage = { v: 1, type: 'hello', server: info, state: this.session.snapshot() };
+    return JSON.stringify(msg);
   }
 
   state(): string {

@@ -201,8 +201,9 @@ describe('panels', () => {
     t.move(8, 11);
     let s = feed(s0, t.take());
     let html = renderMoves(s);
-    expect(html).toMatch(/<tr><th scope="row">1\.<\/th><td class="mv">11-15<\/td><td class="mv">23-19<\/td><\/tr>/);
-    expect(html).toMatch(/<tr><th scope="row">2\.<\/th><td class="mv current">8-11<\/td><td class="mv empty">…<\/td><\/tr>/);
+    // Each move is a button that shows its position (review mode).
+    expect(html).toMatch(/<tr><th scope="row">1\.<\/th><td class="mv" data-act="review" data-to="1"[^>]*>11-15<\/td><td class="mv" data-act="review" data-to="2"[^>]*>23-19<\/td><\/tr>/);
+    expect(html).toMatch(/<tr><th scope="row">2\.<\/th><td class="mv current" data-act="review" data-to="3"[^>]*aria-current="step">8-11<\/td><td class="mv empty">…<\/td><\/tr>/);
     expect(html).toContain('White to move');
     t.session.resign('white');
     s = feed(s, t.take());
@@ -242,14 +243,33 @@ describe('panels', () => {
     const t = await TableServer.open({ timeControl: '5m+3s' });
     t.setUp();
     t.take();
+    // Set up, no move yet: the clocks wait, and say so; "Start clock" is there from the start.
+    const waiting = reduce(initialState(), { type: 'message', raw: t.hello(), now: NOW });
+    expect(waiting.clock).toMatchObject({ running: null, started: false, black: 300_000, white: 300_000 });
+    const h0 = renderPlayers(waiting, NOW + 61_000);
+    expect(h0).toContain('data-act="clock-start"');
+    expect(h0).toContain('clocks start with the first move');
+    expect(h0).toContain('5 min + 3 s');
+    expect(h0).toContain(`aria-label="Black's clock">5:00<`);
+    // The first move starts White's clock.
+    t.move(11, 15);
+    t.take();
     const s = reduce(initialState(), { type: 'message', raw: t.hello(), now: NOW });
-    expect(s.clock?.running).toBe('black');
-    const black = s.clock!.black;
+    expect(s.clock?.running).toBe('white');
+    const white = s.clock!.white;
     const html = renderPlayers(s, NOW + 61_000);
-    expect(html).toContain(`data-clock="black" role="timer" aria-label="Black's clock">${formatClock(black - 61_000)}<`);
-    expect(html).toMatch(/class="clock running" data-clock="black"/);
+    expect(html).toContain(`data-clock="white" role="timer" aria-label="White's clock">${formatClock(white - 61_000)}<`);
+    expect(html).toMatch(/class="clock running" data-clock="white"/);
     expect(html).toContain('data-act="clock-pause"');
-    expect(html).toContain('5m+3s');
+    expect(html).not.toContain('clocks start with the first move');
+    // Offline the clocks stand still and none is shown running.
+    const off = reduce(s, { type: 'socket', state: 'closed', now: NOW + 1000, retryInMs: 500 });
+    const h2 = renderPlayers(off, NOW + 61_000);
+    expect(h2).toContain(`aria-label="White's clock">${formatClock(white)}<`);
+    expect(h2).not.toMatch(/class="clock running"/);
+    expect(renderStatus(off)).toContain('data-status="offline"');
+    expect(renderStatus(off)).toContain('Offline');
+    expect(renderStatus(off)).not.toContain('in sync');
   });
 
   it('read-only: no controls, no hand, downloads still there', async () => {
@@ -260,7 +280,7 @@ describe('panels', () => {
     expect(all).not.toMatch(/data-act="(resign|offer-draw|takeback|hand-setup|square|clock-start)"/);
     expect(r.hand).toBe('');
     expect(r.game).toContain('href="/api/current.pdn"');
-    expect(r.game).toContain('href="/api/archive.pdn"');
+    expect(r.game).toContain('data-act="archive-open"');
     expect(r.banner).toContain('Read-only view');
     // Display toggles stay.
     expect(r.toggles).toContain('data-act="flip"');

@@ -50,7 +50,8 @@ describe('events', () => {
     t.setUp();
     let s = feed(s0, t.take());
     expect(s.status.kind).toBe('in-sync');
-    expect(statusHeadline(s).title).toBe('In sync');
+    // The headline is whose move it is; the board being in sync is the tone and the small line.
+    expect(statusHeadline(s)).toEqual({ tone: 'ok', title: 'Black to move' });
     expect(s.announcement).toMatchObject({ text: 'Board ready. Black to move.', urgent: false, tone: 'ready' });
     expect(s.counts.filter((c) => c === 1)).toHaveLength(24);
 
@@ -65,7 +66,7 @@ describe('events', () => {
     t.place(15);
     t.wait(400);
     s = feed(s, t.take());
-    expect(s.snap!.moves).toEqual([{ number: 1, side: 'black', text: '11-15', from: 11, to: 15, path: [15], captures: [], crowned: false }]);
+    expect(s.snap!.moves).toEqual([{ ply: 0, number: 1, side: 'black', text: '11-15', from: 11, to: 15, path: [15], captures: [], crowned: false, huff: null, clock: null }]);
     expect(s.snap!.turn).toBe('white');
     expect(s.status.kind).toBe('in-sync');
     expect(s.announcement).toMatchObject({ seq: before + 1, text: 'Black, 11 to 15.', urgent: false, tone: 'click' });
@@ -178,7 +179,7 @@ describe('connection', () => {
     expect(s.connection).toBe('open');
     expect(s.attempts).toBe(0);
     expect(s.snap!.moves.map((m) => m.text)).toEqual(['11-15']);
-    expect(s.announcement!.text).toMatch(/^Reconnected\. In sync\. White to move\.$/);
+    expect(s.announcement!.text).toMatch(/^Reconnected\. White to move\.$/);
     // A plain 'state' reply to the page's hello replaces the snapshot too.
     t.move(22, 18);
     t.take();
@@ -207,15 +208,27 @@ describe('clock', () => {
     const t = await TableServer.open({ timeControl: '5m+3s' });
     t.setUp();
     let s = feed(reduce(initialState(), { type: 'message', raw: t.hello(), now: 0 }), []);
+    expect(s.snap!.clock).toMatchObject({ control: '5 min + 3 s', running: null, started: false });
+    // Clocks start with the first move (not with the set-up): White's runs after Black's first move.
+    t.move(11, 15);
+    t.take();
     s = reduce(s, { type: 'message', raw: t.state(), now: 10_000 });
-    expect(s.snap!.clock).toMatchObject({ control: '5m+3s', running: 'black' });
+    expect(s.snap!.clock).toMatchObject({ control: '5 min + 3 s', running: 'white', started: true });
+    const white = s.clock!.white;
+    expect(clockNow(s, 12_500)!.white).toBe(white - 2_500);
+    expect(clockNow(s, 12_500)!.black).toBe(s.clock!.black);
+    s = reduce(s, { type: 'message', raw: JSON.stringify({ v: 1, type: 'clock', clock: { control: '5m+3s', black: 300_000, white: 300_000, running: 'black', flagged: null, started: true } }), now: 10_000 });
     const black = s.clock!.black;
     expect(clockNow(s, 12_500)!.black).toBe(black - 2_500);
     expect(clockNow(s, 12_500)!.white).toBe(s.clock!.white);
-    s = reduce(s, { type: 'message', raw: JSON.stringify({ v: 1, type: 'clock', clock: { control: '5m+3s', black: 100_000, white: 200_000, running: 'white', flagged: null } }), now: 20_000 });
+    s = reduce(s, { type: 'message', raw: JSON.stringify({ v: 1, type: 'clock', clock: { control: '5m+3s', black: 100_000, white: 200_000, running: 'white', flagged: null, started: true } }), now: 20_000 });
     expect(clockNow(s, 21_000)).toMatchObject({ black: 100_000, white: 199_000, running: 'white' });
     expect(clockNow(s, 10_000_000)!.white).toBe(0);
-    s = reduce(s, { type: 'message', raw: JSON.stringify({ v: 1, type: 'clock', clock: { black: 0, white: 5, running: null, flagged: 'black' } }), now: 30_000 });
+    // A clock message is the whole clock (the protocol has no partial ones): an incomplete one is refused.
+    const bad = reduce(s, { type: 'message', raw: JSON.stringify({ v: 1, type: 'clock', clock: { black: 0, white: 5, running: null, flagged: 'black' } }), now: 30_000 });
+    expect(bad.invalid).toBe(s.invalid + 1);
+    expect(bad.clock).toBe(s.clock);
+    s = reduce(s, { type: 'message', raw: JSON.stringify({ v: 1, type: 'clock', clock: { control: '5m+3s', black: 0, white: 5, running: null, flagged: 'black', started: true } }), now: 30_000 });
     expect(clockNow(s, 40_000)).toMatchObject({ black: 0, white: 5, running: null, flagged: 'black', control: '5m+3s' });
   });
 });

@@ -1,0 +1,294 @@
+// The page–server protocol, version 1: one schema for everything that goes
+// over the WebSocket (and the JSON the HTTP API shares with it), with the
+// TypeScript types inferred from it. The session builds a `Snapshot` and
+// `GameEvent`s of exactly these types, the server sends them as they are
+// (no second check), and the page parses each message once with
+// `ServerMessage` and uses the parsed value directly. zod/mini keeps it small
+// enough for the page bundle.
+//
+// Server → page:  hello (on connect: server info + snapshot), state (snapshot),
+//                 event (a game event + the snapshot after it), counts (live
+//                 board occupancy while pieces move), clock (ticks),
+//                 ok / error (replies to commands), pong.
+// Page → server:  hello (ask for the snapshot again), command (with an
+//                 optional id echoed in the reply, and the control token when
+//                 the server is not on loopback), ping.
+
+import * as z from 'zod/mini';
+
+export const PROTOCOL_VERSION = 1;
+/** Largest client message accepted (bytes). */
+export const MAX_CLIENT_MESSAGE = 16 * 1024;
+
+const int = () => z.number().check(z.int());
+const nonNeg = () => z.number().check(z.gte(0));
+
+export const Side = z.enum(['black', 'white']);
+export type Side = z.infer<typeof Side>;
+export const Square = z.number().check(z.int(), z.gte(1), z.lte(32));
+
+export const Result = z.enum(['1-0', '0-1', '1/2-1/2', '*', '2-0', '0-2', '1-1', '0-0']);
+export type Result = z.infer<typeof Result>;
+
+/** One thing to do on one square to put the board right. */
+export const Fix = z.object({
+  square: Square,
+  /** put a piece there, or take coins away */
+  action: z.enum(['place', 'remove']),
+  /** what to place (or what stands there to remove), e.g. "a black man" */
+  piece: z.string(),
+  coins: int(),
+});
+export type Fix = z.infer<typeof Fix>;
+
+/** An illegal board: a category (open-ended: tracking may add kinds), a sentence, the squares to fix. */
+export const Alert = z.object({
+  category: z.string(),
+  message: z.string(),
+  squares: z.array(Square),
+  fixes: z.array(Fix),
+  /** frame time the alert was raised */
+  t: z.number(),
+});
+export type Alert = z.infer<typeof Alert>;
+
+export const BoardStatus = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('setup'), fixes: z.array(Fix), message: z.string() }),
+  z.object({ kind: z.literal('in-sync') }),
+  z.object({ kind: z.literal('moving') }),
+  z.object({ kind: z.literal('awaiting-crown'), square: Square }),
+  z.object({ kind: z.literal('illegal'), alert: Alert }),
+]);
+export type BoardStatus = z.infer<typeof BoardStatus>;
+
+export const Piece = z.object({ square: Square, color: Side, king: z.boolean() });
+export type Piece = z.infer<typeof Piece>;
+
+/** A move of the game record, derived from the rules game's plies. */
+export const MoveRecord = z.object({
+  /** index in the game's plies (0-based) */
+  ply: int(),
+  /** PDN move number */
+  number: int(),
+  side: Side,
+  /** PDN text: "11-15", "15x24", "1x10x19" where routes must be told apart */
+  text: z.string(),
+  from: Square,
+  to: Square,
+  /** every square landed on (the last is `to`) */
+  path: z.array(Square),
+  captures: z.array(Square),
+  crowned: z.boolean(),
+  /** huffing: the opponent's piece removed before this move */
+  huff: z.nullable(Square),
+  /** the mover's time left after the move (ms), with a time control */
+  clock: z.nullable(nonNeg()),
+});
+export type MoveRecord = z.infer<typeof MoveRecord>;
+
+export const EndReason = z.enum(['no-moves', 'resignation', 'agreement', 'time', 'repetition', 'forty-move']);
+export const Outcome = z.object({ winner: z.nullable(Side), reason: EndReason });
+export type Outcome = z.infer<typeof Outcome>;
+
+export const ClockState = z.object({
+  /** the time control as given, e.g. "5m+3s" */
+  control: z.string(),
+  black: nonNeg(),
+  white: nonNeg(),
+  running: z.nullable(Side),
+  /** who ran out of time, if anyone */
+  flagged: z.nullable(Side),
+  /** false until the first move (or "Start clock"): clocks start with play, not with the set-up */
+  started: z.boolean(),
+});
+export type ClockState = z.infer<typeof ClockState>;
+
+export const CalibrationProgress = z.object({
+  step: z.enum(['clear', 'start', 'stack', 'done']),
+  square: z.nullable(Square),
+  done: int(),
+  total: int(),
+  message: z.string(),
+});
+export type CalibrationProgress = z.infer<typeof CalibrationProgress>;
+
+export const GameOptionsView = z.object({
+  huffing: z.boolean(),
+  crownContinue: z.boolean(),
+  autoDraw: z.boolean(),
+  tournament: z.boolean(),
+  firstPlayer: Side,
+});
+
+/** The whole state of the game at the table, as the page draws it. */
+export const Snapshot = z.object({
+  version: z.literal(1),
+  gameId: z.string(),
+  tags: z.record(z.string(), z.string()),
+  options: GameOptionsView,
+  ballot: z.nullable(int()),
+  startFen: z.string(),
+  /** pieces of the start position (the page replays `moves` from here to review) */
+  start: z.array(Piece),
+  fen: z.string(),
+  /** pieces of the game position */
+  pieces: z.array(Piece),
+  turn: Side,
+  moves: z.array(MoveRecord),
+  status: BoardStatus,
+  /** counts per square, and how sure the reader is of each (0–1) */
+  board: z.object({
+    counts: z.array(int()),
+    confidence: z.array(z.number()),
+    calibrated: z.boolean(),
+    differences: z.array(Square),
+    connected: z.boolean(),
+    source: z.string(),
+    detail: z.string(),
+  }),
+  result: Result,
+  outcome: z.nullable(Outcome),
+  drawOffer: z.nullable(Side),
+  drawClaim: z.nullable(z.enum(['repetition', 'forty-move'])),
+  clock: z.nullable(ClockState),
+  /** the explicit calibration routine's progress while it runs */
+  calibration: z.nullable(CalibrationProgress),
+});
+export type Snapshot = z.infer<typeof Snapshot>;
+
+/** Storage health: ok + a sentence (fields the storage side may add are not needed by the page). */
+export const StorageHealth = z.object({ ok: z.boolean(), message: z.string() });
+export type StorageHealth = z.infer<typeof StorageHealth>;
+
+export const ServerInfo = z.object({
+  name: z.string(),
+  version: z.string(),
+  /** this page may only watch */
+  readOnly: z.boolean(),
+  /** other devices need the control token to control the game */
+  tokenRequired: z.boolean(),
+  /** the simulated board (the page shows the hand) */
+  sim: z.boolean(),
+  source: z.string(),
+  board: z.string(),
+  fallback: z.nullable(z.string()),
+  storage: StorageHealth,
+  gamesDir: z.optional(z.string()),
+});
+export type ServerInfo = z.infer<typeof ServerInfo>;
+
+const said = { say: z.string() };
+
+/** Every event the page hears, discriminated by `type`; `say` is the sentence spoken and logged. */
+export const GameEvent = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('new-game'), ...said }),
+  z.object({ type: z.literal('move'), move: MoveRecord, ...said }),
+  z.object({ type: z.literal('move-replaced'), move: MoveRecord, ...said }),
+  z.object({ type: z.literal('takeback'), ...said }),
+  z.object({ type: z.literal('crown-awaited'), square: Square, ...said }),
+  z.object({ type: z.literal('crowned'), square: Square, ...said }),
+  /** an illegal board: buzzer, tone, assertive announcement */
+  z.object({ type: z.literal('alert'), alert: Alert, ...said }),
+  z.object({ type: z.literal('alert-cleared'), ...said }),
+  z.object({ type: z.literal('setup'), fixes: z.array(Fix), ...said }),
+  z.object({ type: z.literal('ready'), ...said }),
+  z.object({ type: z.literal('board'), connected: z.boolean(), ...said }),
+  z.object({ type: z.literal('tags'), ...said }),
+  z.object({ type: z.literal('draw-offer'), side: z.nullable(Side), ...said }),
+  z.object({ type: z.literal('game-over'), result: Result, outcome: Outcome, ...said }),
+  z.object({ type: z.literal('calibration'), progress: CalibrationProgress, ...said }),
+  z.object({ type: z.literal('calibrated'), ...said }),
+  /**
+   * A quiet notice, never a buzzer or an alert tone: a "reminder" (e.g. a move
+   * left incomplete: "take the captured man off 18") or plain "info". Shown
+   * softly and spoken politely; `squares` are highlighted gently.
+   */
+  z.object({ type: z.literal('notice'), level: z.enum(['reminder', 'info']), squares: z.array(Square), ...said }),
+  /** storage trouble or recovery (the storage side may add fields; they are kept) */
+  z.looseObject({ type: z.literal('storage'), ok: z.boolean(), ...said }),
+]);
+export type GameEvent = z.infer<typeof GameEvent>;
+export type GameEventType = GameEvent['type'];
+
+export const Command = z.discriminatedUnion('name', [
+  z.object({
+    name: z.literal('new-game'),
+    fen: z.optional(z.string().check(z.maxLength(200))),
+    ballot: z.optional(z.union([z.number().check(z.int(), z.gte(1), z.lte(174)), z.literal('random')])),
+    firstPlayer: z.optional(z.enum(['black', 'white', 'random'])),
+    tags: z.optional(z.record(z.string().check(z.regex(/^[A-Za-z][A-Za-z0-9_]{0,39}$/)), z.string().check(z.maxLength(200)))),
+    /** e.g. "5m+3s", "40/90m,30m"; "" for no clock; absent: the service's default */
+    timeControl: z.optional(z.string().check(z.maxLength(60))),
+    /** rules variants for this game (absent: the service's defaults) */
+    rules: z.optional(z.object({ huffing: z.optional(z.boolean()), crownContinue: z.optional(z.boolean()) })),
+  }),
+  z.object({ name: z.literal('set-tags'), tags: z.record(z.string().check(z.regex(/^[A-Za-z][A-Za-z0-9_]{0,39}$/)), z.string().check(z.maxLength(200))) }),
+  z.object({ name: z.literal('resign'), side: Side }),
+  z.object({ name: z.literal('offer-draw'), side: Side }),
+  z.object({ name: z.literal('accept-draw'), side: Side }),
+  z.object({ name: z.literal('decline-draw') }),
+  z.object({ name: z.literal('claim-draw') }),
+  z.object({ name: z.literal('takeback') }),
+  z.object({ name: z.literal('calibrate') }),
+  z.object({ name: z.literal('clock-start') }),
+  z.object({ name: z.literal('clock-pause') }),
+  /** Simulated board only: the "hand" on the page. */
+  z.object({ name: z.literal('hand'), action: z.enum(['place', 'lift', 'set']), square: Square, coins: z.optional(z.number().check(z.int(), z.gte(0), z.lte(2))) }),
+  /** Simulated board only: put the game's position on the board. */
+  z.object({ name: z.literal('hand-setup') }),
+]);
+export type Command = z.infer<typeof Command>;
+
+export const ClientMessage = z.discriminatedUnion('type', [
+  z.object({ v: z.literal(1), type: z.literal('hello') }),
+  z.object({ v: z.literal(1), type: z.literal('ping') }),
+  z.object({
+    v: z.literal(1),
+    type: z.literal('command'),
+    id: z.optional(z.string().check(z.maxLength(64))),
+    token: z.optional(z.string().check(z.maxLength(128))),
+    command: Command,
+  }),
+]);
+export type ClientMessage = z.infer<typeof ClientMessage>;
+
+export const ServerMessage = z.discriminatedUnion('type', [
+  z.object({ v: z.literal(1), type: z.literal('hello'), server: ServerInfo, state: Snapshot }),
+  z.object({ v: z.literal(1), type: z.literal('state'), state: Snapshot }),
+  z.object({ v: z.literal(1), type: z.literal('event'), event: GameEvent, state: Snapshot }),
+  z.object({ v: z.literal(1), type: z.literal('counts'), counts: z.array(int()), differences: z.array(Square), status: BoardStatus }),
+  z.object({ v: z.literal(1), type: z.literal('clock'), clock: ClockState }),
+  z.object({ v: z.literal(1), type: z.literal('ok'), id: z.optional(z.string()) }),
+  z.object({ v: z.literal(1), type: z.literal('error'), id: z.optional(z.string()), code: z.string(), message: z.string() }),
+  z.object({ v: z.literal(1), type: z.literal('pong') }),
+]);
+export type ServerMessage = z.infer<typeof ServerMessage>;
+
+// ------------------------------------------------------------------ the archive (HTTP JSON)
+
+/** One saved game in the archive list (GET /api/archive.json). */
+export const ArchiveEntry = z.object({
+  id: z.string(),
+  event: z.string(),
+  black: z.string(),
+  white: z.string(),
+  date: z.string(),
+  result: z.string(),
+  /** plies in the record (null when the file cannot be read) */
+  plies: z.nullable(int()),
+  modified: z.number(),
+  /** the game being played now */
+  current: z.boolean(),
+});
+export type ArchiveEntry = z.infer<typeof ArchiveEntry>;
+
+/** A saved game to replay on the page (GET /api/games/:id.json). */
+export const GameRecord = z.object({
+  id: z.string(),
+  tags: z.record(z.string(), z.string()),
+  startFen: z.string(),
+  start: z.array(Piece),
+  moves: z.array(MoveRecord),
+  result: Result,
+});
+export type GameRecord = z.infer<typeof GameRecord>;

@@ -1,0 +1,69 @@
+// The archive's JSON routes for the page (src/server/archive.ts) on the real
+// service: the list with players, date, event, result and length (the game in
+// play marked), one game as move records, deleting with control rights only
+// (never the game in play), and clear errors for unknown or bad ids.
+
+import { describe, expect, it } from 'vitest';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { ArchiveEntry, GameRecord } from '../../src/protocol/v1.ts';
+import { setUp, useServices } from './helpers.ts';
+
+const { start } = useServices();
+
+describe('archive JSON', () => {
+  it('lists saved games, opens one as move records, deletes it with control, keeps the game in play', async () => {
+    const s = await start({ requireToken: true, token: 'tok-1' });
+    const session = s.service.session;
+    session.setTags({ Black: 'Ann', White: 'Ben', Event: 'Club night' });
+    setUp(s.sim);
+    s.sim.advance(800);
+    session.resign('white');
+    // (The service writes the PDN on the next turn of the event loop, as after a page's command.)
+    await new Promise((r) => setTimeout(r, 50));
+    const oldId = session.gameId;
+    session.newGame({ tags: { Black: 'Cy' } });
+    await new Promise((r) => setTimeout(r, 50));
+    const url = (p: string) => new URL(p, s.service.url).toString();
+    const list = await (await fetch(url('/api/archive.json'))).json() as { current: string; games: unknown[] };
+    const games = list.games.map((g) => ArchiveEntry.parse(g));
+    expect(list.current).toBe(session.gameId);
+    const old = games.find((g) => g.id === oldId)!;
+    expect(old).toMatchObject({ black: 'Ann', white: 'Ben', event: 'Club night', result: '1-0', plies: 0, current: false });
+    expect(games.find((g) => g.current)).toMatchObject({ id: session.gameId, black: 'Cy' });
+
+    const rec = GameRecord.parse(await (await fetch(url(`/api/games/${oldId}.json`))).json());
+    expect(rec).toMatchObject({ id: oldId, result: '1-0', moves: [] });
+    expect(rec.tags.Black).toBe('Ann');
+    expect(rec.start).toHaveLength(24);
+    const missing = await fetch(url('/api/games/nope.json'));
+    expect(missing.status).toBe(404);
+    expect((await missing.json()).message).toMatch(/no saved game "nope"/);
+
+    // Deleting: a read-only client is refused; the game in play cannot go; with the token the old one goes.
+    const ro = await fetch(url(`/api/games/${oldId}`), { method: 'DELETE' });
+    expect(ro.status).toBe(403);
+    const cur = await fetch(url(`/api/games/${session.gameId}`), { method: 'DELETE', headers: { Authorization: 'Bearer tok-1' } });
+    expect(cur.status).toBe(409);
+    expect((await cur.json()).message).toMatch(/game in play cannot be deleted/);
+    const bad = await fetch(url('/api/games/..%2Fx'), { method: 'DELETE', headers: { Authorization: 'Bearer tok-1' } });
+    expect(bad.status).toBe(400);
+    const ok = await fetch(url(`/api/games/${oldId}`), { method: 'DELETE', headers: { Authorization: 'Bearer tok-1' } });
+    expect(ok.status).toBe(200);
+    expect(existsSync(join(s.dir, `${oldId}.pdn`))).toBe(false);
+    expect(existsSync(join(s.dir, `${oldId}.journal`))).toBe(false);
+    const after = await (await fetch(url('/api/archive.json'))).json() as { games: { id: string }[] };
+    expect(after.games.map((g) => g.id)).not.toContain(oldId);
+    expect((await fetch(url(`/api/games/${oldId}`), { method: 'DELETE', headers: { Authorization: 'Bearer tok-1' } })).status).toBe(404);
+  });
+
+  it('serves hashed assets as immutable, the HTML as no-cache', async () => {
+    const s = await start();
+    const html = await (await fetch(s.service.url)).text();
+    const js = /src="(\/assets\/app\.js\?v=[0-9a-f]{10})"/.exec(html)![1];
+    const res = await fetch(new URL(js, s.service.url));
+    expect(res.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    expect((await fetch(new URL('/assets/app.js?v=0000000000', s.service.url))).headers.get('cache-control')).toBe('no-cache');
+    expect((await fetch(s.service.url)).headers.get('cache-control')).toBe('no-cache');
+  });
+});
