@@ -5,6 +5,10 @@
 // peers: malformed, oversized, binary or unknown messages get an error reply,
 // a client that stops reading is cut off once its send buffer passes a limit
 // (it cannot stall the others), and heartbeats drop dead connections.
+// Reads are guarded like commands: an upgrade from a foreign Origin is
+// refused (403); a client that may not watch (no token from another device,
+// a wrong token, an unexpected Host) gets an error saying why and is closed
+// (1008) before it sees anything.
 
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
@@ -39,7 +43,7 @@ export interface WsHub {
   /** Sends a session event (with the state after it) to every page. */
   sessionEvent(e: SessionEvent): void;
   /** Sends a notice that is not a session event (storage trouble…) as an event of that type. */
-  notice(event: { type: string; say: string } & Record<string, unknown>): void;
+  notice(event: { type: string; say: string }): void;
   readonly clientCount: number;
   close(): Promise<void>;
 }
@@ -60,13 +64,26 @@ export function attachWebSocket(server: Server, ctx: ServerContext, opts: WsOpti
       return;
     }
     socket.on('error', () => socket.destroy());
+    const requester: Requester = {
+      remoteAddress: req.socket.remoteAddress,
+      host: req.headers.host,
+      origin: req.headers.origin,
+      token: url.searchParams.get('token'),
+    };
+    if (!ctx.access.sameOrigin(requester)) {
+      log.info({ from: requester.remoteAddress, origin: requester.origin }, 'WebSocket from a foreign origin refused');
+      socket.end(`HTTP/1.1 403 Forbidden\r\nConnection: close\r\nContent-Type: text/plain\r\n\r\n${ctx.access.readRefusal(requester)}\n`);
+      return;
+    }
     wss.handleUpgrade(req, socket, head, (ws) => {
-      const requester: Requester = {
-        remoteAddress: req.socket.remoteAddress,
-        host: req.headers.host,
-        origin: req.headers.origin,
-        token: url.searchParams.get('token'),
-      };
+      if (!ctx.access.canRead(requester)) {
+        log.info({ from: requester.remoteAddress, host: requester.host }, 'WebSocket without the right to watch: refused');
+        ws.on('error', () => {});
+        ws.send(JSON.stringify({ v: 1, type: 'error', code: 'forbidden', message: ctx.access.readRefusal(requester) } satisfies ServerMessage));
+        ws.close(1008, 'forbidden');
+        setTimeout(() => ws.terminate(), 1000).unref();
+        return;
+      }
       connected(ws, requester);
     });
   };
