@@ -178,7 +178,7 @@ export class GameStore {
   /** per journal: the byte length of its good records, and whether bytes after it must be cut first */
   private good = new Map<string, { offset: number; dirty: boolean }>();
   private trouble: { problem: StorageProblem; message: string; since: number } | null = null;
-  private damage: { report: DamageReport; message: string; problem: StorageProblem } | null = null;
+  private damage: { report: DamageReport; message: string; problem: StorageProblem; replacedBy: string | null } | null = null;
   private retryTimer: ReturnType<typeof setTimeout> | null = null;
   private tagsTimer: ReturnType<typeof setTimeout> | null = null;
   private lockNonce: string | null = null;
@@ -384,10 +384,12 @@ export class GameStore {
   append(entry: JournalEntry): void {
     if (entry.k === 'new') {
       if (this.currentId && this.currentId !== entry.id && this.currentEmpty) this.discard.add(this.currentId);
-      if (this.damage && this.damage.report.game !== entry.id) {
+      // The damage report stays until the user has moved on: a new game after the resumed one
+      // (or after the one started in place of a game that could not be resumed).
+      if (this.damage && this.damage.report.game !== entry.id && (this.damage.report.resumed || this.damage.replacedBy !== null)) {
         this.damage = null;
         if (!this.trouble) this.emitHealth(`games are saved in ${this.dir}`);
-      }
+      } else if (this.damage && !this.damage.report.resumed) this.damage.replacedBy = entry.id;
       this.currentId = entry.id;
       this.currentEmpty = entry.moves.length === 0;
     } else if (entry.k !== 'tags' && entry.k !== 'clock' && entry.k !== 'draw-offer') {
@@ -702,7 +704,7 @@ export class GameStore {
     const message = report.resumed
       ? `The journal of game ${report.game} was damaged: ${lost} record${lost === 1 ? '' : 's'} could not be read${where ? ` (${where})` : ''}${report.unreplayed ? `, and ${report.unreplayed} after them no longer fit the game` : ''}. The game was resumed from what could be read: ${report.moves} move${report.moves === 1 ? '' : 's'}.`
       : `The newest game, ${report.game}, cannot be resumed: its journal is damaged${where ? ` (${where})` : ''}. A new game was started; no older game was resumed in its place.`;
-    this.damage = { report, message, problem: report.resumed ? 'damaged-journal' : 'unresumable' };
+    this.damage = { report, message, problem: report.resumed ? 'damaged-journal' : 'unresumable', replacedBy: null };
     this.emitHealth(message);
   }
 
