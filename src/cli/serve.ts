@@ -273,7 +273,7 @@ export async function serveCommand(argv: string[], io: Io, env: NodeJS.ProcessEn
   if (remote) {
     const urls = service.host === '0.0.0.0' || service.host === '::' ? lanAddresses().map((a) => `http://${a}:${service.port}/`) : [service.url];
     logger.info({ token: service.token }, `Control token for other devices: ${service.token}`);
-    for (const u of urls) logger.info(`On another device open ${tokenUrl(u)}`);
+    for (const u of urls) logger.info(`On another device open ${tokenUrl(u)} to play, or ${u}?token=${service.readToken} to watch only`);
   }
   logger.info({ url: service.url, port: service.port, game: service.session.gameId, ...(service.token ? { token: service.token } : {}) }, `Crownhead is ready: open ${service.token && !remote ? tokenUrl(service.url) : service.url} in a browser`);
 
