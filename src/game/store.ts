@@ -797,10 +797,18 @@ export class GameStore {
 
   /** Every saved game, oldest first, one at a time (for streaming the archive). */
   async *archive(): AsyncGenerator<{ id: string; text: string }> {
-    const { games } = await this.list();
-    for (const g of [...games].reverse()) {
-      const text = await this.readPdn(g.id);
-      if (text) yield { id: g.id, text };
+    const ids = (await this.list()).games.map((g) => g.id).reverse();
+    // A few files read ahead, handed out in order.
+    const ahead: Promise<string | null>[] = [];
+    let next = 0;
+    const fill = () => {
+      while (ahead.length < 8 && next < ids.length) ahead.push(this.readPdn(ids[next++]));
+    };
+    fill();
+    for (let k = 0; k < ids.length; k++) {
+      const text = await ahead.shift()!;
+      fill();
+      if (text) yield { id: ids[k], text };
     }
   }
 }
