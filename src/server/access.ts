@@ -134,6 +134,24 @@ export class Access {
   }
 }
 
+/** The cookie a page's token travels in to the API (set on the WebSocket handshake). */
+export const TOKEN_COOKIE = 'crownhead_token';
+
+/** The token in a Cookie header, if any. */
+export function cookieToken(header: string | undefined): string | null {
+  for (const part of (header ?? '').split(';')) {
+    const [k, ...v] = part.trim().split('=');
+    if (k === TOKEN_COOKIE) {
+      try {
+        return decodeURIComponent(v.join('='));
+      } catch {
+        return null;
+      }
+    }
+  }
+  return null;
+}
+
 /** "Bearer abc" → "abc" */
 export function bearerToken(header: string | undefined): string | null {
   const m = /^Bearer\s+(\S+)\s*$/i.exec(header ?? '');

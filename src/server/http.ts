@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { Logger } from 'pino';
-import { bearerToken, type Requester } from './access.ts';
+import { bearerToken, cookieToken, type Requester } from './access.ts';
 import { commandFailure, statusFor } from './commands.ts';
 import type { ServerContext } from './context.ts';
 import { MAX_CLIENT_MESSAGE, parseCommand } from './messages.ts';
@@ -87,7 +87,7 @@ export function requesterOf(req: Request): Requester {
     remoteAddress: req.socket.remoteAddress,
     host: req.headers.host,
     origin: req.headers.origin,
-    token: bearerToken(req.headers.authorization) ?? (typeof q === 'string' ? q : null),
+    token: bearerToken(req.headers.authorization) ?? (typeof q === 'string' ? q : null) ?? cookieToken(req.headers.cookie),
   };
 }
 

@@ -14,7 +14,7 @@ import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, WebSocket, type RawData } from 'ws';
 import type { SessionEvent } from '../game/index.ts';
-import type { Requester } from './access.ts';
+import { TOKEN_COOKIE, type Requester } from './access.ts';
 import { commandFailure } from './commands.ts';
 import type { ServerContext } from './context.ts';
 import { MAX_CLIENT_MESSAGE, PROTOCOL_VERSION, parseClientMessage, type ServerMessage } from './messages.ts';
@@ -88,6 +88,14 @@ export function attachWebSocket(server: Server, ctx: ServerContext, opts: WsOpti
     });
   };
   server.on('upgrade', onUpgrade);
+  // A page opened with a token gets it as a same-site, script-proof cookie on the API path, so its
+  // download links (/api/current.pdn, /api/archive.pdn) work for other devices too.
+  wss.on('headers', (headers, req) => {
+    const token = new URL(req.url ?? '/', 'http://x').searchParams.get('token');
+    if (token && (ctx.access.tokenMatches(token) || ctx.access.readTokenMatches(token))) {
+      headers.push(`Set-Cookie: ${TOKEN_COOKIE}=${encodeURIComponent(token)}; Path=/api; HttpOnly; SameSite=Strict`);
+    }
+  });
 
   function send(c: Client, data: string): void {
     if (c.ws.readyState !== WebSocket.OPEN) return;

@@ -10,6 +10,7 @@
 // 6. reads from a foreign Origin or an unexpected Host refused.
 
 import { spawn } from 'node:child_process';
+import { request as httpRequest } from 'node:http';
 import { existsSync, mkdirSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -18,7 +19,7 @@ import { makeJournalLine, readJournal, type JournalEntry } from '../../src/game/
 import { readOnePdn, readPdn } from '../../src/pdn/index.ts';
 import { SimBoard } from '../../src/sensors/sim/board.ts';
 import { FaultyFs } from '../game/faulty-fs.ts';
-import { corpusMoves, playOnSim, rawRequest, setUp, startSimService, tempDir, until, useServices } from './helpers.ts';
+import { corpusMoves, playOnSim, post, rawRequest, setUp, startSimService, tempDir, until, useServices } from './helpers.ts';
 
 const ROOT = resolve(fileURLToPath(import.meta.url), '../../..');
 const services = useServices();
@@ -260,5 +261,26 @@ describe('6. reads guarded like commands', () => {
     expect((await fetch(s.service.url + 'api/state')).status).toBe(200);
     expect((await rawRequest(s.service.url + `api/state?token=${s.service.readToken}`, { headers: { host: `192.168.1.5:${s.service.port}` } })).status).toBe(200);
     expect((await rawRequest(s.service.url + 'api/state', { headers: { host: `192.168.1.5:${s.service.port}` } })).status).toBe(403);
+  });
+});
+
+describe('6b. tokens for other devices', () => {
+  it('a page opened with the watch token gets it as a same-site cookie, so its download links work; a wrong cookie reads nothing', async () => {
+    const s = await services.start({ requireToken: true, token: 'control-token-1', readToken: 'watch-token-1' });
+    const url = s.service.url;
+    const cookie = await new Promise<string>((ok, fail) => {
+      const req = httpRequest(url.replace(/\/$/, '') + '/ws?token=watch-token-1', { headers: { connection: 'Upgrade', upgrade: 'websocket', 'sec-websocket-version': '13', 'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==' } });
+      req.on('upgrade', (res, socket) => {
+        socket.destroy();
+        ok(String(res.headers['set-cookie']));
+      });
+      req.on('error', fail);
+      req.end();
+    });
+    expect(cookie).toBe('crownhead_token=watch-token-1; Path=/api; HttpOnly; SameSite=Strict');
+    const pdn = await fetch(url + 'api/current.pdn', { headers: { cookie: 'crownhead_token=watch-token-1' } });
+    expect(pdn.status).toBe(200);
+    expect((await fetch(url + 'api/archive.pdn', { headers: { cookie: 'crownhead_token=nope' } })).status).toBe(403);
+    expect((await post(url + 'api/command', { name: 'takeback' }, { cookie: 'crownhead_token=watch-token-1' })).status).toBe(403);
   });
 });
