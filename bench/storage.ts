@@ -7,7 +7,7 @@
 // arrive) to the page receiving the move event; medians and p99 over
 // repeated runs, with and without the folder and the watcher. Also: how long
 // one /api/games (cold and cached) and one archive download take.
-// Run: node bin/run-ts.js bench/storage.ts [games=5000] [moves=150] [runs=3]
+// Run: node bin/run-ts.js bench/storage.ts [games=5000] [moves=40] [runs=3]
 
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -21,7 +21,7 @@ import { startService } from '../src/server/service.ts';
 import { CORPUS } from '../test/corpus.ts';
 
 const nGames = Number(process.argv[2] ?? 5000);
-const nMoves = Number(process.argv[3] ?? 150);
+const nMoves = Number(process.argv[3] ?? 40);
 const runs = Number(process.argv[4] ?? 3);
 const corpus: PdnGame[] = readPdn(readFileSync(join(CORPUS, 'OCA_2.0.pdn'), 'utf8')).games.filter((g) => makeFen(g.start) === makeFen(START) && g.moves.length >= 20);
 
@@ -55,6 +55,7 @@ parentPort.on('message', () => { stop = true; });
   while (!stop) {
     const l = await fetch(workerData.url + 'api/games'); bytes += (await l.arrayBuffer()).byteLength; lists++;
     const a = await fetch(workerData.url + 'api/archive.pdn'); bytes += (await a.arrayBuffer()).byteLength; archives++;
+    if (archives === 1) parentPort.postMessage('under way');
   }
   parentPort.postMessage({ lists, archives, bytes });
 })();
@@ -80,7 +81,7 @@ async function run(dir: string, watcher: boolean): Promise<{ delays: number[]; l
   worker?.on("error", (e) => console.error("watcher failed:", e));
   const delays: number[] = [];
   let g = 0;
-  await new Promise((r) => setTimeout(r, 200)); // the watcher is under way
+  if (worker) await new Promise((r) => worker.once('message', r)); // the watcher has read the list and the archive once
   const warmUp = 10;
   while (delays.length < nMoves + warmUp) {
     const game = corpus[g++ % corpus.length];
@@ -109,6 +110,7 @@ async function run(dir: string, watcher: boolean): Promise<{ delays: number[]; l
       }, 5);
       const t = await got;
       sim.advance(500);
+      await new Promise((r) => setTimeout(r, 100)); // players take their time: the watcher keeps reading meanwhile
       delays.push(t - due);
     }
   }

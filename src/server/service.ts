@@ -119,6 +119,74 @@ function listenError(e: NodeJS.ErrnoException, host: string, port: number): Erro
   return new Error(`cannot listen on ${host}:${port}: ${e.message}`);
 }
 
+/** The PDN is derived from the (already fsynced) journal: rewritten after the pages hear of a change, once per burst of events. */
+class PdnRecord {
+  private pending = false;
+  constructor(private readonly session: GameSession, private readonly store: GameStore) {}
+  changed(): void {
+    if (this.pending) return;
+    this.pending = true;
+    setImmediate(() => this.flush());
+  }
+  flush(): void {
+    if (!this.pending) return;
+    this.pending = false;
+    if (this.session.gameId) this.store.writePdn(this.session.gameId, this.session.pdn());
+  }
+}
+
+/** Frames to the session (and the recorder); board lost/back to the session and the log. Returns the unsubscribe. */
+function wireBoard(src: BoardSource, session: GameSession, logger: Logger, recorder: Recorder | null): () => void {
+  const offFrame = src.onFrame((f) => {
+    recorder?.frame(f.t, f.seq, f.readings);
+    session.pushFrame(f.t, f.readings);
+  });
+  const offStatus = src.onStatus((s: SourceStatus) => {
+    switch (s.state) {
+      case 'connected':
+      case 'reconnected':
+        logger.info(`board ${s.state === 'reconnected' ? 'back' : 'connected'}: ${describeBoard(src, s.identity)}`);
+        recorder?.board(true);
+        session.boardStatus(true, src.kind, describeBoard(src, s.identity));
+        break;
+      case 'lost':
+        logger.warn(`board lost: ${s.reason}`);
+        recorder?.board(false);
+        session.boardStatus(false, src.kind, s.reason);
+        break;
+      case 'error':
+        logger.warn(`board: ${s.message}`);
+        break;
+      default:
+        break;
+    }
+  });
+  return () => {
+    offFrame();
+    offStatus();
+  };
+}
+
+function listen(srv: Server, host: string, port: number): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    srv.once('error', reject);
+    srv.listen(port, host, () => {
+      srv.off('error', reject);
+      resolve();
+    });
+  }).catch((e) => {
+    throw listenError(e as NodeJS.ErrnoException, host, port);
+  });
+}
+
+function closeServer(srv: Server | null): Promise<void> {
+  if (!srv?.listening) return Promise.resolve();
+  return new Promise<void>((resolve) => {
+    srv.close(() => resolve());
+    srv.closeAllConnections();
+  });
+}
+
 export async function startService(opts: ServiceOptions): Promise<Service> {
   const host = opts.host ?? '127.0.0.1';
   const logger = opts.logger ?? pino({ level: opts.logLevel ?? 'info' });
@@ -145,19 +213,10 @@ export async function startService(opts: ServiceOptions): Promise<Service> {
   const sessionOptions = { now: opts.now, rules: opts.rules, tournament: opts.tournament, timeControl: opts.timeControl, tracker: opts.tracker, tags: opts.tags };
   const session = new GameSession({ ...sessionOptions, journal: (entry) => store.append(entry) });
 
-  // The PDN is derived from the (already fsynced) journal, so it is rewritten
-  // after the pages hear of the change, once per burst of events.
-  let pdnPending = false;
-  const writePdn = () => {
-    pdnPending = false;
-    if (session.gameId) store.writePdn(session.gameId, session.pdn());
-  };
+  const pdn = new PdnRecord(session, store);
   const offSession = session.on((e: SessionEvent) => {
     hub?.sessionEvent(e);
-    if (RECORD_EVENTS.has(e.type) && !pdnPending) {
-      pdnPending = true;
-      setImmediate(writePdn);
-    }
+    if (RECORD_EVENTS.has(e.type)) pdn.changed();
     const buzz = BUZZ[e.type];
     if (buzz && source) source.send({ type: 'buzz', pattern: buzz }).catch(() => false);
     if (e.type === 'calibrated') saveCalibration(e.data);
@@ -171,11 +230,17 @@ export async function startService(opts: ServiceOptions): Promise<Service> {
   }
 
   // ------------------------------------------------------------ the game to play: the newest, or a new one
-  const resumed = resumeNewest(store, session, () => new GameSession(sessionOptions));
-  if (resumed.resumed) {
-    logger.info({ game: resumed.id, moves: resumed.moves, torn: resumed.torn }, `resumed unfinished game ${resumed.id} (${resumed.moves} moves)${resumed.torn ? '; its last journal line was cut off by a crash and dropped' : ''}`);
-    if (opts.fen !== undefined || opts.ballot !== undefined) logger.warn('an unfinished game was resumed: the start position asked for (FEN/ballot) is not used; start a new game from the page to use it');
-  } else session.newGame({ fen: opts.fen, ballot: opts.ballot, firstPlayer: opts.firstPlayer });
+  try {
+    const resumed = resumeNewest(store, session, () => new GameSession(sessionOptions));
+    if (resumed.resumed) {
+      logger.info({ game: resumed.id, moves: resumed.moves, torn: resumed.torn }, `resumed unfinished game ${resumed.id} (${resumed.moves} moves)${resumed.torn ? '; its last journal line was cut off by a crash and dropped' : ''}`);
+      if (opts.fen !== undefined || opts.ballot !== undefined) logger.warn('an unfinished game was resumed: the start position asked for (FEN/ballot) is not used; start a new game from the page to use it');
+    } else session.newGame({ fen: opts.fen, ballot: opts.ballot, firstPlayer: opts.firstPlayer });
+  } catch (e) {
+    offSession();
+    store.close(); // releases the folder
+    throw e;
+  }
 
   // ------------------------------------------------------------ teardown (one, for close and for a failed start)
   let server: Server | null = null;
@@ -185,15 +250,9 @@ export async function startService(opts: ServiceOptions): Promise<Service> {
     if (tick) clearInterval(tick);
     for (const off of offs.splice(0)) off();
     await hub?.close();
-    if (server?.listening) {
-      const s = server;
-      await new Promise<void>((resolve) => {
-        s.close(() => resolve());
-        s.closeAllConnections();
-      });
-    }
+    await closeServer(server);
     await source?.close();
-    if (pdnPending) writePdn();
+    pdn.flush();
     store.close();
     if (!store.flushed) logger.error({ unsaved: store.unsaved() }, `stopping with ${store.unsaved()} change(s) not written to ${opts.gamesDir}: they are lost`);
     await recorder?.close();
@@ -231,30 +290,7 @@ export async function startService(opts: ServiceOptions): Promise<Service> {
       recorder.newGame({ fen: session.snapshot().fen, options: session.game.options });
     }
 
-    offs.push(src.onFrame((f) => {
-      recorder?.frame(f.t, f.seq, f.readings);
-      session.pushFrame(f.t, f.readings);
-    }));
-    offs.push(src.onStatus((s: SourceStatus) => {
-      switch (s.state) {
-        case 'connected':
-        case 'reconnected':
-          logger.info(`board ${s.state === 'reconnected' ? 'back' : 'connected'}: ${describeBoard(src, s.identity)}`);
-          recorder?.board(true);
-          session.boardStatus(true, src.kind, describeBoard(src, s.identity));
-          break;
-        case 'lost':
-          logger.warn(`board lost: ${s.reason}`);
-          recorder?.board(false);
-          session.boardStatus(false, src.kind, s.reason);
-          break;
-        case 'error':
-          logger.warn(`board: ${s.message}`);
-          break;
-        default:
-          break;
-      }
-    }));
+    offs.push(wireBoard(src, session, logger, recorder));
     session.boardStatus(true, src.kind, description);
 
     // ---------------------------------------------------------- HTTP + WebSocket
@@ -276,18 +312,7 @@ export async function startService(opts: ServiceOptions): Promise<Service> {
     srv.headersTimeout = 20_000;
     srv.requestTimeout = 30_000;
     srv.keepAliveTimeout = 5_000;
-    const requestedPort = opts.port ?? 8080;
-    try {
-      await new Promise<void>((resolve, reject) => {
-        srv.once('error', reject);
-        srv.listen(requestedPort, host, () => {
-          srv.off('error', reject);
-          resolve();
-        });
-      });
-    } catch (e) {
-      throw listenError(e as NodeJS.ErrnoException, host, requestedPort);
-    }
+    await listen(srv, host, opts.port ?? 8080);
     srv.on('error', (e) => logger.error({ err: e }, 'HTTP server error'));
     srv.on('clientError', (_err, socket) => {
       if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n');
