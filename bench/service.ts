@@ -178,7 +178,7 @@ async function memory(nGames: number): Promise<void> {
     }
   }
   const secs = (performance.now() - t0) / 1000;
-  const played = service.store.list().length;
+  const played = (await service.store.list()).games.length;
   console.log(`long session: ${nGames} games, ${moves} moves (${alerts} alerts), ${played} saved, ${(nGames / secs).toFixed(1)} games/s on the manual clock; page got ${page.received} messages`);
   console.log(`resident memory (RSS): at start ${rss0.toFixed(0)} MiB, ${marks.join(', ')}; heap used ${(process.memoryUsage().heapUsed / 2 ** 20).toFixed(0)} MiB`);
   page.ws.terminate();

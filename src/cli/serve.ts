@@ -27,7 +27,8 @@ Board and server
   --host ADDR           address to listen on (default 127.0.0.1; 0.0.0.0 for other devices,
                         which then need the control token printed at start-up)
   --port N              port (default 8080; 0 picks a free one)
-  --require-token       every client needs the control token, this machine's too
+  --require-token       changing the game needs the control token, on this machine too
+                        (pages on this machine may still watch without one)
   --games DIR           where games are saved (default ./games)
   --record FILE         append the raw board frames to FILE (for bug reports)
   --log-level LEVEL     fatal, error, warn, info (default), debug, trace or silent
@@ -277,7 +278,7 @@ export async function serveCommand(argv: string[], io: Io, env: NodeJS.ProcessEn
   if (remote) {
     const urls = service.host === '0.0.0.0' || service.host === '::' ? lanAddresses().map((a) => `http://${a}:${service.port}/`) : [service.url];
     logger.info({ token: service.token }, `Control token for other devices: ${service.token}`);
-    for (const u of urls) logger.info(`On another device open ${tokenUrl(u)}`);
+    for (const u of urls) logger.info(`On another device open ${tokenUrl(u)} to play, or ${u}?token=${service.readToken} to watch only`);
   }
   logger.info({ url: service.url, port: service.port, game: service.session.gameId, ...(service.token ? { token: service.token } : {}) }, `Crownhead is ready: open ${service.token && !remote ? tokenUrl(service.url) : service.url} in a browser`);
 

@@ -1,8 +1,13 @@
-// The game journal: one JSON object per line, appended (and fsynced) before a
-// change is announced. Replaying it rebuilds the game exactly. A torn last
-// line (the process killed mid-write) is dropped; anything else malformed is
-// an error naming the line.
+// The game journal: one record per line, appended (and fsynced) before a
+// change is announced; replaying it rebuilds the game exactly. Every record
+// can be recognised on its own: `~CRC32 JSON\n`, the checksum (8 hex digits)
+// over the JSON text. The reader keeps every good record around damage (a
+// fragment left by a failed write, a line garbled on disk, a record glued to
+// a fragment) and reports exactly what it dropped: line, byte offset, size,
+// why, and a short excerpt. Lines written before checksums (plain JSON) are
+// still read.
 
+import { crc32 } from 'node:zlib';
 import type { Color, GameOptions, Outcome } from '../rules/index.ts';
 import type { PdnResult } from '../pdn/index.ts';
 import type { GameClock } from './clock.ts';
@@ -17,53 +22,176 @@ export type JournalEntry =
   | { k: 'draw-offer'; at: number; side: Color | null }
   | { k: 'clock'; at: number; clock: ReturnType<GameClock['toJSON']> };
 
-const KINDS = new Set(['new', 'move', 'takeback', 'crown', 'tags', 'result', 'draw-offer', 'clock']);
-
 export class JournalError extends Error {
   override readonly name = 'JournalError';
 }
 
-export function makeJournalLine(e: JournalEntry): string {
-  return JSON.stringify(e) + '\n';
+/** What the reader dropped: where, how much, and why (declared in the protocol, which reports it). */
+export type { JournalDamage } from '../protocol/v1.ts';
+import type { JournalDamage } from '../protocol/v1.ts';
+
+export interface JournalRead {
+  entries: JournalEntry[];
+  /** everything dropped, in file order (a torn last line is not listed here: see `torn`) */
+  damage: JournalDamage[];
+  /** true when an unfinished last line (the process stopped mid-write) was dropped */
+  torn: boolean;
+  /** byte offset just after the last good record (and its newline): appending from here never follows a fragment */
+  goodEnd: number;
+  /** the last good record is the file's last line and lacks its newline (write one before appending) */
+  missingNewline: boolean;
+  /** bytes in the file */
+  size: number;
 }
 
-/** Reads a journal. `torn` is true when an unfinished last line was dropped. */
-export function parseJournal(text: string, name = 'journal'): { entries: JournalEntry[]; torn: boolean } {
-  const lines = text.split('\n');
-  const last = lines.pop() ?? '';
-  let torn = last.trim() !== '';
-  const entries: JournalEntry[] = [];
-  lines.forEach((line, k) => {
-    if (line.trim() === '') return;
-    let e: unknown;
-    try {
-      e = JSON.parse(line);
-    } catch {
-      throw new JournalError(`${name} line ${k + 1}: not JSON`);
-    }
-    if (typeof e !== 'object' || e === null || !KINDS.has((e as { k?: string }).k ?? '')) {
-      throw new JournalError(`${name} line ${k + 1}: not a journal entry`);
-    }
-    const entry = e as JournalEntry;
-    if (entry.k === 'move' && (!Array.isArray(entry.path) || entry.path.length < 2 || !entry.path.every((s) => Number.isInteger(s) && s >= 1 && s <= 32))) {
-      throw new JournalError(`${name} line ${k + 1}: a move needs a path of squares 1-32`);
-    }
-    entries.push(entry);
-  });
-  if (torn) {
-    // A complete JSON object without its newline is still good.
-    try {
-      const e = JSON.parse(last);
-      if (e && KINDS.has(e.k)) {
-        entries.push(e);
-        torn = false;
-      }
-    } catch {
-      /* torn: dropped */
-    }
+const hex8 = (n: number) => (n >>> 0).toString(16).padStart(8, '0');
+const checksum = (json: string) => hex8(crc32(Buffer.from(json, 'utf8')));
+
+/** One journal record as written: `~CRC32 JSON\n`. */
+export function makeJournalLine(e: JournalEntry): string {
+  const json = JSON.stringify(e);
+  return `~${checksum(json)} ${json}\n`;
+}
+
+const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isSquare = (s: unknown) => Number.isInteger(s) && (s as number) >= 1 && (s as number) <= 32;
+const isPath = (p: unknown) => Array.isArray(p) && p.length >= 2 && p.every(isSquare);
+const isStrings = (v: unknown) => isObj(v) && Object.values(v).every((x) => typeof x === 'string');
+
+/** Why a parsed object is not a journal entry, or null when it is one. */
+export function entryProblem(e: unknown): string | null {
+  if (!isObj(e) || typeof e.k !== 'string') return 'not a journal entry';
+  if (typeof e.at !== 'number') return `a ${e.k} entry needs a time "at"`;
+  switch (e.k) {
+    case 'new':
+      if (typeof e.id !== 'string' || !e.id) return 'a new-game entry needs an id';
+      if (typeof e.fen !== 'string') return 'a new-game entry needs a FEN';
+      if (!isObj(e.options) || !isStrings(e.tags)) return 'a new-game entry needs options and tags';
+      if (!Array.isArray(e.moves) || !e.moves.every(isPath)) return 'a new-game entry needs its opening moves as paths of squares 1-32';
+      return null;
+    case 'move':
+      return isPath(e.path) && (e.huff === undefined || isSquare(e.huff)) ? null : 'a move needs a path of squares 1-32';
+    case 'takeback':
+      return null;
+    case 'crown':
+      return isSquare(e.square) ? null : 'a crown entry needs a square 1-32';
+    case 'tags':
+      return isStrings(e.tags) ? null : 'a tags entry needs text tags';
+    case 'result':
+      return typeof e.result === 'string' ? null : 'a result entry needs a result';
+    case 'draw-offer':
+      return e.side === null || e.side === 'black' || e.side === 'white' ? null : 'a draw offer needs a side';
+    case 'clock':
+      return isObj(e.clock) ? null : 'a clock entry needs the clock';
+    default:
+      return `unknown entry kind "${String(e.k).slice(0, 20)}"`;
   }
-  if (entries.length && entries[0].k !== 'new') throw new JournalError(`${name}: does not start with a new-game entry`);
-  return { entries, torn };
+}
+
+const RECORD = /~([0-9a-f]{8}) /g;
+
+/** A record starting at `at` in `line` (which must run to the end of the line), or why not. */
+function recordAt(line: string, at: number): { entry: JournalEntry } | { why: string } {
+  const m = /^~([0-9a-f]{8}) (.*)$/s.exec(line.slice(at));
+  if (!m) return { why: 'not a journal record' };
+  if (checksum(m[2]) !== m[1]) return { why: 'checksum mismatch (damaged or incomplete record)' };
+  let e: unknown;
+  try {
+    e = JSON.parse(m[2]);
+  } catch {
+    return { why: 'not JSON' };
+  }
+  const problem = entryProblem(e);
+  return problem ? { why: problem } : { entry: e as JournalEntry };
+}
+
+function legacyLine(line: string): { entry: JournalEntry } | { why: string } {
+  let e: unknown;
+  try {
+    e = JSON.parse(line);
+  } catch {
+    return { why: 'not JSON' };
+  }
+  const problem = entryProblem(e);
+  return problem ? { why: problem } : { entry: e as JournalEntry };
+}
+
+const excerpt = (s: string) => (s.length > 60 ? `${s.slice(0, 60)}…` : s).replace(/[^\x20-\x7e]/g, '?');
+
+/**
+ * Reads a journal, keeping every good record and reporting what was dropped.
+ * Never throws: a journal with no readable new-game entry comes back with
+ * `entries[0]?.k !== 'new'` (see `journalStart`).
+ */
+export function readJournal(data: Buffer | string): JournalRead {
+  const buf = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
+  const entries: JournalEntry[] = [];
+  const damage: JournalDamage[] = [];
+  let torn = false;
+  let goodEnd = 0;
+  let missingNewline = false;
+  let pos = 0;
+  let lineNo = 0;
+  while (pos < buf.length) {
+    lineNo++;
+    const nl = buf.indexOf(0x0a, pos);
+    const last = nl < 0;
+    const end = last ? buf.length : nl;
+    const line = buf.subarray(pos, end).toString('utf8');
+    const start = pos;
+    pos = last ? buf.length : nl + 1;
+    if (line.trim() === '') {
+      if (!last) continue;
+      break;
+    }
+    // Whole line first: a record, or an old plain-JSON line.
+    let got = line.startsWith('~') ? recordAt(line, 0) : line.startsWith('{') ? legacyLine(line) : { why: 'not a journal record' };
+    let skipped = 0;
+    let fragment = '';
+    if (!('entry' in got)) {
+      // A fragment followed by a record on the same line (a failed write then a retry): find the record.
+      for (const m of line.matchAll(RECORD)) {
+        if (m.index === 0) continue;
+        const r = recordAt(line, m.index);
+        if ('entry' in r) {
+          fragment = line.slice(0, m.index);
+          skipped = Buffer.byteLength(fragment);
+          got = r;
+          break;
+        }
+      }
+    }
+    if ('entry' in got) {
+      if (skipped) damage.push({ line: lineNo, offset: start, bytes: skipped, why: 'a fragment of an unfinished record', excerpt: excerpt(fragment) });
+      entries.push(got.entry);
+      goodEnd = last ? end : end + 1;
+      missingNewline = last;
+      continue;
+    }
+    if (last) {
+      torn = true;
+      break;
+    }
+    damage.push({ line: lineNo, offset: start, bytes: end - start, why: got.why, excerpt: excerpt(line) });
+  }
+  return { entries, damage, torn, goodEnd, missingNewline, size: buf.length };
+}
+
+/** Strict reading for tools and tests: throws on anything but a torn last line. */
+export function parseJournal(text: string, name = 'journal'): { entries: JournalEntry[]; torn: boolean } {
+  const r = readJournal(text);
+  if (r.damage.length) {
+    const d = r.damage[0];
+    throw new JournalError(`${name} line ${d.line}: ${d.why}`);
+  }
+  if (r.entries.length && r.entries[0].k !== 'new') throw new JournalError(`${name}: does not start with a new-game entry`);
+  return { entries: r.entries, torn: r.torn };
+}
+
+/** The journal's new-game entry and everything after it, or null when its start is lost. */
+export function journalStart(entries: readonly JournalEntry[]): JournalEntry[] | null {
+  const i = entries.findIndex((e) => e.k === 'new');
+  return i < 0 ? null : entries.slice(i);
 }
 
 /** A game's journal is finished once its last result entry gives a result other than '*'. */
@@ -74,4 +202,11 @@ export function isFinished(entries: readonly JournalEntry[]): boolean {
     if (e.k === 'move' || e.k === 'takeback') return false;
   }
   return false;
+}
+
+/** True when the game has no move, takeback or result: nothing but its start (and names, clock). */
+export function isEmptyGame(entries: readonly JournalEntry[]): boolean {
+  const start = entries.find((e) => e.k === 'new');
+  if (!start || start.k !== 'new' || start.moves.length) return false;
+  return entries.every((e) => e.k === 'new' || e.k === 'tags' || e.k === 'clock' || e.k === 'draw-offer');
 }

@@ -6,7 +6,6 @@
 // play). Lengths are read from each PDN once and kept while the file is
 // unchanged.
 
-import { existsSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import type express from 'express';
 import { gameFromPdn, readPdn, resultOf, type PdnResult } from '../pdn/index.ts';
@@ -46,12 +45,12 @@ export function gameRecord(id: string, text: string): GameRecord {
 
 export function archiveRoutes(app: express.Express, ctx: ServerContext): void {
   const lengths = new Map<string, { modified: number; plies: number | null }>();
-  const pliesOf = (id: string, modified: number): number | null => {
+  const pliesOf = async (id: string, modified: number): Promise<number | null> => {
     const known = lengths.get(id);
     if (known && known.modified === modified) return known.plies;
     let plies: number | null = null;
     try {
-      const text = ctx.store.readPdn(id);
+      const text = await ctx.store.readPdn(id);
       const g = text ? readPdn(text).games[0] : undefined;
       plies = g ? g.moves.length : null;
     } catch {
@@ -65,12 +64,17 @@ export function archiveRoutes(app: express.Express, ctx: ServerContext): void {
     res.setHeader('Cache-Control', 'no-store');
     try {
       const current = ctx.session.gameId;
-      const saved = await Promise.resolve(ctx.store.list());
-      const games: ArchiveEntry[] = saved.map((g) => ({
-        id: g.id, event: g.event, black: g.black, white: g.white, date: g.date, result: g.result, modified: g.modified,
-        plies: g.id === current ? ctx.session.game.plies.length : pliesOf(g.id, g.modified),
-        current: g.id === current,
-      }));
+      const saved = await ctx.store.list();
+      if (saved.error) throw new Error(saved.error);
+      const games: ArchiveEntry[] = [];
+      // One file at a time: the lengths are cached per file, so only new or changed games are read.
+      for (const g of saved.games) {
+        games.push({
+          id: g.id, event: g.event, black: g.black, white: g.white, date: g.date, result: g.result, modified: g.modified,
+          plies: g.id === current ? ctx.session.game.plies.length : await pliesOf(g.id, g.modified),
+          current: g.id === current,
+        });
+      }
       if (!games.some((g) => g.current)) {
         // The game in play belongs in the list even when the disk refused to store it.
         const t = ctx.session.tags;
@@ -82,10 +86,10 @@ export function archiveRoutes(app: express.Express, ctx: ServerContext): void {
     }
   });
 
-  app.get('/api/games/:id.json', (req, res) => {
+  app.get('/api/games/:id.json', async (req, res) => {
     res.setHeader('Cache-Control', 'no-store');
     const id = String(req.params.id);
-    const text = !ID.test(id) ? null : id === ctx.session.gameId ? ctx.session.pdn() : ctx.store.readPdn(id);
+    const text = !ID.test(id) ? null : id === ctx.session.gameId ? ctx.session.pdn() : await ctx.store.readPdn(id);
     if (text === null) return void res.status(404).json({ ok: false, code: 'not-found', message: `no saved game "${id}" (see /api/archive.json for the list)` });
     try {
       res.json(gameRecord(id, text));
@@ -100,10 +104,8 @@ export function archiveRoutes(app: express.Express, ctx: ServerContext): void {
     const id = String(req.params.id).replace(/\.pdn$/, '');
     if (!ID.test(id)) return void res.status(400).json({ ok: false, code: 'bad-request', message: `"${id.slice(0, 40)}" is not a game id` });
     if (id === ctx.session.gameId) return void res.status(409).json({ ok: false, code: 'not-allowed', message: 'the game in play cannot be deleted: start a new game first' });
-    const files = [`${id}.pdn`, `${id}.journal`].map((f) => join(ctx.store.dir, f)).filter((f) => existsSync(f));
-    if (!files.length) return void res.status(404).json({ ok: false, code: 'not-found', message: `no saved game "${id}"` });
     try {
-      for (const f of files) unlinkSync(f);
+      if (!ctx.store.remove(id)) return void res.status(404).json({ ok: false, code: 'not-found', message: `no saved game "${id}"` });
     } catch (e) {
       return void res.status(500).json({ ok: false, code: 'internal', message: `cannot delete game ${id}: ${(e as Error).message}` });
     }

@@ -17,12 +17,33 @@ export class CommandError extends Error {
   }
 }
 
+/** Limits on a game's tags (each one is in every journal record of the tags and every snapshot sent to every page). */
+export const TAG_LIMITS = { count: 24, valueChars: 200, nameChars: 80, totalBytes: 4096 } as const;
+const NAME_TAGS = new Set(['Black', 'White', 'Event', 'Site', 'Round', 'Annotator']);
+
+/** Throws CommandError naming the limit a tag change would pass. */
+export function checkTags(current: Record<string, string>, change: Record<string, string>): void {
+  const merged: Record<string, string> = { ...current, ...change };
+  for (const [k, v] of Object.entries(change)) {
+    if (/[\u0000-\u001f\u007f]/.test(v)) throw new CommandError('bad-request', `tag ${k}: line breaks and control characters are not allowed`);
+    if (NAME_TAGS.has(k) && v.length > TAG_LIMITS.nameChars) throw new CommandError('bad-request', `tag ${k}: at most ${TAG_LIMITS.nameChars} characters (got ${v.length})`);
+    if (v.length > TAG_LIMITS.valueChars) throw new CommandError('bad-request', `tag ${k}: at most ${TAG_LIMITS.valueChars} characters (got ${v.length})`);
+    if (v === '') delete merged[k];
+  }
+  const count = Object.keys(merged).length;
+  if (count > TAG_LIMITS.count) throw new CommandError('bad-request', `a game has at most ${TAG_LIMITS.count} tags (this change would make ${count}); clear some with an empty value first`);
+  const bytes = Buffer.byteLength(JSON.stringify(merged));
+  if (bytes > TAG_LIMITS.totalBytes) throw new CommandError('bad-request', `a game's tags take at most ${TAG_LIMITS.totalBytes} bytes in all (this change would make ${bytes})`);
+}
+
 export function runCommand(session: GameSession, source: BoardSource, command: Command): void {
   switch (command.name) {
     case 'new-game':
+      if (command.tags) checkTags(session.options.tags ?? {}, command.tags);
       session.newGame({ fen: command.fen, ballot: command.ballot, firstPlayer: command.firstPlayer, tags: command.tags, timeControl: command.timeControl, rules: command.rules });
       return;
     case 'set-tags':
+      checkTags(session.tags, command.tags);
       session.setTags(command.tags);
       return;
     case 'resign':

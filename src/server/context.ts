@@ -3,15 +3,13 @@
 // (name, version, board, storage health) sent to every page.
 
 import type { Logger } from 'pino';
-import type { GameSession, GameStore } from '../game/index.ts';
+import type { GameSession, GameStore, StorageHealth } from '../game/index.ts';
 import type { BoardSource } from '../sensors/source.ts';
 import type { Access } from './access.ts';
 import type { Command } from './messages.ts';
 
-export interface StorageHealth {
-  ok: boolean;
-  message: string;
-}
+/** Storage health (defined with the store, src/game/store.ts, with its events). */
+export type { StorageHealth };
 
 export interface ServerInfo {
   name: 'crownhead';

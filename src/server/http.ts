@@ -1,8 +1,9 @@
 // The HTTP side: the page (prebuilt in dist/page/, or bundled from src/web/ when
 // running from source; gzipped when the client takes it, with ETags; the
-// versioned script and stylesheet cached for good), the read API (state, saved games,
-// PDN downloads, archive) and POST /api/command for controls, with access
-// control, security headers and JSON errors that name the problem.
+// versioned script and stylesheet cached for good), the read API (state, saved
+// games, PDN downloads, the archive streamed, the archive view's JSON in
+// archive.ts) and POST /api/command for controls, with access control on reads
+// and commands alike, security headers and JSON errors that name the problem.
 
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -10,7 +11,7 @@ import { gzipSync } from 'node:zlib';
 import { BUNDLED } from '../build-info.ts';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { Logger } from 'pino';
-import { bearerToken, type Requester } from './access.ts';
+import { bearerToken, cookieToken, type Requester } from './access.ts';
 import { commandFailure, statusFor } from './commands.ts';
 import type { ServerContext } from './context.ts';
 import { MAX_CLIENT_MESSAGE, parseCommand } from './messages.ts';
@@ -116,7 +117,7 @@ export function requesterOf(req: Request): Requester {
     remoteAddress: req.socket.remoteAddress,
     host: req.headers.host,
     origin: req.headers.origin,
-    token: bearerToken(req.headers.authorization) ?? (typeof q === 'string' ? q : null),
+    token: bearerToken(req.headers.authorization) ?? (typeof q === 'string' ? q : null) ?? cookieToken(req.headers.cookie),
   };
 }
 
@@ -161,11 +162,19 @@ export function createApp(ctx: ServerContext, page: Page): express.Express {
     res.send(gzip ? asset.gzip : asset.body);
   });
 
-  // ---------------------------------------------------------------- the page's archive view (src/server/archive.ts)
-  // GET /api/archive.json, GET /api/games/:id.json, DELETE /api/games/:id (before /api/games/:file).
-  archiveRoutes(app, ctx);
-
   // ---------------------------------------------------------------- read API
+  // Reads are guarded like commands: this machine's own pages, or a token; never another site's page.
+  app.use('/api', (req, res, next) => {
+    if (req.method !== 'GET' && req.method !== 'HEAD') return next();
+    const who = requesterOf(req);
+    if (!ctx.access.canRead(who)) return void apiError(res, 403, 'forbidden', ctx.access.readRefusal(who));
+    next();
+  });
+
+  // ---------------------------------------------------------------- the page's archive view (src/server/archive.ts)
+  // GET /api/archive.json, GET /api/games/:id.json, DELETE /api/games/:id (before /api/games/:file),
+  // behind the read guard above; deleting also needs control rights (archive.ts).
+  archiveRoutes(app, ctx);
   app.get('/api/state', (_req, res) => {
     res.setHeader('Cache-Control', 'no-store');
     res.json(ctx.session.snapshot());
@@ -174,23 +183,54 @@ export function createApp(ctx: ServerContext, page: Page): express.Express {
     res.setHeader('Cache-Control', 'no-store');
     res.json({ ...ctx.info(), readOnly: !ctx.access.canControl(requesterOf(req)) });
   });
-  app.get('/api/games', (_req, res) => {
-    res.setHeader('Cache-Control', 'no-store');
-    res.json({ current: ctx.session.gameId, games: ctx.store.list() });
+  // The saved games: read asynchronously and cached by the store, so a big folder never stalls play;
+  // anything in the folder that is not a readable game is listed under "skipped".
+  app.get('/api/games', async (_req, res, next) => {
+    try {
+      const list = await ctx.store.list();
+      res.setHeader('Cache-Control', 'no-store');
+      res.json({ current: ctx.session.gameId, ...list });
+    } catch (e) {
+      next(e);
+    }
   });
   app.get('/api/current.pdn', (_req, res) => attachment(res, `${ctx.session.gameId}.pdn`, ctx.session.pdn()));
-  app.get('/api/archive.pdn', (_req, res) => {
-    let text = ctx.store.archive();
-    // The game in play is in the archive even when the disk refused to store it.
-    if (!ctx.store.list().some((g) => g.id === ctx.session.gameId)) text = text ? `${text}\n${ctx.session.pdn()}` : ctx.session.pdn();
-    attachment(res, 'crownhead-archive.pdn', text);
+  app.get('/api/archive.pdn', async (req, res, next) => {
+    // Streamed a game at a time, oldest first; the game in play is in it even when the disk refused to store it.
+    const current = ctx.session.gameId;
+    let sent = 0;
+    let sawCurrent = false;
+    try {
+      res.setHeader('Content-Type', 'application/x-pdn; charset=utf-8');
+      res.setHeader('Content-Disposition', 'attachment; filename="crownhead-archive.pdn"');
+      res.setHeader('Cache-Control', 'no-store');
+      const write = async (text: string) => {
+        if (req.destroyed || res.destroyed) throw Object.assign(new Error('client gone'), { type: 'request.aborted' });
+        if (!res.write((sent++ ? '\n' : '') + text)) await new Promise<void>((resolve) => { res.once('drain', resolve); res.once('close', resolve); });
+      };
+      for await (const g of ctx.store.archive()) {
+        if (g.id === current) {
+          sawCurrent = true;
+          await write(ctx.session.pdn());
+        } else await write(g.text);
+      }
+      if (!sawCurrent) await write(ctx.session.pdn());
+      res.end();
+    } catch (e) {
+      if (res.headersSent) return void res.destroy();
+      next(e);
+    }
   });
-  app.get('/api/games/:file', (req, res) => {
-    const file = String(req.params.file);
-    const id = file.endsWith('.pdn') ? file.slice(0, -4) : null;
-    const text = id === null ? null : id === ctx.session.gameId ? ctx.session.pdn() : ctx.store.readPdn(id);
-    if (text === null) return void apiError(res, 404, 'not-found', `no saved game "${file}" (see /api/games for the list)`);
-    attachment(res, file, text);
+  app.get('/api/games/:file', async (req, res, next) => {
+    try {
+      const file = String(req.params.file);
+      const id = file.endsWith('.pdn') ? file.slice(0, -4) : null;
+      const text = id === null ? null : id === ctx.session.gameId ? ctx.session.pdn() : await ctx.store.readPdn(id);
+      if (text === null) return void apiError(res, 404, 'not-found', `no saved game "${file}" (see /api/games for the list)`);
+      attachment(res, file, text);
+    } catch (e) {
+      next(e);
+    }
   });
 
   // ---------------------------------------------------------------- commands

@@ -5,12 +5,16 @@
 // peers: malformed, oversized, binary or unknown messages get an error reply,
 // a client that stops reading is cut off once its send buffer passes a limit
 // (it cannot stall the others), and heartbeats drop dead connections.
+// Reads are guarded like commands: an upgrade from a foreign Origin is
+// refused (403); a client that may not watch (no token from another device,
+// a wrong token, an unexpected Host) gets an error saying why and is closed
+// (1008) before it sees anything.
 
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, WebSocket, type RawData } from 'ws';
 import type { SessionEvent } from '../game/index.ts';
-import type { Requester } from './access.ts';
+import { TOKEN_COOKIE, type Requester } from './access.ts';
 import { commandFailure } from './commands.ts';
 import type { ServerContext } from './context.ts';
 import { MAX_CLIENT_MESSAGE, PROTOCOL_VERSION, parseClientMessage } from './messages.ts';
@@ -61,17 +65,38 @@ export function attachWebSocket(server: Server, ctx: ServerContext, opts: WsOpti
       return;
     }
     socket.on('error', () => socket.destroy());
+    const requester: Requester = {
+      remoteAddress: req.socket.remoteAddress,
+      host: req.headers.host,
+      origin: req.headers.origin,
+      token: url.searchParams.get('token'),
+    };
+    if (!ctx.access.sameOrigin(requester)) {
+      log.info({ from: requester.remoteAddress, origin: requester.origin }, 'WebSocket from a foreign origin refused');
+      socket.end(`HTTP/1.1 403 Forbidden\r\nConnection: close\r\nContent-Type: text/plain\r\n\r\n${ctx.access.readRefusal(requester)}\n`);
+      return;
+    }
     wss.handleUpgrade(req, socket, head, (ws) => {
-      const requester: Requester = {
-        remoteAddress: req.socket.remoteAddress,
-        host: req.headers.host,
-        origin: req.headers.origin,
-        token: url.searchParams.get('token'),
-      };
+      if (!ctx.access.canRead(requester)) {
+        log.info({ from: requester.remoteAddress, host: requester.host }, 'WebSocket without the right to watch: refused');
+        ws.on('error', () => {});
+        ws.send(JSON.stringify({ v: 1, type: 'error', code: 'forbidden', message: ctx.access.readRefusal(requester) } satisfies ServerMessage));
+        ws.close(1008, 'forbidden');
+        setTimeout(() => ws.terminate(), 1000).unref();
+        return;
+      }
       connected(ws, requester);
     });
   };
   server.on('upgrade', onUpgrade);
+  // A page opened with a token gets it as a same-site, script-proof cookie on the API path, so its
+  // download links (/api/current.pdn, /api/archive.pdn) work for other devices too.
+  wss.on('headers', (headers, req) => {
+    const token = new URL(req.url ?? '/', 'http://x').searchParams.get('token');
+    if (token && (ctx.access.tokenMatches(token) || ctx.access.readTokenMatches(token))) {
+      headers.push(`Set-Cookie: ${TOKEN_COOKIE}=${encodeURIComponent(token)}; Path=/api; HttpOnly; SameSite=Strict`);
+    }
+  });
 
   function send(c: Client, data: string): void {
     if (c.ws.readyState !== WebSocket.OPEN) return;

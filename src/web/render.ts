@@ -461,7 +461,12 @@ export function renderBanner(s: ViewState, now: number): string {
   if (s.server?.readOnly) {
     parts.push(`<div class="banner banner-info">Read-only view${s.server.tokenRequired ? ': to control the game from this device, open the address the service printed (with ?token=…)' : ''}</div>`);
   }
-  if (s.storage && !s.storage.ok) parts.push(`<div class="banner banner-error" role="alert" data-storage="failing"><span><strong>Games are not being saved.</strong> ${esc(s.storage.message)}</span></div>`);
+  if (s.storage && !s.storage.ok) {
+    const st = s.storage;
+    const damaged = st.problem === 'damaged-journal' || st.problem === 'unresumable';
+    const head = damaged ? 'The last game’s record was damaged.' : 'Games are not being saved.';
+    parts.push(`<div class="banner banner-error" role="alert" data-storage="${damaged ? 'damaged' : 'failing'}"><span><strong>${head}</strong> ${esc(st.message)}${st.choice ? ` ${esc(st.choice)}` : ''}</span></div>`);
+  }
   if (s.error) parts.push(`<div class="banner banner-error" role="alert"><span>${esc(s.error.message)}</span>${button('dismiss-error', 'Dismiss', {}, 'small')}</div>`);
   return parts.join('');
 }

@@ -6,7 +6,7 @@
 // Side effects (sounds, speech, the live region) are described here as
 // numbered announcements and performed by main.ts.
 
-import { ServerMessage, type Command, type GameEvent } from '../protocol/v1.ts';
+import { ServerMessage, type Command, type GameEvent, type StorageHealth } from '../protocol/v1.ts';
 import {
   expectedCounts, piecesAfter, sideName,
   type ArchiveEntry, type Clock, type GameRecord, type Move, type Piece, type ServerInfo, type Side, type Snapshot, type Status,
@@ -84,7 +84,7 @@ export interface ViewState {
   /** A dangerous button clicked once and waiting for the confirming second click. */
   armed: { key: string; until: number } | null;
   /** the games directory's health (from hello, then storage events) */
-  storage: { ok: boolean; message: string } | null;
+  storage: StorageHealth | null;
   /** a quiet reminder being shown (no buzzer, no alert tone) */
   notice: { text: string; squares: number[]; at: number } | null;
   /** review mode (null: live) */
@@ -236,7 +236,7 @@ function onMessage(s: ViewState, raw: string, now: number): ViewState {
     case 'hello': {
       const wasLost = s.snap !== null;
       const server = msg.server;
-      let next = withSnapshot({ ...s, server, storage: { ok: server.storage.ok, message: server.storage.message }, connection: 'open', attempts: 0 }, msg.state, now);
+      let next = withSnapshot({ ...s, server, storage: server.storage, connection: 'open', attempts: 0 }, msg.state, now);
       if (wasLost) next = announce(next, `Reconnected. ${statusSentence(next)}`, false, null);
       return next;
     }
@@ -245,7 +245,7 @@ function onMessage(s: ViewState, raw: string, now: number): ViewState {
     case 'event': {
       let next = withSnapshot(s, msg.state, now);
       const ev = msg.event;
-      if (ev.type === 'storage') next = { ...next, storage: { ok: ev.ok, message: ev.say } };
+      if (ev.type === 'storage') next = { ...next, storage: ev.storage };
       if (ev.type === 'notice') {
         next = { ...next, notice: { text: ev.say, squares: ev.squares, at: now } };
         return announce(next, ev.say, false, null, true);

@@ -1,9 +1,9 @@
-// Clocks (Fischer increment; moves per period with time carried over), the
-// journal's tolerance of a torn last line, and the session's use of both:
-// time running out loses, and a journal replays to the same game.
+// Clocks (Fischer increment; moves per period with time carried over) and
+// the session's use of them: time running out loses. (The journal's tests are
+// in journal.test.ts.)
 import { describe, expect, it } from 'vitest';
 import { GameClock, parseTimeControl, TimeControlError } from '../../src/game/clock.ts';
-import { makeJournalLine, parseJournal, isFinished, JournalError, type JournalEntry } from '../../src/game/journal.ts';
+import type { JournalEntry } from '../../src/game/journal.ts';
 import { GameSession } from '../../src/game/session.ts';
 
 describe('time controls', () => {
@@ -61,35 +61,5 @@ describe('the session with a clock', () => {
     expect(s.result).toBe('0-1');
     expect(s.pdn()).toContain('[Result "0-1"]');
     expect(journal.at(-1)).toMatchObject({ k: 'result', result: '0-1' });
-  });
-});
-
-describe('the journal', () => {
-  const entries: JournalEntry[] = [
-    { k: 'new', id: 'g1', at: 1, fen: 'B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12', options: {}, tags: { Event: 'E' }, ballot: null, moves: [] },
-    { k: 'move', at: 2, path: [11, 15] },
-    { k: 'move', at: 3, path: [22, 18] },
-  ];
-  const text = entries.map(makeJournalLine).join('');
-
-  it('drops a torn last line (killed mid-write) and replays to the same game', () => {
-    const torn = text + '{"k":"move","at":4,"pa';
-    const { entries: read, torn: wasTorn } = parseJournal(torn);
-    expect(wasTorn).toBe(true);
-    expect(read).toEqual(entries);
-    const s = new GameSession();
-    s.restore(read);
-    expect(s.snapshot().moves.map((m) => m.text)).toEqual(['11-15', '22-18']);
-    expect(s.tags.Event).toBe('E');
-    expect(isFinished(read)).toBe(false);
-    const board = s.snapshot().board;
-    expect(board.confidence).toHaveLength(32);
-    expect(board.confidence.every((c) => c >= 0 && c <= 1)).toBe(true);
-  });
-
-  it('rejects other damage, naming the line', () => {
-    expect(() => parseJournal('nope\n')).toThrow(/line 1: not JSON/);
-    expect(() => parseJournal(text + '{"k":"move","at":5,"path":[40]}\n')).toThrow(/line 4: a move needs a path of squares 1-32/);
-    expect(() => parseJournal(makeJournalLine(entries[1]))).toThrow(JournalError);
   });
 });

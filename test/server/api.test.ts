@@ -1,7 +1,7 @@
 // The HTTP API: state, info, saved games, PDN downloads, the archive, and
 // POST /api/command with errors that name the problem; security headers; the page.
 
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { readOnePdn, readPdn } from '../../src/pdn/index.ts';
 import { post, StillBoard, until, useServices } from './helpers.ts';
@@ -40,7 +40,7 @@ describe('HTTP API', () => {
     expect((await post(url + 'api/command', { name: 'new-game', tags: { Black: 'Cy' } })).status).toBe(200);
     const second = s.service.session.gameId;
     expect(second).not.toBe(first);
-    await until(() => existsSync(`${s.dir}/${second}.pdn`) && s.service.store.readPdn(first)!.includes('0-1'), 'both PDN files');
+    await until(() => existsSync(`${s.dir}/${second}.pdn`) && readFileSync(`${s.dir}/${first}.pdn`, 'utf8').includes('0-1'), 'both PDN files');
 
     const saved = await fetch(url + `api/games/${first}.pdn`);
     expect(saved.status).toBe(200);

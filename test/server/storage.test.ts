@@ -75,7 +75,7 @@ describe('storage', () => {
     expect(s.service.storage().ok).toBe(false);
     const hello = s.c.received[0];
     expect(hello.server.storage.ok).toBe(false);
-    expect(hello.server.storage.message).toMatch(/cannot create the games directory.*Play goes on/);
+    expect(hello.server.storage.message).toMatch(/cannot create the games folder.*Play goes on/);
     setUp(s.sim);
     await s.c.event('ready');
     const moves = corpusMoves(3);

@@ -164,9 +164,13 @@ describe('what the board and the status say', () => {
     const { t } = await played();
     let s = at(t.hello({ storage: { ok: false, message: 'cannot write in ./games: the disk is full.' } }));
     expect(renderBanner(s, NOW)).toContain('Games are not being saved.</strong> cannot write in ./games: the disk is full.');
-    s = at(JSON.stringify({ v: 1, type: 'event', event: { type: 'storage', ok: true, say: 'games are saved in ./games again', extra: 1 }, state: t.session.snapshot() }), s);
+    s = at(JSON.stringify({ v: 1, type: 'event', event: { type: 'storage', ok: true, say: 'games are saved in ./games again', storage: { ok: true, message: 'games are saved in ./games again' } }, state: t.session.snapshot() }), s);
     expect(s.storage).toEqual({ ok: true, message: 'games are saved in ./games again' });
     expect(renderBanner(s, NOW)).not.toContain('not being saved');
+    // A damaged record is not "not being saved": it says what was lost and what the user can do.
+    const damaged = { ok: false, problem: 'damaged-journal', message: 'line 7 of the journal was damaged; 12 moves resumed, the original kept as g.journal.damaged-1.', choice: 'Play on, or start a new game.' };
+    s = at(JSON.stringify({ v: 1, type: 'event', event: { type: 'storage', ok: false, problem: 'damaged-journal', say: damaged.message, storage: damaged }, state: t.session.snapshot() }), s);
+    expect(renderBanner(s, NOW)).toContain('The last game’s record was damaged.</strong> line 7 of the journal was damaged; 12 moves resumed, the original kept as g.journal.damaged-1. Play on, or start a new game.');
   });
 });
 
