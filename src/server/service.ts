@@ -119,19 +119,28 @@ function listenError(e: NodeJS.ErrnoException, host: string, port: number): Erro
   return new Error(`cannot listen on ${host}:${port}: ${e.message}`);
 }
 
-/** The PDN is derived from the (already fsynced) journal: rewritten after the pages hear of a change, once per burst of events. */
+/**
+ * The PDN is derived from the (already fsynced) journal: rewritten after the
+ * pages hear of a change, once per burst of events. The text is taken at each
+ * change, so a new game started in the same tick as the last change of the
+ * previous one still gets that game's final rewrite.
+ */
 class PdnRecord {
-  private pending = false;
+  private pending: { id: string; text: string } | null = null;
   constructor(private readonly session: GameSession, private readonly store: GameStore) {}
   changed(): void {
-    if (this.pending) return;
-    this.pending = true;
-    setImmediate(() => this.flush());
+    const id = this.session.gameId;
+    if (!id) return;
+    if (this.pending && this.pending.id !== id) this.flush();
+    const first = this.pending === null;
+    this.pending = { id, text: this.session.pdn() };
+    if (first) setImmediate(() => this.flush());
   }
   flush(): void {
     if (!this.pending) return;
-    this.pending = false;
-    if (this.session.gameId) this.store.writePdn(this.session.gameId, this.session.pdn());
+    const { id, text } = this.pending;
+    this.pending = null;
+    this.store.writePdn(id, text);
   }
 }
 

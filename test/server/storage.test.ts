@@ -24,6 +24,21 @@ const paths = (text: string) => readOnePdn(text).moves.map((m) => [m.move.from, 
 const pathOf = (m: { from: number; path: readonly number[] }) => [m.from, ...m.path].join('-');
 
 describe('storage', () => {
+  it("a new game started in the same tick as the previous game's last change still gets that game's final PDN", async () => {
+    const s = await start();
+    const first = s.service.session.gameId;
+    setUp(s.sim);
+    await s.c.event('ready');
+    playOnSim(s.sim, corpusMoves(1)[0]!);
+    await s.c.next((m) => m.type === 'event' && m.event.type === 'move', 'the first move');
+    // Both in one tick: a last change to the first game, then a new game.
+    s.service.session.setTags({ Round: '7' });
+    s.service.session.newGame({});
+    expect(s.service.session.gameId).not.toBe(first);
+    await until(() => existsSync(join(s.dir, `${first}.pdn`)) && readFileSync(join(s.dir, `${first}.pdn`), 'utf8').includes('[Round "7"]'), "the first game's final PDN");
+    expect(paths(readFileSync(join(s.dir, `${first}.pdn`), 'utf8'))).toHaveLength(1);
+  });
+
   it('journals and rewrites the PDN after every move; a restart resumes the game', async () => {
     const s = await start();
     const id = s.service.session.gameId;
