@@ -8,7 +8,7 @@
 // are wired on by the service.
 
 import {
-  BALLOTS, FenError, Game, GameError, START, legalMoves, makeFen, moveText, opposite, parseFen, sameBoard,
+  BALLOTS, FenError, Game, GameError, START, legalMoves, makeFen, moveText, opposite, parseFen, sameBoard, sideName,
   type Color, type GameOptions, type Move, type Outcome, type Ply, type Position,
 } from '../rules/index.ts';
 import { makePdn, pdnFromGame, resultOf, type PdnResult } from '../pdn/index.ts';
@@ -61,7 +61,6 @@ export type SessionEvent =
   | { type: 'counts' }
   | { type: 'clock'; clock: ClockState };
 
-const sideName = (c: Color) => (c === 'black' ? 'Black' : 'White');
 
 export function describeOutcome(o: Outcome): string {
   const w = o.winner ? sideName(o.winner) : null;

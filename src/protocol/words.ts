@@ -1,9 +1,14 @@
 // Words shared by the session (what is spoken and logged) and the page (what
-// is shown): square lists ("1–4, 6 and 9") and set-up / fix instructions
+// is shown): list joining, square lists ("1–4, 6 and 9") and set-up / fix instructions
 // grouped by kind of piece ("Put a black man on 1–12"). Pure, no imports
 // beyond the protocol's types, so the page bundle can use it.
 
 import type { Fix } from './v1.ts';
+
+/** "a, b and c" / "a, b or c": the one list joiner of every message. */
+export function joinWords(items: readonly string[], conjunction: 'and' | 'or' = 'and'): string {
+  return items.length <= 1 ? items.join('') : `${items.slice(0, -1).join(', ')} ${conjunction} ${items[items.length - 1]}`;
+}
 
 /** "1–4, 6 and 9" from [1,2,3,4,6,9]. */
 export function squareList(squares: readonly number[]): string {
@@ -16,7 +21,7 @@ export function squareList(squares: readonly number[]): string {
     else for (let k = i; k <= j; k++) parts.push(`${xs[k]}`);
     i = j + 1;
   }
-  return parts.length <= 1 ? parts.join('') : parts.slice(0, -1).join(', ') + ' and ' + parts[parts.length - 1];
+  return joinWords(parts);
 }
 
 /** Fixes as instructions, one per kind of piece: "Put a black man on 1–12", "Take the coin off 13 and 14". */

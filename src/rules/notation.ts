@@ -3,7 +3,7 @@
 // python-chess), and writing short notation, long only where needed.
 
 import { legalMoves, sameResult, type Move, type RulesOptions } from './movegen.ts';
-import { colorAt, type Position } from './position.ts';
+import { colorAt, sideName, type Position } from './position.ts';
 
 export interface MoveText {
   squares: number[];
@@ -34,7 +34,6 @@ export class MoveError extends Error {
   }
 }
 
-const side = (c: 'black' | 'white') => (c === 'black' ? 'Black' : 'White');
 
 function isSubsequence(needle: readonly number[], hay: readonly number[]): boolean {
   let i = 0;
@@ -64,8 +63,8 @@ export function resolveMove(pos: Position, text: string, opts: RulesOptions = {}
 function explainIllegal(pos: Position, from: number, to: number, legal: Move[]): string {
   const owner = colorAt(pos, from);
   if (owner === null) return `no piece stands on ${from}`;
-  if (owner !== pos.turn) return `the piece on ${from} is ${side(owner)}'s, and ${side(pos.turn)} is to move`;
-  if (legal.length === 0) return `${side(pos.turn)} has no legal move`;
+  if (owner !== pos.turn) return `the piece on ${from} is ${sideName(owner)}'s, and ${sideName(pos.turn)} is to move`;
+  if (legal.length === 0) return `${sideName(pos.turn)} has no legal move`;
   const caps = legal.filter((m) => m.captures.length > 0);
   if (caps.length > 0 && !caps.some((m) => m.from === from && m.to === to)) {
     return `a capture is compulsory: ${[...new Set(caps.map((m) => shortText(m)))].join(', ')}`;

@@ -6,6 +6,9 @@ import { BLACK_KING_ROW, WHITE_KING_ROW, popcount, squaresOf, type Bitboard } fr
 export type Color = 'black' | 'white';
 export const opposite = (c: Color): Color => (c === 'black' ? 'white' : 'black');
 
+/** "Black" / "White", as the side is named in every message. */
+export const sideName = (c: Color): string => (c === 'black' ? 'Black' : 'White');
+
 /** A validated position. Bitboards: bit s−1 is square s. */
 export interface Position {
   readonly black: Bitboard;

@@ -2,6 +2,7 @@
 // the protocol (src/protocol/v1.ts), with errors that say what was wanted and
 // what came: unknown names and fields are named, sizes and versions checked.
 
+import { joinWords } from '../protocol/words.ts';
 import { ClientMessage, Command } from '../protocol/v1.ts';
 
 // The schema itself lives in src/protocol/v1.ts (one declaration for server and page).
@@ -13,7 +14,7 @@ import { MAX_CLIENT_MESSAGE, PROTOCOL_VERSION } from '../protocol/v1.ts';
 const MESSAGE_TYPES = ['hello', 'ping', 'command'] as const;
 export const COMMAND_NAMES = Command.def.options.map((o) => o.def.shape.name.def.values[0] as Command['name']);
 
-const list = (names: readonly string[]) => names.slice(0, -1).join(', ') + ' or ' + names[names.length - 1];
+const list = (names: readonly string[]) => joinWords(names, 'or');
 
 /** Keys of `input` that the schema dropped from `output` (unknown fields), with their paths. */
 function unknownFields(input: unknown, output: unknown, path: string[] = []): string[] {

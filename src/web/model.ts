@@ -49,5 +49,5 @@ export function expectedCounts(pieces: readonly Piece[]): number[] {
   return out;
 }
 
-export const sideName = (s: Side): string => (s === 'black' ? 'Black' : 'White');
+export { sideName } from '../rules/position.ts';
 export const other = (s: Side): Side => (s === 'black' ? 'white' : 'black');

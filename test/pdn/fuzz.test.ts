@@ -3,16 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { readPdn, PdnError, makePdnFile } from '../../src/pdn/index.ts';
 import { corpusFile } from '../corpus.ts';
-
-function rng(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = seed;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { mulberry32 as rng } from '../../src/sensors/sim/prng.ts';
 
 const ALPHABET = '[]{}()"%;$!?.-x:*/\\ \n\r\t0123456789KBWkbwEventFENSetUp1-00-11/2-1/2';
 

@@ -1,3 +1,4 @@
+import { mulberry32 } from '../../src/sensors/sim/prng.ts';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SerialPort } from 'serialport';
 import {
@@ -118,8 +119,7 @@ describe('streaming', () => {
     const { s, frames, statuses } = source(bus);
     await s.open();
     const io = bus.io('/dev/ttyACM0');
-    let x = 99;
-    const rnd = () => ((x = (Math.imul(x, 1664525) + 1013904223) >>> 0) / 2 ** 32);
+    const rnd = mulberry32(99);
     const expected = { good: 0, checksum: 0, length: 0, garbage: 0, tooLong: 0, missed: 0 };
     let seq = 0;
     for (let round = 0; round < 300; round++) {
