@@ -6,7 +6,6 @@
 // play). Lengths are read from each PDN once and kept while the file is
 // unchanged.
 
-import { join } from 'node:path';
 import type express from 'express';
 import { gameFromPdn, readPdn, resultOf, type PdnResult } from '../pdn/index.ts';
 import { moveRecord, piecesOf } from '../game/session.ts';

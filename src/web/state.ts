@@ -8,7 +8,7 @@
 
 import { ServerMessage, type Command, type GameEvent, type StorageHealth } from '../protocol/v1.ts';
 import {
-  expectedCounts, piecesAfter, sideName,
+  piecesAfter, sideName,
   type ArchiveEntry, type Clock, type GameRecord, type Move, type Piece, type ServerInfo, type Side, type Snapshot, type Status,
 } from './model.ts';
 
@@ -477,11 +477,6 @@ export function statusSentence(s: ViewState): string {
   if (s.status.kind === 'illegal') return s.status.alert.message;
   if (s.status.kind === 'setup') return s.status.message || h.title + '.';
   return s.status.kind === 'in-sync' ? `${h.title}.` : `${h.title}. ${sideName(snap.turn)} to move.`;
-}
-
-/** Squares where the game position and the board differ in the number of coins. */
-export function boardDiff(s: ViewState, now: number): { want: number[]; have: number[] } {
-  return { want: s.snap ? expectedCounts(s.snap.pieces) : new Array<number>(32).fill(0), have: effectiveCounts(s, now) };
 }
 
 export type { Side };

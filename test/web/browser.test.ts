@@ -44,7 +44,6 @@ afterAll(async () => {
 
 const status = () => page.locator('#status [data-status]');
 const waitStatus = (kind: string) => page.waitForSelector(`#status [data-status="${kind}"]`, { timeout: WAIT });
-const moveTexts = () => page.locator('.movelist td.mv:not(.empty)').allInnerTexts();
 
 async function waitMoves(texts: string[]): Promise<void> {
   await page.waitForFunction((want: string[]) => {
