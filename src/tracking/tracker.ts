@@ -10,7 +10,7 @@
 import { Game, legalMoves, moveText, sameResult, type Move, type Ply, type Position } from '../rules/index.ts';
 import { BoardReader, type ReaderOptions } from '../reading/reader.ts';
 import { countsOf, diffSquares, isPartOf, matchesResult, outcomes, sameCounts, type Counts, type Outcome } from './boards.ts';
-import { describeFixes, diagnose, fixesTo, type Alert, type Fix } from './diagnose.ts';
+import { describeFixes, diagnose, fixesTo, type Alert, type AlertCategory, type Fix } from './diagnose.ts';
 
 export interface TrackerOptions {
   /** Takebacks (the position before the last move on the board) are accepted. Tournament mode refuses them. */
@@ -36,11 +36,23 @@ export const DEFAULT_TRACKER: TrackerOptions = {
 
 export type Phase = 'setup' | 'play' | 'over';
 
+/**
+ * Quiet feedback, no buzzer: a board part-way through a legal move that has
+ * stood a while (captured coins still on, a jump not finished), or a coin
+ * lying magnet-up.
+ */
+export interface Reminder {
+  category: AlertCategory | 'upside-down';
+  message: string;
+  squares: number[];
+  t: number;
+}
+
 /** How the board stands against the game, at a glance. */
 export type BoardStatus =
   | { kind: 'setup'; fixes: Fix[]; message: string }
-  | { kind: 'in-sync' }
-  | { kind: 'moving' }
+  | { kind: 'in-sync'; reminder?: Reminder }
+  | { kind: 'moving'; reminder?: Reminder }
   | { kind: 'awaiting-crown'; square: number }
   | { kind: 'illegal'; alert: Alert };
 
@@ -55,6 +67,8 @@ export type TrackerEvent =
   | { type: 'status'; t: number; status: BoardStatus }
   | { type: 'alert'; t: number; alert: Alert }
   | { type: 'alert-cleared'; t: number }
+  | { type: 'reminder'; t: number; reminder: Reminder }
+  | { type: 'reminder-cleared'; t: number }
   | { type: 'game-over'; t: number; game: Game };
 
 interface LastCommit {
@@ -118,6 +132,7 @@ export class MoveTracker {
     this.last = null;
     this.alert = null;
     this.placements = [];
+    this.stuck = null;
     this.cachePly = -1;
     this.updatePrior();
   }
@@ -129,6 +144,10 @@ export class MoveTracker {
     if (changed) this.logPlacements();
     const uncertainMoved = this.reader.uncertain !== this.lastUncertain && this.phase === 'play' && this.status.kind !== 'in-sync';
     this.lastUncertain = this.reader.uncertain;
+    if (this.reader.flippedMask !== this.lastFlipped) {
+      this.lastFlipped = this.reader.flippedMask;
+      this.dirty = true;
+    }
     if (changed || uncertainMoved || this.dirty || this.timerDue(t) || (this.phase === 'setup' && !this.reader.calibrated)) this.evaluate(t, changed);
     return this.events.length ? this.flush() : NO_EVENTS;
   }
@@ -140,6 +159,13 @@ export class MoveTracker {
   /** Something happened on the crowning square after the man arrived (a lift, a rise): the player crowned. */
   private crownTouched = false;
   private lastUncertain = 0;
+  private lastFlipped = 0;
+  /**
+   * The last board seen part-way through a legal move that looked finished (a
+   * jumper down with captured coins still on, a jump stopped short): if the
+   * opponent moves on from it, the mistake is named from it.
+   */
+  private stuck: { board: Counts; category: AlertCategory } | null = null;
 
   /**
    * A crown coin stacked on a man may read only a little above the man alone
@@ -233,28 +259,66 @@ export class MoveTracker {
   }
 
   private updatePrior(): void {
-    // Stacks are plausible where kings stand, where a man can be crowned, and where a king can land.
+    // The game is the prior: a second coin is plausible only where the rules allow one — where a
+    // king stands, where a king can land, where a man can reach the king row (it may arrive with
+    // its crown, or as a ready-made stack), and on the square a crowned man was taken back to.
+    // It is expected where a crown is awaited. Anywhere else a rise is a coin sitting better.
     const pos = this.game.position;
     let mask = pos.kings;
-    // (Not a man's crowning square: the man arrives alone and the crown comes after, seen as a
-    // coin added on top, or under once the man has been lifted — a well-centred man alone can
-    // read as high as a stack.)
     for (const m of this.game.outcome ? [] : legalMoves(pos, this.game.options)) {
       const king = (pos.kings & (1 << (m.from - 1))) !== 0;
       if (king) for (const p of m.path) mask |= 1 << (p - 1);
+      else if (m.crowned) mask |= 1 << (m.to - 1);
     }
-    if (this.awaitingCrown) mask &= ~(1 << (this.awaitingCrown - 1));
-    // Once the man has been lifted off the crowning square (to slip a coin under), a stack is expected there.
-    this.reader.setStackPrior(mask, this.awaitingCrown && this.crownLifted ? 1 << (this.awaitingCrown - 1) : 0);
+    if (this.crownCarried !== null) mask |= 1 << (this.crownCarried - 1);
+    const last = this.game.plies.at(-1);
+    if (last?.move.crowned) mask |= 1 << (last.move.from - 1);
+    this.reader.setStackPrior(mask, this.awaitingCrown ? 1 << (this.awaitingCrown - 1) : 0);
   }
 
+  /** A crowned man taken back as a stack: the square it went back to (its crown may still be on it). */
+  private crownCarried: number | null = null;
+
   private setStatus(s: BoardStatus, t: number): void {
+    if ((s.kind === 'moving' || s.kind === 'in-sync') && !s.reminder) {
+      const r = this.flippedReminder(t);
+      if (r) s = { ...s, reminder: r };
+    }
+    this.setReminder(s.kind === 'moving' || s.kind === 'in-sync' ? s.reminder ?? null : null, t);
     const same = s.kind === this.status.kind &&
+      (s.kind !== 'moving' && s.kind !== 'in-sync' || (this.status as { reminder?: Reminder }).reminder === s.reminder) &&
       (s.kind !== 'awaiting-crown' || (this.status as { square: number }).square === s.square) &&
       (s.kind !== 'illegal' || (this.status as { alert: Alert }).alert === s.alert) &&
       (s.kind !== 'setup' || (this.status as { message: string }).message === s.message);
     this.status = s;
     if (!same) this.events.push({ type: 'status', t, status: s });
+  }
+
+  private reminder: Reminder | null = null;
+
+  get currentReminder(): Reminder | null {
+    return this.reminder;
+  }
+
+  private setReminder(r: Reminder | null, t: number): void {
+    if (r && this.reminder && r.message === this.reminder.message) return;
+    if (!r && !this.reminder) return;
+    this.reminder = r;
+    this.events.push(r ? { type: 'reminder', t, reminder: r } : { type: 'reminder-cleared', t });
+  }
+
+  /** A coin lying magnet-up: counted as a coin, and the player asked to turn it over. */
+  private flippedReminder(t: number): Reminder | null {
+    const m = this.reader.flippedMask;
+    if (!m) return null;
+    const squares: number[] = [];
+    for (let i = 0; i < 32; i++) if ((m >>> i) & 1) squares.push(i + 1);
+    const list = squares.length === 1 ? `${squares[0]}` : `${squares.slice(0, -1).join(', ')} and ${squares.at(-1)}`;
+    return {
+      category: 'upside-down',
+      message: squares.length === 1 ? `The coin on ${list} is upside down: turn it over.` : `The coins on ${list} are upside down: turn them over.`,
+      squares, t,
+    };
   }
 
   private raise(alert: Alert, t: number): void {
@@ -311,6 +375,12 @@ export class MoveTracker {
     if (!this.reader.calibrated && this.reader.calibrateFrom(want)) {
       this.prevBoard.set(this.reader.counts);
     }
+    // One coin or two is the game's call where the reading allows both: a king standing on its
+    // square is recognised without lifting it (an off-centre stack reads like one centred coin).
+    const soft = this.reader.calibrated ? this.setupReading(want) : null;
+    if (soft) {
+      for (const sq of diffSquares(this.reader.counts, soft)) this.reader.correct(sq, soft[sq - 1] as 1 | 2);
+    }
     if (this.reader.calibrated && sameCounts(this.reader.counts, want)) {
       this.phase = this.game.outcome ? 'over' : 'play';
       this.placements = [];
@@ -328,6 +398,26 @@ export class MoveTracker {
       this.events.push({ type: 'setup', t, fixes, message });
       this.setStatus({ kind: 'setup', fixes, message }, t);
     }
+  }
+
+  /**
+   * The board read with the game's counts where one-or-two is the only
+   * difference and the reading allows it (a coin there reading at least like a
+   * fairly centred coin, for a king; no more than a clear stack, for a man).
+   * Null if anything else differs.
+   */
+  private setupReading(want: Counts): Counts | null {
+    const r = this.reader, cal = r.calibration;
+    const b = new Uint8Array(r.counts);
+    for (let i = 0; i < 32; i++) {
+      if (b[i] === want[i]) continue;
+      if (b[i] === 0 || want[i] === 0) return null;
+      if (r.settling) return null;
+      const span = cal.span(i);
+      if (want[i] === 2 && r.smooth[i] < cal.empty[i] + KING_MIN_READING * span) return null;
+      b[i] = want[i];
+    }
+    return b;
   }
 
   /** The board while a crown is awaited on the crowning square: the man there (1), or lifted to slip a coin under (0). */
@@ -369,6 +459,7 @@ export class MoveTracker {
 
     // 1. In sync (or waiting for the crown).
     if (sameCounts(view, snap.counts) || (crown !== null && this.crownWaitBoard(board, snap.counts))) {
+      this.stuck = null;
       this.reader.confirm(crown === null ? 0 : 1 << (crown - 1));
       this.clearAlert(t);
       this.setStatus(crown !== null ? { kind: 'awaiting-crown', square: crown } : { kind: 'in-sync' }, t);
@@ -418,6 +509,7 @@ export class MoveTracker {
         if (alt.length) {
           const o = this.chooseRoute(alt);
           const previous = game.undo().move;
+          this.cachePly = -1;
           this.awaitingCrown = null;
           this.commit(o.move, board, t, previous);
           return true;
@@ -426,6 +518,8 @@ export class MoveTracker {
       if (sameCounts(board, snap.beforeCounts)) {
         if (this.options.takebacks) {
           const ply = game.undo();
+          this.cachePly = -1;
+          this.crownCarried = ply.move.crowned && !(this.awaitingCrown === ply.move.to) ? ply.move.from : null;
           this.awaitingCrown = null;
           this.last = null;
           this.placements = [];
@@ -469,14 +563,24 @@ export class MoveTracker {
       }
       const partial = snap.outs.filter((o) => isPartOf(view, snap.counts, o.move, true));
       if (!partial.length) continue;
-      this.markOpponentStarted();
+      // (Only the last mover's pieces gone is also the last mover lifting theirs again: no start yet.)
+      if (this.sideToMoveTouched(view)) this.markOpponentStarted();
       if (crownBlocks) return this.notCrownedAfterGrace(board, t);
-      if (t - this.candidateSince >= this.options.patienceMs && looksFinished(view, snap.counts, partial)) {
-        this.raise(diagnose(view, game.position, snap.counts, snap.outs.map((o) => o.move), t), t);
-        return;
+      // Part-way through a legal move: incomplete, not illegal. If it looks finished (the piece put
+      // down, captured coins still on, a jump stopped short), remember what is missing and, after a
+      // pause, say so quietly (no buzzer).
+      let reminder: Reminder | undefined;
+      if (looksFinished(view, snap.counts, partial)) {
+        const d = diagnose(view, game.position, snap.counts, snap.outs.map((o) => o.move), t);
+        if (d.category === 'capture-not-removed' || d.category === 'incomplete-jump') {
+          this.stuck = { board: new Uint8Array(view), category: d.category };
+          if (t - this.candidateSince >= this.options.patienceMs) {
+            reminder = this.reminder?.message === d.message ? this.reminder : { category: d.category, message: d.message, squares: d.squares, t };
+          }
+        }
       }
       this.clearAlert(t);
-      this.setStatus({ kind: 'moving' }, t);
+      this.setStatus(reminder ? { kind: 'moving', reminder } : { kind: 'moving' }, t);
       return;
     }
     // A fast reply: a move and the answer to it, both done before the board was seen still.
@@ -507,12 +611,17 @@ export class MoveTracker {
     }
     if (t - this.candidateSince >= this.options.graceMs) {
       const view = crown === null ? board : withCrown(board, crown);
-      this.raise(diagnose(view, game.position, snap.counts, snap.outs.map((o) => o.move), t), t);
+      const legal = snap.outs.map((o) => o.move);
+      // Left part-way through a move (captured coins on, a jump stopped short) and the opponent has
+      // moved on since: the mistake is the unfinished move, named as such however long it stood.
+      const stuck = this.stuck && this.movedOnFrom(this.stuck.board, view);
+      this.raise(stuck ? diagnose(this.stuck!.board, game.position, snap.counts, legal, t, view) : diagnose(view, game.position, snap.counts, legal, t), t);
     } else if (!this.alert) this.setStatus({ kind: 'moving' }, t);
   }
 
   /** The opponent started before the crown was seen: the crown may be landing just now, so allow the grace period. */
   private notCrownedAfterGrace(board: Counts, t: number): void {
+    if (this.acceptAmbiguousCrown(board, t)) return;
     if (t - this.candidateSince < this.options.graceMs) {
       if (!this.alert) this.setStatus({ kind: 'moving' }, t);
       return;
@@ -520,20 +629,34 @@ export class MoveTracker {
     this.raiseNotCrowned(board, t);
   }
 
-  private raiseNotCrowned(board: Counts, t: number): void {
+  /**
+   * The opponent has begun while the crowning square reads in the band where an off-centre stack
+   * and a well-centred man overlap: if the evidence leans to a crown, it is taken as crowned (at
+   * once: the new king may be about to move).
+   */
+  private acceptAmbiguousCrown(board: Counts, t: number): boolean {
     const sq = this.awaitingCrown!;
     // The opponent has begun and the player did something on the crowning square after the man
     // arrived (lifted it, or the reading rose): they crowned. A reading in the band where an
     // off-centre stack and a well-centred man overlap is then taken as the crown.
     const r = this.reader, i = sq - 1, cal = r.calibration;
-    if (this.crownTouched && board[i] === 1 && r.smooth[i] >= cal.one[i] + AMBIGUOUS_CROWN * (cal.two[i] - cal.one[i])) {
+    // A reading above every single coin seen on this square is taken as the crown too (a crown put
+    // on at once, or a ready-made stack, never shows the man alone: an off-centre stack reads like
+    // a centred man, and the game says a crown belongs there).
+    if (board[i] === 1 && r.smooth[i] >= cal.one[i] + (this.crownTouched ? AMBIGUOUS_CROWN : UNSEEN_CROWN) * (cal.two[i] - cal.one[i])) {
       r.correct(sq, 2);
       this.awaitingCrown = null;
       this.events.push({ type: 'crowned', t, square: sq });
       this.updatePrior();
       this.evaluatePlay(r.counts, t);
-      return;
+      return true;
     }
+    return false;
+  }
+
+  private raiseNotCrowned(board: Counts, t: number): void {
+    const sq = this.awaitingCrown!;
+    if (this.acceptAmbiguousCrown(board, t)) return;
     const snap = this.snapshot();
     const fixes = fixesTo(board, this.game.position, snap.counts);
     this.raise({
@@ -541,6 +664,36 @@ export class MoveTracker {
       message: `Crown the king on ${sq} first: stack a second coin on it. ${describeFixes(fixes.filter((f) => f.square !== sq))}`.trim(),
       squares: fixes.map((f) => f.square), fixes, t,
     }, t);
+  }
+
+  /**
+   * Does `board` follow from the stuck board by the opponent's hand alone: only
+   * squares the unfinished move did not touch have changed, and something has?
+   */
+  private movedOnFrom(stuck: Counts, board: Counts): boolean {
+    const pos = this.game.position;
+    let changed = false;
+    for (let i = 0; i < 32; i++) {
+      if (board[i] === stuck[i]) continue;
+      // The side to move's pieces and the squares the unfinished move left are theirs: untouched since.
+      const bit = 1 << i;
+      const mover = pos.turn === 'black' ? pos.black : pos.white;
+      if (mover & bit) return false;
+      if (this.snapshot().counts[i] !== stuck[i]) return false;
+      changed = true;
+    }
+    return changed;
+  }
+
+  /** Has the side to move touched the board: one of its pieces changed, or something put down on an empty square? */
+  private sideToMoveTouched(board: Counts): boolean {
+    const pos = this.game.position, counts = this.snapshot().counts;
+    const own = pos.turn === 'black' ? pos.black : pos.white;
+    for (let i = 0; i < 32; i++) {
+      if (board[i] === counts[i]) continue;
+      if (counts[i] === 0 || (own >>> i) & 1) return true;
+    }
+    return false;
   }
 
   private markOpponentStarted(): void {
@@ -572,6 +725,8 @@ export class MoveTracker {
   private commit(move: Move, board: Counts | null, t: number, previous?: Move, huff?: number): void {
     const game = this.game;
     const ply = huff === undefined ? game.play(move) : game.huffAndPlay(huff, move);
+    this.cachePly = -1;
+    this.stuck = null;
     const text = moveText(move, legalMoves(ply.before, game.options));
     // The board matched: its counts may teach the calibration (but not a crowning square, whose coins are still coming).
     if (board) this.reader.confirm(move.crowned ? 1 << (move.to - 1) : 0);
@@ -581,7 +736,10 @@ export class MoveTracker {
     const number = Math.floor((game.plies.length - 1 + (game.start.turn === 'white' ? 1 : 0)) / 2) + 1;
     if (previous) this.events.push({ type: 'move-replaced', t, previous, ply, text });
     else this.events.push({ type: 'move', t, ply, text, number });
-    if (move.crowned && !(board && board[move.to - 1] === 2)) {
+    const carried = this.crownCarried !== null && move.from === this.crownCarried;
+    this.crownCarried = null;
+    if (carried && board && board[move.to - 1] === 1) this.reader.correct(move.to, 2);
+    if (move.crowned && !(board && board[move.to - 1] === 2) && !carried) {
       this.awaitingCrown = move.to;
       this.crownBase = NaN;
       this.crownSteady = 0;
@@ -608,10 +766,15 @@ export class MoveTracker {
 
 const NO_EVENTS: TrackerEvent[] = [];
 
+/** In set-up, a square where the game has a king and one coin is read counts as the king if it reads at least this (fraction of a coin above empty). */
+const KING_MIN_READING = 0.75;
+
 /** Rise (fraction of a coin's reading) over the man alone that counts as a crown stacked on it. */
 const CROWN_RISE = 0.12;
 /** Fraction of the way from one coin to two above which an awaited crown is taken as on once play goes on. */
 const AMBIGUOUS_CROWN = 0.1;
+/** …and with no crowning seen, this far (a reading above any man seen on the square). */
+const UNSEEN_CROWN = 0.15;
 /** A rise this big (fraction of a coin) between steady readings on the crowning square shows a hand crowning. */
 const CROWN_EVIDENCE = 0.07;
 
