@@ -300,10 +300,11 @@ export class GameSession {
   /** A frame from the board source. */
   pushFrame(t: number, readings: ArrayLike<number>): void {
     if (this.routine) return this.pushCalibration(t, readings);
-    const before = this.tracker.reader.lastChange;
+    const before = this.tracker.view.lastChange;
     const events = this.tracker.push(t, readings);
     if (events.length) this.afterTracker(events);
-    if (this.tracker.reader.lastChange !== before) this.emit({ type: 'counts' });
+    // (A reminder — captured coins still on, a coin upside down — rides on the status the counts message carries.)
+    if (this.tracker.view.lastChange !== before || events.some((e) => e.type === 'reminder' || e.type === 'reminder-cleared')) this.emit({ type: 'counts' });
     this.tickClock();
   }
 
@@ -391,7 +392,6 @@ export class GameSession {
     const flagged = this.clock.settle(now);
     if (flagged && !this.game.outcome) {
       const outcome = this.game.timeForfeit(flagged);
-      this.tracker.phase = 'over';
       this.finish(outcome);
     }
     if (now - this.lastClockTick >= 1000) {
@@ -413,7 +413,7 @@ export class GameSession {
 
   /** Starts the explicit calibration routine; play waits until it is done or cancelled. */
   startCalibration(): void {
-    this.routine = new CalibrationRoutine({ minCoinDelta: this.tracker.reader.options.minCoinDelta });
+    this.routine = new CalibrationRoutine({ minCoinDelta: this.tracker.readerOptions.minCoinDelta });
     const progress = this.routine.progress();
     this.emit({ type: 'calibration', progress, say: progress.message });
   }
@@ -435,14 +435,14 @@ export class GameSession {
     }
     this.routine = null;
     const c = routine.result();
-    this.tracker.reader.useCalibration(c);
+    this.tracker.useCalibration(c);
     this.emit({ type: 'calibrated', data: c.toJSON(this.boardId, new Date(this.now()).toISOString()), say: 'Calibration done and saved. Set up the position shown.' });
     this.afterTracker(this.tracker.setGame(this.game));
   }
 
   /** Uses a saved calibration (from an earlier routine on this board). */
   useCalibration(data: unknown): void {
-    this.tracker.reader.useCalibration(Calibration.fromJSON(data));
+    this.tracker.useCalibration(Calibration.fromJSON(data));
   }
 
   // ---------------------------------------------------------------- commands
@@ -462,7 +462,6 @@ export class GameSession {
   resign(side: Color): void {
     this.requireOpen();
     const outcome = this.game.resign(side);
-    this.tracker.phase = 'over';
     this.finish(outcome);
   }
 
@@ -478,7 +477,6 @@ export class GameSession {
     this.requireOpen();
     if (this.drawOffer !== opposite(side)) throw new SessionError('not-allowed', `${sideName(opposite(side))} has not offered a draw`);
     const outcome = this.game.agreeDraw();
-    this.tracker.phase = 'over';
     this.finish(outcome);
   }
 
@@ -492,7 +490,6 @@ export class GameSession {
     this.requireOpen();
     if (!this.game.drawClaim()) throw new SessionError('not-allowed', 'no draw can be claimed now');
     const outcome = this.game.claimDraw();
-    this.tracker.phase = 'over';
     this.finish(outcome);
   }
 
@@ -552,7 +549,7 @@ export class GameSession {
       const b = 1 << (s - 1);
       if ((pos.black | pos.white) & b) pieces.push({ square: s, color: pos.black & b ? 'black' : 'white', king: (pos.kings & b) !== 0 });
     }
-    const r = this.tracker.reader;
+    const r = this.tracker.view;
     return {
       version: 1,
       gameId: this.gameId,

@@ -8,6 +8,9 @@ export const SQUARE_COUNT = 32;
 /** Smallest one-coin delta accepted for a square, as a fraction of the board's median. */
 export const ONE_FLOOR = 0.85;
 
+/** A two-coin stack reads at least this many times one coin (centred; the hardware README: 1.3–1.5). */
+export const MIN_STACK_RATIO = 1.3;
+
 /** What an uncalibrated board is assumed to read (linear Hall sensor at VCC/2, ~200 counts a coin). */
 export const NOMINAL = { empty: 512, coinDelta: 200, stackRatio: 1.4 } as const;
 
@@ -118,11 +121,15 @@ export class Calibration {
       if (value > this.one[i]) this.one[i] = value;
       else this.one[i] += (known[i] ? 0.1 * alpha : 0.5) * (value - this.one[i]);
     } else {
-      this.two[i] += (known[i] ? alpha : 1) * (value - this.two[i]);
+      // Like one coin: an off-centre stack only reads lower, so the level follows the best-centred
+      // stacks seen (up at once, down slowly), and never sits closer to one coin than a stack can.
+      if (value > this.two[i] || !known[i]) this.two[i] = value;
+      else this.two[i] += 0.1 * alpha * (value - this.two[i]);
       if (!this.oneKnown[i]) this.one[i] = this.empty[i] + (this.two[i] - this.empty[i]) / this.stackRatio;
     }
     known[i] = 1;
     if (!this.twoKnown[i]) this.two[i] = this.empty[i] + this.stackRatio * (this.one[i] - this.empty[i]);
+    else if (!this.measured[i]) this.two[i] = Math.max(this.two[i], this.empty[i] + MIN_STACK_RATIO * (this.one[i] - this.empty[i]));
   }
 
   toJSON(boardId?: string, savedAt?: string): CalibrationData {

@@ -45,6 +45,28 @@ export interface ReaderOptions {
   minCoinDelta: number;
 }
 
+/**
+ * What the reader makes of the board, as plain values: coin counts, how sure
+ * it is of each square, and the squares whose one-or-two call is soft (the
+ * game decides there). Bitboards: bit s−1 for square s.
+ */
+export interface BoardView {
+  readonly counts: Readonly<Uint8Array>;
+  readonly confidence: Readonly<Float32Array>;
+  readonly calibrated: boolean;
+  /** one or two coins could be read either way */
+  readonly uncertain: number;
+  /** two coins read where no stack can be, on levels only learnt in play (most likely a man sitting better) */
+  readonly unexpected: number;
+  /** a coin lying magnet-up (counted as a coin) */
+  readonly flipped: number;
+  /** where the game said a stack is plausible, and where one is expected (a crown awaited) */
+  readonly plausibleStacks: number;
+  readonly expectedStacks: number;
+  /** frame time of the last change of any count */
+  readonly lastChange: number;
+}
+
 export const DEFAULT_READER: ReaderOptions = {
   debounceMs: 20,
   debounceFrames: 2,
@@ -94,6 +116,8 @@ export class BoardReader {
   uncertain = 0;
   /** bit s−1 set where the coin on square s lies magnet-up (reads below empty): counted as a coin, to be turned over */
   flippedMask = 0;
+  /** bit s−1 set where two coins are read but the game allows no stack and the square's levels were only learnt in play: most likely a man sitting better */
+  unexpectedMask = 0;
   /** smoothed readings (fast EMA), for calibration */
   readonly smooth = new Float64Array(SQUARE_COUNT);
   /** frame time of the last debounced change of any square */
@@ -135,6 +159,15 @@ export class BoardReader {
   setStackPrior(mask: number, expected = 0): void {
     this.stackMask = mask | expected;
     this.stackExpected = expected;
+  }
+
+  /** The board as read (live arrays: read, do not keep). */
+  view(): BoardView {
+    return {
+      counts: this.counts, confidence: this.confidence, calibrated: this.calibrated,
+      uncertain: this.uncertain, unexpected: this.unexpectedMask, flipped: this.flippedMask,
+      plausibleStacks: this.stackMask, expectedStacks: this.stackExpected, lastChange: this.lastChange,
+    };
   }
 
   /** Squares where a stack is plausible (see setStackPrior). */
@@ -278,6 +311,7 @@ export class BoardReader {
       if (this.counts[i] === 2 && !((this.stackMask >>> i) & 1) && !cal.measured[i]) unexpected |= 1 << i;
     }
     this.uncertain = uncertain | unexpected;
+    this.unexpectedMask = unexpected;
     this.flippedMask = flipped;
     if (changed) this.lastChange = t;
     return changed;

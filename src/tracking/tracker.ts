@@ -7,8 +7,9 @@
 // stacking, change of mind, huffing and set-up/resync are handled here too.
 // Pure: time comes from the frames, the Game is the only state it changes.
 
-import { Game, legalMoves, moveText, sameResult, type Move, type Ply, type Position } from '../rules/index.ts';
-import { BoardReader, type ReaderOptions } from '../reading/reader.ts';
+import { Game, JUMP_LAND, NEIGHBOUR, legalMoves, moveText, sameResult, type Move, type Ply, type Position } from '../rules/index.ts';
+import { BoardReader, type BoardView, type ReaderOptions } from '../reading/reader.ts';
+import type { Calibration } from '../reading/calibration.ts';
 import { countsOf, diffSquares, isPartOf, matchesResult, outcomes, sameCounts, type Counts, type Outcome } from './boards.ts';
 import { describeFixes, diagnose, fixesTo, type Alert, type AlertCategory, type Fix } from './diagnose.ts';
 
@@ -81,7 +82,8 @@ interface LastCommit {
 export class MoveTracker {
   readonly options: TrackerOptions;
   readonly reader: BoardReader;
-  phase: Phase = 'setup';
+  /** Board and game not yet compared (a new or loaded game, a reconnect): set-up first. */
+  private settingUp = true;
   private game: Game;
   private status: BoardStatus = { kind: 'setup', fixes: [], message: '' };
   private alert: Alert | null = null;
@@ -101,6 +103,26 @@ export class MoveTracker {
     this.reader = reader ?? new BoardReader(this.options.reader);
     this.game = game;
     this.updatePrior();
+  }
+
+  /** Set-up until board and game agree; then play, or over once the game has an outcome (however it came). */
+  get phase(): Phase {
+    return this.settingUp ? 'setup' : this.game.outcome ? 'over' : 'play';
+  }
+
+  /** What the reader makes of the board (counts, confidence, soft squares), for displays. */
+  get view(): BoardView {
+    return this.reader.view();
+  }
+
+  /** Uses a saved or routine-made calibration (the board is compared with the game again). */
+  useCalibration(c: Calibration): void {
+    this.reader.useCalibration(c);
+  }
+
+  /** The reader's settings (the calibration routine takes the smallest coin step from them). */
+  get readerOptions(): Readonly<ReaderOptions> {
+    return this.reader.options;
   }
 
   get currentGame(): Game {
@@ -127,7 +149,7 @@ export class MoveTracker {
 
   /** After a reconnect or a new game: compare board and position again before play goes on. */
   resync(): void {
-    this.phase = 'setup';
+    this.settingUp = true;
     this.awaitingCrown = null;
     this.last = null;
     this.alert = null;
@@ -270,6 +292,12 @@ export class MoveTracker {
       if (king) for (const p of m.path) mask |= 1 << (p - 1);
       else if (m.crowned) mask |= 1 << (m.to - 1);
     }
+    // (Also every square next to a king, legal or not: a king stepping wrongly must still be read as
+    // a king for the alert to say what to put back.)
+    for (let i = 0; i < 32; i++) {
+      if (!((pos.kings >>> i) & 1)) continue;
+      for (let d = 0; d < 4; d++) if (NEIGHBOUR[i * 4 + d] >= 0) mask |= 1 << NEIGHBOUR[i * 4 + d];
+    }
     if (this.crownCarried !== null) mask |= 1 << (this.crownCarried - 1);
     const last = this.game.plies.at(-1);
     if (last?.move.crowned) mask |= 1 << (last.move.from - 1);
@@ -382,7 +410,7 @@ export class MoveTracker {
       for (const sq of diffSquares(this.reader.counts, soft)) this.reader.correct(sq, soft[sq - 1] as 1 | 2);
     }
     if (this.reader.calibrated && sameCounts(this.reader.counts, want)) {
-      this.phase = this.game.outcome ? 'over' : 'play';
+      this.settingUp = false;
       this.placements = [];
       this.clearAlert(t);
       this.events.push({ type: 'ready', t, calibrated: this.reader.calibrated });
@@ -610,7 +638,9 @@ export class MoveTracker {
       return this.notCrownedAfterGrace(board, t);
     }
     if (t - this.candidateSince >= this.options.graceMs) {
-      const view = crown === null ? board : withCrown(board, crown);
+      // The mistake is described on the likeliest reading of the board (see likelyBoard).
+      const likely = this.likelyBoard(board);
+      const view = crown === null ? likely : withCrown(likely, crown);
       const legal = snap.outs.map((o) => o.move);
       // Left part-way through a move (captured coins on, a jump stopped short) and the opponent has
       // moved on since: the mistake is the unfinished move, named as such however long it stood.
@@ -668,11 +698,12 @@ export class MoveTracker {
 
   /**
    * Does `board` follow from the stuck board by the opponent's hand alone: only
-   * squares the unfinished move did not touch have changed, and something has?
+   * squares the unfinished move did not touch have changed, and a piece was put
+   * down?
    */
   private movedOnFrom(stuck: Counts, board: Counts): boolean {
     const pos = this.game.position;
-    let changed = false;
+    let placed = false;
     for (let i = 0; i < 32; i++) {
       if (board[i] === stuck[i]) continue;
       // The side to move's pieces and the squares the unfinished move left are theirs: untouched since.
@@ -680,9 +711,35 @@ export class MoveTracker {
       const mover = pos.turn === 'black' ? pos.black : pos.white;
       if (mover & bit) return false;
       if (this.snapshot().counts[i] !== stuck[i]) return false;
-      changed = true;
+      if (board[i] > stuck[i]) placed = true;
     }
-    return changed;
+    // (A piece only taken away is no reply: the opponent's move puts a piece down somewhere.)
+    return placed;
+  }
+
+  /**
+   * The board as read, but a man sitting better where no stack can be read as the man (two coins
+   * there were never more than a guess), and a piece that appeared next to (or a jump from) where a
+   * king vanished read as that king (an off-centre stack reads like one coin).
+   */
+  private likelyBoard(board: Counts): Counts {
+    const b = new Uint8Array(board);
+    const counts = this.snapshot().counts;
+    const unexpected = this.reader.unexpectedMask;
+    for (let i = 0; i < 32; i++) if ((unexpected >>> i) & 1 && b[i] === 2 && counts[i] < 2) b[i] = 1;
+    const gone = (size: number) => {
+      const out: number[] = [];
+      for (let i = 0; i < 32; i++) if (counts[i] === size && b[i] === 0) out.push(i);
+      return out;
+    };
+    const near = (from: number[], i: number) => from.some((k) => [0, 1, 2, 3].some((d) => NEIGHBOUR[k * 4 + d] === i || JUMP_LAND[k * 4 + d] === i));
+    const kingsGone = gone(2), menGone = gone(1);
+    for (let i = 0; i < 32; i++) {
+      if (b[i] !== 1 || counts[i] !== 0) continue;
+      // (Not if a man that could have gone there is gone too: then it is likelier that man.)
+      if (near(kingsGone, i) && !near(menGone, i) && (this.reader.stackPrior >>> i) & 1) b[i] = 2;
+    }
+    return b;
   }
 
   /** Has the side to move touched the board: one of its pieces changed, or something put down on an empty square? */
@@ -752,10 +809,7 @@ export class MoveTracker {
       this.setStatus({ kind: 'in-sync' }, t);
     }
     this.updatePrior();
-    if (game.outcome) {
-      this.phase = 'over';
-      this.events.push({ type: 'game-over', t, game });
-    }
+    if (game.outcome) this.events.push({ type: 'game-over', t, game });
   }
 
   /** The squares where the board differs from the game's position (for displays). */

@@ -35,7 +35,7 @@ describe('setup', () => {
     t.sim.setupStart();
     t.wait(600);
     expect(t.of('ready').length).toBe(1);
-    expect(t.tracker.reader.calibrated).toBe(true);
+    expect(t.tracker.view.calibrated).toBe(true);
     expect(t.tracker.phase).toBe('play');
   });
 

@@ -43,7 +43,7 @@ export class Table {
     this.sim = new SimBoard({ seed: opts.seed ?? 1, physics: opts.physics });
     this.game = opts.game ?? Game.standard();
     this.tracker = new MoveTracker(this.game, opts.tracker);
-    if (opts.routine) this.tracker.reader.useCalibration(routineCalibration(opts.seed ?? 1, opts.physics));
+    if (opts.routine) this.tracker.useCalibration(routineCalibration(opts.seed ?? 1, opts.physics));
     // Remember when the hand last touched the board (for commit latency).
     for (const name of ['place', 'lift', 'set', 'slide', 'touch', 'flip'] as const) {
       const f = this.sim[name].bind(this.sim) as (...a: number[]) => void;
@@ -161,10 +161,20 @@ export class RandomHand {
   readonly habits: Record<string, number> = {};
   /** a neighbour knocked off-centre and not yet straightened */
   private knocked: number | null = null;
+  /**
+   * The last move played: when the hand left the board (its last action's motion over), when the
+   * move's pieces were all in place (landed, captured coins off), and what the hand did after that
+   * (crowning, a nudge, a knocked neighbour, a coin turned over) — a move can be committed before
+   * the hand has left.
+   */
+  lastMove = { rest: 0, inPlace: 0, after: [] as string[] };
   constructor(readonly table: Table, seed: number, style: Partial<HandStyle> = HUMAN) {
     this.rng = mulberry32(seed);
     this.style = { ...TIDY, ...style };
   }
+
+  private landedAt = 0;
+  private flippedAt = -1;
 
   private did(habit: string): void {
     this.habits[habit] = (this.habits[habit] ?? 0) + 1;
@@ -192,11 +202,14 @@ export class RandomHand {
     if (coins === 1 && r() < this.style.upsideDown) {
       this.did('upside-down');
       sim.set(sq, 1, { upsideDown: true });
+      this.landedAt = this.table.now();
       this.table.wait(this.pause(400, 2000));
       sim.flip(sq);
+      this.flippedAt = this.table.now();
       return;
     }
     sim.set(sq, coins);
+    this.landedAt = this.table.now();
   }
 
   playMove(move: Move, crownStyle?: CrownStyle): number {
@@ -205,6 +218,7 @@ export class RandomHand {
     const st = this.style;
     const size = sim.coinsAt(move.from);
     const mover = colorOf(this.table.game.position, move.from);
+    this.flippedAt = -1;
     // A neighbour knocked earlier is straightened now and then.
     if (this.knocked !== null && sim.coinsAt(this.knocked) > 0 && r() < 0.3) {
       this.did('straighten-knocked');
@@ -309,6 +323,9 @@ export class RandomHand {
       });
     }
     const nudgeDue = nudge && crown !== 'stacked' && !byCoin ? this.table.now() + this.pause(500, 2000) : Infinity;
+    const after: string[] = [];
+    // (A coin put down magnet-up is a coin in place; turning it over comes after.)
+    if (this.flippedAt > this.landedAt) after.push('upside-down coin turned over');
     const doNudge = () => {
       sim.slide(move.to, this.pause(0, 5) / 10);
     };
@@ -325,6 +342,8 @@ export class RandomHand {
         this.step();
       });
     }
+    const inPlace = (this.flippedAt > this.landedAt ? this.landedAt : this.table.lastHandAt) + sim.physics.options.motionMs;
+    if (crown === 'top' || crown === 'under') after.push('crowning');
     // Crowning: fetch a coin and put it on top (at once, or after a moment), or lift the man and slip it under.
     if (crown === 'top') {
       const d = r();
@@ -345,6 +364,7 @@ export class RandomHand {
     if (nudgeDue < Infinity) {
       if (this.table.now() < nudgeDue) this.table.wait(nudgeDue - this.table.now());
       doNudge();
+      after.push('nudged to the centre');
     }
     if (r() < st.knockNeighbour) {
       // The hand leaving knocks a neighbour of the landing square off-centre.
@@ -352,6 +372,7 @@ export class RandomHand {
       if (near.length) {
         const s = near[Math.floor(r() * near.length)];
         this.did('knock-neighbour');
+        after.push('a neighbour knocked');
         sim.slide(s, 2 + r());
         this.knocked = s;
         if (r() < 0.4) {
@@ -364,6 +385,7 @@ export class RandomHand {
     }
     // The hand has left the board once the last action's motion is over.
     const rest = this.table.lastHandAt + sim.physics.options.motionMs;
+    this.lastMove = { rest, inPlace, after };
     if (r() < st.fastReply) return rest; // the opponent starts at once
     this.table.wait(r() < st.longPause ? this.pause(1000, 4000) : this.pause(60, 400));
     return rest;
