@@ -1,9 +1,14 @@
-// Readings → board: turns each frame's 32 raw readings into a count of coins
-// (0, 1, 2) per square, with confidence, using the per-square calibration,
-// hysteresis, a prior saying where a two-coin stack is plausible, and a
-// per-square debounce so noise or a hand brushing past never changes the
-// board. Tracks slow drift of empty squares and learns levels as play goes.
-// Pure: time comes from the frames.
+// Readings → board: owns all the evidence about coins. Turns each frame's 32
+// raw readings into a count of coins (0, 1, 2) per square, with confidence,
+// using the per-square calibration, hysteresis and a per-square debounce (a
+// coin counts once its reading has stopped moving), so noise, a hand brushing
+// past or a coin carried over never changes the board. One coin or two is
+// left to the game where the evidence cannot settle it: the owner says where
+// a stack is plausible or expected (setStackPrior), and the reader marks the
+// squares it could read either way (a step up counts as a coin added only
+// where a crown is expected). A reading clearly below empty is a coin lying
+// magnet-up. Tracks slow drift of empty squares and learns levels as play
+// goes; exposes a plain BoardView. Pure: time comes from the frames.
 
 import { Calibration, SQUARE_COUNT, agreesWithOccupancy } from './calibration.ts';
 

@@ -1,16 +1,22 @@
-// Move tracking: from debounced coin counts to verified moves. Each stable
-// board is compared with the legal moves (not with a script of lifts and
-// places): in sync; the result of a legal move (commit at once); part-way
-// through one (wait quietly); the position before the last move (takeback);
-// the result of a move and a fast reply (commit both); anything else, once it
-// has stayed so for a grace period, is illegal and diagnosed. Crowning by
-// stacking, change of mind, huffing and set-up/resync are handled here too.
-// Pure: time comes from the frames, the Game is the only state it changes.
+// Move tracking: the small state machine around classify (classify.ts). It
+// owns a BoardReader (readings → coin counts, reading/) and tells it, as the
+// game allows, where a second coin is plausible or expected; it reads each
+// settled board both ways where one coin or two is soft, asks classify which
+// case it is, and acts: in sync; a legal result (commit at once); part-way
+// through one (wait; a quiet reminder if it looks finished and stands); a
+// change of mind or a takeback; a fast reply (commit both); a crown awaited or
+// missing; anything else, once it has stood for the grace period, illegal and
+// diagnosed (diagnose.ts). What the game settled goes back to the reader
+// (correct, confirm). Set-up/resync (kings recognised without lifting them),
+// crowning however the crown arrives, coins lying magnet-up (a reminder) and
+// huffing are handled here too. Its phase is derived from the game. Pure:
+// time comes from the frames; the Game is the only outside state it changes.
 
-import { Game, JUMP_LAND, NEIGHBOUR, legalMoves, moveText, sameResult, type Move, type Ply, type Position } from '../rules/index.ts';
+import { Game, JUMP_LAND, NEIGHBOUR, legalMoves, moveText, type Move, type Ply, type Position } from '../rules/index.ts';
 import { BoardReader, type BoardView, type ReaderOptions } from '../reading/reader.ts';
 import type { Calibration } from '../reading/calibration.ts';
-import { countsOf, diffSquares, isPartOf, matchesResult, outcomes, sameCounts, type Counts, type Outcome } from './boards.ts';
+import { countsOf, diffSquares, outcomes, sameCounts, type Counts, type Outcome } from './boards.ts';
+import { classify, crownWaitBoard, withCrown, type Situation, type Verdict } from './classify.ts';
 import { describeFixes, diagnose, fixesTo, type Alert, type AlertCategory, type Fix } from './diagnose.ts';
 
 export interface TrackerOptions {
@@ -162,7 +168,8 @@ export class MoveTracker {
   /** Feeds one frame of raw readings. Returns what happened. */
   push(t: number, readings: ArrayLike<number>): TrackerEvent[] {
     let changed = this.reader.push(t, readings);
-    if (this.awaitingCrown !== null && this.crownAdded(readings)) changed = true;
+    // (A crown is seen by the reader: a step up where it is expected. A lift shows the player crowning from under.)
+    if (this.awaitingCrown !== null && this.reader.counts[this.awaitingCrown - 1] === 0) this.crownTouched = true;
     if (changed) this.logPlacements();
     const uncertainMoved = this.reader.uncertain !== this.lastUncertain && this.phase === 'play' && this.status.kind !== 'in-sync';
     this.lastUncertain = this.reader.uncertain;
@@ -174,11 +181,7 @@ export class MoveTracker {
     return this.events.length ? this.flush() : NO_EVENTS;
   }
 
-  // Plateau detection on the crowning square: the man's own steady reading, and how long the reading has been steady.
-  private crownBase = NaN;
-  private crownSteady = 0;
-  private crownLifted = false;
-  /** Something happened on the crowning square after the man arrived (a lift, a rise): the player crowned. */
+  /** The man on the crowning square was lifted (to slip a coin under) after it arrived: the player is crowning. */
   private crownTouched = false;
   private lastUncertain = 0;
   private lastFlipped = 0;
@@ -188,44 +191,6 @@ export class MoveTracker {
    * opponent moves on from it, the mistake is named from it.
    */
   private stuck: { board: Counts; category: AlertCategory } | null = null;
-
-  /**
-   * A crown coin stacked on a man may read only a little above the man alone
-   * (both off-centre), below the one/two threshold. While a crown is awaited,
-   * the man's own steady reading is remembered; a later steady reading CROWN_RISE
-   * of a coin above it (on top, or after lifting the man to slip a coin under)
-   * is a coin added: the crown.
-   */
-  private crownAdded(readings: ArrayLike<number>): boolean {
-    const i = this.awaitingCrown! - 1;
-    const r = this.reader;
-    if (r.counts[i] !== 1) {
-      this.crownSteady = 0;
-      if (r.counts[i] === 0 && !this.crownLifted) {
-        this.crownLifted = true;
-        this.crownTouched = true;
-        this.updatePrior();
-      }
-      return false;
-    }
-    const span = r.calibration.span(i);
-    const level = r.smooth[i];
-    if (Math.abs(readings[i] - level) > 0.03 * span) {
-      this.crownSteady = 0;
-      return false;
-    }
-    if (++this.crownSteady < 5) return false;
-    if (!Number.isNaN(this.crownBase) && level - this.crownBase > CROWN_EVIDENCE * span) this.crownTouched = true;
-    if (Number.isNaN(this.crownBase) || level < this.crownBase) {
-      this.crownBase = level;
-      return false;
-    }
-    if (level - this.crownBase > CROWN_RISE * span) {
-      r.correct(i + 1, 2);
-      return true;
-    }
-    return false;
-  }
 
   private flush(): TrackerEvent[] {
     const e = this.events;
@@ -389,7 +354,7 @@ export class MoveTracker {
       if (sameCounts(board, s.counts)) {
         this.clearAlert(t);
         this.setStatus({ kind: 'in-sync' }, t);
-      } else if (this.awaitingCrown !== null && this.crownWaitBoard(board, s.counts)) {
+      } else if (this.awaitingCrown !== null && crownWaitBoard(board, s.counts, this.awaitingCrown)) {
         this.setStatus({ kind: 'awaiting-crown', square: this.awaitingCrown }, t);
       }
       return;
@@ -448,17 +413,6 @@ export class MoveTracker {
     return b;
   }
 
-  /** The board while a crown is awaited on the crowning square: the man there (1), or lifted to slip a coin under (0). */
-  private crownWaitBoard(board: Counts, expected: Counts): boolean {
-    const s = this.awaitingCrown! - 1;
-    for (let i = 0; i < 32; i++) {
-      if (i === s) {
-        if (board[i] > 1) return false;
-      } else if (board[i] !== expected[i]) return false;
-    }
-    return true;
-  }
-
   private evaluatePlay(board: Counts, t: number): void {
     // One coin or two is a soft call: an off-centre stack can read like one centred coin.
     // Where something happened (the board differs from the position) and the reader was
@@ -468,82 +422,83 @@ export class MoveTracker {
     const soft = (this.reader.uncertain | this.reader.stackPrior) & ~(this.awaitingCrown ? 1 << (this.awaitingCrown - 1) : 0);
     for (const sq of this.differences()) unsure |= soft & (1 << (sq - 1));
     const boards = alternatives(board, unsure);
-    for (const b of boards) {
-      if (this.tryMatch(b, t)) {
-        if (b !== board) for (const sq of diffSquares(board, b)) this.reader.correct(sq, b[sq - 1] as 0 | 1 | 2);
-        return;
-      }
-    }
-    this.notMatched(boards, t);
+    const { verdict, board: b } = classify(boards, this.situation());
+    this.act(verdict, b, board, t);
   }
 
-  /** Steps 1–4: in sync, a legal result, a change of mind or takeback. True if the board was accounted for. */
-  private tryMatch(board: Counts, t: number): boolean {
+  /** What the game allows now, for classify. */
+  private situation(): Situation {
+    const snap = this.snapshot();
+    const game = this.game;
+    const huffs: { square: number; counts: Counts; outs: Outcome[] }[] = [];
+    if (game.options.huffing && !game.outcome) {
+      for (const h of game.huffable()) {
+        const keep = ~(1 << (h - 1));
+        const pos = game.position;
+        const huffed: Position = { ...pos, black: pos.black & keep, white: pos.white & keep, kings: pos.kings & keep };
+        huffs.push({ square: h, counts: countsOf(huffed), outs: outcomes(huffed, game.options) });
+      }
+    }
+    return {
+      counts: snap.counts,
+      outs: snap.outs,
+      last: this.last && snap.before && snap.beforeCounts
+        ? { counts: snap.beforeCounts, outs: snap.beforeOuts, move: game.plies[this.last.index].move, opponentStarted: this.last.opponentStarted }
+        : null,
+      crown: this.awaitingCrown,
+      huffs,
+      placements: this.placements,
+      options: game.options,
+    };
+  }
+
+  /** Acts on a verdict about `b` (the reading of `board` that classify chose), at frame time t. */
+  private act(verdict: Verdict, b: Counts, board: Counts, t: number): void {
     const snap = this.snapshot();
     const game = this.game;
     const crown = this.awaitingCrown;
-    // While a crown is awaited, the crowning square counts as crowned for matching.
-    const view = crown === null ? board : withCrown(board, crown);
-
-    // 1. In sync (or waiting for the crown).
-    if (sameCounts(view, snap.counts) || (crown !== null && this.crownWaitBoard(board, snap.counts))) {
-      this.stuck = null;
-      this.reader.confirm(crown === null ? 0 : 1 << (crown - 1));
-      this.clearAlert(t);
-      this.setStatus(crown !== null ? { kind: 'awaiting-crown', square: crown } : { kind: 'in-sync' }, t);
-      return true;
-    }
-    const crownBlocks = crown !== null && board[crown - 1] < 2;
-
-    // 2. The result of a legal move: commit at once (huffing: once it has stood settleMs).
-    if (!crownBlocks) {
-      const hits = snap.outs.filter((o) => matchesResult(board, o));
-      if (hits.length) {
+    // A reading the game explains settles the soft squares: the reader holds them (returned feedback).
+    const settle = () => {
+      if (b !== board) for (const sq of diffSquares(board, b)) this.reader.correct(sq, b[sq - 1] as 0 | 1 | 2);
+    };
+    switch (verdict.kind) {
+      case 'in-sync':
+      case 'crown-awaited':
+        settle();
+        this.stuck = null;
+        this.reader.confirm(crown === null ? 0 : 1 << (crown - 1));
+        this.clearAlert(t);
+        this.setStatus(crown !== null ? { kind: 'awaiting-crown', square: crown } : { kind: 'in-sync' }, t);
+        return;
+      case 'legal':
+        settle();
         if (game.options.huffing && t - this.candidateSince < this.options.settleMs) {
           // Jumps are optional: this may be a half-done longer jump. Commit once it has stood.
           this.setStatus({ kind: 'moving' }, t);
-          return true;
+          return;
         }
-        this.commit(this.chooseRoute(hits).move, board, t);
-        return true;
-      }
-      // Huffing: the opponent's piece that failed to jump removed, then (maybe) a move.
-      if (game.options.huffing) {
-        for (const h of game.huffable()) {
-          const b = ~(1 << (h - 1));
-          const pos = game.position;
-          const huffed: Position = { ...pos, black: pos.black & b, white: pos.white & b, kings: pos.kings & b };
-          const hc = countsOf(huffed);
-          const outs = outcomes(huffed, game.options);
-          const hit = outs.find((o) => matchesResult(board, o));
-          if (hit && t - this.candidateSince >= this.options.settleMs) {
-            this.commit(hit.move, board, t, undefined, h);
-            return true;
-          }
-          if (hit || sameCounts(board, hc) || outs.some((o) => isPartOf(board, hc, o.move, true))) {
-            this.markOpponentStarted();
-            this.setStatus({ kind: 'moving' }, t);
-            return true;
-          }
+        this.commit(this.chooseRoute(verdict.hits).move, b, t);
+        return;
+      case 'huff':
+        settle();
+        if (verdict.hit && t - this.candidateSince >= this.options.settleMs) {
+          this.commit(verdict.hit.move, b, t, undefined, verdict.square);
+          return;
         }
+        this.markOpponentStarted();
+        this.setStatus({ kind: 'moving' }, t);
+        return;
+      case 'change-of-mind': {
+        settle();
+        const o = this.chooseRoute(verdict.alternatives);
+        const previous = game.undo().move;
+        this.cachePly = -1;
+        this.awaitingCrown = null;
+        this.commit(o.move, b, t, previous);
+        return;
       }
-    }
-
-    // 3/4. Change of mind before the opponent starts (another legal move), or back to before the move (takeback).
-    if (this.last && snap.before && snap.beforeCounts) {
-      const lastMove = game.plies[this.last.index].move;
-      if (!this.last.opponentStarted) {
-        const alt = snap.beforeOuts.filter((o) => matchesResult(board, o) && !sameResult(o.move, lastMove));
-        if (alt.length) {
-          const o = this.chooseRoute(alt);
-          const previous = game.undo().move;
-          this.cachePly = -1;
-          this.awaitingCrown = null;
-          this.commit(o.move, board, t, previous);
-          return true;
-        }
-      }
-      if (sameCounts(board, snap.beforeCounts)) {
+      case 'takeback': {
+        settle();
         if (this.options.takebacks) {
           const ply = game.undo();
           this.cachePly = -1;
@@ -555,98 +510,72 @@ export class MoveTracker {
           this.events.push({ type: 'takeback', t, move: ply.move });
           this.setStatus({ kind: 'in-sync' }, t);
           this.updatePrior();
-          return true;
+          return;
         }
         if (t - this.candidateSince >= this.options.graceMs) {
-          const fixes = fixesTo(board, game.position, snap.counts);
+          const lastMove = game.plies[this.last!.index].move;
+          const fixes = fixesTo(b, game.position, snap.counts);
           this.raise({
             category: 'takeback-refused',
             message: `Takebacks are not allowed in this game: the move ${moveText(lastMove, snap.beforeOuts.map((o) => o.move))} stands. ${describeFixes(fixes)}`,
             squares: fixes.map((f) => f.square), fixes, t,
           }, t);
         } else this.setStatus({ kind: 'moving' }, t);
-        return true;
+        return;
       }
-    }
-
-    return false;
-  }
-
-  /** Steps 5–7: part-way through a move (wait), a fast reply, or illegal once the grace period has passed. */
-  private notMatched(boards: Counts[], t: number): void {
-    const snap = this.snapshot();
-    const game = this.game;
-    const crown = this.awaitingCrown;
-    const board = boards[0];
-    const crownBlocks = crown !== null && board[crown - 1] < 2;
-    for (const b of boards) {
-      const view = crown === null ? b : withCrown(b, crown);
-      // The last mover part-way through a different move (their piece lifted again): a change of mind in progress.
-      if (this.last && !this.last.opponentStarted && snap.beforeCounts &&
-        snap.beforeOuts.some((o) => isPartOf(b, snap.beforeCounts!, o.move, true)) &&
-        !snap.outs.some((o) => isPartOf(view, snap.counts, o.move, true))) {
+      case 'changing-mind':
         this.clearAlert(t);
         this.setStatus({ kind: 'moving' }, t);
         return;
-      }
-      const partial = snap.outs.filter((o) => isPartOf(view, snap.counts, o.move, true));
-      if (!partial.length) continue;
-      // (Only the last mover's pieces gone is also the last mover lifting theirs again: no start yet.)
-      if (this.sideToMoveTouched(view)) this.markOpponentStarted();
-      if (crownBlocks) return this.notCrownedAfterGrace(board, t);
-      // Part-way through a legal move: incomplete, not illegal. If it looks finished (the piece put
-      // down, captured coins still on, a jump stopped short), remember what is missing and, after a
-      // pause, say so quietly (no buzzer).
-      let reminder: Reminder | undefined;
-      if (looksFinished(view, snap.counts, partial)) {
-        const d = diagnose(view, game.position, snap.counts, snap.outs.map((o) => o.move), t);
-        if (d.category === 'capture-not-removed' || d.category === 'incomplete-jump') {
-          this.stuck = { board: new Uint8Array(view), category: d.category };
-          if (t - this.candidateSince >= this.options.patienceMs) {
-            reminder = this.reminder?.message === d.message ? this.reminder : { category: d.category, message: d.message, squares: d.squares, t };
+      case 'part-way': {
+        const view = withCrown(b, crown);
+        // (Only the last mover's pieces gone is also the last mover lifting theirs again: no start yet.)
+        if (this.sideToMoveTouched(view)) this.markOpponentStarted();
+        // Part-way through a legal move: incomplete, not illegal. If it looks finished (the piece put
+        // down, captured coins still on, a jump stopped short), remember what is missing and, after a
+        // pause, say so quietly (no buzzer).
+        let reminder: Reminder | undefined;
+        if (verdict.finished) {
+          const d = diagnose(view, game.position, snap.counts, snap.outs.map((o) => o.move), t);
+          if (d.category === 'capture-not-removed' || d.category === 'incomplete-jump') {
+            this.stuck = { board: new Uint8Array(view), category: d.category };
+            if (t - this.candidateSince >= this.options.patienceMs) {
+              reminder = this.reminder?.message === d.message ? this.reminder : { category: d.category, message: d.message, squares: d.squares, t };
+            }
           }
         }
+        this.clearAlert(t);
+        this.setStatus(reminder ? { kind: 'moving', reminder } : { kind: 'moving' }, t);
+        return;
       }
-      this.clearAlert(t);
-      this.setStatus(reminder ? { kind: 'moving', reminder } : { kind: 'moving' }, t);
-      return;
-    }
-    // A fast reply: a move and the answer to it, both done before the board was seen still.
-    // (Checked after the partial states, which it can look like, and only once it has stood a moment.)
-    // A reply always puts a piece down somewhere new; a board that only lost pieces is no fast reply.
-    const somethingPlaced = board.some((c, i) => c > snap.counts[i]);
-    if (!crownBlocks && somethingPlaced) {
-      for (const o1 of snap.outs) {
-        if (o1.move.crowned) continue; // the crown must be placed before the reply
-        // The reply's piece must have been seen put down (a square whose coins never changed is
-        // not where a reply landed: it is the same piece standing still).
-        const hits = outcomes(o1.after, game.options).filter((o2) => matchesResult(board, o2) && this.placements.includes(o2.move.to));
-        if (hits.length) {
-          if (t - this.candidateSince < this.options.fastReplyMs) {
-            this.setStatus({ kind: 'moving' }, t);
-            return;
-          }
-          this.commit(o1.move, null, t);
-          this.commit(this.chooseRoute(hits).move, board, t);
+      case 'crown-missing':
+        if (!verdict.partial || this.sideToMoveTouched(withCrown(b, crown))) this.markOpponentStarted();
+        return this.notCrownedAfterGrace(board, t);
+      case 'fast-reply':
+        // (Only once it has stood a moment: it can look like a partial state on the way.)
+        if (t - this.candidateSince < this.options.fastReplyMs) {
+          this.setStatus({ kind: 'moving' }, t);
           return;
         }
+        this.commit(verdict.first.move, null, t);
+        this.commit(this.chooseRoute(verdict.replies).move, board, t);
+        return;
+      case 'illegal': {
+        // Anything else, once it has stood for the grace period.
+        if (t - this.candidateSince < this.options.graceMs) {
+          if (!this.alert) this.setStatus({ kind: 'moving' }, t);
+          return;
+        }
+        // The mistake is described on the likeliest reading of the board (see likelyBoard).
+        const view = withCrown(this.likelyBoard(board), crown);
+        const legal = snap.outs.map((o) => o.move);
+        // Left part-way through a move (captured coins on, a jump stopped short) and the opponent has
+        // moved on since: the mistake is the unfinished move, named as such however long it stood.
+        const stuck = this.stuck && this.movedOnFrom(this.stuck.board, view);
+        this.raise(stuck ? diagnose(this.stuck!.board, game.position, snap.counts, legal, t, view) : diagnose(view, game.position, snap.counts, legal, t), t);
+        return;
       }
     }
-    // Anything else, once it has stood for the grace period.
-    if (crownBlocks) {
-      this.markOpponentStarted();
-      return this.notCrownedAfterGrace(board, t);
-    }
-    if (t - this.candidateSince >= this.options.graceMs) {
-      // The mistake is described on the likeliest reading of the board (see likelyBoard).
-      const likely = this.likelyBoard(board);
-      const view = crown === null ? likely : withCrown(likely, crown);
-      const legal = snap.outs.map((o) => o.move);
-      // Left part-way through a move (captured coins on, a jump stopped short) and the opponent has
-      // moved on since: the mistake is the unfinished move, named as such however long it stood.
-      const stuck = this.stuck && this.movedOnFrom(this.stuck.board, view);
-      this.raise(stuck ? diagnose(this.stuck!.board, game.position, snap.counts, legal, t, view) : diagnose(view, game.position, snap.counts, legal, t), t);
-    } else if (!this.alert) this.setStatus({ kind: 'moving' }, t);
   }
 
   /** The opponent started before the crown was seen: the crown may be landing just now, so allow the grace period. */
@@ -798,9 +727,6 @@ export class MoveTracker {
     if (carried && board && board[move.to - 1] === 1) this.reader.correct(move.to, 2);
     if (move.crowned && !(board && board[move.to - 1] === 2) && !carried) {
       this.awaitingCrown = move.to;
-      this.crownBase = NaN;
-      this.crownSteady = 0;
-      this.crownLifted = false;
       this.crownTouched = false;
       this.events.push({ type: 'crown-awaited', t, square: move.to });
       this.setStatus({ kind: 'awaiting-crown', square: move.to }, t);
@@ -823,14 +749,10 @@ const NO_EVENTS: TrackerEvent[] = [];
 /** In set-up, a square where the game has a king and one coin is read counts as the king if it reads at least this (fraction of a coin above empty). */
 const KING_MIN_READING = 0.75;
 
-/** Rise (fraction of a coin's reading) over the man alone that counts as a crown stacked on it. */
-const CROWN_RISE = 0.12;
 /** Fraction of the way from one coin to two above which an awaited crown is taken as on once play goes on. */
 const AMBIGUOUS_CROWN = 0.1;
 /** …and with no crowning seen, this far (a reading above any man seen on the square). */
 const UNSEEN_CROWN = 0.15;
-/** A rise this big (fraction of a coin) between steady readings on the crowning square shows a hand crowning. */
-const CROWN_EVIDENCE = 0.07;
 
 /** The board, then the boards with uncertain squares read the other way (1↔2), at most 3 squares. */
 function alternatives(board: Counts, uncertain: number): Counts[] {
@@ -846,22 +768,4 @@ function alternatives(board: Counts, uncertain: number): Counts[] {
     out.push(b);
   }
   return out;
-}
-
-function withCrown(board: Counts, square: number): Counts {
-  const b = new Uint8Array(board);
-  if (b[square - 1] === 1) b[square - 1] = 2;
-  return b;
-}
-
-/**
- * Part-way states that look like the player thinks they are done: the moving
- * piece put down on a landing square (not in the hand).
- */
-function looksFinished(board: Counts, before: Counts, partial: Outcome[]): boolean {
-  return partial.some((o) => {
-    const from = o.move.from - 1;
-    if (board[from] === before[from] && !o.move.path.includes(o.move.from)) return false; // piece not yet moved
-    return o.move.path.some((p) => board[p - 1] !== 0 && before[p - 1] === 0);
-  });
 }
