@@ -4,7 +4,7 @@
 // and every illegal-move diagnosis with its guide back.
 import { describe, expect, it } from 'vitest';
 import { Game, legalMoves, parseFen, type Move } from '../../src/rules/index.ts';
-import { Table } from './table.ts';
+import { RandomHand, Table } from './table.ts';
 
 async function table(opts: ConstructorParameters<typeof Table>[0] = {}): Promise<Table> {
   const t = new Table(opts);
@@ -37,6 +37,24 @@ describe('setup', () => {
     expect(t.of('ready').length).toBe(1);
     expect(t.tracker.view.calibrated).toBe(true);
     expect(t.tracker.phase).toBe('play');
+  });
+
+  it('pieces set 2 s before tracking starts (the service started after the board was set up): it calibrates and play goes on', async () => {
+    for (let seed = 1; seed <= 6; seed++) {
+      const t = new Table({ seed });
+      t.feeding = false;
+      await t.open();
+      t.sim.setupStart();
+      t.wait(2000);
+      t.feeding = true;
+      t.wait(500);
+      expect(t.tracker.phase).toBe('play');
+      const hand = new RandomHand(t, seed);
+      for (const text of ['11-15', '23-19', '8-11', '22-17']) hand.playMove(move(t.game, text));
+      t.wait(500);
+      expect(moves(t)).toEqual(['11-15', '23-19', '8-11', '22-17']);
+      expect(t.alerts()).toEqual([]);
+    }
   });
 
   it('a FEN position with kings is set up and recognised', async () => {

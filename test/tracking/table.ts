@@ -37,6 +37,8 @@ export class Table {
   game: Game;
   /** frame-clock time of the hand's last action */
   lastHandAt = 0;
+  /** false: the board runs but tracking does not see its frames yet (started later) */
+  feeding = true;
 
   /** `routine`: the board was calibrated by the explicit routine (every square measured empty, with one coin and two, centred). */
   constructor(opts: { seed?: number; game?: Game; tracker?: Partial<TrackerOptions>; physics?: SimBoardOptions['physics']; routine?: boolean } = {}) {
@@ -53,6 +55,7 @@ export class Table {
       };
     }
     this.sim.onFrame((f) => {
+      if (!this.feeding) return;
       for (const e of this.tracker.push(f.t, f.readings)) this.events.push(e);
     });
   }
