@@ -175,6 +175,18 @@ export class BoardReader {
     };
   }
 
+  /**
+   * Where a square's smoothed reading sits between its levels: 0 = empty,
+   * 1 = one coin (the best-centred seen), and `stack`: 0 = one coin, 1 = two.
+   */
+  level(square: number): { coins: number; stack: number } {
+    const i = square - 1, c = this.calibration;
+    return {
+      coins: (this.smooth[i] - c.empty[i]) / Math.max(1, c.span(i)),
+      stack: (this.smooth[i] - c.one[i]) / Math.max(1, c.two[i] - c.one[i]),
+    };
+  }
+
   /** Squares where a stack is plausible (see setStackPrior). */
   get stackPrior(): number {
     return this.stackMask;

@@ -400,14 +400,13 @@ export class MoveTracker {
    * Null if anything else differs.
    */
   private setupReading(want: Counts): Counts | null {
-    const r = this.reader, cal = r.calibration;
+    const r = this.reader;
     const b = new Uint8Array(r.counts);
     for (let i = 0; i < 32; i++) {
       if (b[i] === want[i]) continue;
       if (b[i] === 0 || want[i] === 0) return null;
       if (r.settling) return null;
-      const span = cal.span(i);
-      if (want[i] === 2 && r.smooth[i] < cal.empty[i] + KING_MIN_READING * span) return null;
+      if (want[i] === 2 && r.level(i + 1).coins < KING_MIN_READING) return null;
       b[i] = want[i];
     }
     return b;
@@ -598,11 +597,11 @@ export class MoveTracker {
     // The opponent has begun and the player did something on the crowning square after the man
     // arrived (lifted it, or the reading rose): they crowned. A reading in the band where an
     // off-centre stack and a well-centred man overlap is then taken as the crown.
-    const r = this.reader, i = sq - 1, cal = r.calibration;
+    const r = this.reader, i = sq - 1;
     // A reading above every single coin seen on this square is taken as the crown too (a crown put
     // on at once, or a ready-made stack, never shows the man alone: an off-centre stack reads like
     // a centred man, and the game says a crown belongs there).
-    if (board[i] === 1 && r.smooth[i] >= cal.one[i] + (this.crownTouched ? AMBIGUOUS_CROWN : UNSEEN_CROWN) * (cal.two[i] - cal.one[i])) {
+    if (board[i] === 1 && r.level(sq).stack >= (this.crownTouched ? AMBIGUOUS_CROWN : UNSEEN_CROWN)) {
       r.correct(sq, 2);
       this.awaitingCrown = null;
       this.events.push({ type: 'crowned', t, square: sq });

@@ -183,6 +183,13 @@ describe('reader', () => {
     expect(r.counts[0]).toBe(1);
   });
 
+  it('says where a square reads between its levels (coins above empty, the way from one coin to two)', () => {
+    const r = new BoardReader({}, calibrated());
+    feed(r, 0, 500, () => ONE + 40);
+    expect(r.level(1).coins).toBeCloseTo(1.2, 2);
+    expect(r.level(1).stack).toBeCloseTo(0.5, 2);
+  });
+
   it('calibrates from the start position only once the board has been still', () => {
     const r = new BoardReader();
     const frame = START.map((n) => (n ? 700 : 500));

@@ -277,6 +277,36 @@ describe('crowning by stacking', () => {
     expect(t.alerts()).toEqual([]);
   });
 
+  it('a crowned man taken back as a stack and the same move played again stays a king (no "crown it first")', async () => {
+    for (let seed = 1; seed <= 5; seed++) {
+      const t = await table({ seed, game: new Game(parseFen('B:W5,20:B26,1')) });
+      t.play(move(t.game, '26-30'));
+      t.wait(300);
+      t.sim.place(30); // crowned
+      t.wait(400);
+      expect(t.of('crowned').length).toBe(1);
+      // Taken back as it stands: the stack goes back to 26.
+      t.sim.lift(30);
+      t.wait(150);
+      t.sim.set(26, 2);
+      t.wait(400);
+      expect(t.of('takeback').length).toBe(1);
+      // …and played again: the stack lands on 30.
+      t.sim.lift(26);
+      t.wait(150);
+      t.sim.set(30, 2);
+      t.wait(400);
+      expect(moves(t)).toEqual(['26-30']);
+      expect(t.game.position.kings & (1 << 29)).not.toBe(0);
+      expect(t.tracker.crownSquare).toBeNull();
+      // The opponent answers: no alert.
+      t.play(move(t.game, '20-16'));
+      t.wait(1500);
+      expect(moves(t)).toEqual(['26-30', '20-16']);
+      expect(t.alerts()).toEqual([]);
+    }
+  });
+
   it('the opponent may not move before the crown: "crown the king on 30 first"', async () => {
     // A calibrated board (the routine measured square 30, empty at the start of this position:
     // a man there could otherwise read as high as a stack on a guessed level).
