@@ -65,6 +65,8 @@ export interface BoardView {
   readonly unexpected: number;
   /** a coin lying magnet-up (counted as a coin) */
   readonly flipped: number;
+  /** empty or one coin could be read either way */
+  readonly faint: number;
   /** where the game said a stack is plausible, and where one is expected (a crown awaited) */
   readonly plausibleStacks: number;
   readonly expectedStacks: number;
@@ -102,6 +104,12 @@ const MEASURED_STACK_BAR = 0.45;
 /** …and the band around it where the game decides, as a fraction of the gap. */
 const MEASURED_BAND = 0.1;
 
+/** The faint band, in coin steps above the empty level: empty or one coin is the game's call there. */
+const FAINT = [0.15, 0.42] as const;
+
+/** A faint reading counted empty may be read as a coin still there (half-lifted) only this long (ms). */
+const FAINT_COIN_MS = 2000;
+
 /** A rising reading has stopped moving when two frames differ by at most this fraction of a coin. */
 const STILL = 0.06;
 
@@ -121,6 +129,8 @@ export class BoardReader {
   uncertain = 0;
   /** bit s−1 set where the coin on square s lies magnet-up (reads below empty): counted as a coin, to be turned over */
   flippedMask = 0;
+  /** bit s−1 set where the reading is faint (empty or one coin could be read either way: a half-lifted coin, a guessed empty level) */
+  faintMask = 0;
   /** bit s−1 set where two coins are read but the game allows no stack and the square's levels were only learnt in play: most likely a man sitting better */
   unexpectedMask = 0;
   /** smoothed readings (fast EMA), for calibration */
@@ -132,6 +142,10 @@ export class BoardReader {
   private readonly pending = new Int8Array(SQUARE_COUNT).fill(-1);
   private readonly pendingSince = new Float64Array(SQUARE_COUNT);
   private readonly pendingFrames = new Uint16Array(SQUARE_COUNT);
+  /** when each square's reading became faint (Infinity: it is not) */
+  private readonly faintSince = new Float64Array(SQUARE_COUNT).fill(Infinity);
+  /** an empty-or-one call the game settled on a faint reading, held while it stays faint (−1: none) */
+  private readonly held = new Int8Array(SQUARE_COUNT).fill(-1);
   /** the previous frame's reading of each square */
   private readonly last = new Float64Array(SQUARE_COUNT);
   /** frame time each square's count last changed */
@@ -170,7 +184,7 @@ export class BoardReader {
   view(): BoardView {
     return {
       counts: this.counts, confidence: this.confidence, calibrated: this.calibrated,
-      uncertain: this.uncertain, unexpected: this.unexpectedMask, flipped: this.flippedMask,
+      uncertain: this.uncertain, unexpected: this.unexpectedMask, flipped: this.flippedMask, faint: this.faintMask,
       plausibleStacks: this.stackMask, expectedStacks: this.stackExpected, lastChange: this.lastChange,
     };
   }
@@ -208,6 +222,7 @@ export class BoardReader {
     let steady = true;
     let uncertain = 0;
     let flipped = 0;
+    let faint = 0;
     for (let i = 0; i < SQUARE_COUNT; i++) {
       const v = readings[i];
       if (Math.abs(v - this.smooth[i]) > steadyTol) steady = false;
@@ -241,6 +256,29 @@ export class BoardReader {
       // a reading's call alone (see the unexpected stacks below).
       const band = plausible || expected ? o.uncertainBand : cal.measured[i] ? MEASURED_BAND : 0;
       if (band && !this.frozen[i] && sm > cal.empty[i] + 0.75 * span && Math.abs(sm - t12) < band * gap12 + 0.5 * h) uncertain |= 1 << i;
+      // Faint: between a far off-centre or half-lifted coin and an empty square whose level was
+      // guessed (off by the sensor's offset). Empty or one coin is then the game's call.
+      const faintBand = sm > cal.empty[i] + FAINT[0] * span && sm < cal.empty[i] + FAINT[1] * span;
+      // (Only a steady faint reading: a coin going down or coming up passes through the band. Read
+      // as a coin still there only for a while: a finger lets go, an empty square stays faint.)
+      // (The clock restarts only when the reading leaves the band clearly: noise at its edge does not.)
+      if (sm >= cal.empty[i] + FAINT[1] * span || sm <= cal.empty[i] + (FAINT[0] - 0.08) * span) this.faintSince[i] = Infinity;
+      if (!faintBand) {
+        // (outside the band: not faint)
+      } else if (!this.frozen[i] && Math.abs(v - sm) <= 0.04 * span) {
+        if (this.faintSince[i] === Infinity) this.faintSince[i] = t;
+        // (Read as a coin still there — counted empty, or held so — only for a while; an emptied
+        // square still counted as holding its coin may always be read empty.)
+        const coinStillThere = cur === 0 || this.held[i] === 1;
+        if (!coinStillThere || t - this.faintSince[i] <= FAINT_COIN_MS) faint |= 1 << i;
+        // A square whose empty level was only guessed, reading faint and still for that long after
+        // its coin went: empty (a finger would have let go by now).
+        if (cur === 1 && c === 1 && !cal.emptyKnown[i] && this.held[i] < 0 && t - this.faintSince[i] > FAINT_COIN_MS) c = 0;
+      }
+      if (this.held[i] >= 0) {
+        if (faintBand && !(this.held[i] === 1 && t - this.faintSince[i] > FAINT_COIN_MS)) c = this.held[i];
+        else this.held[i] = -1;
+      }
       if (this.frozen[i]) {
         if (c === 0 || sm < t01) this.frozen[i] = 0;
         else c = this.frozen[i];
@@ -329,6 +367,7 @@ export class BoardReader {
     }
     this.uncertain = uncertain | unexpected;
     this.unexpectedMask = unexpected;
+    this.faintMask = faint;
     this.flippedMask = flipped;
     if (changed) this.lastChange = t;
     return changed;
@@ -344,7 +383,10 @@ export class BoardReader {
     if (Math.abs(v - this.smooth[i]) > 0.03 * this.calibration.span(i)) return;
     if (count === 0) {
       // Drift is slow: a reading far from the empty level is not drift (an off-centre coin, a hand).
-      if (Math.abs(v - this.calibration.empty[i]) < 0.1 * this.calibration.span(i)) this.calibration.learn(i, 0, v, this.options.driftAlpha);
+      // A square's first confirmed empty reading (its level only guessed so far) is its level.
+      const cal = this.calibration;
+      if (!cal.emptyKnown[i]) cal.learn(i, 0, this.smooth[i], 1);
+      else if (Math.abs(v - cal.empty[i]) < 0.1 * cal.span(i)) cal.learn(i, 0, v, this.options.driftAlpha);
     }
     else if (!this.learnt[i]) {
       this.learnt[i] = 1;
@@ -372,8 +414,10 @@ export class BoardReader {
     this.plateau[i] = NaN;
     this.steadyRun[i] = 0;
     this.settledSince[i] = this.now;
-    // Hold this one-or-two call until the piece is lifted; learn its level once the reading is steady.
-    this.frozen[i] = count;
+    // Hold this one-or-two call until the piece is lifted (an empty-or-one call while the reading
+    // stays faint); learn its level once the reading is steady.
+    if (count === 0 || ((this.faintMask >>> i) & 1)) this.held[i] = count;
+    else this.frozen[i] = count;
     this.learnt[i] = 0;
     this.confirmed[i] = 1;
   }

@@ -167,12 +167,14 @@ export class MoveTracker {
 
   /** Feeds one frame of raw readings. Returns what happened. */
   push(t: number, readings: ArrayLike<number>): TrackerEvent[] {
-    let changed = this.reader.push(t, readings);
+    const changed = this.reader.push(t, readings);
     // (A crown is seen by the reader: a step up where it is expected. A lift shows the player crowning from under.)
     if (this.awaitingCrown !== null && this.reader.counts[this.awaitingCrown - 1] === 0) this.crownTouched = true;
     if (changed) this.logPlacements();
-    const uncertainMoved = this.reader.uncertain !== this.lastUncertain && this.phase === 'play' && this.status.kind !== 'in-sync';
+    // (A soft square appearing or going — one-or-two, or a faint reading — may change what the board shows.)
+    const uncertainMoved = (this.reader.uncertain !== this.lastUncertain) && this.phase === 'play' && this.status.kind !== 'in-sync';
     this.lastUncertain = this.reader.uncertain;
+    this.lastFaint = this.reader.faintMask;
     if (this.reader.flippedMask !== this.lastFlipped) {
       this.lastFlipped = this.reader.flippedMask;
       this.dirty = true;
@@ -185,6 +187,7 @@ export class MoveTracker {
   private crownTouched = false;
   private lastUncertain = 0;
   private lastFlipped = 0;
+  private lastFaint = 0;
   /**
    * The last board seen part-way through a legal move that looked finished (a
    * jumper down with captured coins still on, a jump stopped short): if the
@@ -419,8 +422,12 @@ export class MoveTracker {
     let unsure = 0;
     // (Not the square where a crown is awaited: the crown must be seen, not assumed.)
     const soft = (this.reader.uncertain | this.reader.stackPrior) & ~(this.awaitingCrown ? 1 << (this.awaitingCrown - 1) : 0);
+    // Likewise empty or one coin where the reading is faint (a coin half-lifted by a finger, an
+    // emptied square whose empty level was only guessed).
+    // (Any faint square: an emptied square still read as holding its coin matches the position.)
+    const faint = this.reader.faintMask;
     for (const sq of this.differences()) unsure |= soft & (1 << (sq - 1));
-    const boards = alternatives(board, unsure);
+    const boards = alternatives(board, unsure, faint);
     const { verdict, board: b } = classify(boards, this.situation());
     this.act(verdict, b, board, t);
   }
@@ -661,6 +668,10 @@ export class MoveTracker {
       return out;
     };
     const near = (from: number[], i: number) => from.some((k) => [0, 1, 2, 3].some((d) => NEIGHBOUR[k * 4 + d] === i || JUMP_LAND[k * 4 + d] === i));
+    // A faint reading where a man stood, while a piece appeared elsewhere: the man moved (its square's
+    // empty level was only a guess).
+    const placed = b.some((n, i) => n > counts[i]);
+    for (let i = 0; i < 32; i++) if (placed && (this.reader.faintMask >>> i) & 1 && b[i] === 1 && counts[i] === 1) b[i] = 0;
     const kingsGone = gone(2), menGone = gone(1);
     for (let i = 0; i < 32; i++) {
       if (b[i] !== 1 || counts[i] !== 0) continue;
@@ -753,16 +764,22 @@ const AMBIGUOUS_CROWN = 0.1;
 /** …and with no crowning seen, this far (a reading above any man seen on the square). */
 const UNSEEN_CROWN = 0.15;
 
-/** The board, then the boards with uncertain squares read the other way (1↔2), at most 3 squares. */
-function alternatives(board: Counts, uncertain: number): Counts[] {
-  if (uncertain === 0) return [board];
-  const squares: number[] = [];
-  for (let i = 0; i < 32 && squares.length < 3; i++) if ((uncertain >>> i) & 1 && board[i] >= 1) squares.push(i);
+/**
+ * The board, then the boards with soft squares read the other way — one or two
+ * coins where `uncertain`, empty or one where `faint` — at most 3 squares.
+ */
+function alternatives(board: Counts, uncertain: number, faint = 0): Counts[] {
+  if (uncertain === 0 && faint === 0) return [board];
+  const squares: [number, number][] = [];
+  for (let i = 0; i < 32 && squares.length < 3; i++) {
+    if ((faint >>> i) & 1 && board[i] <= 1) squares.push([i, board[i] === 1 ? 0 : 1]);
+    else if ((uncertain >>> i) & 1 && board[i] >= 1) squares.push([i, board[i] === 1 ? 2 : 1]);
+  }
   const out = [board];
   for (let mask = 1; mask < 1 << squares.length; mask++) {
     const b = new Uint8Array(board);
-    squares.forEach((i, k) => {
-      if ((mask >> k) & 1) b[i] = b[i] === 1 ? 2 : 1;
+    squares.forEach(([i, other], k) => {
+      if ((mask >> k) & 1) b[i] = other;
     });
     out.push(b);
   }

@@ -183,6 +183,21 @@ describe('reader', () => {
     expect(r.counts[0]).toBe(1);
   });
 
+  it('a steady faint reading (a coin half-lifted, an emptied square whose empty level was a guess) is marked for the game to decide; a passing ramp is not', () => {
+    const r = new BoardReader({}, calibrated());
+    let t = feed(r, 0, 200, () => ONE);
+    t = feed(r, t, 30, (x) => ONE - ((x - 200) / 50) * 200); // being lifted: passes through the band
+    expect(r.faintMask & 1).toBe(0);
+    t = feed(r, t, 300, () => EMPTY + 0.25 * 200); // then steady at a quarter of a coin
+    expect(r.faintMask & 1).toBe(1);
+    // The game says empty: held empty while the reading stays faint, released when it leaves the band.
+    r.correct(1, 0);
+    t = feed(r, t, 300, () => EMPTY + 0.3 * 200);
+    expect(r.counts[0]).toBe(0);
+    t = feed(r, t, 300, () => ONE);
+    expect(r.counts[0]).toBe(1);
+  });
+
   it('says where a square reads between its levels (coins above empty, the way from one coin to two)', () => {
     const r = new BoardReader({}, calibrated());
     feed(r, 0, 500, () => ONE + 40);

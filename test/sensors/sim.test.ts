@@ -78,7 +78,7 @@ describe('physics', () => {
 
   it('clamps to the 10-bit ADC range', () => {
     const p = new BoardPhysics({ seed: 1, coinDelta: 900, baseline: 100, offsetSpread: 0, motionMs: 0, saturation: { knee: 2000, rail: 2100 } });
-    p.setCoins(1, 2, 0);
+    p.setCoins(1, 2, 0, { offMm: 0 });
     const r = p.read(0);
     expect(r[0]).toBe(1023);
     // The sensor itself saturates first: readings bend over above the knee and never pass the rail.

@@ -21,7 +21,8 @@ describe('OCA_2.0.pdn on the simulated board', () => {
       const hand = new RandomHand(table, 9000 + k, HUMAN);
       for (const node of g.moves) hand.playMove(node.move);
       table.wait(1000);
-      expect(table.alerts()).toEqual([]);
+      // (Not the physically ambiguous crown, counted apart: see table.ts.)
+      expect(table.alerts().filter((a) => a.category !== 'not-crowned' || !a.squares.some((q) => table.ambiguousCrowns.includes(q)))).toEqual([]);
       // The result is given by the players (resignation, agreement), not seen on the board.
       const written = makePdn(pdnFromGame(table.game, { tags: g.tags, result: g.result }));
       expect(written).toBe(makePdn(g));

@@ -179,6 +179,9 @@ describe('injected illegal actions in corpus games', () => {
             continue;
           }
           if (r() < 0.12 && !table.game.outcome && table.tracker.crownSquare === null) {
+            // A mistake on a settled board: the move before it committed first (the hand may still be
+            // nudging or turning a coin over).
+            for (let w = 0; w < 20 && table.game.plies.length < ply; w++) table.wait(100);
             const options = injections(table, table.game.position, r, measured);
             const inj = pick(r, options);
             injected[inj.category] = (injected[inj.category] ?? 0) + 1;

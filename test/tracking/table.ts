@@ -39,6 +39,8 @@ export class Table {
   lastHandAt = 0;
   /** false: the board runs but tracking does not see its frames yet (started later) */
   feeding = true;
+  /** squares of not-crowned alerts raised where a crown stack stood reading like a man (see the frame handler) */
+  readonly ambiguousCrowns: number[] = [];
 
   /** `routine`: the board was calibrated by the explicit routine (every square measured empty, with one coin and two, centred). */
   constructor(opts: { seed?: number; game?: Game; tracker?: Partial<TrackerOptions>; physics?: SimBoardOptions['physics']; routine?: boolean } = {}) {
@@ -56,7 +58,16 @@ export class Table {
     }
     this.sim.onFrame((f) => {
       if (!this.feeding) return;
-      for (const e of this.tracker.push(f.t, f.readings)) this.events.push(e);
+      for (const e of this.tracker.push(f.t, f.readings)) {
+        this.events.push(e);
+        // "Crown the king first" where two coins do stand, reading no higher than a man: a stack
+        // put down (or crowned at once) off-centre, which one square's reading cannot tell from a
+        // centred man (hardware/README.md). Counted apart; the hand straightens it when told.
+        if (e.type === 'alert' && e.alert.category === 'not-crowned') {
+          const sq = this.tracker.crownSquare;
+          if (sq !== null && this.sim.coinsAt(sq) === 2 && this.tracker.reader.level(sq).stack < 0.25) this.ambiguousCrowns.push(sq);
+        }
+      }
     });
   }
 
@@ -222,6 +233,14 @@ export class RandomHand {
     const size = sim.coinsAt(move.from);
     const mover = colorOf(this.table.game.position, move.from);
     this.flippedAt = -1;
+    // The page still asks for a crown the player did put on (an off-centre stack reading like a
+    // man), or the buzzer says so: the player straightens the stack.
+    const sq = this.table.tracker.crownSquare;
+    if (sq !== null && sim.coinsAt(sq) === 2) {
+      this.did(this.table.tracker.currentAlert ? 'crown straightened when told (buzzer)' : 'crown straightened when the page asked');
+      sim.slide(sq, this.pause(0, 5) / 10);
+      this.table.wait(this.pause(300, 800));
+    }
     // A neighbour knocked earlier is straightened now and then.
     if (this.knocked !== null && sim.coinsAt(this.knocked) > 0 && r() < 0.3) {
       this.did('straighten-knocked');

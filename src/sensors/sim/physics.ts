@@ -166,10 +166,16 @@ export class BoardPhysics {
         upsideDown: how.upsideDown ?? false,
       });
     }
-    // A stack sits as one: both coins at the bottom coin's distance from the centre, give or take.
+    // A stack sits as one: a coin put on a coin lands about where that one lies (between it and
+    // where the hand aimed), and a stack put down whole keeps its coins together (±0.5 mm).
     if (coins === 2 && before < 2) {
       s.stackRatio = uniform(this.handRng, o.stackRatio[0], o.stackRatio[1]);
-      if (how.offMm === undefined && before === 1) s.coins[1].offMm = Math.min(o.maxOffCentreMm, (s.coins[0].offMm + s.coins[1].offMm) / 2);
+      if (how.offMm === undefined) {
+        const lower = s.coins[0].offMm;
+        s.coins[1].offMm = before === 1
+          ? Math.min(o.maxOffCentreMm, (lower + s.coins[1].offMm) / 2)
+          : Math.max(0, Math.min(o.maxOffCentreMm, lower + uniform(this.handRng, -0.5, 0.5)));
+      }
     }
     if (coins === 0) s.lift = 1;
     this.retarget(s, t);
