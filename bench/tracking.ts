@@ -77,7 +77,7 @@ async function play(file: string, index: number, seed: number): Promise<void> {
     fromLeft.push(commit.t - rest);
     fromInPlace.push(commit.t - inPlace);
     if (commit.t < rest) {
-      const why = after.length ? after.join(' + ') : 'no later hand action (the coin was counted while still ramping)';
+      const why = after.length ? after.join(' + ') : 'nothing after: the last coin was counted gone while the hand was still taking it away (a lift counts once the reading drops past the threshold)';
       early[why] = (early[why] ?? 0) + 1;
     }
   }

@@ -188,6 +188,7 @@ export class RandomHand {
   }
 
   private landedAt = 0;
+  private essentialAt = 0;
   private flippedAt = -1;
 
   private did(habit: string): void {
@@ -280,6 +281,7 @@ export class RandomHand {
         this.step();
       }
       sim.lift(c);
+      this.essentialAt = this.table.now();
     };
     move.captures.forEach((c, k) => {
       if (when[k] === 'before') {
@@ -312,6 +314,7 @@ export class RandomHand {
     const crown = move.crowned && crownStyle !== 'none' ? (crownStyle ?? (['top', 'top', 'under', 'stacked'] as const)[Math.floor(r() * 4)]) : null;
     const nudge = r() < st.offCentreNudge;
     const land = (sq: number, last: boolean) => {
+      this.landedAt = this.table.now();
       if (last && crown === 'stacked') {
         this.did('crown-stacked');
         sim.set(sq, 2);
@@ -319,6 +322,8 @@ export class RandomHand {
         this.did('off-centre-nudge');
         sim.set(sq, size, { offMm: 2.5 + 1.5 * r() });
       } else this.putDown(sq, size, byCoin);
+      // (The coin is down when it lands; turning a magnet-up coin over comes after.)
+      this.essentialAt = this.flippedAt > this.landedAt ? this.landedAt : this.table.now();
     };
     if (stepping) {
       move.path.forEach((sq, k) => {
@@ -364,7 +369,7 @@ export class RandomHand {
         this.step();
       });
     }
-    const inPlace = (this.flippedAt > this.landedAt ? this.landedAt : this.table.lastHandAt) + sim.physics.options.motionMs;
+    const inPlace = this.essentialAt + sim.physics.options.motionMs;
     if (crown === 'top' || crown === 'under') after.push('crowning');
     // Crowning: fetch a coin and put it on top (at once, or after a moment), or lift the man and slip it under.
     if (crown === 'top') {
