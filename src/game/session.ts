@@ -302,10 +302,11 @@ export class GameSession {
   /** A frame from the board source. */
   pushFrame(t: number, readings: ArrayLike<number>): void {
     if (this.routine) return this.pushCalibration(t, readings);
-    const before = this.tracker.reader.lastChange;
+    const before = this.tracker.view.lastChange;
     const events = this.tracker.push(t, readings);
     if (events.length) this.afterTracker(events);
-    if (this.tracker.reader.lastChange !== before) this.emit({ type: 'counts' });
+    // (A reminder — captured coins still on, a coin upside down — rides on the status the counts message carries.)
+    if (this.tracker.view.lastChange !== before || events.some((e) => e.type === 'reminder' || e.type === 'reminder-cleared')) this.emit({ type: 'counts' });
     this.tickClock();
   }
 
@@ -372,6 +373,11 @@ export class GameSession {
         case 'game-over':
           this.finish(this.game.outcome!);
           break;
+        case 'reminder':
+          // Quiet: spoken politely and shown softly on the page, never the buzzer.
+          this.emit({ type: 'notice', level: 'reminder', squares: e.reminder.squares, say: e.reminder.message });
+          break;
+        case 'reminder-cleared':
         case 'status':
           break;
       }
@@ -405,7 +411,6 @@ export class GameSession {
     const flagged = this.clock.settle(now);
     if (flagged && !this.game.outcome) {
       const outcome = this.game.timeForfeit(flagged);
-      this.tracker.phase = 'over';
       this.finish(outcome);
     }
     if (now - this.lastClockTick >= 1000) {
@@ -427,7 +432,7 @@ export class GameSession {
 
   /** Starts the explicit calibration routine; play waits until it is done or cancelled. */
   startCalibration(): void {
-    this.routine = new CalibrationRoutine({ minCoinDelta: this.tracker.reader.options.minCoinDelta });
+    this.routine = new CalibrationRoutine({ minCoinDelta: this.tracker.readerOptions.minCoinDelta });
     const progress = this.routine.progress();
     this.emit({ type: 'calibration', progress, say: progress.message });
   }
@@ -449,14 +454,14 @@ export class GameSession {
     }
     this.routine = null;
     const c = routine.result();
-    this.tracker.reader.useCalibration(c);
+    this.tracker.useCalibration(c);
     this.emit({ type: 'calibrated', data: c.toJSON(this.boardId, new Date(this.now()).toISOString()), say: 'Calibration done and saved. Set up the position shown.' });
     this.afterTracker(this.tracker.setGame(this.game));
   }
 
   /** Uses a saved calibration (from an earlier routine on this board). */
   useCalibration(data: unknown): void {
-    this.tracker.reader.useCalibration(Calibration.fromJSON(data));
+    this.tracker.useCalibration(Calibration.fromJSON(data));
   }
 
   // ---------------------------------------------------------------- commands
@@ -476,7 +481,6 @@ export class GameSession {
   resign(side: Color): void {
     this.requireOpen();
     const outcome = this.game.resign(side);
-    this.tracker.phase = 'over';
     this.finish(outcome);
   }
 
@@ -492,7 +496,6 @@ export class GameSession {
     this.requireOpen();
     if (this.drawOffer !== opposite(side)) throw new SessionError('not-allowed', `${sideName(opposite(side))} has not offered a draw`);
     const outcome = this.game.agreeDraw();
-    this.tracker.phase = 'over';
     this.finish(outcome);
   }
 
@@ -508,7 +511,6 @@ export class GameSession {
     this.requireOpen();
     if (!this.game.drawClaim()) throw new SessionError('not-allowed', 'no draw can be claimed now');
     const outcome = this.game.claimDraw();
-    this.tracker.phase = 'over';
     this.finish(outcome);
   }
 
@@ -581,7 +583,7 @@ export class GameSession {
 
   snapshot(): SessionSnapshot {
     const pos = this.game.position;
-    const r = this.tracker.reader;
+    const r = this.tracker.view;
     return {
       version: 1,
       gameId: this.gameId,

@@ -52,10 +52,24 @@ export const Alert = z.object({
 });
 export type Alert = z.infer<typeof Alert>;
 
+/**
+ * A board part-way through a legal move that has stood a while (captured coins
+ * still on, a crown not yet placed), or a coin lying magnet-up: a quiet
+ * reminder, never a buzzer.
+ */
+export const Reminder = z.object({
+  category: z.string(),
+  message: z.string(),
+  squares: z.array(Square),
+  /** frame time the reminder was raised */
+  t: z.number(),
+});
+export type Reminder = z.infer<typeof Reminder>;
+
 export const BoardStatus = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('setup'), fixes: z.array(Fix), message: z.string() }),
-  z.object({ kind: z.literal('in-sync') }),
-  z.object({ kind: z.literal('moving') }),
+  z.object({ kind: z.literal('in-sync'), reminder: z.optional(Reminder) }),
+  z.object({ kind: z.literal('moving'), reminder: z.optional(Reminder) }),
   z.object({ kind: z.literal('awaiting-crown'), square: Square }),
   z.object({ kind: z.literal('illegal'), alert: Alert }),
 ]);

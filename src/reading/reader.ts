@@ -1,9 +1,14 @@
-// Readings → board: turns each frame's 32 raw readings into a count of coins
-// (0, 1, 2) per square, with confidence, using the per-square calibration,
-// hysteresis, a prior saying where a two-coin stack is plausible, and a
-// per-square debounce so noise or a hand brushing past never changes the
-// board. Tracks slow drift of empty squares and learns levels as play goes.
-// Pure: time comes from the frames.
+// Readings → board: owns all the evidence about coins. Turns each frame's 32
+// raw readings into a count of coins (0, 1, 2) per square, with confidence,
+// using the per-square calibration, hysteresis and a per-square debounce (a
+// coin counts once its reading has stopped moving), so noise, a hand brushing
+// past or a coin carried over never changes the board. One coin or two is
+// left to the game where the evidence cannot settle it: the owner says where
+// a stack is plausible or expected (setStackPrior), and the reader marks the
+// squares it could read either way (a step up counts as a coin added only
+// where a crown is expected). A reading clearly below empty is a coin lying
+// magnet-up. Tracks slow drift of empty squares and learns levels as play
+// goes; exposes a plain BoardView. Pure: time comes from the frames.
 
 import { Calibration, SQUARE_COUNT, agreesWithOccupancy } from './calibration.ts';
 
@@ -15,11 +20,16 @@ export interface ReaderOptions {
   /** Hysteresis around each threshold, as a fraction of the square's coin delta. */
   hysteresis: number;
   /**
-   * Where no stack is expected, a reading must reach this far past the two-coin
-   * level (in units of the one→two gap) to count as two: a well-centred coin
-   * can read as high as an off-centre stack.
+   * Where the game allows no stack, a reading must reach this far above the
+   * one-coin level (in units of the one→two gap; 1 = the learnt two-coin
+   * level) to count as two: a well-centred coin can read as high as an
+   * off-centre stack.
    */
   unexpectedStackBar: number;
+  /** …and stay there this long (ms): a finger letting go, a nudge, a knocked neighbour all pass. */
+  unexpectedStackMs: number;
+  /** A reading below the empty level must stay there this long (ms) to be a coin lying magnet-up. */
+  upsideDownMs: number;
   /** Where a stack is expected (a crown awaited), the one/two threshold sits this far from one towards two. */
   expectedStackBar: number;
   /**
@@ -40,11 +50,37 @@ export interface ReaderOptions {
   minCoinDelta: number;
 }
 
+/**
+ * What the reader makes of the board, as plain values: coin counts, how sure
+ * it is of each square, and the squares whose one-or-two call is soft (the
+ * game decides there). Bitboards: bit s−1 for square s.
+ */
+export interface BoardView {
+  readonly counts: Readonly<Uint8Array>;
+  readonly confidence: Readonly<Float32Array>;
+  readonly calibrated: boolean;
+  /** one or two coins could be read either way */
+  readonly uncertain: number;
+  /** two coins read where no stack can be, on levels only learnt in play (most likely a man sitting better) */
+  readonly unexpected: number;
+  /** a coin lying magnet-up (counted as a coin) */
+  readonly flipped: number;
+  /** empty or one coin could be read either way */
+  readonly faint: number;
+  /** where the game said a stack is plausible, and where one is expected (a crown awaited) */
+  readonly plausibleStacks: number;
+  readonly expectedStacks: number;
+  /** frame time of the last change of any count */
+  readonly lastChange: number;
+}
+
 export const DEFAULT_READER: ReaderOptions = {
   debounceMs: 20,
   debounceFrames: 2,
   hysteresis: 0.08,
-  unexpectedStackBar: 1.25,
+  unexpectedStackBar: 1.1,
+  unexpectedStackMs: 400,
+  upsideDownMs: 150,
   plateauStep: 0.22,
   uncertainBand: 0.3,
   emptyBar: 0.3,
@@ -53,6 +89,29 @@ export const DEFAULT_READER: ReaderOptions = {
   learnAfterMs: 120,
   minCoinDelta: 40,
 };
+
+/**
+ * A reading more than this fraction of the square's one-coin step BELOW its
+ * own empty level is a coin lying magnet-up (a magnet glued the wrong way, or
+ * a coin put down upside down): counted as a coin, and the player is told to
+ * turn it over. A magnet-up coin reads about one step below empty.
+ */
+export const UPSIDE_DOWN_STEP = 0.5;
+
+/** Where no stack is plausible but the square's one- and two-coin levels were both measured, the one/two threshold (fraction of the gap). */
+const MEASURED_STACK_BAR = 0.45;
+
+/** …and the band around it where the game decides, as a fraction of the gap. */
+const MEASURED_BAND = 0.1;
+
+/** The faint band, in coin steps above the empty level: empty or one coin is the game's call there. */
+const FAINT = [0.15, 0.42] as const;
+
+/** A faint reading counted empty may be read as a coin still there (half-lifted) only this long (ms). */
+const FAINT_COIN_MS = 2000;
+
+/** A rising reading has stopped moving when two frames differ by at most this fraction of a coin. */
+const STILL = 0.06;
 
 /** Frames in a row with every reading steady before a calibration is taken. */
 const STEADY_FRAMES = 20;
@@ -68,6 +127,12 @@ export class BoardReader {
   readonly confidence = new Float32Array(SQUARE_COUNT);
   /** bit s−1 set where the one-or-two decision on square s is close: the tracker may read it either way */
   uncertain = 0;
+  /** bit s−1 set where the coin on square s lies magnet-up (reads below empty): counted as a coin, to be turned over */
+  flippedMask = 0;
+  /** bit s−1 set where the reading is faint (empty or one coin could be read either way: a half-lifted coin, a guessed empty level) */
+  faintMask = 0;
+  /** bit s−1 set where two coins are read but the game allows no stack and the square's levels were only learnt in play: most likely a man sitting better */
+  unexpectedMask = 0;
   /** smoothed readings (fast EMA), for calibration */
   readonly smooth = new Float64Array(SQUARE_COUNT);
   /** frame time of the last debounced change of any square */
@@ -77,6 +142,12 @@ export class BoardReader {
   private readonly pending = new Int8Array(SQUARE_COUNT).fill(-1);
   private readonly pendingSince = new Float64Array(SQUARE_COUNT);
   private readonly pendingFrames = new Uint16Array(SQUARE_COUNT);
+  /** when each square's reading became faint (Infinity: it is not) */
+  private readonly faintSince = new Float64Array(SQUARE_COUNT).fill(Infinity);
+  /** an empty-or-one call the game settled on a faint reading, held while it stays faint (−1: none) */
+  private readonly held = new Int8Array(SQUARE_COUNT).fill(-1);
+  /** the previous frame's reading of each square */
+  private readonly last = new Float64Array(SQUARE_COUNT);
   /** frame time each square's count last changed */
   readonly settledSince = new Float64Array(SQUARE_COUNT);
   private readonly learnt = new Uint8Array(SQUARE_COUNT);
@@ -109,6 +180,27 @@ export class BoardReader {
     this.stackExpected = expected;
   }
 
+  /** The board as read (live arrays: read, do not keep). */
+  view(): BoardView {
+    return {
+      counts: this.counts, confidence: this.confidence, calibrated: this.calibrated,
+      uncertain: this.uncertain, unexpected: this.unexpectedMask, flipped: this.flippedMask, faint: this.faintMask,
+      plausibleStacks: this.stackMask, expectedStacks: this.stackExpected, lastChange: this.lastChange,
+    };
+  }
+
+  /**
+   * Where a square's smoothed reading sits between its levels: 0 = empty,
+   * 1 = one coin (the best-centred seen), and `stack`: 0 = one coin, 1 = two.
+   */
+  level(square: number): { coins: number; stack: number } {
+    const i = square - 1, c = this.calibration;
+    return {
+      coins: (this.smooth[i] - c.empty[i]) / Math.max(1, c.span(i)),
+      stack: (this.smooth[i] - c.one[i]) / Math.max(1, c.two[i] - c.one[i]),
+    };
+  }
+
   /** Squares where a stack is plausible (see setStackPrior). */
   get stackPrior(): number {
     return this.stackMask;
@@ -129,6 +221,8 @@ export class BoardReader {
     const steadyTol = o.minCoinDelta / 4;
     let steady = true;
     let uncertain = 0;
+    let flipped = 0;
+    let faint = 0;
     for (let i = 0; i < SQUARE_COUNT; i++) {
       const v = readings[i];
       if (Math.abs(v - this.smooth[i]) > steadyTol) steady = false;
@@ -141,18 +235,52 @@ export class BoardReader {
       // with distance from the centre, so the empty/one threshold sits low in the coin's span.
       const t01 = cal.empty[i] + o.emptyBar * span;
       const gap12 = Math.max(cal.two[i] - cal.one[i], 1);
-      const stackBar = expected ? o.expectedStackBar : (this.stackMask >>> i) & 1 ? 0.5 : o.unexpectedStackBar;
+      const plausible = (this.stackMask >>> i) & 1;
+      // (Where both levels were measured deliberately on this square, they are no guess: nearer midway.)
+      const stackBar = expected ? o.expectedStackBar : plausible ? 0.5 : cal.measured[i] ? MEASURED_STACK_BAR : o.unexpectedStackBar;
       const t12 = cal.one[i] + stackBar * gap12;
-      
-      // Candidate count, with hysteresis towards the current one.
+
+      // Candidate count, with hysteresis towards the current one. A reading clearly below the
+      // square's own empty level is a coin lying magnet-up: a coin (1), flagged to be turned over.
       let c: number;
-      if (v >= t12 + (cur === 2 ? -h : h)) c = 2;
+      const tFlip = cal.empty[i] - UPSIDE_DOWN_STEP * span;
+      // (One coin or two from the smoothed reading where a stack must hold a while, without
+      // hysteresis going up: the wait is the guard, and frame noise would keep restarting it.)
+      if (plausible || expected ? v >= t12 + (cur === 2 ? -h : h) : this.smooth[i] >= t12 - (cur === 2 ? h : 0)) c = 2;
       else if (v >= t01 + (cur === 0 ? h : -h)) c = 1;
+      else if (v <= tFlip + ((this.flippedMask >>> i) & 1 ? h : -h)) c = 1;
       else c = 0;
       const sm = this.smooth[i];
-      if (!this.frozen[i] && sm > cal.empty[i] + 0.75 * span && Math.abs(sm - (cal.one[i] + 0.5 * gap12)) < o.uncertainBand * gap12 + 0.5 * h) uncertain |= 1 << i;
+      // Close to the one/two threshold: the tracker may read it either way (the game decides). Where
+      // a stack is plausible the band is wide; on measured levels narrow; elsewhere a stack is never
+      // a reading's call alone (see the unexpected stacks below).
+      const band = plausible || expected ? o.uncertainBand : cal.measured[i] ? MEASURED_BAND : 0;
+      if (band && !this.frozen[i] && sm > cal.empty[i] + 0.75 * span && Math.abs(sm - t12) < band * gap12 + 0.5 * h) uncertain |= 1 << i;
+      // Faint: between a far off-centre or half-lifted coin and an empty square whose level was
+      // guessed (off by the sensor's offset). Empty or one coin is then the game's call.
+      const faintBand = sm > cal.empty[i] + FAINT[0] * span && sm < cal.empty[i] + FAINT[1] * span;
+      // (Only a steady faint reading: a coin going down or coming up passes through the band. Read
+      // as a coin still there only for a while: a finger lets go, an empty square stays faint.)
+      // (The clock restarts only when the reading leaves the band clearly: noise at its edge does not.)
+      if (sm >= cal.empty[i] + FAINT[1] * span || sm <= cal.empty[i] + (FAINT[0] - 0.08) * span) this.faintSince[i] = Infinity;
+      if (!faintBand) {
+        // (outside the band: not faint)
+      } else if (!this.frozen[i] && Math.abs(v - sm) <= 0.04 * span) {
+        if (this.faintSince[i] === Infinity) this.faintSince[i] = t;
+        // (Read as a coin still there — counted empty, or held so — only for a while; an emptied
+        // square still counted as holding its coin may always be read empty.)
+        const coinStillThere = cur === 0 || this.held[i] === 1;
+        if (!coinStillThere || t - this.faintSince[i] <= FAINT_COIN_MS) faint |= 1 << i;
+        // A square whose empty level was only guessed, reading faint and still for that long after
+        // its coin went: empty (a finger would have let go by now).
+        if (cur === 1 && c === 1 && !cal.emptyKnown[i] && this.held[i] < 0 && t - this.faintSince[i] > FAINT_COIN_MS) c = 0;
+      }
+      if (this.held[i] >= 0) {
+        if (faintBand && !(this.held[i] === 1 && t - this.faintSince[i] > FAINT_COIN_MS)) c = this.held[i];
+        else this.held[i] = -1;
+      }
       if (this.frozen[i]) {
-        if (c === 0) this.frozen[i] = 0;
+        if (c === 0 || sm < t01) this.frozen[i] = 0;
         else c = this.frozen[i];
       }
       // Confidence: distance from the nearest threshold, relative to half a coin.
@@ -160,27 +288,30 @@ export class BoardReader {
       this.confidence[i] = Math.min(1, d / (0.5 * span));
       if (c === cur) {
         this.pending[i] = -1;
+        this.last[i] = v;
+        if (cur === 1 && sm <= tFlip) flipped |= 1 << i;
+        else if (cur === 1 && (this.flippedMask >>> i) & 1 && sm < t01) flipped |= 1 << i;
         this.learn(i, cur, v, t);
-        // Plateau to plateau: a steady reading that stepped up (or down) by a coin's fraction
-        // from the last steady reading, with no lift between, is a coin stacked (or unstacked).
+        // Plateau to plateau: a steady reading that stepped by a coin's fraction from the last
+        // steady reading, with no lift between. Where a crown is awaited a step up is the crown
+        // put on; on a stack a step down is a coin taken off. Anywhere else a step up is a coin
+        // sitting better (nudged to the centre, a finger let go, a neighbour knocked away) and
+        // never counts as a coin added.
         if (cur >= 1 && Math.abs(v - sm) <= 0.04 * span) {
           if (++this.steadyRun[i] === 5) {
             const base = this.plateau[i];
-            // Up a step: a coin put on. A smaller step counts too if it lifts the reading clear above
-            // the best-centred single coin (a nudge towards the centre cannot do that).
             const up = sm - base;
-            if (!Number.isNaN(base) && cur === 1 && (up >= o.plateauStep * span || (up >= 0.12 * span && sm >= cal.one[i] + 0.08 * span))) {
+            if (!Number.isNaN(base) && cur === 1 && expected && (up >= o.plateauStep * span || (up >= 0.12 * span && sm >= cal.one[i] + 0.08 * span))) {
               this.counts[i] = 2;
-              this.frozen[i] = 2; // a step up is evidence the absolute level cannot overrule
+              this.frozen[i] = 2; // a step up where a crown is awaited is evidence the absolute level cannot overrule
               uncertain &= ~(1 << i);
-
               this.settledSince[i] = t;
               this.learnt[i] = 0;
               this.confirmed[i] = 0;
               changed = true;
             } else if (!Number.isNaN(base) && cur === 2 && base - sm >= o.plateauStep * span && sm < cal.two[i]) {
               this.counts[i] = 1;
-              this.frozen[i] = 1;
+              this.frozen[i] = 0;
               uncertain &= ~(1 << i);
               this.settledSince[i] = t;
               this.learnt[i] = 0;
@@ -193,22 +324,33 @@ export class BoardReader {
         continue;
       }
       this.steadyRun[i] = 0;
+      // A man the game confirmed reading higher where no stack can be, on a square whose levels were
+      // only learnt from play: it sits better than any coin seen there (its level rises with it).
+      if (cur === 1 && c === 2 && !plausible && !expected && !cal.measured[i]) this.learn(i, 1, v, t);
       if (this.pending[i] !== c) {
         this.pending[i] = c;
         this.pendingSince[i] = t;
         this.pendingFrames[i] = 1;
       } else this.pendingFrames[i]++;
-      if (this.pendingFrames[i] >= o.debounceFrames && t - this.pendingSince[i] >= o.debounceMs) {
+      // Where the game allows no stack, two coins must be read for a sustained time.
+      const hold = c === 2 && !plausible ? o.unexpectedStackMs : c === 1 && cur === 0 && v < t01 ? o.upsideDownMs : o.debounceMs;
+      // A coin is counted put down once its reading stops moving (a coin carried low over the
+      // square, or still coming down, is not there yet).
+      const still = c < cur || Math.abs(v - this.last[i]) <= STILL * span;
+      this.last[i] = v;
+      if (still && this.pendingFrames[i] >= o.debounceFrames && t - this.pendingSince[i] >= hold) {
         // A change between one and two coins that came as a clear step from the last steady
         // reading is firm evidence (a coin put on or taken off), not a borderline call.
         const base = this.plateau[i];
-        if (!Number.isNaN(base) && Math.abs(sm - base) >= 0.12 * span && ((cur === 1 && c === 2 && sm > base) || (cur === 2 && c === 1 && sm < base))) {
+        if (expected && !Number.isNaN(base) && Math.abs(sm - base) >= 0.12 * span && cur === 1 && c === 2 && sm > base) {
           this.frozen[i] = c;
           uncertain &= ~(1 << i);
         }
         this.counts[i] = c;
         this.pending[i] = -1;
-        this.plateau[i] = NaN;
+        // A coin counted put down has stopped moving: its reading is the first plateau (a crown
+        // put on within a few frames is then still seen as a step up from it).
+        this.plateau[i] = c > cur ? v : NaN;
         this.settledSince[i] = t;
         this.learnt[i] = 0;
         this.confirmed[i] = 0;
@@ -216,7 +358,17 @@ export class BoardReader {
       }
     }
     this.steadyFrames = steady && !first ? this.steadyFrames + 1 : 0;
-    this.uncertain = uncertain;
+    // Two coins read where the game allows no stack, on a square whose levels were never
+    // measured (only learnt from play): the evidence cannot tell a stack from a man sitting better than any coin seen
+    // there before. The game decides (see the tracker).
+    let unexpected = 0;
+    for (let i = 0; i < SQUARE_COUNT; i++) {
+      if (this.counts[i] === 2 && !((this.stackMask >>> i) & 1) && !cal.measured[i]) unexpected |= 1 << i;
+    }
+    this.uncertain = uncertain | unexpected;
+    this.unexpectedMask = unexpected;
+    this.faintMask = faint;
+    this.flippedMask = flipped;
     if (changed) this.lastChange = t;
     return changed;
   }
@@ -231,11 +383,17 @@ export class BoardReader {
     if (Math.abs(v - this.smooth[i]) > 0.03 * this.calibration.span(i)) return;
     if (count === 0) {
       // Drift is slow: a reading far from the empty level is not drift (an off-centre coin, a hand).
-      if (Math.abs(v - this.calibration.empty[i]) < 0.1 * this.calibration.span(i)) this.calibration.learn(i, 0, v, this.options.driftAlpha);
+      // A square's first confirmed empty reading (its level only guessed so far) is its level.
+      const cal = this.calibration;
+      if (!cal.emptyKnown[i]) cal.learn(i, 0, this.smooth[i], 1);
+      else if (Math.abs(v - cal.empty[i]) < 0.1 * cal.span(i)) cal.learn(i, 0, v, this.options.driftAlpha);
     }
     else if (!this.learnt[i]) {
       this.learnt[i] = 1;
       this.calibration.learn(i, count as 1 | 2, this.smooth[i], 0.3);
+    } else if (count === 1 && this.smooth[i] > this.calibration.one[i]) {
+      // The man sits better than any coin seen here before (nudged to the centre): its level rises.
+      this.calibration.learn(i, 1, this.smooth[i], 0.3);
     }
   }
 
@@ -256,8 +414,10 @@ export class BoardReader {
     this.plateau[i] = NaN;
     this.steadyRun[i] = 0;
     this.settledSince[i] = this.now;
-    // Hold this one-or-two call until the piece is lifted; learn its level once the reading is steady.
-    this.frozen[i] = count;
+    // Hold this one-or-two call until the piece is lifted (an empty-or-one call while the reading
+    // stays faint); learn its level once the reading is steady.
+    if (count === 0 || ((this.faintMask >>> i) & 1)) this.held[i] = count;
+    else this.frozen[i] = count;
     this.learnt[i] = 0;
     this.confirmed[i] = 1;
   }

@@ -177,7 +177,7 @@ export function attachWebSocket(server: Server, ctx: ServerContext, opts: WsOpti
     countsTimer = null;
     lastCountsAt = performance.now();
     const t = ctx.session.tracker;
-    broadcast({ v: 1, type: 'counts', counts: Array.from(t.reader.counts), differences: t.differences(), status: t.boardStatus });
+    broadcast({ v: 1, type: 'counts', counts: Array.from(t.view.counts), differences: t.differences(), status: t.boardStatus });
   }
   function countsChanged(): void {
     if (countsTimer || clients.size === 0) return;

@@ -80,11 +80,13 @@ function jumpOver(a: number, b: number): number {
 
 /**
  * Explains why `board` is not a legal continuation of `pos`. `legal` are the
- * side to move's legal moves. The fixes restore `pos`.
+ * side to move's legal moves. The fixes restore `pos` from `standing` (the
+ * board as it stands now; by default `board` itself — it differs when the
+ * mistake was made on an earlier board and the opponent has moved on since).
  */
-export function diagnose(board: ArrayLike<number>, pos: Position, posCounts: Counts, legal: readonly Move[], t: number): Alert {
+export function diagnose(board: ArrayLike<number>, pos: Position, posCounts: Counts, legal: readonly Move[], t: number, standing: ArrayLike<number> = board): Alert {
   const side = pos.turn;
-  const fixes = fixesTo(board, pos, posCounts);
+  const fixes = fixesTo(standing, pos, posCounts);
   const squares = fixes.map((f) => f.square);
   const restore = describeFixes(fixes);
   const mk = (category: AlertCategory, what: string): Alert => ({ category, message: `${what} ${restore}`.trim(), squares, fixes, t });

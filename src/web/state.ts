@@ -255,8 +255,12 @@ function onMessage(s: ViewState, raw: string, now: number): ViewState {
       const { tone, urgent } = toneOf(ev);
       return announce(next, ev.say, urgent, tone);
     }
-    case 'counts':
-      return { ...s, counts: msg.counts, differences: msg.differences, status: msg.status, pending: settlePending(s.pending, msg.counts, now) };
+    case 'counts': {
+      // A reminder stands while the board's status carries it; once put right it goes.
+      const st = msg.status;
+      const reminded = (st.kind === 'in-sync' || st.kind === 'moving') && st.reminder !== undefined;
+      return { ...s, counts: msg.counts, differences: msg.differences, status: st, pending: settlePending(s.pending, msg.counts, now), notice: reminded ? s.notice : null };
+    }
     case 'clock':
       return { ...s, clock: msg.clock, clockAt: now };
     case 'ok': {

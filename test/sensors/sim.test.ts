@@ -77,10 +77,15 @@ describe('physics', () => {
   });
 
   it('clamps to the 10-bit ADC range', () => {
-    const p = new BoardPhysics({ seed: 1, coinDelta: 900, baseline: 100, offsetSpread: 0, motionMs: 0 });
-    p.setCoins(1, 2, 0);
+    const p = new BoardPhysics({ seed: 1, coinDelta: 900, baseline: 100, offsetSpread: 0, motionMs: 0, saturation: { knee: 2000, rail: 2100 } });
+    p.setCoins(1, 2, 0, { offMm: 0 });
     const r = p.read(0);
     expect(r[0]).toBe(1023);
+    // The sensor itself saturates first: readings bend over above the knee and never pass the rail.
+    const sat = new BoardPhysics({ seed: 1, coinDelta: 900, baseline: 100, offsetSpread: 0, motionMs: 0 });
+    sat.setCoins(1, 2, 0);
+    expect(sat.read(0)[0]).toBeLessThanOrEqual(sat.options.saturation.rail + 8);
+    expect(sat.read(0)[0]).toBeGreaterThan(sat.options.saturation.knee);
     const low = new BoardPhysics({ seed: 1, baseline: -50 }).read(0);
     expect(low[5]).toBe(0);
   });

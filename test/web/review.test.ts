@@ -160,6 +160,16 @@ describe('what the board and the status say', () => {
     expect(s.notice).toBeNull();
   });
 
+  it('keeps a reminder while the board status carries it, and drops it once the board is put right', async () => {
+    const { t, s: s0 } = await played();
+    let s = at(JSON.stringify({ v: 1, type: 'event', event: { type: 'notice', level: 'reminder', squares: [15], say: 'The coin on 15 is upside down: turn it over.' }, state: t.session.snapshot() }), s0);
+    const counts = (status: unknown) => JSON.stringify({ v: 1, type: 'counts', counts: new Array(32).fill(0), differences: [], status });
+    s = at(counts({ kind: 'in-sync', reminder: { category: 'upside-down', message: 'The coin on 15 is upside down: turn it over.', squares: [15], t: 1 } }), s);
+    expect(s.notice?.squares).toEqual([15]);
+    s = at(counts({ kind: 'in-sync' }), s);
+    expect(s.notice).toBeNull();
+  });
+
   it('shows storage trouble from the first hello and on storage events', async () => {
     const { t } = await played();
     let s = at(t.hello({ storage: { ok: false, message: 'cannot write in ./games: the disk is full.' } }));

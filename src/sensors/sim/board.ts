@@ -17,7 +17,7 @@ import {
 } from '../protocol.ts';
 import { Emitter } from '../emitter.ts';
 import { SourceBase, defaultClock, type Clock, type RawFrame } from '../source.ts';
-import { BoardPhysics, type PhysicsOptions } from './physics.ts';
+import { BoardPhysics, type Placement, type PhysicsOptions } from './physics.ts';
 import { START_POSITION, Timeline, applyHandAction, type BoardHand, type TimelineStep } from './hand.ts';
 import { mulberry32, type Rng } from './prng.ts';
 
@@ -171,10 +171,11 @@ export class SimBoard extends SourceBase implements BoardHand {
 
   // ------------------------------------------------------------- the hand
 
-  place(square: number): void {
+  /** Add one coin (off-centre at random, magnet down, unless `how` says otherwise). */
+  place(square: number, how?: Placement): void {
     const n = this.physics.coins(square);
     if (n >= 2) throw new RangeError(`square ${square} already holds 2 coins (a king)`);
-    this.setCoins(square, n + 1);
+    this.setCoins(square, n + 1, how);
   }
   lift(square: number, coins?: number): void {
     const n = this.physics.coins(square);
@@ -182,8 +183,20 @@ export class SimBoard extends SourceBase implements BoardHand {
     if (n === 0 || k < 1 || k > n) throw new RangeError(`cannot lift ${coins ?? 'the piece'} from square ${square}: it holds ${n} coin(s)`);
     this.setCoins(square, n - k);
   }
-  set(square: number, coins: number): void {
-    this.setCoins(square, coins);
+  set(square: number, coins: number, how?: Placement): void {
+    this.setCoins(square, coins, how);
+  }
+  /** Slide the coins on a square to `offMm` from its centre (nudged straight: ~0; knocked: 2–3 mm). */
+  slide(square: number, offMm: number): void {
+    this.physics.slide(square, offMm, this.now());
+  }
+  /** A finger lifting the coins on a square part-way: the reading drops to `factor` (1 = let go). */
+  touch(square: number, factor: number): void {
+    this.physics.touch(square, factor, this.now());
+  }
+  /** Turn the top coin of a square over. */
+  flip(square: number): void {
+    this.physics.flip(square, this.now());
   }
   setupStart(): void {
     for (let sq = 1; sq <= SQUARES; sq++) this.setCoins(sq, START_POSITION[sq - 1]);
@@ -210,9 +223,9 @@ export class SimBoard extends SourceBase implements BoardHand {
     };
   }
 
-  private setCoins(square: number, coins: number): void {
+  private setCoins(square: number, coins: number, how?: Placement): void {
     const before = this.physics.coins(square);
-    this.physics.setCoins(square, coins, this.now());
+    this.physics.setCoins(square, coins, this.now(), how);
     if (coins !== before) this.handEvents.emit('hand', { t: this.now(), square, coins });
   }
 

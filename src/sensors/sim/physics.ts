@@ -1,8 +1,14 @@
 // Physical model of the sensor board: what each square's linear Hall sensor
-// reads for 0, 1 or 2 coins. Per-square gain and offset (seeded), off-centre
-// placement (lowers a coin's reading), a non-linear two-coin stack (~1.3–1.5×
-// one coin: the upper magnet sits a coin's thickness further away), slow
-// thermal drift, bounded Gaussian-ish noise, hand-motion ramps, 10-bit clamp.
+// reads for the coins standing on it. Per-sensor gain (±25 %, the SS49E's
+// sensitivity spread) and offset, per-coin magnet strength (±8 %), how far
+// off-centre each coin sits (a coin 3–4 mm off reads ~35 % lower; hands drop
+// coins off-centre, nudge them back, knock neighbours away), a non-linear
+// two-coin stack (~1.3–1.5× one coin: the upper magnet is further away), a
+// coin lying magnet-up (reads below the empty level), a finger lifting a coin
+// part-way (touching it), crosstalk from the diagonal neighbours, slow thermal
+// drift, bounded Gaussian-ish noise, readings that ramp while a hand moves a
+// coin (a frame averages the scans of a moving coin), saturation near the top
+// of the sensor's output range and the 10-bit clamp. Seeded: runs replay.
 
 import { SQUARES } from '../protocol.ts';
 import { gaussianish, mulberry32, uniform, type Rng } from './prng.ts';
@@ -15,22 +21,30 @@ export interface PhysicsOptions {
   offsetSpread: number;
   /** rise of the reading for one centred coin at gain 1, counts */
   coinDelta: number;
-  /** spread (±, relative) of the per-square gain */
+  /** spread (±, relative) of the per-square gain (sensor sensitivity) */
   gainSpread: number;
+  /** spread (±, relative) of each coin's magnet strength */
+  magnetSpread: number;
   /** range of the two-coin stack response relative to one coin */
   stackRatio: [number, number];
   /** σ of how far off-centre a hand drops a coin, mm */
   offCentreMm: number;
-  /** distance at which an off-centre coin reads half, mm */
+  /** farthest off-centre a coin can lie on its square, mm */
+  maxOffCentreMm: number;
+  /** distance at which an off-centre coin reads half, mm (4.8 mm: −35 % at 3.5 mm) */
   halfReadingMm: number;
+  /** fraction of each diagonal neighbour's signal that a sensor also reads */
+  crosstalk: number;
   /** σ of frame noise, counts */
   noise: number;
   /** amplitude of the slow thermal drift, counts */
   drift: number;
   /** period range of the drift, ms */
   driftPeriodMs: [number, number];
-  /** how long a hand takes to put down / take away a coin, ms (reading ramps) */
+  /** how long a hand takes to put down / take away / slide a coin, ms (reading ramps) */
   motionMs: number;
+  /** the sensor's output bends over above `knee` counts and cannot pass `rail` (saturation) */
+  saturation: { knee: number; rail: number };
 }
 
 export const DEFAULT_PHYSICS: PhysicsOptions = {
@@ -38,23 +52,44 @@ export const DEFAULT_PHYSICS: PhysicsOptions = {
   baseline: 512,
   offsetSpread: 20,
   coinDelta: 200,
-  gainSpread: 0.12,
+  gainSpread: 0.25,
+  magnetSpread: 0.08,
   stackRatio: [1.34, 1.46],
-  offCentreMm: 1.5,
-  halfReadingMm: 6,
+  offCentreMm: 1.2,
+  maxOffCentreMm: 4,
+  halfReadingMm: 4.8,
+  crosstalk: 0.01,
   noise: 2,
   drift: 5,
   driftPeriodMs: [4 * 60_000, 12 * 60_000],
   motionMs: 50,
+  saturation: { knee: 880, rail: 960 },
 };
+
+/** One coin standing on a square. */
+export interface Coin {
+  /** magnet strength relative to the nominal coin */
+  strength: number;
+  /** distance from the square's centre, mm */
+  offMm: number;
+  /** magnet the wrong way up: the field, and the reading, go the other way */
+  upsideDown: boolean;
+}
+
+/** How a hand puts a coin down (anything not given is drawn at random). */
+export interface Placement {
+  offMm?: number;
+  upsideDown?: boolean;
+}
 
 interface Square {
   offset: number;
   gain: number;
-  coins: number;
-  /** placement factors (0–1] of the coins standing there, bottom first */
-  placement: number[];
+  /** coins standing there, bottom first */
+  coins: Coin[];
   stackRatio: number;
+  /** a finger lifting the coins part-way: 1 = resting, 0.4 = lifted so the reading drops 60 % */
+  lift: number;
   driftPhase: number;
   driftPeriod: number;
   /** signal (counts above offset) before and after the last change, and when it changed */
@@ -68,6 +103,9 @@ export class BoardPhysics {
   private readonly squares: Square[] = [];
   private readonly noiseRng: Rng;
   private readonly handRng: Rng;
+  private readonly coinRng: Rng;
+  /** diagonal neighbours of each square (index 0 = square 1) */
+  private readonly neighbours: number[][] = [];
 
   constructor(options: Partial<PhysicsOptions> = {}) {
     this.options = { ...DEFAULT_PHYSICS, ...options };
@@ -75,69 +113,153 @@ export class BoardPhysics {
     const build = mulberry32(o.seed);
     this.noiseRng = mulberry32(o.seed ^ 0x9e3779b9);
     this.handRng = mulberry32(o.seed ^ 0x85ebca6b);
+    this.coinRng = mulberry32(o.seed ^ 0x165667b1);
     for (let i = 0; i < SQUARES; i++) {
       this.squares.push({
         offset: uniform(build, -o.offsetSpread, o.offsetSpread),
         gain: uniform(build, 1 - o.gainSpread, 1 + o.gainSpread),
-        coins: 0,
-        placement: [],
+        coins: [],
         stackRatio: 1,
+        lift: 1,
         driftPhase: uniform(build, 0, 2 * Math.PI),
         driftPeriod: uniform(build, o.driftPeriodMs[0], o.driftPeriodMs[1]),
         from: 0,
         to: 0,
         changedAt: -Infinity,
       });
+      const r = Math.floor(i / 4), c = 2 * (i % 4) + (r % 2 === 0 ? 1 : 0);
+      const n: number[] = [];
+      for (const [dr, dc] of [[-1, -1], [-1, 1], [1, -1], [1, 1]]) {
+        const rr = r + dr, cc = c + dc;
+        if (rr >= 0 && rr < 8 && cc >= 0 && cc < 8) n.push(rr * 4 + Math.floor(cc / 2));
+      }
+      this.neighbours.push(n);
     }
   }
 
   coins(square: number): number {
-    return this.sq(square).coins;
+    return this.sq(square).coins.length;
   }
 
-  /** Put `coins` (0–2) on a square at time t; new coins land off-centre at random. */
-  setCoins(square: number, coins: number, t: number): void {
+  /** The coins on a square, bottom first (copies). */
+  coinsOn(square: number): Coin[] {
+    return this.sq(square).coins.map((c) => ({ ...c }));
+  }
+
+  /**
+   * Put `coins` (0–2) on a square at time t. Coins taken away leave from the
+   * top; new ones land off-centre at random (or as `how` says), magnet down.
+   */
+  setCoins(square: number, coins: number, t: number, how: Placement = {}): void {
     if (!Number.isInteger(coins) || coins < 0 || coins > 2) {
       throw new RangeError(`square ${square}: ${coins} coins (a square holds 0, 1 or 2)`);
     }
     const s = this.sq(square);
-    if (coins === s.coins) return;
+    if (coins === s.coins.length) return;
     const o = this.options;
-    const now = this.signalAt(s, t);
-    while (s.placement.length > coins) s.placement.pop();
-    while (s.placement.length < coins) {
-      const d = Math.abs(gaussianish(this.handRng)) * o.offCentreMm;
-      s.placement.push(1 / (1 + (d / o.halfReadingMm) ** 2));
+    const before = s.coins.length;
+    while (s.coins.length > coins) s.coins.pop();
+    while (s.coins.length < coins) {
+      s.coins.push({
+        strength: uniform(this.coinRng, 1 - o.magnetSpread, 1 + o.magnetSpread),
+        offMm: how.offMm ?? this.dropMm(),
+        upsideDown: how.upsideDown ?? false,
+      });
     }
-    if (coins === 2 && s.coins < 2) s.stackRatio = uniform(this.handRng, o.stackRatio[0], o.stackRatio[1]);
-    s.coins = coins;
-    s.from = now;
-    s.to = this.settled(s);
-    s.changedAt = t;
+    // A stack sits as one: a coin put on a coin lands about where that one lies (between it and
+    // where the hand aimed), and a stack put down whole keeps its coins together (±0.5 mm).
+    if (coins === 2 && before < 2) {
+      s.stackRatio = uniform(this.handRng, o.stackRatio[0], o.stackRatio[1]);
+      if (how.offMm === undefined) {
+        const lower = s.coins[0].offMm;
+        s.coins[1].offMm = before === 1
+          ? Math.min(o.maxOffCentreMm, (lower + s.coins[1].offMm) / 2)
+          : Math.max(0, Math.min(o.maxOffCentreMm, lower + uniform(this.handRng, -0.5, 0.5)));
+      }
+    }
+    if (coins === 0) s.lift = 1;
+    this.retarget(s, t);
   }
 
-  /** Noise-free reading of a square at time t (before ADC rounding). */
-  expected(square: number, t: number): number {
+  /** Slide the coins of a square to `offMm` from the centre (a nudge to the centre: ~0; a knock: 2–3 mm). */
+  slide(square: number, offMm: number, t: number): void {
     const s = this.sq(square);
-    return this.options.baseline + s.offset + this.driftAt(s, t) + this.signalAt(s, t);
+    for (const c of s.coins) c.offMm = Math.max(0, Math.min(this.options.maxOffCentreMm, offMm));
+    this.retarget(s, t);
+  }
+
+  /**
+   * A finger lifting the coins part-way (1–3 mm, tilting them): the reading
+   * drops to `factor` of its resting value (0.4–0.7); 1 puts them back down.
+   */
+  touch(square: number, factor: number, t: number): void {
+    const s = this.sq(square);
+    s.lift = Math.max(0, Math.min(1, factor));
+    this.retarget(s, t);
+  }
+
+  /** Turn the top coin of a square over (magnet-up ↔ magnet-down). */
+  flip(square: number, t: number): void {
+    const s = this.sq(square);
+    const top = s.coins.at(-1);
+    if (!top) throw new RangeError(`square ${square} has no coin to turn over`);
+    top.upsideDown = !top.upsideDown;
+    this.retarget(s, t);
+  }
+
+  /** Noise-free reading of a square at time t (before ADC rounding, after saturation). */
+  expected(square: number, t: number): number {
+    const i = square - 1;
+    this.sq(square);
+    return this.saturate(this.raw(i, t));
   }
 
   /** One frame at time t: 32 clamped 10-bit readings (index 0 = square 1). */
   read(t: number, out = new Uint16Array(SQUARES)): Uint16Array {
     const o = this.options;
     for (let i = 0; i < SQUARES; i++) {
-      const s = this.squares[i];
-      const v = o.baseline + s.offset + this.driftAt(s, t) + this.signalAt(s, t) + gaussianish(this.noiseRng) * o.noise;
+      const v = this.saturate(this.raw(i, t)) + gaussianish(this.noiseRng) * o.noise;
       out[i] = v <= 0 ? 0 : v >= 1023 ? 1023 : Math.round(v);
     }
     return out;
   }
 
+  private raw(i: number, t: number): number {
+    const s = this.squares[i];
+    let v = this.options.baseline + s.offset + this.driftAt(s, t) + this.signalAt(s, t);
+    const xt = this.options.crosstalk;
+    if (xt) for (const j of this.neighbours[i]) v += xt * this.signalAt(this.squares[j], t);
+    return v;
+  }
+
+  private saturate(v: number): number {
+    const { knee, rail } = this.options.saturation;
+    if (v <= knee) return v;
+    const room = rail - knee;
+    return knee + room * Math.tanh((v - knee) / room);
+  }
+
+  private dropMm(): number {
+    const o = this.options;
+    return Math.min(o.maxOffCentreMm, Math.abs(gaussianish(this.handRng)) * o.offCentreMm);
+  }
+
+  private retarget(s: Square, t: number): void {
+    s.from = this.signalAt(s, t);
+    s.to = this.settled(s);
+    s.changedAt = t;
+  }
+
+  private placementFactor(c: Coin): number {
+    const p = 1 / (1 + (c.offMm / this.options.halfReadingMm) ** 2);
+    return (c.upsideDown ? -1 : 1) * c.strength * p;
+  }
+
   private settled(s: Square): number {
-    const k = this.options.coinDelta * s.gain;
-    if (s.coins === 0) return 0;
-    if (s.coins === 1) return k * s.placement[0];
-    return k * s.stackRatio * ((s.placement[0] + s.placement[1]) / 2);
+    const k = this.options.coinDelta * s.gain * s.lift;
+    if (s.coins.length === 0) return 0;
+    if (s.coins.length === 1) return k * this.placementFactor(s.coins[0]);
+    return k * s.stackRatio * ((this.placementFactor(s.coins[0]) + this.placementFactor(s.coins[1])) / 2);
   }
 
   private signalAt(s: Square, t: number): number {

@@ -1,0 +1,217 @@
+// The reader on plain numbers: calibration levels, thresholds, the wait before
+// a change counts, what a step in a reading means (and does not), stacks where
+// the game allows them and where it does not, coins lying magnet-up, learning.
+import { describe, expect, it } from 'vitest';
+import { Calibration, MIN_STACK_RATIO, NOMINAL, SQUARE_COUNT, agreesWithOccupancy } from '../../src/reading/calibration.ts';
+import { BoardReader, UPSIDE_DOWN_STEP } from '../../src/reading/reader.ts';
+
+const START: number[] = Array.from({ length: SQUARE_COUNT }, (_, i) => (i < 12 || i >= 20 ? 1 : 0));
+const EMPTY = 500, ONE = 700, TWO = 780; // span 200, stack ratio 1.4
+
+/** A board whose every square is known: empty 500, one coin 700, two 780. */
+function calibrated(measured = false): Calibration {
+  const c = Calibration.fromKnown(new Array(32).fill(EMPTY), new Array(32).fill(0));
+  for (let i = 0; i < 32; i++) {
+    c.learn(i, 1, ONE, 1);
+    c.learn(i, 2, TWO, 1);
+    if (measured) c.measured[i] = 1;
+  }
+  return c;
+}
+
+/** Feeds frames every 10 ms from t, `ms` long; `at(t)` gives square 1's reading (the others stay as `rest`). */
+function feed(r: BoardReader, t: number, ms: number, at: (t: number) => number, rest: number[] = new Array(32).fill(EMPTY)): number {
+  const frame = [...rest];
+  for (let k = 0; k < ms; k += 10) {
+    frame[0] = at(t + k);
+    r.push(t + k, frame);
+  }
+  return t + ms;
+}
+
+describe('calibration', () => {
+  it('learns every level from a known occupancy, and estimates the ones it did not see', () => {
+    const readings = START.map((n, i) => (n ? 700 + (i % 3) * 10 : 500 + (i % 2)));
+    const c = Calibration.fromKnown(readings, START);
+    expect(c.empty[13]).toBe(501); // measured
+    expect(c.one[0]).toBe(700);
+    expect(c.oneKnown[14]).toBe(0);
+    expect(c.one[14] - c.empty[14]).toBe(209.5); // the board's median coin
+    expect(c.two[0]).toBeCloseTo(500 + NOMINAL.stackRatio * 200, 0);
+    expect(c.twoKnown[0]).toBe(0);
+  });
+
+  it('a king in the known occupancy that reads like one coin (off-centre) is no two-coin level', () => {
+    const counts = [...START];
+    counts[0] = 2;
+    const readings: number[] = START.map((n) => (n ? 700 : 500));
+    readings[0] = 705; // a stack 3 mm off-centre reads like a centred man
+    const c = Calibration.fromKnown(readings, counts);
+    expect(c.twoKnown[0]).toBe(0);
+    expect(c.two[0]).toBeGreaterThan(c.one[0] + 40);
+    // …and the board still agrees with that occupancy: one coin or two is the game's call.
+    expect(agreesWithOccupancy(readings, counts, 40)).toBe(true);
+  });
+
+  it('agrees with an occupancy only if every coin stands clear of the empty squares', () => {
+    const readings: number[] = START.map((n) => (n ? 700 : 500));
+    expect(agreesWithOccupancy(readings, START, 40)).toBe(true);
+    readings[3] = 520; // a coin missing where one should be
+    expect(agreesWithOccupancy(readings, START, 40)).toBe(false);
+  });
+
+  it('the one-coin level follows the best-centred coin (up at once, down slowly); a stack never sits closer than 1.3 coins', () => {
+    const c = calibrated();
+    c.learn(0, 1, 740, 0.3);
+    expect(c.one[0]).toBe(740);
+    c.learn(0, 1, 650, 0.3);
+    expect(c.one[0]).toBeGreaterThan(730);
+    c.learn(0, 2, 720, 0.3); // an off-centre king
+    expect(c.two[0]).toBeGreaterThanOrEqual(EMPTY + MIN_STACK_RATIO * (c.one[0] - EMPTY) - 1e-9);
+  });
+
+  it('a man reading above a two-coin level learnt in play drops that level (it came from an off-centre king); a measured one stays', () => {
+    const c = calibrated();
+    c.learn(0, 2, 760, 1);
+    c.learn(0, 1, 800, 0.3);
+    expect(c.twoKnown[0]).toBe(0);
+    expect(c.two[0]).toBeGreaterThan(800);
+    const m = calibrated(true);
+    m.learn(0, 1, 800, 0.3);
+    expect(m.one[0]).toBe(ONE);
+    expect(m.twoKnown[0]).toBe(1);
+  });
+
+  it('saved calibrations: levels checked, measured stacks marked', () => {
+    const data = calibrated().toJSON('B1');
+    data.two = data.two.map(() => TWO);
+    const c = Calibration.fromJSON(data);
+    expect(c.measured[5]).toBe(1);
+    expect(() => Calibration.fromJSON({ ...data, one: data.empty })).toThrow(/square 1: one coin \(500\) must read above empty/);
+    expect(() => Calibration.fromJSON({ ...data, version: 2 })).toThrow(/unknown version 2/);
+  });
+});
+
+describe('reader', () => {
+  it('counts a coin once its reading has stopped moving, not while it ramps', () => {
+    const r = new BoardReader({}, calibrated());
+    let t = feed(r, 0, 100, () => EMPTY);
+    // A 50 ms ramp to one coin: still 0 while rising, 1 a frame or two after it stops.
+    t = feed(r, t, 40, (x) => EMPTY + ((x - 100) / 50) * 200);
+    expect(r.counts[0]).toBe(0);
+    t = feed(r, t, 50, () => ONE);
+    expect(r.counts[0]).toBe(1);
+  });
+
+  it('a coin carried low over a square (a brief, moving rise) is not counted', () => {
+    const r = new BoardReader({}, calibrated());
+    let t = feed(r, 0, 100, () => EMPTY);
+    t = feed(r, t, 60, (x) => EMPTY + 150 * Math.sin(((x - 100) / 60) * Math.PI));
+    t = feed(r, t, 200, () => EMPTY);
+    expect(r.lastChange).toBe(-Infinity);
+  });
+
+  it('a man touched (reading dips 30–60 %) and let go, or nudged to the centre, stays one coin where no stack can be', () => {
+    const r = new BoardReader({}, calibrated());
+    let t = feed(r, 0, 200, () => 650); // a man a little off-centre
+    expect(r.counts[0]).toBe(1);
+    t = feed(r, t, 500, () => EMPTY + 0.55 * 150); // lifted 2 mm by a finger
+    t = feed(r, t, 500, () => 650); // let go
+    t = feed(r, t, 1000, () => ONE + 20); // nudged to the centre: higher than the level learnt
+    expect(r.counts[0]).toBe(1);
+  });
+
+  it('where no stack is plausible and the levels were only learnt in play, two coins need a sustained reading past the two-coin level, and stay the game’s call', () => {
+    const r = new BoardReader({}, calibrated());
+    let t = feed(r, 0, 200, () => ONE);
+    t = feed(r, t, 300, () => TWO + 20);
+    expect(r.counts[0]).toBe(1); // not yet: 400 ms
+    t = feed(r, t, 300, () => TWO + 20);
+    expect(r.counts[0]).toBe(2);
+    expect(r.uncertain & 1).toBe(1); // the tracker may read it as one coin
+  });
+
+  it('where the levels were measured, a stack clearly past the middle is two coins, firmly', () => {
+    const r = new BoardReader({}, calibrated(true));
+    let t = feed(r, 0, 200, () => ONE);
+    t = feed(r, t, 600, () => ONE + 0.8 * (TWO - ONE));
+    expect(r.counts[0]).toBe(2);
+    expect(r.uncertain & 1).toBe(0);
+  });
+
+  it('where a stack is plausible (a king, a king’s landing square, a crowning square), clearly past the middle is two at once', () => {
+    const r = new BoardReader({}, calibrated());
+    r.setStackPrior(1);
+    let t = feed(r, 0, 200, () => EMPTY);
+    t = feed(r, t, 60, () => ONE + 0.8 * (TWO - ONE));
+    expect(r.counts[0]).toBe(2);
+  });
+
+  it('where a crown is awaited, a step up from the man’s own reading is the crown, even below the two-coin level', () => {
+    const r = new BoardReader({}, calibrated());
+    r.setStackPrior(0, 1);
+    let t = feed(r, 0, 200, () => EMPTY);
+    t = feed(r, t, 100, () => 600); // the man landed far off-centre
+    expect(r.counts[0]).toBe(1);
+    t = feed(r, t, 200, () => 660); // a coin on top: +30 % of a coin, still below one coin's level
+    expect(r.counts[0]).toBe(2);
+  });
+
+  it(`a reading more than ${UPSIDE_DOWN_STEP} of a coin below empty is a coin lying magnet-up: counted, and flagged`, () => {
+    expect(UPSIDE_DOWN_STEP).toBe(0.5);
+    const r = new BoardReader({}, calibrated());
+    let t = feed(r, 0, 200, () => EMPTY);
+    t = feed(r, t, 100, () => EMPTY - 190);
+    expect(r.counts[0]).toBe(0); // not yet: it must hold 150 ms
+    t = feed(r, t, 200, () => EMPTY - 190);
+    expect(r.counts[0]).toBe(1);
+    expect(r.flippedMask & 1).toBe(1);
+    // A little below empty (drift, a neighbour leaving) is nothing.
+    const q = new BoardReader({}, calibrated());
+    feed(q, 0, 1000, () => EMPTY - 60);
+    expect(q.counts[0]).toBe(0);
+    expect(q.flippedMask).toBe(0);
+  });
+
+  it('a confirmed man sitting better than any coin seen there raises the square’s one-coin level', () => {
+    const r = new BoardReader({}, calibrated());
+    let t = feed(r, 0, 300, () => 650);
+    r.confirm();
+    t = feed(r, t, 300, () => 650);
+    t = feed(r, t, 600, () => ONE + 40);
+    expect(r.calibration.one[0]).toBeCloseTo(ONE + 40, 0);
+    expect(r.counts[0]).toBe(1);
+  });
+
+  it('a steady faint reading (a coin half-lifted, an emptied square whose empty level was a guess) is marked for the game to decide; a passing ramp is not', () => {
+    const r = new BoardReader({}, calibrated());
+    let t = feed(r, 0, 200, () => ONE);
+    t = feed(r, t, 30, (x) => ONE - ((x - 200) / 50) * 200); // being lifted: passes through the band
+    expect(r.faintMask & 1).toBe(0);
+    t = feed(r, t, 300, () => EMPTY + 0.25 * 200); // then steady at a quarter of a coin
+    expect(r.faintMask & 1).toBe(1);
+    // The game says empty: held empty while the reading stays faint, released when it leaves the band.
+    r.correct(1, 0);
+    t = feed(r, t, 300, () => EMPTY + 0.3 * 200);
+    expect(r.counts[0]).toBe(0);
+    t = feed(r, t, 300, () => ONE);
+    expect(r.counts[0]).toBe(1);
+  });
+
+  it('says where a square reads between its levels (coins above empty, the way from one coin to two)', () => {
+    const r = new BoardReader({}, calibrated());
+    feed(r, 0, 500, () => ONE + 40);
+    expect(r.level(1).coins).toBeCloseTo(1.2, 2);
+    expect(r.level(1).stack).toBeCloseTo(0.5, 2);
+  });
+
+  it('calibrates from the start position only once the board has been still', () => {
+    const r = new BoardReader();
+    const frame = START.map((n) => (n ? 700 : 500));
+    r.push(0, frame);
+    expect(r.calibrateFrom(START)).toBe(false);
+    for (let k = 1; k <= 25; k++) r.push(k * 10, frame);
+    expect(r.calibrateFrom(START)).toBe(true);
+    expect(Array.from(r.counts)).toEqual(START);
+  });
+});
