@@ -3,6 +3,7 @@
 // hand. One handler for both transports; it throws CommandError (or the
 // session's SessionError) with a code and a message fit to show the player.
 
+import { countsOf } from '../tracking/boards.ts';
 import { GameSession, SessionError } from '../game/index.ts';
 import type { BoardSource } from '../sensors/source.ts';
 import { SimBoard } from '../sensors/sim/board.ts';
@@ -90,11 +91,8 @@ export function runCommand(session: GameSession, source: BoardSource, command: C
     }
     case 'hand-setup': {
       const sim = simOf(source);
-      const pos = session.game.position;
-      for (let s = 1; s <= 32; s++) {
-        const bit = 1 << (s - 1);
-        sim.set(s, (pos.black | pos.white) & bit ? (pos.kings & bit ? 2 : 1) : 0);
-      }
+      const counts = countsOf(session.game.position);
+      for (let s = 1; s <= 32; s++) sim.set(s, counts[s - 1]!);
       return;
     }
   }

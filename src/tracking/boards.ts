@@ -105,4 +105,4 @@ export function pieceName(pos: Position, square: number): PieceName | null {
   return `${c} ${(pos.kings & (1 << (square - 1))) !== 0 ? 'king' : 'man'}` as PieceName;
 }
 
-export const sideName = (c: Color): string => (c === 'black' ? 'Black' : 'White');
+export { sideName } from '../rules/index.ts';

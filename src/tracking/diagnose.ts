@@ -2,6 +2,7 @@
 // understands, and what to put where to get back to the position before the
 // mistake. Pure: a board, the position and the legal moves in, an Alert out.
 
+import { joinWords } from '../protocol/words.ts';
 import {
   NEIGHBOUR, JUMP_LAND, colorAt, opposite, shortText, type Move, type Position,
 } from '../rules/index.ts';
@@ -63,11 +64,11 @@ export function fixesTo(board: ArrayLike<number>, target: Position, targetCounts
 export function describeFixes(fixes: readonly Fix[]): string {
   if (fixes.length === 0) return '';
   const parts = fixes.map((f) => (f.action === 'place' ? `put ${f.piece} on ${f.square}` : `take ${f.piece} off ${f.square}`));
-  const text = parts.length === 1 ? parts[0] : parts.slice(0, -1).join(', ') + ' and ' + parts[parts.length - 1];
+  const text = joinWords(parts);
   return text.charAt(0).toUpperCase() + text.slice(1) + '.';
 }
 
-const list = (xs: string[]): string => (xs.length <= 1 ? xs.join('') : xs.slice(0, -1).join(', ') + ' or ' + xs[xs.length - 1]);
+const list = (xs: string[]): string => joinWords(xs, 'or');
 
 function isNeighbour(a: number, b: number): number {
   for (let d = 0; d < 4; d++) if (NEIGHBOUR[(a - 1) * 4 + d] === b - 1) return d;

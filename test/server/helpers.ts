@@ -3,6 +3,7 @@
 // messages and waits for the one wanted, and a plain hand that sets up the
 // board and plays moves on the sim.
 
+import { countsOf } from '../../src/tracking/boards.ts';
 import { afterEach } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
@@ -159,10 +160,8 @@ export class Client {
 
 /** Puts a position on the sim and lets the board settle (the session says ready). */
 export function setUp(sim: SimBoard, pos?: Position): void {
-  for (let s = 1; s <= 32; s++) {
-    const bit = 1 << (s - 1);
-    sim.set(s, pos ? ((pos.black | pos.white) & bit ? (pos.kings & bit ? 2 : 1) : 0) : s <= 12 || s >= 21 ? 1 : 0);
-  }
+  const counts = countsOf(pos ?? START);
+  for (let s = 1; s <= 32; s++) sim.set(s, counts[s - 1]!);
   sim.advance(600);
 }
 

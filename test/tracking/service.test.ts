@@ -4,6 +4,7 @@
 // few frames after the man landed, or as a ready-made stack are seen; a coin
 // lying magnet-up is reported, not taken for an empty square.
 
+import { countsOf } from '../../src/tracking/boards.ts';
 import { describe, expect, it } from 'vitest';
 import { Game, parseFen, type Move } from '../../src/rules/index.ts';
 import { SimBoard } from '../../src/sensors/sim/board.ts';
@@ -21,12 +22,8 @@ async function start(opts: Parameters<ReturnType<typeof useServices>['start']>[0
 
 /** Puts the position on the sim: coins at random off-centre, kings as stacks (some far off-centre: they read like one centred coin). */
 function placePosition(sim: SimBoard, fen: string, offCentreKings: number[] = []): void {
-  const pos = parseFen(fen);
-  for (let sq = 1; sq <= 32; sq++) {
-    const bit = 1 << (sq - 1);
-    const n = (pos.black | pos.white) & bit ? (pos.kings & bit ? 2 : 1) : 0;
-    sim.set(sq, n, offCentreKings.includes(sq) ? { offMm: 3.2 } : undefined);
-  }
+  const counts = countsOf(parseFen(fen));
+  for (let sq = 1; sq <= 32; sq++) sim.set(sq, counts[sq - 1]!, offCentreKings.includes(sq) ? { offMm: 3.2 } : undefined);
 }
 
 const moveOf = (g: Game, from: number, to: number): Move => g.legalMoves().find((m) => m.from === from && m.to === to)!;

@@ -3,6 +3,7 @@
 // do (captures removed before, during or after; multi-jumps stepped or placed
 // straight; crowns under or on top; pieces lifted and put back; pauses).
 
+import { countsOf } from '../../src/tracking/boards.ts';
 import { Calibration } from '../../src/reading/calibration.ts';
 import { BoardPhysics, SimBoard, mulberry32, rowColToSquare, squareToRowCol, type Rng, type SimBoardOptions } from '../../src/sensors/sim/index.ts';
 import { Game, colorAt, type Color, type Move, type Position } from '../../src/rules/index.ts';
@@ -78,10 +79,8 @@ export class Table {
 
   /** Puts the game's position on the board and waits until the tracker says ready. */
   setUp(pos: Position = this.game.position): void {
-    for (let s = 1; s <= 32; s++) {
-      const b = 1 << (s - 1);
-      this.sim.set(s, (pos.black | pos.white) & b ? (pos.kings & b ? 2 : 1) : 0);
-    }
+    const counts = countsOf(pos);
+    for (let s = 1; s <= 32; s++) this.sim.set(s, counts[s - 1]!);
     this.wait(600);
   }
 

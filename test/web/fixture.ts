@@ -3,6 +3,7 @@
 // v1 messages the service's WebSocket hub sends (hello, event, counts, clock).
 // No network: the tests hand the message texts to the reducer.
 
+import { countsOf } from '../../src/tracking/boards.ts';
 import { GameSession, type SessionEvent } from '../../src/game/index.ts';
 import type { JournalEntry } from '../../src/game/journal.ts';
 import { SimBoard } from '../../src/sensors/sim/index.ts';
@@ -73,11 +74,8 @@ export class TableServer {
 
   /** Puts the game's position on the board. */
   setUp(): void {
-    const pos = this.session.game.position;
-    for (let s = 1; s <= 32; s++) {
-      const b = 1 << (s - 1);
-      this.sim.set(s, (pos.black | pos.white) & b ? (pos.kings & b ? 2 : 1) : 0);
-    }
+    const counts = countsOf(this.session.game.position);
+    for (let s = 1; s <= 32; s++) this.sim.set(s, counts[s - 1]!);
     this.wait(700);
   }
 
