@@ -69,6 +69,29 @@ const pathOf = (m: { from: number; path: readonly number[] }) => [m.from, ...m.p
 
 type Phase = 'mid-move' | 'pieces-down' | 'after-event';
 
+/**
+ * Plays move `i` by WebSocket hand commands (lift, put down, take the captured
+ * coins); with `phase` 'mid-move' or 'pieces-down' SIGKILLs the service at that
+ * point instead of waiting for the move. Returns false when it killed.
+ */
+async function handMove(c: Client, child: ChildProcess, game: Game, mv: Move, i: number, phase: Phase | undefined): Promise<boolean> {
+  const size = game.position.kings & (1 << (mv.from - 1)) ? 2 : 1;
+  expect((await c.command({ name: 'hand', action: 'lift', square: mv.from })).type).toBe('ok');
+  if (phase === 'mid-move') {
+    await kill(child);
+    return false;
+  }
+  expect((await c.command({ name: 'hand', action: 'set', square: mv.to, coins: mv.crowned ? 2 : size })).type).toBe('ok');
+  for (const sq of mv.captures) expect((await c.command({ name: 'hand', action: 'lift', square: sq })).type).toBe('ok');
+  if (phase === 'pieces-down') {
+    await kill(child);
+    return false;
+  }
+  const e = await c.next((m) => m.type === 'event' && m.event.type === 'move' && m.state.moves.length === i + 1, `move ${i + 1}`);
+  expect(pathOf(e.event.move)).toBe(pathOf(mv));
+  return true;
+}
+
 describe('crash safety', () => {
   it('survives SIGKILL at random points: every announced move is kept, and the PDN is the game played', async () => {
     const dir = join(tempDir('crownhead-crash-'), 'games');
@@ -105,25 +128,12 @@ describe('crash safety', () => {
       let killed = false;
       for (; i < moves.length; i++) {
         const mv = moves[i];
-        const bit = 1 << (mv.from - 1);
-        const size = game.position.kings & bit ? 2 : 1;
         const phase = killAt.get(i);
         if (phase) killAt.delete(i);
-        expect((await c.command({ name: 'hand', action: 'lift', square: mv.from })).type).toBe('ok');
-        if (phase === 'mid-move') {
-          await kill(child);
+        if (!(await handMove(c, child, game, mv, i, phase))) {
           killed = true;
           break;
         }
-        expect((await c.command({ name: 'hand', action: 'set', square: mv.to, coins: mv.crowned ? 2 : size })).type).toBe('ok');
-        for (const sq of mv.captures) expect((await c.command({ name: 'hand', action: 'lift', square: sq })).type).toBe('ok');
-        if (phase === 'pieces-down') {
-          await kill(child);
-          killed = true;
-          break;
-        }
-        const e = await c.next((m) => m.type === 'event' && m.event.type === 'move' && m.state.moves.length === i + 1, `move ${i + 1}`);
-        expect(pathOf(e.event.move)).toBe(pathOf(mv));
         game.play(mv);
         confirmed = i + 1;
         if (phase === 'after-event') {
@@ -218,22 +228,10 @@ describe('crash safety', () => {
         const killNow = episode && ((episode.kill === 'while-full' && i === fullUntil - 1) || (episode.kill === 'after-recovery' && i === fullUntil));
         const phase = killNow ? episode!.phase : undefined;
         const mv = moves[i];
-        const size = game.position.kings & (1 << (mv.from - 1)) ? 2 : 1;
-        expect((await c.command({ name: 'hand', action: 'lift', square: mv.from })).type).toBe('ok');
-        if (phase === 'mid-move') {
-          await kill(child);
+        if (!(await handMove(c, child, game, mv, i, phase))) {
           killed = true;
           break;
         }
-        expect((await c.command({ name: 'hand', action: 'set', square: mv.to, coins: mv.crowned ? 2 : size })).type).toBe('ok');
-        for (const sq of mv.captures) expect((await c.command({ name: 'hand', action: 'lift', square: sq })).type).toBe('ok');
-        if (phase === 'pieces-down') {
-          await kill(child);
-          killed = true;
-          break;
-        }
-        const e = await c.next((m) => m.type === 'event' && m.event.type === 'move' && m.state.moves.length === i + 1, `move ${i + 1}`);
-        expect(pathOf(e.event.move)).toBe(pathOf(mv));
         game.play(mv);
         if (!episode || i >= fullUntil) durable = i + 1; // announced while storage works: fsynced first
         if (phase === 'after-event') {

@@ -35,11 +35,15 @@ export interface SimService {
   ws(path?: string, options?: WebSocket.ClientOptions): Promise<Client>;
 }
 
+/** A service with a page connected (`c`) and the hello it got. */
+export type WatchedService = SimService & { c: Client; hello: Msg };
+
 /**
  * For a test file: `start` services (closed after each test, with the clients
- * pushed on `clients` and the temp dirs); closing one early is fine (close is idempotent).
+ * pushed on `clients` and the temp dirs); `watched` also connects a page and
+ * waits for its hello. Closing one early is fine (close is idempotent).
  */
-export function useServices(): { start: (opts?: Partial<ServiceOptions>) => Promise<SimService>; clients: Client[] } {
+export function useServices(): { start: (opts?: Partial<ServiceOptions>) => Promise<SimService>; watched: (opts?: Partial<ServiceOptions>) => Promise<WatchedService>; clients: Client[] } {
   const running: SimService[] = [];
   const clients: Client[] = [];
   afterEach(async () => {
@@ -53,6 +57,14 @@ export function useServices(): { start: (opts?: Partial<ServiceOptions>) => Prom
       const s = await startSimService(opts);
       running.push(s);
       return s;
+    },
+    watched: async (opts = {}) => {
+      const s = await startSimService(opts);
+      running.push(s);
+      const c = await s.ws();
+      clients.push(c);
+      const hello = await c.next((m) => m.type === 'hello');
+      return { ...s, c, hello };
     },
   };
 }

@@ -24,13 +24,7 @@ import { corpusMoves, playOnSim, post, rawRequest, setUp, startSimService, tempD
 const ROOT = resolve(fileURLToPath(import.meta.url), '../../..');
 const services = useServices();
 const clients = services.clients;
-async function start(opts: Parameters<typeof startSimService>[0] = {}) {
-  const s = await services.start(opts);
-  const c = await s.ws();
-  clients.push(c);
-  const hello = await c.next((m) => m.type === 'hello');
-  return { ...s, c, hello };
-}
+const start = services.watched;
 const pathOf = (m: { from: number; path: readonly number[] }) => [m.from, ...m.path].join('-');
 const movesIn = (dir: string, id: string) => readJournal(readFileSync(join(dir, `${id}.journal`))).entries.filter((e) => e.k === 'move').map((e) => (e as { path: number[] }).path.join('-'));
 

@@ -12,14 +12,7 @@ import { readRecording } from '../../src/tracking/recording.ts';
 import { corpusMoves, playOnSim, setUp, startSimService, tempDir, until, useServices } from './helpers.ts';
 
 const services = useServices();
-const clients = services.clients;
-async function start(opts: Parameters<typeof startSimService>[0] = {}) {
-  const s = await services.start(opts);
-  const c = await s.ws();
-  clients.push(c);
-  await c.next((m) => m.type === 'hello');
-  return { ...s, c };
-}
+const start = services.watched;
 const paths = (text: string) => readOnePdn(text).moves.map((m) => [m.move.from, ...m.move.path].join('-'));
 const pathOf = (m: { from: number; path: readonly number[] }) => [m.from, ...m.path].join('-');
 

@@ -12,13 +12,7 @@ import { useServices } from '../server/helpers.ts';
 
 const services = useServices();
 
-async function start(opts: Parameters<ReturnType<typeof useServices>['start']>[0] = {}) {
-  const s = await services.start(opts);
-  const c = await s.ws();
-  services.clients.push(c);
-  await c.next((m) => m.type === 'hello');
-  return { ...s, c };
-}
+const start = services.watched;
 
 /** Puts the position on the sim: coins at random off-centre, kings as stacks (some far off-centre: they read like one centred coin). */
 function placePosition(sim: SimBoard, fen: string, offCentreKings: number[] = []): void {
