@@ -1,10 +1,11 @@
 import { defineConfig } from 'vitest/config';
 
 // Two tiers. `npm test` runs both (as CI does); `npm run test:quick` runs only
-// "quick" for everyday work: everything but the soaks — the whole-corpus runs,
-// in which every corpus game is played on the simulated board (minutes on 2
-// cores), and the whole game played through the emulated firmware (~30 s).
-const SOAKS = ['test/tracking/games-*.test.ts', 'test/sensors/emulator-game.test.ts'];
+// "quick" for everyday work: everything but the soaks — whole games played
+// end to end: every corpus game on the simulated board (minutes on 2 cores),
+// corpus games with injected mistakes, the whole game through the emulated
+// firmware, and the service SIGKILLed again and again through long games.
+const SOAKS = ['test/tracking/games-*.test.ts', 'test/tracking/injected.test.ts', 'test/sensors/emulator-game.test.ts', 'test/server/crash.test.ts'];
 
 export default defineConfig({
   test: {
