@@ -79,16 +79,24 @@ for (const c of contenders) {
   }
   rates.set(c.name, { depth: d, nodes: 0, secs: [] });
 }
-for (let i = 0; i < RUNS; i++) {
-  for (const c of contenders) {
-    const r = rates.get(c.name)!;
-    const [n, t] = timed(() => c.run(r.depth));
-    if (EXPECTED[r.depth] !== undefined && n !== EXPECTED[r.depth]) throw new Error(`${c.name}: perft ${r.depth} = ${n}, expected ${EXPECTED[r.depth]}`);
-    r.nodes = n;
-    r.secs.push(t);
-  }
-}
+// Interleaved rounds; a contender whose median run came under 2 s goes one
+// depth deeper and is measured again (all contenders again, still interleaved).
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[(xs.length - 1) >> 1]!;
+for (;;) {
+  for (const r of rates.values()) r.secs = [];
+  for (let i = 0; i < RUNS; i++) {
+    for (const c of contenders) {
+      const r = rates.get(c.name)!;
+      const [n, t] = timed(() => c.run(r.depth));
+      if (EXPECTED[r.depth] !== undefined && n !== EXPECTED[r.depth]) throw new Error(`${c.name}: perft ${r.depth} = ${n}, expected ${EXPECTED[r.depth]}`);
+      r.nodes = n;
+      r.secs.push(t);
+    }
+  }
+  const short = [...rates.values()].filter((r) => median(r.secs) < 2);
+  if (!short.length) break;
+  for (const r of short) r.depth++;
+}
 const rate = (name: string) => rates.get(name)!.nodes / median(rates.get(name)!.secs);
 for (const [name, r] of rates) {
   console.log(`${name}: perft ${r.depth} = ${fmt(r.nodes)} nodes, median ${median(r.secs).toFixed(2)} s of ${RUNS} (${Math.min(...r.secs).toFixed(2)}–${Math.max(...r.secs).toFixed(2)} s) = ${(r.nodes / median(r.secs) / 1e6).toFixed(2)} M nodes/s`);
