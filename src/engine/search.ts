@@ -37,6 +37,8 @@ export interface SearchLimits {
   readonly now?: () => number;
   /** Hashes (Hash.hi * 2³² + lo) of positions earlier in the game, for repetition draws. */
   readonly history?: readonly number[];
+  /** Polled every 1024 nodes: true stops the search (the last completed iteration stands). */
+  readonly shouldStop?: () => boolean;
   /** Called after every completed iteration. */
   readonly onIteration?: (info: SearchResult) => void;
 }
@@ -137,6 +139,7 @@ export class Searcher {
   private nodeLimit = Infinity;
   private deadline = Infinity;
   private now: () => number = () => performance.now();
+  private shouldStop: () => boolean = () => false;
   /** Added to each root move's score (level noise); null for none. */
   rootNoise: ((move: Move) => number) | null = null;
 
@@ -153,6 +156,7 @@ export class Searcher {
 
   search(pos: Position, limits: SearchLimits = {}): SearchResult {
     this.now = limits.now ?? (() => performance.now());
+    this.shouldStop = limits.shouldStop ?? (() => false);
     const t0 = this.now();
     let budget = limits.timeMs ?? (limits.clock ? timeForMove(limits.clock) : Infinity);
     if (limits.depth === undefined && limits.nodes === undefined && budget === Infinity) budget = 1000;
@@ -211,7 +215,7 @@ export class Searcher {
 
   private checkLimits(): void {
     if (this.nodes >= this.nodeLimit) throw new Aborted();
-    if ((this.nodes & 1023) === 0 && this.now() >= this.deadline) throw new Aborted();
+    if ((this.nodes & 1023) === 0 && (this.now() >= this.deadline || this.shouldStop())) throw new Aborted();
   }
 
   /** A draw by repetition: the position stood earlier in this line or in the game (with the same side to move). */
