@@ -10,17 +10,20 @@
 //   --games N          games in the match (ballots × 2 colours)
 //   --ms T             our time per move, ms
 //   --rd-depth D       rapid-draughts' maxDepth
+//   --corpus           only the corpus figures (Tinsley's moves matched, problems solved)
 // Every match game is written as PDN to a file whose path is printed.
 
 import { writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { BALLOTS, Game, hashKey, hashPosition, legalMoves, type Move } from '../src/rules/index.ts';
+import { BALLOTS, Game, hashKey, hashPosition, legalMoves, playMove as playMoveOf, sameResult, type Move } from '../src/rules/index.ts';
+import { readPdn, resultWinner } from '../src/pdn/index.ts';
+import { corpusFile } from '../test/corpus.ts';
 import { Searcher, think } from '../src/engine/index.ts';
 import { makePdnFile, pdnFromGame, type PdnGame } from '../src/pdn/index.ts';
 
-const { values } = parseArgs({ options: { match: { type: 'boolean' }, games: { type: 'string' }, ms: { type: 'string' }, 'rd-depth': { type: 'string' } } });
+const { values } = parseArgs({ options: { match: { type: 'boolean' }, corpus: { type: 'boolean' }, games: { type: 'string' }, ms: { type: 'string' }, 'rd-depth': { type: 'string' } } });
 const full = !!values.match;
 const GAMES = Number(values.games ?? (full ? 200 : 20));
 const OUR_MS = Number(values.ms ?? (full ? 300 : 50));
@@ -76,6 +79,44 @@ function enginePlayer(limits: { timeMs?: number; level?: number; seed?: number }
   const searcher = new Searcher();
   return (game) => think(game.position, { ...limits, searcher, history: historyOf(game).slice(0, -1) }).move!;
 }
+
+// ---------------------------------------------------------------------------
+// Corpus figures (reported, not asserted).
+if (!full) {
+  const problems = readPdn(corpusFile('tricks_traps_and_shots.pdn')).games.filter((g) => g.moves.length > 0 && resultWinner(g.result) === g.start.turn);
+  let solved = 0;
+  const times: number[] = [];
+  for (const g of problems) {
+    // Solved: the stated first move is the answer at 5 s (and was already at the reported time).
+    let firstRight = -1;
+    const r = think(g.start, { timeMs: 5000, onIteration: (it) => {
+      if (it.move && sameResult(it.move, g.moves[0]!.move)) { if (firstRight < 0) firstRight = it.ms; } else firstRight = -1;
+    } });
+    if (r.move && sameResult(r.move, g.moves[0]!.move)) {
+      solved++;
+      times.push(firstRight);
+    }
+  }
+  console.log(`problems with a stated solution (Tricks, Traps and Shots, won by the side to move): ${solved}/${problems.length} solved within 5 s; median time to settle on the solution ${median(times).toFixed(0)} ms`);
+  // Tinsley's moves: every 6th position from ply 16 on (past the opening) of his first 40 games, 1 s a move.
+  const tinsley = readPdn(corpusFile('tinsley.pdn')).games.slice(0, 40);
+  let asked = 0, matched = 0;
+  for (const g of tinsley) {
+    const isTinsley = (turn: 'black' | 'white'): boolean => (g.tags.find(([k]) => k === (turn === 'black' ? 'Black' : 'White'))?.[1] ?? '').toLowerCase().includes('tinsley');
+    let pos = g.start;
+    for (let i = 0; i < g.moves.length; i++) {
+      const m = g.moves[i]!.move;
+      if (i >= 16 && i % 6 === 0 && isTinsley(pos.turn) && legalMoves(pos).length > 1) {
+        const r = think(pos, { timeMs: 1000 });
+        asked++;
+        if (r.move && sameResult(r.move, m)) matched++;
+      }
+      pos = playMoveOf(pos, m);
+    }
+  }
+  console.log(`Tinsley's moves matched at 1 s a move: ${matched}/${asked} (${((100 * matched) / Math.max(1, asked)).toFixed(0)} %), positions from ply 16 on in his first 40 games`);
+}
+if (values.corpus) process.exit(0);
 
 // ---------------------------------------------------------------------------
 if (!full) {

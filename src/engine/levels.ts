@@ -87,7 +87,10 @@ export function think(pos: Position, options: ThinkOptions = {}): SearchResult {
     }
   }
   try {
-    return searcher.search(pos, limits);
+    const r = searcher.search(pos, limits);
+    // Report the search's own score of the chosen move, without the level's noise.
+    const noise = searcher.rootNoise && r.move ? searcher.rootNoise(r.move) : 0;
+    return noise ? { ...r, score: r.score - noise } : r;
   } finally {
     searcher.rootNoise = null;
   }
