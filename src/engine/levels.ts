@@ -6,6 +6,7 @@
 
 import type { Position } from '../rules/index.ts';
 import { Searcher, type SearchLimits, type SearchResult } from './search.ts';
+import type { Egdb } from './egdb.ts';
 
 export interface Level {
   readonly level: number;
@@ -46,6 +47,8 @@ export interface ThinkOptions extends SearchLimits {
   readonly level?: number;
   /** Seed for the level's randomness (same seed, same choices). */
   readonly seed?: number;
+  /** Exact endgame values (see egdb.ts); used by a level-7-or-better search. */
+  readonly egdb?: Egdb;
   /** Reuse a searcher (its hash table and history) across the moves of a game. */
   readonly searcher?: Searcher;
 }
@@ -86,6 +89,8 @@ export function think(pos: Position, options: ThinkOptions = {}): SearchResult {
       };
     }
   }
+  // Low levels play on their own judgement even in the endgame.
+  searcher.egdb = options.egdb && (options.level === undefined || options.level >= 7) ? options.egdb : null;
   try {
     const r = searcher.search(pos, limits);
     // Report the search's own score of the chosen move, without the level's noise.

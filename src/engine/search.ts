@@ -9,6 +9,7 @@ import {
   hasCapture, hashAfter, hashPosition, legalMoves, playMove, sameMove, type Hash, type Move, type Position,
 } from '../rules/index.ts';
 import { evaluate } from './eval.ts';
+import { WIN_BASE, type Egdb } from './egdb.ts';
 
 export const WIN = 30000;
 /** Scores beyond this are forced wins/losses (WIN − plies to the end). */
@@ -140,6 +141,8 @@ export class Searcher {
   private deadline = Infinity;
   private now: () => number = () => performance.now();
   private shouldStop: () => boolean = () => false;
+  /** Exact values for positions with few pieces, when loaded. */
+  egdb: Egdb | null = null;
   /** Added to each root move's score (level noise); null for none. */
   rootNoise: ((move: Move) => number) | null = null;
 
@@ -253,6 +256,11 @@ export class Searcher {
     const key = hkey(h);
     if (ply > 0 && this.repeated(key)) return 0;
     if (ply >= MAX_PLY - 2) return evaluate(pos);
+    if (ply > 0 && this.egdb) {
+      const v = this.egdb.probe(pos);
+      // Exact: win or loss in so many plies from here, or a draw.
+      if (v !== null) return v > 0 ? WIN - ply - (WIN_BASE - v) : v < 0 ? -(WIN - ply - (WIN_BASE + v)) : 0;
+    }
     const capture = hasCapture(pos);
     if (depth <= 0 && !capture) return this.quiet(pos, ply, alpha, beta);
     if (depth < 1) depth = 1; // a pending capture: extend until the exchange is over (plies cost no depth below)
