@@ -4,7 +4,13 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { FenError, legalMoves, moveText, parseFen, playMove, START, type Move, type Position } from '../rules/index.ts';
 import { readPdn, makePdnFile, gameName } from '../pdn/index.ts';
-import { annotateGame, scoreText, think, Searcher, type SearchLimits } from '../engine/index.ts';
+import { annotateGame, defaultCacheDir, Egdb, scoreText, think, Searcher, type SearchLimits } from '../engine/index.ts';
+import { popcount } from '../rules/index.ts';
+
+/** The endgame database, loaded (or built and cached, a few seconds the first time) only near the end of a game. */
+const ENDGAME_PIECES = 6;
+const egdbFor = (pos: Position): Egdb | undefined =>
+  popcount(pos.black | pos.white) <= ENDGAME_PIECES ? Egdb.load(3, defaultCacheDir()) : undefined;
 import { ANALYSE_USAGE, BESTMOVE_USAGE } from './usage.ts';
 import { parse, UsageError, wholeNumber } from './args.ts';
 import type { Io } from './io.ts';
@@ -44,7 +50,7 @@ export function bestmoveCommand(argv: string[], io: Io): number {
     BESTMOVE_USAGE,
   );
   if (values.help) {
-    io.out(`${BESTMOVE_USAGE}\nPrints the engine's move (first line, PDN notation), then its score in men for the side to move\n(or "win in N" plies) with depth, nodes and time, then the principal variation.\nWithout --fen, the starting position. Default --time 1s; --level 1-10 plays like that level (seeded by --seed).`);
+    io.out(`${BESTMOVE_USAGE}\nPrints the engine's move (first line, PDN notation), then its score in men for the side to move\n(or "win in N" plies) with depth, nodes and time, then the principal variation.\nWithout --fen, the starting position. Default --time 1s; --level 1-10 plays like that level (seeded by --seed).\nWith ${ENDGAME_PIECES} pieces or fewer the endgame database (up to 3 pieces) gives exact values; it is built on first use and cached in ${'$'}CROWNHEAD_CACHE (default ~/.cache/crownhead).`);
     return 0;
   }
   if (positionals.length) throw new UsageError(`unexpected argument "${positionals[0]}"\n${BESTMOVE_USAGE}`);
@@ -60,7 +66,8 @@ export function bestmoveCommand(argv: string[], io: Io): number {
   const limits = limitsFrom(values, 1000);
   const level = values.level !== undefined ? wholeNumber(values.level, '--level', 1, 10) : undefined;
   const seed = values.seed !== undefined ? wholeNumber(values.seed, '--seed', 0, 2 ** 31 - 1) : undefined;
-  const r = think(pos, { ...limits, ...(level !== undefined ? { level } : {}), ...(seed !== undefined ? { seed } : {}) });
+  const egdb = egdbFor(pos);
+  const r = think(pos, { ...limits, ...(level !== undefined ? { level } : {}), ...(seed !== undefined ? { seed } : {}), ...(egdb ? { egdb } : {}) });
   if (!r.move) {
     io.err(`crownhead bestmove: ${pos.turn === 'black' ? 'Black' : 'White'} has no legal move (the game is lost)`);
     return 1;
@@ -95,6 +102,10 @@ export function analyseCommand(argv: string[], io: Io): number {
   if (errors.length) throw new UsageError(`${file}: ${errors[0]!.message}`);
   if (!games.length) throw new UsageError(`${file}: no games in it`);
   const searcher = new Searcher();
+  // The database when some game reaches the endgame.
+  const endOf = (g: (typeof games)[number]): Position => g.moves.reduce((p, m) => playMove(p, m.move), g.start);
+  const ending = games.find((g) => popcount(endOf(g).black | endOf(g).white) <= ENDGAME_PIECES);
+  if (ending) searcher.egdb = egdbFor(endOf(ending)) ?? null;
   const annotated = games.map((g) => {
     searcher.reset();
     const { game, verdicts } = annotateGame(g, limits, searcher);

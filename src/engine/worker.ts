@@ -3,14 +3,16 @@
 // result back. A shared flag lets the client stop a search early.
 
 import { parentPort, workerData } from 'node:worker_threads';
-import { think, Searcher, type SearchLimits } from './index.ts';
-import type { Position } from '../rules/index.ts';
+import { think, Searcher, Egdb, defaultCacheDir, type SearchLimits } from './index.ts';
+import { popcount, type Position } from '../rules/index.ts';
 import type { WorkerReply, WorkerRequest } from './client.ts';
 
 const port = parentPort;
 if (!port) throw new Error('src/engine/worker.ts runs as a worker_thread (start it through EngineClient)');
 const stop = new Int32Array((workerData as { stop: SharedArrayBuffer }).stop);
 const searcher = new Searcher();
+// The endgame database, loaded the first time a position is near the end (built and cached if need be).
+let egdb: Egdb | undefined;
 
 port.on('message', (req: WorkerRequest) => {
   if (req.type === 'new-game') {
@@ -22,7 +24,8 @@ port.on('message', (req: WorkerRequest) => {
     Atomics.store(stop, 0, 0);
     const pos: Position = req.position;
     const limits: SearchLimits & { level?: number; seed?: number } = { ...req.limits, shouldStop: () => Atomics.load(stop, 0) !== 0 };
-    const r = think(pos, { ...limits, searcher });
+    if (!egdb && popcount(pos.black | pos.white) <= 6) egdb = Egdb.load(3, defaultCacheDir());
+    const r = think(pos, { ...limits, searcher, ...(egdb ? { egdb } : {}) });
     port.postMessage({ id: req.id, type: 'result', result: { move: r.move, score: r.score, depth: r.depth, pv: r.pv, nodes: r.nodes, ms: r.ms } } satisfies WorkerReply);
   } catch (e) {
     port.postMessage({ id: req.id, type: 'error', message: (e as Error).message } satisfies WorkerReply);

@@ -1,11 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { main, type Io } from '../../src/cli/main.ts';
 import { think } from '../../src/engine/index.ts';
 import { Game, legalMoves, playMove } from '../../src/rules/index.ts';
 import { makePdn, pdnFromGame, readOnePdn } from '../../src/pdn/index.ts';
+
+// The endgame database's cache goes to a temporary folder, not the home directory.
+process.env.CROWNHEAD_CACHE = mkdtempSync(join(tmpdir(), 'crownhead-cache-'));
 
 async function run(...argv: string[]): Promise<{ code: number; out: string[]; err: string[] }> {
   const out: string[] = [], err: string[] = [];
@@ -21,6 +24,13 @@ describe('crownhead bestmove', () => {
     expect(r.out[0]).toBe('28-24');
     expect(r.out[1]).toMatch(/^score win in \d+  depth \d+  nodes \d+  time [\d.]+ s$/);
     expect(r.out[2]).toMatch(/^pv 28-24 20x27 19-15 11x18 23x14 9x18 32x14/);
+  });
+
+  it('near the end the endgame database gives the exact result, built and cached on first use', async () => {
+    const r = await run('bestmove', '--fen', 'W:WK18,K19:BK1', '--depth', '4');
+    expect(r.code).toBe(0);
+    expect(r.out[1]).toMatch(/^score win in 21 /);
+    expect(readdirSync(process.env.CROWNHEAD_CACHE!)).toEqual(['egdb-3.bin']);
   });
 
   it('from the start with a fixed depth, and at a level', async () => {
