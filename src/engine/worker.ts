@@ -1,6 +1,7 @@
 // The engine's worker_thread: receives think requests from client.ts, runs
 // the search (keeping its hash table between moves of a game) and posts the
-// result back. A shared flag lets the client stop a search early.
+// result back. A shared flag lets the client stop a search early. Near the end
+// of a game it loads the endgame database (egdb.ts) once.
 
 import { parentPort, workerData } from 'node:worker_threads';
 import { think, Searcher, Egdb, defaultCacheDir, type SearchLimits } from './index.ts';
