@@ -196,7 +196,30 @@ export class Searcher {
       if (elapsed > budget * 0.45) break; // the next iteration would not finish
       if (this.nodes >= this.nodeLimit) break;
     }
-    return { ...best, nodes: this.nodes, ms: this.now() - t0 };
+    return { ...best, pv: this.extendPv(pos, best.pv), nodes: this.nodes, ms: this.now() - t0 };
+  }
+
+  /** The line goes on where the endgame database took over: its best play to the end. */
+  private extendPv(pos: Position, pv: Move[]): Move[] {
+    if (!this.egdb) return pv;
+    let p = pos;
+    for (const m of pv) p = playMove(p, m);
+    const out = [...pv];
+    while (out.length < 80) {
+      const v = this.egdb.probe(p);
+      if (v === null || v === 0) break;
+      let best: Move | null = null, bestKey = Infinity;
+      for (const m of legalMoves(p)) {
+        const c = this.egdb.probe(playMove(p, m))!;
+        // Winning: the reply that loses fastest; losing: the longest defence.
+        const key = v > 0 ? (c < 0 ? WIN_BASE + c : Infinity) : c > 0 ? -(WIN_BASE - c) : Infinity;
+        if (key < bestKey) [best, bestKey] = [m, key];
+      }
+      if (!best) break;
+      out.push(best);
+      p = playMove(p, best);
+    }
+    return out;
   }
 
   private searchDepth(pos: Position, h: Hash, depth: number, alpha = -WIN - 1, beta = WIN + 1): SearchResult | null {

@@ -30,6 +30,9 @@ describe('crownhead bestmove', () => {
     const r = await run('bestmove', '--fen', 'W:WK18,K19:BK1', '--depth', '4');
     expect(r.code).toBe(0);
     expect(r.out[1]).toMatch(/^score win in 21 /);
+    // The line runs on through the database to the last capture: 21 plies.
+    expect(r.out[2]!.split(' ').slice(1)).toHaveLength(21);
+    expect(r.out[2]).toMatch(/^pv 18-14 .* 5x14$/);
     expect(readdirSync(process.env.CROWNHEAD_CACHE!)).toEqual(['egdb-3.bin']);
   });
 
