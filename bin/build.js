@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // The build step (`npm run build`, run by `npm install` through "prepare"):
 //   dist/node/crownhead.js (+ chunks)  the whole `crownhead` command as plain JavaScript
+//   dist/node/engine-worker.js         the engine's worker_thread
 //   dist/page/                         the web page, prebuilt (index.html, assets/, manifest.json)
 // so `npm start` and `npx crownhead` run with no tsx and no esbuild at run time.
 // npm packages stay external (loaded from node_modules, each only where used:
@@ -21,7 +22,8 @@ const t0 = performance.now();
 rmSync(dist, { recursive: true, force: true });
 
 await build({
-  entryPoints: { crownhead: join(root, 'src/cli/main.ts') },
+  // engine-worker: the engine's worker_thread (src/engine/client.ts starts ./engine-worker.js beside the bundle).
+  entryPoints: { crownhead: join(root, 'src/cli/main.ts'), 'engine-worker': join(root, 'src/engine/worker.ts') },
   outdir: join(dist, 'node'),
   bundle: true,
   splitting: true,

@@ -6,7 +6,7 @@ import { BUNDLED, VERSION } from '../build-info.ts';
 import { UsageError } from './args.ts';
 import { stdio, type Io } from './io.ts';
 import { didYouMean } from './suggest.ts';
-import { PDN_USAGE, PERFT_USAGE, REPLAY_USAGE, SERVE_USAGE } from './usage.ts';
+import { ANALYSE_USAGE, BESTMOVE_USAGE, PDN_USAGE, PERFT_USAGE, REPLAY_USAGE, SERVE_USAGE } from './usage.ts';
 
 export type { Io } from './io.ts';
 
@@ -17,6 +17,8 @@ const COMMANDS: Record<string, { run: Command; help: string }> = {
   perft: { run: async (argv, io) => (await import('./perft.ts')).perftCommand(argv, io), help: PERFT_USAGE },
   pdn: { run: async (argv, io) => (await import('./pdn.ts')).pdnCommand(argv, io), help: PDN_USAGE },
   replay: { run: async (argv, io) => (await import('./replay.ts')).replayCommand(argv, io), help: REPLAY_USAGE },
+  bestmove: { run: async (argv, io) => (await import('./engine.ts')).bestmoveCommand(argv, io), help: BESTMOVE_USAGE },
+  analyse: { run: async (argv, io) => (await import('./engine.ts')).analyseCommand(argv, io), help: ANALYSE_USAGE },
   serve: { run: async (argv, io) => (await import('./serve.ts')).serveCommand(argv, io), help: SERVE_USAGE },
 };
 

@@ -6,3 +6,5 @@ export const PDN_USAGE = `usage: crownhead pdn check [--warnings] FILE…   read
        crownhead pdn format FILE…             print the games rewritten as standard PDN`;
 export const REPLAY_USAGE = 'usage: crownhead replay FILE [--pdn OUT]   run a recording through tracking; print the PDN and every alert';
 export const SERVE_USAGE = 'usage: crownhead serve [--board SPEC] [--host ADDR] [--port N] [--games DIR] [options]';
+export const BESTMOVE_USAGE = 'usage: crownhead bestmove [--fen FEN] [--time 1s | --depth N | --nodes N] [--level 1-10]   the engine\'s move, score and line';
+export const ANALYSE_USAGE = 'usage: crownhead analyse GAME.pdn [--time 1s | --depth N] [--out FILE]   mark mistakes (?) and blunders (??) with the better move';

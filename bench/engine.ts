@@ -1,0 +1,202 @@
+// The engine's figures: search speed (nodes per second, median of 3 runs per
+// position), a short match against rapid-draughts' alpha-beta from ACF
+// ballots (each ballot with both colours, our time per move at most theirs),
+// and level monotonicity (level k against level k−1).
+//
+// `npm run bench` runs the short version; `npm run match` runs the full match
+// (200 games, rapid-draughts at depth 8 — its strongest practical depth, about
+// half a second a move — against 300 ms a move for us). Flags:
+//   --match            full match only (no speed, no levels)
+//   --games N          games in the match (ballots × 2 colours)
+//   --ms T             our time per move, ms
+//   --rd-depth D       rapid-draughts' maxDepth
+//   --corpus           only the corpus figures (Tinsley's moves matched, problems solved)
+// Every match game is written as PDN to a file whose path is printed.
+
+import { writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { BALLOTS, Game, START, samePosition, hashKey, hashPosition, legalMoves, playMove as playMoveOf, sameResult, type Move } from '../src/rules/index.ts';
+import { readPdn, resultWinner } from '../src/pdn/index.ts';
+import { corpusFile } from '../test/corpus.ts';
+import { Searcher, think } from '../src/engine/index.ts';
+import { makePdnFile, pdnFromGame, type PdnGame } from '../src/pdn/index.ts';
+
+const { values } = parseArgs({ options: { match: { type: 'boolean' }, corpus: { type: 'boolean' }, games: { type: 'string' }, ms: { type: 'string' }, 'rd-depth': { type: 'string' } } });
+const full = !!values.match;
+const GAMES = Number(values.games ?? (full ? 200 : 20));
+const OUR_MS = Number(values.ms ?? (full ? 300 : 50));
+const RD_DEPTH = Number(values['rd-depth'] ?? (full ? 8 : 7));
+const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+// rapid-draughts' .d.ts files use extensionless relative imports NodeNext cannot follow: describe what we use.
+interface RdMove { readonly origin: number; readonly destination: number; readonly captures: number[] }
+interface RdGame { readonly moves: RdMove[]; move(m: RdMove): void }
+const rd = (await import('rapid-draughts/english')) as unknown as {
+  EnglishDraughts: { setup(): RdGame };
+  EnglishDraughtsComputerFactory: { alphaBeta(o: { maxDepth: number }): (g: RdGame) => Promise<RdMove> };
+};
+
+/** rapid-draughts' 1-D squares are ours minus one, dark = Black. */
+function toRd(g: RdGame, m: Move): RdMove {
+  const caps = m.captures.map((c) => c - 1).sort((a, b) => a - b);
+  const found = g.moves.find((r) => r.origin === m.from - 1 && r.destination === m.to - 1 && [...r.captures].sort((a, b) => a - b).join() === caps.join());
+  if (!found) throw new Error(`rapid-draughts has no move ${m.from}-${m.to}`);
+  return found;
+}
+function fromRd(legal: Move[], r: RdMove): Move {
+  const caps = [...r.captures].map((c) => c + 1).sort((a, b) => a - b).join();
+  const found = legal.find((m) => m.from === r.origin + 1 && m.to === r.destination + 1 && [...m.captures].sort((a, b) => a - b).join() === caps);
+  if (!found) throw new Error(`rapid-draughts played ${r.origin + 1}-${r.destination + 1}, not legal here`);
+  return found;
+}
+
+const MAX_PLIES = 300;
+type Player = (game: Game) => Promise<Move> | Move;
+
+/** Plays one game from a ballot; returns 1 / 0.5 / 0 for Black and the record. */
+async function playGame(ballot: number, black: Player, white: Player, onMove?: (m: Move) => void): Promise<{ black: number; game: Game }> {
+  const { game } = Game.fromBallot(ballot);
+  while (!game.outcome && game.plies.length < MAX_PLIES) {
+    if (game.drawClaim()) {
+      game.claimDraw();
+      break;
+    }
+    const m = await (game.turn === 'black' ? black : white)(game);
+    onMove?.(m);
+    game.play(m);
+  }
+  const o = game.outcome;
+  if (!o) game.agreeDraw(); // adjudicated after MAX_PLIES
+  const w = game.outcome!.winner;
+  return { black: w === 'black' ? 1 : w === null ? 0.5 : 0, game };
+}
+
+const historyOf = (game: Game): number[] => [hashKey(hashPosition(game.start)), ...game.plies.map((p) => hashKey(hashPosition(p.after)))];
+
+function enginePlayer(limits: { timeMs?: number; level?: number; seed?: number }): Player {
+  const searcher = new Searcher();
+  return (game) => think(game.position, { ...limits, searcher, history: historyOf(game).slice(0, -1) }).move!;
+}
+
+// ---------------------------------------------------------------------------
+// Corpus figures (reported, not asserted).
+if (!full) {
+  // Set-ups (not whole games from the start) with a stated solution, won by the side to move.
+  const problems = readPdn(corpusFile('tricks_traps_and_shots.pdn')).games.filter(
+    (g) => g.moves.length > 0 && resultWinner(g.result) === g.start.turn && !samePosition(g.start, START),
+  );
+  let solved = 0;
+  const times: number[] = [];
+  for (const g of problems) {
+    // Solved: the stated first move is the answer at 5 s (and was already at the reported time).
+    let firstRight = -1;
+    const r = think(g.start, { timeMs: 5000, onIteration: (it) => {
+      if (it.move && sameResult(it.move, g.moves[0]!.move)) { if (firstRight < 0) firstRight = it.ms; } else firstRight = -1;
+    } });
+    if (r.move && sameResult(r.move, g.moves[0]!.move)) {
+      solved++;
+      times.push(firstRight);
+    }
+  }
+  console.log(`problems with a stated solution (Tricks, Traps and Shots, won by the side to move): ${solved}/${problems.length} solved within 5 s; median time to settle on the solution ${median(times).toFixed(0)} ms`);
+  // Tinsley's moves: every 6th position from ply 16 on (past the opening) of his first 40 games, 1 s a move.
+  const tinsley = readPdn(corpusFile('tinsley.pdn')).games.slice(0, 40);
+  let asked = 0, matched = 0;
+  for (const g of tinsley) {
+    const isTinsley = (turn: 'black' | 'white'): boolean => (g.tags.find(([k]) => k === (turn === 'black' ? 'Black' : 'White'))?.[1] ?? '').toLowerCase().includes('tinsley');
+    let pos = g.start;
+    for (let i = 0; i < g.moves.length; i++) {
+      const m = g.moves[i]!.move;
+      if (i >= 16 && i % 6 === 0 && isTinsley(pos.turn) && legalMoves(pos).length > 1) {
+        const r = think(pos, { timeMs: 1000 });
+        asked++;
+        if (r.move && sameResult(r.move, m)) matched++;
+      }
+      pos = playMoveOf(pos, m);
+    }
+  }
+  console.log(`Tinsley's moves matched at 1 s a move: ${matched}/${asked} (${((100 * matched) / Math.max(1, asked)).toFixed(0)} %), positions from ply 16 on in his first 40 games`);
+}
+if (values.corpus) process.exit(0);
+
+// ---------------------------------------------------------------------------
+if (!full) {
+  console.log('search speed (fixed depth 11, 3 runs each, median):');
+  const rates: number[] = [];
+  for (const b of [1, 8, 31, 62, 100]) {
+    const pos = Game.fromBallot(b).game.position;
+    const runs = [0, 1, 2].map(() => {
+      const r = think(pos, { depth: 11 });
+      return { nps: r.nodes / (r.ms / 1000), nodes: r.nodes, ms: r.ms };
+    });
+    const nps = median(runs.map((r) => r.nps));
+    rates.push(nps);
+    console.log(`  ballot ${b}: ${runs[0]!.nodes} nodes, median ${(median(runs.map((r) => r.ms))).toFixed(0)} ms, ${(nps / 1e6).toFixed(2)} M nodes/s`);
+  }
+  console.log(`engine search: median ${(median(rates) / 1e6).toFixed(2)} M nodes/s`);
+}
+
+// ---------------------------------------------------------------------------
+{
+  const open = BALLOTS.filter((b) => b.status !== 'barred');
+  const ballots = Array.from({ length: Math.ceil(GAMES / 2) }, (_, i) => open[Math.floor((i * open.length) / Math.ceil(GAMES / 2))]!.number);
+  console.log(`\nmatch: crownhead (${OUR_MS} ms a move) against rapid-draughts alpha-beta (maxDepth ${RD_DEPTH}), ${ballots.length} ballots × both colours`);
+  let ours = 0, wins = 0, draws = 0, losses = 0, games = 0;
+  const rdTimes: number[] = [], ourTimes: number[] = [];
+  const records: PdnGame[] = [];
+  for (const ballot of ballots) {
+    for (const weAreBlack of [true, false]) {
+      const rg = rd.EnglishDraughts.setup();
+      const ai = rd.EnglishDraughtsComputerFactory.alphaBeta({ maxDepth: RD_DEPTH });
+      const us = enginePlayer({ timeMs: OUR_MS });
+      const mine: Player = (g) => {
+        const t0 = performance.now();
+        const m = us(g) as Move;
+        ourTimes.push(performance.now() - t0);
+        return m;
+      };
+      const theirs: Player = async (g) => {
+        const t0 = performance.now();
+        const r = await ai(rg);
+        rdTimes.push(performance.now() - t0);
+        return fromRd(legalMoves(g.position), r);
+      };
+      // The ballot's opening moves first, on rapid-draughts' board too.
+      const { game: opening } = Game.fromBallot(ballot);
+      for (const p of opening.plies) rg.move(toRd(rg, p.move));
+      const { black, game } = await playGame(ballot, weAreBlack ? mine : theirs, weAreBlack ? theirs : mine, (m) => rg.move(toRd(rg, m)));
+      const s = weAreBlack ? black : 1 - black;
+      ours += s;
+      games++;
+      if (s === 1) wins++;
+      else if (s === 0) losses++;
+      else draws++;
+      records.push(pdnFromGame(game, { index: games, tags: [['Event', `crownhead ${OUR_MS} ms v rapid-draughts depth ${RD_DEPTH}`], ['Round', `ballot ${ballot}`], ['Black', weAreBlack ? 'crownhead' : 'rapid-draughts'], ['White', weAreBlack ? 'rapid-draughts' : 'crownhead']] }));
+      if (full && games % 10 === 0) console.log(`  after ${games} games: +${wins} =${draws} -${losses}`);
+    }
+  }
+  const file = join(tmpdir(), `crownhead-engine-match-${process.pid}.pdn`);
+  writeFileSync(file, makePdnFile(records));
+  console.log(`  time per move: crownhead median ${median(ourTimes).toFixed(0)} ms (mean ${(ourTimes.reduce((a, b) => a + b, 0) / ourTimes.length).toFixed(0)}), rapid-draughts median ${median(rdTimes).toFixed(0)} ms (mean ${(rdTimes.reduce((a, b) => a + b, 0) / rdTimes.length).toFixed(0)})`);
+  console.log(`engine match: ${games} games, +${wins} =${draws} -${losses}, score ${((100 * ours) / games).toFixed(1)} % for crownhead; games in ${file}`);
+}
+
+// ---------------------------------------------------------------------------
+if (!full) {
+  console.log('\nlevel monotonicity: level k against level k−1, 4 ballots × both colours, 100 ms a move');
+  for (const k of [2, 4, 6, 8]) {
+    let score = 0, n = 0;
+    for (const ballot of [1, 40, 80, 120]) {
+      for (const kIsBlack of [true, false]) {
+        const hi = enginePlayer({ level: k, seed: ballot, timeMs: 100 });
+        const lo = enginePlayer({ level: k - 1, seed: ballot + 1, timeMs: 100 });
+        const { black } = await playGame(ballot, kIsBlack ? hi : lo, kIsBlack ? lo : hi);
+        score += kIsBlack ? black : 1 - black;
+        n++;
+      }
+    }
+    console.log(`  level ${k} v level ${k - 1}: ${score}/${n} (${((100 * score) / n).toFixed(0)} %)`);
+  }
+}

@@ -1,0 +1,126 @@
+// `crownhead bestmove --fen FEN [--time T | --depth N | --nodes N] [--level N]`
+// `crownhead analyse GAME.pdn [--time T | --depth N] [--out FILE]`
+
+import { readFileSync, writeFileSync } from 'node:fs';
+import { FenError, legalMoves, moveText, parseFen, playMove, START, type Move, type Position } from '../rules/index.ts';
+import { readPdn, makePdnFile, gameName } from '../pdn/index.ts';
+import { annotateGame, defaultCacheDir, Egdb, scoreText, think, Searcher, type SearchLimits } from '../engine/index.ts';
+import { popcount } from '../rules/index.ts';
+
+/** The endgame database, loaded (or built and cached, a few seconds the first time) only near the end of a game. */
+const ENDGAME_PIECES = 6;
+const egdbFor = (pos: Position): Egdb | undefined =>
+  popcount(pos.black | pos.white) <= ENDGAME_PIECES ? Egdb.load(3, defaultCacheDir()) : undefined;
+import { ANALYSE_USAGE, BESTMOVE_USAGE } from './usage.ts';
+import { parse, UsageError, wholeNumber } from './args.ts';
+import type { Io } from './io.ts';
+
+/** "1s", "1.5s", "500ms", "2m", or a bare number of seconds → ms. */
+export function parseDuration(text: string, what: string): number {
+  const m = /^(\d+(?:\.\d+)?)(ms|s|m)?$/.exec(text.trim());
+  if (!m) throw new UsageError(`${what} must be a duration like 1s, 500ms or 2m, not "${text}"`);
+  const n = Number(m[1]);
+  const ms = m[2] === 'ms' ? n : m[2] === 'm' ? n * 60_000 : n * 1000;
+  if (ms <= 0 || ms > 24 * 3_600_000) throw new UsageError(`${what} must be more than 0 and at most a day, not "${text}"`);
+  return ms;
+}
+
+function limitsFrom(values: { time?: string; depth?: string; nodes?: string }, defaultMs: number): SearchLimits {
+  const given = ['time', 'depth', 'nodes'].filter((k) => values[k as keyof typeof values] !== undefined);
+  if (given.length > 1) throw new UsageError(`give only one of --time, --depth and --nodes, not ${given.map((g) => '--' + g).join(' and ')}`);
+  if (values.depth !== undefined) return { depth: wholeNumber(values.depth, '--depth', 1, 100) };
+  if (values.nodes !== undefined) return { nodes: wholeNumber(values.nodes, '--nodes', 1) };
+  return { timeMs: values.time !== undefined ? parseDuration(values.time, '--time') : defaultMs };
+}
+
+/** A line of moves in PDN notation from a position. */
+export function lineText(pos: Position, moves: readonly Move[]): string {
+  const out: string[] = [];
+  for (const m of moves) {
+    out.push(moveText(m, legalMoves(pos)));
+    pos = playMove(pos, m);
+  }
+  return out.join(' ');
+}
+
+export function bestmoveCommand(argv: string[], io: Io): number {
+  const { values, positionals } = parse(
+    argv,
+    { fen: { type: 'string' }, time: { type: 'string' }, depth: { type: 'string' }, nodes: { type: 'string' }, level: { type: 'string' }, seed: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+    BESTMOVE_USAGE,
+  );
+  if (values.help) {
+    io.out(`${BESTMOVE_USAGE}\nPrints the engine's move (first line, PDN notation), then its score in men for the side to move\n(or "win in N" plies) with depth, nodes and time, then the principal variation.\nWithout --fen, the starting position. Default --time 1s; --level 1-10 plays like that level (seeded by --seed).\nWith ${ENDGAME_PIECES} pieces or fewer the endgame database (up to 3 pieces) gives exact values; it is built on first use and cached in ${'$'}CROWNHEAD_CACHE (default ~/.cache/crownhead).`);
+    return 0;
+  }
+  if (positionals.length) throw new UsageError(`unexpected argument "${positionals[0]}"\n${BESTMOVE_USAGE}`);
+  let pos = START;
+  if (values.fen !== undefined) {
+    try {
+      pos = parseFen(values.fen);
+    } catch (e) {
+      if (e instanceof FenError) throw new UsageError(`bad --fen: ${e.message}`);
+      throw e;
+    }
+  }
+  const limits = limitsFrom(values, 1000);
+  const level = values.level !== undefined ? wholeNumber(values.level, '--level', 1, 10) : undefined;
+  const seed = values.seed !== undefined ? wholeNumber(values.seed, '--seed', 0, 2 ** 31 - 1) : undefined;
+  const egdb = egdbFor(pos);
+  const r = think(pos, { ...limits, ...(level !== undefined ? { level } : {}), ...(seed !== undefined ? { seed } : {}), ...(egdb ? { egdb } : {}) });
+  if (!r.move) {
+    io.err(`crownhead bestmove: ${pos.turn === 'black' ? 'Black' : 'White'} has no legal move (the game is lost)`);
+    return 1;
+  }
+  io.out(moveText(r.move, legalMoves(pos)));
+  io.out(`score ${scoreText(r.score)}  depth ${r.depth}  nodes ${r.nodes}  time ${(r.ms / 1000).toFixed(2)} s`);
+  io.out(`pv ${lineText(pos, r.pv)}`);
+  return 0;
+}
+
+export function analyseCommand(argv: string[], io: Io): number {
+  const { values, positionals } = parse(
+    argv,
+    { time: { type: 'string' }, depth: { type: 'string' }, nodes: { type: 'string' }, out: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+    ANALYSE_USAGE,
+  );
+  if (values.help) {
+    io.out(`${ANALYSE_USAGE}\nSearches every position of each game (default --time 1s each) and marks mistakes (?) and blunders (??)\nwith the better move as a comment; writes the annotated PDN to --out or standard output,\nand one summary line per game to standard error.`);
+    return 0;
+  }
+  if (positionals.length !== 1) throw new UsageError(`analyse needs exactly one GAME.pdn\n${ANALYSE_USAGE}`);
+  const file = positionals[0]!;
+  const limits = limitsFrom(values, 1000);
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (e) {
+    const err = e as NodeJS.ErrnoException;
+    throw new UsageError(`cannot read ${file}: ${err.code === 'ENOENT' ? 'no such file' : err.code === 'EISDIR' ? 'it is a directory' : err.message}`);
+  }
+  const { games, errors } = readPdn(text);
+  if (errors.length) throw new UsageError(`${file}: ${errors[0]!.message}`);
+  if (!games.length) throw new UsageError(`${file}: no games in it`);
+  const searcher = new Searcher();
+  // The database when some game reaches the endgame.
+  const endOf = (g: (typeof games)[number]): Position => g.moves.reduce((p, m) => playMove(p, m.move), g.start);
+  const ending = games.find((g) => popcount(endOf(g).black | endOf(g).white) <= ENDGAME_PIECES);
+  if (ending) searcher.egdb = egdbFor(endOf(ending)) ?? null;
+  const annotated = games.map((g) => {
+    searcher.reset();
+    const { game, verdicts } = annotateGame(g, limits, searcher);
+    const count = (mark: string): number => verdicts.filter((v) => v.mark === mark).length;
+    const q = count('?'), qq = count('??');
+    io.err(`${gameName(g)}: ${verdicts.length} moves, ${q} mistake${q === 1 ? '' : 's'}, ${qq} blunder${qq === 1 ? '' : 's'}`);
+    return game;
+  });
+  const pdn = makePdnFile(annotated);
+  if (values.out !== undefined) {
+    try {
+      writeFileSync(values.out, pdn);
+    } catch (e) {
+      throw new UsageError(`cannot write ${values.out}: ${(e as Error).message}`);
+    }
+  } else io.out(pdn.replace(/\n$/, ''));
+  return 0;
+}

@@ -1,0 +1,12 @@
+// Crownhead's checkers engine: pure and deterministic (time is an input).
+// The evaluation (eval), the search with its hash table and time management
+// (search), levels 1–10 and the `think` entry point (levels), and game
+// analysis that marks mistakes and blunders (analyse), and the endgame
+// database from our retrograde solver, cached on disk (egdb). The worker_thread
+// wrapper lives in worker.ts / client.ts and is not exported here.
+
+export * from './eval.ts';
+export * from './search.ts';
+export * from './levels.ts';
+export * from './analyse.ts';
+export * from './egdb.ts';

@@ -1,0 +1,102 @@
+// Playing levels 1–10 and the one entry point the rest of Crownhead calls:
+// `think(position, options)` → the move, its score and line. A level caps the
+// depth and the time, and below level 7 adds seeded noise to every root
+// move's score, so a low level is fast and fallible (it misjudges, and now and
+// then drops a man) while level 10 is the full search. Same seed, same moves.
+
+import type { Position } from '../rules/index.ts';
+import { Searcher, type SearchLimits, type SearchResult } from './search.ts';
+import type { Egdb } from './egdb.ts';
+
+export interface Level {
+  readonly level: number;
+  /** Deepest iteration (plies). */
+  readonly maxDepth: number;
+  /** Share of the time allowance the level may use (1 = all). */
+  readonly timeShare: number;
+  /** Root scores get a uniform random offset in ±noise (hundredths of a man). */
+  readonly noise: number;
+}
+
+/**
+ * The documented mapping. Noise 150 means a level-1 player often prefers a
+ * move one and a half men worse on a quiet board; depth 2 means it sees a
+ * one-move shot but not a two-move combination.
+ */
+export const LEVELS: readonly Level[] = [
+  { level: 1, maxDepth: 1, timeShare: 0.05, noise: 150 },
+  { level: 2, maxDepth: 2, timeShare: 0.05, noise: 110 },
+  { level: 3, maxDepth: 3, timeShare: 0.1, noise: 80 },
+  { level: 4, maxDepth: 4, timeShare: 0.1, noise: 55 },
+  { level: 5, maxDepth: 6, timeShare: 0.2, noise: 35 },
+  { level: 6, maxDepth: 8, timeShare: 0.3, noise: 20 },
+  { level: 7, maxDepth: 10, timeShare: 0.5, noise: 0 },
+  { level: 8, maxDepth: 14, timeShare: 0.7, noise: 0 },
+  { level: 9, maxDepth: 20, timeShare: 0.85, noise: 0 },
+  { level: 10, maxDepth: 120, timeShare: 1, noise: 0 },
+];
+
+export function levelOf(n: number): Level {
+  const l = LEVELS[n - 1];
+  if (!Number.isInteger(n) || !l) throw new RangeError(`level must be a whole number from 1 to 10, not ${n}`);
+  return l;
+}
+
+export interface ThinkOptions extends SearchLimits {
+  /** 1–10; omitted = full strength within the given limits. */
+  readonly level?: number;
+  /** Seed for the level's randomness (same seed, same choices). */
+  readonly seed?: number;
+  /** Exact endgame values (see egdb.ts); used by a level-7-or-better search. */
+  readonly egdb?: Egdb;
+  /** Reuse a searcher (its hash table and history) across the moves of a game. */
+  readonly searcher?: Searcher;
+}
+
+/** mulberry32 */
+function rng(seed: number): () => number {
+  let a = seed | 0;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), a | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** The engine's choice for the side to move. */
+export function think(pos: Position, options: ThinkOptions = {}): SearchResult {
+  const searcher = options.searcher ?? new Searcher(options.level !== undefined && options.level <= 6 ? 16 : 20);
+  let limits: SearchLimits = options;
+  if (options.level !== undefined) {
+    const lv = levelOf(options.level);
+    const depth = Math.min(lv.maxDepth, options.depth ?? Infinity);
+    const base = options.timeMs ?? undefined;
+    limits = {
+      ...options,
+      depth,
+      ...(base !== undefined ? { timeMs: base * lv.timeShare } : {}),
+      ...(options.clock ? { clock: { ...options.clock, remainingMs: options.clock.remainingMs * lv.timeShare, incrementMs: (options.clock.incrementMs ?? 0) * lv.timeShare } } : {}),
+    };
+    if (lv.noise > 0) {
+      const random = rng((options.seed ?? 1) ^ (pos.black * 31 + pos.white * 17 + pos.kings));
+      const offsets = new Map<string, number>();
+      searcher.rootNoise = (m) => {
+        const k = `${m.from}-${m.path.join('-')}`;
+        let o = offsets.get(k);
+        if (o === undefined) offsets.set(k, (o = Math.round((random() * 2 - 1) * lv.noise)));
+        return o;
+      };
+    }
+  }
+  // Low levels play on their own judgement even in the endgame.
+  searcher.egdb = options.egdb && (options.level === undefined || options.level >= 7) ? options.egdb : null;
+  try {
+    const r = searcher.search(pos, limits);
+    // Report the search's own score of the chosen move, without the level's noise.
+    const noise = searcher.rootNoise && r.move ? searcher.rootNoise(r.move) : 0;
+    return noise ? { ...r, score: r.score - noise } : r;
+  } finally {
+    searcher.rootNoise = null;
+  }
+}

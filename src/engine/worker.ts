@@ -1,0 +1,34 @@
+// The engine's worker_thread: receives think requests from client.ts, runs
+// the search (keeping its hash table between moves of a game) and posts the
+// result back. A shared flag lets the client stop a search early. Near the end
+// of a game it loads the endgame database (egdb.ts) once.
+
+import { parentPort, workerData } from 'node:worker_threads';
+import { think, Searcher, Egdb, defaultCacheDir, type SearchLimits } from './index.ts';
+import { popcount, type Position } from '../rules/index.ts';
+import type { WorkerReply, WorkerRequest } from './client.ts';
+
+const port = parentPort;
+if (!port) throw new Error('src/engine/worker.ts runs as a worker_thread (start it through EngineClient)');
+const stop = new Int32Array((workerData as { stop: SharedArrayBuffer }).stop);
+const searcher = new Searcher();
+// The endgame database, loaded the first time a position is near the end (built and cached if need be).
+let egdb: Egdb | undefined;
+
+port.on('message', (req: WorkerRequest) => {
+  if (req.type === 'new-game') {
+    searcher.reset();
+    port.postMessage({ id: req.id, type: 'done' } satisfies WorkerReply);
+    return;
+  }
+  try {
+    Atomics.store(stop, 0, 0);
+    const pos: Position = req.position;
+    const limits: SearchLimits & { level?: number; seed?: number } = { ...req.limits, shouldStop: () => Atomics.load(stop, 0) !== 0 };
+    if (!egdb && popcount(pos.black | pos.white) <= 6) egdb = Egdb.load(3, defaultCacheDir());
+    const r = think(pos, { ...limits, searcher, ...(egdb ? { egdb } : {}) });
+    port.postMessage({ id: req.id, type: 'result', result: { move: r.move, score: r.score, depth: r.depth, pv: r.pv, nodes: r.nodes, ms: r.ms } } satisfies WorkerReply);
+  } catch (e) {
+    port.postMessage({ id: req.id, type: 'error', message: (e as Error).message } satisfies WorkerReply);
+  }
+});

@@ -1,0 +1,114 @@
+import { describe, expect, it } from 'vitest';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { main, type Io } from '../../src/cli/main.ts';
+import { think } from '../../src/engine/index.ts';
+import { Game, legalMoves, playMove } from '../../src/rules/index.ts';
+import { makePdn, pdnFromGame, readOnePdn } from '../../src/pdn/index.ts';
+
+// The endgame database's cache goes to a temporary folder, not the home directory.
+process.env.CROWNHEAD_CACHE = mkdtempSync(join(tmpdir(), 'crownhead-cache-'));
+
+async function run(...argv: string[]): Promise<{ code: number; out: string[]; err: string[] }> {
+  const out: string[] = [], err: string[] = [];
+  const io: Io = { out: (l) => out.push(...l.split('\n')), err: (l) => err.push(...l.split('\n')) };
+  const code = await main(argv, io);
+  return { code, out, err };
+}
+
+describe('crownhead bestmove', () => {
+  it('prints the move, its score and the principal variation in PDN notation', async () => {
+    const r = await run('bestmove', '--fen', 'W:W32,28,23,19:B20,11,9,5', '--depth', '12');
+    expect(r.code).toBe(0);
+    expect(r.out[0]).toBe('28-24');
+    expect(r.out[1]).toMatch(/^score win in \d+  depth \d+  nodes \d+  time [\d.]+ s$/);
+    expect(r.out[2]).toMatch(/^pv 28-24 20x27 19-15 11x18 23x14 9x18 32x14/);
+  });
+
+  it('near the end the endgame database gives the exact result, built and cached on first use', async () => {
+    const r = await run('bestmove', '--fen', 'W:WK18,K19:BK1', '--depth', '4');
+    expect(r.code).toBe(0);
+    expect(r.out[1]).toMatch(/^score win in 21 /);
+    // The line runs on through the database to the last capture: 21 plies.
+    expect(r.out[2]!.split(' ').slice(1)).toHaveLength(21);
+    expect(r.out[2]).toMatch(/^pv 18-14 .* 5x14$/);
+    expect(readdirSync(process.env.CROWNHEAD_CACHE!)).toEqual(['egdb-3.bin']);
+  });
+
+  it('from the start with a fixed depth, and at a level', async () => {
+    const r = await run('bestmove', '--depth', '6');
+    expect(r.code).toBe(0);
+    expect(['9-13', '9-14', '10-14', '10-15', '11-15', '11-16', '12-16']).toContain(r.out[0]);
+    const l = await run('bestmove', '--level', '3', '--seed', '5', '--time', '200ms');
+    expect(l.code).toBe(0);
+    expect(l.out[2]).toMatch(/^pv /);
+  });
+
+  it('one-line errors for bad flags and positions', async () => {
+    const bad = async (args: string[], msg: RegExp) => {
+      const r = await run('bestmove', ...args);
+      expect(r.code).toBe(2);
+      expect(r.err[0]).toMatch(msg);
+    };
+    await bad(['--fen', 'X:bad'], /^crownhead bestmove: bad --fen: .*turn/);
+    await bad(['--time', 'soon'], /--time must be a duration like 1s/);
+    await bad(['--depth', '0'], /--depth must be between 1 and 100/);
+    await bad(['--level', '11'], /--level must be between 1 and 10/);
+    await bad(['--time', '1s', '--depth', '3'], /give only one of --time, --depth and --nodes/);
+    await bad(['--dpeth', '3'], /unknown option --dpeth/);
+    const lost = await run('bestmove', '--fen', 'B:W5,6,10:B1');
+    expect(lost.code).toBe(1);
+    expect(lost.err).toEqual(['crownhead bestmove: Black has no legal move (the game is lost)']);
+  });
+});
+
+describe('crownhead analyse', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'crownhead-analyse-'));
+
+  it('marks a blunder ?? with the better move, and writes --out', async () => {
+    // A game from a ballot where, at the first chance, a side plays a move that a
+    // 5-ply search says drops at least two men's worth against the best one.
+    const game = Game.fromBallot(8).game;
+    let blunderPly = -1;
+    while (game.plies.length < 16) {
+      const pos = game.position;
+      let move = think(pos, { depth: 6 }).move!;
+      if (blunderPly < 0) {
+        const scored = legalMoves(pos).map((m) => ({ m, s: -think(playMove(pos, m), { depth: 5 }).score }));
+        const best = Math.max(...scored.map((x) => x.s));
+        const worst = scored.reduce((a, b) => (b.s < a.s ? b : a));
+        if (best - worst.s >= 200) [move, blunderPly] = [worst.m, game.plies.length];
+      }
+      game.play(move);
+    }
+    expect(blunderPly).toBeGreaterThanOrEqual(0);
+    const file = join(dir, 'game.pdn');
+    writeFileSync(file, makePdn(pdnFromGame(game, { tags: [['Event', 'analysis test']] })));
+    const out = join(dir, 'annotated.pdn');
+    const r = await run('analyse', file, '--depth', '6', '--out', out);
+    expect(r.code).toBe(0);
+    expect(r.err[0]).toMatch(/^game 1 "analysis test": 16 moves, \d+ mistakes?, [1-9]\d* blunders?$/);
+    const annotated = readOnePdn(readFileSync(out, 'utf8'));
+    const node = annotated.moves[blunderPly]!;
+    expect(node.strength).toBe('??');
+    expect(node.after.join(' ')).toMatch(/^Blunder: \d+[-x]\d+ was better \([+-]\d\.\d\d|win in \d+ against/);
+    // The moves themselves are unchanged.
+    expect(annotated.moves.map((m) => m.move.path.join())).toEqual(game.plies.map((p) => p.move.path.join()));
+  });
+
+  it('one-line errors for a missing file, an unreadable game and bad flags', async () => {
+    const missing = await run('analyse', join(dir, 'nope.pdn'), '--depth', '2');
+    expect(missing.code).toBe(2);
+    expect(missing.err[0]).toMatch(/^crownhead analyse: cannot read .*nope\.pdn: no such file$/);
+    const junk = join(dir, 'junk.pdn');
+    writeFileSync(junk, '1. 11-15 11-15 *');
+    const bad = await run('analyse', junk, '--depth', '2');
+    expect(bad.code).toBe(2);
+    expect(bad.err[0]).toMatch(/^crownhead analyse: .*junk\.pdn: /);
+    const none = await run('analyse');
+    expect(none.err[0]).toMatch(/analyse needs exactly one GAME.pdn/);
+    const t = await run('analyse', junk, '--time', '-1');
+    expect(t.code).toBe(2);
+  });
+});

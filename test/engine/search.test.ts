@@ -1,0 +1,117 @@
+import { describe, expect, it } from 'vitest';
+import { think, Searcher, levelOf, timeForMove, WIN_BOUND, evaluate } from '../../src/engine/index.ts';
+import { legalMoves, parseFen, playMove, sameMove, sameResult, START, Game, BALLOTS, type Position } from '../../src/rules/index.ts';
+import { readPdn, resultWinner, gameName } from '../../src/pdn/index.ts';
+import { corpusFile } from '../corpus.ts';
+
+const isLegal = (pos: Position, m: { from: number; path: readonly number[] } | null): boolean =>
+  m !== null && legalMoves(pos).some((l) => sameMove(l, m as never));
+
+describe('tactics: the shots of "Tricks, Traps and Shots" (the stated first move of each won example)', () => {
+  const games = readPdn(corpusFile('tricks_traps_and_shots.pdn')).games.filter(
+    (g) => gameName(g).includes('TTS Example') && g.moves.length > 0 && resultWinner(g.result) === g.start.turn,
+  );
+  it('has the examples', () => expect(games.length).toBeGreaterThanOrEqual(15));
+  for (const g of games) {
+    it(gameName(g), () => {
+      const r = think(g.start, { depth: 14 });
+      expect(r.move && sameResult(r.move, g.moves[0]!.move)).toBe(true);
+      expect(r.score).toBeGreaterThan(0);
+    });
+  }
+});
+
+describe('hand-checked positions', () => {
+  it('a two-for-one shot: White 27-23 gives one and takes two', () => {
+    // Example 3's stroke: 28-24 20x27, 19-15 11x18, 23x14 9x18, 32x14 wins outright.
+    const r = think(parseFen('W:W32,28,23,19:B20,11,9,5'), { depth: 10 });
+    expect(r.pv.map((m) => `${m.from}-${m.to}`).slice(0, 3)).toEqual(['28-24', '20-27', '19-15']);
+    expect(r.score).toBeGreaterThan(WIN_BOUND); // every black piece goes: a forced win
+  });
+
+  it('a side with no move has lost; a forced capture is the only move', () => {
+    const stuck = parseFen('B:W5,6,10:B1'); // Black's man on 1 blocked by White's 5 and 6 (10 behind 6: no jump)
+    expect(legalMoves(stuck)).toEqual([]);
+    expect(think(stuck, { depth: 4 }).move).toBeNull();
+    const forced = parseFen('B:W14:B10,1');
+    const r = think(forced, { depth: 3 });
+    expect(r.move?.captures).toEqual([14]);
+  });
+
+  it('two kings against one: the search reports a forced win', () => {
+    const r = think(parseFen('W:WK18,K19:BK1'), { depth: 24 });
+    expect(r.score).toBeGreaterThan(WIN_BOUND);
+  });
+
+  it('evaluation is symmetric: the colour-reversed position scores the same for its mover', () => {
+    const flip = (bb: number): number => { let r = 0; for (let i = 0; i < 32; i++) if (bb & (1 << i)) r |= 1 << (31 - i); return r; };
+    const g = Game.fromBallot(5).game;
+    let pos = g.position;
+    for (let k = 0; k < 12; k++) {
+      const mirrored: Position = { black: flip(pos.white), white: flip(pos.black), kings: flip(pos.kings), turn: pos.turn === 'black' ? 'white' : 'black' };
+      expect(evaluate(mirrored)).toBe(evaluate(pos));
+      pos = playMove(pos, legalMoves(pos)[0]!);
+    }
+  });
+});
+
+describe('never an illegal move', () => {
+  it('plays 6 games from ballots at mixed levels, every answer legal', () => {
+    for (let b = 0; b < 6; b++) {
+      const { game } = Game.fromBallot(BALLOTS[b * 17]!.number);
+      const searchers = [new Searcher(16), new Searcher(16)];
+      for (let ply = 0; ply < 120 && !game.outcome; ply++) {
+        const pos = game.position;
+        const r = think(pos, { level: 1 + ((b + ply) % 10), seed: b, nodes: 3000, searcher: searchers[ply % 2] });
+        expect(isLegal(pos, r.move)).toBe(true);
+        game.play(r.move!);
+      }
+    }
+  });
+});
+
+describe('deterministic modes', () => {
+  it('fixed depth: same move, score, line and node count on every run', () => {
+    const pos = Game.fromBallot(8).game.position;
+    const a = think(pos, { depth: 9 }), b = think(pos, { depth: 9 });
+    expect(a.score).toBe(b.score);
+    expect(a.nodes).toBe(b.nodes);
+    expect(a.pv.map((m) => m.path.join())).toEqual(b.pv.map((m) => m.path.join()));
+  });
+
+  it('fixed nodes: stops at the node count, same answer each time', () => {
+    const a = think(START, { nodes: 20000 }), b = think(START, { nodes: 20000 });
+    expect(a.nodes).toBeLessThanOrEqual(20000);
+    expect(a.move && b.move && sameMove(a.move, b.move)).toBe(true);
+    expect(a.depth).toBe(b.depth);
+  });
+
+  it('time is an input: a fake clock that jumps stops the search', () => {
+    let t = 0;
+    const r = think(START, { timeMs: 100, now: () => (t += 1) }); // each reading 1 ms later
+    expect(r.depth).toBeGreaterThanOrEqual(1);
+    expect(isLegal(START, r.move)).toBe(true);
+    expect(t).toBeLessThan(2000); // read once per 1024 nodes: stopped soon after 100 "ms"
+  });
+
+  it('a level with the same seed repeats its choices; levels cap the depth', () => {
+    const pos = Game.fromBallot(20).game.position;
+    const a = think(pos, { level: 2, seed: 7 }), b = think(pos, { level: 2, seed: 7 });
+    expect(a.move && b.move && sameMove(a.move, b.move)).toBe(true);
+    expect(a.depth).toBeLessThanOrEqual(levelOf(2).maxDepth);
+    expect(() => levelOf(11)).toThrow(/1 to 10/);
+  });
+
+  it('clock time management: a slice of the remaining time plus the increment, never more than a third', () => {
+    expect(timeForMove({ remainingMs: 300_000 })).toBeCloseTo(10_000);
+    expect(timeForMove({ remainingMs: 60_000, incrementMs: 2000 })).toBeCloseTo(3600);
+    expect(timeForMove({ remainingMs: 900, incrementMs: 5000 })).toBeLessThanOrEqual(300);
+  });
+
+  it('repetition in the game history is a draw the search sees', () => {
+    // Two kings each side shuffling: with the history of the root position twice, a move back scores 0.
+    const pos = parseFen('B:WK32:BK1');
+    const r = think(pos, { depth: 6 });
+    expect(Math.abs(r.score)).toBeLessThan(WIN_BOUND);
+  });
+});

@@ -1,0 +1,50 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { EngineClient } from '../../src/engine/client.ts';
+import { Game, legalMoves, sameMove, START } from '../../src/rules/index.ts';
+
+describe('engine worker_thread', () => {
+  const client = new EngineClient();
+  afterAll(() => client.close());
+
+  it('searches in its own thread: the main event loop keeps ticking meanwhile', async () => {
+    const ticks: number[] = [];
+    const timer = setInterval(() => ticks.push(performance.now()), 10);
+    const t0 = performance.now();
+    const r = await client.think(Game.fromBallot(30).game.position, { timeMs: 800 });
+    clearInterval(timer);
+    const span = performance.now() - t0;
+    expect(span).toBeGreaterThan(400);
+    expect(r.move).not.toBeNull();
+    expect(r.nodes).toBeGreaterThan(1000);
+    // A 10 ms timer fired throughout; the longest gap stays far below the search time.
+    const gaps = ticks.slice(1).map((t, i) => t - ticks[i]!);
+    expect(ticks.length).toBeGreaterThan(span / 10 / 4);
+    expect(Math.max(...gaps)).toBeLessThan(200);
+  });
+
+  it('returns the same answer as the in-thread search at a fixed depth, and legal moves', async () => {
+    const { think } = await import('../../src/engine/index.ts');
+    const pos = Game.fromBallot(12).game.position;
+    await client.newGame();
+    const a = await client.think(pos, { depth: 7 });
+    const b = think(pos, { depth: 7 });
+    expect(a.score).toBe(b.score);
+    expect(sameMove(a.move!, b.move!)).toBe(true);
+    expect(legalMoves(pos).some((m) => sameMove(m, a.move!))).toBe(true);
+  });
+
+  it('stop() ends a long search early with the deepest finished line', async () => {
+    const t0 = performance.now();
+    const p = client.think(START, { timeMs: 60_000 });
+    setTimeout(() => client.stop(), 300);
+    const r = await p;
+    expect(performance.now() - t0).toBeLessThan(5000);
+    expect(r.move).not.toBeNull();
+  });
+
+  it('a bad request is an error, and the worker goes on serving', async () => {
+    await expect(client.think(START, { level: 42 })).rejects.toThrow(/level must be a whole number from 1 to 10/);
+    const r = await client.think(START, { depth: 3 });
+    expect(r.depth).toBe(3);
+  });
+});
