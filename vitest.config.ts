@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 // Two tiers. `npm test` runs both (as CI does); `npm run test:quick` runs only
@@ -9,6 +10,9 @@ const SOAKS = ['test/tracking/games-*.test.ts', 'test/tracking/injected.test.ts'
 
 export default defineConfig({
   test: {
+    // Vitest's default leaves one core idle (2 cores → 1 worker, every file in
+    // turn); the soaks are split in parts of about a minute so all cores share them.
+    maxWorkers: availableParallelism(),
     testTimeout: 60_000,
     hookTimeout: 60_000,
     // Checks the system tools the firmware/browser tests need (one clear
