@@ -73,9 +73,9 @@ describe('crownhead analyse', () => {
     let blunderPly = -1;
     while (game.plies.length < 16) {
       const pos = game.position;
-      let move = think(pos, { depth: 6 }).move!;
+      let move = think(pos, { depth: 4 }).move!;
       if (blunderPly < 0) {
-        const scored = legalMoves(pos).map((m) => ({ m, s: -think(playMove(pos, m), { depth: 5 }).score }));
+        const scored = legalMoves(pos).map((m) => ({ m, s: -think(playMove(pos, m), { depth: 4 }).score }));
         const best = Math.max(...scored.map((x) => x.s));
         const worst = scored.reduce((a, b) => (b.s < a.s ? b : a));
         if (best - worst.s >= 200) [move, blunderPly] = [worst.m, game.plies.length];
@@ -86,7 +86,7 @@ describe('crownhead analyse', () => {
     const file = join(dir, 'game.pdn');
     writeFileSync(file, makePdn(pdnFromGame(game, { tags: [['Event', 'analysis test']] })));
     const out = join(dir, 'annotated.pdn');
-    const r = await run('analyse', file, '--depth', '6', '--out', out);
+    const r = await run('analyse', file, '--depth', '4', '--out', out);
     expect(r.code).toBe(0);
     expect(r.err[0]).toMatch(/^game 1 "analysis test": 16 moves, \d+ mistakes?, [1-9]\d* blunders?$/);
     const annotated = readOnePdn(readFileSync(out, 'utf8'));
