@@ -3,15 +3,9 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { main, type Io } from '../../src/cli/main.ts';
+import { run } from './run.ts';
 import { CORPUS } from '../corpus.ts';
 
-async function run(...argv: string[]): Promise<{ code: number; out: string[]; err: string[] }> {
-  const out: string[] = [], err: string[] = [];
-  const io: Io = { out: (l) => out.push(...l.split('\n')), err: (l) => err.push(...l.split('\n')) };
-  const code = await main(argv, io);
-  return { code, out, err };
-}
 
 describe('crownhead perft', () => {
   it('prints the node count as its last line', async () => {

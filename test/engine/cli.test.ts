@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { main, type Io } from '../../src/cli/main.ts';
+import { run } from '../cli/run.ts';
 import { think } from '../../src/engine/index.ts';
 import { Game, legalMoves, playMove } from '../../src/rules/index.ts';
 import { makePdn, pdnFromGame, readOnePdn } from '../../src/pdn/index.ts';
@@ -10,12 +10,6 @@ import { makePdn, pdnFromGame, readOnePdn } from '../../src/pdn/index.ts';
 // The endgame database's cache goes to a temporary folder, not the home directory.
 process.env.CROWNHEAD_CACHE = mkdtempSync(join(tmpdir(), 'crownhead-cache-'));
 
-async function run(...argv: string[]): Promise<{ code: number; out: string[]; err: string[] }> {
-  const out: string[] = [], err: string[] = [];
-  const io: Io = { out: (l) => out.push(...l.split('\n')), err: (l) => err.push(...l.split('\n')) };
-  const code = await main(argv, io);
-  return { code, out, err };
-}
 
 describe('crownhead bestmove', () => {
   it('prints the move, its score and the principal variation in PDN notation', async () => {

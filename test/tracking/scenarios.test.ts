@@ -21,6 +21,17 @@ const move = (g: Game, text: string): Move => {
   return m;
 };
 
+/** A case's table: its position (or the start), its moves before the action played by hand; the board and ply count then. */
+async function caseTable(c: { fen?: string; pre?: string[]; routine?: boolean }): Promise<{ t: Table; before: number[]; plies: number }> {
+  const game = c.fen ? new Game(parseFen(c.fen)) : Game.standard();
+  const t = await table({ game, routine: c.routine });
+  for (const m of c.pre ?? []) {
+    t.play(move(t.game, m));
+    t.wait(300);
+  }
+  return { t, before: t.sim.occupancy(), plies: t.game.plies.length };
+}
+
 const moves = (t: Table) => t.game.plies.map((p) => `${p.move.from}${p.move.captures.length ? 'x' : '-'}${p.move.to}`);
 
 describe('setup', () => {
@@ -388,14 +399,7 @@ describe('incomplete moves: a quiet reminder (no buzzer); once the opponent move
   ];
   for (const c of cases) {
     it(`${c.name}: reminder "${c.category}" after a pause, alert once the opponent moves, guided back`, async () => {
-      const game = c.fen ? new Game(parseFen(c.fen)) : Game.standard();
-      const t = await table({ game });
-      for (const m of c.pre ?? []) {
-        t.play(move(t.game, m));
-        t.wait(300);
-      }
-      const before = t.sim.occupancy();
-      const plies = t.game.plies.length;
+      const { t, before, plies } = await caseTable(c);
       c.act(t);
       t.wait(1000);
       expect(t.of('reminder')).toEqual([]); // not yet: the player may be about to finish
@@ -460,14 +464,7 @@ describe('illegal moves: caught, explained, guided back', () => {
   ];
   for (const c of cases) {
     it(`${c.name}: alert "${c.category}", then the board put back clears it and play goes on`, async () => {
-      const game = c.fen ? new Game(parseFen(c.fen)) : Game.standard();
-      const t = await table({ game, routine: c.routine });
-      for (const m of c.pre ?? []) {
-        t.play(move(t.game, m));
-        t.wait(300);
-      }
-      const before = t.sim.occupancy();
-      const plies = t.game.plies.length;
+      const { t, before, plies } = await caseTable(c);
       c.act(t);
       t.wait(4000);
       const alerts = t.alerts();
