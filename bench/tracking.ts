@@ -14,7 +14,7 @@
 
 import { readPdn } from '../src/pdn/index.ts';
 import { Game } from '../src/rules/index.ts';
-import { MoveTracker } from '../src/tracking/tracker.ts';
+import { BoardTracking } from '../src/tracking/board-tracking.ts';
 import { corpusFile } from '../test/corpus.ts';
 import { HUMAN, RandomHand, Table } from '../test/tracking/table.ts';
 
@@ -42,7 +42,7 @@ function run(): { frames: number; moves: number; secs: number } {
   const t0 = performance.now();
   for (const rec of recorded) {
     const game = Game.standard();
-    const tracker = new MoveTracker(game);
+    const tracker = new BoardTracking(game);
     for (let k = 0; k < rec.n; k++) tracker.push(rec.t[k], rec.r.subarray(k * 32, k * 32 + 32));
     frames += rec.n;
     moves += game.plies.length;

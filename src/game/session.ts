@@ -12,7 +12,8 @@ import {
   type Color, type GameOptions, type Move, type Outcome, type Ply, type Position,
 } from '../rules/index.ts';
 import { makePdn, pdnFromGame, resultOf, type PdnResult } from '../pdn/index.ts';
-import { MoveTracker, type TrackerEvent, type TrackerOptions } from '../tracking/tracker.ts';
+import type { TrackerEvent, TrackerOptions } from '../tracking/tracker.ts';
+import { BoardTracking } from '../tracking/board-tracking.ts';
 import { GameClock, TimeControlError, parseTimeControl, parseTimeControlTag, timeControlTag, type ClockState, type TimeControl } from './clock.ts';
 import type { GameEvent, MoveRecord as MoveRecordV1, Piece, Snapshot } from '../protocol/v1.ts';
 import { fixesSentence, piecesSentence } from '../protocol/words.ts';
@@ -103,7 +104,7 @@ let idCounter = 0;
 export class GameSession {
   readonly options: Required<Pick<SessionOptions, 'tournament'>> & SessionOptions;
   game: Game;
-  readonly tracker: MoveTracker;
+  readonly tracker: BoardTracking;
   gameId = '';
   tags: Record<string, string> = {};
   ballot: number | null = null;
@@ -126,7 +127,7 @@ export class GameSession {
   constructor(options: SessionOptions = {}) {
     this.options = { tournament: false, ...options };
     this.game = Game.standard(this.rulesOptions());
-    this.tracker = new MoveTracker(this.game, { ...options.tracker, takebacks: !this.options.tournament });
+    this.tracker = new BoardTracking(this.game, { ...options.tracker, takebacks: !this.options.tournament });
   }
 
   private rulesOptions(extra: GameOptions = {}): GameOptions {

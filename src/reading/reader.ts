@@ -3,12 +3,14 @@
 // using the per-square calibration, hysteresis and a per-square debounce (a
 // coin counts once its reading has stopped moving), so noise, a hand brushing
 // past or a coin carried over never changes the board. One coin or two is
-// left to the game where the evidence cannot settle it: the owner says where
-// a stack is plausible or expected (setStackPrior), and the reader marks the
-// squares it could read either way (a step up counts as a coin added only
-// where a crown is expected). A reading clearly below empty is a coin lying
-// magnet-up. Tracks slow drift of empty squares and learns levels as play
-// goes; exposes a plain BoardView. Pure: time comes from the frames.
+// left to the game where the evidence cannot settle it: the reader marks the
+// squares it could read either way, and a step up counts as a coin added only
+// where the game expects a stack. A reading clearly below empty is a coin
+// lying magnet-up. Tracks slow drift of empty squares and learns levels as
+// play goes. Out: a plain BoardView per frame. In: what the game settled, as
+// plain data (ReaderFeedback: where stacks are plausible or expected, counts
+// the game decided, boards it confirmed, a known set-up to calibrate from),
+// applied by whoever owns the reader. Pure: time comes from the frames.
 
 import { Calibration, SQUARE_COUNT, agreesWithOccupancy } from './calibration.ts';
 
@@ -72,7 +74,30 @@ export interface BoardView {
   readonly expectedStacks: number;
   /** frame time of the last change of any count */
   readonly lastChange: number;
+  /** frame time of the last frame */
+  readonly now: number;
+  /** some square is still waiting out its debounce (the board is about to change) */
+  readonly settling: boolean;
+  /** per square: the smoothed reading in coins above empty (0 = empty, 1 = the best-centred single coin seen) */
+  readonly coins: Readonly<Float32Array>;
+  /** per square: where the smoothed reading sits between one coin (0) and two (1) */
+  readonly stack: Readonly<Float32Array>;
 }
+
+/**
+ * What the game settled, for the reader: plain data, applied in order by the
+ * reader's owner (BoardReader.apply). The tracker returns these; it never
+ * holds the reader.
+ */
+export type ReaderFeedback =
+  /** where a two-coin stack is plausible now (kings, crowning squares, king destinations), and where one is expected (a crown awaited) */
+  | { kind: 'stack-prior'; plausible: number; expected: number }
+  /** the game settled a soft call: this square holds this many coins */
+  | { kind: 'correct'; square: number; count: 0 | 1 | 2 }
+  /** the board matched a position (but for the `except` squares): its counts may teach the levels */
+  | { kind: 'confirm'; except: number }
+  /** the board should stand in this known occupancy (a set-up): calibrate from it if the readings agree */
+  | { kind: 'calibrate-from'; counts: ArrayLike<number> };
 
 export const DEFAULT_READER: ReaderOptions = {
   debounceMs: 20,
@@ -182,11 +207,41 @@ export class BoardReader {
 
   /** The board as read (live arrays: read, do not keep). */
   view(): BoardView {
+    this.updateLevels();
     return {
       counts: this.counts, confidence: this.confidence, calibrated: this.calibrated,
       uncertain: this.uncertain, unexpected: this.unexpectedMask, flipped: this.flippedMask, faint: this.faintMask,
       plausibleStacks: this.stackMask, expectedStacks: this.stackExpected, lastChange: this.lastChange,
+      now: this.now, settling: this.settling, coins: this.coinLevels, stack: this.stackLevels,
     };
+  }
+
+  /** level() of every square, as of the last view(). */
+  private readonly coinLevels = new Float32Array(SQUARE_COUNT);
+  private readonly stackLevels = new Float32Array(SQUARE_COUNT);
+  private updateLevels(): void {
+    const c = this.calibration;
+    for (let i = 0; i < SQUARE_COUNT; i++) {
+      this.coinLevels[i] = (this.smooth[i] - c.empty[i]) / Math.max(1, c.span(i));
+      this.stackLevels[i] = (this.smooth[i] - c.one[i]) / Math.max(1, c.two[i] - c.one[i]);
+    }
+  }
+
+  /**
+   * Applies what the game settled (see ReaderFeedback), in order. Returns true
+   * if a calibration was taken from a known set-up (the counts were reset to it).
+   */
+  apply(feedback: readonly ReaderFeedback[]): boolean {
+    let recalibrated = false;
+    for (const f of feedback) {
+      switch (f.kind) {
+        case 'stack-prior': this.setStackPrior(f.plausible, f.expected); break;
+        case 'correct': this.correct(f.square, f.count); break;
+        case 'confirm': this.confirm(f.except); break;
+        case 'calibrate-from': if (this.calibrateFrom(f.counts)) recalibrated = true; break;
+      }
+    }
+    return recalibrated;
   }
 
   /**

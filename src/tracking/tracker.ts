@@ -1,20 +1,22 @@
-// Move tracking: the small state machine around classify (classify.ts). It
-// owns a BoardReader (readings → coin counts, reading/) and tells it, as the
-// game allows, where a second coin is plausible or expected; it reads each
-// settled board both ways where one coin or two is soft, asks classify which
-// case it is, and acts: in sync; a legal result (commit at once); part-way
-// through one (wait; a quiet reminder if it looks finished and stands); a
-// change of mind or a takeback; a fast reply (commit both); a crown awaited or
-// missing; anything else, once it has stood for the grace period, illegal and
-// diagnosed (diagnose.ts). What the game settled goes back to the reader
-// (correct, confirm). Set-up/resync (kings recognised without lifting them),
-// crowning however the crown arrives, coins lying magnet-up (a reminder) and
-// huffing are handled here too. Its phase is derived from the game. Pure:
-// time comes from the frames; the Game is the only outside state it changes.
+// Move tracking: the small state machine around classify (classify.ts). Each
+// frame it takes the reader's BoardView (reading/: coin counts, soft squares,
+// levels) as a plain value, reads the settled board both ways where one coin
+// or two (or none or one) is soft, asks classify which case it is, and acts:
+// in sync; a legal result (commit at once); part-way through one (wait; a
+// quiet reminder if it looks finished and stands); a change of mind or a
+// takeback; a fast reply (commit both); a crown awaited or missing; anything
+// else, once it has stood for the grace period, illegal and diagnosed
+// (diagnose.ts). It never holds the reader: what the game settled (where a
+// stack is plausible or expected, the soft calls it decided, boards it
+// confirmed, a set-up to calibrate from) is returned as ReaderFeedback for the
+// owner (board-tracking.ts) to apply. Set-up/resync (kings recognised without
+// lifting them), crowning however the crown arrives, coins lying magnet-up (a
+// reminder) and huffing are handled here too. Its phase is derived from the
+// game. Pure: time comes from the frames; the Game is the only outside state
+// it changes.
 
 import { Game, JUMP_LAND, NEIGHBOUR, legalMoves, moveText, type Move, type Ply, type Position } from '../rules/index.ts';
-import { BoardReader, type BoardView, type ReaderOptions } from '../reading/reader.ts';
-import type { Calibration } from '../reading/calibration.ts';
+import type { BoardView, ReaderFeedback, ReaderOptions } from '../reading/reader.ts';
 import { countsOf, diffSquares, outcomes, sameCounts, type Counts, type Outcome } from './boards.ts';
 import { classify, crownWaitBoard, withCrown, type Situation, type Verdict } from './classify.ts';
 import { describeFixes, diagnose, fixesTo, type Alert, type AlertCategory, type Fix } from './diagnose.ts';
@@ -30,6 +32,7 @@ export interface TrackerOptions {
   settleMs: number;
   /** Two moves seen at once (a fast reply) must stand this long before both are committed. */
   fastReplyMs: number;
+  /** Settings for the owner's reader (board-tracking.ts). */
   reader?: Partial<ReaderOptions>;
 }
 
@@ -78,6 +81,12 @@ export type TrackerEvent =
   | { type: 'reminder-cleared'; t: number }
   | { type: 'game-over'; t: number; game: Game };
 
+/** What one step of the tracker produced: events for the session, feedback for the reader. */
+export interface TrackerStep {
+  events: TrackerEvent[];
+  feedback: ReaderFeedback[];
+}
+
 interface LastCommit {
   /** Index of the ply in game.plies. */
   index: number;
@@ -87,7 +96,14 @@ interface LastCommit {
 
 export class MoveTracker {
   readonly options: TrackerOptions;
-  readonly reader: BoardReader;
+  /** The reader's latest view (plain values, as of this step). */
+  private v: BoardView = EMPTY_VIEW;
+  /** The board as read this step, with the soft calls the game settled in it since. */
+  private board = new Uint8Array(32);
+  /** Feedback for the reader, returned with the step's events. */
+  private feedback: ReaderFeedback[] = [];
+  /** Where a stack is plausible now (what the reader was last told). */
+  private plausible = 0;
   /** Board and game not yet compared (a new or loaded game, a reconnect): set-up first. */
   private settingUp = true;
   private game: Game;
@@ -100,35 +116,28 @@ export class MoveTracker {
   private prevBoard = new Uint8Array(32);
   private candidateSince = -Infinity;
   private events: TrackerEvent[] = [];
-  // Cached per position.
-  private cachePly = -1;
+  // Cached per position: keyed by the position object itself (a change of mind
+  // replaces the last ply, so the number of plies alone would not do).
+  private cacheKey: Position | null = null;
+  private cacheOver = false;
   private cache: { counts: Counts; outs: Outcome[]; before: Position | null; beforeCounts: Counts | null; beforeOuts: Outcome[] } | null = null;
 
-  constructor(game: Game, options: Partial<TrackerOptions> = {}, reader?: BoardReader) {
+  constructor(game: Game, options: Partial<TrackerOptions> = {}) {
     this.options = { ...DEFAULT_TRACKER, ...options };
-    this.reader = reader ?? new BoardReader(this.options.reader);
     this.game = game;
     this.updatePrior();
+  }
+
+  /** Feedback produced outside a step (at construction): the owner applies it before the first frame. */
+  takeFeedback(): ReaderFeedback[] {
+    const f = this.feedback;
+    this.feedback = [];
+    return f;
   }
 
   /** Set-up until board and game agree; then play, or over once the game has an outcome (however it came). */
   get phase(): Phase {
     return this.settingUp ? 'setup' : this.game.outcome ? 'over' : 'play';
-  }
-
-  /** What the reader makes of the board (counts, confidence, soft squares), for displays. */
-  get view(): BoardView {
-    return this.reader.view();
-  }
-
-  /** Uses a saved or routine-made calibration (the board is compared with the game again). */
-  useCalibration(c: Calibration): void {
-    this.reader.useCalibration(c);
-  }
-
-  /** The reader's settings (the calibration routine takes the smallest coin step from them). */
-  get readerOptions(): Readonly<ReaderOptions> {
-    return this.reader.options;
   }
 
   get currentGame(): Game {
@@ -144,11 +153,12 @@ export class MoveTracker {
     return this.awaitingCrown;
   }
 
-  /** Starts tracking a (new or loaded) game: the board must be set up to match it first. */
-  setGame(game: Game, t = this.reader.now): TrackerEvent[] {
+  /** Starts tracking a (new or loaded) game against the reader's view: the board must be set up to match it first. */
+  setGame(game: Game, t: number, view: BoardView): TrackerStep {
     this.game = game;
     this.resync();
     this.events = [];
+    this.see(view);
     this.evaluate(Number.isFinite(t) ? t : 0, true);
     return this.flush();
   }
@@ -161,33 +171,54 @@ export class MoveTracker {
     this.alert = null;
     this.placements = [];
     this.stuck = null;
-    this.cachePly = -1;
+    this.cache = null;
     this.updatePrior();
   }
 
-  /** Feeds one frame of raw readings. Returns what happened. */
-  push(t: number, readings: ArrayLike<number>): TrackerEvent[] {
-    const changed = this.reader.push(t, readings);
+  /**
+   * One frame: the reader's view of the board (`changed`: its counts changed
+   * this frame). Returns what happened, and what the reader should learn.
+   */
+  step(t: number, view: BoardView, changed: boolean): TrackerStep {
+    this.see(view);
     // (A crown is seen by the reader: a step up where it is expected. A lift shows the player crowning from under.)
-    if (this.awaitingCrown !== null && this.reader.counts[this.awaitingCrown - 1] === 0) this.crownTouched = true;
+    if (this.awaitingCrown !== null && this.board[this.awaitingCrown - 1] === 0) this.crownTouched = true;
+    // (The reader just calibrated from the set-up and reset its counts: nothing was put down.)
+    if (view.calibrated && !this.wasCalibrated) this.prevBoard.set(this.board);
+    this.wasCalibrated = view.calibrated;
     if (changed) this.logPlacements();
     // (A soft square appearing or going — one-or-two, or a faint reading — may change what the board shows.)
-    const uncertainMoved = (this.reader.uncertain !== this.lastUncertain) && this.phase === 'play' && this.status.kind !== 'in-sync';
-    this.lastUncertain = this.reader.uncertain;
-    this.lastFaint = this.reader.faintMask;
-    if (this.reader.flippedMask !== this.lastFlipped) {
-      this.lastFlipped = this.reader.flippedMask;
+    const uncertainMoved = (view.uncertain !== this.lastUncertain) && this.phase === 'play' && this.status.kind !== 'in-sync';
+    this.lastUncertain = view.uncertain;
+    if (view.flipped !== this.lastFlipped) {
+      this.lastFlipped = view.flipped;
       this.dirty = true;
     }
-    if (changed || uncertainMoved || this.dirty || this.timerDue(t) || (this.phase === 'setup' && !this.reader.calibrated)) this.evaluate(t, changed);
-    return this.events.length ? this.flush() : NO_EVENTS;
+    if (changed || uncertainMoved || this.dirty || this.timerDue(t) || (this.phase === 'setup' && !view.calibrated)) this.evaluate(t, changed);
+    return this.events.length || this.feedback.length ? this.flush() : NO_STEP;
+  }
+
+  private see(view: BoardView): void {
+    this.v = view;
+    this.board.set(view.counts);
+  }
+
+  private wasCalibrated = false;
+
+  /** The game settled a soft call: this square holds `count` coins (here at once, in the reader when the owner applies it). */
+  private correct(square: number, count: 0 | 1 | 2): void {
+    this.board[square - 1] = count;
+    this.feedback.push({ kind: 'correct', square, count });
+  }
+
+  private confirm(except: number): void {
+    this.feedback.push({ kind: 'confirm', except });
   }
 
   /** The man on the crowning square was lifted (to slip a coin under) after it arrived: the player is crowning. */
   private crownTouched = false;
   private lastUncertain = 0;
   private lastFlipped = 0;
-  private lastFaint = 0;
   /**
    * The last board seen part-way through a legal move that looked finished (a
    * jumper down with captured coins still on, a jump stopped short): if the
@@ -195,14 +226,15 @@ export class MoveTracker {
    */
   private stuck: { board: Counts; category: AlertCategory } | null = null;
 
-  private flush(): TrackerEvent[] {
-    const e = this.events;
+  private flush(): TrackerStep {
+    const out = { events: this.events, feedback: this.feedback };
     this.events = [];
-    return e;
+    this.feedback = [];
+    return out;
   }
 
   private logPlacements(): void {
-    const b = this.reader.counts;
+    const b = this.board;
     for (let i = 0; i < 32; i++) if (b[i] > this.prevBoard[i] && this.prevBoard[i] === 0) this.placements.push(i + 1);
     this.prevBoard.set(b);
   }
@@ -231,8 +263,9 @@ export class MoveTracker {
 
   private snapshot() {
     const n = this.game.plies.length;
-    if (this.cachePly !== n || !this.cache) {
-      const pos = this.game.position;
+    const pos = this.game.position;
+    const over = this.game.outcome !== null;
+    if (this.cacheKey !== pos || this.cacheOver !== over || !this.cache) {
       const opts = this.game.options;
       const lastPly = this.game.plies[n - 1];
       const before = lastPly ? (lastPly.beforeHuff ?? lastPly.before) : null;
@@ -243,7 +276,8 @@ export class MoveTracker {
         beforeCounts: before ? countsOf(before) : null,
         beforeOuts: lastPly && !lastPly.huff ? outcomes(lastPly.before, opts) : [],
       };
-      this.cachePly = n;
+      this.cacheKey = pos;
+      this.cacheOver = over;
     }
     return this.cache;
   }
@@ -269,7 +303,8 @@ export class MoveTracker {
     if (this.crownCarried !== null) mask |= 1 << (this.crownCarried - 1);
     const last = this.game.plies.at(-1);
     if (last?.move.crowned) mask |= 1 << (last.move.from - 1);
-    this.reader.setStackPrior(mask, this.awaitingCrown ? 1 << (this.awaitingCrown - 1) : 0);
+    this.plausible = mask;
+    this.feedback.push({ kind: 'stack-prior', plausible: mask, expected: this.awaitingCrown ? 1 << (this.awaitingCrown - 1) : 0 });
   }
 
   /** A crowned man taken back as a stack: the square it went back to (its crown may still be on it). */
@@ -305,7 +340,7 @@ export class MoveTracker {
 
   /** A coin lying magnet-up: counted as a coin, and the player asked to turn it over. */
   private flippedReminder(t: number): Reminder | null {
-    const m = this.reader.flippedMask;
+    const m = this.v.flipped;
     if (!m) return null;
     const squares: number[] = [];
     for (let i = 0; i < 32; i++) if ((m >>> i) & 1) squares.push(i + 1);
@@ -337,14 +372,14 @@ export class MoveTracker {
     if (changed) this.candidateSince = t;
     this.deadline = Infinity;
     // Wait until every square has settled (look again on the next frame).
-    this.dirty = this.reader.settling;
+    this.dirty = this.v.settling;
     if (this.dirty) return;
     this.evaluateNow(t);
     this.setDeadline(t);
   }
 
   private evaluateNow(t: number): void {
-    const board = this.reader.counts;
+    const board = this.board;
     if (this.phase === 'setup') return this.evaluateSetup(board, t);
     if (this.awaitingCrown !== null && board[this.awaitingCrown - 1] === 2) {
       const sq = this.awaitingCrown;
@@ -368,20 +403,20 @@ export class MoveTracker {
   private evaluateSetup(board: Counts, t: number): void {
     const pos = this.game.position;
     const want = countsOf(pos);
-    if (!this.reader.calibrated && this.reader.calibrateFrom(want)) {
-      this.prevBoard.set(this.reader.counts);
-    }
+    // Not calibrated yet: the reader calibrates from the set-up once its readings agree with it
+    // (the owner applies this and steps again at once if it did).
+    if (!this.v.calibrated) this.feedback.push({ kind: 'calibrate-from', counts: want });
     // One coin or two is the game's call where the reading allows both: a king standing on its
     // square is recognised without lifting it (an off-centre stack reads like one centred coin).
-    const soft = this.reader.calibrated ? this.setupReading(want) : null;
+    const soft = this.v.calibrated ? this.setupReading(want) : null;
     if (soft) {
-      for (const sq of diffSquares(this.reader.counts, soft)) this.reader.correct(sq, soft[sq - 1] as 1 | 2);
+      for (const sq of diffSquares(board, soft)) this.correct(sq, soft[sq - 1] as 1 | 2);
     }
-    if (this.reader.calibrated && sameCounts(this.reader.counts, want)) {
+    if (this.v.calibrated && sameCounts(board, want)) {
       this.settingUp = false;
       this.placements = [];
       this.clearAlert(t);
-      this.events.push({ type: 'ready', t, calibrated: this.reader.calibrated });
+      this.events.push({ type: 'ready', t, calibrated: true });
       this.setStatus({ kind: 'in-sync' }, t);
       this.updatePrior();
       return;
@@ -403,13 +438,13 @@ export class MoveTracker {
    * Null if anything else differs.
    */
   private setupReading(want: Counts): Counts | null {
-    const r = this.reader;
-    const b = new Uint8Array(r.counts);
+    const v = this.v;
+    const b = new Uint8Array(this.board);
     for (let i = 0; i < 32; i++) {
       if (b[i] === want[i]) continue;
       if (b[i] === 0 || want[i] === 0) return null;
-      if (r.settling) return null;
-      if (want[i] === 2 && r.level(i + 1).coins < KING_MIN_READING) return null;
+      if (v.settling) return null;
+      if (want[i] === 2 && v.coins[i] < KING_MIN_READING) return null;
       b[i] = want[i];
     }
     return b;
@@ -421,11 +456,11 @@ export class MoveTracker {
     // unsure, or a stack is plausible (a king's landing square), try the board read either way.
     let unsure = 0;
     // (Not the square where a crown is awaited: the crown must be seen, not assumed.)
-    const soft = (this.reader.uncertain | this.reader.stackPrior) & ~(this.awaitingCrown ? 1 << (this.awaitingCrown - 1) : 0);
+    const soft = (this.v.uncertain | this.plausible) & ~(this.awaitingCrown ? 1 << (this.awaitingCrown - 1) : 0);
     // Likewise empty or one coin where the reading is faint (a coin half-lifted by a finger, an
     // emptied square whose empty level was only guessed).
     // (Any faint square: an emptied square still read as holding its coin matches the position.)
-    const faint = this.reader.faintMask;
+    const faint = this.v.faint;
     for (const sq of this.differences()) unsure |= soft & (1 << (sq - 1));
     const boards = alternatives(board, unsure, faint);
     const { verdict, board: b } = classify(boards, this.situation());
@@ -465,14 +500,14 @@ export class MoveTracker {
     const crown = this.awaitingCrown;
     // A reading the game explains settles the soft squares: the reader holds them (returned feedback).
     const settle = () => {
-      if (b !== board) for (const sq of diffSquares(board, b)) this.reader.correct(sq, b[sq - 1] as 0 | 1 | 2);
+      if (b !== board) for (const sq of diffSquares(board, b)) this.correct(sq, b[sq - 1] as 0 | 1 | 2);
     };
     switch (verdict.kind) {
       case 'in-sync':
       case 'crown-awaited':
         settle();
         this.stuck = null;
-        this.reader.confirm(crown === null ? 0 : 1 << (crown - 1));
+        this.confirm(crown === null ? 0 : 1 << (crown - 1));
         this.clearAlert(t);
         this.setStatus(crown !== null ? { kind: 'awaiting-crown', square: crown } : { kind: 'in-sync' }, t);
         return;
@@ -498,7 +533,7 @@ export class MoveTracker {
         settle();
         const o = this.chooseRoute(verdict.alternatives);
         const previous = game.undo().move;
-        this.cachePly = -1;
+        this.cache = null;
         this.awaitingCrown = null;
         this.commit(o.move, b, t, previous);
         return;
@@ -507,7 +542,7 @@ export class MoveTracker {
         settle();
         if (this.options.takebacks) {
           const ply = game.undo();
-          this.cachePly = -1;
+          this.cache = null;
           this.crownCarried = ply.move.crowned && !(this.awaitingCrown === ply.move.to) ? ply.move.from : null;
           this.awaitingCrown = null;
           this.last = null;
@@ -604,16 +639,16 @@ export class MoveTracker {
     // The opponent has begun and the player did something on the crowning square after the man
     // arrived (lifted it, or the reading rose): they crowned. A reading in the band where an
     // off-centre stack and a well-centred man overlap is then taken as the crown.
-    const r = this.reader, i = sq - 1;
+    const i = sq - 1;
     // A reading above every single coin seen on this square is taken as the crown too (a crown put
     // on at once, or a ready-made stack, never shows the man alone: an off-centre stack reads like
     // a centred man, and the game says a crown belongs there).
-    if (board[i] === 1 && r.level(sq).stack >= (this.crownTouched ? AMBIGUOUS_CROWN : UNSEEN_CROWN)) {
-      r.correct(sq, 2);
+    if (board[i] === 1 && this.v.stack[i] >= (this.crownTouched ? AMBIGUOUS_CROWN : UNSEEN_CROWN)) {
+      this.correct(sq, 2);
       this.awaitingCrown = null;
       this.events.push({ type: 'crowned', t, square: sq });
       this.updatePrior();
-      this.evaluatePlay(r.counts, t);
+      this.evaluatePlay(this.board, t);
       return true;
     }
     return false;
@@ -660,7 +695,7 @@ export class MoveTracker {
   private likelyBoard(board: Counts): Counts {
     const b = new Uint8Array(board);
     const counts = this.snapshot().counts;
-    const unexpected = this.reader.unexpectedMask;
+    const unexpected = this.v.unexpected;
     for (let i = 0; i < 32; i++) if ((unexpected >>> i) & 1 && b[i] === 2 && counts[i] < 2) b[i] = 1;
     const gone = (size: number) => {
       const out: number[] = [];
@@ -671,12 +706,12 @@ export class MoveTracker {
     // A faint reading where a man stood, while a piece appeared elsewhere: the man moved (its square's
     // empty level was only a guess).
     const placed = b.some((n, i) => n > counts[i]);
-    for (let i = 0; i < 32; i++) if (placed && (this.reader.faintMask >>> i) & 1 && b[i] === 1 && counts[i] === 1) b[i] = 0;
+    for (let i = 0; i < 32; i++) if (placed && (this.v.faint >>> i) & 1 && b[i] === 1 && counts[i] === 1) b[i] = 0;
     const kingsGone = gone(2), menGone = gone(1);
     for (let i = 0; i < 32; i++) {
       if (b[i] !== 1 || counts[i] !== 0) continue;
       // (Not if a man that could have gone there is gone too: then it is likelier that man.)
-      if (near(kingsGone, i) && !near(menGone, i) && (this.reader.stackPrior >>> i) & 1) b[i] = 2;
+      if (near(kingsGone, i) && !near(menGone, i) && (this.plausible >>> i) & 1) b[i] = 2;
     }
     return b;
   }
@@ -721,11 +756,11 @@ export class MoveTracker {
   private commit(move: Move, board: Counts | null, t: number, previous?: Move, huff?: number): void {
     const game = this.game;
     const ply = huff === undefined ? game.play(move) : game.huffAndPlay(huff, move);
-    this.cachePly = -1;
+    this.cache = null;
     this.stuck = null;
     const text = moveText(move, legalMoves(ply.before, game.options));
     // The board matched: its counts may teach the calibration (but not a crowning square, whose coins are still coming).
-    if (board) this.reader.confirm(move.crowned ? 1 << (move.to - 1) : 0);
+    if (board) this.confirm(move.crowned ? 1 << (move.to - 1) : 0);
     this.placements = [];
     this.last = { index: game.plies.length - 1, opponentStarted: false };
     this.clearAlert(t);
@@ -734,7 +769,7 @@ export class MoveTracker {
     else this.events.push({ type: 'move', t, ply, text, number });
     const carried = this.crownCarried !== null && move.from === this.crownCarried;
     this.crownCarried = null;
-    if (carried && board && board[move.to - 1] === 1) this.reader.correct(move.to, 2);
+    if (carried && board && board[move.to - 1] === 1) this.correct(move.to, 2);
     if (move.crowned && !(board && board[move.to - 1] === 2) && !carried) {
       this.awaitingCrown = move.to;
       this.crownTouched = false;
@@ -750,11 +785,18 @@ export class MoveTracker {
 
   /** The squares where the board differs from the game's position (for displays). */
   differences(): number[] {
-    return diffSquares(this.reader.counts, this.snapshot().counts);
+    return diffSquares(this.board, this.snapshot().counts);
   }
 }
 
-const NO_EVENTS: TrackerEvent[] = [];
+const NO_STEP: TrackerStep = Object.freeze({ events: [], feedback: [] }) as unknown as TrackerStep;
+
+/** The view before the first frame: nothing read yet. */
+const EMPTY_VIEW: BoardView = {
+  counts: new Uint8Array(32), confidence: new Float32Array(32), calibrated: false,
+  uncertain: 0, unexpected: 0, flipped: 0, faint: 0, plausibleStacks: 0, expectedStacks: 0,
+  lastChange: -Infinity, now: -Infinity, settling: false, coins: new Float32Array(32), stack: new Float32Array(32),
+};
 
 /** In set-up, a square where the game has a king and one coin is read counts as the king if it reads at least this (fraction of a coin above empty). */
 const KING_MIN_READING = 0.75;

@@ -26,7 +26,8 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EMULATOR_BIN, EmulatorBoardSource, FIRMWARE_ELF } from '../../src/sensors/index.ts';
 import { Game, moveText, type Move, type Position } from '../../src/rules/index.ts';
-import { MoveTracker, type TrackerEvent } from '../../src/tracking/tracker.ts';
+import type { TrackerEvent } from '../../src/tracking/tracker.ts';
+import { BoardTracking } from '../../src/tracking/board-tracking.ts';
 
 const FIRMWARE_DIR = fileURLToPath(new URL('../../firmware', import.meta.url));
 
@@ -56,7 +57,7 @@ function pick(game: Game): Move {
 
 describe('a game with kings on the emulated board, through the realistic sensor model and the host tracker', () => {
   let src: EmulatorBoardSource;
-  let tracker: MoveTracker;
+  let tracker: BoardTracking;
   const events: TrackerEvent[] = [];
   // The hand is paced in board time (frames at 100/s), not wall time: on a busy
   // machine the emulator runs slower than real time, a real board never does.
@@ -88,7 +89,7 @@ describe('a game with kings on the emulated board, through the realistic sensor 
 
   beforeAll(async () => {
     src = new EmulatorBoardSource({ model: { seed: Number(process.env.CROWNHEAD_EMU_SEED ?? 1), parts: process.env.CROWNHEAD_EMU_PARTS === 'datasheet' ? 'datasheet' : 'typical' } });
-    tracker = new MoveTracker(Game.standard());
+    tracker = new BoardTracking(Game.standard());
     src.onFrame((f) => {
       frameCount++;
       for (const w of [...frameWaiters]) if (frameCount >= w.at) (frameWaiters.splice(frameWaiters.indexOf(w), 1), w.resolve());

@@ -7,7 +7,8 @@ import { countsOf } from '../../src/tracking/boards.ts';
 import { Calibration } from '../../src/reading/calibration.ts';
 import { BoardPhysics, SimBoard, mulberry32, rowColToSquare, squareToRowCol, type Rng, type SimBoardOptions } from '../../src/sensors/sim/index.ts';
 import { Game, colorAt, type Color, type Move, type Position } from '../../src/rules/index.ts';
-import { MoveTracker, type TrackerEvent, type TrackerOptions } from '../../src/tracking/tracker.ts';
+import type { TrackerEvent, TrackerOptions } from '../../src/tracking/tracker.ts';
+import { BoardTracking } from '../../src/tracking/board-tracking.ts';
 
 /**
  * What the explicit calibration routine measures on a simulated board: each
@@ -33,7 +34,7 @@ export function routineCalibration(seed: number, physics: SimBoardOptions['physi
 
 export class Table {
   readonly sim: SimBoard;
-  readonly tracker: MoveTracker;
+  readonly tracker: BoardTracking;
   readonly events: TrackerEvent[] = [];
   game: Game;
   /** frame-clock time of the hand's last action */
@@ -47,7 +48,7 @@ export class Table {
   constructor(opts: { seed?: number; game?: Game; tracker?: Partial<TrackerOptions>; physics?: SimBoardOptions['physics']; routine?: boolean } = {}) {
     this.sim = new SimBoard({ seed: opts.seed ?? 1, physics: opts.physics });
     this.game = opts.game ?? Game.standard();
-    this.tracker = new MoveTracker(this.game, opts.tracker);
+    this.tracker = new BoardTracking(this.game, opts.tracker);
     if (opts.routine) this.tracker.useCalibration(routineCalibration(opts.seed ?? 1, opts.physics));
     // Remember when the hand last touched the board (for commit latency).
     for (const name of ['place', 'lift', 'set', 'slide', 'touch', 'flip'] as const) {

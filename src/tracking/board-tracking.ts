@@ -1,0 +1,93 @@
+// The owner of the reading → tracking seam: one BoardReader (reading/, all
+// the evidence about coins) and one MoveTracker (the game against the board).
+// Each frame goes to the reader; its plain BoardView goes to the tracker; the
+// tracker's feedback (what the game settled) comes back as data and is applied
+// to the reader here, and nowhere else. Pure like both: time comes from the
+// frames.
+
+import type { Game } from '../rules/index.ts';
+import type { Alert } from './diagnose.ts';
+import { BoardReader, type BoardView, type ReaderFeedback, type ReaderOptions } from '../reading/reader.ts';
+import type { Calibration } from '../reading/calibration.ts';
+import { MoveTracker, type BoardStatus, type Phase, type Reminder, type TrackerEvent, type TrackerOptions, type TrackerStep } from './tracker.ts';
+
+export class BoardTracking {
+  readonly reader: BoardReader;
+  readonly tracker: MoveTracker;
+
+  constructor(game: Game, options: Partial<TrackerOptions> = {}, reader?: BoardReader) {
+    this.tracker = new MoveTracker(game, options);
+    this.reader = reader ?? new BoardReader(this.tracker.options.reader);
+    this.reader.apply(this.tracker.takeFeedback());
+  }
+
+  /** Feeds one frame of raw readings. Returns what happened. */
+  push(t: number, readings: ArrayLike<number>): TrackerEvent[] {
+    const changed = this.reader.push(t, readings);
+    return this.settle(t, this.tracker.step(t, this.reader.view(), changed));
+  }
+
+  /** Starts tracking a (new or loaded) game: the board must be set up to match it first. */
+  setGame(game: Game, t = this.reader.now): TrackerEvent[] {
+    return this.settle(t, this.tracker.setGame(game, t, this.reader.view()));
+  }
+
+  /** After a reconnect: compare board and position again before play goes on. */
+  resync(): void {
+    this.tracker.resync();
+    this.reader.apply(this.tracker.takeFeedback());
+  }
+
+  /** Uses a saved or routine-made calibration. */
+  useCalibration(c: Calibration): void {
+    this.reader.useCalibration(c);
+  }
+
+  /**
+   * Applies the tracker's feedback to the reader. If that calibrated the reader
+   * from the set-up (its counts reset to the position), the tracker sees the new
+   * board at once, in the same frame.
+   */
+  private settle(t: number, step: TrackerStep): TrackerEvent[] {
+    if (!step.feedback.length) return step.events;
+    if (!this.apply(step.feedback)) return step.events;
+    const again = this.tracker.step(t, this.reader.view(), true);
+    this.apply(again.feedback);
+    return step.events.length ? [...step.events, ...again.events] : again.events;
+  }
+
+  private apply(feedback: readonly ReaderFeedback[]): boolean {
+    return feedback.length ? this.reader.apply(feedback) : false;
+  }
+
+  /** What the reader makes of the board (counts, confidence, soft squares), for displays. */
+  get view(): BoardView {
+    return this.reader.view();
+  }
+  /** The reader's settings (the calibration routine takes the smallest coin step from them). */
+  get readerOptions(): Readonly<ReaderOptions> {
+    return this.reader.options;
+  }
+  get phase(): Phase {
+    return this.tracker.phase;
+  }
+  get currentGame(): Game {
+    return this.tracker.currentGame;
+  }
+  get boardStatus(): BoardStatus {
+    return this.tracker.boardStatus;
+  }
+  get currentAlert(): Alert | null {
+    return this.tracker.currentAlert;
+  }
+  get currentReminder(): Reminder | null {
+    return this.tracker.currentReminder;
+  }
+  get crownSquare(): number | null {
+    return this.tracker.crownSquare;
+  }
+  /** The squares where the board differs from the game's position (for displays). */
+  differences(): number[] {
+    return this.tracker.differences();
+  }
+}
