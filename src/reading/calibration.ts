@@ -25,6 +25,15 @@ export interface CalibrationData {
   two: (number | null)[];
 }
 
+/** On measured squares the one-coin level learnt in play stays at least this fraction of the measured gap below two coins. */
+const MEASURED_ONE_HEADROOM = 0.6;
+
+/**
+ * On measured squares, a reading this far from one coin to two (0 = one, 1 =
+ * two) is higher than any man reads there: a stack, whatever the game expects.
+ */
+export const FIRM_STACK = 1 - MEASURED_ONE_HEADROOM;
+
 export class CalibrationError extends Error {
   override readonly name = 'CalibrationError';
 }
@@ -43,6 +52,8 @@ export class Calibration {
    * an off-centre coin or king may have set them low.
    */
   readonly measured = new Uint8Array(SQUARE_COUNT);
+  /** where measured: the one-to-two gap as measured (the one-coin level learnt in play stays well below two) */
+  readonly measuredGap = new Float64Array(SQUARE_COUNT);
   /** Observed two-coin / one-coin ratio used for squares with no stack measured. */
   stackRatio: number = NOMINAL.stackRatio;
 
@@ -57,9 +68,11 @@ export class Calibration {
   /**
    * From readings of a board whose occupancy is known (counts 0/1/2 per
    * square), e.g. the start position. Levels not seen on a square are
-   * estimated from the others (median offset and median coin delta).
+   * estimated from the others (median offset and median coin delta), but an
+   * occupied square's empty level is its own where it was seen (`ownEmpty`,
+   * at least `minGap` below its reading).
    */
-  static fromKnown(readings: ArrayLike<number>, counts: ArrayLike<number>): Calibration {
+  static fromKnown(readings: ArrayLike<number>, counts: ArrayLike<number>, ownEmpty?: ArrayLike<number>, minGap = Infinity): Calibration {
     const c = new Calibration();
     const empties: number[] = [], deltas: number[] = [], ratios: number[] = [];
     for (let i = 0; i < SQUARE_COUNT; i++) {
@@ -76,7 +89,15 @@ export class Calibration {
       }
     }
     const baseline = empties.length ? median(empties) : NOMINAL.empty;
-    for (let i = 0; i < SQUARE_COUNT; i++) if (!c.emptyKnown[i]) c.empty[i] = baseline;
+    for (let i = 0; i < SQUARE_COUNT; i++) {
+      if (c.emptyKnown[i]) continue;
+      // An occupied square seen empty before (a coin lifted, the board set up from empty): its own level.
+      const own = ownEmpty ? ownEmpty[i] : Infinity;
+      if (Number.isFinite(own) && readings[i] - own >= minGap) {
+        c.empty[i] = own;
+        c.emptyKnown[i] = 1;
+      } else c.empty[i] = baseline;
+    }
     for (let i = 0; i < SQUARE_COUNT; i++) if (c.oneKnown[i]) deltas.push(c.one[i] - c.empty[i]);
     const delta = deltas.length ? median(deltas) : NOMINAL.coinDelta;
     for (let i = 0; i < SQUARE_COUNT; i++) {
@@ -94,6 +115,12 @@ export class Calibration {
     return c;
   }
 
+  /** The square's one- and two-coin levels were measured deliberately (the routine, or a saved calibration). */
+  markMeasured(i: number): void {
+    this.measured[i] = 1;
+    this.measuredGap[i] = this.two[i] - this.one[i];
+  }
+
   /** Coin delta (one − empty) of a square. */
   span(i: number): number {
     return this.one[i] - this.empty[i];
@@ -104,7 +131,10 @@ export class Calibration {
     // Never learn a level that would break the order empty < one < two.
     const minGap = 0.1 * Math.max(this.one[i] - this.empty[i], 1);
     if (count === 0 && value > this.one[i] - 2 * minGap) return;
-    if (count === 1 && (value < this.empty[i] + 2 * minGap || (this.measured[i] && value > this.two[i] - minGap))) return;
+    // (On measured levels a man may read above the routine's one-coin level — better centred, a
+    // stronger magnet — but never into the upper part of the measured one-to-two gap: a reading
+    // there is a stack, and learning it as a man would blind the square to stacks.)
+    if (count === 1 && (value < this.empty[i] + 2 * minGap || (this.measured[i] && value > this.two[i] - MEASURED_ONE_HEADROOM * this.measuredGap[i]))) return;
     // A man the game confirmed reading above a two-coin level learnt in play: that level came from
     // an off-centre king; it is estimated again from the one-coin level.
     if (count === 1 && this.twoKnown[i] && !this.measured[i] && value > this.two[i] - minGap) this.twoKnown[i] = 0;
@@ -171,7 +201,7 @@ export class Calibration {
       if (two[i] !== null) {
         c.two[i] = two[i]!;
         c.twoKnown[i] = 1;
-        c.measured[i] = 1;
+        c.markMeasured(i);
         if (c.two[i] <= c.one[i]) fail(`square ${i + 1}: two coins (${c.two[i]}) must read above one (${c.one[i]})`);
         ratios.push((c.two[i] - c.empty[i]) / (c.one[i] - c.empty[i]));
       }
@@ -194,22 +224,32 @@ export function median(xs: readonly number[]): number {
  * empty, one-coin and two-coin squares, on exactly the expected squares, with
  * a clear gap between the groups.
  */
-export function agreesWithOccupancy(readings: ArrayLike<number>, counts: ArrayLike<number>, minGap: number): boolean {
-  let maxEmpty = -Infinity, minOne = Infinity, maxOne = -Infinity, minTwo = Infinity;
-  for (let i = 0; i < SQUARE_COUNT; i++) {
-    const v = readings[i];
-    if (counts[i] === 0) maxEmpty = Math.max(maxEmpty, v);
-    else if (counts[i] === 1) {
-      minOne = Math.min(minOne, v);
-      maxOne = Math.max(maxOne, v);
-    } else minTwo = Math.min(minTwo, v);
-  }
-  const lowestCoin = Math.min(minOne, minTwo);
+export function agreesWithOccupancy(readings: ArrayLike<number>, counts: ArrayLike<number>, minGap: number, ownEmpty?: ArrayLike<number>): boolean {
+  return occupancyConflicts(readings, counts, minGap, ownEmpty).length === 0;
+}
+
+/**
+ * The squares where readings and a known occupancy disagree, or cannot be
+ * told apart: an occupied square whose reading stands less than `minGap`
+ * above both its own empty level (where one was seen: `ownEmpty`, the lowest
+ * steady reading of the square, Infinity where never seen empty) and the
+ * highest empty square's reading; an empty square reading a coin above its
+ * own empty level. Sensors' zero levels differ (by more than a coin on
+ * datasheet-limit parts), so a square's own empty level is the better
+ * evidence wherever it was seen. One coin or two is not asked of the
+ * readings: an off-centre king reads like a centred man, and the known
+ * occupancy (the game) says which squares hold kings.
+ */
+export function occupancyConflicts(readings: ArrayLike<number>, counts: ArrayLike<number>, minGap: number, ownEmpty?: ArrayLike<number>): number[] {
+  let maxEmpty = -Infinity;
+  for (let i = 0; i < SQUARE_COUNT; i++) if (counts[i] === 0) maxEmpty = Math.max(maxEmpty, readings[i]);
   // With no empty square to compare against, the coins must stand clear of the nominal empty level.
   const floor = maxEmpty === -Infinity ? NOMINAL.empty : maxEmpty;
-  if (lowestCoin !== Infinity && lowestCoin - floor < minGap) return false;
-  // One coin or two is not asked of the readings: an off-centre king reads like a centred man,
-  // and the known occupancy (the game) says which squares hold kings.
-  void maxOne;
-  return true;
+  const out: number[] = [];
+  for (let i = 0; i < SQUARE_COUNT; i++) {
+    const own = ownEmpty ? ownEmpty[i] : Infinity;
+    const aboveOwn = Number.isFinite(own) && readings[i] - own >= minGap;
+    if (counts[i] === 0 ? aboveOwn : !(aboveOwn || readings[i] - floor >= minGap)) out.push(i + 1);
+  }
+  return out;
 }

@@ -12,7 +12,7 @@
 // the game decided, boards it confirmed, a known set-up to calibrate from),
 // applied by whoever owns the reader. Pure: time comes from the frames.
 
-import { Calibration, SQUARE_COUNT, agreesWithOccupancy } from './calibration.ts';
+import { Calibration, FIRM_STACK, SQUARE_COUNT, occupancyConflicts } from './calibration.ts';
 
 export interface ReaderOptions {
   /** A changed count must hold this long (ms, frame time) before the board changes. */
@@ -82,6 +82,16 @@ export interface BoardView {
   readonly coins: Readonly<Float32Array>;
   /** per square: where the smoothed reading sits between one coin (0) and two (1) */
   readonly stack: Readonly<Float32Array>;
+  /** squares whose one- and two-coin levels were measured deliberately (the routine): their one-or-two calls are firm outside `uncertain` */
+  readonly measured: number;
+  /**
+   * Not calibrated yet, the board at rest in the set-up asked for: squares
+   * where it should hold a coin but the reading cannot be told from an empty
+   * square (a weak sensor or magnet, a coin far off-centre — or no coin).
+   * Seeing the square empty for a moment (the coin lifted and put back)
+   * settles it.
+   */
+  readonly unclear: number;
 }
 
 /**
@@ -188,6 +198,10 @@ export class BoardReader {
   private readonly steadyRun = new Uint16Array(SQUARE_COUNT);
   /** consecutive frames in which no reading moved away from its smoothed value */
   private steadyFrames = 0;
+  /** the lowest steady reading of each square so far (Infinity: none yet): its own empty level, if it was ever seen empty */
+  private readonly lowSeen = new Float64Array(SQUARE_COUNT).fill(Infinity);
+  /** see BoardView.unclear (from the last attempt to calibrate from a set-up) */
+  private unclearMask = 0;
 
   constructor(options: Partial<ReaderOptions> = {}, calibration?: Calibration) {
     this.options = { ...DEFAULT_READER, ...options };
@@ -212,8 +226,15 @@ export class BoardReader {
       counts: this.counts, confidence: this.confidence, calibrated: this.calibrated,
       uncertain: this.uncertain, unexpected: this.unexpectedMask, flipped: this.flippedMask, faint: this.faintMask,
       plausibleStacks: this.stackMask, expectedStacks: this.stackExpected, lastChange: this.lastChange,
-      now: this.now, settling: this.settling, coins: this.coinLevels, stack: this.stackLevels,
+      now: this.now, settling: this.settling, coins: this.coinLevels, stack: this.stackLevels, measured: this.measuredMask(),
+      unclear: this.calibrated ? 0 : this.unclearMask,
     };
+  }
+
+  private measuredMask(): number {
+    let m = 0;
+    for (let i = 0; i < SQUARE_COUNT; i++) if (this.calibration.measured[i]) m |= 1 << i;
+    return m;
   }
 
   /** level() of every square, as of the last view(). */
@@ -280,8 +301,10 @@ export class BoardReader {
     let faint = 0;
     for (let i = 0; i < SQUARE_COUNT; i++) {
       const v = readings[i];
-      if (Math.abs(v - this.smooth[i]) > steadyTol) steady = false;
+      const quiet = Math.abs(v - this.smooth[i]) <= steadyTol;
+      if (!quiet) steady = false;
       this.smooth[i] = first ? v : this.smooth[i] + 0.3 * (v - this.smooth[i]);
+      if (quiet && !first && this.smooth[i] < this.lowSeen[i]) this.lowSeen[i] = this.smooth[i];
       const cur = this.counts[i];
       const span = Math.max(cal.one[i] - cal.empty[i], 1);
       const expected = (this.stackExpected >>> i) & 1;
@@ -310,7 +333,9 @@ export class BoardReader {
       // a stack is plausible the band is wide; on measured levels narrow; elsewhere a stack is never
       // a reading's call alone (see the unexpected stacks below).
       const band = plausible || expected ? o.uncertainBand : cal.measured[i] ? MEASURED_BAND : 0;
-      if (band && !this.frozen[i] && sm > cal.empty[i] + 0.75 * span && Math.abs(sm - t12) < band * gap12 + 0.5 * h) uncertain |= 1 << i;
+      // (On measured levels the band is the band: the hysteresis margin would widen it over most of a
+      // narrow one-to-two gap.)
+      if (band && !this.frozen[i] && sm > cal.empty[i] + 0.75 * span && Math.abs(sm - t12) < band * gap12 + (plausible || expected ? 0.5 * h : 0)) uncertain |= 1 << i;
       // Faint: between a far off-centre or half-lifted coin and an empty square whose level was
       // guessed (off by the sensor's offset). Empty or one coin is then the game's call.
       const faintBand = sm > cal.empty[i] + FAINT[0] * span && sm < cal.empty[i] + FAINT[1] * span;
@@ -335,7 +360,10 @@ export class BoardReader {
         else this.held[i] = -1;
       }
       if (this.frozen[i]) {
-        if (c === 0 || sm < t01) this.frozen[i] = 0;
+        // (A man the game settled on a measured square, now reading steadily higher than any man
+        // reads there: a coin was put on it. The evidence overrules the old call.)
+        const firm = this.frozen[i] === 1 && cal.measured[i] && (sm - cal.one[i]) / gap12 >= FIRM_STACK && Math.abs(v - sm) <= 0.04 * span;
+        if (c === 0 || sm < t01 || firm) this.frozen[i] = 0;
         else c = this.frozen[i];
       }
       // Confidence: distance from the nearest threshold, relative to half a coin.
@@ -499,8 +527,12 @@ export class BoardReader {
   calibrateFrom(counts: ArrayLike<number>): boolean {
     // Only from a board at rest: every reading steady for a while (no hand moving, no ramp).
     if (this.steadyFrames < STEADY_FRAMES) return false;
-    if (!agreesWithOccupancy(this.smooth, counts, this.options.minCoinDelta)) return false;
-    const fresh = Calibration.fromKnown(this.smooth, counts);
+    const gap = this.options.minCoinDelta;
+    const conflicts = occupancyConflicts(this.smooth, counts, gap, this.lowSeen);
+    this.unclearMask = 0;
+    for (const sq of conflicts) if (counts[sq - 1] > 0) this.unclearMask |= 1 << (sq - 1);
+    if (conflicts.length) return false;
+    const fresh = Calibration.fromKnown(this.smooth, counts, this.lowSeen, gap);
     // Keep what a previous calibration measured and this set-up could not (e.g. stacks).
     if (this.calibrated) {
       for (let i = 0; i < SQUARE_COUNT; i++) {

@@ -152,7 +152,8 @@ export class CalibrationRoutine {
       c.empty[i] = this.empty[i];
       c.two[i] = this.two[i];
       c.one[i] = i < 12 || i >= 20 ? this.one[i] : this.empty[i] + (this.two[i] - this.empty[i]) / ratio;
-      c.emptyKnown[i] = c.oneKnown[i] = c.twoKnown[i] = c.measured[i] = 1;
+      c.emptyKnown[i] = c.oneKnown[i] = c.twoKnown[i] = 1;
+      c.markMeasured(i);
     }
     return c;
   }

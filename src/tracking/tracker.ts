@@ -17,8 +17,10 @@
 
 import { Game, JUMP_LAND, NEIGHBOUR, legalMoves, moveText, type Move, type Ply, type Position } from '../rules/index.ts';
 import type { BoardView, ReaderFeedback, ReaderOptions } from '../reading/reader.ts';
+import { FIRM_STACK } from '../reading/calibration.ts';
 import { countsOf, diffSquares, outcomes, sameCounts, type Counts, type Outcome } from './boards.ts';
 import { classify, crownWaitBoard, withCrown, type Situation, type Verdict } from './classify.ts';
+import { joinWords } from '../protocol/words.ts';
 import { describeFixes, diagnose, fixesTo, type Alert, type AlertCategory, type Fix } from './diagnose.ts';
 
 export interface TrackerOptions {
@@ -294,11 +296,16 @@ export class MoveTracker {
       if (king) for (const p of m.path) mask |= 1 << (p - 1);
       else if (m.crowned) mask |= 1 << (m.to - 1);
     }
-    // (Also every square next to a king, legal or not: a king stepping wrongly must still be read as
-    // a king for the alert to say what to put back.)
+    // (Also every empty square next to a king, legal or not: a king stepping wrongly must still be
+    // read as a king for the alert to say what to put back. Not a square a man stands on: no king
+    // goes there, and a coin on that man is a stack where none can be.)
+    const occupied = pos.black | pos.white;
     for (let i = 0; i < 32; i++) {
       if (!((pos.kings >>> i) & 1)) continue;
-      for (let d = 0; d < 4; d++) if (NEIGHBOUR[i * 4 + d] >= 0) mask |= 1 << NEIGHBOUR[i * 4 + d];
+      for (let d = 0; d < 4; d++) {
+        const n = NEIGHBOUR[i * 4 + d];
+        if (n >= 0 && !((occupied >>> n) & 1)) mask |= 1 << n;
+      }
     }
     if (this.crownCarried !== null) mask |= 1 << (this.crownCarried - 1);
     const last = this.game.plies.at(-1);
@@ -422,9 +429,16 @@ export class MoveTracker {
       return;
     }
     const fixes = fixesTo(board, pos, want);
+    // Squares that should hold a coin but read like empty ones to an uncalibrated board (a weak
+    // sensor or magnet): seeing them empty for a moment settles it, so ask for exactly that.
+    const unclear: number[] = [];
+    for (let i = 0; i < 32; i++) if ((this.v.unclear >>> i) & 1) unclear.push(i + 1);
+    const lift = unclear.length
+      ? `${fixes.length ? 'If the coin is there already, lift' : 'Lift'} the ${unclear.length > 1 ? 'coins' : 'coin'} on ${joinWords(unclear.map(String))} for a moment and put ${unclear.length > 1 ? 'them' : 'it'} back: the board cannot yet tell ${unclear.length > 1 ? 'them' : 'it'} from an empty square.`
+      : '';
     const message = fixes.length
-      ? `Set up the position: ${describeFixes(fixes)}`
-      : 'Checking the board: keep the pieces still while it calibrates.';
+      ? `Set up the position: ${describeFixes(fixes)}${lift ? ` ${lift}` : ''}`
+      : lift || 'Checking the board: keep the pieces still while it calibrates.';
     if (this.status.kind !== 'setup' || this.status.message !== message) {
       this.events.push({ type: 'setup', t, fixes, message });
       this.setStatus({ kind: 'setup', fixes, message }, t);
@@ -455,8 +469,9 @@ export class MoveTracker {
     // Where something happened (the board differs from the position) and the reader was
     // unsure, or a stack is plausible (a king's landing square), try the board read either way.
     let unsure = 0;
-    // (Not the square where a crown is awaited: the crown must be seen, not assumed.)
-    const soft = (this.v.uncertain | this.plausible) & ~(this.awaitingCrown ? 1 << (this.awaitingCrown - 1) : 0);
+    // (Not the square where a crown is awaited: the crown must be seen, not assumed. Nor two coins
+    // on measured levels reading higher than any man can: a stack there is a stack, plausible or not.)
+    const soft = (this.v.uncertain | this.plausible) & ~this.firmStacks(board) & ~(this.awaitingCrown ? 1 << (this.awaitingCrown - 1) : 0);
     // Likewise empty or one coin where the reading is faint (a coin half-lifted by a finger, an
     // emptied square whose empty level was only guessed).
     // (Any faint square: an emptied square still read as holding its coin matches the position.)
@@ -465,6 +480,18 @@ export class MoveTracker {
     const boards = alternatives(board, unsure, faint);
     const { verdict, board: b } = classify(boards, this.situation());
     this.act(verdict, b, board, t);
+  }
+
+  /**
+   * Squares read as two coins whose levels were measured (the routine) and whose reading stands in
+   * the upper part of the one-to-two gap, where no man reads (a man's level may rise with better
+   * centring only so far: see Calibration.learn).
+   */
+  private firmStacks(board: Counts): number {
+    let m = 0;
+    const v = this.v;
+    for (let i = 0; i < 32; i++) if (board[i] === 2 && (v.measured >>> i) & 1 && v.stack[i] >= FIRM_STACK) m |= 1 << i;
+    return m;
   }
 
   /** What the game allows now, for classify. */
@@ -795,7 +822,7 @@ const NO_STEP: TrackerStep = Object.freeze({ events: [], feedback: [] }) as unkn
 const EMPTY_VIEW: BoardView = {
   counts: new Uint8Array(32), confidence: new Float32Array(32), calibrated: false,
   uncertain: 0, unexpected: 0, flipped: 0, faint: 0, plausibleStacks: 0, expectedStacks: 0,
-  lastChange: -Infinity, now: -Infinity, settling: false, coins: new Float32Array(32), stack: new Float32Array(32),
+  lastChange: -Infinity, now: -Infinity, settling: false, coins: new Float32Array(32), stack: new Float32Array(32), measured: 0, unclear: 0,
 };
 
 /** In set-up, a square where the game has a king and one coin is read counts as the king if it reads at least this (fraction of a coin above empty). */

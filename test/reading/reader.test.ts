@@ -2,7 +2,7 @@
 // a change counts, what a step in a reading means (and does not), stacks where
 // the game allows them and where it does not, coins lying magnet-up, learning.
 import { describe, expect, it } from 'vitest';
-import { Calibration, MIN_STACK_RATIO, NOMINAL, SQUARE_COUNT, agreesWithOccupancy } from '../../src/reading/calibration.ts';
+import { Calibration, MIN_STACK_RATIO, NOMINAL, SQUARE_COUNT, agreesWithOccupancy, occupancyConflicts } from '../../src/reading/calibration.ts';
 import { BoardReader, UPSIDE_DOWN_STEP } from '../../src/reading/reader.ts';
 
 const START: number[] = Array.from({ length: SQUARE_COUNT }, (_, i) => (i < 12 || i >= 20 ? 1 : 0));
@@ -14,7 +14,7 @@ function calibrated(measured = false): Calibration {
   for (let i = 0; i < 32; i++) {
     c.learn(i, 1, ONE, 1);
     c.learn(i, 2, TWO, 1);
-    if (measured) c.measured[i] = 1;
+    if (measured) c.markMeasured(i);
   }
   return c;
 }
@@ -80,6 +80,35 @@ describe('calibration', () => {
     m.learn(0, 1, 800, 0.3);
     expect(m.one[0]).toBe(ONE);
     expect(m.twoKnown[0]).toBe(1);
+  });
+
+  it('a measured square: a man may read a little above the routine\'s one-coin level, never into the upper part of the gap (that is a stack)', () => {
+    const m = calibrated(true); // one 700, two 780: gap 80
+    m.learn(0, 1, 725, 0.3); // a stronger magnet, better centred
+    expect(m.one[0]).toBe(725);
+    m.learn(0, 1, 760, 0.3); // three quarters of the way to two: no man reads there
+    expect(m.one[0]).toBe(725);
+    expect(m.measuredGap[0]).toBe(80);
+  });
+
+  it('datasheet-limit sensors: a coin on a low-zero sensor cannot be told from the highest empty square, unless the square was seen empty', () => {
+    // Zero levels spread over 100 counts; square 1's sensor sits 90 low and its coin adds only 120.
+    const zero = Array.from({ length: 32 }, (_, i) => 500 + ((i * 37) % 100) - 50);
+    zero[0] = 410;
+    const readings = zero.map((z, i) => (START[i] ? z + (i === 0 ? 120 : 200) : z));
+    expect(occupancyConflicts(readings, START, 40)).toEqual([1]);
+    const own = new Array(32).fill(Infinity);
+    own[0] = 410; // seen empty before the coin went on
+    expect(occupancyConflicts(readings, START, 40, own)).toEqual([]);
+    const c = Calibration.fromKnown(readings, START, own, 40);
+    expect(c.empty[0]).toBe(410);
+    expect(c.emptyKnown[0]).toBe(1);
+    // A coin on a square the set-up wants empty, above that square's own empty level, is a conflict too.
+    const own2 = new Array(32).fill(Infinity);
+    own2[15] = zero[15];
+    const extra = [...readings];
+    extra[15] = zero[15] + 200;
+    expect(occupancyConflicts(extra, START, 40, own2)).toContain(16);
   });
 
   it('saved calibrations: levels checked, measured stacks marked', () => {
@@ -213,5 +242,57 @@ describe('reader', () => {
     for (let k = 1; k <= 25; k++) r.push(k * 10, frame);
     expect(r.calibrateFrom(START)).toBe(true);
     expect(Array.from(r.counts)).toEqual(START);
+  });
+  it('a board that cannot calibrate from the set-up names the squares it cannot tell from empty; lifting such a coin for a moment settles it', () => {
+    const zero = Array.from({ length: 32 }, (_, i) => 500 + ((i * 37) % 100) - 50);
+    zero[0] = 410;
+    const frame = zero.map((z, i) => (START[i] ? z + (i === 0 ? 120 : 200) : z));
+    const r = new BoardReader();
+    let t = 0;
+    const run = (f: number[], ms: number) => {
+      for (let k = 0; k < ms; k += 10, t += 10) r.push(t, f);
+    };
+    run(frame, 400);
+    expect(r.calibrateFrom(START)).toBe(false);
+    expect(r.view().unclear).toBe(1); // square 1
+    // The coin on 1 lifted for half a second, then put back.
+    run(frame.map((v, i) => (i === 0 ? zero[0] : v)), 500);
+    run(frame, 400);
+    expect(r.calibrateFrom(START)).toBe(true);
+    expect(r.view().unclear).toBe(0);
+    expect(r.calibration.empty[0]).toBeCloseTo(410, 0);
+    expect(Array.from(r.counts)).toEqual(START);
+  });
+
+  it('the same board set up from empty calibrates at once (every square was seen empty)', () => {
+    const zero = Array.from({ length: 32 }, (_, i) => 500 + ((i * 37) % 100) - 50);
+    zero[0] = 410;
+    const frame = zero.map((z, i) => (START[i] ? z + (i === 0 ? 120 : 200) : z));
+    const r = new BoardReader();
+    let t = 0;
+    for (; t < 500; t += 10) r.push(t, zero);
+    for (; t < 1000; t += 10) r.push(t, frame);
+    expect(r.calibrateFrom(START)).toBe(true);
+  });
+
+  it('a man the game settled on a measured square, then reading steadily higher than any man reads there, is two coins again (a coin put on it)', () => {
+    const r = new BoardReader({}, calibrated(true));
+    let t = feed(r, 0, 300, () => ONE);
+    r.apply([{ kind: 'correct', square: 1, count: 1 }]);
+    t = feed(r, t, 300, () => ONE + 20); // a man sitting better: stays one
+    expect(r.counts[0]).toBe(1);
+    t = feed(r, t, 500, () => TWO - 5); // a coin put on it
+    expect(r.counts[0]).toBe(2);
+  });
+
+  it('feedback from the game is applied in order: where stacks are plausible and expected, calls it settled, boards it confirmed', () => {
+    const r = new BoardReader({}, calibrated());
+    feed(r, 0, 300, () => ONE);
+    r.apply([{ kind: 'stack-prior', plausible: 0b11, expected: 0b1 }, { kind: 'confirm', except: 0 }]);
+    expect(r.view().plausibleStacks).toBe(0b11);
+    expect(r.view().expectedStacks).toBe(0b1);
+    r.apply([{ kind: 'correct', square: 1, count: 2 }]);
+    expect(r.view().counts[0]).toBe(2);
+    expect(r.apply([{ kind: 'calibrate-from', counts: START }])).toBe(false); // square 1 is no start-position board
   });
 });

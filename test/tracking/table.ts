@@ -27,7 +27,7 @@ export function routineCalibration(seed: number, physics: SimBoardOptions['physi
   for (let sq = 1; sq <= 32; sq++) {
     c.learn(sq - 1, 1, at(sq, 1), 1);
     c.learn(sq - 1, 2, at(sq, 2), 1);
-    c.measured[sq - 1] = 1;
+    c.markMeasured(sq - 1);
   }
   return c;
 }
