@@ -260,6 +260,27 @@ describe('moves', () => {
     expect(t.of('move-replaced').map((e) => e.text)).toEqual(['11-16']);
   });
 
+  it('after a change of mind the board is compared with the new position (no stale one): an extra coin is named as such', async () => {
+    const t = await table();
+    t.play(move(t.game, '11-15'));
+    t.wait(300);
+    t.sim.lift(15);
+    t.wait(200);
+    t.sim.place(16);
+    t.wait(300);
+    expect(t.tracker.differences()).toEqual([]);
+    expect(t.tracker.boardStatus.kind).toBe('in-sync');
+    // White's man on 22 put down on 15 (no move of 22's): the fix list names the pieces really there.
+    t.sim.lift(22);
+    t.wait(150);
+    t.sim.place(15);
+    t.wait(1500);
+    const a = t.alerts().at(-1)!;
+    expect(a).toBeDefined();
+    expect(a.message).not.toMatch(/null|undefined/);
+    expect(a.fixes.map((f) => `${f.action} ${f.square} ${f.piece}`).sort()).toEqual(['place 22 a white man', 'remove 15 the coin']);
+  });
+
   it('takeback: the position before the last move on the board undoes it', async () => {
     const t = await table();
     t.play(move(t.game, '11-15'));
