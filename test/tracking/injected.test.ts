@@ -224,8 +224,12 @@ describe('injected illegal actions in corpus games', () => {
     console.log('caught with the right category:', JSON.stringify(caught), 'failures:', failures.length);
     console.log('missed (physically ambiguous):', missed.length, JSON.stringify(missed));
     expect(failures).toEqual([]);
-    // Every other category is caught every time; the two ambiguous ones most of the time.
-    for (const c of ['not-crowned', 'stack-not-king']) expect((caught[c] ?? 0) / injected[c]).toBeGreaterThanOrEqual(0.7);
+    // Every other category is caught every time; the two ambiguous ones most of the time. A coin on a
+    // man is a stack wherever the square's levels were measured (36 of 37 at the last count); a man
+    // left uncrowned that reads as high as an off-centre crown stack is taken as crowned rather than
+    // cry wolf at every crowning (83 of 99).
+    expect((caught['stack-not-king'] ?? 0) / injected['stack-not-king']).toBeGreaterThanOrEqual(0.9);
+    expect((caught['not-crowned'] ?? 0) / injected['not-crowned']).toBeGreaterThanOrEqual(0.75);
     // Every category was exercised.
     expect(Object.keys(caught).sort()).toEqual([
       'backwards', 'capture-compulsory', 'capture-not-removed', 'extra-piece', 'incomplete-jump', 'not-crowned', 'not-diagonal',
