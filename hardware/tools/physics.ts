@@ -162,19 +162,26 @@ export interface Situation {
   off?: number;
   /** a single coin lying magnet-side up */
   flipped?: boolean;
+  /**
+   * Which pole each coin's magnet has down, bottom coin first: +1 the pole
+   * that raises the reading (every coin on a board glued the old way; Black's
+   * coins on a polarity-coded board), −1 the other (White's, coded).
+   */
+  poles?: readonly [number, number?];
 }
 
 /** Field at a square's sensor from the piece standing on it, gauss. */
 export function pieceField(m: Magnet, s: Situation, g: Geometry = GEOMETRY): number {
   const rho = s.off ?? 0, z = z1(g);
+  const [p0, p1] = [s.poles?.[0] ?? 1, s.poles?.[1] ?? s.poles?.[0] ?? 1];
   if (s.coins === 0) return 0;
   if (s.flipped) {
     if (s.coins !== 1) throw new Error('only a single coin is modelled upside down');
     // the magnet is now at the top of the coin, its field reversed
-    return -discBz(m, rho, z + g.coin - m.thickness);
+    return -p0 * discBz(m, rho, z + g.coin - m.thickness);
   }
-  let b = discBz(m, rho, z);
-  if (s.coins === 2) b += discBz(m, rho, z + g.coin);
+  let b = p0 * discBz(m, rho, z);
+  if (s.coins === 2) b += p1 * discBz(m, rho, z + g.coin);
   return b;
 }
 
@@ -452,6 +459,134 @@ export function crosstalkTable(g: Geometry = GEOMETRY): string {
   );
 }
 
+/** The pieces of a polarity-coded board: Black's coins +1 (reading up), White's −1 (reading down). */
+export const BLACK = 1, WHITE = -1;
+
+export interface PolarityRow {
+  what: string;
+  gauss: number;
+  /** reading above (+) or below (−) empty, typical SS49E, counts */
+  counts: number;
+  /** in one-coin steps */
+  steps: number;
+}
+
+/** The polarity-coded board: every piece the rules allow, centred and off-centre, for the chosen parts. */
+export function polarityRows(g: Geometry = GEOMETRY): PolarityRow[] {
+  const m = magnet(CHOSEN.magnet);
+  const sn = sensor(CHOSEN.sensor);
+  const man = rise(sn, pieceField(m, { coins: 1 }, g));
+  const row = (what: string, s: Situation): PolarityRow => {
+    const b = pieceField(m, s, g);
+    return { what, gauss: b, counts: rise(sn, b), steps: rise(sn, b) / man };
+  };
+  return [
+    row('a Black man (S pole down)', { coins: 1, poles: [BLACK] }),
+    row('a White man (N pole down)', { coins: 1, poles: [WHITE] }),
+    row('a Black king (two Black coins)', { coins: 2, poles: [BLACK, BLACK] }),
+    row('a White king (two White coins)', { coins: 2, poles: [WHITE, WHITE] }),
+    row('a White king crowned with a Black coin (under the man, as the rules say)', { coins: 2, poles: [BLACK, WHITE] }),
+    row('a Black king crowned with a White coin (under the man)', { coins: 2, poles: [WHITE, BLACK] }),
+    row(`a Black man ${OFF} mm off-centre`, { coins: 1, poles: [BLACK], off: OFF }),
+    row(`a White man ${OFF} mm off-centre`, { coins: 1, poles: [WHITE], off: OFF }),
+    row(`a Black king ${OFF} mm off-centre`, { coins: 2, poles: [BLACK, BLACK], off: OFF }),
+    row(`a White king crowned with a Black coin, ${OFF} mm off-centre`, { coins: 2, poles: [BLACK, WHITE], off: OFF }),
+    row('a Black coin upside down', { coins: 1, poles: [BLACK], flipped: true }),
+    row('a White coin upside down', { coins: 1, poles: [WHITE], flipped: true }),
+    row(`a Black coin upside down, ${OFF} mm off-centre`, { coins: 1, poles: [BLACK], flipped: true, off: OFF }),
+  ];
+}
+
+/** Signed crosstalk on a polarity-coded board: the start position with each side's coins, and the worst a square can get. */
+export function polarityCrosstalk(g: Geometry = GEOMETRY): { start: number; startSquare: number; worst: number } {
+  const m = magnet(CHOSEN.magnet);
+  let start = 0, startSquare = 1;
+  for (let at = 1; at <= 32; at++) {
+    let b = 0;
+    for (let sq = 1; sq <= 32; sq++) {
+      if (sq === at || !START[sq - 1]) continue;
+      b += pieceField(m, { coins: 1, poles: [sq <= 12 ? BLACK : WHITE], off: squareDistance(sq, at, g) }, g);
+    }
+    if (Math.abs(b) > Math.abs(start)) [start, startSquare] = [b, at];
+  }
+  // Worst: the 12 squares nearest a square, each with the king whose pull adds up the most (either colour).
+  let worst = 0;
+  for (let at = 1; at <= 32; at++) {
+    const pulls = Array.from({ length: 32 }, (_, i) => i + 1)
+      .filter((o) => o !== at)
+      .map((o) => Math.abs(pieceField(m, { coins: 2, off: squareDistance(o, at, g) }, g)))
+      .sort((x, y) => y - x)
+      .slice(0, 12);
+    worst = Math.max(worst, pulls.reduce((s, x) => s + x, 0));
+  }
+  return { start, startSquare, worst };
+}
+
+/**
+ * The sensor's guaranteed range on both sides of its zero: the output of the
+ * worst parts (zero level and sensitivity at the datasheet's limits) for a
+ * king of each colour, against where the output stops following the field.
+ */
+export function polarityRange(g: Geometry = GEOMETRY): { high: number; low: number; outMin: number; outMax: number; lowShortMv: number; highShortMv: number } {
+  const m = magnet(CHOSEN.magnet);
+  const sn = sensor(CHOSEN.sensor);
+  const king = pieceField(m, { coins: 2 }, g);
+  const high = sn.qMax + sn.sensMax * king;
+  const low = sn.qMin - sn.sensMax * king;
+  return { high, low, outMin: sn.outMin, outMax: sn.outMax, lowShortMv: Math.max(0, sn.outMin - low), highShortMv: Math.max(0, high - sn.outMax) };
+}
+
+/**
+ * Force between the two magnets of a stack, newtons (+: they attract): the
+ * upper magnet (uniformly magnetised, M = Br/µ0) in the lower one's field,
+ * F = M · A · (B(bottom face) − B(top face)) with the field taken across the
+ * disc as on its axis — an estimate, good to a factor of about two. And a
+ * coin's weight for comparison (19 mm × 3 mm wooden coin and its magnet).
+ */
+export function stackForce(g: Geometry = GEOMETRY): { newtons: number; coinWeight: number } {
+  const m = magnet(CHOSEN.magnet);
+  // Distance from the lower magnet's top face to the upper magnet's faces (both pockets in the coins' undersides).
+  const gap = g.coin - m.thickness;
+  const a = m.diameter / 2 / 1000, area = Math.PI * a * a;
+  const mu0 = 4e-7 * Math.PI;
+  const bAt = (zMm: number) => axialBz(m, zMm) / 1e4; // tesla, z from the lower magnet's top face
+  const newtons = (m.br / mu0) * area * (bAt(gap) - bAt(gap + m.thickness));
+  const coinGrams = Math.PI * 0.95 ** 2 * 0.3 * 0.7 + Math.PI * (a * 100) ** 2 * (m.thickness / 10) * 7.5;
+  return { newtons, coinWeight: (coinGrams / 1000) * 9.81 };
+}
+
+/** Figures the README quotes about the polarity-coded board. */
+export function polarityFigures(): Record<string, string> {
+  const sn = sensor(CHOSEN.sensor);
+  const rows = polarityRows();
+  const by = (prefix: string) => rows.find((r) => r.what.startsWith(prefix))!;
+  const x = polarityCrosstalk();
+  const r = polarityRange();
+  const cnt = (gauss: number) => signed(gauss / MV_PER_COUNT * sn.sens);
+  return {
+    mixedWhiteKing: signed(by('a White king crowned with a Black coin (under').counts),
+    mixedSteps: Math.abs(by('a White king crowned with a Black coin (under').steps).toFixed(2),
+    flippedBlack: signed(by('a Black coin upside down').counts),
+    codedStartXtalk: cnt(x.start),
+    codedStartXtalkSquare: String(x.startSquare),
+    codedWorstXtalk: cnt(x.worst).replace('+', '±'),
+    worstLowV: (r.low / 1000).toFixed(2),
+    worstHighV: (r.high / 1000).toFixed(2),
+    outMinV: (r.outMin / 1000).toFixed(2),
+    outMaxV: (r.outMax / 1000).toFixed(2),
+    lowShortCounts: f0(r.lowShortMv / MV_PER_COUNT),
+    stackNewtons: stackForce().newtons.toFixed(1),
+    stackWeights: f0(stackForce().newtons / stackForce().coinWeight),
+  };
+}
+
+export function polarityTable(g: Geometry = GEOMETRY): string {
+  return table(
+    ['piece on the square (polarity-coded coins)', 'field at the sensor', 'reading from empty, counts (typical SS49E)', 'one-coin steps'],
+    polarityRows(g).map((r) => [r.what, f0(r.gauss) + ' G', signed(r.counts), (r.steps >= 0 ? '+' : '−') + Math.abs(r.steps).toFixed(2)]),
+  );
+}
+
 /** Counts a king 3 mm off-centre must stay above a centred man: three times the worst crosstalk, with room for noise. */
 export const MIN_MARGIN = 20;
 
@@ -511,6 +646,7 @@ export function keyFigures(): Record<string, string> {
     a1324z: zA.toFixed(1),
     a1324zOld: zOld.toFixed(1),
     mvPerCount: MV_PER_COUNT.toFixed(2),
+    ...polarityFigures(),
     gaussPerCount: (MV_PER_COUNT / sn.sens).toFixed(1),
   };
 }
@@ -524,6 +660,7 @@ export function blocks(): Record<string, string> {
     tiles: tileTable(),
     sensors: sensorTable(),
     crosstalk: crosstalkTable(),
+    polarity: polarityTable(),
     figures: table(
       ['figure', 'value'],
       Object.entries(k).map(([name, v]) => [`\`${name}\``, v]),

@@ -133,3 +133,37 @@ describe('bill of materials', () => {
     expect(() => readBom(`${head}\nx,1,y,1,snacks,,n`)).toThrow(/line 2: bad group snacks/);
   });
 });
+
+describe('the polarity-coded board (Black S down, White N down)', () => {
+  const rows = P.polarityRows();
+  const by = (prefix: string) => rows.find((r) => r.what.startsWith(prefix))!;
+
+  it("a White piece reads as far below empty as the same Black piece reads above it (the sensor is linear through its zero)", () => {
+    expect(by('a White man (').counts).toBeCloseTo(-by('a Black man (').counts, 6);
+    expect(by('a White king (').counts).toBeCloseTo(-by('a Black king (').counts, 6);
+  });
+
+  it('a crown of the opponent\'s colour under the man reads on the crown\'s side, about half a step: below any man of that colour, even 3 mm off-centre', () => {
+    const mixed = by('a White king crowned with a Black coin (under');
+    expect(mixed.steps).toBeGreaterThan(0.4);
+    expect(mixed.steps).toBeLessThan(0.6);
+    expect(mixed.steps).toBeLessThan(by('a Black man 3 mm').steps - 0.3);
+    // …and a flipped coin of the other colour reads about as far on the same side: the game must decide.
+    expect(Math.abs(by('a White coin upside down').steps - mixed.steps)).toBeLessThan(0.15);
+  });
+
+  it('coins of opposite colours repel in a stack, many times a coin\'s weight; the worst parts clip a White king only slightly', () => {
+    const f = P.stackForce();
+    expect(f.newtons).toBeGreaterThan(20 * f.coinWeight);
+    const r = P.polarityRange();
+    expect(r.low).toBeLessThan(r.outMin); // clipped…
+    expect((r.outMin - r.low) / (1000 * 5 / 1024)).toBeLessThan(10); // …by under 10 counts
+    expect(r.high).toBeLessThan(r.outMax);
+  });
+
+  it('crosstalk between neighbours of opposite colours stays a few counts', () => {
+    const x = P.polarityCrosstalk();
+    expect(Math.abs(x.start)).toBeLessThan(P.crosstalkSummary(P.magnet('12x1-N35')).worst * -1 + 1e-9);
+    expect(x.worst).toBeGreaterThan(0);
+  });
+});
