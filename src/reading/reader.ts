@@ -221,13 +221,22 @@ export class BoardReader {
 
   /** The board as read (live arrays: read, do not keep). */
   view(): BoardView {
-    this.updateLevels();
+    // (Levels are worked out only if read: the tracker needs them rarely, and a view is made every frame.)
+    const r = this;
     return {
       counts: this.counts, confidence: this.confidence, calibrated: this.calibrated,
       uncertain: this.uncertain, unexpected: this.unexpectedMask, flipped: this.flippedMask, faint: this.faintMask,
       plausibleStacks: this.stackMask, expectedStacks: this.stackExpected, lastChange: this.lastChange,
-      now: this.now, settling: this.settling, coins: this.coinLevels, stack: this.stackLevels, measured: this.measuredMask(),
+      now: this.now, settling: this.settling, measured: this.measuredMask(),
       unclear: this.calibrated ? 0 : this.unclearMask,
+      get coins() {
+        r.updateLevels();
+        return r.coinLevels;
+      },
+      get stack() {
+        r.updateLevels();
+        return r.stackLevels;
+      },
     };
   }
 
@@ -237,7 +246,7 @@ export class BoardReader {
     return m;
   }
 
-  /** level() of every square, as of the last view(). */
+  /** level() of every square, worked out when a view's levels are read. */
   private readonly coinLevels = new Float32Array(SQUARE_COUNT);
   private readonly stackLevels = new Float32Array(SQUARE_COUNT);
   private updateLevels(): void {

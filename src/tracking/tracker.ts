@@ -490,7 +490,8 @@ export class MoveTracker {
   private firmStacks(board: Counts): number {
     let m = 0;
     const v = this.v;
-    for (let i = 0; i < 32; i++) if (board[i] === 2 && (v.measured >>> i) & 1 && v.stack[i] >= FIRM_STACK) m |= 1 << i;
+    let stack: Readonly<Float32Array> | null = null;
+    for (let i = 0; i < 32; i++) if (board[i] === 2 && (v.measured >>> i) & 1 && (stack ??= v.stack)[i] >= FIRM_STACK) m |= 1 << i;
     return m;
   }
 
