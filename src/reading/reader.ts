@@ -129,9 +129,12 @@ export const DEFAULT_READER: ReaderOptions = {
  * A reading more than this fraction of the square's one-coin step BELOW its
  * own empty level is a coin lying magnet-up (a magnet glued the wrong way, or
  * a coin put down upside down): counted as a coin, and the player is told to
- * turn it over. A magnet-up coin reads about one step below empty.
+ * turn it over. A magnet-up coin reads about 0.6 of a step below empty
+ * (its magnet a coin's thickness higher: hardware/README.md), 0.45 at the
+ * farthest a coin can lie off-centre, less with a weak magnet; drift and an
+ * empty level estimated from the other squares stay well inside 0.3.
  */
-export const UPSIDE_DOWN_STEP = 0.5;
+export const UPSIDE_DOWN_STEP = 0.36;
 
 /** Where no stack is plausible but the square's one- and two-coin levels were both measured, the one/two threshold (fraction of the gap). */
 const MEASURED_STACK_BAR = 0.45;
@@ -200,6 +203,8 @@ export class BoardReader {
   private steadyFrames = 0;
   /** the lowest steady reading of each square so far (Infinity: none yet): its own empty level, if it was ever seen empty */
   private readonly lowSeen = new Float64Array(SQUARE_COUNT).fill(Infinity);
+  /** …and the highest: a square seen both ways (at least a coin step apart) has a known empty level */
+  private readonly highSeen = new Float64Array(SQUARE_COUNT).fill(-Infinity);
   /** see BoardView.unclear (from the last attempt to calibrate from a set-up) */
   private unclearMask = 0;
 
@@ -313,7 +318,10 @@ export class BoardReader {
       const quiet = Math.abs(v - this.smooth[i]) <= steadyTol;
       if (!quiet) steady = false;
       this.smooth[i] = first ? v : this.smooth[i] + 0.3 * (v - this.smooth[i]);
-      if (quiet && !first && this.smooth[i] < this.lowSeen[i]) this.lowSeen[i] = this.smooth[i];
+      if (quiet && !first) {
+        if (this.smooth[i] < this.lowSeen[i]) this.lowSeen[i] = this.smooth[i];
+        if (this.smooth[i] > this.highSeen[i]) this.highSeen[i] = this.smooth[i];
+      }
       const cur = this.counts[i];
       const span = Math.max(cal.one[i] - cal.empty[i], 1);
       const expected = (this.stackExpected >>> i) & 1;
@@ -335,7 +343,7 @@ export class BoardReader {
       // hysteresis going up: the wait is the guard, and frame noise would keep restarting it.)
       if (plausible || expected ? v >= t12 + (cur === 2 ? -h : h) : this.smooth[i] >= t12 - (cur === 2 ? h : 0)) c = 2;
       else if (v >= t01 + (cur === 0 ? h : -h)) c = 1;
-      else if (v <= tFlip + ((this.flippedMask >>> i) & 1 ? h : -h)) c = 1;
+      else if (v <= tFlip + ((this.flippedMask >>> i) & 1 ? h : -h) / 2) c = 1;
       else c = 0;
       const sm = this.smooth[i];
       // Close to the one/two threshold: the tracker may read it either way (the game decides). Where
@@ -538,8 +546,17 @@ export class BoardReader {
     if (this.steadyFrames < STEADY_FRAMES) return false;
     const gap = this.options.minCoinDelta;
     const conflicts = occupancyConflicts(this.smooth, counts, gap, this.lowSeen);
+    // (Unclear: a square that should hold a coin and was never seen at two levels a coin apart — one
+    // that was, and reads its low level now, is simply empty: a coin missing, not a weak one.
+    // And it must read somewhat above the lowest empty square: a coin on a weak sensor still lifts
+    // its reading; one reading like any empty square is most likely just missing.)
+    let lowestEmpty = Infinity;
+    for (let i = 0; i < SQUARE_COUNT; i++) if (counts[i] === 0) lowestEmpty = Math.min(lowestEmpty, this.smooth[i]);
     this.unclearMask = 0;
-    for (const sq of conflicts) if (counts[sq - 1] > 0) this.unclearMask |= 1 << (sq - 1);
+    for (const sq of conflicts) {
+      const i = sq - 1;
+      if (counts[i] > 0 && !(this.highSeen[i] - this.lowSeen[i] >= gap) && !(this.smooth[i] - lowestEmpty < gap / 2)) this.unclearMask |= 1 << i;
+    }
     if (conflicts.length) return false;
     const fresh = Calibration.fromKnown(this.smooth, counts, this.lowSeen, gap);
     // Keep what a previous calibration measured and this set-up could not (e.g. stacks).

@@ -187,7 +187,7 @@ describe('reader', () => {
   });
 
   it(`a reading more than ${UPSIDE_DOWN_STEP} of a coin below empty is a coin lying magnet-up: counted, and flagged`, () => {
-    expect(UPSIDE_DOWN_STEP).toBe(0.5);
+    expect(UPSIDE_DOWN_STEP).toBe(0.36);
     const r = new BoardReader({}, calibrated());
     let t = feed(r, 0, 200, () => EMPTY);
     t = feed(r, t, 100, () => EMPTY - 190);
@@ -195,6 +195,12 @@ describe('reader', () => {
     t = feed(r, t, 200, () => EMPTY - 190);
     expect(r.counts[0]).toBe(1);
     expect(r.flippedMask & 1).toBe(1);
+    // …and one at the farthest off-centre with a weak magnet: 0.42 of a step below.
+    const w = new BoardReader({}, calibrated());
+    let u = feed(w, 0, 200, () => EMPTY);
+    u = feed(w, u, 400, () => EMPTY - 84);
+    expect(w.counts[0]).toBe(1);
+    expect(w.flippedMask & 1).toBe(1);
     // A little below empty (drift, a neighbour leaving) is nothing.
     const q = new BoardReader({}, calibrated());
     feed(q, 0, 1000, () => EMPTY - 60);

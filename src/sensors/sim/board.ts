@@ -199,13 +199,17 @@ export class SimBoard extends SourceBase implements BoardHand {
     this.physics.flip(square, this.now());
   }
   setupStart(): void {
-    for (let sq = 1; sq <= SQUARES; sq++) this.setCoins(sq, START_POSITION[sq - 1]);
+    for (let sq = 1; sq <= SQUARES; sq++) this.setCoins(sq, START_POSITION[sq - 1], { color: sq <= 16 ? 'black' : 'white' });
   }
   clear(): void {
     for (let sq = 1; sq <= SQUARES; sq++) this.setCoins(sq, 0);
   }
   coinsAt(square: number): number {
     return this.physics.coins(square);
+  }
+  /** Whose coin stands on top of a square (null: empty). */
+  colorAt(square: number): 'black' | 'white' | null {
+    return this.physics.colorAt(square);
   }
   /** Interactive use: every change the hand makes (square, new coin count). Returns the unsubscribe function. */
   onHand(listener: (change: { t: number; square: number; coins: number }) => void): () => void {

@@ -45,7 +45,16 @@ export interface PhysicsOptions {
   motionMs: number;
   /** the sensor's output bends over above `knee` counts and cannot pass `rail` (saturation) */
   saturation: { knee: number; rail: number };
+  /**
+   * How the magnets are glued: 'uniform' — every coin the same pole down (the
+   * reading rises for every coin); 'polarity' — Black's coins one pole down,
+   * White's the other (Black's raise the reading, White's lower it by as much).
+   */
+  coding: 'uniform' | 'polarity';
 }
+
+/** A coin lying magnet-up: its magnet a coin's thickness higher, its field reversed (hardware/README.md: −0.61 of a step). */
+export const UPSIDE_DOWN_FACTOR = 0.61;
 
 export const DEFAULT_PHYSICS: PhysicsOptions = {
   seed: 1,
@@ -64,7 +73,10 @@ export const DEFAULT_PHYSICS: PhysicsOptions = {
   driftPeriodMs: [4 * 60_000, 12 * 60_000],
   motionMs: 50,
   saturation: { knee: 880, rail: 960 },
+  coding: 'uniform',
 };
+
+export type CoinColor = 'black' | 'white';
 
 /** One coin standing on a square. */
 export interface Coin {
@@ -74,12 +86,20 @@ export interface Coin {
   offMm: number;
   /** magnet the wrong way up: the field, and the reading, go the other way */
   upsideDown: boolean;
+  /** whose coin it is (on a polarity-coded board, which pole its magnet has down) */
+  color: CoinColor;
 }
 
 /** How a hand puts a coin down (anything not given is drawn at random). */
 export interface Placement {
   offMm?: number;
   upsideDown?: boolean;
+  /**
+   * whose coin: if not given, a coin put on a coin is of the same colour (a
+   * crown: coins of opposite colours repel on a coded board), otherwise the
+   * coin last taken off the board (the one in the hand), otherwise Black's
+   */
+  color?: CoinColor;
 }
 
 interface Square {
@@ -106,6 +126,8 @@ export class BoardPhysics {
   private readonly coinRng: Rng;
   /** diagonal neighbours of each square (index 0 = square 1) */
   private readonly neighbours: number[][] = [];
+  /** colours of the coins last taken off the board, newest last (what the hand holds) */
+  private readonly inHand: CoinColor[] = [];
 
   constructor(options: Partial<PhysicsOptions> = {}) {
     this.options = { ...DEFAULT_PHYSICS, ...options };
@@ -141,6 +163,11 @@ export class BoardPhysics {
     return this.sq(square).coins.length;
   }
 
+  /** The colour of the coin on top of a square (null: empty). */
+  colorAt(square: number): CoinColor | null {
+    return this.sq(square).coins.at(-1)?.color ?? null;
+  }
+
   /** The coins on a square, bottom first (copies). */
   coinsOn(square: number): Coin[] {
     return this.sq(square).coins.map((c) => ({ ...c }));
@@ -158,12 +185,17 @@ export class BoardPhysics {
     if (coins === s.coins.length) return;
     const o = this.options;
     const before = s.coins.length;
-    while (s.coins.length > coins) s.coins.pop();
+    while (s.coins.length > coins) {
+      this.inHand.push(s.coins.pop()!.color);
+      if (this.inHand.length > 4) this.inHand.shift();
+    }
     while (s.coins.length < coins) {
+      const color = how.color ?? s.coins.at(-1)?.color ?? this.inHand.pop() ?? 'black';
       s.coins.push({
         strength: uniform(this.coinRng, 1 - o.magnetSpread, 1 + o.magnetSpread),
         offMm: how.offMm ?? this.dropMm(),
         upsideDown: how.upsideDown ?? false,
+        color,
       });
     }
     // A stack sits as one: a coin put on a coin lands about where that one lies (between it and
@@ -252,14 +284,17 @@ export class BoardPhysics {
 
   private placementFactor(c: Coin): number {
     const p = 1 / (1 + (c.offMm / this.options.halfReadingMm) ** 2);
-    return (c.upsideDown ? -1 : 1) * c.strength * p;
+    const pole = this.options.coding === 'polarity' && c.color === 'white' ? -1 : 1;
+    return pole * (c.upsideDown ? -UPSIDE_DOWN_FACTOR : 1) * c.strength * p;
   }
 
   private settled(s: Square): number {
     const k = this.options.coinDelta * s.gain * s.lift;
     if (s.coins.length === 0) return 0;
     if (s.coins.length === 1) return k * this.placementFactor(s.coins[0]);
-    return k * s.stackRatio * ((this.placementFactor(s.coins[0]) + this.placementFactor(s.coins[1])) / 2);
+    // The lower coin's magnet is the nearer: it gives a full coin's reading, the upper one the
+    // rest of the stack's (stackRatio − 1, ~0.48); of opposite poles, they partly cancel.
+    return k * (this.placementFactor(s.coins[0]) + (s.stackRatio - 1) * this.placementFactor(s.coins[1]));
   }
 
   private signalAt(s: Square, t: number): number {
