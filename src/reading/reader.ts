@@ -12,7 +12,7 @@
 // the game decided, boards it confirmed, a known set-up to calibrate from),
 // applied by whoever owns the reader. Pure: time comes from the frames.
 
-import { Calibration, FIRM_STACK, SQUARE_COUNT, occupancyConflicts } from './calibration.ts';
+import { Calibration, FIRM_STACK, NOMINAL, SQUARE_COUNT, median, occupancyConflicts } from './calibration.ts';
 
 export interface ReaderOptions {
   /** A changed count must hold this long (ms, frame time) before the board changes. */
@@ -92,6 +92,20 @@ export interface BoardView {
    * settles it.
    */
   readonly unclear: number;
+  /**
+   * The board is polarity-coded (Black's coins raise the reading, White's
+   * lower it): detected when it calibrates from a set-up. Counts are then read
+   * from how far a reading stands from empty, either way, and `signed` says
+   * which way.
+   */
+  readonly coded: boolean;
+  /** per square: the reading in coin steps from empty, signed (+ Black's side, − White's; on an old board − is a coin upside down) */
+  readonly signed: Readonly<Float32Array>;
+  /** coded board: squares whose coin reads on White's side (below empty), and on Black's */
+  readonly whiteSide: number;
+  readonly blackSide: number;
+  /** coded board: squares reading only about half a step from empty, either way (a coin upside down, or a crown of the other colour under a man) */
+  readonly half: number;
 }
 
 /**
@@ -151,6 +165,19 @@ const FAINT_COIN_MS = 2000;
 /** A rising reading has stopped moving when two frames differ by at most this fraction of a coin. */
 const STILL = 0.06;
 
+/** Coded board: a reading this many coin steps from empty has a side (below −SIDE_BAR: White's). */
+const SIDE_BAR = 0.3;
+/**
+ * …and one under this many is about half a coin: a coin upside down (~0.6 of
+ * a step the other way), or a crown of the other colour under a man (~0.5).
+ * A coin of the wrong colour reads a full step the other way, 0.65 at the
+ * farthest off-centre with a weak magnet.
+ */
+const HALF_BAR = 0.75;
+
+/** A set-up with at least this many coins reading clearly below the empty squares is a polarity-coded board. */
+const CODED_MIN_COINS = 4;
+
 /** Frames in a row with every reading steady before a calibration is taken. */
 const STEADY_FRAMES = 20;
 
@@ -171,8 +198,16 @@ export class BoardReader {
   faintMask = 0;
   /** bit s−1 set where two coins are read but the game allows no stack and the square's levels were only learnt in play: most likely a man sitting better */
   unexpectedMask = 0;
-  /** smoothed readings (fast EMA), for calibration */
+  /** smoothed readings (fast EMA) as counted: on a polarity-coded board folded about each square's empty level */
   readonly smooth = new Float64Array(SQUARE_COUNT);
+  /** smoothed readings as they come (signed: below empty on a coded board is White's side) */
+  readonly rawSmooth = new Float64Array(SQUARE_COUNT);
+  /** the board is polarity-coded (see BoardView.coded) */
+  coded = false;
+  /** see BoardView.whiteSide and .half */
+  whiteSideMask = 0;
+  blackSideMask = 0;
+  halfMask = 0;
   /** frame time of the last debounced change of any square */
   lastChange = -Infinity;
   /** frame time of the last frame */
@@ -242,6 +277,11 @@ export class BoardReader {
         r.updateLevels();
         return r.stackLevels;
       },
+      coded: this.coded, whiteSide: this.whiteSideMask, blackSide: this.blackSideMask, half: this.halfMask,
+      get signed() {
+        r.updateLevels();
+        return r.signedLevels;
+      },
     };
   }
 
@@ -254,9 +294,11 @@ export class BoardReader {
   /** level() of every square, worked out when a view's levels are read. */
   private readonly coinLevels = new Float32Array(SQUARE_COUNT);
   private readonly stackLevels = new Float32Array(SQUARE_COUNT);
+  private readonly signedLevels = new Float32Array(SQUARE_COUNT);
   private updateLevels(): void {
     const c = this.calibration;
     for (let i = 0; i < SQUARE_COUNT; i++) {
+      this.signedLevels[i] = (this.rawSmooth[i] - c.empty[i]) / Math.max(1, c.span(i));
       this.coinLevels[i] = (this.smooth[i] - c.empty[i]) / Math.max(1, c.span(i));
       this.stackLevels[i] = (this.smooth[i] - c.one[i]) / Math.max(1, c.two[i] - c.one[i]);
     }
@@ -313,15 +355,25 @@ export class BoardReader {
     let uncertain = 0;
     let flipped = 0;
     let faint = 0;
+    let white = 0, black = 0, half = 0;
     for (let i = 0; i < SQUARE_COUNT; i++) {
-      const v = readings[i];
-      const quiet = Math.abs(v - this.smooth[i]) <= steadyTol;
+      const raw = readings[i];
+      const quiet = Math.abs(raw - this.rawSmooth[i]) <= steadyTol;
       if (!quiet) steady = false;
-      this.smooth[i] = first ? v : this.smooth[i] + 0.3 * (v - this.smooth[i]);
+      this.rawSmooth[i] = first ? raw : this.rawSmooth[i] + 0.3 * (raw - this.rawSmooth[i]);
       if (quiet && !first) {
-        if (this.smooth[i] < this.lowSeen[i]) this.lowSeen[i] = this.smooth[i];
-        if (this.smooth[i] > this.highSeen[i]) this.highSeen[i] = this.smooth[i];
+        if (this.rawSmooth[i] < this.lowSeen[i]) this.lowSeen[i] = this.rawSmooth[i];
+        if (this.rawSmooth[i] > this.highSeen[i]) this.highSeen[i] = this.rawSmooth[i];
       }
+      // On a coded board a coin is read by how far it stands from empty, either way (its colour is the sign).
+      const v = this.coded ? cal.empty[i] + Math.abs(raw - cal.empty[i]) : raw;
+      if (this.coded) {
+        const sg = (this.rawSmooth[i] - cal.empty[i]) / Math.max(1, cal.span(i));
+        if (sg < -SIDE_BAR) white |= 1 << i;
+        else if (sg > SIDE_BAR) black |= 1 << i;
+        if (Math.abs(sg) >= SIDE_BAR && Math.abs(sg) < HALF_BAR) half |= 1 << i;
+      }
+      this.smooth[i] = first ? v : this.smooth[i] + 0.3 * (v - this.smooth[i]);
       const cur = this.counts[i];
       const span = Math.max(cal.one[i] - cal.empty[i], 1);
       const expected = (this.stackExpected >>> i) & 1;
@@ -343,7 +395,7 @@ export class BoardReader {
       // hysteresis going up: the wait is the guard, and frame noise would keep restarting it.)
       if (plausible || expected ? v >= t12 + (cur === 2 ? -h : h) : this.smooth[i] >= t12 - (cur === 2 ? h : 0)) c = 2;
       else if (v >= t01 + (cur === 0 ? h : -h)) c = 1;
-      else if (v <= tFlip + ((this.flippedMask >>> i) & 1 ? h : -h) / 2) c = 1;
+      else if (!this.coded && v <= tFlip + ((this.flippedMask >>> i) & 1 ? h : -h) / 2) c = 1;
       else c = 0;
       const sm = this.smooth[i];
       // Close to the one/two threshold: the tracker may read it either way (the game decides). Where
@@ -391,7 +443,7 @@ export class BoardReader {
         this.last[i] = v;
         if (cur === 1 && sm <= tFlip) flipped |= 1 << i;
         else if (cur === 1 && (this.flippedMask >>> i) & 1 && sm < t01) flipped |= 1 << i;
-        this.learn(i, cur, v, t);
+        this.learn(i, cur, v, t, raw);
         // Plateau to plateau: a steady reading that stepped by a coin's fraction from the last
         // steady reading, with no lift between. Where a crown is awaited a step up is the crown
         // put on; on a stack a step down is a coin taken off. Anywhere else a step up is a coin
@@ -426,7 +478,7 @@ export class BoardReader {
       this.steadyRun[i] = 0;
       // A man the game confirmed reading higher where no stack can be, on a square whose levels were
       // only learnt from play: it sits better than any coin seen there (its level rises with it).
-      if (cur === 1 && c === 2 && !plausible && !expected && !cal.measured[i]) this.learn(i, 1, v, t);
+      if (cur === 1 && c === 2 && !plausible && !expected && !cal.measured[i]) this.learn(i, 1, v, t, raw);
       if (this.pending[i] !== c) {
         this.pending[i] = c;
         this.pendingSince[i] = t;
@@ -469,6 +521,9 @@ export class BoardReader {
     this.unexpectedMask = unexpected;
     this.faintMask = faint;
     this.flippedMask = flipped;
+    this.whiteSideMask = white;
+    this.blackSideMask = black;
+    this.halfMask = half;
     if (changed) this.lastChange = t;
     return changed;
   }
@@ -477,16 +532,17 @@ export class BoardReader {
    * Refines levels from a settled square whose count the game confirmed:
    * empties follow drift; a fresh placement teaches its level once.
    */
-  private learn(i: number, count: number, v: number, t: number): void {
+  private learn(i: number, count: number, v: number, t: number, raw: number): void {
     if (!this.calibrated || !this.confirmed[i] || t - this.settledSince[i] < this.options.learnAfterMs) return;
     // Only from a steady reading (not while a hand is taking the coin away).
     if (Math.abs(v - this.smooth[i]) > 0.03 * this.calibration.span(i)) return;
     if (count === 0) {
       // Drift is slow: a reading far from the empty level is not drift (an off-centre coin, a hand).
       // A square's first confirmed empty reading (its level only guessed so far) is its level.
+      // (From the reading as it comes: on a coded board the folded one cannot fall below the level.)
       const cal = this.calibration;
-      if (!cal.emptyKnown[i]) cal.learn(i, 0, this.smooth[i], 1);
-      else if (Math.abs(v - cal.empty[i]) < 0.1 * cal.span(i)) cal.learn(i, 0, v, this.options.driftAlpha);
+      if (!cal.emptyKnown[i]) cal.learn(i, 0, this.rawSmooth[i], 1);
+      else if (Math.abs(raw - cal.empty[i]) < 0.1 * cal.span(i)) cal.learn(i, 0, raw, this.options.driftAlpha);
     }
     else if (!this.learnt[i]) {
       this.learnt[i] = 1;
@@ -545,20 +601,44 @@ export class BoardReader {
     // Only from a board at rest: every reading steady for a while (no hand moving, no ramp).
     if (this.steadyFrames < STEADY_FRAMES) return false;
     const gap = this.options.minCoinDelta;
-    const conflicts = occupancyConflicts(this.smooth, counts, gap, this.lowSeen);
+    const raw = this.rawSmooth;
+    // Which kind of board: on a polarity-coded one White's coins read below the empty squares (on
+    // one glued the old way only a coin upside down does, and never four of them at a set-up).
+    const empties: number[] = [];
+    for (let i = 0; i < SQUARE_COUNT; i++) if (counts[i] === 0) empties.push(raw[i]);
+    const baseline = empties.length ? median(empties) : NOMINAL.empty;
+    let below = 0;
+    for (let i = 0; i < SQUARE_COUNT; i++) if (counts[i] > 0 && raw[i] < baseline - gap) below++;
+    const coded = below >= CODED_MIN_COINS;
+    // Each square's own empty level where it was seen (the extreme of its readings on the empty
+    // side, a coin step away), and the readings as counted: folded about it on a coded board.
+    const own = new Float64Array(SQUARE_COUNT).fill(Infinity);
+    const folded = new Float64Array(SQUARE_COUNT);
+    for (let i = 0; i < SQUARE_COUNT; i++) {
+      const down = coded && raw[i] < baseline;
+      const seen = down ? this.highSeen[i] : this.lowSeen[i];
+      if (counts[i] > 0 && Math.abs(raw[i] - seen) >= gap) own[i] = seen;
+      // (An empty square reading a coin above its own lowest level holds a coin: checked on an old board.)
+      if (counts[i] === 0 && !coded) own[i] = this.lowSeen[i];
+      const e = Number.isFinite(own[i]) ? own[i] : counts[i] === 0 ? raw[i] : baseline;
+      folded[i] = coded ? e + Math.abs(raw[i] - e) : raw[i];
+    }
+    const conflicts = occupancyConflicts(folded, counts, gap, own);
     // (Unclear: a square that should hold a coin and was never seen at two levels a coin apart — one
     // that was, and reads its low level now, is simply empty: a coin missing, not a weak one.
-    // And it must read somewhat above the lowest empty square: a coin on a weak sensor still lifts
+    // And it must read somewhat away from the empty squares: a coin on a weak sensor still moves
     // its reading; one reading like any empty square is most likely just missing.)
     let lowestEmpty = Infinity;
-    for (let i = 0; i < SQUARE_COUNT; i++) if (counts[i] === 0) lowestEmpty = Math.min(lowestEmpty, this.smooth[i]);
+    for (let i = 0; i < SQUARE_COUNT; i++) if (counts[i] === 0) lowestEmpty = Math.min(lowestEmpty, folded[i]);
     this.unclearMask = 0;
     for (const sq of conflicts) {
       const i = sq - 1;
-      if (counts[i] > 0 && !(this.highSeen[i] - this.lowSeen[i] >= gap) && !(this.smooth[i] - lowestEmpty < gap / 2)) this.unclearMask |= 1 << i;
+      if (counts[i] > 0 && !(this.highSeen[i] - this.lowSeen[i] >= gap) && !(folded[i] - lowestEmpty < gap / 2)) this.unclearMask |= 1 << i;
     }
     if (conflicts.length) return false;
-    const fresh = Calibration.fromKnown(this.smooth, counts, this.lowSeen, gap);
+    const fresh = Calibration.fromKnown(folded, counts, own, gap);
+    this.coded = coded;
+    this.smooth.set(folded);
     // Keep what a previous calibration measured and this set-up could not (e.g. stacks).
     if (this.calibrated) {
       for (let i = 0; i < SQUARE_COUNT; i++) {

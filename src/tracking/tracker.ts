@@ -54,7 +54,7 @@ export type Phase = 'setup' | 'play' | 'over';
  * lying magnet-up.
  */
 export interface Reminder {
-  category: AlertCategory | 'upside-down';
+  category: AlertCategory | 'upside-down' | 'wrong-colour';
   message: string;
   squares: number[];
   t: number;
@@ -196,6 +196,12 @@ export class MoveTracker {
       this.lastFlipped = view.flipped;
       this.dirty = true;
     }
+    // (On a coded board a coin's side can change with no count changing: turned over, swapped.)
+    const sides = view.coded ? view.whiteSide ^ (view.blackSide * 3) ^ (view.half * 7) : 0;
+    if (sides !== this.lastSides) {
+      this.lastSides = sides;
+      this.dirty = true;
+    }
     if (changed || uncertainMoved || this.dirty || this.timerDue(t) || (this.phase === 'setup' && !view.calibrated)) this.evaluate(t, changed);
     return this.events.length || this.feedback.length ? this.flush() : NO_STEP;
   }
@@ -206,6 +212,41 @@ export class MoveTracker {
   }
 
   private wasCalibrated = false;
+  private lastSides = 0;
+
+  /**
+   * What the colours read say against the position, on a polarity-coded board:
+   * `wrong` — a coin of the other side where a piece stands (it reads a full
+   * step the other way); `upsideDown` — a man reading about half a step the
+   * other way (its coin lying magnet-up). A king reading half a step the other
+   * way is a king crowned with the opponent's coin under the man: no issue.
+   * Nothing on a board glued the old way (colour checks off).
+   */
+  private colourIssues(): { wrong: number; upsideDown: number } {
+    const v = this.v;
+    if (!v.coded) return { wrong: 0, upsideDown: 0 };
+    const pos = this.game.position;
+    const other = (pos.black & v.whiteSide) | (pos.white & v.blackSide);
+    return { wrong: other & ~v.half, upsideDown: other & v.half & ~pos.kings };
+  }
+
+  /** Sentences for the colour issues: "The coin on 14 is White's: put a Black coin there." */
+  private colourWords(issues: { wrong: number; upsideDown: number }): string[] {
+    const pos = this.game.position;
+    const out: string[] = [];
+    for (let i = 0; i < 32; i++) {
+      const bit = 1 << i, sq = i + 1;
+      if (issues.wrong & bit) {
+        const mine = pos.black & bit ? 'Black' : 'White', theirs = mine === 'Black' ? 'White' : 'Black';
+        const king = pos.kings & bit;
+        out.push(`The ${king ? 'king' : 'coin'} on ${sq} is ${theirs}'s: put ${king ? `a ${mine} king` : `a ${mine} coin`} there.`);
+      }
+    }
+    const flipped: number[] = [];
+    for (let i = 0; i < 32; i++) if (issues.upsideDown & (1 << i)) flipped.push(i + 1);
+    if (flipped.length) out.push(flipped.length === 1 ? `The coin on ${flipped[0]} is upside down: turn it over.` : `The coins on ${joinWords(flipped.map(String))} are upside down: turn them over.`);
+    return out;
+  }
 
   /** The game settled a soft call: this square holds `count` coins (here at once, in the reader when the owner applies it). */
   private correct(square: number, count: 0 | 1 | 2): void {
@@ -319,7 +360,7 @@ export class MoveTracker {
 
   private setStatus(s: BoardStatus, t: number): void {
     if ((s.kind === 'moving' || s.kind === 'in-sync') && !s.reminder) {
-      const r = this.flippedReminder(t);
+      const r = this.flippedReminder(t, s.kind);
       if (r) s = { ...s, reminder: r };
     }
     this.setReminder(s.kind === 'moving' || s.kind === 'in-sync' ? s.reminder ?? null : null, t);
@@ -345,8 +386,20 @@ export class MoveTracker {
     this.events.push(r ? { type: 'reminder', t, reminder: r } : { type: 'reminder-cleared', t });
   }
 
-  /** A coin lying magnet-up: counted as a coin, and the player asked to turn it over. */
-  private flippedReminder(t: number): Reminder | null {
+  /**
+   * A coin lying magnet-up: counted as a coin, and the player asked to turn it
+   * over; on a coded board also a coin of the wrong side where a piece stands.
+   */
+  private flippedReminder(t: number, kind: 'moving' | 'in-sync'): Reminder | null {
+    if (this.v.coded) {
+      // Only against a settled position (mid-move a square may hold the other side's coin passing).
+      if (kind === 'moving') return null;
+      const issues = this.colourIssues();
+      if (!issues.wrong && !issues.upsideDown) return null;
+      const squares: number[] = [];
+      for (let i = 0; i < 32; i++) if ((issues.wrong | issues.upsideDown) & (1 << i)) squares.push(i + 1);
+      return { category: issues.wrong ? 'wrong-colour' : 'upside-down', message: this.colourWords(issues).join(' '), squares, t };
+    }
     const m = this.v.flipped;
     if (!m) return null;
     const squares: number[] = [];
@@ -418,6 +471,17 @@ export class MoveTracker {
     const soft = this.v.calibrated ? this.setupReading(want) : null;
     if (soft) {
       for (const sq of diffSquares(board, soft)) this.correct(sq, soft[sq - 1] as 1 | 2);
+    }
+    // On a polarity-coded board the colours must be right too (a set-up from a FEN, a resumed game,
+    // pieces put back after a fumble): each coin of the wrong side is named.
+    const colours = this.v.calibrated && sameCounts(board, want) ? this.colourWords(this.colourIssues()) : [];
+    if (colours.length) {
+      const message = `Set up the position: ${colours.join(' ')}`;
+      if (this.status.kind !== 'setup' || this.status.message !== message) {
+        this.events.push({ type: 'setup', t, fixes: [], message });
+        this.setStatus({ kind: 'setup', fixes: [], message }, t);
+      }
+      return;
     }
     if (this.v.calibrated && sameCounts(board, want)) {
       this.settingUp = false;
@@ -824,6 +888,7 @@ const EMPTY_VIEW: BoardView = {
   counts: new Uint8Array(32), confidence: new Float32Array(32), calibrated: false,
   uncertain: 0, unexpected: 0, flipped: 0, faint: 0, plausibleStacks: 0, expectedStacks: 0,
   lastChange: -Infinity, now: -Infinity, settling: false, coins: new Float32Array(32), stack: new Float32Array(32), measured: 0, unclear: 0,
+  coded: false, signed: new Float32Array(32), whiteSide: 0, blackSide: 0, half: 0,
 };
 
 /** In set-up, a square where the game has a king and one coin is read counts as the king if it reads at least this (fraction of a coin above empty). */

@@ -104,6 +104,7 @@ export class Table {
   /** Plays a move plainly: lift, put down on the last square, take the captured pieces. */
   play(move: Move, gap = 150): void {
     const size = this.sim.coinsAt(move.from);
+    this.sim.hold(colorOf(this.game.position, move.from) ?? null);
     this.sim.lift(move.from);
     this.wait(gap);
     this.sim.set(move.to, move.crowned ? 1 : size);
@@ -233,6 +234,8 @@ export class RandomHand {
     const st = this.style;
     const size = sim.coinsAt(move.from);
     const mover = colorOf(this.table.game.position, move.from);
+    // (On a polarity-coded board the coins the hand puts down are the mover's: it holds them.)
+    sim.hold(mover ?? null);
     this.flippedAt = -1;
     // The page still asks for a crown the player did put on (an off-centre stack reading like a
     // man), or the buzzer says so: the player straightens the stack.

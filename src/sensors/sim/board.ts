@@ -207,6 +207,10 @@ export class SimBoard extends SourceBase implements BoardHand {
   coinsAt(square: number): number {
     return this.physics.coins(square);
   }
+  /** The hand is moving a piece of this side: coins it puts down are that side's unless said otherwise (null: none). */
+  hold(color: 'black' | 'white' | null): void {
+    this.physics.hold(color);
+  }
   /** Whose coin stands on top of a square (null: empty). */
   colorAt(square: number): 'black' | 'white' | null {
     return this.physics.colorAt(square);

@@ -97,7 +97,8 @@ export interface Placement {
   /**
    * whose coin: if not given, a coin put on a coin is of the same colour (a
    * crown: coins of opposite colours repel on a coded board), otherwise the
-   * coin last taken off the board (the one in the hand), otherwise Black's
+   * side's whose piece the hand is moving (hold), otherwise the coin last
+   * taken off the board, otherwise Black's
    */
   color?: CoinColor;
 }
@@ -128,6 +129,13 @@ export class BoardPhysics {
   private readonly neighbours: number[][] = [];
   /** colours of the coins last taken off the board, newest last (what the hand holds) */
   private readonly inHand: CoinColor[] = [];
+  /** whose piece the hand is moving (coins it puts down are that side's unless said otherwise) */
+  private holding: CoinColor | null = null;
+
+  /** The hand is moving a piece of this side (null: none); see Placement.color. */
+  hold(color: CoinColor | null): void {
+    this.holding = color;
+  }
 
   constructor(options: Partial<PhysicsOptions> = {}) {
     this.options = { ...DEFAULT_PHYSICS, ...options };
@@ -190,7 +198,7 @@ export class BoardPhysics {
       if (this.inHand.length > 4) this.inHand.shift();
     }
     while (s.coins.length < coins) {
-      const color = how.color ?? s.coins.at(-1)?.color ?? this.inHand.pop() ?? 'black';
+      const color = how.color ?? s.coins.at(-1)?.color ?? this.holding ?? this.inHand.pop() ?? 'black';
       s.coins.push({
         strength: uniform(this.coinRng, 1 - o.magnetSpread, 1 + o.magnetSpread),
         offMm: how.offMm ?? this.dropMm(),

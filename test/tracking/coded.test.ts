@@ -1,0 +1,155 @@
+// The polarity-coded board (Black's coins raise the reading, White's lower it:
+// hardware/README.md): the reader tells the kind of board from the set-up,
+// counts coins either way from empty, and says which side each coin is on.
+import { describe, expect, it } from 'vitest';
+import { Game, colorAt, legalMoves, moveText, parseFen, type Move, type Position } from '../../src/rules/index.ts';
+import { HUMAN, RandomHand, Table } from './table.ts';
+
+const coded = { coding: 'polarity' as const };
+
+function move(game: Game, text: string): Move {
+  const m = legalMoves(game.position).find((x) => moveText(x, legalMoves(game.position)) === text);
+  if (!m) throw new Error(`no move ${text}`);
+  return m;
+}
+
+describe('polarity-coded board', () => {
+  it('is recognised at the set-up (from empty, and started on a set board), and each coin\'s side is read', async () => {
+    for (let seed = 1; seed <= 6; seed++) {
+      for (const fromEmpty of [true, false]) {
+        const t = new Table({ seed, physics: coded });
+        t.feeding = fromEmpty;
+        await t.open();
+        t.sim.setupStart();
+        t.wait(1000);
+        t.feeding = true;
+        t.wait(1500);
+        expect(t.tracker.phase, `seed ${seed} ${fromEmpty ? 'from empty' : 'set before'}: ${JSON.stringify(t.tracker.boardStatus)}`).toBe('play');
+        const v = t.tracker.view;
+        expect(v.coded).toBe(true);
+        for (let sq = 1; sq <= 12; sq++) expect(v.signed[sq - 1], `square ${sq}`).toBeGreaterThan(0.5);
+        for (let sq = 21; sq <= 32; sq++) expect(v.signed[sq - 1], `square ${sq}`).toBeLessThan(-0.5);
+      }
+    }
+  });
+
+  it('a board glued the old way is recognised as such (no colours)', async () => {
+    const t = new Table({ seed: 3 });
+    await t.open();
+    t.sim.setupStart();
+    t.wait(1500);
+    expect(t.tracker.phase).toBe('play');
+    expect(t.tracker.view.coded).toBe(false);
+  });
+
+  it('a game played with every habit comes out exact, with no alert', async () => {
+    for (let seed = 1; seed <= 4; seed++) {
+      const t = new Table({ seed, physics: coded });
+      await t.open();
+      t.sim.setupStart();
+      t.wait(1500);
+      const hand = new RandomHand(t, 100 + seed, HUMAN);
+      const played: string[] = [];
+      const game = new Game(t.game.start);
+      for (let ply = 0; ply < 60 && !game.outcome; ply++) {
+        const moves = game.legalMoves();
+        const m = moves[Math.floor(hand.rng() * moves.length)];
+        played.push(moveText(m, moves));
+        game.play(m);
+        hand.playMove(m);
+      }
+      t.wait(1500);
+      expect(t.alerts(), `seed ${seed}`).toEqual([]);
+      expect(t.game.plies.map((p) => moveText(p.move, legalMoves(p.before))), `seed ${seed}`).toEqual(played);
+    }
+  });
+
+  it('a set-up with coins of the wrong colour names each one, and play starts only when all are right', async () => {
+    const t = new Table({ seed: 5, physics: coded });
+    await t.open();
+    t.sim.setupStart();
+    t.wait(1500);
+    expect(t.tracker.phase).toBe('play');
+    // A new game: the same set-up but two coins swapped for the other side's.
+    t.sim.lift(5);
+    t.sim.place(5, { color: 'white', offMm: 1 });
+    t.sim.lift(26);
+    t.sim.place(26, { color: 'black', offMm: 2 });
+    t.wait(300);
+    t.tracker.setGame(Game.standard());
+    t.wait(800);
+    expect(t.tracker.phase).toBe('setup');
+    const status = t.tracker.boardStatus;
+    expect(status.kind === 'setup' && status.message).toBe("Set up the position: The coin on 5 is White's: put a Black coin there. The coin on 26 is Black's: put a White coin there.");
+    t.sim.lift(5);
+    t.sim.place(5, { color: 'black' });
+    t.wait(400);
+    expect(t.tracker.phase).toBe('setup');
+    t.sim.lift(26);
+    t.sim.place(26, { color: 'white' });
+    t.wait(600);
+    expect(t.tracker.phase).toBe('play');
+    expect(t.alerts()).toEqual([]);
+  });
+
+  it('a position from a FEN with kings, set up with a king of the wrong colour, and after a restart: named, then play', async () => {
+    const fen = 'W:W18,K23,30:B1,K3,11';
+    const pos = parseFen(fen);
+    const t = new Table({ seed: 2, physics: coded, game: new Game(pos) });
+    await t.open();
+    t.sim.setupStart(); // the board is calibrated from the start position first…
+    t.wait(1500);
+    t.tracker.setGame(Game.standard());
+    t.wait(800);
+    expect(t.tracker.view.coded).toBe(true);
+    // …then cleared and the FEN's pieces put down, the king on 23 in Black's coins.
+    t.sim.clear();
+    t.wait(300);
+    place(t, pos, { 23: 'black' });
+    t.wait(300);
+    t.tracker.setGame(new Game(pos));
+    t.wait(1000);
+    const status = t.tracker.boardStatus;
+    expect(status.kind === 'setup' && status.message).toBe("Set up the position: The king on 23 is Black's: put a White king there.");
+    t.sim.set(23, 0);
+    t.wait(200);
+    t.sim.set(23, 2, { color: 'white' });
+    t.wait(800);
+    expect(t.tracker.phase).toBe('play');
+    // A restart: a fresh tracker on the same board (the coins as they stand) — and a man of the wrong colour.
+    t.sim.lift(30);
+    t.sim.place(30, { color: 'black' });
+    t.wait(300);
+    t.tracker.setGame(new Game(pos));
+    t.wait(1000);
+    const again = t.tracker.boardStatus;
+    expect(again.kind === 'setup' && again.message).toBe("Set up the position: The coin on 30 is Black's: put a White coin there.");
+  });
+
+  it('a coin put down magnet-up on a coded board is reported ("turn it over"), not taken for the other side\'s', async () => {
+    const t = new Table({ seed: 4, physics: coded });
+    await t.open();
+    t.sim.setupStart();
+    t.wait(1500);
+    t.sim.hold('black');
+    t.sim.lift(11);
+    t.wait(150);
+    t.sim.set(15, 1, { upsideDown: true, offMm: 1.5 });
+    t.wait(800);
+    expect(t.game.plies.length).toBe(1);
+    expect(t.tracker.currentReminder?.message).toBe('The coin on 15 is upside down: turn it over.');
+    t.sim.flip(15);
+    t.wait(600);
+    expect(t.tracker.currentReminder).toBeNull();
+    expect(t.alerts()).toEqual([]);
+  });
+});
+
+/** Puts a position's pieces on the sim board, each side's coins (or the colours given per square). */
+function place(t: Table, pos: Position, colours: Record<number, 'black' | 'white'> = {}): void {
+  for (let sq = 1; sq <= 32; sq++) {
+    const c = colorAt(pos, sq);
+    if (!c) continue;
+    t.sim.set(sq, pos.kings & (1 << (sq - 1)) ? 2 : 1, { color: colours[sq] ?? c });
+  }
+}
