@@ -368,7 +368,12 @@ export class GameSession {
           this.emit({ type: 'setup', fixes: e.fixes, say: e.fixes.length ? fixesSentence(e.fixes) : e.message });
           break;
         case 'ready':
-          // Clocks start with the first move, not here. A set-up position: the sensors cannot see colours, so ask for a check.
+          // Clocks start with the first move, not here. A set-up position on a set that cannot show
+          // colours (glued the old way): ask for a check, and say once why.
+          if (!this.tracker.view.coded && !this.saidNoColours) {
+            this.saidNoColours = true;
+            this.emit({ type: 'notice', level: 'info', squares: [], say: 'This set\'s magnets are all glued the same way up, so the board cannot see colours: colour checks are off.' });
+          }
           this.emit({ type: 'ready', say: this.game.outcome ? 'Board matches the finished game.' : `Board ready. ${this.colourCheck()}${sideName(this.game.turn)} to move.` });
           break;
         case 'game-over':
@@ -386,8 +391,12 @@ export class GameSession {
   }
 
   /** For a set-up position before its first move: "Check the colours: black men on …; white … ". */
+  /** The "colour checks are off" notice was given (once per service). */
+  private saidNoColours = false;
+
   private colourCheck(): string {
-    if (this.game.plies.length > 0 || sameBoard(this.game.start, START)) return '';
+    // (A polarity-coded set had every coin's colour checked before it was ready.)
+    if (this.tracker.view.coded || this.game.plies.length > 0 || sameBoard(this.game.start, START)) return '';
     const pieces = piecesOf(this.game.position);
     return `Check the colours: ${piecesSentence(pieces, 'black')}; ${piecesSentence(pieces, 'white')}. `;
   }

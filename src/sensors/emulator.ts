@@ -190,11 +190,15 @@ export class EmulatorBoardSource extends SourceBase implements BoardHand {
 
   // ------------------------------------------------------------- the hand
 
-  async place(square: number): Promise<void> {
+  async place(square: number, color?: 'black' | 'white'): Promise<void> {
     const n = this.coinsAt(square);
     if (n >= 2) throw new RangeError(`square ${square} already holds 2 coins (a king)`);
-    this.model.place(square);
+    this.model.place(square, undefined, color);
     await this.levels();
+  }
+  /** The hand is moving a piece of this side: coins it puts down are that side's (null: none). */
+  hold(color: 'black' | 'white' | null): void {
+    this.model.holding = color;
   }
   async lift(square: number, coins?: number): Promise<void> {
     const n = this.coinsAt(square);
@@ -202,10 +206,10 @@ export class EmulatorBoardSource extends SourceBase implements BoardHand {
     if (n === 0 || k < 1 || k > n) throw new RangeError(`cannot lift ${coins ?? 'the piece'} from square ${square}: it holds ${n} coin(s)`);
     await this.set(square, n - k);
   }
-  async set(square: number, coins: number): Promise<void> {
+  async set(square: number, coins: number, color?: 'black' | 'white'): Promise<void> {
     this.coinsAt(square);
     if (!Number.isInteger(coins) || coins < 0 || coins > 2) throw new RangeError(`square ${square}: ${coins} coins (a square holds 0, 1 or 2)`);
-    this.model.set(square, coins);
+    this.model.set(square, coins, color);
     await this.levels();
   }
   /** Turn the lone coin on a square upside down (or back): it then reads below empty. */
@@ -215,7 +219,7 @@ export class EmulatorBoardSource extends SourceBase implements BoardHand {
   }
   async setupStart(): Promise<void> {
     for (let sq = 1; sq <= SQUARES; sq++) this.model.set(sq, 0);
-    START_POSITION.forEach((c, i) => this.model.set(i + 1, c));
+    START_POSITION.forEach((c, i) => this.model.set(i + 1, c, i < 16 ? 'black' : 'white'));
     await this.levels();
   }
   async clear(): Promise<void> {

@@ -72,11 +72,17 @@ describe('move records', () => {
   });
 
   it('asks for a colour check when a set-up position is ready (sensors cannot see colours)', async () => {
-    const t = await table();
+    const t = await TableServer.open();
+    t.setUp();
+    // Why, said once on the page (the first ready of the service), not at every game.
+    const first = events(t).filter((e) => e.type === 'notice' && /colour checks are off/.test(e.say));
+    expect(first).toEqual([{ type: 'notice', level: 'info', squares: [], say: "This set's magnets are all glued the same way up, so the board cannot see colours: colour checks are off." }]);
     t.session.newGame({ fen: 'B:W18,24,K10:B12,16' });
     t.setUp();
-    const ready = events(t).find((e) => e.type === 'ready');
+    const all = events(t);
+    const ready = all.find((e) => e.type === 'ready');
     expect(ready?.say).toBe('Board ready. Check the colours: black men on 12 and 16; white men on 18 and 24, a white king on 10. Black to move.');
+    expect(all.filter((e) => e.type === 'notice')).toEqual([]);
   });
 
   it('speaks the set-up as grouped instructions, not square by square', async () => {

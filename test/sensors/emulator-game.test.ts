@@ -8,6 +8,8 @@
 // Parts are a typical production lot (hall-model.ts 'typical'). Other boards:
 //   CROWNHEAD_EMU_SEED=n                       another lot and another hand
 //   CROWNHEAD_EMU_PARTS=datasheet              parts uniform over the datasheet limits
+//   CROWNHEAD_EMU_CODING=uniform               magnets glued the old way (the default
+//                                              board is polarity-coded: White's coins read below empty)
 // The board is set up from empty, as people do, so the host sees every
 // square's own empty level before its coin goes on; with that, every lot
 // tried calibrates and plays its game without a false alert (seeds 1–6, both
@@ -82,7 +84,7 @@ describe('a game with kings on the emulated board, through the realistic sensor 
     });
 
   beforeAll(async () => {
-    src = new EmulatorBoardSource({ model: { seed: Number(process.env.CROWNHEAD_EMU_SEED ?? 1), parts: process.env.CROWNHEAD_EMU_PARTS === 'datasheet' ? 'datasheet' : 'typical' } });
+    src = new EmulatorBoardSource({ model: { seed: Number(process.env.CROWNHEAD_EMU_SEED ?? 1), parts: process.env.CROWNHEAD_EMU_PARTS === 'datasheet' ? 'datasheet' : 'typical', coding: process.env.CROWNHEAD_EMU_CODING === 'uniform' ? 'uniform' : 'polarity' } });
     tracker = new BoardTracking(Game.standard());
     src.onFrame((f) => {
       frameCount++;
@@ -109,6 +111,8 @@ describe('a game with kings on the emulated board, through the realistic sensor 
     await src.setupStart();
     const ready = await next((e) => e.type === 'ready', 'ready after setting up the start position', 15_000);
     expect(ready.type === 'ready' && ready.calibrated).toBe(true);
+    // …and knows which kind of board it is.
+    expect(tracker.view.coded).toBe(src.model.options.coding === 'polarity');
   }, 20_000);
 
   it('follows a game with captures, crownings and king moves, with no false alert', async () => {
@@ -122,6 +126,7 @@ describe('a game with kings on the emulated board, through the realistic sensor 
       const size = isKing(game.position, move.from) ? 2 : 1;
       if (size === 2) kingMoves++;
       const before = game.plies.length;
+      src.hold(game.position.turn);
       await src.lift(move.from);
       await pause(120);
       await src.set(move.to, size);

@@ -2,7 +2,9 @@
 // habit of real players mixed in: see table.ts) and checks that tracking
 // records exactly the moves played with no alert (buzzer); incomplete-move
 // reminders are counted apart. Seeded per game, so a failure replays (the
-// seed is in the failure message). CROWNHEAD_SOAK_EVERY=k plays only every
+// seed is in the failure message). Three games in four are played on a
+// polarity-coded board, the rest on one glued the old way (codingFor).
+// CROWNHEAD_SOAK_EVERY=k plays only every
 // k-th game (a quick subset while developing; the full soak is the default).
 import { readPdn } from '../../src/pdn/index.ts';
 import { corpusFile } from '../corpus.ts';
@@ -29,7 +31,7 @@ const route = (m: { from: number; path: readonly number[] }) => [m.from, ...m.pa
 
 export async function playCorpusGame(file: string, index: number, style: Partial<HandStyle> = HUMAN, seed = index + 1, routine = false): Promise<GameRun> {
   const game = readPdn(corpusFile(file)).games[index];
-  const table = new Table({ seed, routine });
+  const table = new Table({ seed, routine, physics: { coding: codingFor(seed, routine) } });
   await table.open();
   table.setUp();
   const hand = new RandomHand(table, 1000 + seed - 1, style);
@@ -58,6 +60,16 @@ export async function playCorpusGame(file: string, index: number, style: Partial
     latencies,
     detail: ok ? '' : `${file} game ${index} (seed ${seed}): ${table.game.plies.length}/${game.moves.length} moves; alerts: ${alerts.map((a) => `[${a.category}] ${a.message}`).join(' | ') || 'none'}`,
   };
+}
+
+/**
+ * Which kind of board a soak game is played on: polarity-coded (each side's
+ * magnets the other pole down) for three games in four, glued the old way for
+ * the rest. A routine-calibrated board is the old kind (the routine measures
+ * one pole).
+ */
+export function codingFor(seed: number, routine = false): 'polarity' | 'uniform' {
+  return routine || seed % 4 === 0 ? 'uniform' : 'polarity';
 }
 
 /** Was this not-crowned alert one of the ambiguous crowns the table counted (its crown square among them)? */

@@ -1,11 +1,12 @@
 // Every game of OCA_2.0.pdn played on the simulated board by the hand with
 // every habit of real players (table.ts) comes out as the same moves, with
 // zero alerts, and the PDN written from the tracked game equals the record
-// (moves and result). Incomplete-move reminders (quiet) are allowed.
+// (moves and result). Incomplete-move reminders (quiet) are allowed. Three
+// games in four on a polarity-coded board (codingFor).
 import { describe, expect, it } from 'vitest';
 import { readPdn, makePdn, pdnFromGame } from '../../src/pdn/index.ts';
 import { corpusFile } from '../corpus.ts';
-import { soakIndexes } from './corpus-games.ts';
+import { codingFor, soakIndexes } from './corpus-games.ts';
 import { HUMAN, RandomHand, Table } from './table.ts';
 
 describe('OCA_2.0.pdn on the simulated board', () => {
@@ -15,7 +16,7 @@ describe('OCA_2.0.pdn on the simulated board', () => {
   for (const [k, g] of games.entries()) {
     if (!play.has(k)) continue;
     it(`game ${k + 1}: ${g.tags.find(([n]) => n === 'Event')?.[1]} — same PDN, no alerts`, async () => {
-      const table = new Table({ seed: 500 + k });
+      const table = new Table({ seed: 500 + k, physics: { coding: codingFor(500 + k) } });
       await table.open();
       table.setUp();
       const hand = new RandomHand(table, 9000 + k, HUMAN);

@@ -14,7 +14,7 @@ import {
 } from '../../src/rules/index.ts';
 import { mulberry32, type Rng } from '../../src/sensors/sim/index.ts';
 import { corpusFile } from '../corpus.ts';
-import { soakIndexes } from './corpus-games.ts';
+import { codingFor, soakIndexes } from './corpus-games.ts';
 import { HUMAN, RandomHand, Table } from './table.ts';
 
 type Injection = { category: string; act: () => void; what?: string };
@@ -153,7 +153,7 @@ describe('injected illegal actions in corpus games', () => {
       for (const k of indexes) {
         const g = games[k];
         const r = mulberry32(77 + k);
-        const table = new Table({ seed: 300 + k, routine: measured });
+        const table = new Table({ seed: 300 + k, routine: measured, physics: { coding: codingFor(300 + k, measured) } });
         await table.open();
         table.setUp();
         const hand = new RandomHand(table, 4000 + k, { ...HUMAN, fastReply: 0, longPause: 0 });

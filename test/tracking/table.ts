@@ -81,7 +81,7 @@ export class Table {
   /** Puts the game's position on the board and waits until the tracker says ready. */
   setUp(pos: Position = this.game.position): void {
     const counts = countsOf(pos);
-    for (let s = 1; s <= 32; s++) this.sim.set(s, counts[s - 1]!);
+    for (let s = 1; s <= 32; s++) this.sim.set(s, counts[s - 1]!, { color: colorOf(pos, s) ?? undefined });
     this.wait(600);
   }
 
