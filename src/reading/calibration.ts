@@ -23,6 +23,12 @@ export interface CalibrationData {
   one: number[];
   /** null where no stack has been measured yet */
   two: (number | null)[];
+  /**
+   * 'polarity': a polarity-coded set (White's coins read below empty); the
+   * levels are then distances from empty, folded upwards. Absent: glued the
+   * old way.
+   */
+  coding?: 'uniform' | 'polarity';
 }
 
 /** On measured squares the one-coin level learnt in play stays at least this fraction of the measured gap below two coins. */
@@ -121,6 +127,9 @@ export class Calibration {
     this.measuredGap[i] = this.two[i] - this.one[i];
   }
 
+  /** The set is polarity-coded: levels are distances from empty either way (BoardReader folds readings). */
+  coded = false;
+
   /** Coin delta (one − empty) of a square. */
   span(i: number): number {
     return this.one[i] - this.empty[i];
@@ -171,6 +180,7 @@ export class Calibration {
       empty: Array.from(this.empty, round),
       one: Array.from(this.one, round),
       two: Array.from(this.two, (v, i) => (this.twoKnown[i] ? round(v) : null)),
+      ...(this.coded ? { coding: 'polarity' as const } : {}),
     };
   }
 
@@ -191,7 +201,9 @@ export class Calibration {
       return v as (number | null)[];
     };
     const empty = list('empty', false), one = list('one', false), two = list('two', true);
+    if (d.coding !== undefined && d.coding !== 'uniform' && d.coding !== 'polarity') fail(`"coding" must be "uniform" or "polarity", not ${JSON.stringify(d.coding)}`);
     const c = new Calibration();
+    c.coded = d.coding === 'polarity';
     const ratios: number[] = [];
     for (let i = 0; i < SQUARE_COUNT; i++) {
       c.empty[i] = empty[i]!;

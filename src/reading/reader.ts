@@ -247,6 +247,7 @@ export class BoardReader {
     this.options = { ...DEFAULT_READER, ...options };
     this.calibration = calibration ?? Calibration.nominal();
     this.calibrated = calibration !== undefined;
+    this.coded = calibration?.coded ?? false;
   }
 
   /**
@@ -637,6 +638,7 @@ export class BoardReader {
     }
     if (conflicts.length) return false;
     const fresh = Calibration.fromKnown(folded, counts, own, gap);
+    fresh.coded = coded;
     this.coded = coded;
     this.smooth.set(folded);
     // Keep what a previous calibration measured and this set-up could not (e.g. stacks).
@@ -655,5 +657,6 @@ export class BoardReader {
   useCalibration(c: Calibration): void {
     this.calibration = c;
     this.calibrated = true;
+    this.coded = c.coded;
   }
 }

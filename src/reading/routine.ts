@@ -4,6 +4,8 @@
 // stack of two coins over every square, 1 to 32 in turn — each square's
 // two-coin level (and, for 13–20, the one-coin level from the stack ratio
 // seen elsewhere). A piecepack has only 24 coins, so no step needs more.
+// A polarity-coded set (White's coins read below empty) is recognised at step
+// 2: levels are then measured as distances from empty either way.
 // Pure: fed frames, it reports progress and finally a Calibration.
 
 import { Calibration, SQUARE_COUNT, median } from './calibration.ts';
@@ -38,6 +40,8 @@ export class CalibrationRoutine {
   private readonly one = new Float64Array(SQUARE_COUNT);
   private readonly two = new Float64Array(SQUARE_COUNT);
   private stackSquare = 1;
+  /** the set is polarity-coded (seen at the start position) */
+  private coded = false;
   /** the stack must leave a square (reading back near empty) before the next counts */
   private waitingForLift = false;
   private readonly ref = new Float64Array(SQUARE_COUNT);
@@ -58,7 +62,7 @@ export class CalibrationRoutine {
           step: 'stack', square: this.stackSquare, done: this.stackSquare - 1, total: SQUARE_COUNT,
           message: this.waitingForLift
             ? `Calibration 3/3: take the stack off square ${this.stackSquare - 1}.`
-            : `Calibration 3/3: put a stack of two coins on square ${this.stackSquare}${this.stackSquare === 1 ? ' (clear the board first)' : ''}.`,
+            : `Calibration 3/3: put a stack of two coins${this.coded ? ' of one colour' : ''} on square ${this.stackSquare}${this.stackSquare === 1 ? ' (clear the board first)' : ''}.`,
         };
       case 'done':
         return { step: 'done', square: null, done: SQUARE_COUNT, total: SQUARE_COUNT, message: 'Calibration done and saved.' };
@@ -97,11 +101,18 @@ export class CalibrationRoutine {
         return this.progress();
       }
       case 'start': {
+        // White's coins reading below empty (at least four of them, by a coin's rise): a coded set.
+        let below = 0;
+        for (let i = 20; i < SQUARE_COUNT; i++) if (this.empty[i] - r[i] >= min) below++;
+        const coded = below >= 4;
         for (let i = 0; i < SQUARE_COUNT; i++) {
           const coin = i < 12 || i >= 20;
-          if (coin ? r[i] - this.empty[i] < min : r[i] - this.empty[i] > min / 2) return null;
+          // (On a coded set each side's coins on its own side: Black's up, White's down.)
+          const rise = coded && i >= 20 ? this.empty[i] - r[i] : r[i] - this.empty[i];
+          if (coin ? rise < min : Math.abs(r[i] - this.empty[i]) > min / 2) return null;
         }
-        for (let i = 0; i < SQUARE_COUNT; i++) this.one[i] = r[i];
+        this.coded = coded;
+        for (let i = 0; i < SQUARE_COUNT; i++) this.one[i] = this.fold(i, r[i]);
         this.step = 'stack';
         this.stackSquare = 1;
         return this.progress();
@@ -110,19 +121,19 @@ export class CalibrationRoutine {
         const i = this.stackSquare - 1;
         if (this.waitingForLift) {
           const prev = i - 1;
-          if (r[prev] - this.empty[prev] > min / 2) return null;
+          if (Math.abs(r[prev] - this.empty[prev]) > min / 2) return null;
           this.waitingForLift = false;
           return this.progress();
         }
         // Exactly this square raised, by more than one coin's worth where that is known.
         for (let k = 0; k < SQUARE_COUNT; k++) {
           if (k === i) continue;
-          if (r[k] - this.empty[k] > min / 2) return null;
+          if (Math.abs(r[k] - this.empty[k]) > min / 2) return null;
         }
-        const rise = r[i] - this.empty[i];
+        const rise = this.fold(i, r[i]) - this.empty[i];
         const oneRise = i < 12 || i >= 20 ? this.one[i] - this.empty[i] : min;
         if (rise < oneRise * 1.1) return null;
-        this.two[i] = r[i];
+        this.two[i] = this.fold(i, r[i]);
         this.stackSquare++;
         if (this.stackSquare > SQUARE_COUNT) {
           this.step = 'done';
@@ -132,6 +143,11 @@ export class CalibrationRoutine {
       default:
         return null;
     }
+  }
+
+  /** A reading as a distance from the square's empty level, upwards (either way on a coded set). */
+  private fold(i: number, v: number): number {
+    return this.coded ? this.empty[i] + Math.abs(v - this.empty[i]) : v;
   }
 
   get finished(): boolean {
@@ -148,6 +164,7 @@ export class CalibrationRoutine {
     const ratio = median(ratios);
     const c = new Calibration();
     c.stackRatio = ratio;
+    c.coded = this.coded;
     for (let i = 0; i < SQUARE_COUNT; i++) {
       c.empty[i] = this.empty[i];
       c.two[i] = this.two[i];

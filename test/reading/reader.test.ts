@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { Calibration, MIN_STACK_RATIO, NOMINAL, SQUARE_COUNT, agreesWithOccupancy, occupancyConflicts } from '../../src/reading/calibration.ts';
 import { BoardReader, UPSIDE_DOWN_STEP } from '../../src/reading/reader.ts';
+import { CalibrationRoutine } from '../../src/reading/routine.ts';
 
 const START: number[] = Array.from({ length: SQUARE_COUNT }, (_, i) => (i < 12 || i >= 20 ? 1 : 0));
 const EMPTY = 500, ONE = 700, TWO = 780; // span 200, stack ratio 1.4
@@ -300,5 +301,42 @@ describe('reader', () => {
     r.apply([{ kind: 'correct', square: 1, count: 2 }]);
     expect(r.view().counts[0]).toBe(2);
     expect(r.apply([{ kind: 'calibrate-from', counts: START }])).toBe(false); // square 1 is no start-position board
+  });
+});
+
+describe('the calibration routine on a polarity-coded set', () => {
+  it('recognises the set at the start position, measures distances from empty either way, and a reader using it counts White\'s coins', () => {
+    const empty = Array.from({ length: 32 }, (_, i) => 500 + ((i * 13) % 40) - 20);
+    const routine = new CalibrationRoutine();
+    let t = 0;
+    const hold = (frame: number[], ms = 800) => {
+      for (let k = 0; k < ms; k += 10, t += 10) routine.push(t, frame);
+    };
+    hold(empty);
+    expect(routine.progress().step).toBe('start');
+    // Black's coins up by a coin, White's down by as much.
+    hold(empty.map((e, i) => (i < 12 ? e + 200 : i >= 20 ? e - 200 : e)));
+    expect(routine.progress().step).toBe('stack');
+    expect(routine.progress().message).toMatch(/stack of two coins of one colour on square 1/);
+    for (let sq = 1; sq <= 32; sq++) {
+      hold(empty.map((e, i) => (i === sq - 1 ? (sq % 2 ? e + 290 : e - 290) : e)));
+      if (sq < 32) hold(empty);
+    }
+    expect(routine.finished).toBe(true);
+    const c = routine.result();
+    expect(c.coded).toBe(true);
+    expect(c.one[25] - c.empty[25]).toBeCloseTo(200, 0); // square 26 (White's): a distance, upwards
+    expect(c.two[1] - c.empty[1]).toBeCloseTo(290, 0);
+    // Saved and read back, it stays a coded calibration; a bad coding is named.
+    const back = Calibration.fromJSON(JSON.parse(JSON.stringify(c.toJSON('B1'))));
+    expect(back.coded).toBe(true);
+    expect(() => Calibration.fromJSON({ ...c.toJSON(), coding: 'stripes' })).toThrow(/"coding" must be "uniform" or "polarity", not "stripes"/);
+    const r = new BoardReader({}, back);
+    const frame = empty.map((e, i) => (i === 25 ? e - 200 : e));
+    for (let k = 0; k < 300; k += 10) r.push(k, frame);
+    expect(r.view().coded).toBe(true);
+    expect(r.counts[25]).toBe(1);
+    expect(r.view().whiteSide).toBe(1 << 25);
+    expect(r.flippedMask).toBe(0);
   });
 });
