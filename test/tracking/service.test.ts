@@ -96,7 +96,7 @@ describe('tracking through the service', () => {
     const snap = s.service.session.snapshot();
     expect(snap.status).toMatchObject({ kind: 'in-sync', reminder: { category: 'upside-down', squares: [15] } });
     // The page hears it as a quiet notice (spoken politely, no buzzer), with the square to look at.
-    const notice = await s.c.next((e) => e.type === 'event' && e.event.type === 'notice', 'the reminder as a notice');
+    const notice = await s.c.next((e) => e.type === 'event' && e.event.type === 'notice' && e.event.level === 'reminder', 'the reminder as a notice');
     expect(notice.event).toEqual({ type: 'notice', level: 'reminder', squares: [15], say: 'The coin on 15 is upside down: turn it over.' });
     s.sim.flip(15);
     s.sim.advance(600);
