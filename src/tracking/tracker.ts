@@ -230,6 +230,37 @@ export class MoveTracker {
     return { wrong: other & ~v.half, upsideDown: other & v.half & ~pos.kings };
   }
 
+  /**
+   * On a polarity-coded board, what the colours seen add to an alert: coins
+   * put down that read as the other side's (not the side to move) are named
+   * ("the coin put on 17 is White's"), and when every coin put down is the
+   * other side's, one of theirs left its square and none of the side to
+   * move's pieces moved, the mistake is a move by the wrong side, whatever the
+   * squares alone suggested.
+   */
+  private withColoursSeen(alert: Alert, board: Counts): Alert {
+    const v = this.v;
+    if (!v.coded) return alert;
+    const pos = this.game.position, counts = this.snapshot().counts;
+    const mover = pos.turn, other = mover === 'black' ? 'white' : 'black';
+    const otherSide = other === 'white' ? v.whiteSide : v.blackSide;
+    const placed: number[] = [];
+    let moverMoved = false, otherMoved = false;
+    for (let i = 0; i < 32; i++) {
+      if (board[i] > counts[i] && counts[i] === 0) placed.push(i + 1);
+      if (board[i] !== counts[i] && ((mover === 'black' ? pos.black : pos.white) >>> i) & 1) moverMoved = true;
+      if (board[i] !== counts[i] && ((mover === 'black' ? pos.white : pos.black) >>> i) & 1) otherMoved = true;
+    }
+    const theirs = placed.filter((sq) => (otherSide >>> (sq - 1)) & 1);
+    if (!theirs.length) return alert;
+    const Other = other === 'white' ? 'White' : 'Black', Mover = mover === 'white' ? 'White' : 'Black';
+    const named = `The ${theirs.length > 1 ? 'coins' : 'coin'} put on ${joinWords(theirs.map(String))} ${theirs.length > 1 ? 'are' : 'is'} ${Other}'s.`;
+    if (theirs.length === placed.length && !moverMoved && otherMoved && alert.category !== 'wrong-side') {
+      return { ...alert, category: 'wrong-side', message: `It is ${Mover}'s turn: ${named.charAt(0).toLowerCase()}${named.slice(1)} ${describeFixes(alert.fixes)}`.trim() };
+    }
+    return { ...alert, message: `${alert.message} ${named}` };
+  }
+
   /** Sentences for the colour issues: "The coin on 14 is White's: put a Black coin there." */
   private colourWords(issues: { wrong: number; upsideDown: number }): string[] {
     const pos = this.game.position;
@@ -705,7 +736,8 @@ export class MoveTracker {
         // Left part-way through a move (captured coins on, a jump stopped short) and the opponent has
         // moved on since: the mistake is the unfinished move, named as such however long it stood.
         const stuck = this.stuck && this.movedOnFrom(this.stuck.board, view);
-        this.raise(stuck ? diagnose(this.stuck!.board, game.position, snap.counts, legal, t, view) : diagnose(view, game.position, snap.counts, legal, t), t);
+        const alert = stuck ? diagnose(this.stuck!.board, game.position, snap.counts, legal, t, view) : diagnose(view, game.position, snap.counts, legal, t);
+        this.raise(stuck ? alert : this.withColoursSeen(alert, view), t);
         return;
       }
     }

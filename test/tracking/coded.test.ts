@@ -145,6 +145,41 @@ describe('polarity-coded board', () => {
   });
 });
 
+
+describe('polarity-coded board: mistakes named from the colours seen', () => {
+  it('a White man moved on Black\'s turn is named as such, with the coin\'s colour', async () => {
+    const t = new Table({ seed: 6, physics: coded });
+    await t.open();
+    t.sim.setupStart();
+    t.wait(1500);
+    // Black to move; White's man on 21 goes to 17 (a square no black move reaches).
+    t.sim.hold('white');
+    t.sim.lift(21);
+    t.wait(150);
+    t.sim.place(17);
+    t.wait(1500);
+    const a = t.alerts().at(-1)!;
+    expect(a.category).toBe('wrong-side');
+    expect(a.message).toMatch(/coin put on 17 is White's/);
+    t.sim.lift(17);
+    t.sim.place(21);
+    t.wait(800);
+    expect(t.tracker.currentAlert).toBeNull();
+  });
+
+  it('an extra coin from the box stays an extra piece (nothing of the other side moved), its colour named', async () => {
+    const t = new Table({ seed: 7, physics: coded });
+    await t.open();
+    t.sim.setupStart();
+    t.wait(1500);
+    t.sim.place(17, { color: 'white' });
+    t.wait(1500);
+    const a = t.alerts().at(-1)!;
+    expect(a.category).toBe('extra-piece');
+    expect(a.message).toMatch(/The coin put on 17 is White's\.$/);
+  });
+});
+
 /** Puts a position's pieces on the sim board, each side's coins (or the colours given per square). */
 function place(t: Table, pos: Position, colours: Record<number, 'black' | 'white'> = {}): void {
   for (let sq = 1; sq <= 32; sq++) {
