@@ -260,16 +260,39 @@ export class BoardReader {
     this.stackExpected = expected;
   }
 
-  /** The board as read (live arrays: read, do not keep). */
+  /**
+   * The board as read: one object, brought up to date at each call (live
+   * values: read, do not keep; a view is made every frame).
+   */
   view(): BoardView {
-    // (Levels are worked out only if read: the tracker needs them rarely, and a view is made every frame.)
+    const v = this.liveView;
+    v.calibrated = this.calibrated;
+    v.uncertain = this.uncertain;
+    v.unexpected = this.unexpectedMask;
+    v.flipped = this.flippedMask;
+    v.faint = this.faintMask;
+    v.plausibleStacks = this.stackMask;
+    v.expectedStacks = this.stackExpected;
+    v.lastChange = this.lastChange;
+    v.now = this.now;
+    v.settling = this.settling;
+    v.measured = this.measuredMask();
+    v.unclear = this.calibrated ? 0 : this.unclearMask;
+    v.coded = this.coded;
+    v.whiteSide = this.whiteSideMask;
+    v.blackSide = this.blackSideMask;
+    v.half = this.halfMask;
+    return v;
+  }
+
+  // (Levels are worked out only if read: the tracker needs them rarely.)
+  private readonly liveView: { -readonly [K in keyof BoardView]: BoardView[K] } = (() => {
     const r = this;
     return {
-      counts: this.counts, confidence: this.confidence, calibrated: this.calibrated,
-      uncertain: this.uncertain, unexpected: this.unexpectedMask, flipped: this.flippedMask, faint: this.faintMask,
-      plausibleStacks: this.stackMask, expectedStacks: this.stackExpected, lastChange: this.lastChange,
-      now: this.now, settling: this.settling, measured: this.measuredMask(),
-      unclear: this.calibrated ? 0 : this.unclearMask,
+      counts: this.counts, confidence: this.confidence, calibrated: false,
+      uncertain: 0, unexpected: 0, flipped: 0, faint: 0, plausibleStacks: 0, expectedStacks: 0,
+      lastChange: -Infinity, now: -Infinity, settling: false, measured: 0, unclear: 0,
+      coded: false, whiteSide: 0, blackSide: 0, half: 0,
       get coins() {
         r.updateLevels();
         return r.coinLevels;
@@ -278,13 +301,12 @@ export class BoardReader {
         r.updateLevels();
         return r.stackLevels;
       },
-      coded: this.coded, whiteSide: this.whiteSideMask, blackSide: this.blackSideMask, half: this.halfMask,
       get signed() {
         r.updateLevels();
         return r.signedLevels;
       },
     };
-  }
+  })();
 
   private measuredMask(): number {
     let m = 0;
