@@ -146,6 +146,24 @@ describe('polarity-coded board', () => {
 });
 
 
+describe('polarity-coded board: restart with kings', () => {
+  it('a service started on a board already holding kings of both colours calibrates without a king lifted (6 boards)', async () => {
+    const pos = parseFen('B:WK5,K14,21,22,30:BK27,K31,1,2,9');
+    for (let seed = 1; seed <= 6; seed++) {
+      const t = new Table({ seed, physics: coded, game: new Game(pos) });
+      t.feeding = false;
+      await t.open();
+      place(t, pos);
+      t.wait(1000);
+      t.feeding = true;
+      t.wait(1500);
+      expect(t.tracker.phase, `seed ${seed}: ${JSON.stringify(t.tracker.boardStatus)}`).toBe('play');
+      expect(t.tracker.view.coded).toBe(true);
+      expect(t.alerts()).toEqual([]);
+    }
+  });
+});
+
 describe('polarity-coded board: mistakes named from the colours seen', () => {
   it('a White man moved on Black\'s turn is named as such, with the coin\'s colour', async () => {
     const t = new Table({ seed: 6, physics: coded });
