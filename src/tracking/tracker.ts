@@ -213,6 +213,10 @@ export class MoveTracker {
 
   private wasCalibrated = false;
   private lastSides = 0;
+  /** the colour issues last seen, since when, and when they will have stood long enough to be said */
+  private colourIssueKey = 0;
+  private colourIssueSince = -Infinity;
+  private colourDue = -Infinity;
 
   /**
    * What the colours read say against the position, on a polarity-coded board:
@@ -227,7 +231,16 @@ export class MoveTracker {
     if (!v.coded) return { wrong: 0, upsideDown: 0 };
     const pos = this.game.position;
     const other = (pos.black & v.whiteSide) | (pos.white & v.blackSide);
-    return { wrong: other & ~v.half, upsideDown: other & v.half & ~pos.kings };
+    // A king on the other side's colour is wrong only if it reads like a stack of that colour: a
+    // crown of the other colour under the man reads about half a coin, and even a well-placed one
+    // less than a coin (the man on top pulls it back).
+    let wrongKings = 0;
+    const kingsOther = other & pos.kings;
+    if (kingsOther) {
+      const signed = v.signed;
+      for (let i = 0; i < 32; i++) if ((kingsOther >>> i) & 1 && Math.abs(signed[i]) >= WRONG_KING) wrongKings |= 1 << i;
+    }
+    return { wrong: (other & ~pos.kings & ~v.half) | wrongKings, upsideDown: other & v.half & ~pos.kings };
   }
 
   /**
@@ -259,6 +272,28 @@ export class MoveTracker {
       return { ...alert, category: 'wrong-side', message: `It is ${Mover}'s turn: ${named.charAt(0).toLowerCase()}${named.slice(1)} ${describeFixes(alert.fixes)}`.trim() };
     }
     return { ...alert, message: `${alert.message} ${named}` };
+  }
+
+  /**
+   * Coded board: squares where a king of one side may stand crowned with the
+   * opponent's coin under the man (reading about half a coin on the
+   * opponent's side): the game's kings, the side to move's king landings, and
+   * an awaited crown. There one coin read may be two (the game decides: a
+   * man put down upside down reads much the same).
+   */
+  private mixedKings(): number {
+    const v = this.v;
+    if (!v.coded) return 0;
+    const pos = this.game.position;
+    let m = (pos.kings & pos.black & v.whiteSide) | (pos.kings & pos.white & v.blackSide);
+    const empty = ~(pos.black | pos.white);
+    m |= this.plausible & empty & (pos.turn === 'black' ? v.whiteSide : v.blackSide);
+    const c = this.awaitingCrown;
+    if (c !== null) {
+      const bit = 1 << (c - 1);
+      m |= bit & (pos.black & bit ? v.whiteSide : pos.white & bit ? v.blackSide : 0);
+    }
+    return m & v.half;
   }
 
   /** Sentences for the colour issues: "The coin on 14 is White's: put a Black coin there." */
@@ -326,6 +361,8 @@ export class MoveTracker {
 
   private setDeadline(t: number): void {
     this.deadline = Infinity;
+    // (A colour issue waiting out its grace period is looked at again when it is up.)
+    if (this.colourDue > t) this.deadline = this.colourDue;
     if (this.phase !== 'play' || this.status.kind !== 'moving') return;
     for (const d of [this.options.graceMs, this.options.patienceMs, this.options.settleMs, this.options.fastReplyMs]) {
       const at = this.candidateSince + d;
@@ -426,7 +463,18 @@ export class MoveTracker {
       // Only against a settled position (mid-move a square may hold the other side's coin passing).
       if (kind === 'moving') return null;
       const issues = this.colourIssues();
+      // (Only once it has stood for the grace period: a crown being put together, a coin being
+      // turned, pass through the other side's colour for a moment.)
+      const key = issues.wrong * 3 + issues.upsideDown;
+      if (key !== this.colourIssueKey) {
+        this.colourIssueKey = key;
+        this.colourIssueSince = t;
+      }
       if (!issues.wrong && !issues.upsideDown) return null;
+      if (t - this.colourIssueSince < this.options.graceMs) {
+        this.colourDue = this.colourIssueSince + this.options.graceMs;
+        return null;
+      }
       const squares: number[] = [];
       for (let i = 0; i < 32; i++) if ((issues.wrong | issues.upsideDown) & (1 << i)) squares.push(i + 1);
       return { category: issues.wrong ? 'wrong-colour' : 'upside-down', message: this.colourWords(issues).join(' '), squares, t };
@@ -472,6 +520,10 @@ export class MoveTracker {
   private evaluateNow(t: number): void {
     const board = this.board;
     if (this.phase === 'setup') return this.evaluateSetup(board, t);
+    // (Coded board: the man lifted and put back on a coin of the opponent's colour — the rules' way
+    // to crown with an opponent's coin — reads about half a coin on that side: crowned.)
+    const crownSq = this.awaitingCrown;
+    if (crownSq !== null && board[crownSq - 1] === 1 && this.crownTouched && (this.mixedKings() >>> (crownSq - 1)) & 1) this.correct(crownSq, 2);
     if (this.awaitingCrown !== null && board[this.awaitingCrown - 1] === 2) {
       const sq = this.awaitingCrown;
       this.awaitingCrown = null;
@@ -571,7 +623,8 @@ export class MoveTracker {
     // emptied square whose empty level was only guessed).
     // (Any faint square: an emptied square still read as holding its coin matches the position.)
     const faint = this.v.faint;
-    for (const sq of this.differences()) unsure |= soft & (1 << (sq - 1));
+    const mixed = this.mixedKings();
+    for (const sq of this.differences()) unsure |= (soft | mixed) & (1 << (sq - 1));
     const boards = alternatives(board, unsure, faint);
     const { verdict, board: b } = classify(boards, this.situation());
     this.act(verdict, b, board, t);
@@ -925,6 +978,9 @@ const EMPTY_VIEW: BoardView = {
 
 /** In set-up, a square where the game has a king and one coin is read counts as the king if it reads at least this (fraction of a coin above empty). */
 const KING_MIN_READING = 0.75;
+
+/** Coded board: a king reading at least this many coin steps on the other side's colour is a king of the wrong colour (a stack of theirs reads ~1.5). */
+const WRONG_KING = 1.1;
 
 /** Fraction of the way from one coin to two above which an awaited crown is taken as on once play goes on. */
 const AMBIGUOUS_CROWN = 0.1;

@@ -135,7 +135,7 @@ describe('polarity-coded board', () => {
     t.sim.lift(11);
     t.wait(150);
     t.sim.set(15, 1, { upsideDown: true, offMm: 1.5 });
-    t.wait(800);
+    t.wait(1500);
     expect(t.game.plies.length).toBe(1);
     expect(t.tracker.currentReminder?.message).toBe('The coin on 15 is upside down: turn it over.');
     t.sim.flip(15);
@@ -161,6 +161,56 @@ describe('polarity-coded board: restart with kings', () => {
       expect(t.tracker.view.coded).toBe(true);
       expect(t.alerts()).toEqual([]);
     }
+  });
+});
+
+describe('polarity-coded board: a crown of the opponent\'s colour', () => {
+  it('a man crowned with an opponent\'s coin slipped under it is a king of the side that crowned, and moves as one', async () => {
+    const pos = parseFen('B:W9,10:B26');
+    const t = new Table({ seed: 3, physics: coded, game: new Game(pos) });
+    await t.open();
+    t.sim.setupStart(); // calibrated from the start position first
+    t.wait(1500);
+    t.tracker.setGame(Game.standard());
+    t.wait(800);
+    t.sim.clear();
+    t.wait(300);
+    place(t, pos);
+    t.wait(300);
+    t.tracker.setGame(new Game(pos));
+    t.wait(1000);
+    expect(t.tracker.phase, JSON.stringify(t.tracker.boardStatus)).toBe('play');
+    t.sim.hold('black');
+    t.sim.lift(26);
+    t.wait(150);
+    t.sim.place(30);
+    t.wait(500);
+    expect(t.tracker.crownSquare).toBe(30);
+    // The rules' way with an opponent's coin: lift the man, put the crown down, the man on top.
+    t.sim.lift(30);
+    t.wait(200);
+    t.sim.place(30, { color: 'white', offMm: 0.5 });
+    t.wait(150);
+    t.sim.place(30, { color: 'black', offMm: 0.5 });
+    t.wait(800);
+    expect(t.of('crowned').map((e) => e.square)).toEqual([30]);
+    // (The White coin alone on 30 for a moment while the crown was put together: no reminder about it.)
+    expect(t.of('reminder').map((e) => e.reminder.message)).toEqual([]);
+    expect(t.tracker.boardStatus.kind).toBe('in-sync');
+    // White replies; the mixed king then moves back as a stack.
+    t.sim.hold('white');
+    t.sim.lift(9);
+    t.wait(150);
+    t.sim.place(5);
+    t.wait(600);
+    t.sim.lift(30);
+    t.wait(150);
+    t.sim.place(26, { color: 'white', offMm: 0.5 });
+    t.sim.place(26, { color: 'black', offMm: 0.5 });
+    t.wait(800);
+    expect(t.tracker.currentGame.plies.map((p) => moveText(p.move, legalMoves(p.before)))).toEqual(['26-30', '9-5', '30-26']);
+    expect(t.alerts()).toEqual([]);
+    expect(t.tracker.currentReminder).toBeNull();
   });
 });
 
