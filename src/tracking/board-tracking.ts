@@ -5,7 +5,7 @@
 // to the reader here, and nowhere else. Pure like both: time comes from the
 // frames.
 
-import type { Game } from '../rules/index.ts';
+import type { Game, Move } from '../rules/index.ts';
 import type { Alert } from './diagnose.ts';
 import { BoardReader, type BoardView, type ReaderFeedback, type ReaderOptions } from '../reading/reader.ts';
 import type { Calibration } from '../reading/calibration.ts';
@@ -30,6 +30,11 @@ export class BoardTracking {
   /** Starts tracking a (new or loaded) game: the board must be set up to match it first. */
   setGame(game: Game, t = this.reader.now): TrackerEvent[] {
     return this.settle(t, this.tracker.setGame(game, t, this.reader.view()));
+  }
+
+  /** Playing the computer: the move the player is to carry out for it (see MoveTracker.expectMove). */
+  expectMove(move: Move | null, t = this.reader.now): TrackerEvent[] {
+    return this.settle(t, this.tracker.expectMove(move, t));
   }
 
   /** After a reconnect: compare board and position again before play goes on. */

@@ -22,6 +22,7 @@ export type AlertCategory =
   | 'not-crowned'
   | 'stack-not-king'
   | 'takeback-refused'
+  | 'not-computers-move'
   | 'illegal-move';
 
 export interface Fix {

@@ -137,6 +137,44 @@ export class MoveTracker {
     return f;
   }
 
+  /**
+   * Playing the computer: the move the player is to carry out on the board for
+   * it (null: none). Until it is played, only that move is accepted; any other
+   * legal move is refused with words that name it ("That is not the
+   * computer's move: … then play 22x15."). Cleared once it is committed.
+   */
+  expectMove(move: Move | null, t: number): TrackerStep {
+    this.expected = move;
+    this.events = [];
+    if (this.phase === 'play') this.evaluate(t, true);
+    return this.flush();
+  }
+
+  get expectedMove(): Move | null {
+    return this.expected;
+  }
+
+  private expected: Move | null = null;
+
+  private expectedText(): string {
+    return moveText(this.expected!, legalMoves(this.game.position, this.game.options));
+  }
+
+  /** A legal move other than the computer's stands on the board: once it has stood the grace period, refused. */
+  private notTheExpectedMove(board: Counts, t: number): void {
+    this.markOpponentStarted();
+    if (t - this.candidateSince < this.options.graceMs) {
+      if (!this.alert) this.setStatus({ kind: 'moving' }, t);
+      return;
+    }
+    const fixes = fixesTo(board, this.game.position, this.snapshot().counts);
+    this.raise({
+      category: 'not-computers-move',
+      message: `That is not the computer's move: ${lowerFirst(describeFixes(fixes).replace(/\.$/, ''))}, then play ${this.expectedText()}.`,
+      squares: fixes.map((f) => f.square), fixes, t,
+    }, t);
+  }
+
   /** Set-up until board and game agree; then play, or over once the game has an outcome (however it came). */
   get phase(): Phase {
     return this.settingUp ? 'setup' : this.game.outcome ? 'over' : 'play';
@@ -687,15 +725,20 @@ export class MoveTracker {
         this.clearAlert(t);
         this.setStatus(crown !== null ? { kind: 'awaiting-crown', square: crown } : { kind: 'in-sync' }, t);
         return;
-      case 'legal':
+      case 'legal': {
+        // Playing the computer: the board must show exactly the computer's move.
+        const expected = this.expected;
+        const hits = expected ? verdict.hits.filter((h) => sameMove(h.move, expected)) : verdict.hits;
+        if (!hits.length) return this.notTheExpectedMove(board, t);
         settle();
         if (game.options.huffing && t - this.candidateSince < this.options.settleMs) {
           // Jumps are optional: this may be a half-done longer jump. Commit once it has stood.
           this.setStatus({ kind: 'moving' }, t);
           return;
         }
-        this.commit(this.chooseRoute(verdict.hits).move, b, t);
+        this.commit(this.chooseRoute(hits).move, b, t);
         return;
+      }
       case 'huff':
         settle();
         if (verdict.hit && t - this.candidateSince >= this.options.settleMs) {
@@ -757,7 +800,11 @@ export class MoveTracker {
           if (d.category === 'capture-not-removed' || d.category === 'incomplete-jump') {
             this.stuck = { board: new Uint8Array(view), category: d.category };
             if (t - this.candidateSince >= this.options.patienceMs) {
-              reminder = this.reminder?.message === d.message ? this.reminder : { category: d.category, message: d.message, squares: d.squares, t };
+              // (Carrying out the computer's move: say whose move it is.)
+              // (Only what is left to do: the computer's move is to be finished, not undone.)
+              const todo = d.message.split(/(?<=\.) /)[0];
+              const message = this.expected ? `The computer played ${this.expectedText()}: ${todo.charAt(0).toLowerCase()}${todo.slice(1)}` : d.message;
+              reminder = this.reminder?.message === message ? this.reminder : { category: d.category, message, squares: d.squares, t };
             }
           }
         }
@@ -769,6 +816,7 @@ export class MoveTracker {
         if (!verdict.partial || this.sideToMoveTouched(withCrown(b, crown))) this.markOpponentStarted();
         return this.notCrownedAfterGrace(board, t);
       case 'fast-reply':
+        if (this.expected && !sameMove(verdict.first.move, this.expected)) return this.notTheExpectedMove(board, t);
         // (Only once it has stood a moment: it can look like a partial state on the way.)
         if (t - this.candidateSince < this.options.fastReplyMs) {
           this.setStatus({ kind: 'moving' }, t);
@@ -790,7 +838,8 @@ export class MoveTracker {
         // moved on since: the mistake is the unfinished move, named as such however long it stood.
         const stuck = this.stuck && this.movedOnFrom(this.stuck.board, view);
         const alert = stuck ? diagnose(this.stuck!.board, game.position, snap.counts, legal, t, view) : diagnose(view, game.position, snap.counts, legal, t);
-        this.raise(stuck ? alert : this.withColoursSeen(alert, view), t);
+        const named = stuck ? alert : this.withColoursSeen(alert, view);
+        this.raise(this.expected ? { ...named, message: `${named.message} The computer's move is ${this.expectedText()}.` } : named, t);
         return;
       }
     }
@@ -933,6 +982,7 @@ export class MoveTracker {
   private commit(move: Move, board: Counts | null, t: number, previous?: Move, huff?: number): void {
     const game = this.game;
     const ply = huff === undefined ? game.play(move) : game.huffAndPlay(huff, move);
+    if (this.expected && sameMove(move, this.expected)) this.expected = null;
     this.cache = null;
     this.stuck = null;
     const text = moveText(move, legalMoves(ply.before, game.options));
@@ -978,6 +1028,13 @@ const EMPTY_VIEW: BoardView = {
 
 /** In set-up, a square where the game has a king and one coin is read counts as the king if it reads at least this (fraction of a coin above empty). */
 const KING_MIN_READING = 0.75;
+
+const lowerFirst = (x: string): string => x.charAt(0).toLowerCase() + x.slice(1);
+
+/** The same move: same start and the same landing squares in order. */
+function sameMove(a: Move, b: Move): boolean {
+  return a.from === b.from && a.path.length === b.path.length && a.path.every((p, i) => p === b.path[i]);
+}
 
 /** Coded board: a king reading at least this many coin steps on the other side's colour is a king of the wrong colour (a stack of theirs reads ~1.5). */
 const WRONG_KING = 1.1;
