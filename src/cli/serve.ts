@@ -9,6 +9,7 @@ import { networkInterfaces } from 'node:os';
 import { resolve } from 'node:path';
 import { pino, type Logger, type LevelWithSilent } from 'pino';
 import { parseTimeControl, TimeControlError } from '../game/clock.ts';
+import { ComputerSettingError, parseComputerSetting, type ComputerSetting } from '../game/computer.ts';
 import { FenError, parseFen, BALLOTS } from '../rules/index.ts';
 import { isLoopbackBind } from '../server/access.ts';
 import type { ServiceOptions } from '../server/service.ts';
@@ -43,6 +44,8 @@ Game
   --crown-continue      a man crowned mid-jump continues as a king
   --auto-draw           end the game as a draw as soon as one can be claimed
   --tournament          no takebacks
+  --computer SIDE:LEVEL play the computer: it takes SIDE (black or white) at level 1-10
+                        (e.g. white:7); its moves are shown and spoken, you carry them out
 
 Settings come from the flags, else environment variables (CROWNHEAD_BOARD,
 CROWNHEAD_PORT, CROWNHEAD_TIME_CONTROL… one per flag; booleans 1/0, true/false),
@@ -55,7 +58,7 @@ const SETTINGS = {
   board: 'string', host: 'string', port: 'number', games: 'string', record: 'string', 'log-level': 'string', 'require-token': 'boolean',
   black: 'string', white: 'string', event: 'string', site: 'string', round: 'string',
   'first-player': 'string', ballot: 'string', fen: 'string', 'time-control': 'string',
-  huffing: 'boolean', 'crown-continue': 'boolean', 'auto-draw': 'boolean', tournament: 'boolean',
+  huffing: 'boolean', 'crown-continue': 'boolean', 'auto-draw': 'boolean', tournament: 'boolean', computer: 'string',
 } as const satisfies Record<string, Kind>;
 type Key = keyof typeof SETTINGS;
 const KEYS = Object.keys(SETTINGS) as Key[];
@@ -198,6 +201,16 @@ export function resolveServeSettings(argv: string[], env: NodeJS.ProcessEnv = pr
       throw e;
     }
   }
+  const computerText = str('computer');
+  let computer: ComputerSetting | null = null;
+  if (computerText !== undefined) {
+    try {
+      computer = parseComputerSetting(computerText);
+    } catch (e) {
+      if (e instanceof ComputerSettingError) bad('computer', e.message);
+      throw e;
+    }
+  }
   const record = str('record');
   if (record !== undefined && !record.trim()) bad('record', 'the recording file name cannot be empty');
 
@@ -219,6 +232,7 @@ export function resolveServeSettings(argv: string[], env: NodeJS.ProcessEnv = pr
       timeControl,
       rules: { huffing: bool('huffing'), crownContinue: bool('crown-continue'), autoDraw: bool('auto-draw') },
       tournament: bool('tournament'),
+      computer,
       requireToken: bool('require-token'),
       fen,
       ballot,

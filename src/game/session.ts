@@ -19,6 +19,7 @@ import type { GameEvent, MoveRecord as MoveRecordV1, Piece, Snapshot } from '../
 import { fixesSentence, piecesSentence } from '../protocol/words.ts';
 import type { JournalEntry } from './journal.ts';
 import { CalibrationRoutine } from '../reading/routine.ts';
+import { ComputerPlayer, computerFromTags, computerName, type ComputerSetting, type Think } from './computer.ts';
 import { Calibration, type CalibrationData } from '../reading/calibration.ts';
 
 export interface SessionOptions {
@@ -35,6 +36,10 @@ export interface SessionOptions {
   tags?: Record<string, string>;
   /** Called with every journal entry before the change is announced. */
   journal?: (entry: JournalEntry) => void;
+  /** Play the computer in new games by default (side and level); a new-game request may change it. */
+  computer?: ComputerSetting | null;
+  /** How the computer thinks (the engine worker, wired by the service). Without it no game can have a computer player. */
+  think?: Think;
 }
 
 export type SessionErrorCode = 'bad-fen' | 'bad-ballot' | 'bad-time-control' | 'game-over' | 'not-allowed' | 'bad-request' | 'nothing-to-undo';
@@ -119,6 +124,8 @@ export class GameSession {
   /** This game's time control (from the new-game request, the service's default, or the record's tag). */
   private timeControl: TimeControl | null = null;
   private readonly listeners = new Set<(e: SessionEvent) => void>();
+  /** Playing the computer (null: two players). */
+  computer: ComputerPlayer | null = null;
   private connected = false;
   private source = 'none';
   private sourceDetail = '';
@@ -163,8 +170,10 @@ export class GameSession {
    * Starts a new game: from the start position, a FEN, or an ACF ballot
    * (number or 'random'). The board must then be set up to match.
    */
-  newGame(req: { fen?: string; ballot?: number | 'random'; firstPlayer?: Color | 'random'; tags?: Record<string, string>; rules?: GameOptions; timeControl?: string; random?: () => number } = {}): void {
+  newGame(req: { fen?: string; ballot?: number | 'random'; firstPlayer?: Color | 'random'; tags?: Record<string, string>; rules?: GameOptions; timeControl?: string; random?: () => number; computer?: ComputerSetting | null } = {}): void {
     const rules = this.rulesOptions(req.rules);
+    const computer = req.computer === undefined ? this.options.computer ?? null : req.computer;
+    if (computer && !this.options.think) throw new SessionError('not-allowed', 'this service has no engine to play the computer');
     let control: TimeControl | null = null;
     const tcText = req.timeControl ?? this.options.timeControl ?? '';
     try {
@@ -197,13 +206,15 @@ export class GameSession {
     }
     const tags: Record<string, string> = { ...this.options.tags, ...req.tags };
     if (!tags.Date) tags.Date = formatDate(this.now());
+    // (The computer is a player: its name in the record, which also brings it back after a restart.)
+    if (computer) tags[computer.side === 'black' ? 'Black' : 'White'] = computerName(computer.level);
     if (ballot !== null) tags.Ballot = `ACF ${ballot} ${BALLOTS.find((b) => b.number === ballot)?.name ?? ''}`.trim();
     if (control) tags.TimeControl = timeControlTag(control);
     else delete tags.TimeControl;
     const id = newGameId(this.now());
     this.journal({ k: 'new', id, at: this.now(), fen: makeFen(game.start), options: rules, tags, ballot, moves: game.plies.map((p) => [p.move.from, ...p.move.path]) });
     this.install(id, game, tags, ballot);
-    this.emit({ type: 'new-game', say: `New game. ${this.setupSentence()}` });
+    this.emit({ type: 'new-game', say: `New game. ${this.computer ? `${this.computer.describe()} ` : ''}${this.setupSentence()}` });
     this.afterTracker(this.tracker.setGame(this.game));
   }
 
@@ -225,6 +236,10 @@ export class GameSession {
     }
     this.timeControl = control;
     this.clock = control ? new GameClock(control) : null;
+    // Playing the computer: the record's player tag says so (a new game sets it; a resumed game keeps it).
+    this.computer?.cancel();
+    const setting = this.options.think ? computerFromTags(tags) : null;
+    this.computer = setting && this.options.think ? new ComputerPlayer(setting, this.options.think) : null;
   }
 
   private setupSentence(): string {
@@ -341,6 +356,8 @@ export class GameSession {
             this.journal({ k: 'clock', clock: this.clock.toJSON(), at: this.now() });
             this.notePlyClock();
           }
+          if (this.computer && e.ply.before.turn === this.computer.setting.side) this.computer.played();
+          else if (this.computer && e.type === 'move-replaced') this.computer.cancel();
           const index = this.game.plies.lastIndexOf(e.ply);
           const rec = this.recordAt(index >= 0 ? index : this.game.plies.length - 1);
           this.emit({ type: e.type, move: rec, say: (e.type === 'move-replaced' ? 'Changed: ' : '') + speakMove(rec) });
@@ -348,6 +365,7 @@ export class GameSession {
         }
         case 'takeback':
           this.journal({ k: 'takeback', at: this.now() });
+          this.computer?.cancel();
           this.emit({ type: 'takeback', say: 'Move taken back.' });
           break;
         case 'crown-awaited':
@@ -388,6 +406,23 @@ export class GameSession {
           break;
       }
     }
+    this.considerComputer();
+  }
+
+  /** Playing the computer and it is its turn on a board in play: it thinks, and its move goes to the player to carry out. */
+  private considerComputer(): void {
+    const c = this.computer;
+    if (!c) return;
+    const ready = this.tracker.phase === 'play' && this.tracker.crownSquare === null && !this.routine;
+    c.consider(this.game, ready, (move, text) => {
+      const events = this.tracker.expectMove(move);
+      const route = move.captures.length ? `${move.from} takes ${move.path.join(', then ')}` : `${move.from} to ${move.to}`;
+      this.emit({ type: 'computer-move', text, from: move.from, path: [...move.path], captures: [...move.captures], say: `The computer plays ${route}${move.crowned ? ', crowned' : ''}: carry it out on the board.` });
+      this.emit({ type: 'counts' });
+      if (events.length) this.afterTracker(events);
+    }, (e) => {
+      this.emit({ type: 'notice', level: 'info', squares: [], say: `The computer could not move: ${e.message}` });
+    });
   }
 
   /** For a set-up position before its first move: "Check the colours: black men on …; white … ". */
@@ -534,13 +569,21 @@ export class GameSession {
       throw new SessionError('game-over', `the game is over (${terminationOf(o)}): start a new game instead`);
     }
     const wasOver = o !== null;
+    // Against the computer, on the player's turn: the computer's move and the player's before it.
+    const pair = this.computer !== null && this.game.turn !== this.computer.setting.side && this.game.plies.length >= 2;
+    this.computer?.cancel();
+    this.tracker.expectMove(null);
     this.game.undo();
     this.journal({ k: 'takeback', at: this.now() });
+    if (pair) {
+      this.game.undo();
+      this.journal({ k: 'takeback', at: this.now() });
+    }
     if (wasOver) {
       this.resultOverride = null;
       this.journal({ k: 'result', result: '*', outcome: null, at: this.now() });
     }
-    this.emit({ type: 'takeback', say: 'Move taken back. Put the pieces back as shown.' });
+    this.emit({ type: 'takeback', say: `${pair ? 'Two moves' : 'Move'} taken back. Put the pieces back as shown.` });
     this.afterTracker(this.tracker.setGame(this.game));
   }
 
@@ -628,6 +671,7 @@ export class GameSession {
       drawClaim: this.game.outcome ? null : this.game.drawClaim(),
       clock: this.clock ? this.clock.state(this.now()) : null,
       calibration: this.routine ? this.routine.progress() : null,
+      computer: this.computer ? this.computer.state() : null,
     };
   }
 }

@@ -134,6 +134,15 @@ export const GameOptionsView = z.object({
   firstPlayer: Side,
 });
 
+/** Playing the computer: its side and level, whether it is thinking, and the move it wants carried out on the board. */
+export const ComputerState = z.object({
+  side: Side,
+  level: z.number().check(z.int(), z.gte(1), z.lte(10)),
+  thinking: z.boolean(),
+  move: z.nullable(z.object({ text: z.string(), from: Square, path: z.array(Square), captures: z.array(Square) })),
+});
+export type ComputerState = z.infer<typeof ComputerState>;
+
 /** The whole state of the game at the table, as the page draws it. */
 export const Snapshot = z.object({
   version: z.literal(1),
@@ -167,6 +176,8 @@ export const Snapshot = z.object({
   clock: z.nullable(ClockState),
   /** the explicit calibration routine's progress while it runs */
   calibration: z.nullable(CalibrationProgress),
+  /** playing the computer (absent or null: two players) */
+  computer: z.optional(z.nullable(ComputerState)),
 });
 export type Snapshot = z.infer<typeof Snapshot>;
 
@@ -257,6 +268,8 @@ export const GameEvent = z.discriminatedUnion('type', [
    * softly and spoken politely; `squares` are highlighted gently.
    */
   z.object({ type: z.literal('notice'), level: z.enum(['reminder', 'info']), squares: z.array(Square), ...said }),
+  /** the computer's move, to be carried out on the board by the player (the board is checked against exactly it) */
+  z.object({ type: z.literal('computer-move'), text: z.string(), from: Square, path: z.array(Square), captures: z.array(Square), ...said }),
   /** storage trouble or recovery, with the health as it now stands */
   z.object({ type: z.literal('storage'), ok: z.boolean(), problem: z.optional(StorageProblem), storage: StorageHealth, ...said }),
 ]);
@@ -274,6 +287,8 @@ export const Command = z.discriminatedUnion('name', [
     timeControl: z.optional(z.string().check(z.maxLength(60))),
     /** rules variants for this game (absent: the service's defaults) */
     rules: z.optional(z.object({ huffing: z.optional(z.boolean()), crownContinue: z.optional(z.boolean()) })),
+    /** play the computer: its side and level 1–10 (null: two players; absent: the service's default) */
+    computer: z.optional(z.nullable(z.object({ side: Side, level: z.number().check(z.int(), z.gte(1), z.lte(10)) }))),
   }),
   z.object({ name: z.literal('set-tags'), tags: z.record(z.string().check(z.regex(/^[A-Za-z][A-Za-z0-9_]{0,39}$/)), z.string().check(z.maxLength(200))) }),
   z.object({ name: z.literal('resign'), side: Side }),

@@ -10,6 +10,8 @@ import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { pino, type Logger, type LevelWithSilent } from 'pino';
+import type { ComputerSetting, Think } from '../game/computer.ts';
+import type { EngineClient } from '../engine/client.ts';
 import { GameSession, GameStore, resumeNewest, type SessionEvent, type SessionOptions, type StorageHealth, type StoreFs } from '../game/index.ts';
 import type { Color, GameOptions } from '../rules/index.ts';
 import { openBoardSource } from '../sensors/open.ts';
@@ -43,6 +45,10 @@ export interface ServiceOptions {
   rules?: GameOptions;
   /** tournament mode: no takebacks */
   tournament?: boolean;
+  /** play the computer in new games (side and level 1–10) */
+  computer?: ComputerSetting | null;
+  /** how long the computer may think per move at full strength, ms (a level uses its share); default 2000 */
+  computerThinkMs?: number;
   /** the first game (when no unfinished game is resumed): a FEN, or a ballot, and who moves first */
   fen?: string;
   ballot?: number | 'random';
@@ -93,7 +99,7 @@ export interface Service {
 
 /** Events after which the game's record (PDN) has changed. */
 const RECORD_EVENTS = new Set<SessionEvent['type']>(['new-game', 'move', 'move-replaced', 'takeback', 'tags', 'game-over', 'crowned']);
-const BUZZ: Partial<Record<SessionEvent['type'], 'ILLEGAL' | 'OK' | 'GAMEOVER'>> = { alert: 'ILLEGAL', move: 'OK', 'move-replaced': 'OK', 'game-over': 'GAMEOVER' };
+const BUZZ: Partial<Record<SessionEvent['type'], 'ILLEGAL' | 'OK' | 'GAMEOVER'>> = { alert: 'ILLEGAL', move: 'OK', 'move-replaced': 'OK', 'game-over': 'GAMEOVER', 'computer-move': 'OK' };
 
 export function describeBoard(source: BoardSource, identity: BoardIdentity): string {
   const path = (source as { path?: unknown }).path;
@@ -219,7 +225,14 @@ export async function startService(opts: ServiceOptions): Promise<Service> {
   store.cleanTemp();
 
   // ------------------------------------------------------------ session
-  const sessionOptions = { now: opts.now, rules: opts.rules, tournament: opts.tournament, timeControl: opts.timeControl, tracker: opts.tracker, tags: opts.tags };
+  // The engine runs in its own worker thread, started on the computer's first move (never for two players).
+  let engine: EngineClient | null = null;
+  const think: Think = async (req) => {
+    if (!engine) engine = new (await import('../engine/client.ts')).EngineClient();
+    const result = await engine.think(req.position, { level: req.level, timeMs: opts.computerThinkMs ?? 2000, seed: req.seed, history: req.history });
+    return result.move ?? null;
+  };
+  const sessionOptions = { now: opts.now, rules: opts.rules, tournament: opts.tournament, timeControl: opts.timeControl, tracker: opts.tracker, tags: opts.tags, computer: opts.computer ?? null, think };
   const session = new GameSession({ ...sessionOptions, journal: (entry) => store.append(entry) });
 
   const pdn = new PdnRecord(session, store);
@@ -265,6 +278,7 @@ export async function startService(opts: ServiceOptions): Promise<Service> {
     store.close();
     if (!store.flushed) logger.error({ unsaved: store.unsaved() }, `stopping with ${store.unsaved()} change(s) not written to ${opts.gamesDir}: they are lost`);
     await recorder?.close();
+    await engine?.close();
   };
 
   try {

@@ -195,6 +195,9 @@ export class MoveTracker {
 
   /** Starts tracking a (new or loaded) game against the reader's view: the board must be set up to match it first. */
   setGame(game: Game, t: number, view: BoardView): TrackerStep {
+    // (Another game: the computer's move expected in the old one no longer stands. The same game
+    // after a reconnect or a takeback keeps it until the session says otherwise.)
+    if (game !== this.game) this.expected = null;
     this.game = game;
     this.resync();
     this.events = [];
@@ -761,6 +764,7 @@ export class MoveTracker {
         settle();
         if (this.options.takebacks) {
           const ply = game.undo();
+          this.expected = null;
           this.cache = null;
           this.crownCarried = ply.move.crowned && !(this.awaitingCrown === ply.move.to) ? ply.move.from : null;
           this.awaitingCrown = null;

@@ -162,6 +162,13 @@ export function renderBoard(s: ViewState, opts: BoardOptions): string {
     out.push(`<polyline class="route" points="${route.map(([x, y]) => `${f2(x)},${f2(y)}`).join(' ')}" marker-end="url(#arrow)"/>`);
   }
 
+  // The computer's move, for the player to carry out: a dashed route from its start.
+  const cm = !rv ? snap?.computer?.move : null;
+  if (cm) {
+    const route = [cm.from, ...cm.path].map((sq) => { const p = squareXY(sq, flipped); return [p.x + 0.5, p.y + 0.5]; });
+    out.push(`<polyline class="computer-route" data-computer="${esc(cm.text)}" points="${route.map(([x, y]) => `${f2(x)},${f2(y)}`).join(' ')}" marker-end="url(#arrow)"/>`);
+  }
+
   // Coins.
   out.push('<g class="pieces">');
   for (let sq = 1; sq <= 32; sq++) {
@@ -277,6 +284,10 @@ export function renderStatus(s: ViewState): string {
   }
   const icon = { ok: '✓', busy: '↻', warn: '♛', bad: '!', off: '×', idle: st.kind === 'setup' && snap ? '+' : '…' }[h.tone];
   const offer = snap?.drawOffer ? `<p class="offer">${sideName(snap.drawOffer)} offers a draw.</p>` : '';
+  const c = snap?.computer;
+  const computer = c && !snap?.outcome
+    ? `<p class="computer" role="status">The computer (${sideName(c.side)}, level ${c.level}) ${c.move ? `plays <strong>${esc(c.move.text)}</strong>: carry it out on the board.` : c.thinking ? 'is thinking…' : snap?.turn === c.side ? 'moves next.' : 'waits for your move.'}</p>`
+    : '';
   const notice = s.notice && s.connection === 'open' ? `<p class="notice" role="note">${esc(s.notice.text)}</p>` : '';
   const kind = snap && s.connection !== 'open' ? 'offline' : snap && !snap.board.connected ? 'lost' : st.kind;
   return `<div class="status status-${h.tone} st-${kind}" data-status="${kind}">`
@@ -286,6 +297,7 @@ export function renderStatus(s: ViewState): string {
     + (snap?.calibration && snap.calibration.total > 0
       ? `<div class="progress" role="progressbar" aria-valuemin="0" aria-valuemax="${snap.calibration.total}" aria-valuenow="${snap.calibration.done}"><span style="width:${Math.round((100 * snap.calibration.done) / snap.calibration.total)}%"></span></div>`
       : '')
+    + computer
     + notice
     + offer
     + `</div>`;

@@ -311,3 +311,20 @@ describe('panels', () => {
     expect(formatClock(-5)).toBe('0.0');
   });
 });
+
+describe('playing the computer', () => {
+  it('draws the computer\'s move as a dashed route and says it in the status; while it thinks, says so', async () => {
+    const { t, s } = await synced();
+    const snap = t.session.snapshot();
+    const withMove = { ...s, snap: { ...snap, computer: { side: 'white' as const, level: 7, thinking: false, move: { text: '22-18', from: 22, path: [18], captures: [] } } } };
+    const routes = elements(board(withMove), 'computer-route');
+    expect(routes).toHaveLength(1);
+    expect(routes[0]['data-computer']).toBe('22-18');
+    expect(renderStatus(withMove)).toContain('The computer (White, level 7) plays <strong>22-18</strong>: carry it out on the board.');
+    const thinking = { ...s, snap: { ...snap, turn: 'white' as const, computer: { side: 'white' as const, level: 7, thinking: true, move: null } } };
+    expect(renderStatus(thinking)).toContain('The computer (White, level 7) is thinking…');
+    expect(elements(board(thinking), 'computer-route')).toHaveLength(0);
+    // Two players: nothing about a computer.
+    expect(renderStatus(s)).not.toContain('computer');
+  });
+});

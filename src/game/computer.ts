@@ -1,0 +1,121 @@
+// Playing the computer at the table: which side it plays and at what level,
+// whether it is thinking, and the move it wants the player to carry out on
+// the board. It asks an injected `think` (the engine worker, in the service)
+// and drops an answer that comes back for a position that is no longer on the
+// board (a takeback, a new game). Pure but for that promise.
+
+import { moveText, legalMoves, sideName, type Color, type Game, type Move, type Position } from '../rules/index.ts';
+import type { ComputerState } from '../protocol/v1.ts';
+
+export interface ComputerSetting {
+  side: Color;
+  /** 1 (fast and fallible) to 10 (full strength) */
+  level: number;
+}
+
+/** What the engine is asked: the position, the level, the game's positions so far (for repetitions) and a seed. */
+export interface ThinkRequest {
+  position: Position;
+  level: number;
+  /** Zobrist keys of the positions before this one (repetition draws) */
+  history: number[];
+  /** quiet plies so far (the 40-move rule) */
+  quietPlies: number;
+  seed: number;
+}
+
+export type Think = (req: ThinkRequest) => Promise<Move | null>;
+
+export class ComputerSettingError extends Error {
+  override readonly name = 'ComputerSettingError';
+}
+
+/** "white:7" → { side: 'white', level: 7 }; a clear error otherwise. */
+export function parseComputerSetting(text: string): ComputerSetting {
+  const m = /^(black|white):(\d{1,2})$/.exec(text.trim().toLowerCase());
+  if (!m) throw new ComputerSettingError(`"${text}" is not SIDE:LEVEL (e.g. white:7): the side is black or white, the level 1 to 10`);
+  const level = Number(m[2]);
+  if (level < 1 || level > 10) throw new ComputerSettingError(`level ${level} in "${text}": levels go from 1 to 10`);
+  return { side: m[1] as Color, level };
+}
+
+/** The PDN name of the computer as a player: "Crownhead (level 7)". */
+export function computerName(level: number): string {
+  return `Crownhead (level ${level})`;
+}
+
+/** The setting a game's player tags say (a game resumed after a restart), or null. */
+export function computerFromTags(tags: Record<string, string>): ComputerSetting | null {
+  for (const side of ['black', 'white'] as const) {
+    const m = /^Crownhead \(level (\d{1,2})\)$/.exec(tags[side === 'black' ? 'Black' : 'White'] ?? '');
+    if (m && Number(m[1]) >= 1 && Number(m[1]) <= 10) return { side, level: Number(m[1]) };
+  }
+  return null;
+}
+
+export class ComputerPlayer {
+  thinking = false;
+  /** the move the player is to carry out for the computer (null: none yet, or done) */
+  move: Move | null = null;
+  private moveText = '';
+  private token = 0;
+
+  constructor(readonly setting: ComputerSetting, private readonly think: Think) {}
+
+  /**
+   * Starts thinking if it is the computer's turn in a game under way on a
+   * board that is ready (`ready`), and it is not already thinking or waiting
+   * for its move to be played. `onMove` gets the answer if the position is
+   * still the same when it comes.
+   */
+  consider(game: Game, ready: boolean, onMove: (move: Move, text: string) => void, onError: (e: Error) => void): void {
+    if (this.thinking || this.move || game.outcome || !ready || game.turn !== this.setting.side) return;
+    const token = ++this.token;
+    const plies = game.plies.length, hash = game.hash;
+    this.thinking = true;
+    const history = game.plies.slice(0, -1).map((p) => p.hash);
+    const req: ThinkRequest = { position: game.position, level: this.setting.level, history, quietPlies: game.quietPlies, seed: plies + 1 };
+    this.think(req).then(
+      (m) => {
+        if (token !== this.token) return;
+        this.thinking = false;
+        if (!m || game.plies.length !== plies || game.hash !== hash) return;
+        this.move = m;
+        this.moveText = moveText(m, legalMoves(game.position, game.options));
+        onMove(m, this.moveText);
+      },
+      (e: unknown) => {
+        if (token !== this.token) return;
+        this.thinking = false;
+        onError(e instanceof Error ? e : new Error(String(e)));
+      },
+    );
+  }
+
+  /** The game changed under it (a takeback, a new game, a reconnect): forget the pending answer. */
+  cancel(): void {
+    this.token++;
+    this.thinking = false;
+    this.move = null;
+  }
+
+  /** Its move was played on the board. */
+  played(): void {
+    this.move = null;
+  }
+
+  state(): ComputerState {
+    const m = this.move;
+    return {
+      side: this.setting.side,
+      level: this.setting.level,
+      thinking: this.thinking,
+      move: m ? { text: this.moveText, from: m.from, path: [...m.path], captures: [...m.captures] } : null,
+    };
+  }
+
+  /** "The computer plays White, level 7." */
+  describe(): string {
+    return `The computer plays ${sideName(this.setting.side)}, level ${this.setting.level}.`;
+  }
+}

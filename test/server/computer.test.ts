@@ -1,0 +1,76 @@
+// Playing the computer through the real service: the engine in its worker
+// thread answers, the page hears the computer's move (words to speak, the
+// squares to show), the player carries it out on the (simulated) board and
+// the board is checked against exactly that move; a takeback on the player's
+// turn takes back the pair; a bad --computer setting is named.
+import { describe, expect, it } from 'vitest';
+import { Snapshot } from '../../src/protocol/v1.ts';
+import { Game, legalMoves, moveText, type Move } from '../../src/rules/index.ts';
+import { parseComputerSetting } from '../../src/game/computer.ts';
+import { playOnSim, useServices } from './helpers.ts';
+
+const { watched } = useServices();
+
+function find(game: Game, text: string): Move {
+  const all = legalMoves(game.position);
+  const m = all.find((x) => moveText(x, all) === text);
+  if (!m) throw new Error(`no move ${text}`);
+  return m;
+}
+
+describe('playing the computer on the board', () => {
+  it('the computer (White, level 3) answers each move; the player carries it out; any other move is refused', { timeout: 60_000 }, async () => {
+    const s = await watched({ computer: { side: 'white', level: 3 }, computerThinkMs: 300 });
+    s.sim.setupStart();
+    s.sim.advance(800);
+    await s.c.event('ready');
+    expect(s.service.session.snapshot().tags.White).toBe('Crownhead (level 3)');
+    const game = new Game(s.service.session.game.start);
+    for (const mine of ['11-15', '8-11']) {
+      const m = find(game, mine);
+      game.play(m);
+      playOnSim(s.sim, m);
+      await s.c.event('move');
+      // The computer thinks (in its worker) and says its move.
+      const said = await s.c.next((e) => e.type === 'event' && e.event.type === 'computer-move', "the computer's move", 20_000);
+      const reply = find(game, said.event.text);
+      expect(said.event.say).toMatch(/^The computer plays \d+ (to|takes) \d+.*: carry it out on the board\.$/);
+      const snap = s.service.session.snapshot();
+      expect(Snapshot.safeParse(snap).success).toBe(true);
+      expect(snap.computer).toMatchObject({ side: 'white', level: 3, thinking: false, move: { text: said.event.text, from: reply.from } });
+      if (mine === '8-11') {
+        // Another white move instead: refused, with the computer's move named.
+        const other = legalMoves(game.position).find((x) => x.from !== reply.from && !x.captures.length)!;
+        playOnSim(s.sim, other);
+        s.sim.advance(1000);
+        const alert = await s.c.next((e) => e.type === 'event' && e.event.type === 'alert', 'the refusal');
+        expect(alert.event.alert.category).toBe('not-computers-move');
+        expect(alert.event.alert.message).toContain(`then play ${said.event.text}.`);
+        // Put back as told.
+        s.sim.lift(other.to);
+        s.sim.place(other.from);
+        s.sim.advance(800);
+        await s.c.event('alert-cleared');
+      }
+      game.play(reply);
+      playOnSim(s.sim, reply);
+      const mv = await s.c.event('move');
+      expect(mv.event.move.text).toBe(said.event.text);
+    }
+    expect(s.service.session.game.plies).toHaveLength(4);
+    // A takeback from the page on the player's turn takes back the pair.
+    expect((await s.c.command({ name: 'takeback' })).type).toBe('ok');
+    const tb = await s.c.event('takeback');
+    expect(tb.event.say).toBe('Two moves taken back. Put the pieces back as shown.');
+    expect(s.service.session.game.plies).toHaveLength(2);
+    // A new game from the page without the computer: two players again.
+    expect((await s.c.command({ name: 'new-game', computer: null })).type).toBe('ok');
+    expect(s.service.session.snapshot().computer).toBeNull();
+  });
+
+  it('a --computer setting that is not SIDE:LEVEL is named', () => {
+    expect(parseComputerSetting('white:7')).toEqual({ side: 'white', level: 7 });
+    expect(() => parseComputerSetting('white')).toThrow(/"white" is not SIDE:LEVEL \(e\.g\. white:7\)/);
+    expect(() => parseComputerSetting('black:11')).toThrow(/level 11 in "black:11": levels go from 1 to 10/);
+  });
+});
