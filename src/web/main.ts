@@ -367,6 +367,7 @@ function wireForms(): void {
   const syncFrom = () => {
     ng.dataset.from = val(ng, 'from') || 'start';
     ng.dataset.tc = val(ng, 'tc') === 'custom' ? 'custom' : '';
+    ng.dataset.computer = val(ng, 'computer');
   };
   syncFrom();
   ng.addEventListener('change', syncFrom);
@@ -394,7 +395,11 @@ function wireForms(): void {
     const tc = val(ng, 'tc') === 'custom' ? val(ng, 'tcText') : val(ng, 'tc');
     const huffing = (ng.querySelector('[name=huffing]') as HTMLInputElement).checked;
     const crownContinue = (ng.querySelector('[name=crownContinue]') as HTMLInputElement).checked;
-    const cmd: Command = { name: 'new-game', ...(Object.keys(tags).length ? { tags } : {}), timeControl: tc, rules: { huffing, crownContinue } };
+    const side = val(ng, 'computer');
+    const computer = side === 'white' || side === 'black' ? { side, level: Number(val(ng, 'level')) || 5 } as const : null;
+    // (The computer's side has its name in the record; a name typed for it is not used.)
+    if (computer) delete tags[computer.side === 'white' ? 'White' : 'Black'];
+    const cmd: Command = { name: 'new-game', ...(Object.keys(tags).length ? { tags } : {}), timeControl: tc, rules: { huffing, crownContinue }, computer };
     if (from === 'fen') {
       const fen = val(ng, 'fen');
       if (!fen) { ($(`new-game-form`).querySelector('[name=fen]') as HTMLInputElement).focus(); return; }

@@ -523,6 +523,8 @@ export function renderForms(): string {
 <label class="field f-ballot">Ballot (1–174) <input name="ballot" type="number" min="1" max="174" placeholder="random"></label>
 <div class="field-row"><label class="field">Clock <select name="tc" id="ng-tc"><option value="">No clock</option><option value="5m+3s">5 min + 3 s</option><option value="10m+5s">10 min + 5 s</option><option value="15m">15 min</option><option value="30m">30 min</option><option value="40/90m,30m">40 moves in 90 min, then 30 min</option><option value="custom">Other…</option></select></label>
 <label class="field f-tc-custom">Time control <input name="tcText" id="ng-tc-text" placeholder="e.g. 3m+2s or 40/90m,30m" spellcheck="false"></label></div>
+<div class="field-row"><label class="field">Opponent <select name="computer" id="ng-computer"><option value="">Two players</option><option value="white">The computer plays White</option><option value="black">The computer plays Black</option></select></label>
+<label class="field f-level">Level <select name="level" id="ng-level">${Array.from({ length: 10 }, (_, i) => `<option value="${i + 1}"${i + 1 === 5 ? ' selected' : ''}>${i + 1}${i === 0 ? ' (fast, fallible)' : i === 9 ? ' (full strength)' : ''}</option>`).join('')}</select></label></div>
 <fieldset class="choice"><legend>Rules</legend>
 <label><input type="checkbox" name="huffing" id="ng-huffing"> Huffing</label>
 <label><input type="checkbox" name="crownContinue" id="ng-crown-continue"> Crowned men keep jumping</label>

@@ -262,11 +262,13 @@ describe('the page on the simulated board', () => {
 describe('the page, second edition', () => {
   const noHorizontalScroll = (p: Page) => p.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
 
-  async function newGameFromForm(opts: { tc?: string; huffing?: boolean } = {}): Promise<void> {
+  async function newGameFromForm(opts: { tc?: string; huffing?: boolean; computer?: { side: 'black' | 'white'; level: number } } = {}): Promise<void> {
     await page.setViewportSize({ width: 1280, height: 860 });
     if (!(await page.locator('#new-game-card[open]').count())) await page.click('#new-game-card summary');
     await page.check('#new-game-form input[name=from][value=start]');
     await page.selectOption('#ng-tc', opts.tc ?? '');
+    await page.selectOption('#ng-computer', opts.computer?.side ?? '');
+    if (opts.computer) await page.selectOption('#ng-level', String(opts.computer.level));
     if (opts.huffing) await page.check('#ng-huffing');
     else await page.uncheck('#ng-huffing');
     const id = await page.evaluate(() => (window as unknown as { crownhead: { state(): { snap: { gameId: string } } } }).crownhead.state().snap.gameId);
@@ -480,3 +482,4 @@ describe('the page, second edition', () => {
     await shot('web-offline.png');
   }, 60_000);
 });
+
