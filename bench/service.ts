@@ -3,7 +3,9 @@
 // on serialport's mock binding (the sensors tests' MockBus) sends the frames
 // of a simulated hand playing corpus games; for each move, the time from
 // writing the frame line that completes it to the page receiving the move
-// event. (2) Resident memory after a long session: 50 corpus games played by
+// event; and the same with the engine searching at full strength in its
+// worker thread the whole time (playing the computer must not slow the board
+// down), measured side by side. (2) Resident memory after a long session: 50 corpus games played by
 // a randomised hand on the simulated board, a page connected throughout.
 // Run: node bin/run-ts.js bench/service.ts
 
@@ -69,7 +71,7 @@ const pct = (xs: number[], p: number) => {
 const ms = (x: number) => `${x.toFixed(2)} ms`;
 
 // ---------------------------------------------------------------- 1. latency
-async function latency(minMoves: number, gamesBase: string, label: string): Promise<void> {
+async function latency(minMoves: number, gamesBase: string, label: string, engineLoad = false): Promise<number[]> {
   const bus = new MockBus();
   bus.add('/dev/ttyMOCK0', crownheadPeer({ id: 'BENCH' }), { vendorId: '2341', productId: '0043' });
   const io = bus.io('/dev/ttyMOCK0');
@@ -81,6 +83,16 @@ async function latency(minMoves: number, gamesBase: string, label: string): Prom
   const source = new SerialBoardSource({ path: '/dev/ttyMOCK0', binding: bus.binding, clock: () => lineT, silenceMs: 0 });
   const service = await startService({ source, port: 0, gamesDir: tempGames(gamesBase), logLevel: 'silent' });
   const page = await Page.open(service);
+  // The engine thinking the whole time, as while the computer plays: back-to-back 5 s searches.
+  let searching = engineLoad;
+  let searches = 0;
+  const engine = engineLoad ? new (await import('../src/engine/client.ts')).EngineClient() : null;
+  const load = (async () => {
+    while (searching && engine) {
+      await engine.think(START, { timeMs: 5000 });
+      searches++;
+    }
+  })();
 
   let seen: (() => void) | null = null;
   source.onFrame(() => seen?.());
@@ -132,11 +144,19 @@ async function latency(minMoves: number, gamesBase: string, label: string): Prom
       await run(700);
     }
   }
+  searching = false;
   const median = pct(samples, 50), p99 = pct(samples, 99);
   console.log(`e2e latency serial→websocket${label}: median ${ms(median)}, p99 ${ms(p99)}, max ${ms(Math.max(...samples))} (${samples.length} moves, ${g} games)`);
   page.ws.terminate();
   await service.close();
   await gen.close();
+  if (engine) {
+    engine.stop();
+    await load.catch(() => undefined);
+    await engine.close();
+  }
+  void searches;
+  return samples;
 }
 
 // ---------------------------------------------------------------- 2. memory
@@ -144,7 +164,7 @@ async function memory(nGames: number): Promise<void> {
   const sim = new SimBoard({ clock: 'manual', seed: 11 });
   const service = await startService({ source: sim, port: 0, gamesDir: tempGames(), logLevel: 'silent' });
   const page = await Page.open(service);
-  const table = { sim, wait: (t: number) => void sim.advance(t), now: () => sim.now() } as unknown as Table;
+  const table = { sim, wait: (t: number) => void sim.advance(t), now: () => sim.now(), get game() { return service.session.game; }, get tracker() { return service.session.tracker; }, lastHandAt: 0 } as unknown as Table;
   const hand = new RandomHand(table, 99);
   let moves = 0, alerts = 0;
   service.session.on((e) => {
@@ -193,7 +213,13 @@ try {
   const onDisk = (t: string) => (t === 'tmpfs' || t === 'ramfs' ? 'memory: fsync costs nothing' : 'fsync waits for the disk');
   const tmpType = fsType(tmpdir());
   await latency(Number(process.argv[2] ?? 300), tmpdir(), ` (WITH journal fsync, games dir ${tmpdir()} on ${tmpType}: ${onDisk(tmpType)})`);
-  if (existsSync('/dev/shm')) await latency(Number(process.argv[2] ?? 300), '/dev/shm', ` (games dir /dev/shm on ${fsType('/dev/shm')}: ${onDisk(fsType('/dev/shm'))})`);
+  if (existsSync('/dev/shm')) {
+    // Side by side, in memory (so the disk does not hide it): idle, then with the engine searching at full strength.
+    const shm = ` (games dir /dev/shm on ${fsType('/dev/shm')}: ${onDisk(fsType('/dev/shm'))})`;
+    const idle = await latency(Number(process.argv[2] ?? 300), '/dev/shm', `${shm}, engine idle`);
+    const busy = await latency(Number(process.argv[2] ?? 300), '/dev/shm', `${shm}, engine searching at full strength in its worker`, true);
+    console.log(`  engine searching / idle: median ×${(pct(busy, 50) / pct(idle, 50)).toFixed(2)}, p99 ×${(pct(busy, 99) / pct(idle, 99)).toFixed(2)}`);
+  }
   await memory(Number(process.argv[3] ?? 50));
 } finally {
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
