@@ -587,6 +587,26 @@ export class GameSession {
     this.afterTracker(this.tracker.setGame(this.game));
   }
 
+  /**
+   * The coach: the engine's move for the side to move, said quietly (a notice
+   * with its squares) when it comes. Not in tournament mode, not for the
+   * computer's own turn, not without an engine.
+   */
+  hint(): void {
+    if (this.options.tournament) throw new SessionError('not-allowed', 'no hints in tournament mode');
+    if (!this.options.think) throw new SessionError('not-allowed', 'this service has no engine to give hints');
+    if (this.game.outcome) throw new SessionError('game-over', 'the game is over');
+    if (this.computer && this.game.turn === this.computer.setting.side) throw new SessionError('not-allowed', "it is the computer's turn");
+    const game = this.game, plies = game.plies.length, hash = game.hash;
+    this.options.think({ position: game.position, level: 10, history: game.plies.slice(0, -1).map((p) => p.hash), quietPlies: game.quietPlies, seed: plies + 1 }).then((m) => {
+      if (!m || this.game !== game || game.plies.length !== plies || game.hash !== hash) return;
+      const text = moveText(m, legalMoves(game.position, game.options));
+      this.emit({ type: 'notice', level: 'info', squares: [m.from, ...m.path], say: `Hint for ${sideName(game.turn)}: ${text}.` });
+    }, (e: unknown) => {
+      this.emit({ type: 'notice', level: 'info', squares: [], say: `No hint: ${(e as Error)?.message ?? String(e)}` });
+    });
+  }
+
   clockStart(): void {
     if (!this.clock) throw new SessionError('not-allowed', 'this game has no time control');
     this.requireOpen();

@@ -297,6 +297,8 @@ export const Command = z.discriminatedUnion('name', [
   z.object({ name: z.literal('decline-draw') }),
   z.object({ name: z.literal('claim-draw') }),
   z.object({ name: z.literal('takeback') }),
+  /** the coach: the engine's suggestion for the side to move, said quietly (refused in tournament mode) */
+  z.object({ name: z.literal('hint') }),
   z.object({ name: z.literal('calibrate') }),
   z.object({ name: z.literal('clock-start') }),
   z.object({ name: z.literal('clock-pause') }),

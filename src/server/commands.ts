@@ -65,6 +65,9 @@ export function runCommand(session: GameSession, source: BoardSource, command: C
     case 'takeback':
       session.takeback();
       return;
+    case 'hint':
+      session.hint();
+      return;
     case 'clock-start':
       session.clockStart();
       return;

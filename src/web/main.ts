@@ -244,6 +244,9 @@ function onAct(el: HTMLElement, e: MouseEvent | KeyboardEvent): void {
       void deleteGame(id);
       return;
     }
+    case 'hint':
+      send({ name: 'hint' });
+      return;
     case 'calibrate':
       send({ name: 'calibrate' });
       return;
@@ -428,6 +431,10 @@ function wireForms(): void {
 function onKey(e: KeyboardEvent): void {
   const t = e.target as HTMLElement;
   if (e.altKey || e.ctrlKey || e.metaKey || t.closest('input, select, textarea, [data-act=square]')) return;
+  if ((e.key === 'h' || e.key === 'H') && document.getElementById('b-hint')) {
+    send({ name: 'hint' });
+    return;
+  }
   if (e.key === 'Escape') {
     if (state.archive.open) dispatch({ type: 'archive', open: false });
     else if (state.review) dispatch({ type: 'review', to: 'live' });

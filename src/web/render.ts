@@ -442,6 +442,10 @@ export function renderGameControls(s: ViewState, now: number = Date.now()): stri
       parts.push(button('takeback', armed ? 'Confirm: reopen the finished game?' : 'Take back last move (reopens the game)', {}, `danger${armed ? ' armed' : ''}`));
     }
   }
+  // The coach (not in tournament mode): the engine's move for the side to move, said quietly. Key: H.
+  if (control && snap && !snap.options.tournament && !snap.outcome && snap.result === '*' && !(snap.computer && snap.computer.side === snap.turn)) {
+    parts.push(button('hint', 'Hint', {}, ''));
+  }
   parts.push('<a class="btn" id="dl-pdn" href="/api/current.pdn" download="crownhead-game.pdn">Download PDN</a>');
   parts.push(button('archive-open', 'Past games', {}, ''));
   if (control && snap && !snap.calibration && !s.server?.sim) parts.push(button('calibrate', 'Calibrate board', {}, ''));

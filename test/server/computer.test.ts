@@ -68,6 +68,21 @@ describe('playing the computer on the board', () => {
     expect(s.service.session.snapshot().computer).toBeNull();
   });
 
+  it('the coach: a hint on request, said quietly with its squares; none in tournament mode', { timeout: 60_000 }, async () => {
+    const s = await watched({ computerThinkMs: 200 });
+    s.sim.setupStart();
+    s.sim.advance(800);
+    await s.c.event('ready');
+    expect((await s.c.command({ name: 'hint' })).type).toBe('ok');
+    const hint = await s.c.next((e) => e.type === 'event' && e.event.type === 'notice' && /^Hint/.test(e.event.say), 'the hint', 20_000);
+    const m = /^Hint for Black: (\d+)-(\d+)\.$/.exec(hint.event.say);
+    expect(m, hint.event.say).not.toBeNull();
+    expect(hint.event).toMatchObject({ level: 'info', squares: [Number(m![1]), Number(m![2])] });
+    expect(legalMoves(s.service.session.game.position).some((x) => x.from === Number(m![1]) && x.to === Number(m![2]))).toBe(true);
+    const t = await watched({ tournament: true });
+    expect(await t.c.command({ name: 'hint' })).toMatchObject({ type: 'error', code: 'not-allowed', message: 'no hints in tournament mode' });
+  });
+
   it('a --computer setting that is not SIDE:LEVEL is named', () => {
     expect(parseComputerSetting('white:7')).toEqual({ side: 'white', level: 7 });
     expect(() => parseComputerSetting('white')).toThrow(/"white" is not SIDE:LEVEL \(e\.g\. white:7\)/);
