@@ -1,4 +1,4 @@
-// buzzer.cpp — the three sound patterns and their player.
+// buzzer.cpp — the four sound patterns and their player.
 #include "buzzer.h"
 #include "flash.h"
 
@@ -8,12 +8,15 @@ static const Note ILLEGAL[] FLASH_ATTR = {{220, 110}, {0, 70}, {220, 110}, {0, 7
 static const Note CLICK[] FLASH_ATTR = {{2600, 25}};
 // Rising three-note phrase (C5 E5 G5, last one held).
 static const Note GAMEOVER[] FLASH_ATTR = {{523, 160}, {0, 30}, {659, 160}, {0, 30}, {784, 400}};
+// Two bright notes, the second higher: "your move" (the computer has chosen; carry it out).
+static const Note YOURMOVE[] FLASH_ATTR = {{988, 90}, {0, 60}, {1319, 140}};
 
 const Note* Buzzer::pattern(BuzzPattern p, uint8_t* n) {
   switch (p) {
     case BUZZ_ILLEGAL: *n = sizeof ILLEGAL / sizeof ILLEGAL[0]; return ILLEGAL;
     case BUZZ_OK: *n = sizeof CLICK / sizeof CLICK[0]; return CLICK;
     case BUZZ_GAMEOVER: *n = sizeof GAMEOVER / sizeof GAMEOVER[0]; return GAMEOVER;
+    case BUZZ_YOURMOVE: *n = sizeof YOURMOVE / sizeof YOURMOVE[0]; return YOURMOVE;
     default: *n = 0; return 0;
   }
 }

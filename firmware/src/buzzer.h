@@ -1,4 +1,4 @@
-// buzzer.h — non-blocking buzzer pattern player (ILLEGAL / OK / GAMEOVER / OFF).
+// buzzer.h — non-blocking buzzer pattern player (ILLEGAL / OK / GAMEOVER / YOURMOVE / OFF).
 // A pattern is a list of notes {hz, ms}; hz 0 is a rest. poll() moves on to
 // the next note when the current one has lasted long enough.
 #ifndef CROWNHEAD_BUZZER_H

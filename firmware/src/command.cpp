@@ -132,8 +132,9 @@ void parseCommand(const char* text, uint8_t length, Command& out) {
     if (nargs == 1 && tokenIs(a, al, F_STR("ILLEGAL"))) out.value = BUZZ_ILLEGAL;
     else if (nargs == 1 && tokenIs(a, al, F_STR("OK"))) out.value = BUZZ_OK;
     else if (nargs == 1 && tokenIs(a, al, F_STR("GAMEOVER"))) out.value = BUZZ_GAMEOVER;
+    else if (nargs == 1 && tokenIs(a, al, F_STR("YOURMOVE"))) out.value = BUZZ_YOURMOVE;
     else if (nargs == 1 && tokenIs(a, al, F_STR("OFF"))) out.value = BUZZ_OFF;
-    else return fail(out, ERR_BADARG, F_STR("pattern must be ILLEGAL, OK, GAMEOVER or OFF"));
+    else return fail(out, ERR_BADARG, F_STR("pattern must be ILLEGAL, OK, GAMEOVER, YOURMOVE or OFF"));
     out.kind = CMD_BUZZ;
   } else if (tokenIs(w, wl, F_STR("LED"))) {
     out.word = F_STR("LED");

@@ -71,6 +71,20 @@ TEST(buzzer_gameover_rises) {
   CHECK_EQ((int)fake.tones.back().hz, 0);
 }
 
+TEST(buzzer_yourmove_two_rising_notes) {
+  fake.reset();
+  bz.begin(&fakeHal);
+  fake.tones.clear();
+  bz.play(BUZZ_YOURMOVE);
+  runBuzzer(1000000);
+  std::vector<uint16_t> notes;
+  for (size_t i = 0; i < fake.tones.size(); i++)
+    if (fake.tones[i].hz) notes.push_back(fake.tones[i].hz);
+  CHECK_EQ(notes.size(), (size_t)2);
+  CHECK(notes.size() == 2 && notes[0] < notes[1] && notes[0] > 500);
+  CHECK_EQ((int)fake.tones.back().hz, 0);
+}
+
 TEST(buzzer_off_stops_and_new_pattern_restarts) {
   fake.reset();
   bz.begin(&fakeHal);

@@ -80,6 +80,7 @@ const BUZZ: Record<Exclude<BuzzPattern, 'OFF'>, number[]> = {
   ILLEGAL: [120, 80, 120, 80, 120],
   OK: [30],
   GAMEOVER: [150, 60, 150, 60, 350],
+  YOURMOVE: [90, 60, 140],
 };
 
 export class FirmataBoardSource extends SourceBase {

@@ -63,7 +63,7 @@ export interface ProtocolError {
   line: string;
 }
 
-export type BuzzPattern = 'ILLEGAL' | 'OK' | 'GAMEOVER' | 'OFF';
+export type BuzzPattern = 'ILLEGAL' | 'OK' | 'GAMEOVER' | 'YOURMOVE' | 'OFF';
 export type LedState = 0 | 1 | 'BLINK';
 export type HostCommand =
   | { type: 'identify' }
@@ -340,7 +340,7 @@ export function parseHostCommand(raw: string): HostCommand | ProtocolError {
     case 'MODE':
       return arg === 'S' || arg === 'Q' ? { type: 'mode', mode: arg } : bad(`MODE ${arg}: expected S or Q`);
     case 'BUZZ':
-      return arg === 'ILLEGAL' || arg === 'OK' || arg === 'GAMEOVER' || arg === 'OFF'
+      return arg === 'ILLEGAL' || arg === 'OK' || arg === 'GAMEOVER' || arg === 'YOURMOVE' || arg === 'OFF'
         ? { type: 'buzz', pattern: arg }
         : bad(`BUZZ ${arg}: unknown pattern`);
     case 'LED':

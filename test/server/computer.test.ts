@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { Snapshot } from '../../src/protocol/v1.ts';
 import { Game, legalMoves, moveText, type Move } from '../../src/rules/index.ts';
 import { parseComputerSetting } from '../../src/game/computer.ts';
-import { playOnSim, useServices } from './helpers.ts';
+import { playOnSim, until, useServices } from './helpers.ts';
 
 const { watched } = useServices();
 
@@ -35,6 +35,8 @@ describe('playing the computer on the board', () => {
       const said = await s.c.next((e) => e.type === 'event' && e.event.type === 'computer-move', "the computer's move", 20_000);
       const reply = find(game, said.event.text);
       expect(said.event.say).toMatch(/^The computer plays \d+ (to|takes) \d+.*: carry it out on the board\.$/);
+      // The board's buzzer gives its "your move" pattern.
+      await until(() => s.sim.snapshot().buzzer === 'YOURMOVE', 'the your-move buzz');
       const snap = s.service.session.snapshot();
       expect(Snapshot.safeParse(snap).success).toBe(true);
       expect(snap.computer).toMatchObject({ side: 'white', level: 3, thinking: false, move: { text: said.event.text, from: reply.from } });
