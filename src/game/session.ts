@@ -4,8 +4,10 @@
 // the journal before it is announced, so a crash never loses a move. The
 // snapshot and events it produces are the protocol's types (src/protocol/v1.ts);
 // move records are derived from the rules game's plies, never kept apart.
-// Pure but for the injected wall clock; board I/O, storage and the network
-// are wired on by the service.
+// Playing the computer (computer.ts) and the coach's hints ask an injected
+// engine (`think`). Pure but for the injected wall clock and that promise;
+// board I/O, storage, the engine worker and the network are wired on by the
+// service.
 
 import {
   BALLOTS, FenError, Game, GameError, START, legalMoves, makeFen, moveText, opposite, parseFen, sameBoard, sideName,

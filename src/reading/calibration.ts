@@ -1,7 +1,9 @@
 // Per-square calibration: the reading of each square empty, with one coin and
 // with a stack of two. Learnt for free from a known set-up (the start
 // position), refined during play, or measured by the explicit routine; saved
-// as JSON and reused. Pure data and arithmetic, no I/O.
+// as JSON and reused. On a polarity-coded set the levels are distances from
+// empty either way (the reader folds White's readings up). Pure data and
+// arithmetic, no I/O.
 
 export const SQUARE_COUNT = 32;
 

@@ -4,7 +4,9 @@
 // off-centre each coin sits (a coin 3–4 mm off reads ~35 % lower; hands drop
 // coins off-centre, nudge them back, knock neighbours away), a non-linear
 // two-coin stack (~1.3–1.5× one coin: the upper magnet is further away), a
-// coin lying magnet-up (reads below the empty level), a finger lifting a coin
+// coin lying magnet-up (−0.61 of a step: its magnet reversed, a coin higher),
+// each coin's colour and, on a polarity-coded board, White's magnets the other
+// pole down (reading below empty by as much), a finger lifting a coin
 // part-way (touching it), crosstalk from the diagonal neighbours, slow thermal
 // drift, bounded Gaussian-ish noise, readings that ramp while a hand moves a
 // coin (a frame averages the scans of a moving coin), saturation near the top
