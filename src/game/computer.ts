@@ -4,7 +4,8 @@
 // and drops an answer that comes back for a position that is no longer on the
 // board (a takeback, a new game). Pure but for that promise.
 
-import { moveText, legalMoves, sideName, type Color, type Game, type Move, type Position } from '../rules/index.ts';
+import { moveText, legalMoves, playMove, sameResult, sideName, type Color, type Game, type Move, type Position } from '../rules/index.ts';
+import { BLUNDER, MISTAKE, scoreText } from '../engine/analyse.ts';
 import type { ComputerState } from '../protocol/v1.ts';
 
 export interface ComputerSetting {
@@ -24,7 +25,13 @@ export interface ThinkRequest {
   seed: number;
 }
 
-export type Think = (req: ThinkRequest) => Promise<Move | null>;
+/** The engine's answer: its move (null: none legal) and its score, hundredths of a man from the side to move's view. */
+export interface ThinkResult {
+  move: Move | null;
+  score: number;
+}
+
+export type Think = (req: ThinkRequest) => Promise<ThinkResult | null>;
 
 export class ComputerSettingError extends Error {
   override readonly name = 'ComputerSettingError';
@@ -76,9 +83,10 @@ export class ComputerPlayer {
     const history = game.plies.slice(0, -1).map((p) => p.hash);
     const req: ThinkRequest = { position: game.position, level: this.setting.level, history, quietPlies: game.quietPlies, seed: plies + 1 };
     this.think(req).then(
-      (m) => {
+      (r) => {
         if (token !== this.token) return;
         this.thinking = false;
+        const m = r?.move;
         if (!m || game.plies.length !== plies || game.hash !== hash) return;
         this.move = m;
         this.moveText = moveText(m, legalMoves(game.position, game.options));
@@ -118,4 +126,42 @@ export class ComputerPlayer {
   describe(): string {
     return `The computer plays ${sideName(this.setting.side)}, level ${this.setting.level}.`;
   }
+}
+
+/** A move the analysis marks: a mistake (?) or a blunder (??), with the better move and both scores. */
+export interface AnalysisMark {
+  ply: number;
+  mark: '?' | '??';
+  better: string;
+  comment: string;
+}
+
+/** Scores are capped before comparing: a won game still won is no mistake. */
+const CAP = 1000;
+const cap = (s: number): number => Math.max(-CAP, Math.min(CAP, s));
+
+/**
+ * After the game: every position of it searched (through `think`, so the
+ * engine's worker does the work), and each move that lost ground marked, as
+ * the engine's analyse does for a PDN file (same thresholds).
+ */
+export async function analyseGame(start: Position, moves: readonly Move[], think: Think): Promise<AnalysisMark[]> {
+  const positions: Position[] = [start];
+  for (const m of moves) positions.push(playMove(positions[positions.length - 1]!, m));
+  const results: ThinkResult[] = [];
+  for (const [i, p] of positions.entries()) {
+    if (!legalMoves(p).length) results.push({ move: null, score: -1_000_000 });
+    else results.push((await think({ position: p, level: 10, history: [], quietPlies: 0, seed: i + 1 })) ?? { move: null, score: 0 });
+  }
+  const marks: AnalysisMark[] = [];
+  for (const [i, played] of moves.entries()) {
+    const r = results[i]!;
+    const before = r.score, after = -results[i + 1]!.score;
+    const loss = r.move && sameResult(r.move, played) ? 0 : cap(before) - cap(after);
+    if (loss < MISTAKE || !r.move) continue;
+    const mark = loss >= BLUNDER ? '??' : '?';
+    const better = moveText(r.move, legalMoves(positions[i]!));
+    marks.push({ ply: i, mark, better, comment: `${mark === '??' ? 'Blunder' : 'Mistake'}: ${better} was better (${scoreText(before)} against ${scoreText(after)})` });
+  }
+  return marks;
 }

@@ -21,7 +21,7 @@ import type { GameEvent, MoveRecord as MoveRecordV1, Piece, Snapshot } from '../
 import { fixesSentence, piecesSentence } from '../protocol/words.ts';
 import type { JournalEntry } from './journal.ts';
 import { CalibrationRoutine } from '../reading/routine.ts';
-import { ComputerPlayer, computerFromTags, computerName, type ComputerSetting, type Think } from './computer.ts';
+import { ComputerPlayer, analyseGame, computerFromTags, computerName, type AnalysisMark, type ComputerSetting, type Think } from './computer.ts';
 import { Calibration, type CalibrationData } from '../reading/calibration.ts';
 
 export interface SessionOptions {
@@ -128,6 +128,8 @@ export class GameSession {
   private readonly listeners = new Set<(e: SessionEvent) => void>();
   /** Playing the computer (null: two players). */
   computer: ComputerPlayer | null = null;
+  /** The analysis of the finished game (null: none asked for this game). */
+  private analysis: { running: boolean; marks: AnalysisMark[] } | null = null;
   private connected = false;
   private source = 'none';
   private sourceDetail = '';
@@ -239,6 +241,7 @@ export class GameSession {
     this.timeControl = control;
     this.clock = control ? new GameClock(control) : null;
     // Playing the computer: the record's player tag says so (a new game sets it; a resumed game keeps it).
+    this.analysis = null;
     this.computer?.cancel();
     const setting = this.options.think ? computerFromTags(tags) : null;
     this.computer = setting && this.options.think ? new ComputerPlayer(setting, this.options.think) : null;
@@ -600,12 +603,39 @@ export class GameSession {
     if (this.game.outcome) throw new SessionError('game-over', 'the game is over');
     if (this.computer && this.game.turn === this.computer.setting.side) throw new SessionError('not-allowed', "it is the computer's turn");
     const game = this.game, plies = game.plies.length, hash = game.hash;
-    this.options.think({ position: game.position, level: 10, history: game.plies.slice(0, -1).map((p) => p.hash), quietPlies: game.quietPlies, seed: plies + 1 }).then((m) => {
+    this.options.think({ position: game.position, level: 10, history: game.plies.slice(0, -1).map((p) => p.hash), quietPlies: game.quietPlies, seed: plies + 1 }).then((r) => {
+      const m = r?.move;
       if (!m || this.game !== game || game.plies.length !== plies || game.hash !== hash) return;
       const text = moveText(m, legalMoves(game.position, game.options));
       this.emit({ type: 'notice', level: 'info', squares: [m.from, ...m.path], say: `Hint for ${sideName(game.turn)}: ${text}.` });
     }, (e: unknown) => {
       this.emit({ type: 'notice', level: 'info', squares: [], say: `No hint: ${(e as Error)?.message ?? String(e)}` });
+    });
+  }
+
+  /**
+   * After the game: the engine searches every position (in its worker) and
+   * marks the mistakes (?) and blunders (??) with the better move; shown in
+   * review and written into the PDN on request (pdn({ annotated: true })).
+   */
+  analyse(): void {
+    if (!this.options.think) throw new SessionError('not-allowed', 'this service has no engine to analyse with');
+    if (!this.game.outcome && this.result === '*') throw new SessionError('not-allowed', 'the analysis is for a finished game');
+    if (this.analysis?.running) return;
+    if (!this.game.plies.length) throw new SessionError('nothing-to-undo', 'the game has no moves to analyse');
+    const game = this.game;
+    this.analysis = { running: true, marks: [] };
+    this.emit({ type: 'counts' });
+    analyseGame(game.start, game.plies.map((p) => p.move), this.options.think).then((marks) => {
+      if (this.game !== game) return;
+      this.analysis = { running: false, marks };
+      const blunders = marks.filter((m) => m.mark === '??').length, mistakes = marks.length - blunders;
+      const count = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
+      this.emit({ type: 'analysis', say: marks.length ? `Analysis done: ${count(mistakes, 'mistake')} and ${count(blunders, 'blunder')}, marked in the move list.` : 'Analysis done: no mistakes found.' });
+    }, (e: unknown) => {
+      if (this.game !== game) return;
+      this.analysis = null;
+      this.emit({ type: 'notice', level: 'info', squares: [], say: `The analysis failed: ${(e as Error)?.message ?? String(e)}` });
     });
   }
 
@@ -633,7 +663,8 @@ export class GameSession {
     return this.resultOverride ?? resultOf(this.game.outcome);
   }
 
-  pdn(): string {
+  /** The game as PDN; `annotated`: with the analysis' ?/?? and better moves as comments (if the game was analysed). */
+  pdn(opts: { annotated?: boolean } = {}): string {
     const order = ['Event', 'Site', 'Date', 'Round', 'Black', 'White'];
     const tags: [string, string][] = Object.entries(this.tags).sort(([a], [b]) => {
       const ia = order.indexOf(a), ib = order.indexOf(b);
@@ -653,7 +684,14 @@ export class GameSession {
       const ms = this.plyClocks.get(ply);
       if (ms !== undefined) comments.set(k, [`[%clk ${clkText(ms)}]`]);
     });
-    return makePdn(pdnFromGame(this.game, { tags, result: this.result, comments }));
+    const record = pdnFromGame(this.game, { tags, result: this.result, comments });
+    if (opts.annotated && this.analysis && !this.analysis.running) {
+      for (const m of this.analysis.marks) {
+        const node = record.moves[m.ply];
+        if (node) record.moves[m.ply] = { ...node, strength: m.mark, after: [...node.after, m.comment] };
+      }
+    }
+    return makePdn(record);
   }
 
   snapshot(): SessionSnapshot {
@@ -694,6 +732,7 @@ export class GameSession {
       clock: this.clock ? this.clock.state(this.now()) : null,
       calibration: this.routine ? this.routine.progress() : null,
       computer: this.computer ? this.computer.state() : null,
+      analysis: this.analysis ? { running: this.analysis.running, marks: [...this.analysis.marks] } : null,
     };
   }
 }

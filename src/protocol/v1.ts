@@ -143,6 +143,10 @@ export const ComputerState = z.object({
 });
 export type ComputerState = z.infer<typeof ComputerState>;
 
+/** A move the analysis marks: ply index, ? or ??, the better move and a sentence with both scores. */
+export const AnalysisMark = z.object({ ply: int(), mark: z.enum(['?', '??']), better: z.string(), comment: z.string() });
+export type AnalysisMark = z.infer<typeof AnalysisMark>;
+
 /** The whole state of the game at the table, as the page draws it. */
 export const Snapshot = z.object({
   version: z.literal(1),
@@ -178,6 +182,8 @@ export const Snapshot = z.object({
   calibration: z.nullable(CalibrationProgress),
   /** playing the computer (absent or null: two players) */
   computer: z.optional(z.nullable(ComputerState)),
+  /** the engine's analysis of the finished game: its mistakes (?) and blunders (??) with the better move (absent or null: none asked for) */
+  analysis: z.optional(z.nullable(z.object({ running: z.boolean(), marks: z.array(AnalysisMark) }))),
 });
 export type Snapshot = z.infer<typeof Snapshot>;
 
@@ -268,6 +274,8 @@ export const GameEvent = z.discriminatedUnion('type', [
    * softly and spoken politely; `squares` are highlighted gently.
    */
   z.object({ type: z.literal('notice'), level: z.enum(['reminder', 'info']), squares: z.array(Square), ...said }),
+  /** the analysis of the finished game is done (marks in the snapshot) */
+  z.object({ type: z.literal('analysis'), ...said }),
   /** the computer's move, to be carried out on the board by the player (the board is checked against exactly it) */
   z.object({ type: z.literal('computer-move'), text: z.string(), from: Square, path: z.array(Square), captures: z.array(Square), ...said }),
   /** storage trouble or recovery, with the health as it now stands */
@@ -299,6 +307,8 @@ export const Command = z.discriminatedUnion('name', [
   z.object({ name: z.literal('takeback') }),
   /** the coach: the engine's suggestion for the side to move, said quietly (refused in tournament mode) */
   z.object({ name: z.literal('hint') }),
+  /** after the game: the engine marks its mistakes and blunders (shown in review, written into the PDN on request) */
+  z.object({ name: z.literal('analyse') }),
   z.object({ name: z.literal('calibrate') }),
   z.object({ name: z.literal('clock-start') }),
   z.object({ name: z.literal('clock-pause') }),

@@ -68,6 +68,9 @@ export function runCommand(session: GameSession, source: BoardSource, command: C
     case 'hint':
       session.hint();
       return;
+    case 'analyse':
+      session.analyse();
+      return;
     case 'clock-start':
       session.clockStart();
       return;

@@ -194,7 +194,8 @@ export function createApp(ctx: ServerContext, page: Page): express.Express {
       next(e);
     }
   });
-  app.get('/api/current.pdn', (_req, res) => attachment(res, `${ctx.session.gameId}.pdn`, ctx.session.pdn()));
+  // ?annotated=1: with the analysis' ?/?? and better moves as comments (when the game was analysed).
+  app.get('/api/current.pdn', (req, res) => attachment(res, `${ctx.session.gameId}.pdn`, ctx.session.pdn({ annotated: req.query.annotated === '1' })));
   app.get('/api/archive.pdn', async (req, res, next) => {
     // Streamed a game at a time, oldest first; the game in play is in it even when the disk refused to store it.
     const current = ctx.session.gameId;

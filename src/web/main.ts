@@ -247,6 +247,9 @@ function onAct(el: HTMLElement, e: MouseEvent | KeyboardEvent): void {
     case 'hint':
       send({ name: 'hint' });
       return;
+    case 'analyse':
+      send({ name: 'analyse' });
+      return;
     case 'calibrate':
       send({ name: 'calibrate' });
       return;

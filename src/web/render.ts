@@ -328,9 +328,11 @@ export function renderReview(s: ViewState): string {
   const rec = rv.archived && s.review?.record ? s.review.record : null;
   const whose = rec ? `${esc(rec.tags.Black || 'Black')} – ${esc(rec.tags.White || 'White')}${rec.tags.Date ? `, ${esc(rec.tags.Date)}` : ''} · ` : '';
   const what = rv.ply === 0 ? 'the start position' : `move ${esc(rv.moveLabel)}`;
+  const note = !rec && rv.ply > 0 ? snap?.analysis?.marks.find((a) => a.ply === rv.ply - 1) : undefined;
   return `<div class="review-bar reviewing" role="toolbar" aria-label="Step through the game" data-ply="${rv.ply}">`
     + step('first', '«', 'First position', rv.ply === 0) + step('prev', '◀', 'Previous move (←)', rv.ply === 0)
     + `<span class="review-label" role="status">${rec ? 'Archived game' : 'Reviewing'}: ${whose}${what} (${rv.ply}/${rv.total})</span>`
+    + (note ? `<span class="review-note" data-mark="${esc(note.mark)}">${esc(note.comment)}</span>` : '')
     + `<span class="review-material" data-material="${material(rv.pieces, 'black')}/${material(rv.pieces, 'white')}">${material(rv.pieces, 'black')} · ${material(rv.pieces, 'white')}</span>`
     + step('next', '▶', 'Next move (→)', rec !== null && rv.ply === rv.total) + step('last', '»', 'Last move', rec !== null && rv.ply === rv.total)
     + `<button type="button" class="btn small primary" id="rv-live" data-act="review" data-to="live">${rec ? 'Close — back to live' : 'Back to live'}</button>`
@@ -406,10 +408,14 @@ export function renderMoves(s: ViewState): string {
   // The move the board shows: the last one live, the reviewed one while reviewing.
   const reviewing = s.review !== null;
   const shownIndex = reviewing ? s.review!.ply - 1 : moves.length - 1;
-  const cell = (m: Move | undefined, i: number | undefined): string =>
-    m
-      ? `<td class="mv${i === shownIndex ? ' current' : ''}${m.crowned ? ' crowned' : ''}" data-act="review" data-to="${i! + 1}" tabindex="0" role="button" aria-label="Show the position after ${m.number}${m.side === 'black' ? '.' : '...'} ${esc(m.text)}"${i === shownIndex ? ' aria-current="step"' : ''}>${esc(m.text)}</td>`
-      : '<td class="mv empty">…</td>';
+  // The engine's analysis of the live game (finished): ? and ?? after the moves it marks, the better move as the tooltip.
+  const marks = new Map((!record && snap.analysis ? snap.analysis.marks : []).map((a) => [a.ply, a]));
+  const cell = (m: Move | undefined, i: number | undefined): string => {
+    if (!m) return '<td class="mv empty">…</td>';
+    const a = i === undefined ? undefined : marks.get(i);
+    const mark = a ? `<span class="mark-${a.mark === '??' ? 'blunder' : 'mistake'}" title="${esc(a.comment)}">${a.mark}</span>` : '';
+    return `<td class="mv${i === shownIndex ? ' current' : ''}${m.crowned ? ' crowned' : ''}" data-act="review" data-to="${i! + 1}" tabindex="0" role="button" aria-label="Show the position after ${m.number}${m.side === 'black' ? '.' : '...'} ${esc(m.text)}${a ? `, ${esc(a.comment)}` : ''}"${i === shownIndex ? ' aria-current="step"' : ''}>${esc(m.text)}${mark}</td>`;
+  };
   const body = [...rows.entries()].sort(([a], [b]) => a - b)
     .map(([n, r]) => `<tr><th scope="row">${n}.</th>${cell(r.black, r.bi)}${cell(r.white, r.wi)}</tr>`).join('');
   const result = record ? record.result : snap.result;
@@ -420,9 +426,17 @@ export function renderMoves(s: ViewState): string {
   const claim = !record && snap.drawClaim && canControl(s) && !over
     ? button('claim-draw', snap.drawClaim === 'repetition' ? 'Claim draw (threefold repetition)' : 'Claim draw (40-move rule)', {}, 'primary')
     : '';
+  // After the game: ask the engine for its analysis; once done, the annotated PDN.
+  const analysis = !record && over && snap.moves.length
+    ? snap.analysis?.running
+      ? '<p class="analysis" role="status">Analysing the game…</p>'
+      : snap.analysis
+        ? `<p class="analysis">${snap.analysis.marks.length ? `${snap.analysis.marks.length} move${snap.analysis.marks.length > 1 ? 's' : ''} marked.` : 'No mistakes found.'} <a class="btn small" id="dl-annotated" href="/api/current.pdn?annotated=1" download="crownhead-game-annotated.pdn">Download annotated PDN</a></p>`
+        : canControl(s) ? button('analyse', 'Analyse game', {}, '') : ''
+    : '';
   return `<div class="moves-head"><h2>${record ? 'Moves of the archived game' : 'Moves'}</h2>${foot}</div>`
     + (moves.length ? `<div class="moves-scroll"><table class="movelist${reviewing ? ' reviewing' : ''}" aria-label="Moves (click one to see its position)"><colgroup><col class="c-num"><col class="c-mv"><col class="c-mv"></colgroup><tbody>${body}</tbody></table></div>` : '<p class="empty-moves">No moves yet.</p>')
-    + claim;
+    + claim + analysis;
 }
 
 /** Game controls: takeback and the downloads (the forms are static, see renderForms). */

@@ -85,6 +85,38 @@ describe('playing the computer on the board', () => {
     expect(await t.c.command({ name: 'hint' })).toMatchObject({ type: 'error', code: 'not-allowed', message: 'no hints in tournament mode' });
   });
 
+  it('after the game: the analysis marks a blunder with the better move; shown in the snapshot, written into the PDN on request', { timeout: 60_000 }, async () => {
+    const s = await watched({ computerThinkMs: 150 });
+    // Black's 14-18 hands a man to 22x15 (14-17 or 1-5 keep it).
+    expect((await s.c.command({ name: 'new-game', fen: 'B:W22,30:B1,14' })).type).toBe('ok');
+    s.sim.clear();
+    for (const sq of [1, 14]) s.sim.set(sq, 1, { color: 'black' });
+    for (const sq of [22, 30]) s.sim.set(sq, 1, { color: 'white' });
+    s.sim.advance(1000);
+    await s.c.event('ready');
+    const game = new Game(s.service.session.game.start);
+    for (const text of ['14-18', '22x15']) {
+      const m = find(game, text);
+      game.play(m);
+      playOnSim(s.sim, m);
+      await s.c.event('move');
+    }
+    expect(await s.c.command({ name: 'analyse' })).toMatchObject({ type: 'error', code: 'not-allowed', message: 'the analysis is for a finished game' });
+    expect((await s.c.command({ name: 'resign', side: 'black' })).type).toBe('ok');
+    expect((await s.c.command({ name: 'analyse' })).type).toBe('ok');
+    const done = await s.c.next((e) => e.type === 'event' && e.event.type === 'analysis', 'the analysis', 30_000);
+    expect(done.event.say).toMatch(/^Analysis done: 0 mistakes and 1 blunder, marked in the move list\.$/);
+    const marks = s.service.session.snapshot().analysis!.marks;
+    expect(marks).toHaveLength(1);
+    expect(marks[0]).toMatchObject({ ply: 0, mark: '??' });
+    expect(['14-17', '1-5', '1-6']).toContain(marks[0].better);
+    const plain = await (await fetch(new URL('/api/current.pdn', s.service.url))).text();
+    expect(plain).not.toContain('??');
+    const annotated = await (await fetch(new URL('/api/current.pdn?annotated=1', s.service.url))).text();
+    expect(annotated).toContain('14-18??');
+    expect(annotated).toContain(`{Blunder: ${marks[0].better} was better`);
+  });
+
   it('a --computer setting that is not SIDE:LEVEL is named', () => {
     expect(parseComputerSetting('white:7')).toEqual({ side: 'white', level: 7 });
     expect(() => parseComputerSetting('white')).toThrow(/"white" is not SIDE:LEVEL \(e\.g\. white:7\)/);

@@ -328,3 +328,23 @@ describe('playing the computer', () => {
     expect(renderStatus(s)).not.toContain('computer');
   });
 });
+
+describe('the analysis of a finished game', () => {
+  it('offers "Analyse game" once the game is over; then marks the moves, names the better move, and links the annotated PDN', async () => {
+    const { t } = await synced('B:W22,30:B1,14');
+    t.move(14, 18);
+    t.move(22, 15, [18]);
+    expect(t.session.game.plies).toHaveLength(2);
+    t.session.resign('black');
+    const s = at(t.hello());
+    expect(renderMoves(s)).toContain('id="b-analyse"');
+    const comment = 'Blunder: 14-17 was better (+0.05 against -1.00)';
+    const analysed = { ...s, snap: { ...s.snap!, analysis: { running: false, marks: [{ ply: 0, mark: '??' as const, better: '14-17', comment }] } } };
+    const html = renderMoves(analysed);
+    expect(html).toContain(`14-18<span class="mark-blunder" title="${comment}">??</span>`);
+    expect(html).toContain('href="/api/current.pdn?annotated=1"');
+    expect(html).not.toContain('id="b-analyse"');
+    const running = { ...s, snap: { ...s.snap!, analysis: { running: true, marks: [] } } };
+    expect(renderMoves(running)).toContain('Analysing the game…');
+  });
+});
