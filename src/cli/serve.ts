@@ -39,6 +39,8 @@ Game
   --ballot N|random     start from ACF three-move ballot N (1-${BALLOTS.length})
   --fen FEN             start from this position
   --time-control SPEC   e.g. 5m+3s (Fischer) or 40/90m,30m (moves per period)
+                        or 5m/move,1m/forced[,1m/grace] (ACF time per move: less when
+                        exactly one capture is possible; lost a grace period after "time")
   --huffing             huffing variant (captures optional; a missed jump may be huffed)
   --crown-continue      a man crowned mid-jump continues as a king
   --auto-draw           end the game as a draw as soon as one can be claimed

@@ -86,6 +86,11 @@ export function terminationOf(o: Outcome): string {
   }
 }
 
+const graceWords = (ms: number): string => {
+  const s = Math.round(ms / 1000);
+  return s % 60 === 0 ? (s === 60 ? 'a minute' : `${s / 60} minutes`) : `${s} seconds`;
+};
+
 /** "0:04:57" for %clk. */
 export function clkText(ms: number): string {
   const t = Math.max(0, Math.round(ms / 1000));
@@ -336,7 +341,7 @@ export class GameSession {
           this.drawOffer = null;
           if (this.clock) {
             // The first move starts the clocks; a changed move keeps the clock where it is.
-            if (e.type === 'move') this.clock.moved(e.ply.before.turn, this.now());
+            if (e.type === 'move') this.clock.moved(e.ply.before.turn, this.now(), this.forcedCapture());
             this.journal({ k: 'clock', clock: this.clock.toJSON(), at: this.now() });
             this.notePlyClock();
           }
@@ -405,10 +410,28 @@ export class GameSession {
     this.emit({ type: 'game-over', result, outcome, say: describeOutcome(outcome) });
   }
 
+  /** ACF time per move: the side to move has exactly one legal capture (the short limit). */
+  private forcedCapture(): boolean {
+    if (this.clock?.control.kind !== 'per-move' || this.game.outcome) return false;
+    return legalMoves(this.game.position, this.game.options).filter((m) => m.captures.length > 0).length === 1;
+  }
+
+  /** The side "time" was last called on (announced once per move). */
+  private timeAnnounced: Color | null = null;
+
   private tickClock(): void {
     if (!this.clock) return;
     const now = this.now();
     const flagged = this.clock.settle(now);
+    const called = this.clock.timeCalled;
+    if (called !== this.timeAnnounced) {
+      this.timeAnnounced = called;
+      if (called && !flagged && !this.game.outcome && this.clock.control.kind === 'per-move') {
+        const grace = this.clock.control.graceMs;
+        this.emit({ type: 'time', side: called, graceMs: grace, say: `Time, ${sideName(called)}. Move within ${graceWords(grace)} or lose on time.` });
+        this.emit({ type: 'clock', clock: this.clock.state(now) });
+      }
+    }
     if (flagged && !this.game.outcome) {
       const outcome = this.game.timeForfeit(flagged);
       this.finish(outcome);
@@ -537,7 +560,7 @@ export class GameSession {
   clockStart(): void {
     if (!this.clock) throw new SessionError('not-allowed', 'this game has no time control');
     this.requireOpen();
-    this.clock.start(this.game.turn, this.now());
+    this.clock.start(this.game.turn, this.now(), this.forcedCapture());
     this.emit({ type: 'clock', clock: this.clock.state(this.now()) });
   }
 
@@ -571,7 +594,10 @@ export class GameSession {
       else tags.push(['TimeControl', v]);
     }
     const o = this.game.outcome;
-    if (o && !tags.some(([n]) => n === 'Termination')) tags.push(['Termination', terminationOf(o)]);
+    if (o && !tags.some(([n]) => n === 'Termination')) {
+      const perMove = o.reason === 'time' && this.timeControl?.kind === 'per-move' ? this.timeControl : null;
+      tags.push(['Termination', terminationOf(o) + (perMove ? ` (no move within ${graceWords(perMove.graceMs)} of "time")` : '')]);
+    }
     // Per-move clock times, as electronic boards record them: {[%clk 0:04:57]} after each move.
     const comments = new Map<number, string[]>();
     this.game.plies.forEach((ply, k) => {

@@ -114,6 +114,19 @@ export const ClockState = z.object({
   flagged: z.nullable(Side),
   /** false until the first move (or "Start clock"): clocks start with play, not with the set-up */
   started: z.boolean(),
+  /** ACF time per move only: the move being timed (black/white above are what is left of each side's limit) */
+  perMove: z.optional(z.object({
+    /** whose move is being timed (null before the first) */
+    side: z.nullable(Side),
+    /** this move's limit (ms): the short one when `forced` */
+    limit: nonNeg(),
+    /** the mover has exactly one legal capture */
+    forced: z.boolean(),
+    /** "time" has been called on this side: the limit is reached and the grace period runs */
+    timeCalled: z.nullable(Side),
+    /** what is left of the grace period (ms); the side loses at 0 */
+    graceLeft: nonNeg(),
+  })),
 });
 export type ClockState = z.infer<typeof ClockState>;
 
@@ -257,6 +270,8 @@ export const GameEvent = z.discriminatedUnion('type', [
    * softly and spoken politely; `squares` are highlighted gently.
    */
   z.object({ type: z.literal('notice'), level: z.enum(['reminder', 'info']), squares: z.array(Square), ...said }),
+  /** ACF time per move: "time" is called on `side` (its limit reached); it loses if it has not moved when `graceMs` is over */
+  z.object({ type: z.literal('time'), side: Side, graceMs: nonNeg(), ...said }),
   /** storage trouble or recovery, with the health as it now stands */
   z.object({ type: z.literal('storage'), ok: z.boolean(), problem: z.optional(StorageProblem), storage: StorageHealth, ...said }),
 ]);
@@ -270,7 +285,7 @@ export const Command = z.discriminatedUnion('name', [
     ballot: z.optional(z.union([z.number().check(z.int(), z.gte(1), z.lte(174)), z.literal('random')])),
     firstPlayer: z.optional(z.enum(['black', 'white', 'random'])),
     tags: z.optional(z.record(z.string().check(z.regex(/^[A-Za-z][A-Za-z0-9_]{0,39}$/)), z.string().check(z.maxLength(200)))),
-    /** e.g. "5m+3s", "40/90m,30m"; "" for no clock; absent: the service's default */
+    /** e.g. "5m+3s", "40/90m,30m", "5m/move,1m/forced"; "" for no clock; absent: the service's default */
     timeControl: z.optional(z.string().check(z.maxLength(60))),
     /** rules variants for this game (absent: the service's defaults) */
     rules: z.optional(z.object({ huffing: z.optional(z.boolean()), crownContinue: z.optional(z.boolean()) })),

@@ -10,7 +10,7 @@ import './style.css';
 import { ArchiveEntry, GameRecord, type Command } from '../protocol/v1.ts';
 import * as z from 'zod/mini';
 import { canControl, clockNow, handCommand, initialState, isArmed, reduce, statusHeadline, type Action, type ViewState } from './state.ts';
-import { formatClock, renderArchive, renderForms, renderRegions } from './render.ts';
+import { clockFace, renderArchive, renderForms, renderRegions } from './render.ts';
 import { ServerSocket } from './socket.ts';
 import { Sounds, Speech } from './sound.ts';
 import { squareXY, type Side } from './model.ts';
@@ -166,7 +166,8 @@ function tick(): void {
     for (const side of ['black', 'white'] as Side[]) {
       const el = document.querySelector<HTMLElement>(`[data-clock=${side}]`);
       if (!el) continue;
-      el.textContent = c.flagged === side ? '0:00' : formatClock(c[side]);
+      el.textContent = clockFace(c, side);
+      el.classList.toggle('time-called', c.perMove?.timeCalled === side);
       el.classList.toggle('low', c[side] < 30_000);
     }
   }

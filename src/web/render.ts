@@ -9,7 +9,7 @@
 
 import {
   expectedCounts, other, sideName, squareXY,
-  type Fix, type Move, type Piece, type Side, type Snapshot,
+  type Clock, type Fix, type Move, type Piece, type Side, type Snapshot,
 } from './model.ts';
 import {
   canControl, canUseHand, clockNow, effectiveCounts, isArmed, reviewView, sortedArchive, statusHeadline,
@@ -24,6 +24,13 @@ export const esc = (s: string): string => s.replace(/[&<>"']/g, (c) => ESC[c]);
 const f2 = (n: number): string => String(Math.round(n * 1000) / 1000);
 
 // ------------------------------------------------------------------ words
+
+/** A side's clock face: its time, "0:00" once flagged, "Time 0:42" (the grace period left) once time per move is called. */
+export function clockFace(c: Clock, side: Side): string {
+  if (c.flagged === side) return '0:00';
+  if (c.perMove?.timeCalled === side) return `Time ${formatClock(c.perMove.graceLeft)}`;
+  return formatClock(c[side]);
+}
 
 export function formatClock(ms: number): string {
   const t = Math.max(0, ms);
@@ -347,7 +354,7 @@ export function renderPlayers(s: ViewState, now: number): string {
     const toMove = !over && snap.turn === side;
     const t = clock ? clock[side] : 0;
     const clockHtml = clock
-      ? `<div class="clock${clock.running === side && !offline ? ' running' : ''}${clock.flagged === side ? ' flagged' : ''}${t < 30_000 ? ' low' : ''}" data-clock="${side}" role="timer" aria-label="${sideName(side)}'s clock">${clock.flagged === side ? '0:00' : formatClock(t)}</div>`
+      ? `<div class="clock${clock.running === side && !offline ? ' running' : ''}${clock.flagged === side ? ' flagged' : ''}${clock.perMove?.timeCalled === side ? ' time-called' : ''}${t < 30_000 ? ' low' : ''}" data-clock="${side}" role="timer" aria-label="${sideName(side)}'s clock">${clockFace(clock, side)}</div>`
       : '';
     let buttons = '';
     if (control && !over) {
@@ -367,7 +374,9 @@ export function renderPlayers(s: ViewState, now: number): string {
       + `<div class="player-name"><span class="who">${esc(name)}</span><span class="role">${[named ? sideName(side) : '', toMove ? 'to move' : ''].filter(Boolean).join(' · ')}</span></div>`
       + clockHtml + buttons + `</div>`;
   };
-  const note = clock ? [clock.control, !clock.started && !over ? 'clocks start with the first move' : ''].filter(Boolean).join(' · ') : '';
+  const pm = clock?.perMove;
+  const forcedNote = pm && pm.forced && pm.side && !over ? `one capture only: ${formatClock(pm.limit)} for this move` : '';
+  const note = clock ? [clock.control, forcedNote, !clock.started && !over ? 'clocks start with the first move' : ''].filter(Boolean).join(' · ') : '';
   const clockCtl = clock && !over
     ? `<div class="clock-ctl">${control ? (clock.running ? button('clock-pause', 'Pause clock', {}, 'small') : button('clock-start', 'Start clock', {}, 'small primary')) : ''}${note ? `<span class="note">${esc(note)}</span>` : ''}</div>`
     : '';
@@ -509,7 +518,7 @@ export function renderForms(): string {
 <label class="field f-start">First to move <select name="first"><option value="black">Black</option><option value="white">White</option><option value="random">Random</option></select></label>
 <label class="field f-fen">FEN <input name="fen" id="ng-fen" placeholder="B:W18,24,27,28,K10:B12,16,20,K22" spellcheck="false" aria-describedby="ng-fen-help ng-error"><span class="help" id="ng-fen-help">Side to move, then each side's squares; K marks a king. Example: <code>W:W18,24,K10:B12,16</code></span></label>
 <label class="field f-ballot">Ballot (1–174) <input name="ballot" type="number" min="1" max="174" placeholder="random"></label>
-<div class="field-row"><label class="field">Clock <select name="tc" id="ng-tc"><option value="">No clock</option><option value="5m+3s">5 min + 3 s</option><option value="10m+5s">10 min + 5 s</option><option value="15m">15 min</option><option value="30m">30 min</option><option value="40/90m,30m">40 moves in 90 min, then 30 min</option><option value="custom">Other…</option></select></label>
+<div class="field-row"><label class="field">Clock <select name="tc" id="ng-tc"><option value="">No clock</option><option value="5m+3s">5 min + 3 s</option><option value="10m+5s">10 min + 5 s</option><option value="15m">15 min</option><option value="30m">30 min</option><option value="40/90m,30m">40 moves in 90 min, then 30 min</option><option value="5m/move,1m/forced">5 min a move, 1 min for a forced capture (ACF)</option><option value="custom">Other…</option></select></label>
 <label class="field f-tc-custom">Time control <input name="tcText" id="ng-tc-text" placeholder="e.g. 3m+2s or 40/90m,30m" spellcheck="false"></label></div>
 <fieldset class="choice"><legend>Rules</legend>
 <label><input type="checkbox" name="huffing" id="ng-huffing"> Huffing</label>
