@@ -29,7 +29,7 @@ export interface SessionOptions {
   tournament?: boolean;
   /** Time control, e.g. "5m+3s" or "40/90m,30m". */
   timeControl?: string;
-  tracker?: Partial<Omit<TrackerOptions, 'takebacks'>>;
+  tracker?: Partial<Omit<TrackerOptions, 'takebacks' | 'retraction'>>;
   /** Tags for new games (Event, Site, Black, White…). */
   tags?: Record<string, string>;
   /** Called with every journal entry before the change is announced. */
@@ -131,7 +131,8 @@ export class GameSession {
   constructor(options: SessionOptions = {}) {
     this.options = { tournament: false, ...options };
     this.game = Game.standard(this.rulesOptions());
-    this.tracker = new MoveTracker(this.game, { ...options.tracker, takebacks: !this.options.tournament });
+    // Tournament mode: no takebacks, and the retraction rule enforced (a correction with another piece is illegal).
+    this.tracker = new MoveTracker(this.game, { ...options.tracker, takebacks: !this.options.tournament, retraction: this.options.tournament ? 'enforce' : 'notice' });
   }
 
   private rulesOptions(extra: GameOptions = {}): GameOptions {
@@ -381,6 +382,10 @@ export class GameSession {
         case 'reminder':
           // Quiet: spoken politely and shown softly on the page, never the buzzer.
           this.emit({ type: 'notice', level: 'reminder', squares: e.reminder.squares, say: e.reminder.message });
+          break;
+        case 'retraction-notice':
+          // Outside tournament mode the retraction rule is advice: the move stands, and the players are told.
+          this.emit({ type: 'notice', level: 'info', squares: e.squares, say: e.message });
           break;
         case 'reminder-cleared':
         case 'status':

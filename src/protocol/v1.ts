@@ -49,6 +49,11 @@ export const Alert = z.object({
   fixes: z.array(Fix),
   /** frame time the alert was raised */
   t: z.number(),
+  /**
+   * The retraction rule: the piece moved incorrectly, which has a legal move
+   * and must (in tournament mode) make the correction: its square and its moves.
+   */
+  retract: z.optional(z.object({ square: Square, moves: z.array(z.string()), capture: z.boolean() })),
 });
 export type Alert = z.infer<typeof Alert>;
 
