@@ -295,7 +295,7 @@ export async function startService(opts: ServiceOptions): Promise<Service> {
     }
 
     if (opts.record) {
-      recorder = new Recorder(opts.record, { board: src.kind, id: identity.id, fw: identity.fw, rate: identity.rate, started: new Date().toISOString(), crownhead: VERSION, game: session.gameId }, logger);
+      recorder = new Recorder(opts.record, { board: src.kind, id: identity.id, fw: identity.fw, rate: identity.rate, started: new Date().toISOString(), crownhead: VERSION, game: session.gameId, tournament: session.options.tournament }, logger);
       recorder.newGame({ fen: session.snapshot().fen, options: session.game.options });
     }
 
