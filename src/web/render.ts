@@ -152,6 +152,8 @@ export function renderBoard(s: ViewState, opts: BoardOptions): string {
     if (fixSquares.has(sq)) cls.push(st.kind === 'illegal' ? 'fix' : 'setup-fix');
     if (sq === crownAt) cls.push('crown-wait');
     if (remind.has(sq)) cls.push('remind');
+    // The retraction rule: the piece that must put the illegal move right.
+    if (st.kind === 'illegal' && st.alert.retract?.square === sq) cls.push('retract');
     if (cls.length) out.push(`<rect class="mark ${cls.join(' ')}" data-mark="${sq}" x="${x + 0.04}" y="${y + 0.04}" width="0.92" height="0.92" rx="0.06"/>`);
   }
   out.push('</g>');
@@ -246,6 +248,7 @@ export function renderStatus(s: ViewState): string {
   const st = s.status;
   let detail = '';
   let list: string[] = [];
+  let retract: { square: number; moves: string[] } | null = null;
   if (!snap) {
     detail = 'Waiting for the board service.';
   } else if (s.connection !== 'open') {
@@ -279,6 +282,7 @@ export function renderStatus(s: ViewState): string {
       case 'illegal':
         detail = st.alert.message;
         list = fixSentences(st.alert.fixes);
+        if (st.alert.retract) retract = st.alert.retract;
         break;
     }
   }
@@ -290,6 +294,7 @@ export function renderStatus(s: ViewState): string {
     + `<div class="status-head"><span class="status-icon" aria-hidden="true">${icon}</span><h2 class="status-title">${esc(h.title)}</h2></div>`
     + (detail ? `<p class="status-detail">${esc(detail)}</p>` : '')
     + (list.length ? `<ul class="fixes">${list.map((t) => `<li>${esc(t)}</li>`).join('')}</ul>` : '')
+    + (retract ? `<p class="retract" data-retract="${retract.square}"><strong>Use the piece on ${retract.square}</strong>: ${esc(retract.moves.join(retract.moves.length > 2 ? ', ' : ' or '))}</p>` : '')
     + (snap?.calibration && snap.calibration.total > 0
       ? `<div class="progress" role="progressbar" aria-valuemin="0" aria-valuemax="${snap.calibration.total}" aria-valuenow="${snap.calibration.done}"><span style="width:${Math.round((100 * snap.calibration.done) / snap.calibration.total)}%"></span></div>`
       : '')
