@@ -75,6 +75,8 @@ describe('serve settings', () => {
     expect(failure(['--ballot', '0'])).toMatch(/--ballot: must be a ballot number from 1 to 174/);
     expect(failure(['--first-player', 'red'])).toMatch(/--first-player: must be black, white or random/);
     expect(failure(['--time-control', '5x'])).toMatch(/--time-control: .*not a duration/);
+    expect(failure(['--time-control', '1m/forced'])).toMatch(/--time-control: a per-move control needs the time for a move \(like 5m\/move\)/);
+    expect(failure(['--time-control', '5m/move,1m/sudden'])).toMatch(/--time-control: "1m\/sudden" is not a per-move limit/);
     expect(failure(['--fen', 'Q:W1'])).toMatch(/^--fen: /);
     expect(failure(['--fen', 'B:W18:B14', '--ballot', '3'])).toMatch(/either a FEN .* or a ballot/);
     expect(failure(['--log-level', 'loud'])).toMatch(/--log-level: "loud" is not a log level/);
