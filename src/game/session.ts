@@ -15,7 +15,8 @@ import { makePdn, pdnFromGame, resultOf, type PdnResult } from '../pdn/index.ts'
 import { MoveTracker, type TrackerEvent, type TrackerOptions } from '../tracking/tracker.ts';
 import { GameClock, TimeControlError, parseTimeControl, parseTimeControlTag, timeControlTag, type ClockState, type TimeControl } from './clock.ts';
 import type { GameEvent, MoveRecord as MoveRecordV1, Piece, Snapshot } from '../protocol/v1.ts';
-import { fixesSentence, piecesSentence } from '../protocol/words.ts';
+import { fixesSentence, joinWords, piecesSentence } from '../protocol/words.ts';
+import { ELEVEN_MAN_COUNT, elevenManPosition } from '../rules/eleven-man.ts';
 import type { JournalEntry } from './journal.ts';
 import { CalibrationRoutine } from '../reading/routine.ts';
 import { Calibration, type CalibrationData } from '../reading/calibration.ts';
@@ -90,6 +91,22 @@ const graceWords = (ms: number): string => {
   const s = Math.round(ms / 1000);
   return s % 60 === 0 ? (s === 60 ? 'a minute' : `${s / 60} minutes`) : `${s} seconds`;
 };
+
+/** An eleven-man ballot's set-up from the start position: which coins come off, which go on. */
+export function elevenManSetup(p: Position): string {
+  const off = (side: Color, start: number, now: number) => {
+    const sq: number[] = [];
+    for (let i = 0; i < 32; i++) if ((start >>> i) & 1 && !((now >>> i) & 1)) sq.push(i + 1);
+    return sq.length ? `${sideName(side)}'s ${sq.length === 1 ? 'man' : 'men'} off ${joinWords(sq.map(String))}` : '';
+  };
+  const on: string[] = [];
+  for (let i = 0; i < 32; i++) {
+    if ((p.black >>> i) & 1 && !((START.black >>> i) & 1)) on.push(`a black man on ${i + 1}`);
+    if ((p.white >>> i) & 1 && !((START.white >>> i) & 1)) on.push(`a white man on ${i + 1}`);
+  }
+  const take = [off('black', START.black, p.black), off('white', START.white, p.white)].filter(Boolean);
+  return `from the start position take ${joinWords(take)}${on.length ? `, and put ${joinWords(on)}` : ''}.`;
+}
 
 /** "0:04:57" for %clk. */
 export function clkText(ms: number): string {
@@ -168,7 +185,10 @@ export class GameSession {
    * Starts a new game: from the start position, a FEN, or an ACF ballot
    * (number or 'random'). The board must then be set up to match.
    */
-  newGame(req: { fen?: string; ballot?: number | 'random'; firstPlayer?: Color | 'random'; tags?: Record<string, string>; rules?: GameOptions; timeControl?: string; random?: () => number } = {}): void {
+  newGame(req: {
+    fen?: string; ballot?: number | 'random'; elevenMan?: number | 'random'; crossboardOnly?: boolean; firstPlayer?: Color | 'random';
+    tags?: Record<string, string>; rules?: GameOptions; timeControl?: string; random?: () => number;
+  } = {}): void {
     const rules = this.rulesOptions(req.rules);
     let control: TimeControl | null = null;
     const tcText = req.timeControl ?? this.options.timeControl ?? '';
@@ -180,8 +200,14 @@ export class GameSession {
     }
     let game: Game;
     let ballot: number | null = null;
-    if (req.fen !== undefined && req.ballot !== undefined) throw new SessionError('bad-request', 'give either a FEN or a ballot, not both');
-    if (req.fen !== undefined) {
+    let eleven: number | null = null;
+    if ([req.fen, req.ballot, req.elevenMan].filter((x) => x !== undefined).length > 1) throw new SessionError('bad-request', 'give one of a FEN, a ballot or an eleven-man ballot, not several');
+    if (req.elevenMan !== undefined) {
+      const n = req.elevenMan === 'random' ? 1 + Math.floor((req.random ?? Math.random)() * ELEVEN_MAN_COUNT) : req.elevenMan;
+      if (!Number.isInteger(n) || n < 1 || n > ELEVEN_MAN_COUNT) throw new SessionError('bad-ballot', `no eleven-man ballot ${n}: they are numbered 1 to ${ELEVEN_MAN_COUNT}`);
+      eleven = n;
+      game = new Game(elevenManPosition(n), rules);
+    } else if (req.fen !== undefined) {
       try {
         game = new Game(parseFen(req.fen), rules);
       } catch (e) {
@@ -190,7 +216,10 @@ export class GameSession {
       }
     } else if (req.ballot !== undefined) {
       try {
-        const r = Game.fromBallot(req.ballot, { ...rules, random: req.random });
+        // A random draw skips barred ballots (and, asked, the mail-play ones).
+        const pool = BALLOTS.filter((b) => b.status === 'crossboard' || (b.status === 'mailplay' && !req.crossboardOnly));
+        const number = req.ballot === 'random' ? pool[Math.floor((req.random ?? Math.random)() * pool.length)].number : req.ballot;
+        const r = Game.fromBallot(number, rules);
         game = r.game;
         ballot = r.ballot.number;
       } catch (e) {
@@ -203,12 +232,15 @@ export class GameSession {
     const tags: Record<string, string> = { ...this.options.tags, ...req.tags };
     if (!tags.Date) tags.Date = formatDate(this.now());
     if (ballot !== null) tags.Ballot = `ACF ${ballot} ${BALLOTS.find((b) => b.number === ballot)?.name ?? ''}`.trim();
+    else if (eleven !== null) tags.Ballot = `11-man ${eleven}`;
+    else if (req.tags?.Ballot === undefined) delete tags.Ballot;
     if (control) tags.TimeControl = timeControlTag(control);
     else delete tags.TimeControl;
     const id = newGameId(this.now());
     this.journal({ k: 'new', id, at: this.now(), fen: makeFen(game.start), options: rules, tags, ballot, moves: game.plies.map((p) => [p.move.from, ...p.move.path]) });
     this.install(id, game, tags, ballot);
-    this.emit({ type: 'new-game', say: `New game. ${this.setupSentence()}` });
+    const opening = ballot !== null ? `Ballot ${tags.Ballot!.replace(/^ACF /, '')}. ` : eleven !== null ? `Eleven-man ballot ${eleven}: ${elevenManSetup(game.start)} ` : '';
+    this.emit({ type: 'new-game', say: `New game. ${opening}${this.setupSentence()}` });
     this.afterTracker(this.tracker.setGame(this.game));
   }
 

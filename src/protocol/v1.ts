@@ -288,6 +288,10 @@ export const Command = z.discriminatedUnion('name', [
     name: z.literal('new-game'),
     fen: z.optional(z.string().check(z.maxLength(200))),
     ballot: z.optional(z.union([z.number().check(z.int(), z.gte(1), z.lte(174)), z.literal('random')])),
+    /** an eleven-man ballot (one man off each side, then the opening) */
+    elevenMan: z.optional(z.union([z.number().check(z.int(), z.gte(1), z.lte(2400)), z.literal('random')])),
+    /** a random ballot draw skips the mail-play ballots too (barred ones are always skipped) */
+    crossboardOnly: z.optional(z.boolean()),
     firstPlayer: z.optional(z.enum(['black', 'white', 'random'])),
     tags: z.optional(z.record(z.string().check(z.regex(/^[A-Za-z][A-Za-z0-9_]{0,39}$/)), z.string().check(z.maxLength(200)))),
     /** e.g. "5m+3s", "40/90m,30m", "5m/move,1m/forced"; "" for no clock; absent: the service's default */

@@ -401,9 +401,13 @@ function wireForms(): void {
       if (!fen) { ($(`new-game-form`).querySelector('[name=fen]') as HTMLInputElement).focus(); return; }
       cmd.fen = fen;
     } else if (from === 'ballot') {
-      const b = val(ng, 'ballot');
-      const n = Number(b);
-      cmd.ballot = b === '' ? 'random' : Number.isInteger(n) && n >= 1 && n <= 174 ? n : 'random';
+      // (A number out of range goes to the service, whose refusal names the problem beside the fields.)
+      const b = val(ng, 'ballot').trim();
+      cmd.ballot = b === '' ? 'random' : Number(b);
+      if ((ng.querySelector('[name=crossboardOnly]') as HTMLInputElement).checked) cmd.crossboardOnly = true;
+    } else if (from === 'eleven') {
+      const b = val(ng, 'eleven').trim();
+      cmd.elevenMan = b === '' ? 'random' : Number(b);
     } else {
       const first = val(ng, 'first');
       if (first === 'white' || first === 'random') cmd.firstPlayer = first;

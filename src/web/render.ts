@@ -388,7 +388,7 @@ export function renderPlayers(s: ViewState, now: number): string {
   // The game's rules when they are not the plain ones (huffing, crowned men jumping on, tournament).
   const rules = [snap.options.huffing ? 'huffing' : '', snap.options.crownContinue ? 'crowned men keep jumping' : '', snap.options.tournament ? 'tournament: no takebacks' : ''].filter(Boolean).join(', ');
   const rulesNote = rules ? ` <span class="rules" data-rules="${esc(rules)}">· ${esc(rules)}</span>` : '';
-  const event = snap.tags.Event ? `<p class="event">${esc(snap.tags.Event)}${snap.ballot ? ` · ballot ${snap.ballot}` : ''}${rulesNote}</p>` : snap.ballot ? `<p class="event">Ballot ${snap.ballot}${snap.tags.Ballot ? ': ' + esc(snap.tags.Ballot.replace(/^ACF \d+\s*/, '')) : ''}${rulesNote}</p>` : rules ? `<p class="event"><span class="rules" data-rules="${esc(rules)}">Rules: ${esc(rules)}</span></p>` : '';
+  const event = snap.tags.Event ? `<p class="event">${esc(snap.tags.Event)}${snap.ballot ? ` · ballot ${snap.ballot}` : ''}${rulesNote}</p>` : snap.ballot ? `<p class="event">Ballot ${snap.ballot}${snap.tags.Ballot ? ': ' + esc(snap.tags.Ballot.replace(/^ACF \d+\s*/, '')) : ''}${rulesNote}</p>` : snap.tags.Ballot ? `<p class="event">${esc(snap.tags.Ballot.replace(/^11-man /, 'Eleven-man ballot '))}${rulesNote}</p>` : rules ? `<p class="event"><span class="rules" data-rules="${esc(rules)}">Rules: ${esc(rules)}</span></p>` : '';
   return event + row(top) + row(other(top)) + clockCtl;
 }
 
@@ -519,10 +519,13 @@ export function renderForms(): string {
 <label><input type="radio" name="from" value="start" checked> Start position</label>
 <label><input type="radio" name="from" value="fen"> FEN</label>
 <label><input type="radio" name="from" value="ballot"> ACF ballot</label>
+<label><input type="radio" name="from" value="eleven"> Eleven-man ballot</label>
 </fieldset>
 <label class="field f-start">First to move <select name="first"><option value="black">Black</option><option value="white">White</option><option value="random">Random</option></select></label>
 <label class="field f-fen">FEN <input name="fen" id="ng-fen" placeholder="B:W18,24,27,28,K10:B12,16,20,K22" spellcheck="false" aria-describedby="ng-fen-help ng-error"><span class="help" id="ng-fen-help">Side to move, then each side's squares; K marks a king. Example: <code>W:W18,24,K10:B12,16</code></span></label>
-<label class="field f-ballot">Ballot (1–174) <input name="ballot" type="number" min="1" max="174" placeholder="random"></label>
+<label class="field f-ballot">Ballot (1–174) <input name="ballot" id="ng-ballot" type="number" min="1" max="174" placeholder="random"></label>
+<label class="f-ballot check"><input type="checkbox" name="crossboardOnly" id="ng-crossboard"> A random ballot is never a mail-play one</label>
+<label class="field f-eleven">Eleven-man ballot (1–2400) <input name="eleven" id="ng-eleven" type="number" min="1" max="2400" placeholder="random"></label>
 <div class="field-row"><label class="field">Clock <select name="tc" id="ng-tc"><option value="">No clock</option><option value="5m+3s">5 min + 3 s</option><option value="10m+5s">10 min + 5 s</option><option value="15m">15 min</option><option value="30m">30 min</option><option value="40/90m,30m">40 moves in 90 min, then 30 min</option><option value="5m/move,1m/forced">5 min a move, 1 min for a forced capture (ACF)</option><option value="custom">Other…</option></select></label>
 <label class="field f-tc-custom">Time control <input name="tcText" id="ng-tc-text" placeholder="e.g. 3m+2s or 40/90m,30m" spellcheck="false"></label></div>
 <fieldset class="choice"><legend>Rules</legend>
