@@ -201,6 +201,7 @@ export class GameSession {
     let game: Game;
     let ballot: number | null = null;
     let eleven: number | null = null;
+    if (req.crossboardOnly !== undefined) this.crossboardOnly = req.crossboardOnly;
     if ([req.fen, req.ballot, req.elevenMan].filter((x) => x !== undefined).length > 1) throw new SessionError('bad-request', 'give one of a FEN, a ballot or an eleven-man ballot, not several');
     if (req.elevenMan !== undefined) {
       const n = req.elevenMan === 'random' ? 1 + Math.floor((req.random ?? Math.random)() * ELEVEN_MAN_COUNT) : req.elevenMan;
@@ -234,6 +235,8 @@ export class GameSession {
     if (ballot !== null) tags.Ballot = `ACF ${ballot} ${BALLOTS.find((b) => b.number === ballot)?.name ?? ''}`.trim();
     else if (eleven !== null) tags.Ballot = `11-man ${eleven}`;
     else if (req.tags?.Ballot === undefined) delete tags.Ballot;
+    // A ballot game is the first of a pair unless the round says otherwise ("1.1", then "1.2" with the sides swapped).
+    if ((ballot !== null || eleven !== null) && !tags.Round) tags.Round = '1.1';
     if (control) tags.TimeControl = timeControlTag(control);
     else delete tags.TimeControl;
     const id = newGameId(this.now());
@@ -243,6 +246,57 @@ export class GameSession {
     this.emit({ type: 'new-game', say: `New game. ${opening}${this.setupSentence()}` });
     this.afterTracker(this.tracker.setGame(this.game));
   }
+
+  /**
+   * After a game: `other-side` plays the same ballot again with the sides
+   * (and names) swapped — the second game of a ballot pair; `next` starts the
+   * next game with the first player alternating: a new ballot of the same
+   * kind (drawn at random) for ballot games, the start position otherwise.
+   * The PDN Round says where it stands: "pair.game" ("3.1", "3.2") for
+   * ballot pairs, the game number otherwise. Time control and rules are kept.
+   */
+  nextGame(kind: 'other-side' | 'next', random?: () => number): void {
+    if (!this.game.outcome && this.result === '*') throw new SessionError('not-allowed', 'the game is not over yet: finish it (or start a new game) first');
+    const t = this.tags;
+    const eleven = /^11-man (\d+)$/.exec(t.Ballot ?? '');
+    const isBallot = this.ballot !== null || eleven !== null;
+    if (kind === 'other-side' && !isBallot) throw new SessionError('not-allowed', 'this game was not played from a ballot: there is no other side to play');
+    const round = /^(\d+)(?:\.(\d+))?$/.exec((t.Round ?? '').trim());
+    const pair = round ? Number(round[1]) : 1;
+    const inPair = round?.[2] !== undefined ? Number(round[2]) : 1;
+    const tags: Record<string, string> = {};
+    for (const k of ['Event', 'Site']) if (t[k] !== undefined) tags[k] = t[k];
+    const swap = () => {
+      if (t.White !== undefined) tags.Black = t.White;
+      if (t.Black !== undefined) tags.White = t.Black;
+    };
+    const keep = () => {
+      if (t.Black !== undefined) tags.Black = t.Black;
+      if (t.White !== undefined) tags.White = t.White;
+    };
+    const base = { timeControl: t.TimeControl ?? '', rules: { huffing: this.game.options.huffing, crownContinue: this.game.options.crownContinue }, random };
+    if (kind === 'other-side') {
+      swap();
+      tags.Round = `${pair}.2`;
+      if (eleven) this.newGame({ ...base, elevenMan: Number(eleven[1]), tags });
+      else this.newGame({ ...base, ballot: this.ballot!, tags });
+      return;
+    }
+    // Next game: whoever moved first in the first game of this pair (or in this game) moves second.
+    if (isBallot && inPair === 2) keep();
+    else swap();
+    if (isBallot) {
+      tags.Round = `${pair + 1}.1`;
+      if (eleven) this.newGame({ ...base, elevenMan: 'random', tags });
+      else this.newGame({ ...base, ballot: 'random', crossboardOnly: this.crossboardOnly, tags });
+    } else {
+      tags.Round = String(pair + 1);
+      this.newGame({ ...base, tags });
+    }
+  }
+
+  /** The last random ballot draw skipped mail-play ballots (the next game's draw does too). */
+  private crossboardOnly = false;
 
   private install(id: string, game: Game, tags: Record<string, string>, ballot: number | null): void {
     this.gameId = id;

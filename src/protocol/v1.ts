@@ -308,6 +308,8 @@ export const Command = z.discriminatedUnion('name', [
   z.object({ name: z.literal('takeback') }),
   z.object({ name: z.literal('calibrate') }),
   z.object({ name: z.literal('clock-start') }),
+  /** after a game: the other side of the same ballot (sides and names swapped), or the next game (first player alternating) */
+  z.object({ name: z.literal('next-game'), kind: z.enum(['other-side', 'next']) }),
   z.object({ name: z.literal('clock-pause') }),
   /** Simulated board only: the "hand" on the page. */
   z.object({ name: z.literal('hand'), action: z.enum(['place', 'lift', 'set']), square: Square, coins: z.optional(z.number().check(z.int(), z.gte(0), z.lte(2))) }),

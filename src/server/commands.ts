@@ -68,6 +68,9 @@ export function runCommand(session: GameSession, source: BoardSource, command: C
     case 'clock-start':
       session.clockStart();
       return;
+    case 'next-game':
+      session.nextGame(command.kind);
+      return;
     case 'clock-pause':
       session.clockPause();
       return;

@@ -254,6 +254,9 @@ function onAct(el: HTMLElement, e: MouseEvent | KeyboardEvent): void {
     case 'clock-start':
       send({ name: 'clock-start' });
       return;
+    case 'next-game':
+      send({ name: 'next-game', kind: el.dataset.kind === 'other-side' ? 'other-side' : 'next' });
+      return;
     case 'clock-pause':
       send({ name: 'clock-pause' });
       return;

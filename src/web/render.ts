@@ -340,7 +340,7 @@ export function renderReview(s: ViewState): string {
 
 function button(act: string, label: string, attrs: Record<string, string> = {}, cls = ''): string {
   const extra = Object.entries(attrs).map(([k, v]) => ` data-${k}="${esc(v)}"`).join('');
-  const id = `b-${act}${attrs.side ? '-' + attrs.side : ''}`;
+  const id = `b-${act}${attrs.side ? '-' + attrs.side : attrs.kind ? '-' + attrs.kind : ''}`;
   return `<button type="button" id="${id}" class="btn${cls ? ' ' + cls : ''}" data-act="${act}"${extra}>${esc(label)}</button>`;
 }
 
@@ -443,6 +443,11 @@ export function renderGameControls(s: ViewState, now: number = Date.now()): stri
       const armed = isArmed(s, 'takeback', now);
       parts.push(button('takeback', armed ? 'Confirm: reopen the finished game?' : 'Take back last move (reopens the game)', {}, `danger${armed ? ' armed' : ''}`));
     }
+  }
+  // After a game: the other side of its ballot (a ballot pair), or the next game with the first player alternating.
+  if (control && snap && (snap.outcome !== null || snap.result !== '*')) {
+    if (snap.ballot !== null || /^11-man /.test(snap.tags.Ballot ?? '')) parts.push(button('next-game', 'Play the other side of this ballot', { kind: 'other-side' }, 'primary'));
+    parts.push(button('next-game', 'Next game', { kind: 'next' }, ''));
   }
   parts.push('<a class="btn" id="dl-pdn" href="/api/current.pdn" download="crownhead-game.pdn">Download PDN</a>');
   parts.push(button('archive-open', 'Past games', {}, ''));

@@ -64,3 +64,49 @@ describe('eleven-man ballots at the table', () => {
     expect(elevenManSetup(p)).toBe("from the start position take Black's men off 9 and 12 and White's men off 24 and 28, and put a black man on 13 and a white man on 19.");
   });
 });
+
+describe('ballot pairs', () => {
+  const finish = (s: GameSession) => s.resign('white');
+
+  it('the other side: same ballot, sides and names swapped, Round 1.1 then 1.2; next game: a new ballot, the first player alternating', () => {
+    const { s, said } = sessionWithEvents();
+    s.newGame({ ballot: 5, tags: { Black: 'Ann', White: 'Bob', Event: 'Club night' }, timeControl: '5m/move,1m/forced' });
+    expect(s.tags).toMatchObject({ Black: 'Ann', White: 'Bob', Round: '1.1', Ballot: 'ACF 5 Dreaded Edinburgh' });
+    expect(() => s.nextGame('other-side')).toThrow(/the game is not over yet/);
+    finish(s);
+    s.nextGame('other-side');
+    expect(s.ballot).toBe(5);
+    expect(s.tags).toMatchObject({ Black: 'Bob', White: 'Ann', Round: '1.2', Event: 'Club night', Ballot: 'ACF 5 Dreaded Edinburgh', TimeControl: '300s/move,60s/forced,60s/grace' });
+    expect(s.game.plies.map((p) => `${p.move.from}-${p.move.to}`)).toEqual(['9-13', '22-18', '6-9']);
+    expect(said.at(-1)).toMatch(/^New game\. Ballot 5 Dreaded Edinburgh\./);
+    expect(s.pdn()).toMatch(/\[Round "1\.2"\]/);
+    finish(s);
+    // Pair 2: Ann had Black first in pair 1, so Bob has it now (as in game 1.2), on a new ballot.
+    s.nextGame('next', () => 0.5);
+    expect(s.tags).toMatchObject({ Black: 'Bob', White: 'Ann', Round: '2.1' });
+    expect(s.ballot).not.toBeNull();
+    expect(BALLOTS.find((b) => b.number === s.ballot)!.status).not.toBe('barred');
+    finish(s);
+    s.nextGame('other-side');
+    expect(s.tags).toMatchObject({ Black: 'Ann', White: 'Bob', Round: '2.2' });
+    finish(s);
+    s.nextGame('next', () => 0.1);
+    expect(s.tags).toMatchObject({ Black: 'Ann', White: 'Bob', Round: '3.1' });
+  });
+
+  it('an eleven-man pair keeps its position; a game from the start position has no other side, and its next game swaps the players', () => {
+    const { s } = sessionWithEvents();
+    s.newGame({ elevenMan: 42, tags: { Black: 'Ann', White: 'Bob' } });
+    finish(s);
+    s.nextGame('other-side');
+    expect(s.tags).toMatchObject({ Black: 'Bob', White: 'Ann', Round: '1.2', Ballot: '11-man 42' });
+    expect(makeFen(s.game.start)).toBe(makeFen(elevenManPosition(42)));
+
+    s.newGame({ tags: { Black: 'Ann', White: 'Bob' } });
+    finish(s);
+    expect(() => s.nextGame('other-side')).toThrow(/not played from a ballot/);
+    s.nextGame('next');
+    expect(s.tags).toMatchObject({ Black: 'Bob', White: 'Ann', Round: '2' });
+    expect(s.ballot).toBeNull();
+  });
+});
