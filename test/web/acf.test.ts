@@ -1,7 +1,8 @@
 // The ACF rules on the page (Debian chromium via playwright-core, the real
 // service in tournament mode on the simulated board): an illegal move shows
 // the piece to use (the retraction rule), a correction with another piece is
-// refused; the per-move clock shows "time" and the grace period left.
+// refused; a ballot game played to its end (a resignation) is followed by its
+// paired game: sides and names swapped, the same opening on the board.
 
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -89,6 +90,47 @@ describe('the ACF rules on the page', () => {
     await hand(22, 15, 18);
     await waitMoves(['22x15']);
     expect(await page.locator('#status .retract').count()).toBe(0);
+    expect(problems).toEqual([]);
+  }, 90_000);
+
+  it('a ballot game to its end, then the other side of the ballot: names swapped, the same opening on the board', async () => {
+    if (!(await page.locator('#new-game-card[open]').count())) await page.click('#new-game-card summary');
+    await page.check('#new-game-form input[name=from][value=ballot]');
+    await page.fill('#ng-ballot', '5');
+    await page.fill('#new-game-form input[name=Black]', 'Ann');
+    await page.fill('#new-game-form input[name=White]', 'Bob');
+    await page.click('#ng-submit');
+    if ((await page.locator('#ng-submit.armed').count()) > 0) await page.click('#ng-submit');
+    await waitMoves(['9-13', '22-18', '6-9']);
+    await page.click('#b-hand-setup');
+    await waitStatus('in-sync');
+    expect(await page.locator('.player-black .who').innerText()).toBe('Ann');
+    expect(await page.locator('#players, .event').first().innerText()).toContain('Dreaded Edinburgh');
+
+    // White plays 18-14 on the board; Black 9x18 takes; then White resigns (two clicks).
+    await hand(18, 14);
+    await waitMoves(['9-13', '22-18', '6-9', '18-14']);
+    await hand(9, 18, 14);
+    await waitMoves(['9-13', '22-18', '6-9', '18-14', '9x18']);
+    expect(await page.locator('#b-next-game-other-side').count()).toBe(0);
+    await page.click('#b-resign-white');
+    await page.click('#b-resign-white');
+    await page.waitForSelector('.result[data-result="1-0"]', { timeout: WAIT });
+
+    // The paired game.
+    await page.click('#b-next-game-other-side');
+    await waitMoves(['9-13', '22-18', '6-9']);
+    await page.waitForFunction(() => document.querySelector('.player-black .who')?.textContent === 'Bob', null, { timeout: WAIT });
+    expect(await page.locator('.player-white .who').innerText()).toBe('Ann');
+    // The board is set back to the ballot's position (the hand does what the set-up list says).
+    await page.click('#b-hand-setup');
+    await waitStatus('in-sync');
+    const squares = await page.locator('#board .piece').evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-square'))).sort((a, b) => a - b));
+    expect(squares).toEqual([1, 2, 3, 4, 5, 7, 8, 9, 10, 11, 12, 13, 18, 21, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32]);
+    const round = (svc.session.tags as Record<string, string>).Round;
+    expect(round).toBe('1.2');
+    expect(svc.session.pdn()).toMatch(/\[Black "Bob"\][\s\S]*\[White "Ann"\]/);
+    await page.screenshot({ path: join(ARTIFACTS, 'web-ballot-pair.png') });
     expect(problems).toEqual([]);
   }, 90_000);
 });
