@@ -387,7 +387,9 @@ export function renderPlayers(s: ViewState, now: number): string {
     : '';
   // The game's rules when they are not the plain ones (huffing, crowned men jumping on, tournament).
   const rules = [snap.options.huffing ? 'huffing' : '', snap.options.crownContinue ? 'crowned men keep jumping' : '', snap.options.tournament ? 'tournament: no takebacks' : ''].filter(Boolean).join(', ');
-  const rulesNote = rules ? ` <span class="rules" data-rules="${esc(rules)}">· ${esc(rules)}</span>` : '';
+  // (A ballot pair's game says its round: "round 1.2" is the second game of the first pair.)
+  const roundNote = snap.tags.Round ? ` <span class="round" data-round="${esc(snap.tags.Round)}">· round ${esc(snap.tags.Round)}</span>` : '';
+  const rulesNote = roundNote + (rules ? ` <span class="rules" data-rules="${esc(rules)}">· ${esc(rules)}</span>` : '');
   const event = snap.tags.Event ? `<p class="event">${esc(snap.tags.Event)}${snap.ballot ? ` · ballot ${snap.ballot}` : ''}${rulesNote}</p>` : snap.ballot ? `<p class="event">Ballot ${snap.ballot}${snap.tags.Ballot ? ': ' + esc(snap.tags.Ballot.replace(/^ACF \d+\s*/, '')) : ''}${rulesNote}</p>` : snap.tags.Ballot ? `<p class="event">${esc(snap.tags.Ballot.replace(/^11-man /, 'Eleven-man ballot '))}${rulesNote}</p>` : rules ? `<p class="event"><span class="rules" data-rules="${esc(rules)}">Rules: ${esc(rules)}</span></p>` : '';
   return event + row(top) + row(other(top)) + clockCtl;
 }

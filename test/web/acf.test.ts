@@ -127,6 +127,7 @@ describe('the ACF rules on the page', () => {
     await waitStatus('in-sync');
     const squares = await page.locator('#board .piece').evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-square'))).sort((a, b) => a - b));
     expect(squares).toEqual([1, 2, 3, 4, 5, 7, 8, 9, 10, 11, 12, 13, 18, 21, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32]);
+    expect(await page.locator('#players .event .round').innerText()).toBe('· round 1.2');
     const round = (svc.session.tags as Record<string, string>).Round;
     expect(round).toBe('1.2');
     expect(svc.session.pdn()).toMatch(/\[Black "Bob"\][\s\S]*\[White "Ann"\]/);
