@@ -439,6 +439,7 @@ export class GameSession {
         }
         case 'takeback':
           this.journal({ k: 'takeback', at: this.now() });
+          this.clockFollowsTurn();
           this.emit({ type: 'takeback', say: 'Move taken back.' });
           break;
         case 'crown-awaited':
@@ -505,6 +506,14 @@ export class GameSession {
   private forcedCapture(): boolean {
     if (this.clock?.control.kind !== 'per-move' || this.game.outcome) return false;
     return legalMoves(this.game.position, this.game.options).filter((m) => m.captures.length > 0).length === 1;
+  }
+
+  /** Time per move, after a takeback: the move taken back is to be made again, with a fresh limit (the clock was running for the other side). */
+  private clockFollowsTurn(): void {
+    const c = this.clock;
+    if (c?.control.kind !== 'per-move' || !c.state(this.now()).running) return;
+    c.start(this.game.turn, this.now(), this.forcedCapture());
+    this.journal({ k: 'clock', clock: c.toJSON(), at: this.now() });
   }
 
   /** The side "time" was last called on (announced once per move). */
@@ -640,6 +649,7 @@ export class GameSession {
     const wasOver = o !== null;
     this.game.undo();
     this.journal({ k: 'takeback', at: this.now() });
+    this.clockFollowsTurn();
     if (wasOver) {
       this.resultOverride = null;
       this.journal({ k: 'result', result: '*', outcome: null, at: this.now() });

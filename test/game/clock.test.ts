@@ -183,3 +183,17 @@ describe('the session with time per move', () => {
     expect(s.snapshot().clock?.perMove).toMatchObject({ side: 'white', forced: false, limit: 300_000 });
   });
 });
+
+describe('time per move and takebacks', () => {
+  it('a move taken back is made again with a fresh limit, on the right side\'s clock', () => {
+    let now = 0;
+    const s = new GameSession({ now: () => now, timeControl: '5m/move,1m/forced' });
+    s.newGame({ ballot: 5 }); // 9-13 22-18 6-9: White to move
+    s.clockStart();
+    now += 100_000;
+    s.takeback(); // 6-9 taken back: Black to move again
+    expect(s.snapshot().clock).toMatchObject({ running: 'black', black: 300_000, perMove: { side: 'black', timeCalled: null } });
+    now += 10_000;
+    expect(s.snapshot().clock).toMatchObject({ running: 'black', black: 290_000 });
+  });
+});
