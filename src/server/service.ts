@@ -97,7 +97,7 @@ export interface Service {
 
 /** Events after which the game's record (PDN) has changed. */
 const RECORD_EVENTS = new Set<SessionEvent['type']>(['new-game', 'move', 'move-replaced', 'takeback', 'tags', 'game-over', 'crowned']);
-const BUZZ: Partial<Record<SessionEvent['type'], 'ILLEGAL' | 'OK' | 'GAMEOVER'>> = { alert: 'ILLEGAL', move: 'OK', 'move-replaced': 'OK', 'game-over': 'GAMEOVER' };
+const BUZZ: Partial<Record<SessionEvent['type'], 'ILLEGAL' | 'OK' | 'GAMEOVER'>> = { alert: 'ILLEGAL', time: 'ILLEGAL', move: 'OK', 'move-replaced': 'OK', 'game-over': 'GAMEOVER' };
 
 export function describeBoard(source: BoardSource, identity: BoardIdentity): string {
   const path = (source as { path?: unknown }).path;

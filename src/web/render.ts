@@ -534,7 +534,7 @@ export function renderForms(): string {
 <label class="f-ballot check"><input type="checkbox" name="crossboardOnly" id="ng-crossboard"> A random ballot is never a mail-play one</label>
 <label class="field f-eleven">Eleven-man ballot (1–2400) <input name="eleven" id="ng-eleven" type="number" min="1" max="2400" placeholder="random"></label>
 <div class="field-row"><label class="field">Clock <select name="tc" id="ng-tc"><option value="">No clock</option><option value="5m+3s">5 min + 3 s</option><option value="10m+5s">10 min + 5 s</option><option value="15m">15 min</option><option value="30m">30 min</option><option value="40/90m,30m">40 moves in 90 min, then 30 min</option><option value="5m/move,1m/forced">5 min a move, 1 min for a forced capture (ACF)</option><option value="custom">Other…</option></select></label>
-<label class="field f-tc-custom">Time control <input name="tcText" id="ng-tc-text" placeholder="e.g. 3m+2s or 40/90m,30m" spellcheck="false"></label></div>
+<label class="field f-tc-custom">Time control <input name="tcText" id="ng-tc-text" placeholder="e.g. 3m+2s, 40/90m,30m or 5m/move,1m/forced" spellcheck="false"></label></div>
 <fieldset class="choice"><legend>Rules</legend>
 <label><input type="checkbox" name="huffing" id="ng-huffing"> Huffing</label>
 <label><input type="checkbox" name="crownContinue" id="ng-crown-continue"> Crowned men keep jumping</label>

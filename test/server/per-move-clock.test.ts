@@ -29,6 +29,9 @@ describe('time per move through the service', () => {
     now += 61_000;
     const time = await c.event('time');
     expect(time.event).toMatchObject({ side: 'white', graceMs: 60_000, say: 'Time, White. Move within a minute or lose on time.' });
+    // The board's buzzer sounds too.
+    await new Promise((r) => setTimeout(r, 50));
+    expect(sim.commands.filter((x) => x.command.type === 'buzz' && x.command.pattern === 'ILLEGAL')).toHaveLength(1);
     const called = await c.next((m) => m.type === 'clock' && m.clock.perMove?.timeCalled === 'white');
     expect(called.clock.white).toBe(0);
 
