@@ -197,3 +197,27 @@ describe('time per move and takebacks', () => {
     expect(s.snapshot().clock).toMatchObject({ running: 'black', black: 290_000 });
   });
 });
+
+describe('time per move across a restart', () => {
+  it('the journal restores the control, the move being timed and "time" called; the game goes on from there', () => {
+    let now = 0;
+    const journal: JournalEntry[] = [];
+    const s = new GameSession({ now: () => now, timeControl: '5m/move,1m/forced', journal: (e) => journal.push(e) });
+    s.newGame({ fen: 'W:W22,30:B18,1' });
+    s.clockStart();
+    now += 70_000;
+    s.tick(); // time called on White
+    s.clockPause();
+    const r = new GameSession({ now: () => now });
+    r.restore(JSON.parse(JSON.stringify(journal)));
+    expect(r.pdn()).toContain('[TimeControl "300s/move,60s/forced,60s/grace"]');
+    expect(r.snapshot().clock).toMatchObject({ running: null, perMove: { side: 'white', forced: true, timeCalled: 'white', graceLeft: 50_000 } });
+    r.clockStart();
+    now += 49_000;
+    r.tick();
+    expect(r.game.outcome).toBeNull();
+    now += 1000;
+    r.tick();
+    expect(r.game.outcome).toEqual({ winner: 'black', reason: 'time' });
+  });
+});
