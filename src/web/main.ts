@@ -404,7 +404,7 @@ function wireForms(): void {
       if (!fen) { ($(`new-game-form`).querySelector('[name=fen]') as HTMLInputElement).focus(); return; }
       cmd.fen = fen;
     } else if (from === 'ballot') {
-      // (A number out of range goes to the service, whose refusal names the problem beside the fields.)
+      // (The field's min/max stop a number out of range in the browser; the service checks again and names the problem.)
       const b = val(ng, 'ballot').trim();
       cmd.ballot = b === '' ? 'random' : Number(b);
       if ((ng.querySelector('[name=crossboardOnly]') as HTMLInputElement).checked) cmd.crossboardOnly = true;

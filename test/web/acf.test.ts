@@ -134,4 +134,29 @@ describe('the ACF rules on the page', () => {
     await page.screenshot({ path: join(ARTIFACTS, 'web-ballot-pair.png') });
     expect(problems).toEqual([]);
   }, 90_000);
+
+  it('an eleven-man ballot from the form: the coins to take off are said, and the board set to it', async () => {
+    if (!(await page.locator('#new-game-card[open]').count())) await page.click('#new-game-card summary');
+    await page.check('#new-game-form input[name=from][value=eleven]');
+    await page.fill('#ng-eleven', '1');
+    await page.click('#ng-submit');
+    if ((await page.locator('#ng-submit.armed').count()) > 0) await page.click('#ng-submit');
+    await page.waitForFunction(() => /Eleven-man ballot 1/.test(document.querySelector('#players .event')?.textContent ?? ''), null, { timeout: WAIT });
+    await page.waitForFunction(() => [...document.querySelectorAll('#live-polite, #live-assertive, #log, body')].some((e) => /take Black's man off 8 and White's men off 24 and 28, and put a white man on 19/.test(e.textContent ?? '')), null, { timeout: WAIT });
+    await page.click('#b-hand-setup');
+    await waitStatus('in-sync');
+    expect(await page.locator('#board .piece').count()).toBe(22);
+    // A number out of range is refused by the form itself, with the browser's message naming the limit; no game is started.
+    if (!(await page.locator('#new-game-card[open]').count())) await page.click('#new-game-card summary');
+    await page.check('#new-game-form input[name=from][value=eleven]');
+    await page.fill('#ng-eleven', '2401');
+    const id = svc.session.gameId;
+    await page.click('#ng-submit');
+    const validity = await page.locator('#ng-eleven').evaluate((e) => ({ over: (e as HTMLInputElement).validity.rangeOverflow, message: (e as HTMLInputElement).validationMessage }));
+    expect(validity.over).toBe(true);
+    expect(validity.message).toMatch(/2400/);
+    await page.waitForTimeout(300);
+    expect(svc.session.gameId).toBe(id);
+    expect(problems).toEqual([]);
+  }, 60_000);
 });
