@@ -14,6 +14,8 @@ import type { Io } from './io.ts';
 export interface ReplayResult {
   pdn: string;
   alerts: { t: number; category: string; message: string }[];
+  /** notices (the retraction rule outside tournament mode) */
+  notices: { t: number; message: string }[];
   frames: number;
   games: number;
 }
@@ -23,22 +25,33 @@ export interface ReplayResult {
  * recording's start time from the header plus each item's time, so the PDN
  * carries the date the game was played; alert times are from the recording's start).
  */
-export function replayRecording(text: string): ReplayResult {
+export function replayRecording(text: string, opts: { tournament?: boolean } = {}): ReplayResult {
   let t = 0;
   let epoch = 0;
-  const session = new GameSession({ now: () => epoch + t });
   const alerts: ReplayResult['alerts'] = [];
-  session.on((e) => {
-    if (e.type === 'alert') alerts.push({ t, category: e.alert.category, message: e.alert.message });
-  });
+  const notices: ReplayResult['notices'] = [];
+  // (Made once the header is read: a session recorded in tournament mode replays in tournament mode.)
+  let tournament = opts.tournament;
+  let made: GameSession | null = null;
+  const sessionFor = (): GameSession => {
+    if (made) return made;
+    const s = new GameSession({ now: () => epoch + t, tournament: !!tournament });
+    s.on((e) => {
+      if (e.type === 'alert') alerts.push({ t, category: e.alert.category, message: e.alert.message });
+      if (e.type === 'notice' && e.level === 'info') notices.push({ t, message: e.say });
+    });
+    return (made = s);
+  };
   let frames = 0, games = 0;
   let started = false;
   for (const item of readRecording(text)) {
     if (item.kind === 'header') {
       const when = Date.parse(String(item.header.started ?? ''));
       if (!Number.isNaN(when)) epoch = when;
+      if (tournament === undefined && typeof item.header.tournament === 'boolean') tournament = item.header.tournament;
       continue;
     }
+    const session = sessionFor();
     t = item.t;
     if (item.kind === 'new-game') {
       session.newGame({ fen: item.fen, rules: item.options });
@@ -56,11 +69,11 @@ export function replayRecording(text: string): ReplayResult {
       frames++;
     }
   }
-  return { pdn: session.pdn(), alerts, frames, games };
+  return { pdn: sessionFor().pdn(), alerts, notices, frames, games };
 }
 
 export function replayCommand(argv: string[], io: Io): number {
-  const { values, positionals } = parse(argv, { pdn: { type: 'string' }, help: { type: 'boolean', short: 'h' } }, REPLAY_USAGE);
+  const { values, positionals } = parse(argv, { pdn: { type: 'string' }, tournament: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } }, REPLAY_USAGE);
   if (values.help) {
     io.out(REPLAY_USAGE);
     return 0;
@@ -74,12 +87,13 @@ export function replayCommand(argv: string[], io: Io): number {
   }
   let result: ReplayResult;
   try {
-    result = replayRecording(text);
+    result = replayRecording(text, values.tournament ? { tournament: true } : {});
   } catch (e) {
     if (e instanceof RecordingError) throw new UsageError(`${positionals[0]}: ${e.message}`);
     throw e;
   }
   for (const a of result.alerts) io.out(`alert at ${(a.t / 1000).toFixed(2)} s [${a.category}]: ${a.message}`);
+  for (const n of result.notices) io.out(`notice at ${(n.t / 1000).toFixed(2)} s: ${n.message}`);
   io.err(`${result.frames} frames, ${result.alerts.length} alert${result.alerts.length === 1 ? '' : 's'}`);
   if (values.pdn) {
     try {

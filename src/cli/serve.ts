@@ -11,6 +11,7 @@ import { pino, type Logger, type LevelWithSilent } from 'pino';
 import { parseTimeControl, TimeControlError } from '../game/clock.ts';
 import { ComputerSettingError, parseComputerSetting, type ComputerSetting } from '../game/computer.ts';
 import { FenError, parseFen, BALLOTS } from '../rules/index.ts';
+import { ELEVEN_MAN_COUNT } from '../rules/eleven-man.ts';
 import { isLoopbackBind } from '../server/access.ts';
 import type { ServiceOptions } from '../server/service.ts';
 import { SERVE_USAGE } from './usage.ts';
@@ -37,13 +38,17 @@ Board and server
 Game
   --black NAME, --white NAME, --event NAME, --site NAME, --round TEXT   PDN tags
   --first-player SIDE   black (default), white or random
-  --ballot N|random     start from ACF three-move ballot N (1-${BALLOTS.length})
+  --ballot N|random     start from ACF three-move ballot N (1-${BALLOTS.length}); random never draws a barred one
+  --crossboard-only     a random ballot is never a mail-play one either
+  --eleven-man N|random start from eleven-man ballot N (1-${ELEVEN_MAN_COUNT}): one man off each side, then the opening
   --fen FEN             start from this position
   --time-control SPEC   e.g. 5m+3s (Fischer) or 40/90m,30m (moves per period)
+                        or 5m/move,1m/forced[,1m/grace] (ACF time per move: less when
+                        exactly one capture is possible; lost a grace period after "time")
   --huffing             huffing variant (captures optional; a missed jump may be huffed)
   --crown-continue      a man crowned mid-jump continues as a king
   --auto-draw           end the game as a draw as soon as one can be claimed
-  --tournament          no takebacks
+  --tournament          no takebacks; a correction after an illegal move must use the piece moved
   --computer SIDE:LEVEL play the computer: it takes SIDE (black or white) at level 1-10
                         (e.g. white:7); its moves are shown and spoken, you carry them out
 
@@ -57,7 +62,7 @@ type Kind = 'string' | 'boolean' | 'number';
 const SETTINGS = {
   board: 'string', host: 'string', port: 'number', games: 'string', record: 'string', 'log-level': 'string', 'require-token': 'boolean',
   black: 'string', white: 'string', event: 'string', site: 'string', round: 'string',
-  'first-player': 'string', ballot: 'string', fen: 'string', 'time-control': 'string',
+  'first-player': 'string', ballot: 'string', 'eleven-man': 'string', 'crossboard-only': 'boolean', fen: 'string', 'time-control': 'string',
   huffing: 'boolean', 'crown-continue': 'boolean', 'auto-draw': 'boolean', tournament: 'boolean', computer: 'string',
 } as const satisfies Record<string, Kind>;
 type Key = keyof typeof SETTINGS;
@@ -119,7 +124,7 @@ export function resolveServeSettings(argv: string[], env: NodeJS.ProcessEnv = pr
     for (const [k, v] of Object.entries(json)) {
       if (!(k in SETTINGS)) throw new UsageError(`config file ${configFile}: unknown key "${k}" (known: ${KEYS.join(', ')})`);
       const kind = SETTINGS[k as Key];
-      const ok = kind === 'boolean' ? typeof v === 'boolean' : kind === 'number' ? typeof v === 'number' || typeof v === 'string' : typeof v === 'string' || (k === 'ballot' && typeof v === 'number') || (k === 'round' && typeof v === 'number');
+      const ok = kind === 'boolean' ? typeof v === 'boolean' : kind === 'number' ? typeof v === 'number' || typeof v === 'string' : typeof v === 'string' || ((k === 'ballot' || k === 'eleven-man') && typeof v === 'number') || (k === 'round' && typeof v === 'number');
       if (!ok) throw new UsageError(`config file ${configFile}: "${k}" must be ${kind === 'boolean' ? 'true or false' : kind === 'number' ? 'a number' : 'a string'}, not ${JSON.stringify(v)}`);
       config[k as Key] = { value: v as Raw['value'], from: `"${k}" in ${configFile}` };
     }
@@ -181,6 +186,13 @@ export function resolveServeSettings(argv: string[], env: NodeJS.ProcessEnv = pr
     else if (/^\d+$/.test(b) && Number(b) >= 1 && Number(b) <= BALLOTS.length) ballot = Number(b);
     else bad('ballot', `must be a ballot number from 1 to ${BALLOTS.length} or "random", not "${b}"`);
   }
+  let elevenMan: number | 'random' | undefined;
+  const e11 = str('eleven-man');
+  if (e11 !== undefined) {
+    if (e11 === 'random') elevenMan = 'random';
+    else if (/^\d+$/.test(e11) && Number(e11) >= 1 && Number(e11) <= ELEVEN_MAN_COUNT) elevenMan = Number(e11);
+    else bad('eleven-man', `must be an eleven-man ballot number from 1 to ${ELEVEN_MAN_COUNT} or "random", not "${e11}"`);
+  }
   const fen = str('fen');
   if (fen !== undefined) {
     try {
@@ -191,6 +203,8 @@ export function resolveServeSettings(argv: string[], env: NodeJS.ProcessEnv = pr
     }
   }
   if (fen !== undefined && ballot !== undefined) throw new UsageError(`give either a FEN (${raw.fen!.from}) or a ballot (${raw.ballot!.from}), not both`);
+  if (elevenMan !== undefined && (fen !== undefined || ballot !== undefined)) throw new UsageError(`give either an eleven-man ballot (${raw['eleven-man']!.from}) or a ${fen !== undefined ? `FEN (${raw.fen!.from})` : `three-move ballot (${raw.ballot!.from})`}, not both`);
+  if (elevenMan !== undefined && firstPlayer !== undefined) throw new UsageError(`Black moves first in an eleven-man ballot: drop ${raw['first-player']!.from}`);
   if (fen !== undefined && firstPlayer !== undefined) throw new UsageError(`the FEN says who moves first: drop ${raw['first-player']!.from}`);
   const timeControl = str('time-control');
   if (timeControl !== undefined) {
@@ -236,6 +250,8 @@ export function resolveServeSettings(argv: string[], env: NodeJS.ProcessEnv = pr
       requireToken: bool('require-token'),
       fen,
       ballot,
+      elevenMan,
+      crossboardOnly: bool('crossboard-only'),
       firstPlayer: firstPlayer as ServiceOptions['firstPlayer'],
       record: record === undefined ? undefined : resolve(cwd, record),
     },

@@ -18,7 +18,8 @@ import type { TrackerEvent, TrackerOptions } from '../tracking/tracker.ts';
 import { BoardTracking } from '../tracking/board-tracking.ts';
 import { GameClock, TimeControlError, parseTimeControl, parseTimeControlTag, timeControlTag, type ClockState, type TimeControl } from './clock.ts';
 import type { GameEvent, MoveRecord as MoveRecordV1, Piece, Snapshot } from '../protocol/v1.ts';
-import { fixesSentence, piecesSentence } from '../protocol/words.ts';
+import { fixesSentence, joinWords, piecesSentence } from '../protocol/words.ts';
+import { ELEVEN_MAN_COUNT, elevenManPosition } from '../rules/eleven-man.ts';
 import type { JournalEntry } from './journal.ts';
 import { CalibrationRoutine } from '../reading/routine.ts';
 import { ComputerPlayer, analyseGame, computerFromTags, computerName, type AnalysisMark, type ComputerSetting, type Think } from './computer.ts';
@@ -33,7 +34,7 @@ export interface SessionOptions {
   tournament?: boolean;
   /** Time control, e.g. "5m+3s" or "40/90m,30m". */
   timeControl?: string;
-  tracker?: Partial<Omit<TrackerOptions, 'takebacks'>>;
+  tracker?: Partial<Omit<TrackerOptions, 'takebacks' | 'retraction'>>;
   /** Tags for new games (Event, Site, Black, White…). */
   tags?: Record<string, string>;
   /** Called with every journal entry before the change is announced. */
@@ -94,6 +95,27 @@ export function terminationOf(o: Outcome): string {
   }
 }
 
+const graceWords = (ms: number): string => {
+  const s = Math.round(ms / 1000);
+  return s % 60 === 0 ? (s === 60 ? 'a minute' : `${s / 60} minutes`) : `${s} seconds`;
+};
+
+/** An eleven-man ballot's set-up from the start position: which coins come off, which go on. */
+export function elevenManSetup(p: Position): string {
+  const off = (side: Color, start: number, now: number) => {
+    const sq: number[] = [];
+    for (let i = 0; i < 32; i++) if ((start >>> i) & 1 && !((now >>> i) & 1)) sq.push(i + 1);
+    return sq.length ? `${sideName(side)}'s ${sq.length === 1 ? 'man' : 'men'} off ${joinWords(sq.map(String))}` : '';
+  };
+  const on: string[] = [];
+  for (let i = 0; i < 32; i++) {
+    if ((p.black >>> i) & 1 && !((START.black >>> i) & 1)) on.push(`a black man on ${i + 1}`);
+    if ((p.white >>> i) & 1 && !((START.white >>> i) & 1)) on.push(`a white man on ${i + 1}`);
+  }
+  const take = [off('black', START.black, p.black), off('white', START.white, p.white)].filter(Boolean);
+  return `from the start position take ${joinWords(take)}${on.length ? `, and put ${joinWords(on)}` : ''}.`;
+}
+
 /** "0:04:57" for %clk. */
 export function clkText(ms: number): string {
   const t = Math.max(0, Math.round(ms / 1000));
@@ -138,7 +160,8 @@ export class GameSession {
   constructor(options: SessionOptions = {}) {
     this.options = { tournament: false, ...options };
     this.game = Game.standard(this.rulesOptions());
-    this.tracker = new BoardTracking(this.game, { ...options.tracker, takebacks: !this.options.tournament });
+    // Tournament mode: no takebacks, and the retraction rule enforced (a correction with another piece is illegal).
+    this.tracker = new BoardTracking(this.game, { ...options.tracker, takebacks: !this.options.tournament, retraction: this.options.tournament ? 'enforce' : 'notice' });
   }
 
   private rulesOptions(extra: GameOptions = {}): GameOptions {
@@ -174,7 +197,10 @@ export class GameSession {
    * Starts a new game: from the start position, a FEN, or an ACF ballot
    * (number or 'random'). The board must then be set up to match.
    */
-  newGame(req: { fen?: string; ballot?: number | 'random'; firstPlayer?: Color | 'random'; tags?: Record<string, string>; rules?: GameOptions; timeControl?: string; random?: () => number; computer?: ComputerSetting | null } = {}): void {
+  newGame(req: {
+    fen?: string; ballot?: number | 'random'; elevenMan?: number | 'random'; crossboardOnly?: boolean; firstPlayer?: Color | 'random';
+    tags?: Record<string, string>; rules?: GameOptions; timeControl?: string; random?: () => number; computer?: ComputerSetting | null;
+  } = {}): void {
     const rules = this.rulesOptions(req.rules);
     const computer = req.computer === undefined ? this.options.computer ?? null : req.computer;
     if (computer && !this.options.think) throw new SessionError('not-allowed', 'this service has no engine to play the computer');
@@ -188,8 +214,15 @@ export class GameSession {
     }
     let game: Game;
     let ballot: number | null = null;
-    if (req.fen !== undefined && req.ballot !== undefined) throw new SessionError('bad-request', 'give either a FEN or a ballot, not both');
-    if (req.fen !== undefined) {
+    let eleven: number | null = null;
+    if (req.crossboardOnly !== undefined) this.crossboardOnly = req.crossboardOnly;
+    if ([req.fen, req.ballot, req.elevenMan].filter((x) => x !== undefined).length > 1) throw new SessionError('bad-request', 'give one of a FEN, a ballot or an eleven-man ballot, not several');
+    if (req.elevenMan !== undefined) {
+      const n = req.elevenMan === 'random' ? 1 + Math.floor((req.random ?? Math.random)() * ELEVEN_MAN_COUNT) : req.elevenMan;
+      if (!Number.isInteger(n) || n < 1 || n > ELEVEN_MAN_COUNT) throw new SessionError('bad-ballot', `no eleven-man ballot ${n}: they are numbered 1 to ${ELEVEN_MAN_COUNT}`);
+      eleven = n;
+      game = new Game(elevenManPosition(n), rules);
+    } else if (req.fen !== undefined) {
       try {
         game = new Game(parseFen(req.fen), rules);
       } catch (e) {
@@ -198,7 +231,10 @@ export class GameSession {
       }
     } else if (req.ballot !== undefined) {
       try {
-        const r = Game.fromBallot(req.ballot, { ...rules, random: req.random });
+        // A random draw skips barred ballots (and, asked, the mail-play ones).
+        const pool = BALLOTS.filter((b) => b.status === 'crossboard' || (b.status === 'mailplay' && !req.crossboardOnly));
+        const number = req.ballot === 'random' ? pool[Math.floor((req.random ?? Math.random)() * pool.length)].number : req.ballot;
+        const r = Game.fromBallot(number, rules);
         game = r.game;
         ballot = r.ballot.number;
       } catch (e) {
@@ -213,14 +249,70 @@ export class GameSession {
     // (The computer is a player: its name in the record, which also brings it back after a restart.)
     if (computer) tags[computer.side === 'black' ? 'Black' : 'White'] = computerName(computer.level);
     if (ballot !== null) tags.Ballot = `ACF ${ballot} ${BALLOTS.find((b) => b.number === ballot)?.name ?? ''}`.trim();
+    else if (eleven !== null) tags.Ballot = `11-man ${eleven}`;
+    else if (req.tags?.Ballot === undefined) delete tags.Ballot;
+    // A ballot game is the first of a pair unless the round says otherwise ("1.1", then "1.2" with the sides swapped).
+    if ((ballot !== null || eleven !== null) && !tags.Round) tags.Round = '1.1';
     if (control) tags.TimeControl = timeControlTag(control);
     else delete tags.TimeControl;
     const id = newGameId(this.now());
     this.journal({ k: 'new', id, at: this.now(), fen: makeFen(game.start), options: rules, tags, ballot, moves: game.plies.map((p) => [p.move.from, ...p.move.path]) });
     this.install(id, game, tags, ballot);
-    this.emit({ type: 'new-game', say: `New game. ${this.computer ? `${this.computer.describe()} ` : ''}${this.setupSentence()}` });
+    const opening = ballot !== null ? `Ballot ${tags.Ballot!.replace(/^ACF /, '')}. ` : eleven !== null ? `Eleven-man ballot ${eleven}: ${elevenManSetup(game.start)} ` : '';
+    this.emit({ type: 'new-game', say: `New game. ${opening}${this.computer ? `${this.computer.describe()} ` : ''}${this.setupSentence()}` });
     this.afterTracker(this.tracker.setGame(this.game));
   }
+
+  /**
+   * After a game: `other-side` plays the same ballot again with the sides
+   * (and names) swapped — the second game of a ballot pair; `next` starts the
+   * next game with the first player alternating: a new ballot of the same
+   * kind (drawn at random) for ballot games, the start position otherwise.
+   * The PDN Round says where it stands: "pair.game" ("3.1", "3.2") for
+   * ballot pairs, the game number otherwise. Time control and rules are kept.
+   */
+  nextGame(kind: 'other-side' | 'next', random?: () => number): void {
+    if (!this.game.outcome && this.result === '*') throw new SessionError('not-allowed', 'the game is not over yet: finish it (or start a new game) first');
+    const t = this.tags;
+    const eleven = /^11-man (\d+)$/.exec(t.Ballot ?? '');
+    const isBallot = this.ballot !== null || eleven !== null;
+    if (kind === 'other-side' && !isBallot) throw new SessionError('not-allowed', 'this game was not played from a ballot: there is no other side to play');
+    const round = /^(\d+)(?:\.(\d+))?$/.exec((t.Round ?? '').trim());
+    const pair = round ? Number(round[1]) : 1;
+    const inPair = round?.[2] !== undefined ? Number(round[2]) : 1;
+    const tags: Record<string, string> = {};
+    for (const k of ['Event', 'Site']) if (t[k] !== undefined) tags[k] = t[k];
+    const swap = () => {
+      if (t.White !== undefined) tags.Black = t.White;
+      if (t.Black !== undefined) tags.White = t.Black;
+    };
+    const keep = () => {
+      if (t.Black !== undefined) tags.Black = t.Black;
+      if (t.White !== undefined) tags.White = t.White;
+    };
+    const base = { timeControl: t.TimeControl ?? '', rules: { huffing: this.game.options.huffing, crownContinue: this.game.options.crownContinue }, random };
+    if (kind === 'other-side') {
+      swap();
+      tags.Round = `${pair}.2`;
+      if (eleven) this.newGame({ ...base, elevenMan: Number(eleven[1]), tags });
+      else this.newGame({ ...base, ballot: this.ballot!, tags });
+      return;
+    }
+    // Next game: whoever moved first in the first game of this pair (or in this game) moves second.
+    if (isBallot && inPair === 2) keep();
+    else swap();
+    if (isBallot) {
+      tags.Round = `${pair + 1}.1`;
+      if (eleven) this.newGame({ ...base, elevenMan: 'random', tags });
+      else this.newGame({ ...base, ballot: 'random', crossboardOnly: this.crossboardOnly, tags });
+    } else {
+      tags.Round = String(pair + 1);
+      this.newGame({ ...base, tags });
+    }
+  }
+
+  /** The last random ballot draw skipped mail-play ballots (the next game's draw does too). */
+  private crossboardOnly = false;
 
   private install(id: string, game: Game, tags: Record<string, string>, ballot: number | null): void {
     this.gameId = id;
@@ -357,7 +449,7 @@ export class GameSession {
           this.drawOffer = null;
           if (this.clock) {
             // The first move starts the clocks; a changed move keeps the clock where it is.
-            if (e.type === 'move') this.clock.moved(e.ply.before.turn, this.now());
+            if (e.type === 'move') this.clock.moved(e.ply.before.turn, this.now(), this.forcedCapture());
             this.journal({ k: 'clock', clock: this.clock.toJSON(), at: this.now() });
             this.notePlyClock();
           }
@@ -371,6 +463,7 @@ export class GameSession {
         case 'takeback':
           this.journal({ k: 'takeback', at: this.now() });
           this.computer?.cancel();
+          this.clockFollowsTurn();
           this.emit({ type: 'takeback', say: 'Move taken back.' });
           break;
         case 'crown-awaited':
@@ -405,6 +498,10 @@ export class GameSession {
         case 'reminder':
           // Quiet: spoken politely and shown softly on the page, never the buzzer.
           this.emit({ type: 'notice', level: 'reminder', squares: e.reminder.squares, say: e.reminder.message });
+          break;
+        case 'retraction-notice':
+          // Outside tournament mode the retraction rule is advice: the move stands, and the players are told.
+          this.emit({ type: 'notice', level: 'info', squares: e.squares, say: e.message });
           break;
         case 'reminder-cleared':
         case 'status':
@@ -455,10 +552,36 @@ export class GameSession {
     this.emit({ type: 'game-over', result, outcome, say: describeOutcome(outcome) });
   }
 
+  /** ACF time per move: the side to move has exactly one legal capture (the short limit). */
+  private forcedCapture(): boolean {
+    if (this.clock?.control.kind !== 'per-move' || this.game.outcome) return false;
+    return legalMoves(this.game.position, this.game.options).filter((m) => m.captures.length > 0).length === 1;
+  }
+
+  /** Time per move, after a takeback: the move taken back is to be made again, with a fresh limit (the clock was running for the other side). */
+  private clockFollowsTurn(): void {
+    const c = this.clock;
+    if (c?.control.kind !== 'per-move' || !c.state(this.now()).running) return;
+    c.start(this.game.turn, this.now(), this.forcedCapture());
+    this.journal({ k: 'clock', clock: c.toJSON(), at: this.now() });
+  }
+
+  /** The side "time" was last called on (announced once per move). */
+  private timeAnnounced: Color | null = null;
+
   private tickClock(): void {
     if (!this.clock) return;
     const now = this.now();
     const flagged = this.clock.settle(now);
+    const called = this.clock.timeCalled;
+    if (called !== this.timeAnnounced) {
+      this.timeAnnounced = called;
+      if (called && !flagged && !this.game.outcome && this.clock.control.kind === 'per-move') {
+        const grace = this.clock.control.graceMs;
+        this.emit({ type: 'time', side: called, graceMs: grace, say: `Time, ${sideName(called)}. Move within ${graceWords(grace)} or lose on time.` });
+        this.emit({ type: 'clock', clock: this.clock.state(now) });
+      }
+    }
     if (flagged && !this.game.outcome) {
       const outcome = this.game.timeForfeit(flagged);
       this.finish(outcome);
@@ -584,6 +707,7 @@ export class GameSession {
       this.game.undo();
       this.journal({ k: 'takeback', at: this.now() });
     }
+    this.clockFollowsTurn();
     if (wasOver) {
       this.resultOverride = null;
       this.journal({ k: 'result', result: '*', outcome: null, at: this.now() });
@@ -642,7 +766,7 @@ export class GameSession {
   clockStart(): void {
     if (!this.clock) throw new SessionError('not-allowed', 'this game has no time control');
     this.requireOpen();
-    this.clock.start(this.game.turn, this.now());
+    this.clock.start(this.game.turn, this.now(), this.forcedCapture());
     this.emit({ type: 'clock', clock: this.clock.state(this.now()) });
   }
 
@@ -677,7 +801,10 @@ export class GameSession {
       else tags.push(['TimeControl', v]);
     }
     const o = this.game.outcome;
-    if (o && !tags.some(([n]) => n === 'Termination')) tags.push(['Termination', terminationOf(o)]);
+    if (o && !tags.some(([n]) => n === 'Termination')) {
+      const perMove = o.reason === 'time' && this.timeControl?.kind === 'per-move' ? this.timeControl : null;
+      tags.push(['Termination', terminationOf(o) + (perMove ? ` (no move within ${graceWords(perMove.graceMs)} of "time")` : '')]);
+    }
     // Per-move clock times, as electronic boards record them: {[%clk 0:04:57]} after each move.
     const comments = new Map<number, string[]>();
     this.game.plies.forEach((ply, k) => {

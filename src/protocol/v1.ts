@@ -49,6 +49,11 @@ export const Alert = z.object({
   fixes: z.array(Fix),
   /** frame time the alert was raised */
   t: z.number(),
+  /**
+   * The retraction rule: the piece moved incorrectly, which has a legal move
+   * and must (in tournament mode) make the correction: its square and its moves.
+   */
+  retract: z.optional(z.object({ square: Square, moves: z.array(z.string()), capture: z.boolean() })),
 });
 export type Alert = z.infer<typeof Alert>;
 
@@ -114,6 +119,19 @@ export const ClockState = z.object({
   flagged: z.nullable(Side),
   /** false until the first move (or "Start clock"): clocks start with play, not with the set-up */
   started: z.boolean(),
+  /** ACF time per move only: the move being timed (black/white above are what is left of each side's limit) */
+  perMove: z.optional(z.object({
+    /** whose move is being timed (null before the first) */
+    side: z.nullable(Side),
+    /** this move's limit (ms): the short one when `forced` */
+    limit: nonNeg(),
+    /** the mover has exactly one legal capture */
+    forced: z.boolean(),
+    /** "time" has been called on this side: the limit is reached and the grace period runs */
+    timeCalled: z.nullable(Side),
+    /** what is left of the grace period (ms); the side loses at 0 */
+    graceLeft: nonNeg(),
+  })),
 });
 export type ClockState = z.infer<typeof ClockState>;
 
@@ -278,6 +296,8 @@ export const GameEvent = z.discriminatedUnion('type', [
   z.object({ type: z.literal('analysis'), ...said }),
   /** the computer's move, to be carried out on the board by the player (the board is checked against exactly it) */
   z.object({ type: z.literal('computer-move'), text: z.string(), from: Square, path: z.array(Square), captures: z.array(Square), ...said }),
+  /** ACF time per move: "time" is called on `side` (its limit reached); it loses if it has not moved when `graceMs` is over */
+  z.object({ type: z.literal('time'), side: Side, graceMs: nonNeg(), ...said }),
   /** storage trouble or recovery, with the health as it now stands */
   z.object({ type: z.literal('storage'), ok: z.boolean(), problem: z.optional(StorageProblem), storage: StorageHealth, ...said }),
 ]);
@@ -289,9 +309,13 @@ export const Command = z.discriminatedUnion('name', [
     name: z.literal('new-game'),
     fen: z.optional(z.string().check(z.maxLength(200))),
     ballot: z.optional(z.union([z.number().check(z.int(), z.gte(1), z.lte(174)), z.literal('random')])),
+    /** an eleven-man ballot (one man off each side, then the opening) */
+    elevenMan: z.optional(z.union([z.number().check(z.int(), z.gte(1), z.lte(2400)), z.literal('random')])),
+    /** a random ballot draw skips the mail-play ballots too (barred ones are always skipped) */
+    crossboardOnly: z.optional(z.boolean()),
     firstPlayer: z.optional(z.enum(['black', 'white', 'random'])),
     tags: z.optional(z.record(z.string().check(z.regex(/^[A-Za-z][A-Za-z0-9_]{0,39}$/)), z.string().check(z.maxLength(200)))),
-    /** e.g. "5m+3s", "40/90m,30m"; "" for no clock; absent: the service's default */
+    /** e.g. "5m+3s", "40/90m,30m", "5m/move,1m/forced"; "" for no clock; absent: the service's default */
     timeControl: z.optional(z.string().check(z.maxLength(60))),
     /** rules variants for this game (absent: the service's defaults) */
     rules: z.optional(z.object({ huffing: z.optional(z.boolean()), crownContinue: z.optional(z.boolean()) })),
@@ -311,6 +335,8 @@ export const Command = z.discriminatedUnion('name', [
   z.object({ name: z.literal('analyse') }),
   z.object({ name: z.literal('calibrate') }),
   z.object({ name: z.literal('clock-start') }),
+  /** after a game: the other side of the same ballot (sides and names swapped), or the next game (first player alternating) */
+  z.object({ name: z.literal('next-game'), kind: z.enum(['other-side', 'next']) }),
   z.object({ name: z.literal('clock-pause') }),
   /** Simulated board only: the "hand" on the page. */
   z.object({ name: z.literal('hand'), action: z.enum(['place', 'lift', 'set']), square: Square, coins: z.optional(z.number().check(z.int(), z.gte(0), z.lte(2))) }),

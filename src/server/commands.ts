@@ -41,7 +41,7 @@ export function runCommand(session: GameSession, source: BoardSource, command: C
   switch (command.name) {
     case 'new-game':
       if (command.tags) checkTags(session.options.tags ?? {}, command.tags);
-      session.newGame({ fen: command.fen, ballot: command.ballot, firstPlayer: command.firstPlayer, tags: command.tags, timeControl: command.timeControl, rules: command.rules, computer: command.computer });
+      session.newGame({ fen: command.fen, ballot: command.ballot, elevenMan: command.elevenMan, crossboardOnly: command.crossboardOnly, firstPlayer: command.firstPlayer, tags: command.tags, timeControl: command.timeControl, rules: command.rules, computer: command.computer });
       return;
     case 'set-tags':
       checkTags(session.tags, command.tags);
@@ -73,6 +73,9 @@ export function runCommand(session: GameSession, source: BoardSource, command: C
       return;
     case 'clock-start':
       session.clockStart();
+      return;
+    case 'next-game':
+      session.nextGame(command.kind);
       return;
     case 'clock-pause':
       session.clockPause();

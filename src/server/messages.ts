@@ -58,7 +58,7 @@ function describeIssue(issue: Issue | undefined, input: unknown): string {
     case 'invalid_key':
       return `${path.slice(0, -1).map(String).join('.')}: "${String(path[path.length - 1]).slice(0, 40)}" is not a tag name (a letter, then letters, digits or _)`;
     case 'invalid_union':
-      want = path[path.length - 1] === 'ballot' ? 'must be a ballot number 1-174 or "random"' : 'matches none of the allowed forms';
+      want = path[path.length - 1] === 'ballot' ? 'must be a ballot number 1-174 or "random"' : path[path.length - 1] === 'elevenMan' ? 'must be an eleven-man ballot number 1-2400 or "random"' : 'matches none of the allowed forms';
       break;
     default:
       want = issue.message ?? 'is not valid';

@@ -52,6 +52,10 @@ export interface ServiceOptions {
   /** the first game (when no unfinished game is resumed): a FEN, or a ballot, and who moves first */
   fen?: string;
   ballot?: number | 'random';
+  /** an eleven-man ballot (1-2400) */
+  elevenMan?: number | 'random';
+  /** a random ballot is never a mail-play one */
+  crossboardOnly?: boolean;
   firstPlayer?: Color | 'random';
   /** append the raw frame stream (and new games, board lost/back) to this recording file */
   record?: string;
@@ -99,7 +103,7 @@ export interface Service {
 
 /** Events after which the game's record (PDN) has changed. */
 const RECORD_EVENTS = new Set<SessionEvent['type']>(['new-game', 'move', 'move-replaced', 'takeback', 'tags', 'game-over', 'crowned']);
-const BUZZ: Partial<Record<SessionEvent['type'], 'ILLEGAL' | 'OK' | 'GAMEOVER' | 'YOURMOVE'>> = { alert: 'ILLEGAL', move: 'OK', 'move-replaced': 'OK', 'game-over': 'GAMEOVER', 'computer-move': 'YOURMOVE' };
+const BUZZ: Partial<Record<SessionEvent['type'], 'ILLEGAL' | 'OK' | 'GAMEOVER' | 'YOURMOVE'>> = { alert: 'ILLEGAL', time: 'ILLEGAL', move: 'OK', 'move-replaced': 'OK', 'game-over': 'GAMEOVER', 'computer-move': 'YOURMOVE' };
 
 export function describeBoard(source: BoardSource, identity: BoardIdentity): string {
   const path = (source as { path?: unknown }).path;
@@ -256,8 +260,8 @@ export async function startService(opts: ServiceOptions): Promise<Service> {
     const resumed = resumeNewest(store, session, () => new GameSession(sessionOptions));
     if (resumed.resumed) {
       logger.info({ game: resumed.id, moves: resumed.moves, torn: resumed.torn }, `resumed unfinished game ${resumed.id} (${resumed.moves} moves)${resumed.torn ? '; its last journal line was cut off by a crash and dropped' : ''}`);
-      if (opts.fen !== undefined || opts.ballot !== undefined) logger.warn('an unfinished game was resumed: the start position asked for (FEN/ballot) is not used; start a new game from the page to use it');
-    } else session.newGame({ fen: opts.fen, ballot: opts.ballot, firstPlayer: opts.firstPlayer });
+      if (opts.fen !== undefined || opts.ballot !== undefined || opts.elevenMan !== undefined) logger.warn('an unfinished game was resumed: the start position asked for (FEN/ballot) is not used; start a new game from the page to use it');
+    } else session.newGame({ fen: opts.fen, ballot: opts.ballot, elevenMan: opts.elevenMan, crossboardOnly: opts.crossboardOnly, firstPlayer: opts.firstPlayer });
   } catch (e) {
     offSession();
     store.close(); // releases the folder
@@ -309,7 +313,7 @@ export async function startService(opts: ServiceOptions): Promise<Service> {
     }
 
     if (opts.record) {
-      recorder = new Recorder(opts.record, { board: src.kind, id: identity.id, fw: identity.fw, rate: identity.rate, started: new Date().toISOString(), crownhead: VERSION, game: session.gameId }, logger);
+      recorder = new Recorder(opts.record, { board: src.kind, id: identity.id, fw: identity.fw, rate: identity.rate, started: new Date().toISOString(), crownhead: VERSION, game: session.gameId, tournament: session.options.tournament }, logger);
       recorder.newGame({ fen: session.snapshot().fen, options: session.game.options });
     }
 

@@ -20,6 +20,8 @@ export interface Situation {
   huffs: readonly { square: number; counts: Counts; outs: readonly Outcome[] }[];
   /** squares where a piece was put down since the last commit, in order */
   placements: readonly number[];
+  /** the retraction rule: an illegal move was made (and taken back) with the piece on this square, which has a legal move */
+  retract?: number | null;
   options: RulesOptions;
 }
 
@@ -30,6 +32,8 @@ export type Verdict =
   | { kind: 'crown-awaited' }
   /** the result of one legal move (several: a king's routes to the same board) */
   | { kind: 'legal'; hits: Outcome[] }
+  /** …but made with another piece than the one that moved illegally before (the retraction rule) */
+  | { kind: 'other-piece'; hits: Outcome[]; square: number }
   /** huffing: a huffable piece removed, and maybe a move made after it (hit) */
   | { kind: 'huff'; square: number; hit: Outcome | null; partial: boolean }
   /** the last mover made another legal move instead, before the opponent started */
@@ -101,7 +105,11 @@ function matchVerdict(board: Counts, s: Situation): Verdict | null {
   const crownBlocks = s.crown !== null && board[s.crown - 1] < 2;
   if (!crownBlocks) {
     const hits = s.outs.filter((o) => matchesResult(board, o));
-    if (hits.length) return { kind: 'legal', hits };
+    if (hits.length) {
+      const r = s.retract ?? null;
+      if (r !== null && s.outs.some((o) => o.move.from === r) && !hits.some((o) => o.move.from === r)) return { kind: 'other-piece', hits, square: r };
+      return { kind: 'legal', hits };
+    }
     for (const h of s.huffs) {
       const hit = h.outs.find((o) => matchesResult(board, o)) ?? null;
       if (hit || sameCounts(board, h.counts) || h.outs.some((o) => isPartOf(board, h.counts, o.move, true))) {

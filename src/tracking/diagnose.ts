@@ -1,10 +1,14 @@
 // Diagnosis of an illegal board: what went wrong, in words a player
 // understands, and what to put where to get back to the position before the
-// mistake. Pure: a board, the position and the legal moves in, an Alert out.
+// mistake. The retraction rule (ACF): an illegal move made with a piece that
+// has a legal move is put right with that same piece, so the alert names it
+// ("Put 22 back and capture with it: 22x15."), and `sameHandCheck` tells a
+// correction made with another piece. Pure: a board, the position and the
+// legal moves in, an Alert out.
 
 import { joinWords } from '../protocol/words.ts';
 import {
-  NEIGHBOUR, JUMP_LAND, colorAt, opposite, shortText, type Move, type Position,
+  NEIGHBOUR, JUMP_LAND, colorAt, moveText, opposite, shortText, type Move, type Position,
 } from '../rules/index.ts';
 import { pieceName, sideName, type Counts } from './boards.ts';
 
@@ -23,6 +27,7 @@ export type AlertCategory =
   | 'stack-not-king'
   | 'takeback-refused'
   | 'not-computers-move'
+  | 'wrong-piece-retraction'
   | 'illegal-move';
 
 export interface Fix {
@@ -43,6 +48,32 @@ export interface Alert {
   fixes: Fix[];
   /** Frame time the alert was raised. */
   t: number;
+  /** The retraction rule: the piece moved incorrectly (back on `square`) and its legal moves, one of which must put it right. */
+  retract?: Retract;
+}
+
+export interface Retract {
+  square: number;
+  /** its legal moves, in PDN notation */
+  moves: string[];
+  /** they are captures */
+  capture: boolean;
+}
+
+/** "Put 22 back and capture with it: 22x15." / "Put 22 back and move it again: 22-17 or 22-18." */
+export function retractSentence(r: Retract): string {
+  return `Put ${r.square} back and ${r.capture ? 'capture with it' : 'move it again'}: ${list(r.moves)}.`;
+}
+
+/**
+ * The retraction rule on a correction: `move` was played after an illegal
+ * move made with the piece on `r.square`, which had a legal move. Null when it
+ * is that piece; otherwise the words for it (an illegal move in tournament
+ * mode, a notice outside it).
+ */
+export function otherPieceCorrection(r: Retract, move: Move): string | null {
+  if (move.from === r.square) return null;
+  return `The illegal move was made with the piece on ${r.square}, so it must be put right with that piece, not the one on ${move.from}: ${r.capture ? 'capture with it' : 'move it'} (${list(r.moves)}).`;
 }
 
 /** What to put where to turn `board` back into `target`. */
@@ -91,7 +122,15 @@ export function diagnose(board: ArrayLike<number>, pos: Position, posCounts: Cou
   const fixes = fixesTo(standing, pos, posCounts);
   const squares = fixes.map((f) => f.square);
   const restore = describeFixes(fixes);
-  const mk = (category: AlertCategory, what: string): Alert => ({ category, message: `${what} ${restore}`.trim(), squares, fixes, t });
+  const mk = (category: AlertCategory, what: string, retract?: Retract): Alert => ({
+    category, message: [what, restore, retract ? retractSentence(retract) : ''].filter(Boolean).join(' '), squares, fixes, t, ...(retract ? { retract } : {}),
+  });
+  /** The retraction rule: the moved piece's own legal moves, if it has any. */
+  const retractOf = (from: number): Retract | undefined => {
+    const mine = legal.filter((m) => m.from === from);
+    if (!mine.length) return undefined;
+    return { square: from, moves: [...new Set(mine.map((m) => moveText(m, legal)))], capture: mine[0].captures.length > 0 };
+  };
 
   const gone: number[] = [], added: number[] = [], stacked: number[] = [];
   for (let i = 0; i < 32; i++) {
@@ -158,15 +197,19 @@ export function diagnose(board: ArrayLike<number>, pos: Position, posCounts: Cou
       const dir = isNeighbour(from, to);
       const isKing = posCounts[from - 1] === 2;
       const over = jumpOver(from, to);
+      const retract = retractOf(from);
+      // (With the retraction rule the piece's moves are named in its own sentence.)
       const own = legal.filter((m) => m.from === from).map((m) => m.to);
-      const hint = own.length ? ` The ${name} on ${from} can go to ${list([...new Set(own)].map(String))}.` : '';
+      const hint = own.length && !retract ? ` The ${name} on ${from} can go to ${list([...new Set(own)].map(String))}.` : '';
       if (dir < 0 && !over) {
-        return mk('not-diagonal', `${from} to ${to} is not a legal move: a ${name} moves one square diagonally${name === 'man' ? ' forward' : ''}, or jumps.${hint}`);
+        return mk('not-diagonal', `${from} to ${to} is not a legal move: a ${name} moves one square diagonally${name === 'man' ? ' forward' : ''}, or jumps.${hint}`, retract);
       }
       if (dir >= 0) {
         const backwards = !isKing && (side === 'black' ? dir < 2 : dir >= 2);
-        if (backwards) return mk('backwards', `A man cannot move backwards (${from} to ${to}).`);
+        if (backwards) return mk('backwards', `A man cannot move backwards (${from} to ${to}).`, retract);
         if (captures.length) {
+          // The piece moved has a capture itself: name it, not every capture on the board.
+          if (retract) return mk('capture-compulsory', `A capture is compulsory: the ${name} on ${from} must capture.`, retract);
           return mk('capture-compulsory', `A capture is compulsory: ${captureText}.`);
         }
       }
@@ -176,7 +219,7 @@ export function diagnose(board: ArrayLike<number>, pos: Position, posCounts: Cou
       if (captures.length && !captures.some((m) => m.from === from)) {
         return mk('capture-compulsory', `A capture is compulsory: ${captureText}.`);
       }
-      return mk('not-diagonal', `${from} to ${to} is not a legal move: a ${name} moves one square diagonally${name === 'man' ? ' forward' : ''}, or jumps.${hint}`);
+      return mk('not-diagonal', `${from} to ${to} is not a legal move: a ${name} moves one square diagonally${name === 'man' ? ' forward' : ''}, or jumps.${hint}`, retract);
     }
   }
 

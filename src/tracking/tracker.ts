@@ -21,7 +21,7 @@ import { FIRM_STACK } from '../reading/calibration.ts';
 import { countsOf, diffSquares, outcomes, sameCounts, type Counts, type Outcome } from './boards.ts';
 import { classify, crownWaitBoard, withCrown, type Situation, type Verdict } from './classify.ts';
 import { joinWords } from '../protocol/words.ts';
-import { describeFixes, diagnose, fixesTo, type Alert, type AlertCategory, type Fix } from './diagnose.ts';
+import { describeFixes, diagnose, fixesTo, otherPieceCorrection, retractSentence, type Alert, type AlertCategory, type Fix, type Retract } from './diagnose.ts';
 
 export interface TrackerOptions {
   /** Takebacks (the position before the last move on the board) are accepted. Tournament mode refuses them. */
@@ -34,6 +34,8 @@ export interface TrackerOptions {
   settleMs: number;
   /** Two moves seen at once (a fast reply) must stand this long before both are committed. */
   fastReplyMs: number;
+  /** The retraction rule: a correction made with another piece than the one moved illegally is refused ('enforce', tournament mode) or played with a notice. */
+  retraction: 'enforce' | 'notice';
   /** Settings for the owner's reader (board-tracking.ts). */
   reader?: Partial<ReaderOptions>;
 }
@@ -44,6 +46,7 @@ export const DEFAULT_TRACKER: TrackerOptions = {
   patienceMs: 2500,
   settleMs: 1200,
   fastReplyMs: 150,
+  retraction: 'notice',
 };
 
 export type Phase = 'setup' | 'play' | 'over';
@@ -81,6 +84,8 @@ export type TrackerEvent =
   | { type: 'alert-cleared'; t: number }
   | { type: 'reminder'; t: number; reminder: Reminder }
   | { type: 'reminder-cleared'; t: number }
+  /** the retraction rule outside tournament mode: a correction was made with another piece (played, but said) */
+  | { type: 'retraction-notice'; t: number; message: string; squares: number[] }
   | { type: 'game-over'; t: number; game: Game };
 
 /** What one step of the tracker produced: events for the session, feedback for the reader. */
@@ -532,7 +537,16 @@ export class MoveTracker {
     };
   }
 
+  /** The retraction rule: the piece first moved illegally in this position (kept until a move is committed). */
+  private retract: { plies: number; game: Game; r: Retract } | null = null;
+
+  private currentRetract(): Retract | null {
+    const k = this.retract;
+    return k && k.game === this.game && k.plies === this.game.plies.length ? k.r : null;
+  }
+
   private raise(alert: Alert, t: number): void {
+    if (alert.retract && !this.currentRetract()) this.retract = { plies: this.game.plies.length, game: this.game, r: alert.retract };
     const same = this.alert && this.alert.category === alert.category && this.alert.message === alert.message;
     if (same) return;
     this.alert = alert;
@@ -706,6 +720,7 @@ export class MoveTracker {
       crown: this.awaitingCrown,
       huffs,
       placements: this.placements,
+      retract: this.currentRetract()?.square ?? null,
       options: game.options,
     };
   }
@@ -740,6 +755,28 @@ export class MoveTracker {
           return;
         }
         this.commit(this.chooseRoute(hits).move, b, t);
+        return;
+      }
+      case 'other-piece': {
+        const r = this.currentRetract()!;
+        const move = this.chooseRoute(verdict.hits).move;
+        const words = otherPieceCorrection(r, move)!;
+        if (this.options.retraction === 'notice') {
+          settle();
+          this.events.push({ type: 'retraction-notice', t, message: words, squares: [r.square] });
+          this.commit(move, b, t);
+          return;
+        }
+        if (t - this.candidateSince < this.options.graceMs) {
+          if (!this.alert) this.setStatus({ kind: 'moving' }, t);
+          return;
+        }
+        const fixes = fixesTo(b, game.position, snap.counts);
+        this.raise({
+          category: 'wrong-piece-retraction',
+          message: `${words} ${describeFixes(fixes)} ${retractSentence(r)}`.replace(/\s+/g, ' ').trim(),
+          squares: fixes.map((f) => f.square), fixes, t, retract: r,
+        }, t);
         return;
       }
       case 'huff':
@@ -989,6 +1026,7 @@ export class MoveTracker {
     if (this.expected && sameMove(move, this.expected)) this.expected = null;
     this.cache = null;
     this.stuck = null;
+    this.retract = null;
     const text = moveText(move, legalMoves(ply.before, game.options));
     // The board matched: its counts may teach the calibration (but not a crowning square, whose coins are still coming).
     if (board) this.confirm(move.crowned ? 1 << (move.to - 1) : 0);

@@ -10,7 +10,7 @@ import './style.css';
 import { ArchiveEntry, GameRecord, type Command } from '../protocol/v1.ts';
 import * as z from 'zod/mini';
 import { canControl, clockNow, handCommand, initialState, isArmed, reduce, statusHeadline, type Action, type ViewState } from './state.ts';
-import { formatClock, renderArchive, renderForms, renderRegions } from './render.ts';
+import { clockFace, renderArchive, renderForms, renderRegions } from './render.ts';
 import { ServerSocket } from './socket.ts';
 import { Sounds, Speech } from './sound.ts';
 import { squareXY, type Side } from './model.ts';
@@ -166,7 +166,8 @@ function tick(): void {
     for (const side of ['black', 'white'] as Side[]) {
       const el = document.querySelector<HTMLElement>(`[data-clock=${side}]`);
       if (!el) continue;
-      el.textContent = c.flagged === side ? '0:00' : formatClock(c[side]);
+      el.textContent = clockFace(c, side);
+      el.classList.toggle('time-called', c.perMove?.timeCalled === side);
       el.classList.toggle('low', c[side] < 30_000);
     }
   }
@@ -258,6 +259,9 @@ function onAct(el: HTMLElement, e: MouseEvent | KeyboardEvent): void {
       return;
     case 'clock-start':
       send({ name: 'clock-start' });
+      return;
+    case 'next-game':
+      send({ name: 'next-game', kind: el.dataset.kind === 'other-side' ? 'other-side' : 'next' });
       return;
     case 'clock-pause':
       send({ name: 'clock-pause' });
@@ -411,9 +415,13 @@ function wireForms(): void {
       if (!fen) { ($(`new-game-form`).querySelector('[name=fen]') as HTMLInputElement).focus(); return; }
       cmd.fen = fen;
     } else if (from === 'ballot') {
-      const b = val(ng, 'ballot');
-      const n = Number(b);
-      cmd.ballot = b === '' ? 'random' : Number.isInteger(n) && n >= 1 && n <= 174 ? n : 'random';
+      // (The field's min/max stop a number out of range in the browser; the service checks again and names the problem.)
+      const b = val(ng, 'ballot').trim();
+      cmd.ballot = b === '' ? 'random' : Number(b);
+      if ((ng.querySelector('[name=crossboardOnly]') as HTMLInputElement).checked) cmd.crossboardOnly = true;
+    } else if (from === 'eleven') {
+      const b = val(ng, 'eleven').trim();
+      cmd.elevenMan = b === '' ? 'random' : Number(b);
     } else {
       const first = val(ng, 'first');
       if (first === 'white' || first === 'random') cmd.firstPlayer = first;

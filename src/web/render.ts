@@ -9,7 +9,7 @@
 
 import {
   expectedCounts, other, sideName, squareXY,
-  type Fix, type Move, type Piece, type Side, type Snapshot,
+  type Clock, type Fix, type Move, type Piece, type Side, type Snapshot,
 } from './model.ts';
 import {
   canControl, canUseHand, clockNow, effectiveCounts, isArmed, reviewView, sortedArchive, statusHeadline,
@@ -24,6 +24,13 @@ export const esc = (s: string): string => s.replace(/[&<>"']/g, (c) => ESC[c]);
 const f2 = (n: number): string => String(Math.round(n * 1000) / 1000);
 
 // ------------------------------------------------------------------ words
+
+/** A side's clock face: its time, "0:00" once flagged, "Time 0:42" (the grace period left) once time per move is called. */
+export function clockFace(c: Clock, side: Side): string {
+  if (c.flagged === side) return '0:00';
+  if (c.perMove?.timeCalled === side) return `Time ${formatClock(c.perMove.graceLeft)}`;
+  return formatClock(c[side]);
+}
 
 export function formatClock(ms: number): string {
   const t = Math.max(0, ms);
@@ -145,6 +152,8 @@ export function renderBoard(s: ViewState, opts: BoardOptions): string {
     if (fixSquares.has(sq)) cls.push(st.kind === 'illegal' ? 'fix' : 'setup-fix');
     if (sq === crownAt) cls.push('crown-wait');
     if (remind.has(sq)) cls.push('remind');
+    // The retraction rule: the piece that must put the illegal move right.
+    if (st.kind === 'illegal' && st.alert.retract?.square === sq) cls.push('retract');
     if (cls.length) out.push(`<rect class="mark ${cls.join(' ')}" data-mark="${sq}" x="${x + 0.04}" y="${y + 0.04}" width="0.92" height="0.92" rx="0.06"/>`);
   }
   out.push('</g>');
@@ -246,6 +255,7 @@ export function renderStatus(s: ViewState): string {
   const st = s.status;
   let detail = '';
   let list: string[] = [];
+  let retract: { square: number; moves: string[] } | null = null;
   if (!snap) {
     detail = 'Waiting for the board service.';
   } else if (s.connection !== 'open') {
@@ -279,6 +289,7 @@ export function renderStatus(s: ViewState): string {
       case 'illegal':
         detail = st.alert.message;
         list = fixSentences(st.alert.fixes);
+        if (st.alert.retract) retract = st.alert.retract;
         break;
     }
   }
@@ -294,6 +305,7 @@ export function renderStatus(s: ViewState): string {
     + `<div class="status-head"><span class="status-icon" aria-hidden="true">${icon}</span><h2 class="status-title">${esc(h.title)}</h2></div>`
     + (detail ? `<p class="status-detail">${esc(detail)}</p>` : '')
     + (list.length ? `<ul class="fixes">${list.map((t) => `<li>${esc(t)}</li>`).join('')}</ul>` : '')
+    + (retract ? `<p class="retract" data-retract="${retract.square}"><strong>Use the piece on ${retract.square}</strong>: ${esc(retract.moves.join(retract.moves.length > 2 ? ', ' : ' or '))}</p>` : '')
     + (snap?.calibration && snap.calibration.total > 0
       ? `<div class="progress" role="progressbar" aria-valuemin="0" aria-valuemax="${snap.calibration.total}" aria-valuenow="${snap.calibration.done}"><span style="width:${Math.round((100 * snap.calibration.done) / snap.calibration.total)}%"></span></div>`
       : '')
@@ -342,7 +354,7 @@ export function renderReview(s: ViewState): string {
 
 function button(act: string, label: string, attrs: Record<string, string> = {}, cls = ''): string {
   const extra = Object.entries(attrs).map(([k, v]) => ` data-${k}="${esc(v)}"`).join('');
-  const id = `b-${act}${attrs.side ? '-' + attrs.side : ''}`;
+  const id = `b-${act}${attrs.side ? '-' + attrs.side : attrs.kind ? '-' + attrs.kind : ''}`;
   return `<button type="button" id="${id}" class="btn${cls ? ' ' + cls : ''}" data-act="${act}"${extra}>${esc(label)}</button>`;
 }
 
@@ -361,7 +373,7 @@ export function renderPlayers(s: ViewState, now: number): string {
     const toMove = !over && snap.turn === side;
     const t = clock ? clock[side] : 0;
     const clockHtml = clock
-      ? `<div class="clock${clock.running === side && !offline ? ' running' : ''}${clock.flagged === side ? ' flagged' : ''}${t < 30_000 ? ' low' : ''}" data-clock="${side}" role="timer" aria-label="${sideName(side)}'s clock">${clock.flagged === side ? '0:00' : formatClock(t)}</div>`
+      ? `<div class="clock${clock.running === side && !offline ? ' running' : ''}${clock.flagged === side ? ' flagged' : ''}${clock.perMove?.timeCalled === side ? ' time-called' : ''}${t < 30_000 ? ' low' : ''}" data-clock="${side}" role="timer" aria-label="${sideName(side)}'s clock">${clockFace(clock, side)}</div>`
       : '';
     let buttons = '';
     if (control && !over) {
@@ -381,14 +393,18 @@ export function renderPlayers(s: ViewState, now: number): string {
       + `<div class="player-name"><span class="who">${esc(name)}</span><span class="role">${[named ? sideName(side) : '', toMove ? 'to move' : ''].filter(Boolean).join(' · ')}</span></div>`
       + clockHtml + buttons + `</div>`;
   };
-  const note = clock ? [clock.control, !clock.started && !over ? 'clocks start with the first move' : ''].filter(Boolean).join(' · ') : '';
+  const pm = clock?.perMove;
+  const forcedNote = pm && pm.forced && pm.side && !over ? `one capture only: ${formatClock(pm.limit)} for this move` : '';
+  const note = clock ? [clock.control, forcedNote, !clock.started && !over ? 'clocks start with the first move' : ''].filter(Boolean).join(' · ') : '';
   const clockCtl = clock && !over
     ? `<div class="clock-ctl">${control ? (clock.running ? button('clock-pause', 'Pause clock', {}, 'small') : button('clock-start', 'Start clock', {}, 'small primary')) : ''}${note ? `<span class="note">${esc(note)}</span>` : ''}</div>`
     : '';
   // The game's rules when they are not the plain ones (huffing, crowned men jumping on, tournament).
   const rules = [snap.options.huffing ? 'huffing' : '', snap.options.crownContinue ? 'crowned men keep jumping' : '', snap.options.tournament ? 'tournament: no takebacks' : ''].filter(Boolean).join(', ');
-  const rulesNote = rules ? ` <span class="rules" data-rules="${esc(rules)}">· ${esc(rules)}</span>` : '';
-  const event = snap.tags.Event ? `<p class="event">${esc(snap.tags.Event)}${snap.ballot ? ` · ballot ${snap.ballot}` : ''}${rulesNote}</p>` : snap.ballot ? `<p class="event">Ballot ${snap.ballot}${snap.tags.Ballot ? ': ' + esc(snap.tags.Ballot.replace(/^ACF \d+\s*/, '')) : ''}${rulesNote}</p>` : rules ? `<p class="event"><span class="rules" data-rules="${esc(rules)}">Rules: ${esc(rules)}</span></p>` : '';
+  // (A ballot pair's game says its round: "round 1.2" is the second game of the first pair.)
+  const roundNote = snap.tags.Round ? ` <span class="round" data-round="${esc(snap.tags.Round)}">· round ${esc(snap.tags.Round)}</span>` : '';
+  const rulesNote = roundNote + (rules ? ` <span class="rules" data-rules="${esc(rules)}">· ${esc(rules)}</span>` : '');
+  const event = snap.tags.Event ? `<p class="event">${esc(snap.tags.Event)}${snap.ballot ? ` · ballot ${snap.ballot}` : ''}${rulesNote}</p>` : snap.ballot ? `<p class="event">Ballot ${snap.ballot}${snap.tags.Ballot ? ': ' + esc(snap.tags.Ballot.replace(/^ACF \d+\s*/, '')) : ''}${rulesNote}</p>` : snap.tags.Ballot ? `<p class="event">${esc(snap.tags.Ballot.replace(/^11-man /, 'Eleven-man ballot '))}${rulesNote}</p>` : rules ? `<p class="event"><span class="rules" data-rules="${esc(rules)}">Rules: ${esc(rules)}</span></p>` : '';
   return event + row(top) + row(other(top)) + clockCtl;
 }
 
@@ -459,6 +475,11 @@ export function renderGameControls(s: ViewState, now: number = Date.now()): stri
   // The coach (not in tournament mode): the engine's move for the side to move, said quietly. Key: H.
   if (control && snap && !snap.options.tournament && !snap.outcome && snap.result === '*' && !(snap.computer && snap.computer.side === snap.turn)) {
     parts.push(button('hint', 'Hint', {}, ''));
+  }
+  // After a game: the other side of its ballot (a ballot pair), or the next game with the first player alternating.
+  if (control && snap && (snap.outcome !== null || snap.result !== '*')) {
+    if (snap.ballot !== null || /^11-man /.test(snap.tags.Ballot ?? '')) parts.push(button('next-game', 'Play the other side of this ballot', { kind: 'other-side' }, 'primary'));
+    parts.push(button('next-game', 'Next game', { kind: 'next' }, ''));
   }
   parts.push('<a class="btn" id="dl-pdn" href="/api/current.pdn" download="crownhead-game.pdn">Download PDN</a>');
   parts.push(button('archive-open', 'Past games', {}, ''));
@@ -535,12 +556,15 @@ export function renderForms(): string {
 <label><input type="radio" name="from" value="start" checked> Start position</label>
 <label><input type="radio" name="from" value="fen"> FEN</label>
 <label><input type="radio" name="from" value="ballot"> ACF ballot</label>
+<label><input type="radio" name="from" value="eleven"> Eleven-man ballot</label>
 </fieldset>
 <label class="field f-start">First to move <select name="first"><option value="black">Black</option><option value="white">White</option><option value="random">Random</option></select></label>
 <label class="field f-fen">FEN <input name="fen" id="ng-fen" placeholder="B:W18,24,27,28,K10:B12,16,20,K22" spellcheck="false" aria-describedby="ng-fen-help ng-error"><span class="help" id="ng-fen-help">Side to move, then each side's squares; K marks a king. Example: <code>W:W18,24,K10:B12,16</code></span></label>
-<label class="field f-ballot">Ballot (1–174) <input name="ballot" type="number" min="1" max="174" placeholder="random"></label>
-<div class="field-row"><label class="field">Clock <select name="tc" id="ng-tc"><option value="">No clock</option><option value="5m+3s">5 min + 3 s</option><option value="10m+5s">10 min + 5 s</option><option value="15m">15 min</option><option value="30m">30 min</option><option value="40/90m,30m">40 moves in 90 min, then 30 min</option><option value="custom">Other…</option></select></label>
-<label class="field f-tc-custom">Time control <input name="tcText" id="ng-tc-text" placeholder="e.g. 3m+2s or 40/90m,30m" spellcheck="false"></label></div>
+<label class="field f-ballot">Ballot (1–174) <input name="ballot" id="ng-ballot" type="number" min="1" max="174" placeholder="random"></label>
+<label class="f-ballot check"><input type="checkbox" name="crossboardOnly" id="ng-crossboard"> A random ballot is never a mail-play one</label>
+<label class="field f-eleven">Eleven-man ballot (1–2400) <input name="eleven" id="ng-eleven" type="number" min="1" max="2400" placeholder="random"></label>
+<div class="field-row"><label class="field">Clock <select name="tc" id="ng-tc"><option value="">No clock</option><option value="5m+3s">5 min + 3 s</option><option value="10m+5s">10 min + 5 s</option><option value="15m">15 min</option><option value="30m">30 min</option><option value="40/90m,30m">40 moves in 90 min, then 30 min</option><option value="5m/move,1m/forced">5 min a move, 1 min for a forced capture (ACF)</option><option value="custom">Other…</option></select></label>
+<label class="field f-tc-custom">Time control <input name="tcText" id="ng-tc-text" placeholder="e.g. 3m+2s, 40/90m,30m or 5m/move,1m/forced" spellcheck="false"></label></div>
 <div class="field-row"><label class="field">Opponent <select name="computer" id="ng-computer"><option value="">Two players</option><option value="white">The computer plays White</option><option value="black">The computer plays Black</option></select></label>
 <label class="field f-level">Level <select name="level" id="ng-level">${Array.from({ length: 10 }, (_, i) => `<option value="${i + 1}"${i + 1 === 5 ? ' selected' : ''}>${i + 1}${i === 0 ? ' (fast, fallible)' : i === 9 ? ' (full strength)' : ''}</option>`).join('')}</select></label></div>
 <fieldset class="choice"><legend>Rules</legend>

@@ -195,6 +195,7 @@ function withSnapshot(s: ViewState, snap: Snapshot, now: number): ViewState {
 function toneOf(event: GameEvent): { tone: Tone | null; urgent: boolean } {
   switch (event.type) {
     case 'alert':
+    case 'time':
       return { tone: 'alert', urgent: true };
     case 'move':
     case 'move-replaced':
@@ -415,6 +416,13 @@ export function clockNow(s: ViewState, now: number): Clock | null {
   // Offline the page does not know the clocks: they stay as last heard.
   if (!c.running || c.flagged || s.connection !== 'open') return c;
   const elapsed = Math.max(0, now - s.clockAt);
+  const pm = c.perMove;
+  if (pm) {
+    // Time per move: the limit runs out, then the grace period after "time".
+    const left = c[c.running] - elapsed;
+    if (pm.timeCalled === c.running) return { ...c, perMove: { ...pm, graceLeft: Math.max(0, pm.graceLeft - elapsed) } };
+    if (left <= 0) return { ...c, [c.running]: 0, perMove: { ...pm, timeCalled: c.running, graceLeft: Math.max(0, pm.graceLeft + left) } };
+  }
   return { ...c, [c.running]: Math.max(0, c[c.running] - elapsed) };
 }
 

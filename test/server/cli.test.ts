@@ -67,14 +67,21 @@ describe('serve settings', () => {
     expect(s.logLevel).toBe('debug');
     expect(settings(['--fen', 'W:W18:B14,K1']).options.fen).toBe('W:W18:B14,K1');
     expect(settings(['--ballot', 'random']).options.ballot).toBe('random');
+    expect(settings(['--eleven-man', '17']).options.elevenMan).toBe(17);
+    expect(settings(['--eleven-man', 'random']).options.elevenMan).toBe('random');
+    expect(settings(['--ballot', 'random', '--crossboard-only']).options).toMatchObject({ ballot: 'random', crossboardOnly: true });
   });
 
   it('rejects bad values naming the flag, variable or key', () => {
     expect(failure(['--port', '70000'])).toMatch(/^--port: the port must be a whole number from 0 to 65535, not "70000"/);
     expect(failure(['--board', 'usb'])).toMatch(/--board: "usb" is not a board/);
     expect(failure(['--ballot', '0'])).toMatch(/--ballot: must be a ballot number from 1 to 174/);
+    expect(failure(['--eleven-man', '2401'])).toMatch(/--eleven-man: must be an eleven-man ballot number from 1 to 2400 or "random", not "2401"/);
+    expect(failure(['--eleven-man', '3', '--ballot', '5'])).toMatch(/give either an eleven-man ballot \(--eleven-man\) or a three-move ballot \(--ballot\), not both/);
     expect(failure(['--first-player', 'red'])).toMatch(/--first-player: must be black, white or random/);
     expect(failure(['--time-control', '5x'])).toMatch(/--time-control: .*not a duration/);
+    expect(failure(['--time-control', '1m/forced'])).toMatch(/--time-control: a per-move control needs the time for a move \(like 5m\/move\)/);
+    expect(failure(['--time-control', '5m/move,1m/sudden'])).toMatch(/--time-control: "1m\/sudden" is not a per-move limit/);
     expect(failure(['--fen', 'Q:W1'])).toMatch(/^--fen: /);
     expect(failure(['--fen', 'B:W18:B14', '--ballot', '3'])).toMatch(/either a FEN .* or a ballot/);
     expect(failure(['--log-level', 'loud'])).toMatch(/--log-level: "loud" is not a log level/);
