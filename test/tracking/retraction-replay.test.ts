@@ -73,7 +73,8 @@ describe('the retraction rule in a replayed recording', () => {
     expect(paths(live.pdn)).toEqual(['11-15']);
     const r = replayRecording(readFileSync(file, 'utf8'));
     expect(paths(r.pdn)).toEqual(['11-15']);
-    expect(r.notices.map((n) => n.message)).toEqual([expect.stringMatching(/^The illegal move was made with the piece on 9, so it must be put right with that piece, not the one on 11/)]);
+    // (Besides the service's one-off word that this set cannot show colours.)
+    expect(r.notices.map((n) => n.message).filter((m) => !/colour checks are off/.test(m))).toEqual([expect.stringMatching(/^The illegal move was made with the piece on 9, so it must be put right with that piece, not the one on 11/)]);
     const strict = replayRecording(readFileSync(file, 'utf8'), { tournament: true });
     expect(strict.alerts.map((a) => a.category)).toEqual(['not-diagonal', 'wrong-piece-retraction']);
     expect(paths(strict.pdn)).toEqual([]);
