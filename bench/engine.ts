@@ -20,7 +20,7 @@ import { parseArgs } from 'node:util';
 import { BALLOTS, Game, START, samePosition, hashKey, hashPosition, legalMoves, playMove as playMoveOf, sameResult, type Move } from '../src/rules/index.ts';
 import { readPdn, resultWinner } from '../src/pdn/index.ts';
 import { corpusFile } from '../test/corpus.ts';
-import { Searcher, think } from '../src/engine/index.ts';
+import { Egdb, EGDB_PIECES, Searcher, think } from '../src/engine/index.ts';
 import { makePdnFile, pdnFromGame, type PdnGame } from '../src/pdn/index.ts';
 
 const { values } = parseArgs({ options: { match: { type: 'boolean' }, corpus: { type: 'boolean' }, games: { type: 'string' }, ms: { type: 'string' }, 'rd-depth': { type: 'string' } } });
@@ -28,6 +28,8 @@ const full = !!values.match;
 const GAMES = Number(values.games ?? (full ? 200 : 20));
 const OUR_MS = Number(values.ms ?? (full ? 300 : 50));
 const RD_DEPTH = Number(values['rd-depth'] ?? (full ? 8 : 7));
+/** The endgame database (built and cached on first use), for exact play near the end. */
+const egdb = Egdb.load(EGDB_PIECES);
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 // rapid-draughts' .d.ts files use extensionless relative imports NodeNext cannot follow: describe what we use.
@@ -77,7 +79,7 @@ const historyOf = (game: Game): number[] => [hashKey(hashPosition(game.start)), 
 
 function enginePlayer(limits: { timeMs?: number; level?: number; seed?: number }): Player {
   const searcher = new Searcher();
-  return (game) => think(game.position, { ...limits, searcher, history: historyOf(game).slice(0, -1) }).move!;
+  return (game) => think(game.position, { ...limits, searcher, egdb, quietPlies: game.quietPlies, history: historyOf(game).slice(0, -1) }).move!;
 }
 
 // ---------------------------------------------------------------------------

@@ -19,6 +19,8 @@ export interface ThinkRequestLimits {
   readonly level?: number;
   readonly seed?: number;
   readonly history?: readonly number[];
+  /** The game's 40-move count (Game.quietPlies), so the engine plays inside the rule. */
+  readonly quietPlies?: number;
 }
 
 export type WorkerRequest =

@@ -2,7 +2,9 @@
 // The evaluation (eval), the search with its hash table and time management
 // (search), levels 1–10 and the `think` entry point (levels), and game
 // analysis that marks mistakes and blunders (analyse), and the endgame
-// database from our retrograde solver, cached on disk (egdb). The worker_thread
+// database for every position of up to 4 pieces (win/draw/loss and distance)
+// from our retrograde solver, cached on disk with a checksum (egdb). The
+// search knows the 40-move rule (SearchLimits.quietPlies). The worker_thread
 // wrapper lives in worker.ts / client.ts and is not exported here.
 
 export * from './eval.ts';

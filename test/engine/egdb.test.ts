@@ -1,23 +1,46 @@
 import { describe, expect, it } from 'vitest';
-import { mkdtempSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Egdb, think, WIN, WIN_BASE } from '../../src/engine/index.ts';
-import { Game, hasCapture, makeFen, parseFen, popcount } from '../../src/rules/index.ts';
+import { FORTY_MOVE_PLIES, Game, hasCapture, makeFen, parseFen, popcount } from '../../src/rules/index.ts';
 import { kingsKey, loneKingWinsAKing, solveKings } from './kings-solver.ts';
+import { TEST_EGDB_DIR } from './egdb-cache.ts';
 
-describe('endgame database (retrograde, up to 3 pieces)', () => {
+describe('endgame database, 3 pieces (built in a fresh folder)', () => {
   const dir = mkdtempSync(join(tmpdir(), 'crownhead-egdb-'));
-  const db = Egdb.load(3, dir);
+  const logs: string[] = [];
+  const db = Egdb.load(3, dir, (m) => logs.push(m));
 
-  it('is cached on first use and consistent with every successor', () => {
-    expect(db.size).toBe(536_632);
-    expect(statSync(join(dir, 'egdb-3.bin')).size).toBe(db.size * 2);
-    expect(db.verify()).toEqual([]);
-    // A second load reads the cache (and checks it); a damaged cache is rebuilt.
-    expect(Egdb.load(3, dir).values).toEqual(db.values);
-    writeFileSync(join(dir, 'egdb-3.bin'), Buffer.alloc(db.size * 2, 7));
-    expect(Egdb.load(3, dir).verify()).toEqual([]);
+  it('is built on first use, cached with a checksum, and consistent with every successor', () => {
+    expect(logs[0]).toMatch(/^building the 3-piece endgame database/);
+    expect(db.size).toBe(432_000);
+    expect(db.positions).toBe(399_040);
+    const file = join(dir, 'egdb-3.bin');
+    expect(statSync(file).size).toBe(32 + db.size);
+    expect(db.verify()).toEqual([]); // every position, its moves generated afresh
+    // A second load (after forgetting the in-process copy) reads the cache and checks its checksum.
+    Egdb.forget();
+    logs.length = 0;
+    expect(Egdb.load(3, dir, (m) => logs.push(m)).data).toEqual(db.data);
+    expect(logs).toEqual([]);
+  });
+
+  it('a damaged cache is reported and rebuilt, never trusted', () => {
+    const file = join(dir, 'egdb-3.bin');
+    const good = readFileSync(file);
+    const flipped = Buffer.from(good);
+    flipped[40_000] ^= 4; // one bit of one value
+    for (const [bytes, why] of [[flipped, /checksum mismatch/], [good.subarray(0, 1000), /truncated/], [Buffer.from('hello'), /not an endgame database/]] as const) {
+      writeFileSync(file, bytes);
+      Egdb.forget();
+      const logs: string[] = [];
+      const again = Egdb.load(3, dir, (m) => logs.push(m));
+      expect(logs[0]).toMatch(why);
+      expect(logs[0]).toMatch(/: rebuilding it$/);
+      expect(again.data).toEqual(db.data);
+      expect(readFileSync(file)).toEqual(good);
+    }
   });
 
   it('kings-only endings agree with an independent solver, and two kings beat one king except where the lone king wins a king or holds a single-corner bind', () => {
@@ -25,19 +48,18 @@ describe('endgame database (retrograde, up to 3 pieces)', () => {
     const exact = solveKings();
     let compared = 0, checked = 0;
     const binds: string[] = [];
-    for (let i = 0; i < db.size; i++) {
-      const p = db.positions[i]!;
+    for (const [i, p] of db.entries()) {
       const occ = p.black | p.white;
       if ((p.kings & occ) !== occ || !p.black || !p.white) continue;
       const own = p.turn === 'black' ? p.black : p.white, opp = p.turn === 'black' ? p.white : p.black;
       const kp = { mine: sq(own), theirs: sq(opp) };
-      expect(Math.sign(db.values[i]!), makeFen(p)).toBe(exact.get(kingsKey(kp)));
+      expect(Math.sign(db.valueAt(i)!), makeFen(p)).toBe(exact.get(kingsKey(kp)));
       compared++;
       if (popcount(occ) !== 3) continue;
       const strongToMove = popcount(own) === 2;
       if (!strongToMove && hasCapture(p)) continue; // the lone king takes one: a draw
       checked++;
-      if (strongToMove ? db.values[i]! > 0 : db.values[i]! < 0) continue;
+      if (strongToMove ? db.valueAt(i)! > 0 : db.valueAt(i)! < 0) continue;
       // Not won: either the lone king wins a king by force (a fork) within two of its moves…
       if (loneKingWinsAKing(kp, !strongToMove, 2)) continue;
       // …or it is the single-corner bind: a strong king on 4 (or 29) can only leave by 8 (or 25), which
@@ -58,16 +80,70 @@ describe('endgame database (retrograde, up to 3 pieces)', () => {
     expect(db.probe(parseFen('W:WK6,K7:BK2'))).toBe(0); // the lone king forks both: a draw
   });
 
-  it('the search plays it exactly: the win in 21 plies is announced and carried out', () => {
-    const game = new Game(parseFen('W:WK18,K19:BK1'));
-    const r = think(game.position, { depth: 4, egdb: db });
-    expect(r.score).toBe(WIN - 21);
-    let plies = 0;
-    while (!game.outcome && plies < 80) {
-      game.play(think(game.position, { depth: 3, egdb: db }).move!);
-      plies++;
+});
+
+describe('endgame database, 4 pieces', () => {
+  const db = Egdb.load(4, TEST_EGDB_DIR);
+
+  it('holds every position of up to 4 pieces, consistent with its successors', () => {
+    expect(db.size).toBe(14_910_600);
+    expect(db.positions).toBe(12_817_672);
+    expect(statSync(join(TEST_EGDB_DIR, 'egdb-4.bin')).size).toBe(32 + db.size);
+    // Every slice was checked against its successors while it was built; here one position in 211
+    // is checked again with its moves generated afresh.
+    expect(db.verify(211)).toEqual([]);
+  });
+
+  it('two kings beat one king from the open board, and two kings beat two kings only with a shot', () => {
+    expect(db.probe(parseFen('W:WK18,K19:BK1'))).toBe(WIN_BASE - 21);
+    expect(db.probe(parseFen('W:WK18,K19:BK1,K2'))).toBe(0);
+  });
+
+  // First Position, from Edward Lasker, "Chess and Checkers: The Way to Mastership" (1918),
+  // Diagram 93, "White to Move and Win": White kings on 19 and 23, a Black king on 28 and a Black
+  // man on 12 (https://bitlit.ru/chapter/en/edward-lasker/chess-and-checkers-the-way-to-mastership/the-first-position-27).
+  // With Black to move it is a draw (http://wylliedraughts.com/FirstPos.htm: "with Red to play it would be a draw").
+  const FIRST_POSITION = 'W:WK19,K23:BK28,12';
+
+  it('First Position is a win for the two kings inside the 40-move rule, and a draw without the move', () => {
+    const v = db.probe(parseFen(FIRST_POSITION))!;
+    expect(v).toBeGreaterThan(0);
+    expect(WIN_BASE - v).toBeLessThanOrEqual(FORTY_MOVE_PLIES);
+    expect(db.probe(parseFen(FIRST_POSITION.replace(/^W/, 'B')))).toBe(0);
+  });
+
+  it('the engine wins First Position playing both sides, inside the 40-move rule', () => {
+    const game = new Game(parseFen(FIRST_POSITION));
+    const expected = WIN_BASE - db.probe(game.position)!;
+    const first = think(game.position, { depth: 6, egdb: db, quietPlies: 0 });
+    expect(first.score).toBe(WIN - expected);
+    while (!game.outcome && game.plies.length < 200) {
+      expect(game.drawClaim()).toBeNull();
+      game.play(think(game.position, { depth: 4, egdb: db, quietPlies: game.quietPlies }).move!);
     }
     expect(game.outcome?.winner).toBe('white');
-    expect(plies).toBe(21);
+    expect(game.plies.length).toBe(expected);
+    expect(Math.max(...game.plies.map((p) => p.quiet))).toBeLessThan(FORTY_MOVE_PLIES);
+  });
+});
+
+describe('the 40-move rule in the search', () => {
+  const db = Egdb.load(4, TEST_EGDB_DIR);
+  // Two kings against one: the shortest win takes 21 plies, all of them king moves but the last capture.
+  const pos = parseFen('W:WK18,K19:BK1');
+
+  it('a win that ends inside the count is exact; one the rule would cut off scores as a draw', () => {
+    expect(think(pos, { depth: 6, egdb: db, quietPlies: 0 }).score).toBe(WIN - 21);
+    expect(think(pos, { depth: 6, egdb: db, quietPlies: 59 }).score).toBe(WIN - 21); // the capture is the 80th quiet ply's move
+    for (const quietPlies of [60, 75, 79]) expect(think(pos, { depth: 24, egdb: db, quietPlies }).score).toBe(0);
+    // Without the database the search sees it too: at 79 quiet plies any move lets the lone king claim the draw.
+    expect(think(pos, { depth: 3, quietPlies: 79 }).score).toBe(0);
+  });
+
+  it('from a count near the limit the engine still wins by resetting it: a man’s move or a capture first', () => {
+    // Two kings against a king and a man far from crowning: the man must move sooner or later, which resets the count.
+    const game = new Game(parseFen('W:WK19,K23:BK28,12'));
+    const r = think(game.position, { depth: 8, egdb: db, quietPlies: 70 });
+    expect(r.score).toBeGreaterThan(0);
   });
 });
