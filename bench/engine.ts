@@ -11,25 +11,31 @@
 //   --ms T             our time per move, ms
 //   --rd-depth D       rapid-draughts' maxDepth
 //   --corpus           only the corpus figures (Tinsley's moves matched, problems solved)
-// Every match game is written as PDN to a file whose path is printed.
+//   --out FILE         where the match's PDN goes (default: bench/results/match-YYYY-MM-DD.pdn
+//                      for the full match, a temporary file otherwise); rewritten after every game,
+//                      so an interrupted match keeps the games it played
+// Our engine plays with its opening book (most-played move), the 4-piece
+// endgame database and the 40-move rule.
 
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { BALLOTS, Game, START, samePosition, hashKey, hashPosition, legalMoves, playMove as playMoveOf, sameResult, type Move } from '../src/rules/index.ts';
 import { readPdn, resultWinner } from '../src/pdn/index.ts';
 import { corpusFile } from '../test/corpus.ts';
-import { Egdb, EGDB_PIECES, Searcher, think } from '../src/engine/index.ts';
+import { Book, Egdb, EGDB_PIECES, Searcher, think } from '../src/engine/index.ts';
 import { makePdnFile, pdnFromGame, type PdnGame } from '../src/pdn/index.ts';
 
-const { values } = parseArgs({ options: { match: { type: 'boolean' }, corpus: { type: 'boolean' }, games: { type: 'string' }, ms: { type: 'string' }, 'rd-depth': { type: 'string' } } });
+const { values } = parseArgs({ options: { match: { type: 'boolean' }, corpus: { type: 'boolean' }, games: { type: 'string' }, ms: { type: 'string' }, 'rd-depth': { type: 'string' }, out: { type: 'string' } } });
 const full = !!values.match;
 const GAMES = Number(values.games ?? (full ? 200 : 20));
 const OUR_MS = Number(values.ms ?? (full ? 300 : 50));
 const RD_DEPTH = Number(values['rd-depth'] ?? (full ? 8 : 7));
 /** The endgame database (built and cached on first use), for exact play near the end. */
 const egdb = Egdb.load(EGDB_PIECES);
+/** The opening book from the corpus. */
+const book = Book.fromCorpus() ?? undefined;
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 // rapid-draughts' .d.ts files use extensionless relative imports NodeNext cannot follow: describe what we use.
@@ -79,7 +85,7 @@ const historyOf = (game: Game): number[] => [hashKey(hashPosition(game.start)), 
 
 function enginePlayer(limits: { timeMs?: number; level?: number; seed?: number }): Player {
   const searcher = new Searcher();
-  return (game) => think(game.position, { ...limits, searcher, egdb, quietPlies: game.quietPlies, history: historyOf(game).slice(0, -1) }).move!;
+  return (game) => think(game.position, { ...limits, searcher, egdb, ...(book ? { book } : {}), quietPlies: game.quietPlies, history: historyOf(game).slice(0, -1) }).move!;
 }
 
 // ---------------------------------------------------------------------------
@@ -148,6 +154,10 @@ if (!full) {
   let ours = 0, wins = 0, draws = 0, losses = 0, games = 0;
   const rdTimes: number[] = [], ourTimes: number[] = [];
   const records: PdnGame[] = [];
+  const file = values.out ? resolve(values.out) : full ? resolve(import.meta.dirname, 'results', `match-${new Date().toISOString().slice(0, 10)}.pdn`) : join(tmpdir(), `crownhead-engine-match-${process.pid}.pdn`);
+  mkdirSync(dirname(file), { recursive: true });
+  const mean = (xs: number[]): number => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
+  const times = (): string => `time per move: crownhead median ${median(ourTimes).toFixed(0)} ms (mean ${mean(ourTimes).toFixed(0)}), rapid-draughts median ${median(rdTimes).toFixed(0)} ms (mean ${mean(rdTimes).toFixed(0)})`;
   for (const ballot of ballots) {
     for (const weAreBlack of [true, false]) {
       const rg = rd.EnglishDraughts.setup();
@@ -176,12 +186,11 @@ if (!full) {
       else if (s === 0) losses++;
       else draws++;
       records.push(pdnFromGame(game, { index: games, tags: [['Event', `crownhead ${OUR_MS} ms v rapid-draughts depth ${RD_DEPTH}`], ['Round', `ballot ${ballot}`], ['Black', weAreBlack ? 'crownhead' : 'rapid-draughts'], ['White', weAreBlack ? 'rapid-draughts' : 'crownhead']] }));
-      if (full && games % 10 === 0) console.log(`  after ${games} games: +${wins} =${draws} -${losses}`);
+      writeFileSync(file, makePdnFile(records));
+      if (full && games % 10 === 0) console.log(`  after ${games} games: +${wins} =${draws} -${losses} (${((100 * ours) / games).toFixed(1)} %); ${times()}`);
     }
   }
-  const file = join(tmpdir(), `crownhead-engine-match-${process.pid}.pdn`);
-  writeFileSync(file, makePdnFile(records));
-  console.log(`  time per move: crownhead median ${median(ourTimes).toFixed(0)} ms (mean ${(ourTimes.reduce((a, b) => a + b, 0) / ourTimes.length).toFixed(0)}), rapid-draughts median ${median(rdTimes).toFixed(0)} ms (mean ${(rdTimes.reduce((a, b) => a + b, 0) / rdTimes.length).toFixed(0)})`);
+  console.log(`  ${times()}`);
   console.log(`engine match: ${games} games, +${wins} =${draws} -${losses}, score ${((100 * ours) / games).toFixed(1)} % for crownhead; games in ${file}`);
 }
 

@@ -4,7 +4,8 @@
 // analysis that marks mistakes and blunders (analyse), and the endgame
 // database for every position of up to 4 pieces (win/draw/loss and distance)
 // from our retrograde solver, cached on disk with a checksum (egdb). The
-// search knows the 40-move rule (SearchLimits.quietPlies). The worker_thread
+// search knows the 40-move rule (SearchLimits.quietPlies). The opening book
+// from the corpus and random ACF ballot starts (book). The worker_thread
 // wrapper lives in worker.ts / client.ts and is not exported here.
 
 export * from './eval.ts';
@@ -12,3 +13,4 @@ export * from './search.ts';
 export * from './levels.ts';
 export * from './analyse.ts';
 export * from './egdb.ts';
+export * from './book.ts';

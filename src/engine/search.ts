@@ -66,6 +66,8 @@ export interface SearchResult {
   readonly pv: Move[];
   readonly nodes: number;
   readonly ms: number;
+  /** True when the move came from the opening book (the score and line are a short search after it). */
+  readonly book?: boolean;
 }
 
 // ---------------------------------------------------------------------------
