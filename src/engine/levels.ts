@@ -6,6 +6,7 @@
 
 import { hashPosition, playMove, type Position } from '../rules/index.ts';
 import { seededRandom, type Book, type BookMode } from './book.ts';
+import { WEIGHTS, type Weights } from './eval.ts';
 import { Searcher, WIN, type SearchLimits, type SearchResult } from './search.ts';
 import type { Egdb } from './egdb.ts';
 
@@ -54,6 +55,8 @@ export interface ThinkOptions extends SearchLimits {
   readonly book?: Book;
   /** The book's most-played move ('best', the default) or a seeded random one weighted by games ('random'). */
   readonly bookMode?: BookMode;
+  /** The evaluation's weights (default eval.ts WEIGHTS; the tuner tries others). */
+  readonly weights?: Weights;
   /** Reuse a searcher (its hash table and history) across the moves of a game. */
   readonly searcher?: Searcher;
 }
@@ -66,6 +69,7 @@ const BOOK_SCORE_DEPTH = 6;
 /** The engine's choice for the side to move. */
 export function think(pos: Position, options: ThinkOptions = {}): SearchResult {
   const searcher = options.searcher ?? new Searcher(options.level !== undefined && options.level <= 6 ? 16 : 20);
+  searcher.weights = options.weights ?? WEIGHTS;
   if (options.book && (options.level === undefined || options.level >= 5)) {
     const h = hashPosition(pos);
     const m = options.book.choose(pos, options.bookMode ?? 'best', rng((options.seed ?? 1) ^ h.lo ^ h.hi));

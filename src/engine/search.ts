@@ -8,7 +8,7 @@
 import {
   hasCapture, hashAfter, hashPosition, legalMoves, playMove, sameMove, type Hash, type Move, type Position,
 } from '../rules/index.ts';
-import { evaluate } from './eval.ts';
+import { evaluate, WEIGHTS, type Weights } from './eval.ts';
 import { WIN_BASE, type Egdb } from './egdb.ts';
 
 export const WIN = 30000;
@@ -159,6 +159,8 @@ export class Searcher {
   private shouldStop: () => boolean = () => false;
   /** Exact values for positions with few pieces, when loaded. */
   egdb: Egdb | null = null;
+  /** The evaluation's weight table (eval.ts WEIGHTS unless a tuner or a test tries another). */
+  weights: Weights = WEIGHTS;
   /** Added to each root move's score (level noise); null for none. */
   rootNoise: ((move: Move) => number) | null = null;
 
@@ -298,7 +300,7 @@ export class Searcher {
     if (ply > 0 && this.repeated(key)) return 0;
     const quiet = this.quietAt[ply];
     if (ply > 0 && quiet >= FORTY_MOVES) return 0; // the 40-move rule: the side to move may claim a draw
-    if (ply >= MAX_PLY - 2) return evaluate(pos);
+    if (ply >= MAX_PLY - 2) return evaluate(pos, this.weights);
     if (ply > 0 && this.egdb) {
       const v = this.egdb.probe(pos);
       // Exact: a draw, or a win or loss in so many plies — when it ends before the 40-move count runs out
@@ -398,7 +400,7 @@ export class Searcher {
   private quiet(pos: Position, ply: number, alpha: number, beta: number): number {
     const flipped: Position = { ...pos, turn: pos.turn === 'black' ? 'white' : 'black' };
     // One threat look per line: inside it, the horizon is the plain evaluation.
-    if (this.inThreat || !hasCapture(flipped) || ply >= MAX_PLY - 4) return evaluate(pos);
+    if (this.inThreat || !hasCapture(flipped) || ply >= MAX_PLY - 4) return evaluate(pos, this.weights);
     this.inThreat = true;
     // A threat: every move, each followed by its forced exchange (captures extend in pvs).
     const moves = legalMoves(pos);
@@ -414,7 +416,7 @@ export class Searcher {
         this.quietAt[ply + 1] = m.captures.length > 0 || (pos.kings & (1 << (m.from - 1))) === 0 ? 0 : this.quietAt[ply] + 1;
         const s = hasCapture(child)
           ? -this.pvs(child, hashAfter(h, pos, m), 0, ply + 1, -beta, -Math.max(alpha, best), false)
-          : -evaluate(child);
+          : -evaluate(child, this.weights);
         if (s > best) best = s;
         if (best >= beta) break;
       }
