@@ -12,10 +12,12 @@
 // are split 90/10 by a seeded shuffle: the fit is on the first part, and the
 // report shows the held-out error before and after.
 //
-// Then a short match decides (our engine with the tuned table against itself
-// with the current one, fixed depth, ACF ballots with both colours): the tuned
-// table is written into eval.ts only when `--write` is given AND it scored at
-// least 50 %. Same seed, same corpus → same table (the run is deterministic).
+// Then strength decides: a short match (our engine with the tuned table against
+// itself with the current one, fixed depth, ACF ballots with both colours) and
+// the shots of "Tricks, Traps and Shots" (the stated first move found at depth
+// 14, as test/engine/search.test.ts asks). The tuned table is written into
+// eval.ts only when `--write` is given AND it scored at least 50 % AND it finds
+// at least as many shots. Same seed, same corpus → same table (deterministic).
 //
 //   npm run tune                       fit and match, print the table
 //   npm run tune -- --write            … and write it into src/engine/eval.ts if it did not lose
@@ -25,8 +27,8 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { BALLOTS, Game, START, hasCapture, samePosition, type Move } from '../src/rules/index.ts';
-import { readPdn, resultWinner } from '../src/pdn/index.ts';
+import { BALLOTS, Game, START, hasCapture, samePosition, sameResult, type Move } from '../src/rules/index.ts';
+import { gameName, readPdn, resultWinner } from '../src/pdn/index.ts';
 import { BOOK_FILES, CORPUS_DIR, Searcher, WEIGHTS, WEIGHT_NAMES, features, seededRandom, think, type Weights } from '../src/engine/index.ts';
 
 const { values } = parseArgs({ options: { write: { type: 'boolean' }, seed: { type: 'string' }, epochs: { type: 'string' }, lambda: { type: 'string' }, games: { type: 'string' }, depth: { type: 'string' } } });
@@ -137,8 +139,20 @@ for (const ballot of ballots) {
 const pct = played ? (100 * points) / played : NaN;
 console.log(`match, tuned v current at depth ${DEPTH}: ${points}/${played} (${pct.toFixed(1)} %)`);
 
+// The shots.
+const shots = readPdn(readFileSync(join(CORPUS_DIR, 'tricks_traps_and_shots.pdn'), 'utf8')).games.filter(
+  (g) => gameName(g).includes('TTS Example') && g.moves.length > 0 && resultWinner(g.result) === g.start.turn,
+);
+const solved = (W: Weights): number => shots.filter((g) => {
+  const r = think(g.start, { depth: 14, weights: W });
+  return r.move !== null && sameResult(r.move, g.moves[0]!.move) && r.score > 0;
+}).length;
+const shotsNow = solved(WEIGHTS), shotsTuned = solved(tuned);
+console.log(`shots found at depth 14 (of ${shots.length}): current ${shotsNow}, tuned ${shotsTuned}`);
+
 if (values.write) {
   if (!(pct >= 50)) console.log('not written: the tuned table lost the match (or none was played)');
+  else if (shotsTuned < shotsNow) console.log('not written: the tuned table finds fewer shots');
   else {
     const file = resolve(import.meta.dirname, '../src/engine/eval.ts');
     let src = readFileSync(file, 'utf8');
