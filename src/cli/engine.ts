@@ -4,13 +4,13 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { FenError, legalMoves, moveText, parseFen, playMove, START, type Move, type Position } from '../rules/index.ts';
 import { readPdn, makePdnFile, gameName } from '../pdn/index.ts';
-import { annotateGame, defaultCacheDir, Egdb, scoreText, think, Searcher, type SearchLimits } from '../engine/index.ts';
+import { annotateGame, defaultCacheDir, Egdb, EGDB_PIECES, scoreText, think, Searcher, type SearchLimits } from '../engine/index.ts';
 import { popcount } from '../rules/index.ts';
 
-/** The endgame database, loaded (or built and cached, a few seconds the first time) only near the end of a game. */
+/** The endgame database, loaded (or built and cached, about half a minute the first time) only near the end of a game. */
 const ENDGAME_PIECES = 6;
 const egdbFor = (pos: Position): Egdb | undefined =>
-  popcount(pos.black | pos.white) <= ENDGAME_PIECES ? Egdb.load(3, defaultCacheDir()) : undefined;
+  popcount(pos.black | pos.white) <= ENDGAME_PIECES ? Egdb.load(EGDB_PIECES, defaultCacheDir()) : undefined;
 import { ANALYSE_USAGE, BESTMOVE_USAGE } from './usage.ts';
 import { parse, UsageError, wholeNumber } from './args.ts';
 import type { Io } from './io.ts';

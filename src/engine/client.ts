@@ -19,6 +19,10 @@ export interface ThinkRequestLimits {
   readonly level?: number;
   readonly seed?: number;
   readonly history?: readonly number[];
+  /** The game's 40-move count (Game.quietPlies), so the engine plays inside the rule. */
+  readonly quietPlies?: number;
+  /** Play from the opening book (built from data/corpus on first use): its most-played move or a seeded random one. Default off. */
+  readonly book?: 'best' | 'random' | 'off';
 }
 
 export type WorkerRequest =

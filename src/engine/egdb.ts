@@ -1,139 +1,291 @@
 // Endgame database by our own retrograde solver: every position with up to N
-// pieces (both colours, men and kings, either side to move) is solved exactly
-// — win or loss in d plies with best play, or a draw — by backing values up
-// from the positions with no move, on a table of each position's successors.
+// pieces (N = 4 by default: both colours, men and kings, either side to move)
+// is solved exactly — win or loss in d plies with best play, or a draw.
+//
+// Layout: one byte per index, in material slices (black men, black kings,
+// white men, white kings). Inside a slice the index is dense: the rank of each
+// piece group's squares as a combination (black men on squares 1–28, white men
+// on 5–32, kings anywhere), then the side to move; an index whose groups
+// overlap is marked unused. A byte holds 0 for a draw, d + 1 for a result in d
+// plies (odd d: the side to move wins, even d: it loses), 255 for unused.
+//
+// Solving: slices in dependency order (fewer pieces first, then fewer men, as
+// captures and crownings only lead to slices already solved). Inside a slice
+// every position's moves are generated once; moves that stay inside the slice
+// become a successor table, reversed into a predecessor table; values are then
+// backed up in order of distance from the positions that have no move (or
+// whose outside successors decide them), the standard retrograde analysis.
+// Every slice is checked against its successors as soon as it is solved.
+//
 // The 40-move rule and repetitions are not part of the value (a draw means
-// neither side can force a win). Built on first use and cached on disk;
-// `verify` checks every value against its successors.
+// neither side can force a win); the distances let the search check the rule.
+// Built on first use and cached on disk with a CRC-32: a cache whose header or
+// checksum does not match is rebuilt (with a log line), never trusted.
 
 import { existsSync, mkdirSync, readFileSync, writeFileSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 import { homedir } from 'node:os';
+import { crc32 } from 'node:zlib';
 import { legalMoves, playMove, popcount, type Position } from '../rules/index.ts';
 
 /** Value of a position for the side to move: > 0 win in (WIN_BASE − v) plies, < 0 loss in (WIN_BASE + v), 0 draw. */
 export const WIN_BASE = 1000;
+/** The number of pieces the engine's database holds (built on first use: about half a minute, 19 MB). */
+export const EGDB_PIECES = 4;
 
-const BLACK_KING_ROW = 0xf0000000 | 0, WHITE_KING_ROW = 0x0000000f;
+const UNUSED = 255;
+const MAGIC = 'CHEGDB02';
+const HEADER = 32;
 
-/** A code for a position of at most 3 pieces: each piece one byte (1 + square·4 + kind), ascending squares, and the turn. */
-function codeOf(b: number, w: number, k: number, blackToMove: boolean): number {
-  let code = 0;
-  let all = b | w;
-  while (all) {
-    const i = 31 - Math.clz32(all & -all);
-    all &= all - 1;
-    const bit = 1 << i;
-    const kind = ((b & bit) ? 0 : 2) + ((k & bit) ? 1 : 0);
-    code = code * 256 + 1 + i * 4 + kind;
+const C: number[][] = Array.from({ length: 33 }, (_, n) => {
+  const row = new Array<number>(6).fill(0);
+  row[0] = 1;
+  return row;
+});
+for (let n = 1; n <= 32; n++) for (let k = 1; k <= 5; k++) C[n]![k] = C[n - 1]![k - 1]! + C[n - 1]![k]!;
+
+/** Rank of a set of squares (bits, shifted down by `shift`) among all sets of its size, colex order. */
+function rank(bits: number, shift: number): number {
+  let r = 0, i = 1;
+  while (bits) {
+    const b = 31 - Math.clz32(bits & -bits);
+    bits &= bits - 1;
+    r += C[b - shift]![i++]!;
   }
-  return code * 2 + (blackToMove ? 0 : 1);
+  return r;
 }
 
+const comboMemo = new Map<string, number[]>();
+
+/** All k-subsets of `n` squares starting at bit `shift`, as bitboards in rank order. */
+function combos(n: number, k: number, shift: number): number[] {
+  const key = `${n}/${k}/${shift}`;
+  const known = comboMemo.get(key);
+  if (known) return known;
+  const out: number[] = [];
+  const rec = (from: number, left: number, acc: number): void => {
+    if (left === 0) { out.push(acc); return; }
+    for (let i = from; i < n; i++) rec(i + 1, left - 1, acc | (1 << (i + shift)));
+  };
+  rec(0, k, 0);
+  // colex order = sort by rank
+  out.sort((a, b) => rank(a, shift) - rank(b, shift));
+  comboMemo.set(key, out);
+  return out;
+}
+
+interface Slice {
+  readonly bm: number; readonly bk: number; readonly wm: number; readonly wk: number;
+  readonly offset: number; readonly size: number;
+  /** Group sizes: black men, white men, black kings, white kings combinations. */
+  readonly n: readonly [number, number, number, number];
+}
+
+const BM_SHIFT = 0, WM_SHIFT = 4; // black men on bits 0–27, white men on bits 4–31
+
 export class Egdb {
-  private readonly index = new Map<number, number>();
-  readonly positions: Position[] = [];
-  values: Int16Array = new Int16Array(0);
+  private readonly slices: Slice[] = [];
+  private readonly sliceOf = new Int16Array(6 * 6 * 6 * 6).fill(-1);
+  /** One byte per index (see the header). */
+  data: Uint8Array;
   buildMs = 0;
 
-  constructor(readonly maxPieces: number) {
-    if (maxPieces < 2 || maxPieces > 3) throw new RangeError('this database holds 2 or 3 pieces (4 needs a denser index than a Map)');
-    // Enumerate: every placement of 1..N pieces (kinds: black man/king, white man/king), both sides to move.
-    const place = (from: number, left: number, b: number, w: number, k: number): void => {
-      if (b | w) for (const black of [true, false]) this.add({ black: b, white: w, kings: k, turn: black ? 'black' : 'white' });
-      if (left === 0) return;
-      for (let i = from; i < 32; i++) {
-        const bit = 1 << i;
-        for (let kind = 0; kind < 4; kind++) {
-          const isBlack = kind < 2, king = (kind & 1) === 1;
-          if (!king && (isBlack ? BLACK_KING_ROW : WHITE_KING_ROW) & bit) continue; // a man on its crowning row is a king
-          place(i + 1, left - 1, isBlack ? b | bit : b, isBlack ? w : w | bit, king ? k | bit : k);
-        }
-      }
-    };
-    place(0, maxPieces, 0, 0, 0);
-  }
-
-  private add(p: Position): void {
-    this.index.set(codeOf(p.black, p.white, p.kings, p.turn === 'black'), this.positions.length);
-    this.positions.push(p);
-  }
-
-  get size(): number {
-    return this.positions.length;
-  }
-
-  indexOf(p: Position): number {
-    if (popcount(p.black | p.white) > this.maxPieces) return -1;
-    return this.index.get(codeOf(p.black, p.white, p.kings, p.turn === 'black')) ?? -1;
-  }
-
-  /** Successor indices of every position, as one flat list with offsets. */
-  private successors(): { start: Int32Array; next: Int32Array } {
-    const start = new Int32Array(this.size + 1);
-    const list: number[] = [];
-    for (let i = 0; i < this.size; i++) {
-      const p = this.positions[i]!;
-      start[i] = list.length;
-      for (const m of legalMoves(p)) list.push(this.indexOf(playMove(p, m)));
+  constructor(readonly maxPieces: number = EGDB_PIECES) {
+    if (maxPieces < 2 || maxPieces > 5) throw new RangeError(`this database holds 2 to 5 pieces, not ${maxPieces}`);
+    let offset = 0;
+    // Dependency order: fewer pieces, then fewer men (a capture or a crowning leads to a slice already solved).
+    const mats: [number, number, number, number][] = [];
+    for (let bm = 0; bm <= maxPieces; bm++) for (let bk = 0; bk + bm <= maxPieces; bk++)
+      for (let wm = 0; wm + bk + bm <= maxPieces; wm++) for (let wk = 0; wk + wm + bk + bm <= maxPieces; wk++)
+        if (bm + bk > 0 && wm + wk > 0) mats.push([bm, bk, wm, wk]);
+    mats.sort((a, b) => a[0] + a[1] + a[2] + a[3] - (b[0] + b[1] + b[2] + b[3]) || a[0] + a[2] - (b[0] + b[2]) || 0);
+    for (const [bm, bk, wm, wk] of mats) {
+      const n: [number, number, number, number] = [C[28]![bm]!, C[28]![wm]!, C[32]![bk]!, C[32]![wk]!];
+      const size = n[0] * n[1] * n[2] * n[3] * 2;
+      this.sliceOf[bm + 6 * bk + 36 * wm + 216 * wk] = this.slices.length;
+      this.slices.push({ bm, bk, wm, wk, offset, size, n });
+      offset += size;
     }
-    start[this.size] = list.length;
-    return { start, next: Int32Array.from(list) };
+    this.data = new Uint8Array(offset);
   }
 
-  /** Solves every position (a few seconds for 3 pieces). */
+  /** Number of indices (including the unused ones where pieces would overlap). */
+  get size(): number {
+    return this.data.length;
+  }
+
+  /** Number of real positions (indices in use). */
+  get positions(): number {
+    let n = 0;
+    for (let i = 0; i < this.data.length; i++) if (this.data[i] !== UNUSED) n++;
+    return n;
+  }
+
+  /** Index of a position, or −1 when it has more pieces than the database (or a side has none). */
+  indexOf(p: Position): number {
+    const men = ~p.kings;
+    const bmB = p.black & men, bkB = p.black & p.kings, wmB = p.white & men, wkB = p.white & p.kings;
+    const bm = popcount(bmB), bk = popcount(bkB), wm = popcount(wmB), wk = popcount(wkB);
+    if (bm + bk + wm + wk > this.maxPieces || bm + bk === 0 || wm + wk === 0) return -1;
+    const s = this.slices[this.sliceOf[bm + 6 * bk + 36 * wm + 216 * wk]!]!;
+    const [, nWM, nBK, nWK] = s.n;
+    return s.offset + ((((rank(bmB, BM_SHIFT) * nWM + rank(wmB, WM_SHIFT)) * nBK + rank(bkB, 0)) * nWK + rank(wkB, 0)) * 2 + (p.turn === 'black' ? 0 : 1));
+  }
+
+  /** Exact value for the side to move (see WIN_BASE), or null when the position has too many pieces. */
+  probe(p: Position): number | null {
+    if (!(p.turn === 'black' ? p.black : p.white)) return -WIN_BASE; // no pieces left: lost
+    if (!(p.turn === 'black' ? p.white : p.black)) return null; // the game ended a move ago
+    const i = this.indexOf(p);
+    if (i < 0) return null;
+    return decode(this.data[i]!);
+  }
+
+  /** Every position in the database with its index (for tests and statistics). */
+  *entries(): Generator<[number, Position]> {
+    for (const s of this.slices) {
+      let i = s.offset;
+      for (const bm of combos(28, s.bm, BM_SHIFT)) for (const wm of combos(28, s.wm, WM_SHIFT))
+        for (const bk of combos(32, s.bk, 0)) for (const wk of combos(32, s.wk, 0)) {
+          for (const turn of ['black', 'white'] as const) {
+            if (this.data[i] !== UNUSED) yield [i, { black: bm | bk, white: wm | wk, kings: bk | wk, turn }];
+            i++;
+          }
+        }
+    }
+  }
+
+  /** Value at an index (see WIN_BASE); null for an unused index. */
+  valueAt(i: number): number | null {
+    const b = this.data[i]!;
+    return b === UNUSED ? null : decode(b);
+  }
+
+  /** Solves every slice in order; throws if a slice disagrees with its successors. */
   solve(): void {
     const t0 = performance.now();
-    const { start, next } = this.successors();
-    const v = new Int16Array(this.size);
-    // Ply 0: no move is a loss now.
-    for (let i = 0; i < this.size; i++) if (start[i] === start[i + 1]) v[i] = -WIN_BASE;
-    for (let d = 1; ; d++) {
-      let changed = 0;
-      const fresh: [number, number][] = [];
-      for (let i = 0; i < this.size; i++) {
-        if (v[i] !== 0) continue;
-        let win = false, allWins = true;
-        for (let j = start[i]!; j < start[i + 1]!; j++) {
-          const c = v[next[j]!]!;
-          if (c === -(WIN_BASE - (d - 1))) win = true; // a successor lost in d−1: we win in d
-          if (c <= 0) allWins = false;
-        }
-        if (win) fresh.push([i, WIN_BASE - d]);
-        else if (allWins) fresh.push([i, -(WIN_BASE - d)]); // every move loses; the longest defence decided this ply at the latest
-      }
-      // Losses: all successors won, longest one exactly d−1 (shorter ones were found at earlier plies).
-      for (const [i, val] of fresh) {
-        if (val < 0) {
-          let longest = 0;
-          for (let j = start[i]!; j < start[i + 1]!; j++) longest = Math.max(longest, WIN_BASE - v[next[j]!]!);
-          if (longest !== d - 1) continue;
-        }
-        v[i] = val;
-        changed++;
-      }
-      if (changed === 0 && d > 2) {
-        // Nothing new at this ply; any later change needs a loss at d−1 or a longest win at d−1, none exist.
-        break;
-      }
+    for (const s of this.slices) {
+      const bad = this.solveSlice(s);
+      if (bad.length) throw new Error(`endgame database: slice ${sliceName(s)} is inconsistent: ${bad.join('; ')}`);
     }
-    this.values = v;
     this.buildMs = performance.now() - t0;
   }
 
-  /** Exact value for the side to move, or null when the position has too many pieces. */
-  probe(p: Position): number | null {
-    const i = this.indexOf(p);
-    return i < 0 ? null : this.values[i]!;
+  private solveSlice(s: Slice): string[] {
+    const { offset, size } = s;
+    const data = this.data;
+    // Pass 1: every position's moves. Inside moves → successor table; outside ones are summarised.
+    const start = new Int32Array(size + 1);
+    let edges = new Int32Array(Math.max(1024, size * 4));
+    let ne = 0;
+    const extWin = new Int16Array(size).fill(-1); // shortest win through an outside successor (plies), −1 none
+    const extMaxWin = new Int16Array(size).fill(-1); // longest outside win of the opponent
+    const extDraw = new Uint8Array(size); // an outside successor is a draw or a win for us: not every move loses
+    const moveCount = new Int32Array(size);
+    let i = 0;
+    for (const bm of combos(28, s.bm, BM_SHIFT)) for (const wm of combos(28, s.wm, WM_SHIFT))
+      for (const bk of combos(32, s.bk, 0)) for (const wk of combos(32, s.wk, 0)) {
+        const overlap = popcount(bm | wm | bk | wk) !== s.bm + s.wm + s.bk + s.wk;
+        for (let side = 0; side < 2; side++, i++) {
+          start[i] = ne;
+          if (overlap) { data[offset + i] = UNUSED; continue; }
+          const p: Position = { black: bm | bk, white: wm | wk, kings: bk | wk, turn: side === 0 ? 'black' : 'white' };
+          const moves = legalMoves(p);
+          moveCount[i] = moves.length;
+          for (const m of moves) {
+            const c = playMove(p, m);
+            let v: number; // child's byte, or −1 for inside
+            if (!(c.black && c.white)) v = 1; // the mover took the last piece: the child has lost in 0
+            else {
+              const j = this.indexOf(c);
+              if (j >= offset && j < offset + size) {
+                if (ne === edges.length) { const e2 = new Int32Array(edges.length * 2); e2.set(edges); edges = e2; }
+                edges[ne++] = j - offset;
+                continue;
+              }
+              v = data[j]!;
+              if (j < 0 || v === UNUSED) throw new Error(`endgame database: successor of slice ${sliceName(s)} not solved`);
+            }
+            if (v === 0) extDraw[i] = 1;
+            else if ((v - 1) % 2 === 0) { // child loses in v−1: we win in v
+              extDraw[i] = 1;
+              if (extWin[i] < 0 || v < extWin[i]!) extWin[i] = v;
+            } else if (v - 1 > extMaxWin[i]!) extMaxWin[i] = v - 1;
+          }
+        }
+      }
+    start[size] = ne;
+    // Predecessor table.
+    const rstart = new Int32Array(size + 1);
+    for (let e = 0; e < ne; e++) rstart[edges[e]! + 1]!++;
+    for (let k = 0; k < size; k++) rstart[k + 1]! += rstart[k]!;
+    const rev = new Int32Array(ne);
+    const fill = rstart.slice(0, size);
+    for (let k = 0; k < size; k++) for (let e = start[k]!; e < start[k + 1]!; e++) rev[fill[edges[e]!]!++] = k;
+    // Retrograde by distance buckets.
+    const buckets: number[][] = [];
+    const push = (d: number, k: number): void => { (buckets[d] ??= []).push(k); };
+    const left = new Int32Array(size); // inside successors not yet known to win for the opponent
+    const maxWin = new Int16Array(size);
+    const done = new Uint8Array(size);
+    for (let k = 0; k < size; k++) {
+      if (data[offset + k] === UNUSED) { done[k] = 1; continue; }
+      left[k] = start[k + 1]! - start[k]!;
+      maxWin[k] = extMaxWin[k]!;
+      if (moveCount[k] === 0) push(0, k);
+      else if (extWin[k]! >= 0) push(extWin[k]!, k);
+      else if (left[k] === 0 && !extDraw[k]) push(maxWin[k]! + 1, k);
+    }
+    for (let d = 0; d < buckets.length; d++) {
+      const b = buckets[d];
+      if (!b) continue;
+      if (d + 1 >= UNUSED) throw new Error('endgame database: a distance beyond 253 plies does not fit a byte');
+      for (const k of b) {
+        if (done[k]) continue;
+        done[k] = 1;
+        data[offset + k] = d + 1;
+        for (let e = rstart[k]!; e < rstart[k + 1]!; e++) {
+          const q = rev[e]!;
+          if (done[q]) continue;
+          if (d % 2 === 0) push(d + 1, q); // k loses: q wins by moving there
+          else {
+            if (d > maxWin[q]!) maxWin[q] = d;
+            if (--left[q]! === 0 && !extDraw[q] && extWin[q]! < 0) push(maxWin[q]! + 1, q);
+          }
+        }
+      }
+    }
+    for (let k = 0; k < size; k++) if (!done[k]) data[offset + k] = 0; // no forced result: a draw
+    // Check: every value is the one its successors give (inside from the table, outside from the summary).
+    const bad: string[] = [];
+    for (let k = 0; k < size && bad.length < 5; k++) {
+      const got = data[offset + k]!;
+      if (got === UNUSED) continue;
+      let minLoss = extWin[k]! >= 0 ? extWin[k]! - 1 : Infinity, maxW = extMaxWin[k]!, other = extDraw[k] === 1 && extWin[k]! < 0;
+      for (let e = start[k]!; e < start[k + 1]!; e++) {
+        const v = data[offset + edges[e]!]!;
+        if (v === 0) other = true;
+        else if ((v - 1) % 2 === 0) minLoss = Math.min(minLoss, v - 1);
+        else maxW = Math.max(maxW, v - 1);
+      }
+      const want = moveCount[k] === 0 ? 1 : minLoss < Infinity ? minLoss + 2 : other ? 0 : maxW + 2;
+      if (want !== got) bad.push(`index ${offset + k}: byte ${got}, successors say ${want}`);
+    }
+    return bad;
   }
 
-  /** Every value agrees with its successors (the retrograde solution is a fixed point). Returns the disagreements found. */
-  verify(): string[] {
+  /**
+   * Every value against its successors, generating the moves afresh (the
+   * slow, independent check; `solve` already checks each slice as it goes).
+   * `every` > 1 checks one position in so many. Returns the disagreements.
+   */
+  verify(every = 1): string[] {
     const bad: string[] = [];
-    for (let i = 0; i < this.size && bad.length < 10; i++) {
-      const p = this.positions[i]!;
-      const kids = legalMoves(p).map((m) => this.values[this.indexOf(playMove(p, m))]!);
-      const val = this.values[i]!;
+    let n = 0;
+    for (const [i, p] of this.entries()) {
+      if (n++ % every !== 0) continue;
+      const kids = legalMoves(p).map((m) => this.probe(playMove(p, m))!);
+      const val = decode(this.data[i]!);
       let want: number;
       if (kids.length === 0) want = -WIN_BASE;
       else {
@@ -143,28 +295,70 @@ export class Egdb {
         else want = 0;
       }
       if (want !== val) bad.push(`position ${i}: value ${val}, successors say ${want}`);
+      if (bad.length >= 10) break;
     }
     return bad;
   }
 
-  /** Loads the cached values from dir, or solves and writes them (atomically). The cache is checked against the successors. */
-  static load(maxPieces: number, dir: string): Egdb {
+  /** The cache file's bytes: a header (magic, piece count, size, CRC-32 of the data) and the data. */
+  serialize(): Buffer {
+    const head = Buffer.alloc(HEADER);
+    head.write(MAGIC, 0, 'latin1');
+    head.writeUInt32LE(this.maxPieces, 8);
+    head.writeUInt32LE(this.data.length, 12);
+    head.writeUInt32LE(crc32(this.data), 16);
+    return Buffer.concat([head, this.data]);
+  }
+
+  /** Why a cache file cannot be trusted, or null when its header and checksum match. */
+  private adopt(buf: Buffer): string | null {
+    if (buf.length < HEADER || buf.toString('latin1', 0, 8) !== MAGIC) return 'not an endgame database file of this version';
+    if (buf.readUInt32LE(8) !== this.maxPieces || buf.readUInt32LE(12) !== this.data.length) return 'made for another piece count';
+    if (buf.length !== HEADER + this.data.length) return `truncated or padded (${buf.length} bytes, ${HEADER + this.data.length} expected)`;
+    const data = buf.subarray(HEADER);
+    if (crc32(data) !== buf.readUInt32LE(16)) return 'checksum mismatch';
+    this.data.set(data);
+    return null;
+  }
+
+  /**
+   * Loads the cached database from dir, or solves it and writes it
+   * (atomically). A damaged cache is reported through `log` and rebuilt.
+   */
+  static load(maxPieces: number = EGDB_PIECES, dir: string = defaultCacheDir(), log: (message: string) => void = (m) => process.stderr.write(`${m}\n`)): Egdb {
+    const key = `${maxPieces}:${dir}`;
+    const cached = loaded.get(key);
+    if (cached) return cached;
     const db = new Egdb(maxPieces);
     const file = join(dir, `egdb-${maxPieces}.bin`);
+    let why: string | null = 'absent';
     if (existsSync(file)) {
-      const buf = readFileSync(file);
-      if (buf.length === db.size * 2) {
-        db.values = new Int16Array(buf.buffer.slice(buf.byteOffset, buf.byteOffset + buf.length));
-        if (db.verify().length === 0) return db;
-      }
+      why = db.adopt(readFileSync(file));
+      if (why) log(`endgame database ${file} is damaged (${why}): rebuilding it`);
     }
-    db.solve();
-    mkdirSync(dir, { recursive: true });
-    writeFileSync(file + '.tmp', Buffer.from(db.values.buffer));
-    renameSync(file + '.tmp', file);
+    if (why) {
+      if (why === 'absent') log(`building the ${maxPieces}-piece endgame database (first use; cached in ${file})`);
+      db.solve();
+      mkdirSync(dir, { recursive: true });
+      const tmp = `${file}.${process.pid}.${Date.now()}.tmp`; // two processes building at once each write their own
+      writeFileSync(tmp, db.serialize());
+      renameSync(tmp, file);
+      log(`endgame database built: ${db.data.length} indices in ${(db.buildMs / 1000).toFixed(1)} s, ${HEADER + db.data.length} bytes`);
+    }
+    loaded.set(key, db);
     return db;
   }
+
+  /** Forget databases loaded in this process (tests that damage the cache). */
+  static forget(): void {
+    loaded.clear();
+  }
 }
+
+const loaded = new Map<string, Egdb>();
+
+const decode = (b: number): number => (b === 0 ? 0 : (b - 1) % 2 === 1 ? WIN_BASE - (b - 1) : -(WIN_BASE - (b - 1)));
+const sliceName = (s: Slice): string => `${s.bm}bm${s.bk}bk-${s.wm}wm${s.wk}wk`;
 
 /** Where the database is cached: $CROWNHEAD_CACHE, else $XDG_CACHE_HOME/crownhead, else ~/.cache/crownhead. */
 export function defaultCacheDir(): string {

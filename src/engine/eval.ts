@@ -1,11 +1,14 @@
 // The static evaluation: what a checkers player looks at in a quiet position,
 // as a score in hundredths of a man from the side to move's point of view.
 // Every weight is in WEIGHTS, with what it rewards; features are computed on
-// the bitboards from Black's side and negated for White.
+// the bitboards from Black's side and negated for White. The score is linear in
+// the weights: `features` gives each weight's multiplier, and `npm run tune`
+// (bench/tune.ts) fits the weights to the corpus' game results (Texel's method)
+// and writes them back into the WEIGHTS table below.
 
 import { popcount, stepDL, stepDR, stepUL, stepUR, lowestIndex, rowOf, colOf, type Position } from '../rules/index.ts';
 
-export const WEIGHTS = {
+export const WEIGHTS = Object.freeze({
   /** A man. */
   man: 100,
   /** A king (worth about 1.3 men in the middle game, more as the board empties). */
@@ -33,7 +36,12 @@ export const WEIGHTS = {
   trappedKing: 30,
   /** When ahead in material, per piece the opponent no longer has (trade down when ahead). */
   tradeDown: 4,
-} as const;
+});
+
+/** A weight table (WEIGHTS, or one being tried by the tuner). */
+export type Weights = typeof WEIGHTS;
+export type WeightName = keyof Weights;
+export const WEIGHT_NAMES = Object.keys(WEIGHTS) as WeightName[];
 
 // Squares (index = square − 1).
 const CENTRE = (1 << 13) | (1 << 14) | (1 << 17) | (1 << 18);
@@ -60,19 +68,20 @@ for (let i = 0; i < 32; i++) {
   CONE_WHITE[i] = up;
 }
 
-function runaways(men: number, enemy: number, black: boolean): number {
-  let score = 0;
+/** Runaway men of a side: [how many, rows they still have to go in all]. */
+function runaways(men: number, enemy: number, black: boolean): [number, number] {
+  let n = 0, rows = 0;
   let x = men;
   while (x) {
     const i = lowestIndex(x);
     x &= x - 1;
     const cone = black ? CONE_BLACK[i] : CONE_WHITE[i];
     if ((cone & enemy) === 0) {
-      const toGo = black ? 7 - rowOf(i) : rowOf(i);
-      score += WEIGHTS.runaway - WEIGHTS.runawayPerRow * toGo;
+      n++;
+      rows += black ? 7 - rowOf(i) : rowOf(i);
     }
   }
-  return score;
+  return [n, rows];
 }
 
 function advancement(men: number, black: boolean): number {
@@ -102,9 +111,39 @@ function mobility(own: number, kings: number, empty: number, black: boolean): nu
   return popcount(stepDL(down) & empty) + popcount(stepDR(down) & empty) + popcount(stepUL(up) & empty) + popcount(stepUR(up) & empty);
 }
 
+/**
+ * Each weight's multiplier in Black's score: evaluateBlack(b, w, k, W) is the
+ * sum of W[name] · features[name]. (Only the trade-down term's sign depends on
+ * the weights: it follows the material count under W.)
+ */
+export function features(b: number, w: number, k: number, W: Weights = WEIGHTS): Record<WeightName, number> {
+  const bm = b & ~k, bk = b & k, wm = w & ~k, wk = w & k;
+  const nbm = popcount(bm), nbk = popcount(bk), nwm = popcount(wm), nwk = popcount(wk);
+  const pieces = nbm + nbk + nwm + nwk;
+  const empty = ~(b | w);
+  const kingValue = W.king + (pieces <= 10 ? W.kingEndgame : 0);
+  const matB = nbm * W.man + nbk * kingValue, matW = nwm * W.man + nwk * kingValue;
+  const [rbn, rbr] = runaways(bm, w, true), [rwn, rwr] = runaways(wm, b, false);
+  return {
+    man: nbm - nwm,
+    king: nbk - nwk,
+    kingEndgame: pieces <= 10 ? nbk - nwk : 0,
+    backRank: (nwk === 0 ? popcount(bm & BLACK_BACK) : 0) - (nbk === 0 ? popcount(wm & WHITE_BACK) : 0),
+    bridge: (nwk === 0 && (bm & BRIDGE_B) === BRIDGE_B ? 1 : 0) - (nbk === 0 && (wm & BRIDGE_W) === BRIDGE_W ? 1 : 0),
+    centreMan: popcount(bm & CENTRE) - popcount(wm & CENTRE),
+    centreKing: popcount(bk & CENTRE8) - popcount(wk & CENTRE8),
+    dogHole: ((wm & (1 << 4)) && (bm & 1) ? 1 : 0) - ((bm & (1 << 27)) && (wm & (1 << 31)) ? 1 : 0),
+    mobility: mobility(b, k, empty, true) - mobility(w, k, empty, false),
+    tempo: pieces >= 12 ? advancement(bm, true) - advancement(wm, false) : 0,
+    runaway: rbn - rwn,
+    runawayPerRow: -(rbr - rwr),
+    trappedKing: -(trappedKings(bk, empty, w) - trappedKings(wk, empty, b)),
+    tradeDown: matB > matW ? 24 - pieces : matW > matB ? -(24 - pieces) : 0,
+  };
+}
+
 /** Score for Black (positive = Black better). */
-export function evaluateBlack(b: number, w: number, k: number): number {
-  const W = WEIGHTS;
+export function evaluateBlack(b: number, w: number, k: number, W: Weights = WEIGHTS): number {
   const bm = b & ~k, bk = b & k, wm = w & ~k, wk = w & k;
   const nbm = popcount(bm), nbk = popcount(bk), nwm = popcount(wm), nwk = popcount(wk);
   const pieces = nbm + nbk + nwm + nwk;
@@ -133,13 +172,15 @@ export function evaluateBlack(b: number, w: number, k: number): number {
   s += W.mobility * (mobility(b, k, empty, true) - mobility(w, k, empty, false));
   // Tempo: in the middle game (8+ men each side in play) advancing men gains space.
   if (pieces >= 12) s += W.tempo * (advancement(bm, true) - advancement(wm, false));
-  s += runaways(bm, w, true) - runaways(wm, b, false);
+  // Runaways: a bonus each, less per row still to go.
+  const [rbn, rbr] = runaways(bm, w, true), [rwn, rwr] = runaways(wm, b, false);
+  s += W.runaway * (rbn - rwn) - W.runawayPerRow * (rbr - rwr);
   s -= W.trappedKing * (trappedKings(bk, empty, w) - trappedKings(wk, empty, b));
   return s;
 }
 
 /** Score for the side to move. */
-export function evaluate(pos: Position): number {
-  const s = evaluateBlack(pos.black, pos.white, pos.kings);
+export function evaluate(pos: Position, W: Weights = WEIGHTS): number {
+  const s = evaluateBlack(pos.black, pos.white, pos.kings, W);
   return pos.turn === 'black' ? s : -s;
 }

@@ -4,8 +4,10 @@
 // move's score, so a low level is fast and fallible (it misjudges, and now and
 // then drops a man) while level 10 is the full search. Same seed, same moves.
 
-import type { Position } from '../rules/index.ts';
-import { Searcher, type SearchLimits, type SearchResult } from './search.ts';
+import { hashPosition, playMove, type Position } from '../rules/index.ts';
+import { seededRandom, type Book, type BookMode } from './book.ts';
+import { WEIGHTS, type Weights } from './eval.ts';
+import { Searcher, WIN, type SearchLimits, type SearchResult } from './search.ts';
 import type { Egdb } from './egdb.ts';
 
 export interface Level {
@@ -49,24 +51,35 @@ export interface ThinkOptions extends SearchLimits {
   readonly seed?: number;
   /** Exact endgame values (see egdb.ts); used by a level-7-or-better search. */
   readonly egdb?: Egdb;
+  /** An opening book (book.ts): in book, its move is played (levels 5 and up, or no level). */
+  readonly book?: Book;
+  /** The book's most-played move ('best', the default) or a seeded random one weighted by games ('random'). */
+  readonly bookMode?: BookMode;
+  /** The evaluation's weights (default eval.ts WEIGHTS; the tuner tries others). */
+  readonly weights?: Weights;
   /** Reuse a searcher (its hash table and history) across the moves of a game. */
   readonly searcher?: Searcher;
 }
 
-/** mulberry32 */
-function rng(seed: number): () => number {
-  let a = seed | 0;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), a | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const rng = seededRandom;
+
+/** Depth of the short search that scores a book move (and gives its line). */
+const BOOK_SCORE_DEPTH = 6;
 
 /** The engine's choice for the side to move. */
 export function think(pos: Position, options: ThinkOptions = {}): SearchResult {
   const searcher = options.searcher ?? new Searcher(options.level !== undefined && options.level <= 6 ? 16 : 20);
+  searcher.weights = options.weights ?? WEIGHTS;
+  if (options.book && (options.level === undefined || options.level >= 5)) {
+    const h = hashPosition(pos);
+    const m = options.book.choose(pos, options.bookMode ?? 'best', rng((options.seed ?? 1) ^ h.lo ^ h.hi));
+    if (m) {
+      // In book: play its move; a short search after it gives the score and the line.
+      const { history, quietPlies, now } = options;
+      const r = searcher.search(playMove(pos, m), { depth: BOOK_SCORE_DEPTH, ...(history ? { history } : {}), ...(now ? { now } : {}), quietPlies: m.captures.length || !(pos.kings & (1 << (m.from - 1))) ? 0 : (quietPlies ?? 0) + 1 });
+      return { move: m, score: r.move ? -r.score : WIN, depth: r.depth + 1, pv: [m, ...r.pv], nodes: r.nodes, ms: r.ms, book: true };
+    }
+  }
   let limits: SearchLimits = options;
   if (options.level !== undefined) {
     const lv = levelOf(options.level);

@@ -8,13 +8,18 @@
 import {
   hasCapture, hashAfter, hashPosition, legalMoves, playMove, sameMove, type Hash, type Move, type Position,
 } from '../rules/index.ts';
-import { evaluate } from './eval.ts';
+import { evaluate, WEIGHTS, type Weights } from './eval.ts';
 import { WIN_BASE, type Egdb } from './egdb.ts';
 
 export const WIN = 30000;
 /** Scores beyond this are forced wins/losses (WIN − plies to the end). */
 export const WIN_BOUND = WIN - 1000;
 const MAX_PLY = 128;
+/** The 40-move rule: a draw may be claimed after this many plies without a capture or a man's move. */
+const FORTY_MOVES = 80;
+/** From this quiet count on, the count is part of the hash-table key (a score near the rule depends on it). */
+const QUIET_KEYED = 16;
+const QUIET_KEYS = Array.from({ length: 2 * FORTY_MOVES + 2 }, (_, i) => (Math.imul(i + 1, 0x9e3779b1) ^ Math.imul(i + 7, 0x85ebca6b)) | 0);
 
 export interface Clock {
   /** Time left on the mover's clock, ms. */
@@ -36,6 +41,13 @@ export interface SearchLimits {
   readonly clock?: Clock;
   /** The clock, ms (defaults to performance.now). Tests pass a fake one. */
   readonly now?: () => number;
+  /**
+   * Plies since the last capture or man move (the game's Game.quietPlies): the
+   * 40-move rule lets a player claim a draw once it reaches 80, so a line that
+   * gets there scores as a draw, and an endgame-database win is only taken as
+   * exact when it ends inside the count. Default 0.
+   */
+  readonly quietPlies?: number;
   /** Hashes (Hash.hi * 2³² + lo) of positions earlier in the game, for repetition draws. */
   readonly history?: readonly number[];
   /** Polled every 1024 nodes: true stops the search (the last completed iteration stands). */
@@ -54,6 +66,8 @@ export interface SearchResult {
   readonly pv: Move[];
   readonly nodes: number;
   readonly ms: number;
+  /** True when the move came from the opening book (the score and line are a short search after it). */
+  readonly book?: boolean;
 }
 
 // ---------------------------------------------------------------------------
@@ -133,6 +147,8 @@ export class Searcher {
   private pvLen = new Int32Array(MAX_PLY + 1);
   private pathKeys: number[] = [];
   private pathIrreversible: boolean[] = [];
+  /** Quiet plies (40-move rule count) at each ply of the current line. */
+  private quietAt = new Int32Array(MAX_PLY + 2);
   private gameKeys = new Set<number>();
   nodes = 0;
   private inThreat = false;
@@ -143,6 +159,8 @@ export class Searcher {
   private shouldStop: () => boolean = () => false;
   /** Exact values for positions with few pieces, when loaded. */
   egdb: Egdb | null = null;
+  /** The evaluation's weight table (eval.ts WEIGHTS unless a tuner or a test tries another). */
+  weights: Weights = WEIGHTS;
   /** Added to each root move's score (level noise); null for none. */
   rootNoise: ((move: Move) => number) | null = null;
 
@@ -169,6 +187,7 @@ export class Searcher {
     this.killers.fill(0);
     for (let i = 0; i < this.hist.length; i++) this.hist[i] >>= 2;
     this.gameKeys = new Set(limits.history ?? []);
+    this.quietAt[0] = limits.quietPlies ?? 0;
     const maxDepth = Math.min(limits.depth ?? MAX_PLY - 8, MAX_PLY - 8);
     const legal = legalMoves(pos);
     if (legal.length === 0) return { move: null, score: -WIN, depth: 0, pv: [], nodes: 0, ms: 0 };
@@ -196,7 +215,8 @@ export class Searcher {
       if (elapsed > budget * 0.45) break; // the next iteration would not finish
       if (this.nodes >= this.nodeLimit) break;
     }
-    return { ...best, pv: this.extendPv(pos, best.pv), nodes: this.nodes, ms: this.now() - t0 };
+    // (+ 0: a draw negated up the tree is −0; report it as 0.)
+    return { ...best, score: best.score + 0, pv: this.extendPv(pos, best.pv), nodes: this.nodes, ms: this.now() - t0 };
   }
 
   /** The line goes on where the endgame database took over: its best play to the end. */
@@ -278,12 +298,20 @@ export class Searcher {
     this.checkLimits();
     const key = hkey(h);
     if (ply > 0 && this.repeated(key)) return 0;
-    if (ply >= MAX_PLY - 2) return evaluate(pos);
+    const quiet = this.quietAt[ply];
+    if (ply > 0 && quiet >= FORTY_MOVES) return 0; // the 40-move rule: the side to move may claim a draw
+    if (ply >= MAX_PLY - 2) return evaluate(pos, this.weights);
     if (ply > 0 && this.egdb) {
       const v = this.egdb.probe(pos);
-      // Exact: win or loss in so many plies from here, or a draw.
-      if (v !== null) return v > 0 ? WIN - ply - (WIN_BASE - v) : v < 0 ? -(WIN - ply - (WIN_BASE + v)) : 0;
+      // Exact: a draw, or a win or loss in so many plies — when it ends before the 40-move count runs out
+      // (else search on: the count may be reset on the way, or the rule saves the loser).
+      if (v === 0) return 0;
+      if (v !== null) {
+        const plies = WIN_BASE - Math.abs(v);
+        if (quiet + plies <= FORTY_MOVES) return v > 0 ? WIN - ply - plies : -(WIN - ply - plies);
+      }
     }
+    const th = quiet >= QUIET_KEYED ? { lo: h.lo ^ QUIET_KEYS[quiet]!, hi: h.hi ^ QUIET_KEYS[quiet + FORTY_MOVES + 1]! } : h;
     const capture = hasCapture(pos);
     if (depth <= 0 && !capture) return this.quiet(pos, ply, alpha, beta);
     if (depth < 1) depth = 1; // a pending capture: extend until the exchange is over (plies cost no depth below)
@@ -292,7 +320,7 @@ export class Searcher {
     beta = Math.min(beta, WIN - ply - 1);
     if (alpha >= beta) return alpha;
     let hashMove = 0;
-    const slot = this.tt.probe(h);
+    const slot = this.tt.probe(th);
     if (slot >= 0) {
       const e = this.tt.entry(slot);
       hashMove = e.move;
@@ -314,7 +342,9 @@ export class Searcher {
       const m = moves[i];
       const child = playMove(pos, m);
       const ch = hashAfter(h, pos, m);
-      this.pathIrreversible.push(m.captures.length > 0 || (pos.kings & (1 << (m.from - 1))) === 0);
+      const irreversible = m.captures.length > 0 || (pos.kings & (1 << (m.from - 1))) === 0;
+      this.pathIrreversible.push(irreversible);
+      this.quietAt[ply + 1] = irreversible ? 0 : quiet + 1;
       let s: number;
       const d = depth - 1 + ext;
       try {
@@ -358,7 +388,7 @@ export class Searcher {
     }
     this.pathKeys.pop();
     const flag = bestScore >= beta ? LOWER : bestScore > alpha0 ? EXACT : UPPER;
-    if (!(ply === 0 && this.rootNoise)) this.tt.store(h, depth, flag, toTT(bestScore, ply), bestKey);
+    if (!(ply === 0 && this.rootNoise)) this.tt.store(th, depth, flag, toTT(bestScore, ply), bestKey);
     return bestScore;
   }
 
@@ -370,7 +400,7 @@ export class Searcher {
   private quiet(pos: Position, ply: number, alpha: number, beta: number): number {
     const flipped: Position = { ...pos, turn: pos.turn === 'black' ? 'white' : 'black' };
     // One threat look per line: inside it, the horizon is the plain evaluation.
-    if (this.inThreat || !hasCapture(flipped) || ply >= MAX_PLY - 4) return evaluate(pos);
+    if (this.inThreat || !hasCapture(flipped) || ply >= MAX_PLY - 4) return evaluate(pos, this.weights);
     this.inThreat = true;
     // A threat: every move, each followed by its forced exchange (captures extend in pvs).
     const moves = legalMoves(pos);
@@ -383,9 +413,10 @@ export class Searcher {
         this.nodes++;
         this.checkLimits();
         const child = playMove(pos, m);
+        this.quietAt[ply + 1] = m.captures.length > 0 || (pos.kings & (1 << (m.from - 1))) === 0 ? 0 : this.quietAt[ply] + 1;
         const s = hasCapture(child)
           ? -this.pvs(child, hashAfter(h, pos, m), 0, ply + 1, -beta, -Math.max(alpha, best), false)
-          : -evaluate(child);
+          : -evaluate(child, this.weights);
         if (s > best) best = s;
         if (best >= beta) break;
       }

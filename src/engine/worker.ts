@@ -4,7 +4,7 @@
 // of a game it loads the endgame database (egdb.ts) once.
 
 import { parentPort, workerData } from 'node:worker_threads';
-import { think, Searcher, Egdb, defaultCacheDir, type SearchLimits } from './index.ts';
+import { think, Book, Searcher, Egdb, EGDB_PIECES, defaultCacheDir } from './index.ts';
 import { popcount, type Position } from '../rules/index.ts';
 import type { WorkerReply, WorkerRequest } from './client.ts';
 
@@ -24,10 +24,12 @@ port.on('message', (req: WorkerRequest) => {
   try {
     Atomics.store(stop, 0, 0);
     const pos: Position = req.position;
-    const limits: SearchLimits & { level?: number; seed?: number } = { ...req.limits, shouldStop: () => Atomics.load(stop, 0) !== 0 };
-    if (!egdb && popcount(pos.black | pos.white) <= 6) egdb = Egdb.load(3, defaultCacheDir());
-    const r = think(pos, { ...limits, searcher, ...(egdb ? { egdb } : {}) });
-    port.postMessage({ id: req.id, type: 'result', result: { move: r.move, score: r.score, depth: r.depth, pv: r.pv, nodes: r.nodes, ms: r.ms } } satisfies WorkerReply);
+    const shouldStop = (): boolean => Atomics.load(stop, 0) !== 0;
+    if (!egdb && popcount(pos.black | pos.white) <= 6) egdb = Egdb.load(EGDB_PIECES, defaultCacheDir());
+    const { book: bookMode, ...rest } = req.limits;
+    const book = bookMode && bookMode !== 'off' ? Book.fromCorpus() : null;
+    const r = think(pos, { ...rest, shouldStop, searcher, ...(egdb ? { egdb } : {}), ...(book && bookMode && bookMode !== 'off' ? { book, bookMode } : {}) });
+    port.postMessage({ id: req.id, type: 'result', result: { move: r.move, score: r.score, depth: r.depth, pv: r.pv, nodes: r.nodes, ms: r.ms, ...(r.book ? { book: true } : {}) } } satisfies WorkerReply);
   } catch (e) {
     port.postMessage({ id: req.id, type: 'error', message: (e as Error).message } satisfies WorkerReply);
   }

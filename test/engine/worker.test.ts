@@ -1,6 +1,10 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { EngineClient } from '../../src/engine/client.ts';
 import { Game, legalMoves, sameMove, START } from '../../src/rules/index.ts';
+import { TEST_EGDB_DIR } from './egdb-cache.ts';
+
+// The worker's endgame database: the tests' shared cache, not the home directory.
+process.env.CROWNHEAD_CACHE = TEST_EGDB_DIR;
 
 describe('engine worker_thread', () => {
   const client = new EngineClient();
@@ -30,6 +34,17 @@ describe('engine worker_thread', () => {
     expect(a.score).toBe(b.score);
     expect(sameMove(a.move!, b.move!)).toBe(true);
     expect(legalMoves(pos).some((m) => sameMove(m, a.move!))).toBe(true);
+  });
+
+  it('plays from the opening book when asked (off by default), with the 40-move count passed through', async () => {
+    const book = await client.think(START, { depth: 4, book: 'best' });
+    expect(book.book).toBe(true);
+    expect(`${book.move!.from}-${book.move!.to}`).toBe('11-15');
+    const plain = await client.think(START, { depth: 4 });
+    expect(plain.book).toBeUndefined();
+    // Two kings v one with 79 quiet plies gone: any move lets the lone king claim the draw.
+    const { parseFen } = await import('../../src/rules/index.ts');
+    expect((await client.think(parseFen('W:WK18,K19:BK1'), { depth: 3, quietPlies: 79 })).score).toBe(0);
   });
 
   it('stop() ends a long search early with the deepest finished line', async () => {
