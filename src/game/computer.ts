@@ -23,6 +23,8 @@ export interface ThinkRequest {
   /** quiet plies so far (the 40-move rule) */
   quietPlies: number;
   seed: number;
+  /** play from the opening book (the computer opponent: a seeded choice among the book's moves, for variety) */
+  book?: boolean;
 }
 
 /** The engine's answer: its move (null: none legal) and its score, hundredths of a man from the side to move's view. */
@@ -66,6 +68,8 @@ export class ComputerPlayer {
   move: Move | null = null;
   private moveText = '';
   private token = 0;
+  /** varies the book's choices from game to game (same game, same choices) */
+  private readonly seedBase = Math.floor(Math.random() * 1_000_000);
 
   constructor(readonly setting: ComputerSetting, private readonly think: Think) {}
 
@@ -81,7 +85,7 @@ export class ComputerPlayer {
     const plies = game.plies.length, hash = game.hash;
     this.thinking = true;
     const history = game.plies.slice(0, -1).map((p) => p.hash);
-    const req: ThinkRequest = { position: game.position, level: this.setting.level, history, quietPlies: game.quietPlies, seed: plies + 1 };
+    const req: ThinkRequest = { position: game.position, level: this.setting.level, history, quietPlies: game.quietPlies, seed: plies + 1 + this.seedBase, book: true };
     this.think(req).then(
       (r) => {
         if (token !== this.token) return;

@@ -233,7 +233,7 @@ export async function startService(opts: ServiceOptions): Promise<Service> {
   let engine: EngineClient | null = null;
   const think: Think = async (req) => {
     if (!engine) engine = new (await import('../engine/client.ts')).EngineClient();
-    const result = await engine.think(req.position, { level: req.level, timeMs: opts.computerThinkMs ?? 2000, seed: req.seed, history: req.history });
+    const result = await engine.think(req.position, { level: req.level, timeMs: opts.computerThinkMs ?? 2000, seed: req.seed, history: req.history, quietPlies: req.quietPlies, book: req.book ? 'random' : 'off' });
     return { move: result.move ?? null, score: result.score };
   };
   const sessionOptions = { now: opts.now, rules: opts.rules, tournament: opts.tournament, timeControl: opts.timeControl, tracker: opts.tracker, tags: opts.tags, computer: opts.computer ?? null, think };
