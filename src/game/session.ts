@@ -22,6 +22,8 @@ import { fixesSentence, joinWords, piecesSentence } from '../protocol/words.ts';
 import { ELEVEN_MAN_COUNT, elevenManPosition } from '../rules/eleven-man.ts';
 import type { JournalEntry } from './journal.ts';
 import { CalibrationRoutine } from '../reading/routine.ts';
+import { scoreText } from '../engine/analyse.ts';
+import { WIN } from '../engine/search.ts';
 import { ComputerPlayer, analyseGame, computerFromTags, computerName, type AnalysisMark, type ComputerSetting, type Think } from './computer.ts';
 import { Calibration, type CalibrationData } from '../reading/calibration.ts';
 
@@ -150,6 +152,8 @@ export class GameSession {
   private readonly listeners = new Set<(e: SessionEvent) => void>();
   /** Playing the computer (null: two players). */
   computer: ComputerPlayer | null = null;
+  /** The evaluation bar: on, and the score of the position it was worked out for (Black's view). */
+  private evaluation: { on: boolean; score: number | null; text: string; key: string } = { on: false, score: null, text: '', key: '' };
   /** The analysis of the finished game (null: none asked for this game). */
   private analysis: { running: boolean; marks: AnalysisMark[] } | null = null;
   private connected = false;
@@ -509,6 +513,7 @@ export class GameSession {
       }
     }
     this.considerComputer();
+    this.considerEvaluation();
   }
 
   /** Playing the computer and it is its turn on a board in play: it thinks, and its move goes to the player to carry out. */
@@ -763,6 +768,39 @@ export class GameSession {
     });
   }
 
+  /** The evaluation bar on or off (not in tournament mode: it would be advice). */
+  setEvaluation(on: boolean): void {
+    if (on && this.options.tournament) throw new SessionError('not-allowed', 'no evaluation bar in tournament mode');
+    if (on && !this.options.think) throw new SessionError('not-allowed', 'this service has no engine to evaluate with');
+    this.evaluation = { on, score: null, text: '', key: '' };
+    this.emit({ type: 'evaluation', say: '' });
+    this.considerEvaluation();
+  }
+
+  /** With the bar on: the engine's score of the position on the board, once per position (in the worker). */
+  private considerEvaluation(): void {
+    const ev = this.evaluation;
+    if (!ev.on || !this.options.think) return;
+    const game = this.game;
+    const key = `${this.gameId}:${game.plies.length}:${game.hash}`;
+    if (ev.key === key) return;
+    ev.key = key;
+    ev.score = null;
+    if (game.outcome) {
+      ev.score = game.outcome.winner === 'black' ? WIN : game.outcome.winner === 'white' ? -WIN : 0;
+      ev.text = game.outcome.winner ? `${sideName(game.outcome.winner)} won` : 'Drawn';
+      this.emit({ type: 'evaluation', say: '' });
+      return;
+    }
+    this.options.think({ position: game.position, level: 10, history: game.plies.slice(0, -1).map((p) => p.hash), quietPlies: game.quietPlies, seed: 1 }).then((r) => {
+      if (!r || this.evaluation !== ev || ev.key !== key) return;
+      const black = game.turn === 'black' ? r.score : -r.score;
+      ev.score = black;
+      ev.text = evaluationText(black);
+      this.emit({ type: 'evaluation', say: '' });
+    }, () => undefined);
+  }
+
   clockStart(): void {
     if (!this.clock) throw new SessionError('not-allowed', 'this game has no time control');
     this.requireOpen();
@@ -860,6 +898,7 @@ export class GameSession {
       calibration: this.routine ? this.routine.progress() : null,
       computer: this.computer ? this.computer.state() : null,
       analysis: this.analysis ? { running: this.analysis.running, marks: [...this.analysis.marks] } : null,
+      evaluation: this.evaluation.on ? { score: this.evaluation.score, text: this.evaluation.score === null ? 'thinking…' : this.evaluation.text } : null,
     };
   }
 }
@@ -902,4 +941,12 @@ function newGameId(ms: number): string {
   const p = (n: number, w = 2) => String(n).padStart(w, '0');
   idCounter = (idCounter + 1) % 1000;
   return `${d.getUTCFullYear()}${p(d.getUTCMonth() + 1)}${p(d.getUTCDate())}-${p(d.getUTCHours())}${p(d.getUTCMinutes())}${p(d.getUTCSeconds())}-${p(idCounter, 3)}`;
+}
+
+/** A score from Black's view in words: "Black +0.35", "level", "Black: win in 7" (plies). */
+export function evaluationText(black: number): string {
+  if (Math.abs(black) < 10) return 'level';
+  const side = black > 0 ? 'Black' : 'White';
+  const t = scoreText(Math.abs(black));
+  return t.startsWith('win') ? `${side}: ${t}` : `${side} ${t}`;
 }

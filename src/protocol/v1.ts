@@ -202,6 +202,8 @@ export const Snapshot = z.object({
   computer: z.optional(z.nullable(ComputerState)),
   /** the engine's analysis of the finished game: its mistakes (?) and blunders (??) with the better move (absent or null: none asked for) */
   analysis: z.optional(z.nullable(z.object({ running: z.boolean(), marks: z.array(AnalysisMark) }))),
+  /** the evaluation bar (absent or null: off): the engine's score of the position, hundredths of a man from Black's view (null while it thinks), and in words */
+  evaluation: z.optional(z.nullable(z.object({ score: z.nullable(z.number()), text: z.string() }))),
 });
 export type Snapshot = z.infer<typeof Snapshot>;
 
@@ -294,6 +296,8 @@ export const GameEvent = z.discriminatedUnion('type', [
   z.object({ type: z.literal('notice'), level: z.enum(['reminder', 'info']), squares: z.array(Square), ...said }),
   /** the analysis of the finished game is done (marks in the snapshot) */
   z.object({ type: z.literal('analysis'), ...said }),
+  /** the evaluation bar has a new score (in the snapshot); nothing to say */
+  z.object({ type: z.literal('evaluation'), ...said }),
   /** the computer's move, to be carried out on the board by the player (the board is checked against exactly it) */
   z.object({ type: z.literal('computer-move'), text: z.string(), from: Square, path: z.array(Square), captures: z.array(Square), ...said }),
   /** ACF time per move: "time" is called on `side` (its limit reached); it loses if it has not moved when `graceMs` is over */
@@ -333,6 +337,8 @@ export const Command = z.discriminatedUnion('name', [
   z.object({ name: z.literal('hint') }),
   /** after the game: the engine marks its mistakes and blunders (shown in review, written into the PDN on request) */
   z.object({ name: z.literal('analyse') }),
+  /** the evaluation bar on or off (the engine's view of the position after each move; refused in tournament mode) */
+  z.object({ name: z.literal('evaluation'), on: z.boolean() }),
   z.object({ name: z.literal('calibrate') }),
   z.object({ name: z.literal('clock-start') }),
   /** after a game: the other side of the same ballot (sides and names swapped), or the next game (first player alternating) */

@@ -71,6 +71,9 @@ export function runCommand(session: GameSession, source: BoardSource, command: C
     case 'analyse':
       session.analyse();
       return;
+    case 'evaluation':
+      session.setEvaluation(command.on);
+      return;
     case 'clock-start':
       session.clockStart();
       return;

@@ -248,6 +248,9 @@ function onAct(el: HTMLElement, e: MouseEvent | KeyboardEvent): void {
     case 'hint':
       send({ name: 'hint' });
       return;
+    case 'toggle-evaluation':
+      send({ name: 'evaluation', on: !state.snap?.evaluation });
+      return;
     case 'analyse':
       send({ name: 'analyse' });
       return;

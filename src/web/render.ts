@@ -405,7 +405,15 @@ export function renderPlayers(s: ViewState, now: number): string {
   const roundNote = snap.tags.Round ? ` <span class="round" data-round="${esc(snap.tags.Round)}">· round ${esc(snap.tags.Round)}</span>` : '';
   const rulesNote = roundNote + (rules ? ` <span class="rules" data-rules="${esc(rules)}">· ${esc(rules)}</span>` : '');
   const event = snap.tags.Event ? `<p class="event">${esc(snap.tags.Event)}${snap.ballot ? ` · ballot ${snap.ballot}` : ''}${rulesNote}</p>` : snap.ballot ? `<p class="event">Ballot ${snap.ballot}${snap.tags.Ballot ? ': ' + esc(snap.tags.Ballot.replace(/^ACF \d+\s*/, '')) : ''}${rulesNote}</p>` : snap.tags.Ballot ? `<p class="event">${esc(snap.tags.Ballot.replace(/^11-man /, 'Eleven-man ballot '))}${rulesNote}</p>` : rules ? `<p class="event"><span class="rules" data-rules="${esc(rules)}">Rules: ${esc(rules)}</span></p>` : '';
-  return event + row(top) + row(other(top)) + clockCtl;
+  // The evaluation bar (when on): Black's share of the bar grows with Black's score; a win fills it.
+  const ev = snap.evaluation;
+  const evalBar = ev
+    ? (() => {
+      const share = ev.score === null ? 50 : Math.max(2, Math.min(98, 50 + 50 * Math.tanh(ev.score / 300)));
+      return `<div class="eval" data-eval="${ev.score ?? ''}"><div class="eval-bar" role="img" aria-label="Evaluation: ${esc(ev.text)}"><span class="eval-black" style="width:${share.toFixed(1)}%"></span></div><span class="eval-text">${esc(ev.text)}</span></div>`;
+    })()
+    : '';
+  return event + row(top) + row(other(top)) + clockCtl + evalBar;
 }
 
 /** The move list in PDN notation, numbered, with the result. */
@@ -543,8 +551,13 @@ const icon = (name: string): string => `<svg class="icon" viewBox="0 0 24 24" ar
 export function renderToggles(s: ViewState): string {
   const t = (act: string, on: boolean, ic: string, label: string, title: string) =>
     `<button type="button" id="t-${act}" class="toggle${on ? ' on' : ''}" data-act="${act}" aria-pressed="${on}" title="${esc(title)}">${icon(ic)}<span>${label}</span></button>`;
+  // The evaluation bar is the service's (every page sees it); not offered in tournament mode.
+  const evalToggle = s.snap && !s.snap.options.tournament && canControl(s)
+    ? `<button type="button" id="t-evaluation" class="toggle${s.snap.evaluation ? ' on' : ''}" data-act="toggle-evaluation" aria-pressed="${!!s.snap.evaluation}" title="The engine's view of the position after each move">${icon('speech')}<span>Evaluation</span></button>`
+    : '';
   return t('toggle-sound', s.sound, s.sound ? 'soundOn' : 'soundOff', 'Sound', 'Tones for moves and alerts')
     + t('toggle-speech', s.speech, 'speech', 'Speech', 'Speak moves and alerts aloud')
+    + evalToggle
     + `<button type="button" id="t-flip" class="toggle" data-act="flip" title="Turn the board around">${icon('flip')}<span>Flip board</span></button>`;
 }
 

@@ -117,6 +117,29 @@ describe('playing the computer on the board', () => {
     expect(annotated).toContain(`{Blunder: ${marks[0].better} was better`);
   });
 
+  it('the evaluation bar: the engine\'s score after each move, for every page; off in tournament mode', { timeout: 60_000 }, async () => {
+    const s = await watched({ computerThinkMs: 150 });
+    s.sim.setupStart();
+    s.sim.advance(800);
+    await s.c.event('ready');
+    expect((await s.c.command({ name: 'evaluation', on: true })).type).toBe('ok');
+    const scored = () => s.c.next((e) => e.type === 'event' && e.event.type === 'evaluation' && e.state.evaluation?.score !== null, 'a score', 20_000);
+    const first = await scored();
+    expect(first.state.evaluation.text).toMatch(/^(level|Black \+\d\.\d\d|White \+\d\.\d\d)$/);
+    expect(Snapshot.safeParse(first.state).success).toBe(true);
+    // After a move, the new position is scored.
+    const game = new Game(s.service.session.game.start);
+    const m = find(game, '11-15');
+    playOnSim(s.sim, m);
+    await s.c.event('move');
+    const second = await scored();
+    expect(typeof second.state.evaluation.score).toBe('number');
+    expect((await s.c.command({ name: 'evaluation', on: false })).type).toBe('ok');
+    expect(s.service.session.snapshot().evaluation).toBeNull();
+    const t = await watched({ tournament: true });
+    expect(await t.c.command({ name: 'evaluation', on: true })).toMatchObject({ type: 'error', code: 'not-allowed', message: 'no evaluation bar in tournament mode' });
+  });
+
   it('a --computer setting that is not SIDE:LEVEL is named', () => {
     expect(parseComputerSetting('white:7')).toEqual({ side: 'white', level: 7 });
     expect(() => parseComputerSetting('white')).toThrow(/"white" is not SIDE:LEVEL \(e\.g\. white:7\)/);

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { colOf, rowOf } from '../../src/rules/squares.ts';
 import { squareRowCol, squareXY } from '../../src/web/model.ts';
 import {
-  fixSentences, formatClock, renderBanner, renderBoard, renderHand, renderMoves, renderPlayers, renderRegions, renderStatus, squareList,
+  fixSentences, formatClock, renderBanner, renderBoard, renderHand, renderMoves, renderPlayers, renderRegions, renderStatus, renderToggles, squareList,
 } from '../../src/web/render.ts';
 import { initialState, reduce, type ViewState } from '../../src/web/state.ts';
 import { TableServer } from './fixture.ts';
@@ -346,5 +346,21 @@ describe('the analysis of a finished game', () => {
     expect(html).not.toContain('id="b-analyse"');
     const running = { ...s, snap: { ...s.snap!, analysis: { running: true, marks: [] } } };
     expect(renderMoves(running)).toContain('Analysing the game…');
+  });
+});
+
+describe('the evaluation bar', () => {
+  it('shows the engine\'s score as a bar and in words when on, a toggle to turn it on, nothing when off', async () => {
+    const { s } = await synced();
+    expect(renderToggles(s)).toContain('id="t-evaluation"');
+    expect(renderPlayers(s, NOW)).not.toContain('class="eval"');
+    const on = { ...s, snap: { ...s.snap!, evaluation: { score: 150, text: 'Black +1.50' } } };
+    const html = renderPlayers(on, NOW);
+    expect(html).toContain('aria-label="Evaluation: Black +1.50"');
+    const width = Number(/eval-black" style="width:([\d.]+)%/.exec(html)![1]);
+    expect(width).toBeGreaterThan(60);
+    expect(renderToggles(on)).toContain('aria-pressed="true"');
+    const tournament = { ...s, snap: { ...s.snap!, options: { ...s.snap!.options, tournament: true } } };
+    expect(renderToggles(tournament)).not.toContain('t-evaluation');
   });
 });
