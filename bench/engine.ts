@@ -13,7 +13,7 @@
 //   --ms T             our time per move, ms
 //   --rd-depth D       rapid-draughts' maxDepth
 //   --corpus           only the corpus figures (Tinsley's moves matched, problems solved)
-//   --levels           only level monotonicity
+//   --levels           only level monotonicity (every level against the one below, 8 ballots × 2 colours)
 //   --out FILE         where the match's PDN goes (default: bench/results/match-YYYY-MM-DD.pdn
 //                      for the full match, a temporary file otherwise); rewritten after every game,
 //                      so an interrupted match keeps the games it played
@@ -200,10 +200,13 @@ if (!onlyLevels) {
 
 // ---------------------------------------------------------------------------
 if (!full) {
-  console.log('\nlevel monotonicity: level k against level k−1, 4 ballots × both colours, 100 ms a move');
-  for (const k of [2, 4, 6, 8, 10]) {
+  // The bench's short check: 5 pairs on 4 ballots; --levels: every pair on 8 ballots.
+  const ks = onlyLevels ? [2, 3, 4, 5, 6, 7, 8, 9, 10] : [2, 4, 6, 8, 10];
+  const levelBallots = onlyLevels ? [1, 20, 40, 60, 80, 100, 120, 140] : [1, 40, 80, 120];
+  console.log(`\nlevel monotonicity: level k against level k−1, ${levelBallots.length} ballots × both colours, 100 ms a move`);
+  for (const k of ks) {
     let score = 0, n = 0;
-    for (const ballot of [1, 40, 80, 120]) {
+    for (const ballot of levelBallots) {
       for (const kIsBlack of [true, false]) {
         const hi = enginePlayer({ level: k, seed: ballot, timeMs: 100 });
         const lo = enginePlayer({ level: k - 1, seed: ballot + 1, timeMs: 100 });
