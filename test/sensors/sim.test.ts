@@ -264,4 +264,31 @@ describe('SimBoard', () => {
     expect(() => sim.advance(10)).toThrow(/manual clock/);
     await sim.close();
   });
+
+  it('on the real clock, coins put down before it opens are read at once, however long the process has run; and after a reopen', async () => {
+    // A process that has run for an hour (services started late, a board reopened).
+    const late = () => performance.now() + 3_600_000;
+    const sim = new SimBoard({ clock: 'real', now: late, startPosition: true });
+    const empty = new SimBoard({ clock: 'real', now: late });
+    const frame = (b: SimBoard) => new Promise<RawFrame>((resolve) => {
+      const off = b.onFrame((f) => { off(); resolve(f); });
+    });
+    await sim.open();
+    await empty.open();
+    // (a coin put down ramps in over the hand's last fraction of a second)
+    await new Promise((r) => setTimeout(r, 400));
+    const [a, e] = await Promise.all([frame(sim), frame(empty)]);
+    // Every square of the start position reads a coin: well above the same square empty.
+    for (let sq = 1; sq <= 32; sq++) if (sq <= 12 || sq >= 21) expect(a.readings[sq - 1], `square ${sq}`).toBeGreaterThan(e.readings[sq - 1] + 60);
+    await sim.close();
+    sim.lift(1);
+    await sim.open();
+    await new Promise((r) => setTimeout(r, 400));
+    const b = await frame(sim);
+    expect(b.t).toBeGreaterThan(a.t);
+    expect(b.readings[0]).toBeLessThan(e.readings[0] + 30);
+    expect(b.readings[1]).toBeGreaterThan(e.readings[1] + 60);
+    await sim.close();
+    await empty.close();
+  });
 });

@@ -98,6 +98,12 @@ export class SimBoard extends SourceBase implements BoardHand {
     this.physics = new BoardPhysics({ ...options.physics, seed: this.opts.seed });
     this.faultRng = mulberry32(this.opts.seed ^ 0x27d4eb2f);
     this.faults = { drop: options.faults?.drop ?? 0, corrupt: options.faults?.corrupt ?? 0 };
+    // The sim's time runs from its construction and on across close and open:
+    // coins put down before the board is opened (the start position) or while
+    // it was closed are stamped on the same clock as the frames. (Restarting the
+    // clock at open left them in the future, invisible for as long as the
+    // process had run before: a second simulated board read empty.)
+    this.t0 = manual ? 0 : realNow();
     if (this.opts.startPosition) this.setupStart();
   }
 
@@ -122,7 +128,6 @@ export class SimBoard extends SourceBase implements BoardHand {
     this.lines.record(parsed);
     if (parsed.type !== 'identity') throw new Error(`simulated identity did not parse: ${JSON.stringify(parsed)}`);
     this.isOpen = true;
-    this.t0 = this.realNow();
     this.nextFrameAt = this.now() + this.period();
     this.lastSentAt = this.now();
     if (this.opts.clock === 'real') this.startTimer();
