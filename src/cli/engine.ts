@@ -6,14 +6,19 @@ import { FenError, legalMoves, moveText, parseFen, playMove, START, type Move, t
 import { readPdn, makePdnFile, gameName } from '../pdn/index.ts';
 import { annotateGame, defaultCacheDir, Egdb, EGDB_PIECES, scoreText, think, Searcher, type SearchLimits } from '../engine/index.ts';
 import { popcount } from '../rules/index.ts';
-
-/** The endgame database, loaded (or built and cached, about half a minute the first time) only near the end of a game. */
-const ENDGAME_PIECES = 6;
-const egdbFor = (pos: Position): Egdb | undefined =>
-  popcount(pos.black | pos.white) <= ENDGAME_PIECES ? Egdb.load(EGDB_PIECES, defaultCacheDir()) : undefined;
 import { ANALYSE_USAGE, BESTMOVE_USAGE } from './usage.ts';
 import { parse, UsageError, wholeNumber } from './args.ts';
 import type { Io } from './io.ts';
+
+/**
+ * The endgame database (exact values of every position of up to EGDB_PIECES
+ * pieces), loaded — or built and cached, about half a minute the first time —
+ * only when the position has ENDGAME_PIECES or fewer, so that the search can
+ * reach it.
+ */
+const ENDGAME_PIECES = 6;
+const egdbFor = (pos: Position): Egdb | undefined =>
+  popcount(pos.black | pos.white) <= ENDGAME_PIECES ? Egdb.load(EGDB_PIECES, defaultCacheDir()) : undefined;
 
 /** "1s", "1.5s", "500ms", "2m", or a bare number of seconds → ms. */
 export function parseDuration(text: string, what: string): number {
@@ -50,7 +55,7 @@ export function bestmoveCommand(argv: string[], io: Io): number {
     BESTMOVE_USAGE,
   );
   if (values.help) {
-    io.out(`${BESTMOVE_USAGE}\nPrints the engine's move (first line, PDN notation), then its score in men for the side to move\n(or "win in N" plies) with depth, nodes and time, then the principal variation.\nWithout --fen, the starting position. Default --time 1s; --level 1-10 plays like that level (seeded by --seed).\nWith ${ENDGAME_PIECES} pieces or fewer the endgame database (up to 3 pieces) gives exact values; it is built on first use and cached in ${'$'}CROWNHEAD_CACHE (default ~/.cache/crownhead).`);
+    io.out(`${BESTMOVE_USAGE}\nPrints the engine's move (first line, PDN notation), then its score in men for the side to move\n(or "win in N" plies) with depth, nodes and time, then the principal variation.\nWithout --fen, the starting position. Default --time 1s; --level 1-10 plays like that level (seeded by --seed).\nWith ${ENDGAME_PIECES} pieces or fewer on the board the search uses the endgame database (exact values of\nevery position of up to ${EGDB_PIECES} pieces); it is built on first use (about half a minute) and cached\nin ${'$'}CROWNHEAD_CACHE (default ~/.cache/crownhead).`);
     return 0;
   }
   if (positionals.length) throw new UsageError(`unexpected argument "${positionals[0]}"\n${BESTMOVE_USAGE}`);
