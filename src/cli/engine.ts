@@ -90,7 +90,8 @@ export function analyseCommand(argv: string[], io: Io): number {
     ANALYSE_USAGE,
   );
   if (values.help) {
-    io.out(`${ANALYSE_USAGE}\nSearches every position of each game (default --time 1s each) and marks mistakes (?) and blunders (??)\nwith the better move as a comment; writes the annotated PDN to --out or standard output,\nand one summary line per game to standard error.`);
+    io.out(`${ANALYSE_USAGE}\nSearches every position of each game (default --time 1s each) and marks mistakes (?) and blunders (??)\nwith the better move as a comment; writes the annotated PDN to --out or standard output,\nand one summary line per game to standard error. A game that cannot be read is named there and left out;
+the others are analysed, and the exit code is then 1.`);
     return 0;
   }
   if (positionals.length !== 1) throw new UsageError(`analyse needs exactly one GAME.pdn\n${ANALYSE_USAGE}`);
@@ -104,8 +105,10 @@ export function analyseCommand(argv: string[], io: Io): number {
     throw new UsageError(`cannot read ${file}: ${err.code === 'ENOENT' ? 'no such file' : err.code === 'EISDIR' ? 'it is a directory' : err.message}`);
   }
   const { games, errors } = readPdn(text);
-  if (errors.length) throw new UsageError(`${file}: ${errors[0]!.message}`);
-  if (!games.length) throw new UsageError(`${file}: no games in it`);
+  // A file with some unreadable games (a corpus with one bad record): the
+  // others are analysed, each bad one is named, and the exit code says so (1).
+  if (!games.length) throw new UsageError(errors.length ? `${file}: ${errors[0]!.message}` : `${file}: no games in it`);
+  for (const e of errors) io.err(`${file}: not analysed: ${e.message}`);
   const searcher = new Searcher();
   // The database when some game reaches the endgame.
   const endOf = (g: (typeof games)[number]): Position => g.moves.reduce((p, m) => playMove(p, m.move), g.start);
@@ -127,5 +130,5 @@ export function analyseCommand(argv: string[], io: Io): number {
       throw new UsageError(`cannot write ${values.out}: ${(e as Error).message}`);
     }
   } else io.out(pdn.replace(/\n$/, ''));
-  return 0;
+  return errors.length ? 1 : 0;
 }

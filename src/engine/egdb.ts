@@ -82,6 +82,8 @@ interface Slice {
 }
 
 const BM_SHIFT = 0, WM_SHIFT = 4; // black men on bits 0–27, white men on bits 4–31
+/** A man on its own crowning row (black on 29–32, white on 1–4): no game reaches it, but a set-up (a problem's FEN) can. */
+const BM_OUTSIDE = 0xf0000000 | 0, WM_OUTSIDE = 0x0000000f;
 
 export class Egdb {
   private readonly slices: Slice[] = [];
@@ -121,12 +123,18 @@ export class Egdb {
     return n;
   }
 
-  /** Index of a position, or −1 when it has more pieces than the database (or a side has none). */
+  /**
+   * Index of a position, or −1 when it is not in the database: more pieces
+   * than it holds, a side with none, or a man standing uncrowned on its
+   * crowning row (only a set-up can put one there; the index has no room
+   * for it, and the search goes on without the database).
+   */
   indexOf(p: Position): number {
     const men = ~p.kings;
     const bmB = p.black & men, bkB = p.black & p.kings, wmB = p.white & men, wkB = p.white & p.kings;
     const bm = popcount(bmB), bk = popcount(bkB), wm = popcount(wmB), wk = popcount(wkB);
     if (bm + bk + wm + wk > this.maxPieces || bm + bk === 0 || wm + wk === 0) return -1;
+    if (bmB & BM_OUTSIDE || wmB & WM_OUTSIDE) return -1;
     const s = this.slices[this.sliceOf[bm + 6 * bk + 36 * wm + 216 * wk]!]!;
     const [, nWM, nBK, nWK] = s.n;
     return s.offset + ((((rank(bmB, BM_SHIFT) * nWM + rank(wmB, WM_SHIFT)) * nBK + rank(bkB, 0)) * nWK + rank(wkB, 0)) * 2 + (p.turn === 'black' ? 0 : 1));

@@ -101,6 +101,15 @@ describe('crownhead analyse', () => {
     const bad = await run('analyse', junk, '--depth', '2');
     expect(bad.code).toBe(2);
     expect(bad.err[0]).toMatch(/^crownhead analyse: .*junk\.pdn: /);
+    // One bad game among good ones: the good ones are analysed, the bad one named, exit 1.
+    const mixed = join(dir, 'mixed.pdn');
+    writeFileSync(mixed, '[Event "good"]\n1. 11-15 23-19 *\n\n[Event "bad"]\n1. 11-15 11-15 *\n\n[Event "good too"]\n1. 9-13 *\n');
+    const mixedOut = join(dir, 'mixed-annotated.pdn');
+    const part = await run('analyse', mixed, '--depth', '2', '--out', mixedOut);
+    expect(part.code).toBe(1);
+    expect(part.err.filter((l) => /not analysed: .*11-15/.test(l))).toHaveLength(1);
+    expect(part.err.filter((l) => /^game \d+ "good( too)?": \d+ moves/.test(l))).toHaveLength(2);
+    expect(readFileSync(mixedOut, 'utf8').match(/\[Event "good( too)?"\]/g)).toHaveLength(2);
     const none = await run('analyse');
     expect(none.err[0]).toMatch(/analyse needs exactly one GAME.pdn/);
     const t = await run('analyse', junk, '--time', '-1');

@@ -80,6 +80,23 @@ describe('endgame database, 3 pieces (built in a fresh folder)', () => {
     expect(db.probe(parseFen('W:WK6,K7:BK2'))).toBe(0); // the lone king forks both: a draw
   });
 
+  it('a man on its own crowning row (only a set-up puts one there) is not in the database, and the search goes on without it', () => {
+    // Beginner's Problem #10 of data/corpus/beginner.pdn as printed: a white man on 1 (the PDN
+    // reader takes such a set-up with a warning; `crownhead analyse` of that file crashed on it).
+    const lenient = (fen: string) => parseFen(fen, { allowUncrownedMen: true });
+    const odd = lenient('W:W18,K15,1:BK30,K26,2');
+    const db3 = Egdb.load(3, dir);
+    for (const fen of ['W:W1:BK30', 'B:W1:BK30', 'W:WK18:B30', 'B:WK18:B29,K2']) {
+      expect(db3.indexOf(lenient(fen)), fen).toBe(-1);
+      expect(db3.probe(lenient(fen)), fen).toBeNull();
+    }
+    // (the neighbours of those squares are in it)
+    expect(db3.indexOf(parseFen('W:W5:BK30'))).toBeGreaterThanOrEqual(0);
+    expect(db3.indexOf(parseFen('W:WK18:B28'))).toBeGreaterThanOrEqual(0);
+    const r = think(odd, { depth: 8, egdb: db3 });
+    expect(r.move).not.toBeNull();
+  });
+
 });
 
 describe('endgame database, 4 pieces', () => {
