@@ -14,6 +14,8 @@
 //   --rd-depth D       rapid-draughts' maxDepth
 //   --corpus           only the corpus figures (Tinsley's moves matched, problems solved)
 //   --levels           only level monotonicity (every level against the one below, 8 ballots × 2 colours)
+//   --pairs K,K,…      with --levels: only these levels k (each against k−1)
+//   --ballots N        with --levels: N ballots (spread over the 156), each with both colours
 //   --out FILE         where the match's PDN goes (default: bench/results/match-YYYY-MM-DD.pdn
 //                      for the full match, a temporary file otherwise); rewritten after every game,
 //                      so an interrupted match keeps the games it played
@@ -30,7 +32,7 @@ import { corpusFile } from '../test/corpus.ts';
 import { Book, Egdb, EGDB_PIECES, Searcher, think } from '../src/engine/index.ts';
 import { makePdnFile, pdnFromGame, type PdnGame } from '../src/pdn/index.ts';
 
-const { values } = parseArgs({ options: { match: { type: 'boolean' }, corpus: { type: 'boolean' }, games: { type: 'string' }, ms: { type: 'string' }, 'rd-depth': { type: 'string' }, out: { type: 'string' }, levels: { type: 'boolean' } } });
+const { values } = parseArgs({ options: { match: { type: 'boolean' }, corpus: { type: 'boolean' }, games: { type: 'string' }, ms: { type: 'string' }, 'rd-depth': { type: 'string' }, out: { type: 'string' }, levels: { type: 'boolean' }, pairs: { type: 'string' }, ballots: { type: 'string' } } });
 const onlyLevels = !!values.levels;
 const full = !!values.match;
 const GAMES = Number(values.games ?? (full ? 200 : 20));
@@ -201,8 +203,12 @@ if (!onlyLevels) {
 // ---------------------------------------------------------------------------
 if (!full) {
   // The bench's short check: 5 pairs on 4 ballots; --levels: every pair on 8 ballots.
-  const ks = onlyLevels ? [2, 3, 4, 5, 6, 7, 8, 9, 10] : [2, 4, 6, 8, 10];
-  const levelBallots = onlyLevels ? [1, 20, 40, 60, 80, 100, 120, 140] : [1, 40, 80, 120];
+  const ks = values.pairs ? values.pairs.split(',').map(Number) : onlyLevels ? [2, 3, 4, 5, 6, 7, 8, 9, 10] : [2, 4, 6, 8, 10];
+  if (ks.some((k) => !Number.isInteger(k) || k < 2 || k > 10)) throw new Error(`--pairs wants levels 2–10, not "${values.pairs}"`);
+  const nBallots = Number(values.ballots ?? 0);
+  if (values.ballots && (!Number.isInteger(nBallots) || nBallots < 1 || nBallots > 156)) throw new Error(`--ballots wants 1–156, not "${values.ballots}"`);
+  // --ballots N: spread over the 156 (1, then every 156/N-th).
+  const levelBallots = nBallots ? Array.from({ length: nBallots }, (_, i) => 1 + Math.floor((i * 156) / nBallots)) : onlyLevels ? [1, 20, 40, 60, 80, 100, 120, 140] : [1, 40, 80, 120];
   console.log(`\nlevel monotonicity: level k against level k−1, ${levelBallots.length} ballots × both colours, 100 ms a move`);
   for (const k of ks) {
     let score = 0, n = 0;
