@@ -88,9 +88,14 @@ export class EngineClient {
     return reply.result;
   }
 
-  /** Ends the current search now; its promise resolves with the deepest completed iteration. */
+  /**
+   * Ends the current search now; its promise resolves with the deepest
+   * completed iteration. It ends every search asked for so far, one the worker
+   * has not begun yet included (the shared cell holds the last request's id;
+   * a search stops when the cell reaches its own id), and none asked later.
+   */
   stop(): void {
-    Atomics.store(this.stopFlag, 0, 1);
+    Atomics.store(this.stopFlag, 0, this.next - 1);
   }
 
   /** Forget the previous game (hash table, history). */

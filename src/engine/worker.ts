@@ -1,6 +1,7 @@
 // The engine's worker_thread: receives think requests from client.ts, runs
 // the search (keeping its hash table between moves of a game) and posts the
-// result back. A shared flag lets the client stop a search early. Near the end
+// result back. A shared cell (the id of the last search to stop) lets the
+// client stop searches early, even one not begun yet. Near the end
 // of a game it loads the endgame database (egdb.ts) once.
 
 import { parentPort, workerData } from 'node:worker_threads';
@@ -22,9 +23,9 @@ port.on('message', (req: WorkerRequest) => {
     return;
   }
   try {
-    Atomics.store(stop, 0, 0);
     const pos: Position = req.position;
-    const shouldStop = (): boolean => Atomics.load(stop, 0) !== 0;
+    // The client writes the id of the last search it wants stopped (see EngineClient.stop).
+    const shouldStop = (): boolean => Atomics.load(stop, 0) >= req.id;
     if (!egdb && popcount(pos.black | pos.white) <= 6) egdb = Egdb.load(EGDB_PIECES, defaultCacheDir());
     const { book: bookMode, ...rest } = req.limits;
     const book = bookMode && bookMode !== 'off' ? Book.fromCorpus() : null;

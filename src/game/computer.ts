@@ -25,7 +25,12 @@ export interface ThinkRequest {
   seed: number;
   /** play from the opening book (the computer opponent: a seeded choice among the book's moves, for variety) */
   book?: boolean;
+  /** what the search is for (the service's engine takes the computer's move first; default 'computer') */
+  purpose?: ThinkPurpose;
 }
+
+/** Why the engine is asked: the computer's move, a hint, the evaluation bar, or the after-game analysis. */
+export type ThinkPurpose = 'computer' | 'hint' | 'evaluation' | 'analysis';
 
 /** The engine's answer: its move (null: none legal) and its score, hundredths of a man from the side to move's view. */
 export interface ThinkResult {
@@ -85,7 +90,7 @@ export class ComputerPlayer {
     const plies = game.plies.length, hash = game.hash;
     this.thinking = true;
     const history = game.plies.slice(0, -1).map((p) => p.hash);
-    const req: ThinkRequest = { position: game.position, level: this.setting.level, history, quietPlies: game.quietPlies, seed: plies + 1 + this.seedBase, book: true };
+    const req: ThinkRequest = { position: game.position, level: this.setting.level, history, quietPlies: game.quietPlies, seed: plies + 1 + this.seedBase, book: true, purpose: 'computer' };
     this.think(req).then(
       (r) => {
         if (token !== this.token) return;
@@ -155,7 +160,7 @@ export async function analyseGame(start: Position, moves: readonly Move[], think
   const results: ThinkResult[] = [];
   for (const [i, p] of positions.entries()) {
     if (!legalMoves(p).length) results.push({ move: null, score: -1_000_000 });
-    else results.push((await think({ position: p, level: 10, history: [], quietPlies: 0, seed: i + 1 })) ?? { move: null, score: 0 });
+    else results.push((await think({ position: p, level: 10, history: [], quietPlies: 0, seed: i + 1, purpose: 'analysis' })) ?? { move: null, score: 0 });
   }
   const marks: AnalysisMark[] = [];
   for (const [i, played] of moves.entries()) {

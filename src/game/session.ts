@@ -732,7 +732,7 @@ export class GameSession {
     if (this.game.outcome) throw new SessionError('game-over', 'the game is over');
     if (this.computer && this.game.turn === this.computer.setting.side) throw new SessionError('not-allowed', "it is the computer's turn");
     const game = this.game, plies = game.plies.length, hash = game.hash;
-    this.options.think({ position: game.position, level: 10, history: game.plies.slice(0, -1).map((p) => p.hash), quietPlies: game.quietPlies, seed: plies + 1 }).then((r) => {
+    this.options.think({ position: game.position, level: 10, history: game.plies.slice(0, -1).map((p) => p.hash), quietPlies: game.quietPlies, seed: plies + 1, purpose: 'hint' }).then((r) => {
       const m = r?.move;
       if (!m || this.game !== game || game.plies.length !== plies || game.hash !== hash) return;
       const text = moveText(m, legalMoves(game.position, game.options));
@@ -792,7 +792,7 @@ export class GameSession {
       this.emit({ type: 'evaluation', say: '' });
       return;
     }
-    this.options.think({ position: game.position, level: 10, history: game.plies.slice(0, -1).map((p) => p.hash), quietPlies: game.quietPlies, seed: 1 }).then((r) => {
+    this.options.think({ position: game.position, level: 10, history: game.plies.slice(0, -1).map((p) => p.hash), quietPlies: game.quietPlies, seed: 1, purpose: 'evaluation' }).then((r) => {
       if (!r || this.evaluation !== ev || ev.key !== key) return;
       const black = game.turn === 'black' ? r.score : -r.score;
       ev.score = black;

@@ -2,7 +2,8 @@
 // newest game resumed), the game session journalling into it (fsynced before
 // any announcement) with its PDN rewritten after every change, the board
 // source feeding the session, the buzzer, the optional frame recorder, and
-// the HTTP + WebSocket servers. Storage trouble arrives as typed events
+// the HTTP + WebSocket servers, and the engine's worker (started on its first
+// search) with the order of its searches. Storage trouble arrives as typed events
 // (src/game/store.ts) that are logged and shown to every page while play
 // goes on in memory. One teardown, used by close() and by a failed start.
 
@@ -19,6 +20,7 @@ import type { BoardIdentity } from '../sensors/protocol.ts';
 import type { BoardSource, SourceStatus } from '../sensors/source.ts';
 import { Access, isLoopbackBind } from './access.ts';
 import { runCommand } from './commands.ts';
+import { EngineJobs, type EngineSeat } from './engine-jobs.ts';
 import type { ServerContext, ServerInfo } from './context.ts';
 import { createApp, loadPage } from './http.ts';
 import { Recorder } from './recorder.ts';
@@ -229,13 +231,22 @@ export async function startService(opts: ServiceOptions): Promise<Service> {
   store.cleanTemp();
 
   // ------------------------------------------------------------ session
-  // The engine runs in its own worker thread, started on the computer's first move (never for two players).
+  // The engine runs in its own worker thread, started on its first search (the computer's move, a hint, the bar or an analysis).
+  // Its searches take turns by purpose (engine-jobs.ts): the computer's move and a hint never wait out an evaluation.
   let engine: EngineClient | null = null;
-  const think: Think = async (req) => {
+  const seat = async (): Promise<EngineSeat> => {
     if (!engine) engine = new (await import('../engine/client.ts')).EngineClient();
-    const result = await engine.think(req.position, { level: req.level, timeMs: opts.computerThinkMs ?? 2000, seed: req.seed, history: req.history, quietPlies: req.quietPlies, book: req.book ? 'random' : 'off' });
-    return { move: result.move ?? null, score: result.score };
+    const e = engine;
+    return {
+      run: async (req) => {
+        const result = await e.think(req.position, { level: req.level, timeMs: opts.computerThinkMs ?? 2000, seed: req.seed, history: req.history, quietPlies: req.quietPlies, book: req.book ? 'random' : 'off' });
+        return { move: result.move ?? null, score: result.score };
+      },
+      stop: () => e.stop(),
+    };
   };
+  const jobs = new EngineJobs(seat);
+  const think: Think = (req) => jobs.think(req);
   const sessionOptions = { now: opts.now, rules: opts.rules, tournament: opts.tournament, timeControl: opts.timeControl, tracker: opts.tracker, tags: opts.tags, computer: opts.computer ?? null, think };
   const session = new GameSession({ ...sessionOptions, journal: (entry) => store.append(entry) });
 

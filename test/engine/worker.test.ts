@@ -56,6 +56,18 @@ describe('engine worker_thread', () => {
     expect(r.move).not.toBeNull();
   });
 
+  it('stop() also ends a search asked for but not begun yet, and none asked after it', async () => {
+    const a = client.think(START, { timeMs: 60_000 });
+    const b = client.think(Game.fromBallot(7).game.position, { timeMs: 60_000 }); // waits behind a
+    setTimeout(() => client.stop(), 300);
+    const [ra, rb] = await Promise.all([a, b]);
+    expect(ra.move).not.toBeNull();
+    expect(rb.move).not.toBeNull();
+    // A later search is not touched by that stop: it runs to its own limit.
+    const c = await client.think(START, { depth: 5 });
+    expect(c.depth).toBe(5);
+  }, 20_000);
+
   it('a bad request is an error, and the worker goes on serving', async () => {
     await expect(client.think(START, { level: 42 })).rejects.toThrow(/level must be a whole number from 1 to 10/);
     const r = await client.think(START, { depth: 3 });

@@ -155,6 +155,39 @@ describe('playing the computer on the board', () => {
     expect(await t.c.command({ name: 'evaluation', on: true })).toMatchObject({ type: 'error', code: 'not-allowed', message: 'no evaluation bar in tournament mode' });
   });
 
+  it("with the bar on, the computer's move does not wait out the evaluation's search", { timeout: 60_000 }, async () => {
+    // Each search may take a minute; the computer (level 1) needs a moment. The evaluation of the
+    // start position is running when the player moves: the computer's move must come at once,
+    // not after that search and the next position's (two minutes).
+    const s = await watched({ computer: { side: 'white', level: 1 }, computerThinkMs: 60_000 });
+    s.sim.setupStart();
+    s.sim.advance(800);
+    await s.c.event('ready');
+    expect((await s.c.command({ name: 'evaluation', on: true })).type).toBe('ok');
+    await until(() => s.service.session.snapshot().evaluation?.text === 'thinking…', 'the bar thinking');
+    const game = new Game(s.service.session.game.start);
+    // The first move comes while the engine is still starting; the second while it is well into
+    // scoring the position the computer's reply left (the player's turn).
+    for (const mine of ['11-15', '8-11']) {
+      const moves = legalMoves(game.position);
+      const m = moves.find((x) => moveText(x, moves) === mine) ?? moves[0]!;
+      game.play(m);
+      playOnSim(s.sim, m);
+      await s.c.event('move');
+      const said = await s.c.next((e) => e.type === 'event' && e.event.type === 'computer-move', "the computer's move", 20_000);
+      expect(said.event.say).toMatch(/^The computer plays /);
+      const reply = find(game, said.event.text);
+      game.play(reply);
+      playOnSim(s.sim, reply);
+      await s.c.event('move');
+      if (mine === '11-15') {
+        await until(() => s.service.session.snapshot().evaluation?.text === 'thinking…', 'the bar scoring the new position');
+        await new Promise((r) => setTimeout(r, 1500));
+      }
+    }
+    expect(s.service.session.game.plies).toHaveLength(4);
+  });
+
   it('a --computer setting that is not SIDE:LEVEL is named', () => {
     expect(parseComputerSetting('white:7')).toEqual({ side: 'white', level: 7 });
     expect(() => parseComputerSetting('white')).toThrow(/"white" is not SIDE:LEVEL \(e\.g\. white:7\)/);

@@ -1,0 +1,129 @@
+// The order of the engine's searches (src/server/engine-jobs.ts), driven by a
+// scripted engine whose searches end when the test says (or when stopped).
+import { describe, expect, it } from 'vitest';
+import { EngineJobs, type EngineSeat } from '../../src/server/engine-jobs.ts';
+import type { ThinkPurpose, ThinkRequest, ThinkResult } from '../../src/game/computer.ts';
+import { START } from '../../src/rules/index.ts';
+
+interface Search { req: ThinkRequest; stopped: boolean; finish(score?: number): void }
+
+/** An engine that records each search and ends it on finish() or stop() (stopped: answers at once, score −1). */
+function scripted(): { seat: EngineSeat; searches: Search[]; stops: number } {
+  const out = { searches: [] as Search[], stops: 0, seat: null as unknown as EngineSeat };
+  let current: Search | null = null;
+  out.seat = {
+    run: (req) => new Promise<ThinkResult | null>((resolve) => {
+      const s: Search = {
+        req,
+        stopped: false,
+        finish: (score = req.seed) => {
+          if (current === s) current = null;
+          resolve({ move: null, score });
+        },
+      };
+      current = s;
+      out.searches.push(s);
+    }),
+    stop: () => {
+      out.stops++;
+      if (current) {
+        current.stopped = true;
+        current.finish(-1);
+      }
+    },
+  };
+  return out;
+}
+
+const req = (purpose: ThinkPurpose, seed: number): ThinkRequest => ({ position: START, level: 10, history: [], quietPlies: 0, seed, purpose });
+const tick = () => new Promise((r) => setTimeout(r, 0));
+
+describe('the engine takes its searches in turn', () => {
+  it('one at a time; the waiting ones by purpose: computer, hint, evaluation, analysis', async () => {
+    const e = scripted();
+    const jobs = new EngineJobs(async () => e.seat);
+    const done: string[] = [];
+    const ask = (p: ThinkPurpose, seed: number) => jobs.think(req(p, seed)).then((r) => done.push(`${p}${seed}:${r?.score}`));
+    void ask('analysis', 1);
+    await tick();
+    expect(jobs.busyWith).toBe('analysis');
+    void ask('analysis', 2);
+    void ask('evaluation', 3);
+    void ask('hint', 4);
+    void ask('computer', 5);
+    expect(jobs.queued).toBe(4);
+    // A running analysis search is not cut short (it is one position of many; each is short).
+    expect(e.stops).toBe(0);
+    for (let i = 0; i < 5; i++) {
+      await tick();
+      e.searches[i]!.finish();
+    }
+    await tick();
+    expect(e.searches.map((s) => `${s.req.purpose}${s.req.seed}`)).toEqual(['analysis1', 'computer5', 'hint4', 'evaluation3', 'analysis2']);
+    expect(done).toEqual(['analysis1:1', 'computer5:5', 'hint4:4', 'evaluation3:3', 'analysis2:2']);
+    expect(jobs.busyWith).toBeNull();
+  });
+
+  it("the computer's move or a hint stops a running evaluation early; it still answers", async () => {
+    const e = scripted();
+    const jobs = new EngineJobs(async () => e.seat);
+    const ev = jobs.think(req('evaluation', 1));
+    await tick();
+    expect(jobs.busyWith).toBe('evaluation');
+    const mv = jobs.think(req('computer', 2));
+    expect(e.stops).toBe(1);
+    expect(await ev).toEqual({ move: null, score: -1 }); // its deepest finished iteration
+    await tick();
+    expect(jobs.busyWith).toBe('computer');
+    e.searches[1]!.finish();
+    expect(await mv).toEqual({ move: null, score: 2 });
+    // A hint does the same; the computer's own search is never stopped.
+    const ev2 = jobs.think(req('evaluation', 3));
+    await tick();
+    const hint = jobs.think(req('hint', 4));
+    expect(await ev2).toEqual({ move: null, score: -1 });
+    await tick();
+    const mv2 = jobs.think(req('computer', 5));
+    expect(e.stops).toBe(2);
+    e.searches[3]!.finish();
+    expect(await hint).toEqual({ move: null, score: 4 });
+    await tick();
+    e.searches[4]!.finish();
+    expect(await mv2).toEqual({ move: null, score: 5 });
+  });
+
+  it('a newer evaluation drops the waiting older one (null) and stops the running one', async () => {
+    const e = scripted();
+    const jobs = new EngineJobs(async () => e.seat);
+    const mv = jobs.think(req('computer', 1));
+    await tick();
+    // Moves played quickly while the computer thinks: three positions to score; only the newest is searched.
+    const evs = [2, 3, 4].map((n) => jobs.think(req('evaluation', n)));
+    expect(jobs.queued).toBe(1);
+    expect(await evs[0]).toBeNull();
+    expect(await evs[1]).toBeNull();
+    e.searches[0]!.finish();
+    await mv;
+    await tick();
+    expect(jobs.busyWith).toBe('evaluation');
+    const newer = jobs.think(req('evaluation', 5));
+    expect(await evs[2]).toEqual({ move: null, score: -1 });
+    await tick();
+    e.searches[2]!.finish();
+    expect(await newer).toEqual({ move: null, score: 5 });
+    expect(e.searches.map((s) => s.req.seed)).toEqual([1, 4, 5]);
+  });
+
+  it('an engine failure rejects that search, and the next one still runs', async () => {
+    let calls = 0;
+    const jobs = new EngineJobs(async () => ({
+      run: async (r) => {
+        if (++calls === 1) throw new Error('engine worker stopped (exit code 1)');
+        return { move: null, score: r.seed };
+      },
+      stop: () => undefined,
+    }));
+    await expect(jobs.think(req('hint', 1))).rejects.toThrow(/exit code 1/);
+    expect(await jobs.think(req('hint', 2))).toEqual({ move: null, score: 2 });
+  });
+});
