@@ -37,7 +37,7 @@ export interface SearchLimits {
   readonly nodes?: number;
   /** Time for this move, ms. */
   readonly timeMs?: number;
-  /** Or derive the time from a running clock. */
+  /** Or derive the time from a running clock (with timeMs too: whichever is less). */
   readonly clock?: Clock;
   /** The clock, ms (defaults to performance.now). Tests pass a fake one. */
   readonly now?: () => number;
@@ -179,7 +179,7 @@ export class Searcher {
     this.now = limits.now ?? (() => performance.now());
     this.shouldStop = limits.shouldStop ?? (() => false);
     const t0 = this.now();
-    let budget = limits.timeMs ?? (limits.clock ? timeForMove(limits.clock) : Infinity);
+    let budget = Math.min(limits.timeMs ?? Infinity, limits.clock ? timeForMove(limits.clock) : Infinity);
     if (limits.depth === undefined && limits.nodes === undefined && budget === Infinity) budget = 1000;
     this.deadline = t0 + budget;
     this.nodeLimit = limits.nodes ?? Infinity;

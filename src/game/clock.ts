@@ -202,6 +202,19 @@ export class GameClock {
     return Math.max(0, this.remaining[side]);
   }
 
+  /**
+   * `side`'s clock as a program thinking for it needs it: time left, the
+   * increment, and the moves until more time comes (per move: 1, the whole
+   * limit is for this move).
+   */
+  moverClock(side: Side): { remainingMs: number; incrementMs?: number; movesToGo?: number } {
+    const c = this.control, remainingMs = this.remainingOf(side);
+    if (c.kind === 'fischer') return { remainingMs, incrementMs: c.incrementMs };
+    if (c.kind === 'per-move') return { remainingMs: this.current === side ? remainingMs : c.moveMs, movesToGo: 1 };
+    const togo = this.nextAt[side] - this.movesMade[side];
+    return Number.isFinite(togo) ? { remainingMs, movesToGo: togo } : { remainingMs };
+  }
+
   /** Per move: the side "time" has been called on (its limit reached, the grace period running), if any. */
   get timeCalled(): Side | null {
     return this.called;

@@ -27,6 +27,18 @@ export interface ThinkRequest {
   book?: boolean;
   /** what the search is for (the service's engine takes the computer's move first; default 'computer') */
   purpose?: ThinkPurpose;
+  /** the mover's clock when the game has a time control: the search keeps within it as well */
+  clock?: MoverClock;
+}
+
+/** The side to move's clock as the engine needs it (the engine's Clock, as plain values). */
+export interface MoverClock {
+  /** time left, ms (per move: left of this move's limit) */
+  remainingMs: number;
+  /** added after each move, ms */
+  incrementMs?: number;
+  /** moves until more time is added (1 per move: the whole limit is this move's) */
+  movesToGo?: number;
 }
 
 /** Why the engine is asked: the computer's move, a hint, the evaluation bar, or the after-game analysis. */
@@ -84,13 +96,13 @@ export class ComputerPlayer {
    * for its move to be played. `onMove` gets the answer if the position is
    * still the same when it comes.
    */
-  consider(game: Game, ready: boolean, onMove: (move: Move, text: string) => void, onError: (e: Error) => void): void {
+  consider(game: Game, ready: boolean, onMove: (move: Move, text: string) => void, onError: (e: Error) => void, clock?: MoverClock): void {
     if (this.thinking || this.move || game.outcome || !ready || game.turn !== this.setting.side) return;
     const token = ++this.token;
     const plies = game.plies.length, hash = game.hash;
     this.thinking = true;
     const history = game.plies.slice(0, -1).map((p) => p.hash);
-    const req: ThinkRequest = { position: game.position, level: this.setting.level, history, quietPlies: game.quietPlies, seed: plies + 1 + this.seedBase, book: true, purpose: 'computer' };
+    const req: ThinkRequest = { position: game.position, level: this.setting.level, history, quietPlies: game.quietPlies, seed: plies + 1 + this.seedBase, book: true, purpose: 'computer', ...(clock ? { clock } : {}) };
     this.think(req).then(
       (r) => {
         if (token !== this.token) return;

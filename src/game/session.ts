@@ -97,6 +97,9 @@ export function terminationOf(o: Outcome): string {
   }
 }
 
+/** Time kept back on the computer's clock for the player to carry its move out on the board, ms. */
+export const CARRY_OUT_MS = 3000;
+
 const graceWords = (ms: number): string => {
   const s = Math.round(ms / 1000);
   return s % 60 === 0 ? (s === 60 ? 'a minute' : `${s / 60} minutes`) : `${s} seconds`;
@@ -521,6 +524,10 @@ export class GameSession {
     const c = this.computer;
     if (!c) return;
     const ready = this.tracker.phase === 'play' && this.tracker.crownSquare === null && !this.routine;
+    // With a time control the computer keeps within its clock, leaving the time it takes the
+    // player to carry its move out on the board (that counts on the computer's clock too).
+    const mc = this.clock?.moverClock(c.setting.side);
+    const clock = mc ? { ...mc, remainingMs: Math.max(0, mc.remainingMs - CARRY_OUT_MS) } : undefined;
     c.consider(this.game, ready, (move, text) => {
       const events = this.tracker.expectMove(move);
       const route = move.captures.length ? `${move.from} takes ${move.path.join(', then ')}` : `${move.from} to ${move.to}`;
@@ -529,7 +536,7 @@ export class GameSession {
       if (events.length) this.afterTracker(events);
     }, (e) => {
       this.emit({ type: 'notice', level: 'info', squares: [], say: `The computer could not move: ${e.message}` });
-    });
+    }, clock);
   }
 
   /** For a set-up position before its first move: "Check the colours: black men on …; white … ". */

@@ -239,7 +239,7 @@ export async function startService(opts: ServiceOptions): Promise<Service> {
     const e = engine;
     return {
       run: async (req) => {
-        const result = await e.think(req.position, { level: req.level, timeMs: opts.computerThinkMs ?? 2000, seed: req.seed, history: req.history, quietPlies: req.quietPlies, book: req.book ? 'random' : 'off' });
+        const result = await e.think(req.position, { level: req.level, timeMs: opts.computerThinkMs ?? 2000, ...(req.clock ? { clock: req.clock } : {}), seed: req.seed, history: req.history, quietPlies: req.quietPlies, book: req.book ? 'random' : 'off' });
         return { move: result.move ?? null, score: result.score };
       },
       stop: () => e.stop(),

@@ -108,6 +108,18 @@ describe('deterministic modes', () => {
     expect(timeForMove({ remainingMs: 900, incrementMs: 5000 })).toBeLessThanOrEqual(300);
   });
 
+  it('with a time per move and a clock, the search keeps within both (the lesser)', () => {
+    const ticks = (limits: { timeMs?: number; clock?: { remainingMs: number } }): number => {
+      let t = 0;
+      think(START, { ...limits, now: () => (t += 1) });
+      return t;
+    };
+    // 60 s a move but 3 s on the clock (a tenth of a second for this move): stops near 100 "ms".
+    expect(ticks({ timeMs: 60_000, clock: { remainingMs: 3000 } })).toBeLessThan(2000);
+    // The clock's share is more than the time per move: the time per move holds.
+    expect(ticks({ timeMs: 100, clock: { remainingMs: 3_600_000 } })).toBeLessThan(2000);
+  });
+
   it('repetition in the game history is a draw the search sees', () => {
     // Two kings each side shuffling: with the history of the root position twice, a move back scores 0.
     const pos = parseFen('B:WK32:BK1');

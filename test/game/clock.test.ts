@@ -40,6 +40,25 @@ describe('time controls', () => {
     expect(c.state(20_000).black).toBe(70_000);
   });
 
+  it("the mover's clock for a program thinking for it: time left, increment, moves to the next period (per move: 1)", () => {
+    const f = new GameClock(parseTimeControl('1m+2s'));
+    f.start('black', 0);
+    f.moved('black', 10_000);
+    expect(f.moverClock('black')).toEqual({ remainingMs: 52_000, incrementMs: 2000 });
+    const p = new GameClock(parseTimeControl('3/1m,30s'));
+    p.start('black', 0);
+    p.moved('black', 10_000);
+    expect(p.moverClock('black')).toEqual({ remainingMs: 50_000, movesToGo: 2 });
+    const last = new GameClock(parseTimeControl('10m'));
+    expect(last.moverClock('white')).toEqual({ remainingMs: 600_000, incrementMs: 0 });
+    const m = new GameClock(parseTimeControl('1m/move,20s/forced'));
+    m.start('black', 0);
+    m.settle(15_000);
+    expect(m.moverClock('black')).toEqual({ remainingMs: 45_000, movesToGo: 1 });
+    // White's move has not begun: its whole limit.
+    expect(m.moverClock('white')).toEqual({ remainingMs: 60_000, movesToGo: 1 });
+  });
+
   it('a flag falls at zero', () => {
     const c = new GameClock(parseTimeControl('10s'));
     c.start('black', 0);

@@ -188,6 +188,30 @@ describe('playing the computer on the board', () => {
     expect(s.service.session.game.plies).toHaveLength(4);
   });
 
+  it('with a time control the computer keeps within its clock, whatever its time per move', { timeout: 60_000 }, async () => {
+    // A minute per search, but 30 s on the clock for the whole game: the computer must answer in
+    // about a thirtieth of what it has (less the time to carry its move out), not in a minute.
+    const s = await watched({ computerThinkMs: 60_000 });
+    const fen = 'B:W18,21,22,24,25,27,28,30,31:B1,2,3,5,6,9,10,11,12';
+    expect((await s.c.command({ name: 'new-game', fen, computer: { side: 'white', level: 10 }, timeControl: '30s' })).type).toBe('ok');
+    s.sim.clear();
+    const game = new Game(s.service.session.game.start);
+    for (let sq = 1; sq <= 32; sq++) {
+      const bit = 1 << (sq - 1);
+      if (game.position.black & bit) s.sim.set(sq, 1, { color: 'black' });
+      if (game.position.white & bit) s.sim.set(sq, 1, { color: 'white' });
+    }
+    s.sim.advance(1000);
+    await s.c.event('ready');
+    const m = legalMoves(game.position).find((x) => !x.captures.length)!;
+    game.play(m);
+    playOnSim(s.sim, m);
+    await s.c.event('move');
+    const said = await s.c.next((e) => e.type === 'event' && e.event.type === 'computer-move', "the computer's move", 20_000);
+    expect(legalMoves(game.position).some((x) => moveText(x, legalMoves(game.position)) === said.event.text)).toBe(true);
+    expect(s.service.session.snapshot().clock).toMatchObject({ flagged: null });
+  });
+
   it('a --computer setting that is not SIDE:LEVEL is named', () => {
     expect(parseComputerSetting('white:7')).toEqual({ side: 'white', level: 7 });
     expect(() => parseComputerSetting('white')).toThrow(/"white" is not SIDE:LEVEL \(e\.g\. white:7\)/);
