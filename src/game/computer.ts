@@ -88,7 +88,8 @@ export class ComputerPlayer {
   /** varies the book's choices from game to game (same game, same choices) */
   private readonly seedBase = Math.floor(Math.random() * 1_000_000);
 
-  constructor(readonly setting: ComputerSetting, private readonly think: Think) {}
+  /** `stop` ends a search under way whose answer is no longer wanted (the engine's next search need not wait for it). */
+  constructor(readonly setting: ComputerSetting, private readonly think: Think, private readonly stop?: () => void) {}
 
   /**
    * Starts thinking if it is the computer's turn in a game under way on a
@@ -124,6 +125,7 @@ export class ComputerPlayer {
   /** The game changed under it (a takeback, a new game, a reconnect): forget the pending answer. */
   cancel(): void {
     this.token++;
+    if (this.thinking) this.stop?.();
     this.thinking = false;
     this.move = null;
   }

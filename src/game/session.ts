@@ -24,7 +24,7 @@ import type { JournalEntry } from './journal.ts';
 import { CalibrationRoutine } from '../reading/routine.ts';
 import { scoreText } from '../engine/analyse.ts';
 import { WIN } from '../engine/search.ts';
-import { ComputerPlayer, analyseGame, computerFromTags, computerName, type AnalysisMark, type ComputerSetting, type Think } from './computer.ts';
+import { ComputerPlayer, analyseGame, computerFromTags, computerName, type AnalysisMark, type ComputerSetting, type Think, type ThinkPurpose } from './computer.ts';
 import { Calibration, type CalibrationData } from '../reading/calibration.ts';
 
 export interface SessionOptions {
@@ -45,6 +45,8 @@ export interface SessionOptions {
   computer?: ComputerSetting | null;
   /** How the computer thinks (the engine worker, wired by the service). Without it no game can have a computer player. */
   think?: Think;
+  /** Ends the engine's searches for a purpose whose answer is no longer wanted (the computer's, after a takeback or a new game). */
+  stopThinking?: (purpose: ThinkPurpose) => void;
 }
 
 export type SessionErrorCode = 'bad-fen' | 'bad-ballot' | 'bad-time-control' | 'game-over' | 'not-allowed' | 'bad-request' | 'nothing-to-undo';
@@ -343,7 +345,7 @@ export class GameSession {
     this.analysis = null;
     this.computer?.cancel();
     const setting = this.options.think ? computerFromTags(tags) : null;
-    this.computer = setting && this.options.think ? new ComputerPlayer(setting, this.options.think) : null;
+    this.computer = setting && this.options.think ? new ComputerPlayer(setting, this.options.think, () => this.options.stopThinking?.('computer')) : null;
   }
 
   private setupSentence(): string {

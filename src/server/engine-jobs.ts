@@ -8,7 +8,9 @@
 //     and stops a running one early (it answers with its deepest finished
 //     iteration);
 //   - the computer's move or a hint stops a running evaluation early, so a
-//     player with the bar on never waits a full evaluation for either.
+//     player with the bar on never waits a full evaluation for either;
+//   - cancel(purpose) drops that purpose's waiting searches and stops its
+//     running one (the computer's search after a takeback or a new game).
 // Pure scheduling over an injected engine (`run`, `stop`), so tests drive it
 // with a scripted one.
 
@@ -58,6 +60,18 @@ export class EngineJobs {
       if (this.running?.purpose === 'evaluation' && purpose !== 'analysis') this.seatNow?.stop();
       this.pump();
     });
+  }
+
+  /** Drops the waiting searches for `purpose` (they answer null) and stops a running one early. */
+  cancel(purpose: ThinkPurpose): void {
+    for (let i = this.waiting.length - 1; i >= 0; i--) {
+      const j = this.waiting[i]!;
+      if (j.purpose === purpose) {
+        this.waiting.splice(i, 1);
+        j.resolve(null);
+      }
+    }
+    if (this.running?.purpose === purpose) this.seatNow?.stop();
   }
 
   /** Searches waiting (not the running one). */

@@ -11,7 +11,7 @@ import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { pino, type Logger, type LevelWithSilent } from 'pino';
-import type { ComputerSetting, Think } from '../game/computer.ts';
+import type { ComputerSetting, Think, ThinkPurpose } from '../game/computer.ts';
 import type { EngineClient } from '../engine/client.ts';
 import { GameSession, GameStore, resumeNewest, type SessionEvent, type SessionOptions, type StorageHealth, type StoreFs } from '../game/index.ts';
 import type { Color, GameOptions } from '../rules/index.ts';
@@ -247,7 +247,7 @@ export async function startService(opts: ServiceOptions): Promise<Service> {
   };
   const jobs = new EngineJobs(seat);
   const think: Think = (req) => jobs.think(req);
-  const sessionOptions = { now: opts.now, rules: opts.rules, tournament: opts.tournament, timeControl: opts.timeControl, tracker: opts.tracker, tags: opts.tags, computer: opts.computer ?? null, think };
+  const sessionOptions = { now: opts.now, rules: opts.rules, tournament: opts.tournament, timeControl: opts.timeControl, tracker: opts.tracker, tags: opts.tags, computer: opts.computer ?? null, think, stopThinking: (p: ThinkPurpose) => jobs.cancel(p) };
   const session = new GameSession({ ...sessionOptions, journal: (entry) => store.append(entry) });
 
   const pdn = new PdnRecord(session, store);

@@ -114,6 +114,24 @@ describe('the engine takes its searches in turn', () => {
     expect(e.searches.map((s) => s.req.seed)).toEqual([1, 4, 5]);
   });
 
+  it("cancel('computer') (a takeback, a new game): its waiting searches answer null, its running one stops; others go on", async () => {
+    const e = scripted();
+    const jobs = new EngineJobs(async () => e.seat);
+    const running = jobs.think(req('computer', 1));
+    await tick();
+    const waiting = jobs.think(req('computer', 2));
+    const hint = jobs.think(req('hint', 3));
+    jobs.cancel('computer');
+    expect(await running).toEqual({ move: null, score: -1 });
+    expect(await waiting).toBeNull();
+    await tick();
+    expect(jobs.busyWith).toBe('hint');
+    jobs.cancel('computer'); // nothing of the computer's: the hint is not touched
+    expect(e.stops).toBe(1);
+    e.searches[1]!.finish();
+    expect(await hint).toEqual({ move: null, score: 3 });
+  });
+
   it('an engine failure rejects that search, and the next one still runs', async () => {
     let calls = 0;
     const jobs = new EngineJobs(async () => ({
