@@ -46,15 +46,7 @@ export class EngineJobs {
   think(req: ThinkRequest): Promise<ThinkResult | null> {
     const purpose = req.purpose ?? 'computer';
     return new Promise((resolve, reject) => {
-      if (purpose === 'evaluation') {
-        for (let i = this.waiting.length - 1; i >= 0; i--) {
-          const j = this.waiting[i]!;
-          if (j.purpose === 'evaluation') {
-            this.waiting.splice(i, 1);
-            j.resolve(null);
-          }
-        }
-      }
+      if (purpose === 'evaluation') this.drop('evaluation');
       this.waiting.push({ req, purpose, seq: this.seq++, resolve, reject });
       this.waiting.sort((a, b) => RANK[a.purpose] - RANK[b.purpose] || a.seq - b.seq);
       if (this.running?.purpose === 'evaluation' && purpose !== 'analysis') this.seatNow?.stop();
@@ -64,6 +56,12 @@ export class EngineJobs {
 
   /** Drops the waiting searches for `purpose` (they answer null) and stops a running one early. */
   cancel(purpose: ThinkPurpose): void {
+    this.drop(purpose);
+    if (this.running?.purpose === purpose) this.seatNow?.stop();
+  }
+
+  /** The waiting searches for `purpose` leave the queue, answering null. */
+  private drop(purpose: ThinkPurpose): void {
     for (let i = this.waiting.length - 1; i >= 0; i--) {
       const j = this.waiting[i]!;
       if (j.purpose === purpose) {
@@ -71,7 +69,6 @@ export class EngineJobs {
         j.resolve(null);
       }
     }
-    if (this.running?.purpose === purpose) this.seatNow?.stop();
   }
 
   /** Searches waiting (not the running one). */
