@@ -90,8 +90,7 @@ export function analyseCommand(argv: string[], io: Io): number {
     ANALYSE_USAGE,
   );
   if (values.help) {
-    io.out(`${ANALYSE_USAGE}\nSearches every position of each game (default --time 1s each) and marks mistakes (?) and blunders (??)\nwith the better move as a comment; writes the annotated PDN to --out or standard output,\nand one summary line per game to standard error. A game that cannot be read is named there and left out;
-the others are analysed, and the exit code is then 1.`);
+    io.out(`${ANALYSE_USAGE}\nSearches every position of each game (default --time 1s each) and marks mistakes (?) and blunders (??)\nwith the better move as a comment; writes the annotated PDN to --out or standard output,\nand one summary line per game to standard error. A game that cannot be read is named there and left out;\nthe others are analysed, and the exit code is then 1.`);
     return 0;
   }
   if (positionals.length !== 1) throw new UsageError(`analyse needs exactly one GAME.pdn\n${ANALYSE_USAGE}`);

@@ -10,6 +10,7 @@
 // too. Pure: the time is passed in.
 
 import type { ClockState as ClockStateV1 } from '../protocol/v1.ts';
+import type { Clock } from '../engine/search.ts';
 
 export class TimeControlError extends Error {
   override readonly name = 'TimeControlError';
@@ -207,7 +208,7 @@ export class GameClock {
    * increment, and the moves until more time comes (per move: 1, the whole
    * limit is for this move).
    */
-  moverClock(side: Side): { remainingMs: number; incrementMs?: number; movesToGo?: number } {
+  moverClock(side: Side): Clock {
     const c = this.control, remainingMs = this.remainingOf(side);
     if (c.kind === 'fischer') return { remainingMs, incrementMs: c.incrementMs };
     if (c.kind === 'per-move') return { remainingMs: this.current === side ? remainingMs : c.moveMs, movesToGo: 1 };

@@ -7,6 +7,7 @@
 import { moveText, legalMoves, playMove, sameResult, sideName, type Color, type Game, type Move, type Position } from '../rules/index.ts';
 import { BLUNDER, MISTAKE, scoreText } from '../engine/analyse.ts';
 import type { ComputerState } from '../protocol/v1.ts';
+import type { Clock } from '../engine/search.ts';
 
 export interface ComputerSetting {
   side: Color;
@@ -27,18 +28,8 @@ export interface ThinkRequest {
   book?: boolean;
   /** what the search is for (the service's engine takes the computer's move first; default 'computer') */
   purpose?: ThinkPurpose;
-  /** the mover's clock when the game has a time control: the search keeps within it as well */
-  clock?: MoverClock;
-}
-
-/** The side to move's clock as the engine needs it (the engine's Clock, as plain values). */
-export interface MoverClock {
-  /** time left, ms (per move: left of this move's limit) */
-  remainingMs: number;
-  /** added after each move, ms */
-  incrementMs?: number;
-  /** moves until more time is added (1 per move: the whole limit is this move's) */
-  movesToGo?: number;
+  /** the mover's clock when the game has a time control (GameClock.moverClock): the search keeps within it as well */
+  clock?: Clock;
 }
 
 /** Why the engine is asked: the computer's move, a hint, the evaluation bar, or the after-game analysis. */
@@ -97,7 +88,7 @@ export class ComputerPlayer {
    * for its move to be played. `onMove` gets the answer if the position is
    * still the same when it comes.
    */
-  consider(game: Game, ready: boolean, onMove: (move: Move, text: string) => void, onError: (e: Error) => void, clock?: MoverClock): void {
+  consider(game: Game, ready: boolean, onMove: (move: Move, text: string) => void, onError: (e: Error) => void, clock?: Clock): void {
     if (this.thinking || this.move || game.outcome || !ready || game.turn !== this.setting.side) return;
     const token = ++this.token;
     const plies = game.plies.length, hash = game.hash;

@@ -18,6 +18,12 @@ function find(game: Game, text: string): Move {
   return m;
 }
 
+/** The player's move: `text` where the position allows it, else the first legal move (the computer's replies vary). */
+function pick(game: Game, text: string | undefined): Move {
+  const all = legalMoves(game.position);
+  return all.find((x) => moveText(x, all) === text) ?? all[0]!;
+}
+
 describe('playing the computer on the board', () => {
   it('the computer (White, level 3) answers each move; the player carries it out; any other move is refused', { timeout: 60_000 }, async () => {
     const s = await watched({ computer: { side: 'white', level: 3 }, computerThinkMs: 300 });
@@ -36,9 +42,7 @@ describe('playing the computer on the board', () => {
     let refused = false;
     let rounds = 0;
     while (rounds < 2 || (!refused && rounds < 5)) {
-      const moves = legalMoves(game.position);
-      const wanted = script[rounds];
-      const m = (wanted !== undefined ? moves.find((x) => moveText(x, moves) === wanted) : undefined) ?? moves[0];
+      const m = pick(game, script[rounds]);
       rounds++;
       game.play(m);
       playOnSim(s.sim, m);
@@ -169,8 +173,7 @@ describe('playing the computer on the board', () => {
     // The first move comes while the engine is still starting; the second while it is well into
     // scoring the position the computer's reply left (the player's turn).
     for (const mine of ['11-15', '8-11']) {
-      const moves = legalMoves(game.position);
-      const m = moves.find((x) => moveText(x, moves) === mine) ?? moves[0]!;
+      const m = pick(game, mine);
       game.play(m);
       playOnSim(s.sim, m);
       await s.c.event('move');
