@@ -12,6 +12,7 @@
 // emulator harness adds the conversion noise. Pure and seeded.
 
 import { HALL } from './hall-table.ts';
+import { mulberry32, type Rng } from '../common/prng.ts';
 
 export interface HallModelOptions {
   seed: number;
@@ -61,11 +62,11 @@ export class HallModel {
   readonly sensitivity: number[] = [];
   readonly quiescent: number[] = [];
   private readonly stacks: Coin[][] = Array.from({ length: 32 }, () => []);
-  private rng: number;
+  private readonly random: Rng;
 
   constructor(options: Partial<HallModelOptions> = {}) {
     this.options = { ...DEFAULT_HALL_MODEL, ...options };
-    this.rng = (this.options.seed * 0x9e3779b1) >>> 0 || 1;
+    this.random = mulberry32(Math.imul(this.options.seed, 0x9e3779b1));
     const [sTyp, sMin, sMax] = HALL.sens;
     const [qTyp, qMin, qMax] = HALL.quiescent;
     const draw = (typ: number, min: number, max: number) => {
@@ -80,17 +81,6 @@ export class HallModel {
       this.sensitivity.push(draw(sTyp, sMin, sMax));
       this.quiescent.push(draw(qTyp, qMin, qMax));
     }
-  }
-
-  /** xorshift32 in [0, 1) */
-  private random(): number {
-    let x = this.rng;
-    x ^= x << 13;
-    x >>>= 0;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    this.rng = x >>> 0;
-    return this.rng / 0x100000000;
   }
 
   private handOffset(): number {

@@ -13,7 +13,7 @@ import { makeJournalLine, readJournal, type JournalEntry } from '../../src/game/
 import { resumeNewest } from '../../src/game/resume.ts';
 import { GameSession } from '../../src/game/session.ts';
 import { GameStore, GamesFolderLocked, type StorageEvent } from '../../src/game/store.ts';
-import { mulberry32 } from '../../src/sensors/sim/prng.ts';
+import { mulberry32 } from '../../src/common/prng.ts';
 import { corpusMoves } from '../server/helpers.ts';
 import { FaultyFs } from './faulty-fs.ts';
 

@@ -19,7 +19,7 @@ import { Emitter } from '../emitter.ts';
 import { SourceBase, defaultClock, type Clock, type RawFrame } from '../source.ts';
 import { BoardPhysics, type Placement, type PhysicsOptions } from './physics.ts';
 import { START_POSITION, Timeline, applyHandAction, type BoardHand, type TimelineStep } from './hand.ts';
-import { mulberry32, type Rng } from './prng.ts';
+import { mulberry32, type Rng } from '../../common/prng.ts';
 
 export interface SimBoardOptions {
   seed?: number;

@@ -12,4 +12,4 @@ export {
   type HandAction,
   type TimelineStep,
 } from './hand.ts';
-export { mulberry32, gaussianish, type Rng } from './prng.ts';
+export { mulberry32, gaussianish, type Rng } from '../../common/prng.ts';

@@ -13,7 +13,7 @@
 // of the sensor's output range and the 10-bit clamp. Seeded: runs replay.
 
 import { SQUARES } from '../protocol.ts';
-import { gaussianish, mulberry32, uniform, type Rng } from './prng.ts';
+import { gaussianish, mulberry32, uniform, type Rng } from '../../common/prng.ts';
 
 export interface PhysicsOptions {
   seed: number;
