@@ -6,14 +6,15 @@
 import { Emitter } from './emitter.ts';
 import { LineStats, type LineStatsSnapshot } from './linestats.ts';
 import type { BoardIdentity, HostCommand } from './protocol.ts';
+import { CrownheadError } from '../common/errors.ts';
 
 export type { BoardIdentity, HostCommand } from './protocol.ts';
 
 /** No Crownhead board answered; `tried` says what was tried and why each failed. */
-export class BoardNotFoundError extends Error {
+export class BoardNotFoundError extends CrownheadError<'board-not-found'> {
+  override readonly name = 'BoardNotFoundError';
   constructor(readonly tried: readonly string[]) {
-    super(`no board found${tried.length ? ': ' + tried.join('; ') : ''}`);
-    this.name = 'BoardNotFoundError';
+    super('board-not-found', `no board found${tried.length ? ': ' + tried.join('; ') : ''}`);
   }
 }
 
