@@ -172,7 +172,9 @@ export class FirmataBoardSource extends SourceBase {
       ...({ binding: this.opts.binding ?? SerialPort.binding } as object),
     } as ConstructorParameters<typeof SerialPort>[0]);
     this.port = port;
+    // library edge: firmata-io and johnny-five ship no types; these are the parts used.
     const firmataMod = (await importLazily('firmata-io')) as unknown as { default: { Firmata: FirmataCtor } };
+    // library edge: johnny-five ships no types; the two classes used.
     const five = (await importLazily('johnny-five')) as unknown as {
       default: {
         Board: new (o: Record<string, unknown>) => { on(e: string, f: (...a: unknown[]) => void): unknown };
