@@ -13,6 +13,7 @@
 
 import { HALL } from './hall-table.ts';
 import { mulberry32, type Rng } from '../common/prng.ts';
+import { sensorRead, type SelectFault } from './mux.ts';
 
 export interface HallModelOptions {
   seed: number;
@@ -24,6 +25,20 @@ export interface HallModelOptions {
   parts: 'typical' | 'datasheet';
   /** 'uniform': every magnet S pole down; 'polarity': Black's S down, White's N down (White's coins read below empty) */
   coding: 'uniform' | 'polarity';
+  /** Build faults, for `crownhead doctor`'s tests: none on a good board. */
+  faults?: HallFaults;
+}
+
+/** What a builder can get wrong, as the sensors then read. */
+export interface HallFaults {
+  /** squares whose sensor gives no output (unpowered or broken: reads 0 V) */
+  dead?: readonly number[];
+  /** squares whose sensor is mounted the wrong way round (the field reversed: coins read below empty) */
+  reversed?: readonly number[];
+  /** every magnet's strength relative to the specified part (a weak lot, a smaller magnet) */
+  magnetStrength?: number;
+  /** a fault on the multiplexers' select lines (src/sensors/mux.ts) */
+  select?: SelectFault;
 }
 
 export const DEFAULT_HALL_MODEL: HallModelOptions = { seed: 1, offCentreMm: 1.2, maxOffMm: 4, parts: 'typical', coding: 'uniform' };
@@ -155,16 +170,20 @@ export class HallModel {
     return b;
   }
 
-  /** Noise-free sensor output, mV, clipped to the sensor's output span. */
+  /** Noise-free output of the sensor under a square, mV, clipped to the sensor's output span. */
   millivolts(square: number): number {
     this.stack(square);
-    const v = this.quiescent[square - 1] + this.sensitivity[square - 1] * this.field(square);
+    const f = this.options.faults;
+    if (f?.dead?.includes(square)) return 0;
+    const sign = f?.reversed?.includes(square) ? -1 : 1;
+    const v = this.quiescent[square - 1] + sign * this.sensitivity[square - 1] * this.field(square) * (f?.magnetStrength ?? 1);
     return Math.min(HALL.span[1], Math.max(HALL.span[0], v));
   }
 
-  /** All 32 outputs, rounded mV (the harness's LEVELS command). */
+  /** What the firmware reads for each square, rounded mV (the harness's LEVELS command): a select-line fault reads another square's sensor. */
   levels(): number[] {
-    return Array.from({ length: 32 }, (_, i) => Math.round(this.millivolts(i + 1)));
+    const select = this.options.faults?.select ?? null;
+    return Array.from({ length: 32 }, (_, i) => Math.round(this.millivolts(sensorRead(select, i + 1))));
   }
 
   /** The ADC reading a noise-free output gives (10 bit, 5 V reference). */
