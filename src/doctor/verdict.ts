@@ -57,6 +57,8 @@ const TOP = counts(SS49E.outMax) - 4;
 const BOTTOM = counts(SS49E.outMin) + 4;
 const RAIL = 3;
 const NO_OUTPUT = 40;
+/** counts beyond the zero range that no working part reaches */
+const FAR_OFF = 100;
 const NOISY_COUNTS = 4;
 /** one coin of the specified part on a typical sensor, counts */
 const NOMINAL_RISE = counts(SS49E.sens * discBz(MAGNETS.find((m) => m.key === '12x1-N35')!, 0, z1()));
@@ -91,16 +93,23 @@ export function judge(obs: Observations): DoctorVerdict {
 
 type Add = (severity: Severity, code: Finding['code'], squares: number[], message: string) => void;
 
-/** Sensors with no output at all: a reading pinned at a rail that never moves. */
+/**
+ * Sensors with no output: a reading pinned near a rail, or far outside the
+ * zero levels a working part gives and deaf to a coin (a sensor without
+ * supply leaves its output at the bottom of the span the input stage allows).
+ */
 function outputs(obs: Observations, add: Add): Set<number> {
   const dead = new Set<number>();
   for (let i = 0; i < 32; i++) {
-    // far outside any output the sensor can give (its span is about 184–860 counts): no sensor output reaches the ADC
-    if (obs.zero[i] < NO_OUTPUT || obs.zero[i] > 1023 - NO_OUTPUT) dead.add(i + 1);
+    const z = obs.zero[i];
+    const r = obs.responses.find((x) => x.square === i + 1);
+    const deaf = !r || !r.moved.some((m) => m.square === i + 1);
+    const farOff = z < ZERO_RANGE[0] - FAR_OFF || z > ZERO_RANGE[1] + FAR_OFF;
+    if (z < NO_OUTPUT || z > 1023 - NO_OUTPUT || (farOff && deaf)) dead.add(i + 1);
   }
   if (dead.size) {
     const sq = [...dead];
-    add('fault', 'no-output', sq, `${plural(sq, 'The sensor under', 'The sensors under')} ${list(sq)} ${plural(sq, 'gives', 'give')} no output (the reading sits at ${obs.zero[sq[0] - 1] < NO_OUTPUT ? '0 V' : '5 V'}): check ${plural(sq, 'its', 'their')} 5 V, ground and output wires and the solder joints.`);
+    add('fault', 'no-output', sq, `${plural(sq, 'The sensor under', 'The sensors under')} ${list(sq)} ${plural(sq, 'gives', 'give')} no output (${plural(sq, 'it reads', 'they read')} ${sq.map((s) => Math.round(obs.zero[s - 1])).join(', ')} counts with no coin, where a working SS49E gives ${Math.round(ZERO_RANGE[0])}–${Math.round(ZERO_RANGE[1])}, and nothing changes with a coin): check ${plural(sq, 'its', 'their')} 5 V, ground and output wires and the solder joints.`);
   }
   return dead;
 }
