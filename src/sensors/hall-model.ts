@@ -14,6 +14,7 @@
 import { HALL } from './hall-table.ts';
 import { mulberry32, type Rng } from '../common/prng.ts';
 import { sensorRead, type SelectFault } from './mux.ts';
+import { fieldTable, magnet as magnetOf } from './magnet-physics.ts';
 
 export interface HallModelOptions {
   seed: number;
@@ -25,6 +26,12 @@ export interface HallModelOptions {
   parts: 'typical' | 'datasheet';
   /** 'uniform': every magnet S pole down; 'polarity': Black's S down, White's N down (White's coins read below empty) */
   coding: 'uniform' | 'polarity';
+  /**
+   * The coins' magnet: the specified 12x1-N35 (the generated table), or any
+   * disc a builder may substitute ("8x1.5-N42", "10x2-N52": magnet-physics.ts),
+   * its fields computed from the same geometry.
+   */
+  magnet?: string;
   /** Build faults, for `crownhead doctor`'s tests: none on a good board. */
   faults?: HallFaults;
 }
@@ -40,6 +47,9 @@ export interface HallFaults {
   /** a fault on the multiplexers' select lines (src/sensors/mux.ts) */
   select?: SelectFault;
 }
+
+/** The magnet the generated table (hall-table.ts) is for. */
+const HALL_MAGNET = '12x1-N35';
 
 export const DEFAULT_HALL_MODEL: HallModelOptions = { seed: 1, offCentreMm: 1.2, maxOffMm: 4, parts: 'typical', coding: 'uniform' };
 
@@ -78,10 +88,14 @@ export class HallModel {
   readonly quiescent: number[] = [];
   private readonly stacks: Coin[][] = Array.from({ length: 32 }, () => []);
   private readonly random: Rng;
+  /** field against sideways distance (HALL.offsets) of a lone coin, a king's upper coin, a coin upside down */
+  private readonly table: { lower: readonly number[]; upper: readonly number[]; flipped: readonly number[] };
 
   constructor(options: Partial<HallModelOptions> = {}) {
     this.options = { ...DEFAULT_HALL_MODEL, ...options };
     this.random = mulberry32(Math.imul(this.options.seed, 0x9e3779b1));
+    const key = this.options.magnet ?? HALL_MAGNET;
+    this.table = key === HALL_MAGNET ? HALL : fieldTable(magnetOf(key), HALL.offsets);
     const [sTyp, sMin, sMax] = HALL.sens;
     const [qTyp, qMin, qMax] = HALL.quiescent;
     const draw = (typ: number, min: number, max: number) => {
@@ -164,7 +178,7 @@ export class HallModel {
         // own coins sit `off` from the sensor; a neighbour's offset is negligible at ≥ 36 mm
         const dist = sq === square ? coin.off : d;
         const pole = this.options.coding === 'polarity' && coin.color === 'white' ? -1 : 1;
-        b += pole * (coin.flipped ? interp(HALL.flipped, dist) : interp(k === 0 ? HALL.lower : HALL.upper, dist));
+        b += pole * (coin.flipped ? interp(this.table.flipped, dist) : interp(k === 0 ? this.table.lower : this.table.upper, dist));
       });
     }
     return b;

@@ -67,10 +67,32 @@ export const SENSORS: readonly Sensor[] = [
   { key: 'A1324', name: 'Allegro A1324', sens: 5, sensMin: 4.75, sensMax: 5.25, q: 2500, qMin: 2450, qMax: 2550, outMin: 500, outMax: 4500, unipolar: false, price: 1.1 },
 ];
 
+/** Nominal remanence of the usual neodymium grades, tesla. */
+export const GRADES: Readonly<Record<string, number>> = { N35: N35, N38: 1.23, N40: 1.26, N42: N42, N45: 1.34, N48: 1.39, N50: 1.42, N52: N52 };
+
+/**
+ * A magnet by key: one of MAGNETS, or any disc a builder may substitute,
+ * written "DxT-GRADE" (diameter × thickness in mm, grade N35–N52), e.g. "10x2-N52".
+ */
 export function magnet(key: string): Magnet {
   const m = MAGNETS.find((x) => x.key === key);
-  if (!m) throw new Error(`no magnet ${key}`);
-  return m;
+  if (m) return m;
+  const p = /^(\d+(?:\.\d+)?)x(\d+(?:\.\d+)?)-(N\d\d)$/.exec(key);
+  const br = p ? GRADES[p[3]] : undefined;
+  if (!p || br === undefined) throw new RangeError(`no magnet "${key}": write DIAMETERxTHICKNESS-GRADE in mm, e.g. 8x1.5-N42 (grades ${Object.keys(GRADES).join(', ')})`);
+  const [d, t] = [Number(p[1]), Number(p[2])];
+  if (!(d >= 3 && d <= 20 && t >= 0.5 && t <= 3)) throw new RangeError(`no magnet "${key}": a coin's magnet is 3–20 mm across and 0.5–3 mm thick`);
+  return { key, diameter: d, thickness: t, grade: p[3], br, price: 0 };
+}
+
+/** A magnet's field against sideways distance from the sensor (gauss): a lone coin, a king's upper coin, a coin upside down. */
+export function fieldTable(m: Magnet, offsets: readonly number[], g: Geometry = GEOMETRY): { lower: number[]; upper: number[]; flipped: number[] } {
+  const z = z1(g);
+  return {
+    lower: offsets.map((o) => discBz(m, o, z)),
+    upper: offsets.map((o) => discBz(m, o, z + g.coin)),
+    flipped: offsets.map((o) => -discBz(m, o, z + g.coin - m.thickness)),
+  };
 }
 export function sensor(key: string): Sensor {
   const s = SENSORS.find((x) => x.key === key);
