@@ -4,22 +4,23 @@
 // resign, draw, takeback, clock). Every change is handed to the journal before
 // it is announced. Knows nothing of the board, the coach or the network: the
 // session (session.ts) wires it to the tracker and turns its moves into
-// announcements. Pure but for the injected wall clock.
+// announcements. Pure but for the injected wall clock (Math.random draws a
+// random ballot or first player when no `random` is given; gameIds' default
+// start reads the real clock).
 
 import {
   BALLOTS, FenError, Game, GameError, legalMoves, makeFen, opposite, parseFen, sideName,
   type Color, type GameOptions, type Move, type Outcome, type Ply,
 } from '../rules/index.ts';
 import { resultOf, type PdnResult } from '../pdn/index.ts';
-import { GameClock, TimeControlError, parseTimeControl, parseTimeControlTag, timeControlTag, type TimeControl } from './clock.ts';
-import type { MoveRecord } from '../protocol/v1.ts';
+import { GameClock, TimeControlError, parseTimeControl, parseTimeControlTag, timeControlTag, type ClockState, type TimeControl } from './clock.ts';
+import type { GameEvent, MoveRecord } from '../protocol/v1.ts';
 import { ELEVEN_MAN_COUNT, elevenManPosition } from '../rules/eleven-man.ts';
 import type { JournalEntry } from './journal.ts';
+import type { ComputerSetting } from './computer.ts';
 import { SessionError } from './errors.ts';
 import { applyTags, restoredTags } from './tags.ts';
 import { describeOutcome, graceWords, terminationOf, type TableState } from './view.ts';
-import type { GameEvent } from '../protocol/v1.ts';
-import type { ClockState } from './clock.ts';
 
 /** What the table announces (the session passes them on to its listeners). */
 export type TableEvent =
@@ -56,7 +57,7 @@ export interface NewGameRequest {
   timeControl?: string;
   random?: () => number;
   /** The computer as a player ({ side, level }), or null for two players (undefined: the service's default). */
-  computer?: { side: Color; level: number } | null;
+  computer?: ComputerSetting | null;
 }
 
 /** A new game set up by the table: what its announcement needs. */
