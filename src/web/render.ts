@@ -12,7 +12,7 @@ import {
   type Clock, type Fix, type Move, type Piece, type Side, type Snapshot,
 } from './model.ts';
 import {
-  canControl, canUseHand, clockNow, effectiveCounts, isArmed, reviewView, sortedArchive, statusHeadline,
+  canControl, canUseHand, clockNow, effectiveCounts, isArmed, reviewView, sortedArchive, statusHeadline, timeCall,
   type ViewState,
 } from './state.ts';
 import { fixSentences, piecesSentence, squareList } from '../protocol/words.ts';
@@ -128,6 +128,7 @@ export function renderBoard(s: ViewState, opts: BoardOptions): string {
     + '<radialGradient id="gw" cx="0.38" cy="0.32" r="0.75"><stop offset="0" stop-color="#fffdf6"/><stop offset="0.6" stop-color="#f1e8d2"/><stop offset="1" stop-color="#d8c9a6"/></radialGradient>'
     + '<radialGradient id="gu" cx="0.38" cy="0.32" r="0.75"><stop offset="0" stop-color="#e8c77a"/><stop offset="1" stop-color="#a97c2f"/></radialGradient>'
     + '<marker id="arrow" viewBox="0 0 10 10" refX="5" refY="5" markerWidth="3.2" markerHeight="3.2" orient="auto-start-reverse"><path d="M0 0 L10 5 L0 10 z" class="arrow-head"/></marker>'
+    + '<marker id="arrow-better" viewBox="0 0 10 10" refX="5" refY="5" markerWidth="3" markerHeight="3" orient="auto-start-reverse"><path d="M0 0 L10 5 L0 10 z" class="better-head"/></marker>'
     + '</defs>');
   out.push('<rect class="table" x="-0.36" y="-0.36" width="8.72" height="8.72" rx="0.3"/>');
 
@@ -176,6 +177,14 @@ export function renderBoard(s: ViewState, opts: BoardOptions): string {
   if (cm) {
     const route = [cm.from, ...cm.path].map((sq) => { const p = squareXY(sq, flipped); return [p.x + 0.5, p.y + 0.5]; });
     out.push(`<polyline class="computer-route" data-computer="${esc(cm.text)}" points="${route.map(([x, y]) => `${f2(x)},${f2(y)}`).join(' ')}" marker-end="url(#arrow)"/>`);
+  }
+
+  // Reviewing a move the analysis marks (? or ??): the better move, as a green arrow from the position before it.
+  const better = rv && !rv.archived && rv.ply > 0 ? snap?.analysis?.marks.find((a) => a.ply === rv.ply - 1) : undefined;
+  const betterSquares = better ? (better.better.match(/\d+/g) ?? []).map(Number).filter((n) => n >= 1 && n <= 32) : [];
+  if (better && betterSquares.length >= 2) {
+    const route = betterSquares.map((sq) => { const p = squareXY(sq, flipped); return [p.x + 0.5, p.y + 0.5]; });
+    out.push(`<polyline class="better-route" data-better="${esc(better.better)}" points="${route.map(([x, y]) => `${f2(x)},${f2(y)}`).join(' ')}" marker-end="url(#arrow-better)"><title>${esc(better.comment)}</title></polyline>`);
   }
 
   // Coins.
@@ -230,7 +239,7 @@ export function renderBoard(s: ViewState, opts: BoardOptions): string {
   }
   out.push('</g>');
 
-  // Hit areas for the hand (keyboard-focusable buttons).
+  // Hit areas for the hand: one tab stop for the whole board (a roving tabindex; the arrow keys move it, main.ts).
   if (hand) {
     out.push('<g class="hits">');
     for (let sq = 1; sq <= 32; sq++) {
@@ -238,7 +247,7 @@ export function renderBoard(s: ViewState, opts: BoardOptions): string {
       const h = have[sq - 1];
       const what = h === 0 ? 'empty' : h === 2 ? `${colorOf.get(sq) ?? ''} king`.trim() : `${colorOf.get(sq) ?? ''} ${colorOf.get(sq) ? 'man' : 'coin'}`.trim();
       const verb = h === 0 ? 'place' : 'lift';
-      out.push(`<rect class="hit" id="sq-${sq}" data-act="square" data-sq="${sq}" x="${x}" y="${y}" width="1" height="1" tabindex="0" role="button" aria-label="Square ${sq}, ${what}: ${verb}"/>`);
+      out.push(`<rect class="hit" id="sq-${sq}" data-act="square" data-sq="${sq}" x="${x}" y="${y}" width="1" height="1" tabindex="0" role="button" aria-label="Square ${sq}, ${what}: ${verb}"/>`.replace('tabindex="0"', `tabindex="${sq === s.boardFocus ? 0 : -1}"`));
     }
     out.push('</g>');
   }
@@ -249,8 +258,9 @@ export function renderBoard(s: ViewState, opts: BoardOptions): string {
 // ------------------------------------------------------------------ panels
 
 /** The big status card: the board's state at a glance and what to do. */
-export function renderStatus(s: ViewState): string {
-  const h = statusHeadline(s);
+export function renderStatus(s: ViewState, now?: number): string {
+  const h = statusHeadline(s, now);
+  const called = h.tone === 'time' ? timeCall(s, now) : null;
   const snap = s.snap;
   const st = s.status;
   let detail = '';
@@ -273,6 +283,7 @@ export function renderStatus(s: ViewState): string {
         list = fixSentences(st.fixes);
         break;
       case 'in-sync':
+        if (called) break;
         if (snap.outcome || snap.result !== '*') detail = outcomeWords(snap);
         else if (snap.moves.length === 0 && !isStandardStart(snap.start)) {
           // Sensors count coins, not colours: a set-up position is checked by eye before play.
@@ -281,6 +292,7 @@ export function renderStatus(s: ViewState): string {
         } else detail = 'Board in sync.';
         break;
       case 'moving':
+        if (called) break;
         detail = `${sideName(snap.turn)} is moving${s.differences.length ? ` (changed: ${squareList(s.differences)})` : ''}.`;
         break;
       case 'awaiting-crown':
@@ -293,7 +305,13 @@ export function renderStatus(s: ViewState): string {
         break;
     }
   }
-  const icon = { ok: '✓', busy: '↻', warn: '♛', bad: '!', off: '×', idle: st.kind === 'setup' && snap ? '+' : '…' }[h.tone];
+  const over = !!snap && (snap.outcome !== null || snap.result !== '*');
+  // (A finished game is not "in order": its icon is a flag, not a tick.)
+  const icon = over && h.tone === 'ok' ? '⚑' : { ok: '✓', busy: '↻', warn: '♛', bad: '!', off: '×', time: '⏱', idle: st.kind === 'setup' && snap ? '+' : '…' }[h.tone];
+  // Time called: what to do and the grace left, counted down (main.ts updates [data-grace] between renders).
+  const timeLine = called
+    ? `<p class="status-detail time-call" data-time-called="${called.side}">${sideName(called.side)} must move within <strong class="grace" data-grace="${called.side}">${formatClock(called.graceLeft)}</strong> or lose on time.</p>`
+    : '';
   const offer = snap?.drawOffer ? `<p class="offer">${sideName(snap.drawOffer)} offers a draw.</p>` : '';
   const c = snap?.computer;
   const computer = c && !snap?.outcome
@@ -301,8 +319,9 @@ export function renderStatus(s: ViewState): string {
     : '';
   const notice = s.notice && s.connection === 'open' ? `<p class="notice" role="note">${esc(s.notice.text)}</p>` : '';
   const kind = snap && s.connection !== 'open' ? 'offline' : snap && !snap.board.connected ? 'lost' : st.kind;
-  return `<div class="status status-${h.tone} st-${kind}" data-status="${kind}">`
+  return `<div class="status status-${h.tone} st-${kind}${over ? ' game-over' : ''}" data-status="${kind}"${called ? ' data-time="called"' : ''}>`
     + `<div class="status-head"><span class="status-icon" aria-hidden="true">${icon}</span><h2 class="status-title">${esc(h.title)}</h2></div>`
+    + timeLine
     + (detail ? `<p class="status-detail">${esc(detail)}</p>` : '')
     + (list.length ? `<ul class="fixes">${list.map((t) => `<li>${esc(t)}</li>`).join('')}</ul>` : '')
     + (retract ? `<p class="retract" data-retract="${retract.square}"><strong>Use the piece on ${retract.square}</strong>: ${esc(retract.moves.join(retract.moves.length > 2 ? ', ' : ' or '))}</p>` : '')
@@ -334,8 +353,10 @@ export function renderReview(s: ViewState): string {
   const step = (to: string, label: string, title: string, off: boolean) =>
     `<button type="button" class="btn small step" id="rv-${to}" data-act="review" data-to="${to}" title="${title}" aria-label="${title}"${off ? ' disabled' : ''}>${label}</button>`;
   if (!rv) {
-    if (!snap || !snap.moves.length) return '';
-    return `<div class="review-bar live" role="toolbar" aria-label="Step through the game">${step('first', '«', 'First position', false)}${step('prev', '◀', 'Previous move (←)', false)}<span class="review-label">Live</span>${step('next', '▶', 'Next move (→)', true)}${step('last', '»', 'Last move', true)}</div>`;
+    // Shown from the start, its buttons off until there is a move: it keeps its place (nothing below it jumps at the first move).
+    if (!snap) return '';
+    const none = !snap.moves.length;
+    return `<div class="review-bar live" role="toolbar" aria-label="Step through the game">${step('first', '«', 'First position', none)}${step('prev', '◀', 'Previous move (←)', none)}<span class="review-label">Live</span>${step('next', '▶', 'Next move (→)', true)}${step('last', '»', 'Last move', true)}</div>`;
   }
   const rec = rv.archived && s.review?.record ? s.review.record : null;
   const whose = rec ? `${esc(rec.tags.Black || 'Black')} – ${esc(rec.tags.White || 'White')}${rec.tags.Date ? `, ${esc(rec.tags.Date)}` : ''} · ` : '';
@@ -367,7 +388,7 @@ export function renderPlayers(s: ViewState, now: number): string {
   const control = canControl(s);
   const offline = s.connection !== 'open';
   const top: Side = s.flipped ? 'white' : 'black';
-  const row = (side: Side): string => {
+  const row = (side: Side, pos: string): string => {
     const named = !!snap.tags[side === 'black' ? 'Black' : 'White'];
     const name = snap.tags[side === 'black' ? 'Black' : 'White'] || sideName(side);
     const toMove = !over && snap.turn === side;
@@ -388,7 +409,7 @@ export function renderPlayers(s: ViewState, now: number): string {
       b.push(button('resign', isArmed(s, `resign-${side}`, now) ? 'Confirm resign?' : 'Resign', { side }, `small danger${isArmed(s, `resign-${side}`, now) ? ' armed' : ''}`));
       buttons = `<div class="player-actions">${b.join('')}</div>`;
     }
-    return `<div class="player player-${side}${toMove ? ' to-move' : ''}" data-side="${side}">`
+    return `<div class="player player-${side} ${pos}${toMove ? ' to-move' : ''}" data-side="${side}">`
       + `<span class="swatch swatch-${side}" aria-hidden="true"></span>`
       + `<div class="player-name"><span class="who">${esc(name)}</span><span class="role">${[named ? sideName(side) : '', toMove ? 'to move' : ''].filter(Boolean).join(' · ')}</span></div>`
       + clockHtml + buttons + `</div>`;
@@ -404,16 +425,35 @@ export function renderPlayers(s: ViewState, now: number): string {
   // (A ballot pair's game says its round: "round 1.2" is the second game of the first pair.)
   const roundNote = snap.tags.Round ? ` <span class="round" data-round="${esc(snap.tags.Round)}">· round ${esc(snap.tags.Round)}</span>` : '';
   const rulesNote = roundNote + (rules ? ` <span class="rules" data-rules="${esc(rules)}">· ${esc(rules)}</span>` : '');
-  const event = snap.tags.Event ? `<p class="event">${esc(snap.tags.Event)}${snap.ballot ? ` · ballot ${snap.ballot}` : ''}${rulesNote}</p>` : snap.ballot ? `<p class="event">Ballot ${snap.ballot}${snap.tags.Ballot ? ': ' + esc(snap.tags.Ballot.replace(/^ACF \d+\s*/, '')) : ''}${rulesNote}</p>` : snap.tags.Ballot ? `<p class="event">${esc(snap.tags.Ballot.replace(/^11-man /, 'Eleven-man ballot '))}${rulesNote}</p>` : rules ? `<p class="event"><span class="rules" data-rules="${esc(rules)}">Rules: ${esc(rules)}</span></p>` : '';
-  // The evaluation bar (when on): Black's share of the bar grows with Black's score; a win fills it.
+  // ("Ballot 51" alone when the tag says no more than its number: no dangling colon.)
+  const opening = (snap.tags.Ballot ?? '').replace(/^ACF \d+\s*:?\s*/, '').trim();
+  const event = snap.tags.Event ? `<p class="event">${esc(snap.tags.Event)}${snap.ballot ? ` · ballot ${snap.ballot}` : ''}${rulesNote}</p>` : snap.ballot ? `<p class="event">Ballot ${snap.ballot}${opening ? ': ' + esc(opening) : ''}${rulesNote}</p>` : snap.tags.Ballot ? `<p class="event">${esc(snap.tags.Ballot.replace(/^11-man /, 'Eleven-man ballot '))}${rulesNote}</p>` : rules ? `<p class="event"><span class="rules" data-rules="${esc(rules)}">Rules: ${esc(rules)}</span></p>` : '';
   const ev = snap.evaluation;
-  const evalBar = ev
-    ? (() => {
-      const share = ev.score === null ? 50 : Math.max(2, Math.min(98, 50 + 50 * Math.tanh(ev.score / 300)));
-      return `<div class="eval" data-eval="${ev.score ?? ''}"><div class="eval-bar" role="img" aria-label="Evaluation: ${esc(ev.text)}"><span class="eval-black" style="width:${share.toFixed(1)}%"></span></div><span class="eval-text">${esc(ev.text)}</span></div>`;
-    })()
-    : '';
-  return event + row(top) + row(other(top)) + clockCtl + evalBar;
+  const evalLine = ev ? `<p class="eval-text" data-eval="${ev.score ?? ''}">Evaluation: <strong>${esc(evaluationWords(ev))}</strong></p>` : '';
+  const extra = event + clockCtl + evalLine;
+  // (On a phone the two rows go above and below the board, the rest after: style.css.)
+  return row(top, 'p-top') + row(other(top), 'p-bottom') + (extra ? `<div class="players-extra">${extra}</div>` : '');
+}
+
+/** The evaluation in words, from the side it favours: "Black +0.35", "White: win in 7", "equal" (zero), "thinking…". */
+export function evaluationWords(ev: { score: number | null; text: string }): string {
+  if (ev.score === null) return 'thinking…';
+  if (Math.abs(ev.score) < 10 || ev.text === 'level') return 'equal';
+  return ev.text;
+}
+
+/**
+ * The evaluation bar beside the board (lichess): Black's share grows from
+ * Black's edge of the board (the top unless flipped) with Black's score; a
+ * win fills it. Empty when the evaluation is off.
+ */
+export function renderEvalBar(s: ViewState): string {
+  const ev = s.snap?.evaluation;
+  if (!ev) return '';
+  const share = ev.score === null ? 50 : Math.max(2, Math.min(98, 50 + 50 * Math.tanh(ev.score / 300)));
+  const words = evaluationWords(ev);
+  return `<div class="evalbar${s.flipped ? ' flipped' : ''}" data-eval="${ev.score ?? ''}" role="img" aria-label="Evaluation: ${esc(words)}" title="Evaluation: ${esc(words)}">`
+    + `<span class="eval-black" style="height:${share.toFixed(1)}%"></span></div>`;
 }
 
 /** The move list in PDN notation, numbered, with the result. */
@@ -438,7 +478,7 @@ export function renderMoves(s: ViewState): string {
     if (!m) return '<td class="mv empty">…</td>';
     const a = i === undefined ? undefined : marks.get(i);
     const mark = a ? `<span class="mark-${a.mark === '??' ? 'blunder' : 'mistake'}" title="${esc(a.comment)}">${a.mark}</span>` : '';
-    return `<td class="mv${i === shownIndex ? ' current' : ''}${m.crowned ? ' crowned' : ''}" data-act="review" data-to="${i! + 1}" tabindex="0" role="button" aria-label="Show the position after ${m.number}${m.side === 'black' ? '.' : '...'} ${esc(m.text)}${a ? `, ${esc(a.comment)}` : ''}"${i === shownIndex ? ' aria-current="step"' : ''}>${esc(m.text)}${mark}</td>`;
+    return `<td class="mv${i === shownIndex ? ' current' : ''}${m.crowned ? ' crowned' : ''}" data-act="review" data-to="${i! + 1}" id="mv-${i! + 1}" tabindex="0" role="button" aria-label="Show the position after ${m.number}${m.side === 'black' ? '.' : '...'} ${esc(m.text)}${a ? `, ${esc(a.comment)}` : ''}"${i === shownIndex ? ' aria-current="step"' : ''}>${esc(m.text)}${mark}</td>`;
   };
   const body = [...rows.entries()].sort(([a], [b]) => a - b)
     .map(([n, r]) => `<tr><th scope="row">${n}.</th>${cell(r.black, r.bi)}${cell(r.white, r.wi)}</tr>`).join('');
@@ -558,7 +598,7 @@ export function renderToggles(s: ViewState): string {
   return t('toggle-sound', s.sound, s.sound ? 'soundOn' : 'soundOff', 'Sound', 'Tones for moves and alerts')
     + t('toggle-speech', s.speech, 'speech', 'Speech', 'Speak moves and alerts aloud')
     + evalToggle
-    + `<button type="button" id="t-flip" class="toggle" data-act="flip" title="Turn the board around">${icon('flip')}<span>Flip board</span></button>`;
+    + `<button type="button" id="t-flip" class="toggle${s.flipped ? ' on' : ''}" data-act="flip" aria-pressed="${s.flipped}" title="Turn the board around">${icon('flip')}<span>Flip board</span></button>`;
 }
 
 /** The static forms (new game, names); rendered once, shown when the page may control the game. */
@@ -610,14 +650,24 @@ export function renderRegions(s: ViewState, now: number): Record<string, string>
     conn: renderConnection(s),
     toggles: renderToggles(s),
     banner: renderBanner(s, now),
-    board: renderReview(s) + renderBoard(s, { now }),
+    evalbar: renderEvalBar(s),
+    board: renderBoard(s, { now }),
+    review: renderReview(s),
     hand: renderHand(s),
-    status: renderStatus(s),
+    status: renderStatus(s, now),
     players: renderPlayers(s, now),
     moves: renderMoves(s),
     game: renderGameControls(s, now),
     log: renderLog(s),
   };
+}
+
+/** When a saved game was last played, in local time ("2026-11-25 21:48"); the PDN date if the time is unknown. */
+export function archiveDate(modified: number, pdnDate: string): string {
+  if (!(modified > 0)) return pdnDate || '?';
+  const d = new Date(modified);
+  const p = (n: number) => String(n).padStart(2, '0');
+  return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())} ${p(d.getHours())}:${p(d.getMinutes())}`;
 }
 
 /** The archive: saved games, sortable, to open (replay), download or delete (with control, confirmed). */
@@ -636,7 +686,7 @@ export function renderArchive(s: ViewState, now: number): string {
       const del = control && !g.current
         ? button('archive-delete', isArmed(s, `delete-${g.id}`, now) ? 'Confirm delete' : 'Delete', { id: g.id }, `small danger${isArmed(s, `delete-${g.id}`, now) ? ' armed' : ''}`).replace(/id="b-archive-delete"/, `id="del-${esc(g.id)}"`)
         : '';
-      return `<tr data-game="${esc(g.id)}"${g.current ? ' class="current"' : ''}><td>${esc(g.date || '?')}</td><td>${esc(g.black || '?')} – ${esc(g.white || '?')}</td><td>${esc(g.event || '')}</td><td>${esc(g.result)}</td><td class="num">${g.plies === null ? '?' : g.plies}</td>`
+      return `<tr data-game="${esc(g.id)}"${g.current ? ' class="current"' : ''}><td data-date="${g.modified}">${esc(archiveDate(g.modified, g.date))}</td><td>${esc(g.black || '?')} – ${esc(g.white || '?')}</td><td>${esc(g.event || '')}</td><td>${esc(g.result)}</td><td class="num" data-plies="${g.plies ?? ''}">${g.plies === null ? '?' : Math.ceil(g.plies / 2)}</td>`
         + `<td class="acts">${button('archive-view', g.current ? 'Review' : 'Open', { id: g.id }, 'small').replace(/id="b-archive-view"/, `id="open-${esc(g.id)}"`)}<a class="btn small" href="/api/games/${encodeURIComponent(g.id)}.pdn" download="${esc(g.id)}.pdn">PDN</a>${del}</td></tr>`;
     }).join('');
     body = `<div class="archive-scroll"><table class="archive-table"><thead><tr>${head('date', 'Date')}${head('players', 'Players')}${head('event', 'Event')}${head('result', 'Result')}${head('length', 'Moves')}<th scope="col"><span class="sr-only">Actions</span></th></tr></thead><tbody>${rows}</tbody></table></div>`;

@@ -92,6 +92,8 @@ export interface ViewState {
   archive: ArchiveView;
   /** the new-game form: the command in flight, the server's refusal shown beside the fields, and a count of games started from it */
   newGame: { pending: string | null; error: string | null; started: number };
+  /** the board's one tab stop (a roving tabindex: arrow keys move it between the squares) */
+  boardFocus: number;
 }
 
 export type Action =
@@ -114,7 +116,11 @@ export type Action =
   | { type: 'archive-list'; entries: ArchiveEntry[] }
   | { type: 'archive-error'; message: string; now: number }
   | { type: 'archive-sort'; by: ArchiveView['sort'] }
-  | { type: 'open-record'; record: GameRecord };
+  | { type: 'open-record'; record: GameRecord }
+  /** the arrow keys moved the board's tab stop */
+  | { type: 'board-focus'; square: number }
+  /** the hand holds coins and an occupied square was clicked: nothing is dropped, the player is told */
+  | { type: 'hand-blocked'; square: number; now: number };
 
 /** How long a hand action is shown before the board's own report must confirm it. */
 export const PENDING_MS = 2500;
@@ -152,6 +158,7 @@ export function initialState(): ViewState {
     review: null,
     archive: { open: false, entries: null, loading: false, error: null, sort: 'date', descending: true },
     newGame: { pending: null, error: null, started: 0 },
+    boardFocus: 1,
   };
 }
 
@@ -344,6 +351,13 @@ export function reduce(s: ViewState, a: Action): ViewState {
     }
     case 'open-record':
       return { ...s, review: { ply: a.record.moves.length, record: a.record }, archive: { ...s.archive, open: false } };
+    case 'board-focus':
+      return a.square >= 1 && a.square <= 32 && a.square !== s.boardFocus ? { ...s, boardFocus: a.square } : s;
+    case 'hand-blocked': {
+      const what = s.held === 2 ? 'a king (2 coins)' : 'a coin';
+      const text = `Your hand holds ${what}: put it down on an empty square first (Shift-click or Crown mode stacks a coin on ${a.square}).`;
+      return announce({ ...s, notice: { text, squares: [a.square], at: a.now } }, text, false, null, true);
+    }
   }
 }
 
@@ -453,18 +467,34 @@ export function handCommand(s: ViewState, square: number, opts: { crown?: boolea
     if (have === 2) return { name: 'hand', action: 'lift', square, coins: 1 };
     return { name: 'hand', action: 'place', square };
   }
-  if (have > 0) return { name: 'hand', action: 'lift', square };
+  // Holding coins, an occupied square is not lifted too (that would drop what is held): null, and main.ts says why.
+  if (have > 0) return s.held > 0 ? null : { name: 'hand', action: 'lift', square };
   if (s.held === 2) return { name: 'hand', action: 'set', square, coins: 2 };
   return { name: 'hand', action: 'place', square };
 }
 
-/** The board's state in one short phrase (the big status line). */
-export function statusHeadline(s: ViewState): { tone: 'ok' | 'busy' | 'warn' | 'bad' | 'idle' | 'off'; title: string } {
+/**
+ * ACF time per move: "time" called on a side (its limit reached, the grace
+ * period running) in a game still going, with the grace left `now` (counted
+ * down between the service's clock messages); null otherwise.
+ */
+export function timeCall(s: ViewState, now?: number): { side: Side; graceLeft: number } | null {
+  const c = now === undefined ? s.clock : clockNow(s, now);
+  const pm = c?.perMove;
+  if (!c || !pm || !pm.timeCalled || c.flagged || !s.snap || s.snap.outcome || s.snap.result !== '*') return null;
+  return { side: pm.timeCalled, graceLeft: pm.graceLeft };
+}
+
+/** The board's state in one short phrase (the big status line); with `now`, a time call counted down to it. */
+export function statusHeadline(s: ViewState, now?: number): { tone: 'ok' | 'busy' | 'warn' | 'bad' | 'idle' | 'off' | 'time'; title: string } {
   if (!s.snap) return { tone: 'idle', title: 'Connecting…' };
   if (s.connection !== 'open') return { tone: 'off', title: 'Offline' };
   if (!s.snap.board.connected) return { tone: 'bad', title: 'Board not connected' };
   if (s.snap.calibration) return { tone: 'busy', title: 'Calibrating the board' };
   const st = s.status;
+  // The arbiter's "Time": the headline while the board is in order (an illegal move or a crown to stack comes first).
+  const called = st.kind === 'in-sync' || st.kind === 'moving' ? timeCall(s, now) : null;
+  if (called) return { tone: 'time', title: `Time, ${sideName(called.side)}!` };
   switch (st.kind) {
     case 'setup':
       return { tone: 'idle', title: 'Set up the board' };
