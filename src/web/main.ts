@@ -13,7 +13,7 @@ import { canControl, clockNow, effectiveCounts, handCommand, initialState, isArm
 import { clockFace, formatClock, renderArchive, renderForms, renderRegions } from './render.ts';
 import { ServerSocket } from './socket.ts';
 import { Sounds, Speech } from './sound.ts';
-import { squareXY, type Side } from './model.ts';
+import { formTimeControl, squareXY, type Side } from './model.ts';
 
 const PREFS_KEY = 'crownhead.prefs';
 const $ = <T extends HTMLElement = HTMLElement>(id: string): T => document.getElementById(id) as T;
@@ -400,11 +400,12 @@ function fillNames(form: HTMLFormElement): void {
 function fillNewGame(ng: HTMLFormElement): void {
   const snap = state.snap;
   if (!snap) return;
-  const control = snap.clock?.control ?? '';
+  // The clock: the listed choice that reads as the game's control ("10 min + 5 s"), else "Other…" with its TimeControl tag.
+  const words = snap.clock?.control ?? '';
   const tc = ng.querySelector<HTMLSelectElement>('[name=tc]')!;
-  const listed = [...tc.options].some((o) => o.value === control && o.value !== 'custom');
-  setVal(ng, 'tc', listed ? control : 'custom');
-  if (!listed) setVal(ng, 'tcText', control);
+  const listed = words ? [...tc.options].find((o) => o.value !== 'custom' && (o.text === words || o.text.startsWith(`${words} (`))) : tc.options[0];
+  setVal(ng, 'tc', listed ? listed.value : 'custom');
+  if (!listed) setVal(ng, 'tcText', formTimeControl(snap.tags.TimeControl ?? ''));
   setVal(ng, 'computer', snap.computer?.side ?? '');
   if (snap.computer) setVal(ng, 'level', String(snap.computer.level));
   setVal(ng, 'first', snap.options.firstPlayer);
