@@ -276,6 +276,36 @@ describe.each(VIEWPORTS)('the page, third edition, at $width×$height ($name)', 
     await page.waitForSelector('#evalbar .evalbar', { state: 'detached', timeout: WAIT });
   }, 60_000);
 
+  it('in review, draws the better move the analysis found on the board', async () => {
+    await openForm();
+    await page.check('#new-game-form input[name=from][value=fen]');
+    await page.fill('#ng-fen', 'B:W22,32:B13,14');
+    await page.selectOption('#ng-computer', '');
+    await page.selectOption('#ng-tc', '');
+    await submitNewGame();
+    await setUp();
+    // 13-17 gives a man away (22x13); 14-17 keeps it.
+    await hand(13, 17);
+    await waitMoves(1);
+    await hand(22, 13, 17);
+    await waitMoves(2);
+    await page.click('#b-resign-black');
+    await page.click('#b-resign-black');
+    await page.waitForSelector('#b-analyse', { timeout: WAIT });
+    await page.click('#b-analyse');
+    await page.waitForFunction(() => /marked/.test(document.querySelector('#moves .analysis')?.textContent ?? ''), null, { timeout: 60_000 });
+    await page.click('#mv-1');
+    await page.waitForSelector('.review-bar.reviewing', { timeout: WAIT });
+    const better = await page.waitForSelector('#board polyline.better-route', { timeout: WAIT }).then((el) => el.getAttribute('data-better'));
+    expect(better).toMatch(/^14[-x]/);
+    expect(await page.locator('.review-note').innerText()).toContain(`${better} was better`);
+    await stillHome('reviewing an analysed move');
+    await shot('better');
+    await page.keyboard.press('Escape');
+    await page.waitForSelector('.review-bar.live', { timeout: WAIT });
+    expect(await page.locator('#board polyline.better-route').count()).toBe(0);
+  }, 120_000);
+
   it('the board has one tab stop (arrow keys move it), keeps a held coin, Flip says it is pressed, and its numbers can be read', async () => {
     await openForm();
     await page.check('#new-game-form input[name=from][value=start]');
