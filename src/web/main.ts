@@ -2,9 +2,11 @@
 // and the renderer (render.ts) to the DOM. Owns the DOM and the page's own
 // HTTP reads (the archive): regions are re-rendered when their HTML changes
 // (keeping keyboard focus), clicks on elements with data-act become local
-// actions or server commands, arrow keys and swipes step through the game,
-// the forms become new-game / set-tags commands, announcements are played as
-// tones, spoken, and written to the ARIA live regions.
+// actions or server commands, arrow keys and swipes step through the game
+// (on the board the arrow keys move its one tab stop), the forms (the new-game
+// form filled from the current game) become new-game / set-tags commands,
+// announcements are played as tones, spoken, and written to the ARIA live
+// regions, and between messages the clocks and a time call's grace count down.
 
 import './style.css';
 import { ArchiveEntry, GameRecord, type Command } from '../protocol/v1.ts';
