@@ -11,7 +11,7 @@
 import './style.css';
 import { ArchiveEntry, GameRecord, type Command } from '../protocol/v1.ts';
 import * as z from 'zod/mini';
-import { canControl, clockNow, effectiveCounts, handCommand, initialState, isArmed, reduce, statusHeadline, timeCall, type Action, type ViewState } from './state.ts';
+import { canControl, clockNow, handCommand, initialState, isArmed, reduce, statusHeadline, timeCall, type Action, type ViewState } from './state.ts';
 import { clockFace, formatClock, renderArchive, renderForms, renderRegions } from './render.ts';
 import { ServerSocket } from './socket.ts';
 import { Sounds, Speech } from './sound.ts';
@@ -199,7 +199,6 @@ function onSquare(square: number, crown: boolean): void {
   dispatch({ type: 'board-focus', square });
   const c = handCommand(state, square, { crown, now });
   if (c) send(c);
-  else if (state.held > 0 && effectiveCounts(state, now)[square - 1] > 0) dispatch({ type: 'hand-blocked', square, now });
 }
 
 function onAct(el: HTMLElement, e: MouseEvent | KeyboardEvent): void {

@@ -213,12 +213,13 @@ export function renderPlayers(s: ViewState, now: number): string {
         b.push('<span class="note">Draw offered</span>');
       }
       b.push(button('resign', isArmed(s, `resign-${side}`, now) ? 'Confirm resign?' : 'Resign', { side }, `small danger${isArmed(s, `resign-${side}`, now) ? ' armed' : ''}`));
-      buttons = `<div class="player-actions">${b.join('')}</div>`;
+      buttons = b.join('');
     }
     return `<div class="player player-${side} ${pos}${toMove ? ' to-move' : ''}" data-side="${side}">`
       + `<span class="swatch swatch-${side}" aria-hidden="true"></span>`
       + `<div class="player-name"><span class="who">${esc(name)}</span><span class="role">${[named ? sideName(side) : '', toMove ? 'to move' : ''].filter(Boolean).join(' · ')}</span></div>`
-      + clockHtml + buttons + `</div>`;
+      // (The actions' row is there even when empty: on a phone it keeps its height, and the board its place, when the game ends.)
+      + clockHtml + `<div class="player-actions">${buttons}</div>` + `</div>`;
   };
   const pm = clock?.perMove;
   const forcedNote = pm && pm.forced && pm.side && !over ? `one capture only: ${formatClock(pm.limit)} for this move` : '';
@@ -325,7 +326,7 @@ export function renderHand(s: ViewState): string {
   if (!canUseHand(s)) return '';
   const mode = (m: 'move' | 'crown', label: string) =>
     `<button type="button" id="hm-${m}" class="seg${s.handMode === m ? ' on' : ''}" data-act="hand-mode" data-mode="${m}" aria-pressed="${s.handMode === m}">${label}</button>`;
-  const held = s.held === 2 ? 'a king (2 coins)' : s.held === 1 ? 'one coin' : 'nothing';
+  const held = s.held === 2 && s.heldStack.length === 1 ? 'a king (2 coins)' : s.held === 1 ? 'one coin' : s.held ? `${s.held} coins` : 'nothing';
   return `<div class="hand-bar"><span class="hand-label">Simulated board</span>`
     + `<div class="segmented" role="group" aria-label="Hand mode">${mode('move', 'Lift / place')}${mode('crown', 'Crown')}</div>`
     + `<span class="held" data-held="${s.held}">In hand: ${held}</span>`

@@ -68,6 +68,8 @@ export interface ViewState {
   pending: PendingCoins[];
   /** Coins in the simulated hand (lifted and not yet put down). */
   held: number;
+  /** What the hand picked up, lift by lift (coins each, the last on top): a second lift adds to the hand, nothing is dropped. */
+  heldStack: number[];
   handMode: 'move' | 'crown';
   flipped: boolean;
   sound: boolean;
@@ -118,9 +120,7 @@ export type Action =
   | { type: 'archive-sort'; by: ArchiveView['sort'] }
   | { type: 'open-record'; record: GameRecord }
   /** the arrow keys moved the board's tab stop */
-  | { type: 'board-focus'; square: number }
-  /** the hand holds coins and an occupied square was clicked: nothing is dropped, the player is told */
-  | { type: 'hand-blocked'; square: number; now: number };
+  | { type: 'board-focus'; square: number };
 
 /** How long a hand action is shown before the board's own report must confirm it. */
 export const PENDING_MS = 2500;
@@ -142,6 +142,7 @@ export function initialState(): ViewState {
     clockAt: 0,
     pending: [],
     held: 0,
+    heldStack: [],
     handMode: 'move',
     flipped: false,
     sound: true,
@@ -296,7 +297,7 @@ export function reduce(s: ViewState, a: Action): ViewState {
       if (a.state === 'open') return { ...s, connection: 'open' };
       {
         const first = s.connection === 'open';
-        const next: ViewState = { ...s, connection: 'reconnecting', attempts: s.attempts + 1, retryAt: a.now + (a.retryInMs ?? 0), inFlight: [], pending: [], held: 0 };
+        const next: ViewState = { ...s, connection: 'reconnecting', attempts: s.attempts + 1, retryAt: a.now + (a.retryInMs ?? 0), inFlight: [], pending: [], held: 0, heldStack: [] };
         return first && s.snap ? announce(next, 'Connection to the board service lost. Reconnecting.', true, 'alert') : next;
       }
     case 'command-sent': {
@@ -305,10 +306,10 @@ export function reduce(s: ViewState, a: Action): ViewState {
       if (c.name === 'hand') {
         const have = effectiveCounts(s, a.now)[c.square - 1];
         const coins = c.action === 'set' ? (c.coins ?? 0) : c.action === 'place' ? Math.min(2, have + 1) : Math.max(0, have - (c.coins ?? have));
-        const held = c.action === 'lift' ? have - coins : 0;
-        next = { ...next, held, pending: [...s.pending.filter((p) => p.square !== c.square), { square: c.square, coins, at: a.now }] };
+        const heldStack = handAfter(s.heldStack, c.action, c.action === 'lift' ? have - coins : coins - have);
+        next = { ...next, heldStack, held: heldStack.reduce((a, b) => a + b, 0), pending: [...s.pending.filter((p) => p.square !== c.square), { square: c.square, coins, at: a.now }] };
       } else if (c.name === 'hand-setup' || c.name === 'new-game') {
-        next = { ...next, held: 0, pending: [] };
+        next = { ...next, held: 0, heldStack: [], pending: [] };
         if (c.name === 'new-game') next = { ...next, newGame: { ...s.newGame, pending: a.id, error: null } };
       }
       return next;
@@ -353,11 +354,6 @@ export function reduce(s: ViewState, a: Action): ViewState {
       return { ...s, review: { ply: a.record.moves.length, record: a.record }, archive: { ...s.archive, open: false } };
     case 'board-focus':
       return a.square >= 1 && a.square <= 32 && a.square !== s.boardFocus ? { ...s, boardFocus: a.square } : s;
-    case 'hand-blocked': {
-      const what = s.held === 2 ? 'a king (2 coins)' : 'a coin';
-      const text = `Your hand holds ${what}: put it down on an empty square first (Shift-click or Crown mode stacks a coin on ${a.square}).`;
-      return announce({ ...s, notice: { text, squares: [a.square], at: a.now } }, text, false, null, true);
-    }
   }
 }
 
@@ -467,9 +463,10 @@ export function handCommand(s: ViewState, square: number, opts: { crown?: boolea
     if (have === 2) return { name: 'hand', action: 'lift', square, coins: 1 };
     return { name: 'hand', action: 'place', square };
   }
-  // Holding coins, an occupied square is not lifted too (that would drop what is held): null, and main.ts says why.
-  if (have > 0) return s.held > 0 ? null : { name: 'hand', action: 'lift', square };
-  if (s.held === 2) return { name: 'hand', action: 'set', square, coins: 2 };
+  // (Lifting while holding adds to the hand: what it held is kept, see handAfter.)
+  if (have > 0) return { name: 'hand', action: 'lift', square };
+  // The last thing picked up goes down first: a king as a king.
+  if (s.heldStack[s.heldStack.length - 1] === 2) return { name: 'hand', action: 'set', square, coins: 2 };
   return { name: 'hand', action: 'place', square };
 }
 
@@ -483,6 +480,23 @@ export function timeCall(s: ViewState, now?: number): { side: Side; graceLeft: n
   const pm = c?.perMove;
   if (!c || !pm || !pm.timeCalled || c.flagged || !s.snap || s.snap.outcome || s.snap.result !== '*') return null;
   return { side: pm.timeCalled, graceLeft: pm.graceLeft };
+}
+
+/**
+ * The hand after an action: a lift adds what it took (`coins`) on top; a coin
+ * put down (`place`, or `set` putting down `coins`) comes off the top. A coin
+ * from outside the hand (nothing held) leaves it empty.
+ */
+export function handAfter(stack: readonly number[], action: 'lift' | 'place' | 'set', coins: number): number[] {
+  if (action === 'lift') return coins > 0 ? [...stack, coins] : [...stack];
+  const out = [...stack];
+  let left = Math.max(0, coins);
+  while (left > 0 && out.length) {
+    const top = out.pop()!;
+    if (top > left) out.push(top - left);
+    left -= Math.min(top, left);
+  }
+  return out;
 }
 
 /** The board's state in one short phrase (the big status line); with `now`, a time call counted down to it. */

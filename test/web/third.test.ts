@@ -1,14 +1,14 @@
 // The page's third edition (issue #24) in Node, without a browser: the
 // reducer and the renderers for the time call as the status, a finished game
-// without a tick, the held coin kept, the board's one tab stop, the better
+// without a tick, a held coin kept (a second lift adds to the hand), the board's one tab stop, the better
 // move drawn in review, "Ballot 51" without a colon, the archive's moves and
 // times, Flip's aria-pressed, and the form's time control from a tag. The
 // browser side of the same items is test/web/page3.test.ts.
 
 import { describe, expect, it } from 'vitest';
 import { formTimeControl } from '../../src/web/model.ts';
-import { archiveDate, renderArchive, renderBoard, renderPlayers, renderStatus, renderToggles } from '../../src/web/render.ts';
-import { handCommand, initialState, reduce, statusHeadline, timeCall, type ViewState } from '../../src/web/state.ts';
+import { archiveDate, renderArchive, renderBoard, renderHand, renderPlayers, renderStatus, renderToggles } from '../../src/web/render.ts';
+import { handAfter, handCommand, initialState, reduce, statusHeadline, timeCall, type ViewState } from '../../src/web/state.ts';
 import { TableServer } from './fixture.ts';
 
 const NOW = 50_000;
@@ -54,16 +54,28 @@ describe('a finished game', () => {
 });
 
 describe('the hand and the board', () => {
-  it('keeps a held coin when an occupied square is clicked, and says so', async () => {
+  it('keeps a held coin when an occupied square is clicked: the hand takes that one too, and puts them down one by one', async () => {
     const { s } = await synced();
-    const holding: ViewState = { ...s, held: 1 };
-    expect(handCommand(holding, 10, { now: NOW })).toBeNull();
-    expect(handCommand(holding, 15, { now: NOW })).toEqual({ name: 'hand', action: 'place', square: 15 });
-    const told = reduce(holding, { type: 'hand-blocked', square: 10, now: NOW });
-    expect(told.held).toBe(1);
-    expect(told.notice?.squares).toEqual([10]);
-    expect(told.announcement?.text).toMatch(/put it down on an empty square/);
-    expect(told.announcement?.urgent).toBe(false);
+    const send = (st: ViewState, square: number, id: string) => {
+      const c = handCommand(st, square, { now: NOW })!;
+      return { c, st: reduce(st, { type: 'command-sent', id, command: c, now: NOW }) };
+    };
+    let st = s;
+    ({ st } = send(st, 11, 'a'));
+    expect(st.held).toBe(1);
+    const second = send(st, 10, 'b');
+    expect(second.c).toEqual({ name: 'hand', action: 'lift', square: 10 });
+    st = second.st;
+    expect(st.held).toBe(2);
+    expect(st.heldStack).toEqual([1, 1]);
+    expect(renderHand(st)).toContain('In hand: 2 coins');
+    // Two men, not a king: each goes down as one coin.
+    const put = send(st, 15, 'c');
+    expect(put.c).toEqual({ name: 'hand', action: 'place', square: 15 });
+    expect(put.st.held).toBe(1);
+    expect(handAfter([2], 'set', 2)).toEqual([]);
+    expect(handAfter([1, 2], 'place', 1)).toEqual([1, 1]);
+    expect(handAfter([], 'place', 1)).toEqual([]);
   });
 
   it('has one tab stop, moved by board-focus', async () => {
