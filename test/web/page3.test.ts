@@ -155,7 +155,6 @@ describe.each(VIEWPORTS)('the page, third edition, at $width×$height ($name)', 
     expect(s.computer ?? null).toBeNull();
     expect(s.tags.White ?? '').not.toMatch(/Crownhead/);
     expect(s.tags.White).toBe('Ben');
-    expect(s.tags.Black ?? '').toBe('');
     expect(s.clock?.control).toBe('10 min + 5 s');
     expect(s.tags.TimeControl).toBe('600+5');
     // "Start new game" brings the page back to the board.
