@@ -39,7 +39,7 @@ function indexHtml(js: string, css: string): string {
 </header>
 <div id="banner"></div>
 <main class="layout">
-<section class="board-col" aria-label="Board"><div id="board"></div><div id="hand"></div></section>
+<section class="board-col" aria-label="Board"><div class="board-wrap"><div id="evalbar"></div><div id="board"></div></div><div id="review"></div><div id="hand"></div></section>
 <section id="status" aria-label="Board state"></section>
 <section id="players" aria-label="Players"></section>
 <section id="moves-card" aria-label="Moves"><div id="moves"></div></section>

@@ -2,18 +2,20 @@
 // and the renderer (render.ts) to the DOM. Owns the DOM and the page's own
 // HTTP reads (the archive): regions are re-rendered when their HTML changes
 // (keeping keyboard focus), clicks on elements with data-act become local
-// actions or server commands, arrow keys and swipes step through the game,
-// the forms become new-game / set-tags commands, announcements are played as
-// tones, spoken, and written to the ARIA live regions.
+// actions or server commands, arrow keys and swipes step through the game
+// (on the board the arrow keys move its one tab stop), the forms (the new-game
+// form filled from the current game) become new-game / set-tags commands,
+// announcements are played as tones, spoken, and written to the ARIA live
+// regions, and between messages the clocks and a time call's grace count down.
 
 import './style.css';
 import { ArchiveEntry, GameRecord, type Command } from '../protocol/v1.ts';
 import * as z from 'zod/mini';
-import { canControl, clockNow, handCommand, initialState, isArmed, reduce, statusHeadline, type Action, type ViewState } from './state.ts';
-import { clockFace, renderArchive, renderForms, renderRegions } from './render.ts';
+import { canControl, clockNow, handCommand, initialState, isArmed, reduce, statusHeadline, timeCall, type Action, type ViewState } from './state.ts';
+import { clockFace, formatClock, renderArchive, renderForms, renderRegions } from './render.ts';
 import { ServerSocket } from './socket.ts';
 import { Sounds, Speech } from './sound.ts';
-import { squareXY, type Side } from './model.ts';
+import { formTimeControl, squareXY, type Side } from './model.ts';
 
 const PREFS_KEY = 'crownhead.prefs';
 const $ = <T extends HTMLElement = HTMLElement>(id: string): T => document.getElementById(id) as T;
@@ -88,6 +90,8 @@ function perform(): void {
   if (!a || a.seq <= lastSeq) return;
   lastSeq = a.seq;
   if (a.tone && state.sound) sounds.play(a.tone);
+  // An alert put right (or any calmer news) leaves no stale alert in the assertive region.
+  if (!a.urgent) $('live-assertive').textContent = '';
   if (a.text) {
     if (state.speech) speech.say(a.text, a.urgent);
     const region = $(a.urgent ? 'live-assertive' : 'live-polite');
@@ -144,6 +148,8 @@ function render(): void {
   if (state.newGame.started !== closedFor) {
     closedFor = state.newGame.started;
     ($('new-game-card') as HTMLDetailsElement).open = false;
+    // The new game is on the board: back up to it (the form was far down the page).
+    window.scrollTo({ top: 0 });
   }
   const ngSubmit = $<HTMLButtonElement>('ng-submit');
   if (ngSubmit) ngSubmit.textContent = isArmed(state, 'new-game', now) ? 'Confirm: abandon the game in progress' : gameInProgress() ? 'Start new game…' : 'Start new game';
@@ -153,14 +159,21 @@ function render(): void {
   for (const b of document.querySelectorAll<HTMLButtonElement>('#forms button[type=submit]')) b.disabled = !control;
   document.body.classList.toggle('readonly', !!state.server?.readOnly);
   document.body.dataset.status = state.status.kind;
-  const h = statusHeadline(state);
+  const h = statusHeadline(state, now);
+  renderedCall = timeCall(state, now)?.side ?? null;
   document.title = `${h.title} · Crownhead`;
 }
 
-/** Between messages: count the running clock down, the reconnect countdown, expiring hand actions. */
+/** The side "time" was called on when the page was last drawn (the status follows the clock between messages). */
+let renderedCall: Side | null = null;
+
+/** Between messages: count the running clock down (and a time call's grace), the reconnect countdown, expiring hand actions. */
 function tick(): void {
   const now = Date.now();
   if (state.pending.length || state.armed || state.notice) dispatch({ type: 'tick', now });
+  const called = timeCall(state, now);
+  if ((called?.side ?? null) !== renderedCall) render();
+  else if (called) for (const el of document.querySelectorAll<HTMLElement>('[data-grace]')) el.textContent = formatClock(called.graceLeft);
   const c = clockNow(state, now);
   if (c && c.running && state.connection === 'open') {
     for (const side of ['black', 'white'] as Side[]) {
@@ -182,7 +195,9 @@ function send(command: Command): void {
 }
 
 function onSquare(square: number, crown: boolean): void {
-  const c = handCommand(state, square, { crown, now: Date.now() });
+  const now = Date.now();
+  dispatch({ type: 'board-focus', square });
+  const c = handCommand(state, square, { crown, now });
   if (c) send(c);
 }
 
@@ -301,7 +316,13 @@ function moveFocus(from: number, key: string): void {
     : [[2, 0], [1, 1], [1, -1]];
   for (const [dx, dy] of tries) {
     const s = at.get(`${p.x + dx},${p.y + dy}`);
-    if (s) { document.getElementById(`sq-${s}`)?.focus(); return; }
+    if (s) {
+      // The board's one tab stop follows (a roving tabindex).
+      dispatch({ type: 'board-focus', square: s });
+      render();
+      document.getElementById(`sq-${s}`)?.focus();
+      return;
+    }
   }
 }
 
@@ -368,9 +389,29 @@ const setVal = (form: HTMLFormElement, name: string, v: string): void => {
   if (el && document.activeElement !== el) el.value = v;
 };
 
+/** The computer's PDN name ("Crownhead (level 5)"): never a player's name in a form. */
+const COMPUTER_NAME = /^Crownhead \(level \d+\)$/;
+
 function fillNames(form: HTMLFormElement): void {
   const tags = state.snap?.tags ?? {};
-  for (const k of ['Black', 'White', 'Event']) setVal(form, k, tags[k] ?? '');
+  for (const k of ['Black', 'White', 'Event']) setVal(form, k, COMPUTER_NAME.test(tags[k] ?? '') ? '' : tags[k] ?? '');
+}
+
+/** The new-game form starts from the current game: its clock, opponent and level, first player and rules (names by fillNames). */
+function fillNewGame(ng: HTMLFormElement): void {
+  const snap = state.snap;
+  if (!snap) return;
+  // The clock: the listed choice that reads as the game's control ("10 min + 5 s"), else "Other…" with its TimeControl tag.
+  const words = snap.clock?.control ?? '';
+  const tc = ng.querySelector<HTMLSelectElement>('[name=tc]')!;
+  const listed = words ? [...tc.options].find((o) => o.value !== 'custom' && (o.text === words || o.text.startsWith(`${words} (`))) : tc.options[0];
+  setVal(ng, 'tc', listed ? listed.value : 'custom');
+  if (!listed) setVal(ng, 'tcText', formTimeControl(snap.tags.TimeControl ?? ''));
+  setVal(ng, 'computer', snap.computer?.side ?? '');
+  if (snap.computer) setVal(ng, 'level', String(snap.computer.level));
+  setVal(ng, 'first', snap.options.firstPlayer);
+  (ng.querySelector('[name=huffing]') as HTMLInputElement).checked = snap.options.huffing;
+  (ng.querySelector('[name=crownContinue]') as HTMLInputElement).checked = snap.options.crownContinue;
 }
 
 function wireForms(): void {
@@ -389,9 +430,8 @@ function wireForms(): void {
   }
   $('new-game-card').addEventListener('toggle', () => {
     if (!($('new-game-card') as HTMLDetailsElement).open) return;
-    const o = state.snap?.options;
-    (ng.querySelector('[name=huffing]') as HTMLInputElement).checked = !!o?.huffing;
-    (ng.querySelector('[name=crownContinue]') as HTMLInputElement).checked = !!o?.crownContinue;
+    fillNewGame(ng);
+    syncFrom();
   });
   ng.addEventListener('submit', (e) => {
     e.preventDefault();
@@ -412,6 +452,8 @@ function wireForms(): void {
     const computer = side === 'white' || side === 'black' ? { side, level: Number(val(ng, 'level')) || 5 } as const : null;
     // (The computer's side has its name in the record; a name typed for it is not used.)
     if (computer) delete tags[computer.side === 'white' ? 'White' : 'Black'];
+    // Only the Opponent control chooses the computer: its old name is no player's name.
+    for (const k of ['Black', 'White']) if (COMPUTER_NAME.test(tags[k] ?? '')) delete tags[k];
     const cmd: Command = { name: 'new-game', ...(Object.keys(tags).length ? { tags } : {}), timeControl: tc, rules: { huffing, crownContinue }, computer };
     if (from === 'fen') {
       const fen = val(ng, 'fen');

@@ -1,7 +1,7 @@
 // The page's data: the protocol's types as the page uses them (the parsed
 // message is used directly, see src/protocol/v1.ts), replaying a game's move
-// records to show any earlier position (review mode), and the board geometry
-// the renderer needs.
+// records to show any earlier position (review mode), the board geometry
+// the renderer needs, and a time control tag written the way the form takes it.
 
 import type { MoveRecord, Piece, Side } from '../protocol/v1.ts';
 
@@ -51,3 +51,13 @@ export function expectedCounts(pieces: readonly Piece[]): number[] {
 
 export { sideName } from '../rules/position.ts';
 export const other = (s: Side): Side => (s === 'black' ? 'white' : 'black');
+
+// ------------------------------------------------------------------ forms
+
+/** A TimeControl tag in the form's notation: "300+3" → "300s+3s", "40/5400:1800" → "40/5400s,1800s" (per move: as it is). */
+export function formTimeControl(tag: string): string {
+  if (!tag || /\/\s*(move|forced|grace)/.test(tag)) return tag;
+  const secs = (t: string) => (/^\d+$/.test(t) ? `${t}s` : t);
+  if (tag.includes(':') || tag.includes('/')) return tag.split(':').map((p) => (p.includes('/') ? `${p.split('/')[0]}/${secs(p.split('/')[1])}` : secs(p))).join(',');
+  return tag.split('+').map(secs).join('+');
+}

@@ -1,27 +1,28 @@
-// Rendering as a function of the view state: the SVG board in piecepack style
-// (16 tiles of 2×2 squares, coins as discs, kings as two stacked coins) and
-// the panels (status, players and clocks, move list, game controls, the
-// simulated hand, the connection banner, the review bar, the archive), each
-// as an HTML/SVG string. Pure
+// Rendering as a function of the view state: the panels (status, players and
+// clocks, move list, game controls, the simulated hand, the connection
+// banner, the review bar, the archive), each as an HTML string, and every
+// region of the page together (the board and its evaluation bar are drawn by
+// board.ts). Pure
 // (no DOM): main.ts puts the strings into the page, tests read them in Node.
 // Elements that take clicks carry data-act (and data-* arguments); main.ts
 // turns those into commands.
 
 import {
-  expectedCounts, other, sideName, squareXY,
-  type Clock, type Fix, type Move, type Piece, type Side, type Snapshot,
+  other, sideName,
+  type Clock, type Move, type Piece, type Side, type Snapshot,
 } from './model.ts';
 import {
-  canControl, canUseHand, clockNow, effectiveCounts, isArmed, reviewView, sortedArchive, statusHeadline,
+  canControl, canUseHand, clockNow, isArmed, reviewView, sortedArchive, statusHeadline, timeCall,
   type ViewState,
 } from './state.ts';
 import { fixSentences, piecesSentence, squareList } from '../protocol/words.ts';
+import { esc } from './html.ts';
+import { evaluationWords, renderBoard, renderEvalBar } from './board.ts';
 
 export { fixSentences, squareList };
 
-const ESC: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-export const esc = (s: string): string => s.replace(/[&<>"']/g, (c) => ESC[c]);
-const f2 = (n: number): string => String(Math.round(n * 1000) / 1000);
+export { esc };
+export { renderBoard, renderEvalBar, evaluationWords } from './board.ts';
 
 // ------------------------------------------------------------------ words
 
@@ -60,197 +61,12 @@ export function outcomeWords(snap: Snapshot): string {
   return why[o.reason] ? `${result}${o.winner ? ':' : ''} ${why[o.reason]}.` : `${result}.`;
 }
 
-// ------------------------------------------------------------------ board
-
-const COIN_R = 0.37;
-
-function coin(cx: number, cy: number, color: Side | 'unknown', cls = ''): string {
-  const k = color === 'unknown' ? 'u' : color === 'black' ? 'b' : 'w';
-  return `<g class="coin coin-${k}${cls ? ' ' + cls : ''}">`
-    + `<circle class="shadow" cx="${f2(cx + 0.025)}" cy="${f2(cy + 0.05)}" r="${COIN_R}"/>`
-    + `<circle class="disc" cx="${f2(cx)}" cy="${f2(cy)}" r="${COIN_R}" fill="url(#g${k})"/>`
-    + `<circle class="ring" cx="${f2(cx)}" cy="${f2(cy)}" r="0.285"/>`
-    + `</g>`;
-}
-
-const CROWN = 'M-.17 .08 L-.2 -.1 L-.09 -.02 L0 -.15 L.09 -.02 L.2 -.1 L.17 .08 Z';
-
-function king(cx: number, cy: number, color: Side, topCls = ''): string {
-  return coin(cx + 0.045, cy + 0.065, color, 'under')
-    + coin(cx - 0.035, cy - 0.05, color, topCls)
-    + `<path class="crown crown-${color === 'black' ? 'b' : 'w'}${topCls ? ' ' + topCls : ''}" transform="translate(${f2(cx - 0.035)} ${f2(cy - 0.05)})" d="${CROWN}"/>`;
-}
-
-function ghost(cx: number, cy: number, color: Side | 'unknown', dy = 0): string {
-  const k = color === 'unknown' ? 'u' : color === 'black' ? 'b' : 'w';
-  return `<circle class="ghost ghost-${k}" cx="${f2(cx)}" cy="${f2(cy + dy)}" r="${COIN_R}"/>`;
-}
-
-interface BoardOptions {
-  now: number;
-}
-
-/**
- * The board: the game position as it stands on the table. Where the board
- * differs from the game (a piece lifted, a coin put down, a crown awaited),
- * the physical coins are drawn and the missing ones shown as outlines.
- */
-export function renderBoard(s: ViewState, opts: BoardOptions): string {
-  const snap = s.snap;
-  const flipped = s.flipped;
-  const rv = reviewView(s);
-  // Reviewing: the position of that move, as recorded (no live coins, no hand, no fixes).
-  const hand = canUseHand(s) && !rv;
-  const live = snap !== null && snap.board.connected && !rv;
-  const shown: Piece[] = rv ? rv.pieces : snap?.pieces ?? [];
-  const want = expectedCounts(shown);
-  const have = live ? effectiveCounts(s, opts.now) : want;
-  const colorOf = new Map<number, Side>();
-  for (const p of shown) colorOf.set(p.square, p.color);
-  const last: Move | undefined = rv ? rv.last ?? undefined : snap?.moves[snap.moves.length - 1];
-  const st = rv ? { kind: 'in-sync' as const } : s.status;
-  const fixes: Fix[] = st.kind === 'illegal' ? st.alert.fixes : st.kind === 'setup' ? st.fixes : [];
-  const fixSquares = new Set<number>(st.kind === 'illegal' ? [...st.alert.squares, ...fixes.map((f) => f.square)] : fixes.map((f) => f.square));
-  const fixAt = new Map<number, Fix>(fixes.map((f) => [f.square, f]));
-  const crownAt = rv ? 0 : st.kind === 'awaiting-crown' ? st.square : snap?.calibration?.square ?? 0;
-  const remind = new Set<number>(!rv && s.notice ? s.notice.squares : []);
-  // A coin where the game has none came from a square that lost one: it has that piece's colour
-  // (a white man moved out of turn is drawn white), else it is the mover's.
-  const lifted = new Set<Side>();
-  for (let i = 0; i < 32; i++) if (have[i] < want[i] && colorOf.has(i + 1)) lifted.add(colorOf.get(i + 1)!);
-  const mover: Side = lifted.size === 1 ? [...lifted][0] : snap?.turn ?? 'black';
-
-  const out: string[] = [];
-  out.push(`<svg class="board-svg${hand ? ' hand' : ''}${flipped ? ' flipped' : ''}${rv ? ' reviewing' : ''}" viewBox="-0.36 -0.36 8.72 8.72" role="group" aria-label="Board, ${flipped ? 'White' : 'Black'} at the top" data-flipped="${flipped}">`);
-  out.push('<defs>'
-    + '<clipPath id="tile"><rect x="0.03" y="0.03" width="1.94" height="1.94" rx="0.16"/></clipPath>'
-    + '<radialGradient id="gb" cx="0.38" cy="0.32" r="0.75"><stop offset="0" stop-color="#4a4a52"/><stop offset="0.55" stop-color="#232328"/><stop offset="1" stop-color="#121215"/></radialGradient>'
-    + '<radialGradient id="gw" cx="0.38" cy="0.32" r="0.75"><stop offset="0" stop-color="#fffdf6"/><stop offset="0.6" stop-color="#f1e8d2"/><stop offset="1" stop-color="#d8c9a6"/></radialGradient>'
-    + '<radialGradient id="gu" cx="0.38" cy="0.32" r="0.75"><stop offset="0" stop-color="#e8c77a"/><stop offset="1" stop-color="#a97c2f"/></radialGradient>'
-    + '<marker id="arrow" viewBox="0 0 10 10" refX="5" refY="5" markerWidth="3.2" markerHeight="3.2" orient="auto-start-reverse"><path d="M0 0 L10 5 L0 10 z" class="arrow-head"/></marker>'
-    + '</defs>');
-  out.push('<rect class="table" x="-0.36" y="-0.36" width="8.72" height="8.72" rx="0.3"/>');
-
-  // 16 tiles of 2×2 squares, each with its grid.
-  out.push('<g class="tiles">');
-  for (let ty = 0; ty < 4; ty++) {
-    for (let tx = 0; tx < 4; tx++) {
-      out.push(`<g transform="translate(${tx * 2} ${ty * 2})" clip-path="url(#tile)"><rect class="light" width="2" height="2"/>`
-        + `<rect class="dark" x="1" y="0" width="1" height="1"/><rect class="dark" x="0" y="1" width="1" height="1"/>`
-        + `<path class="grid" d="M1 0V2M0 1H2"/></g>`);
-    }
-  }
-  out.push('</g>');
-
-  // Square highlights: last move, squares to fix, the crown awaited.
-  const lastSquares = new Set<number>(last ? [last.from, last.to] : []);
-  out.push('<g class="marks">');
-  for (let sq = 1; sq <= 32; sq++) {
-    const { x, y } = squareXY(sq, flipped);
-    const cls: string[] = [];
-    if (lastSquares.has(sq)) cls.push(sq === last!.from ? 'last-from' : 'last-to');
-    if (fixSquares.has(sq)) cls.push(st.kind === 'illegal' ? 'fix' : 'setup-fix');
-    if (sq === crownAt) cls.push('crown-wait');
-    if (remind.has(sq)) cls.push('remind');
-    // The retraction rule: the piece that must put the illegal move right.
-    if (st.kind === 'illegal' && st.alert.retract?.square === sq) cls.push('retract');
-    if (cls.length) out.push(`<rect class="mark ${cls.join(' ')}" data-mark="${sq}" x="${x + 0.04}" y="${y + 0.04}" width="0.92" height="0.92" rx="0.06"/>`);
-  }
-  out.push('</g>');
-
-  // The last move's route, ending at the edge of the coin that landed.
-  if (last && last.from) {
-    const route = [last.from, ...(last.path.length ? last.path : [last.to])].map((sq) => { const p = squareXY(sq, flipped); return [p.x + 0.5, p.y + 0.5]; });
-    const n = route.length;
-    if (n >= 2 && have[last.to - 1] > 0) {
-      const [ax, ay] = route[n - 2], [bx, by] = route[n - 1];
-      const len = Math.hypot(bx - ax, by - ay);
-      const cut = Math.min(len * 0.6, COIN_R + 0.1);
-      route[n - 1] = [bx - ((bx - ax) * cut) / len, by - ((by - ay) * cut) / len];
-    }
-    out.push(`<polyline class="route" points="${route.map(([x, y]) => `${f2(x)},${f2(y)}`).join(' ')}" marker-end="url(#arrow)"/>`);
-  }
-
-  // The computer's move, for the player to carry out: a dashed route from its start.
-  const cm = !rv ? snap?.computer?.move : null;
-  if (cm) {
-    const route = [cm.from, ...cm.path].map((sq) => { const p = squareXY(sq, flipped); return [p.x + 0.5, p.y + 0.5]; });
-    out.push(`<polyline class="computer-route" data-computer="${esc(cm.text)}" points="${route.map(([x, y]) => `${f2(x)},${f2(y)}`).join(' ')}" marker-end="url(#arrow)"/>`);
-  }
-
-  // Coins.
-  out.push('<g class="pieces">');
-  for (let sq = 1; sq <= 32; sq++) {
-    const { x, y } = squareXY(sq, flipped);
-    const cx = x + 0.5, cy = y + 0.5;
-    const w = want[sq - 1], h = have[sq - 1];
-    const color = colorOf.get(sq);
-    if (w === 0 && h === 0) {
-      if (last && last.captures.includes(sq)) out.push(`<path class="captured" data-captured="${sq}" d="M${f2(cx - 0.14)} ${f2(cy - 0.14)}l.28 .28m0 -.28l-.28 .28"/>`);
-      continue;
-    }
-    const pieceColor: Side | 'unknown' = color ?? (s.status.kind === 'moving' || s.status.kind === 'illegal' ? mover : 'unknown');
-    const attrs = `data-square="${sq}" data-coins="${h}" data-want="${w}"${color ? ` data-color="${color}"` : ''}`;
-    out.push(`<g class="piece${h === 2 ? ' king' : ''}${h !== w ? ' differs' : ''}" ${attrs}>`);
-    if (h === w) {
-      out.push(h === 2 ? king(cx, cy, color ?? 'black') : coin(cx, cy, color ?? 'black'));
-    } else if (h === 0) {
-      // Lifted (or to be placed): the outline of what belongs here.
-      out.push(w === 2 ? ghost(cx + 0.045, cy + 0.065, color ?? 'unknown') + ghost(cx - 0.035, cy - 0.05, color ?? 'unknown') : ghost(cx, cy, color ?? 'unknown'));
-    } else if (w === 0) {
-      // Coins where the game has none: a move being made, or a stray piece.
-      out.push(h === 2 ? king(cx, cy, pieceColor === 'unknown' ? mover : pieceColor, 'extra') : coin(cx, cy, pieceColor, 'extra'));
-    } else if (h === 1 && w === 2) {
-      // A king with its crown off (or a crown not yet stacked).
-      out.push(coin(cx, cy, color ?? 'black') + ghost(cx - 0.035, cy - 0.05, 'unknown', 0));
-    } else {
-      // A second coin on a man.
-      out.push(king(cx, cy, color ?? mover, 'extra'));
-    }
-    out.push('</g>');
-  }
-  out.push('</g>');
-
-  // Square numbers, on top (the last move's arrowhead never hides one).
-  out.push('<g class="nums" aria-hidden="true">');
-  for (let sq = 1; sq <= 32; sq++) {
-    const { x, y } = squareXY(sq, flipped);
-    out.push(`<text x="${f2(x + 0.05)}" y="${f2(y + 0.175)}">${sq}</text>`);
-  }
-  out.push('</g>');
-
-  // What to do on the squares to fix: + put a piece here, − take coins off.
-  out.push('<g class="fix-badges" aria-hidden="true">');
-  for (const [sq, f] of fixAt) {
-    const { x, y } = squareXY(sq, flipped);
-    const bx = x + 0.83, by = y + 0.17;
-    const plus = f.action === 'place';
-    out.push(`<g class="badge ${plus ? 'badge-place' : 'badge-remove'}" data-fix="${sq}"><circle cx="${f2(bx)}" cy="${f2(by)}" r="0.13"/>`
-      + `<path d="M${f2(bx - 0.07)} ${f2(by)}h.14${plus ? `M${f2(bx)} ${f2(by - 0.07)}v.14` : ''}"/></g>`);
-  }
-  out.push('</g>');
-
-  // Hit areas for the hand (keyboard-focusable buttons).
-  if (hand) {
-    out.push('<g class="hits">');
-    for (let sq = 1; sq <= 32; sq++) {
-      const { x, y } = squareXY(sq, flipped);
-      const h = have[sq - 1];
-      const what = h === 0 ? 'empty' : h === 2 ? `${colorOf.get(sq) ?? ''} king`.trim() : `${colorOf.get(sq) ?? ''} ${colorOf.get(sq) ? 'man' : 'coin'}`.trim();
-      const verb = h === 0 ? 'place' : 'lift';
-      out.push(`<rect class="hit" id="sq-${sq}" data-act="square" data-sq="${sq}" x="${x}" y="${y}" width="1" height="1" tabindex="0" role="button" aria-label="Square ${sq}, ${what}: ${verb}"/>`);
-    }
-    out.push('</g>');
-  }
-  out.push('</svg>');
-  return out.join('');
-}
-
 // ------------------------------------------------------------------ panels
 
 /** The big status card: the board's state at a glance and what to do. */
-export function renderStatus(s: ViewState): string {
-  const h = statusHeadline(s);
+export function renderStatus(s: ViewState, now?: number): string {
+  const h = statusHeadline(s, now);
+  const called = h.tone === 'time' ? timeCall(s, now) : null;
   const snap = s.snap;
   const st = s.status;
   let detail = '';
@@ -273,6 +89,7 @@ export function renderStatus(s: ViewState): string {
         list = fixSentences(st.fixes);
         break;
       case 'in-sync':
+        if (called) break;
         if (snap.outcome || snap.result !== '*') detail = outcomeWords(snap);
         else if (snap.moves.length === 0 && !isStandardStart(snap.start)) {
           // Sensors count coins, not colours: a set-up position is checked by eye before play.
@@ -281,6 +98,7 @@ export function renderStatus(s: ViewState): string {
         } else detail = 'Board in sync.';
         break;
       case 'moving':
+        if (called) break;
         detail = `${sideName(snap.turn)} is moving${s.differences.length ? ` (changed: ${squareList(s.differences)})` : ''}.`;
         break;
       case 'awaiting-crown':
@@ -293,7 +111,13 @@ export function renderStatus(s: ViewState): string {
         break;
     }
   }
-  const icon = { ok: '✓', busy: '↻', warn: '♛', bad: '!', off: '×', idle: st.kind === 'setup' && snap ? '+' : '…' }[h.tone];
+  const over = !!snap && (snap.outcome !== null || snap.result !== '*');
+  // (A finished game is not "in order": its icon is a flag, not a tick.)
+  const icon = over && h.tone === 'ok' ? '⚑' : { ok: '✓', busy: '↻', warn: '♛', bad: '!', off: '×', time: '!', idle: st.kind === 'setup' && snap ? '+' : '…' }[h.tone];
+  // Time called: what to do and the grace left, counted down (main.ts updates [data-grace] between renders).
+  const timeLine = called
+    ? `<p class="status-detail time-call" data-time-called="${called.side}">${sideName(called.side)} must move within <strong class="grace" data-grace="${called.side}">${formatClock(called.graceLeft)}</strong> or lose on time.</p>`
+    : '';
   const offer = snap?.drawOffer ? `<p class="offer">${sideName(snap.drawOffer)} offers a draw.</p>` : '';
   const c = snap?.computer;
   const computer = c && !snap?.outcome
@@ -301,8 +125,9 @@ export function renderStatus(s: ViewState): string {
     : '';
   const notice = s.notice && s.connection === 'open' ? `<p class="notice" role="note">${esc(s.notice.text)}</p>` : '';
   const kind = snap && s.connection !== 'open' ? 'offline' : snap && !snap.board.connected ? 'lost' : st.kind;
-  return `<div class="status status-${h.tone} st-${kind}" data-status="${kind}">`
+  return `<div class="status status-${h.tone} st-${kind}${over ? ' game-over' : ''}" data-status="${kind}"${called ? ' data-time="called"' : ''}>`
     + `<div class="status-head"><span class="status-icon" aria-hidden="true">${icon}</span><h2 class="status-title">${esc(h.title)}</h2></div>`
+    + timeLine
     + (detail ? `<p class="status-detail">${esc(detail)}</p>` : '')
     + (list.length ? `<ul class="fixes">${list.map((t) => `<li>${esc(t)}</li>`).join('')}</ul>` : '')
     + (retract ? `<p class="retract" data-retract="${retract.square}"><strong>Use the piece on ${retract.square}</strong>: ${esc(retract.moves.join(retract.moves.length > 2 ? ', ' : ' or '))}</p>` : '')
@@ -334,8 +159,10 @@ export function renderReview(s: ViewState): string {
   const step = (to: string, label: string, title: string, off: boolean) =>
     `<button type="button" class="btn small step" id="rv-${to}" data-act="review" data-to="${to}" title="${title}" aria-label="${title}"${off ? ' disabled' : ''}>${label}</button>`;
   if (!rv) {
-    if (!snap || !snap.moves.length) return '';
-    return `<div class="review-bar live" role="toolbar" aria-label="Step through the game">${step('first', '«', 'First position', false)}${step('prev', '◀', 'Previous move (←)', false)}<span class="review-label">Live</span>${step('next', '▶', 'Next move (→)', true)}${step('last', '»', 'Last move', true)}</div>`;
+    // Shown from the start, its buttons off until there is a move: it keeps its place (nothing below it jumps at the first move).
+    if (!snap) return '';
+    const none = !snap.moves.length;
+    return `<div class="review-bar live" role="toolbar" aria-label="Step through the game">${step('first', '«', 'First position', none)}${step('prev', '◀', 'Previous move (←)', none)}<span class="review-label">Live</span>${step('next', '▶', 'Next move (→)', true)}${step('last', '»', 'Last move', true)}</div>`;
   }
   const rec = rv.archived && s.review?.record ? s.review.record : null;
   const whose = rec ? `${esc(rec.tags.Black || 'Black')} – ${esc(rec.tags.White || 'White')}${rec.tags.Date ? `, ${esc(rec.tags.Date)}` : ''} · ` : '';
@@ -367,7 +194,7 @@ export function renderPlayers(s: ViewState, now: number): string {
   const control = canControl(s);
   const offline = s.connection !== 'open';
   const top: Side = s.flipped ? 'white' : 'black';
-  const row = (side: Side): string => {
+  const row = (side: Side, pos: string): string => {
     const named = !!snap.tags[side === 'black' ? 'Black' : 'White'];
     const name = snap.tags[side === 'black' ? 'Black' : 'White'] || sideName(side);
     const toMove = !over && snap.turn === side;
@@ -386,12 +213,13 @@ export function renderPlayers(s: ViewState, now: number): string {
         b.push('<span class="note">Draw offered</span>');
       }
       b.push(button('resign', isArmed(s, `resign-${side}`, now) ? 'Confirm resign?' : 'Resign', { side }, `small danger${isArmed(s, `resign-${side}`, now) ? ' armed' : ''}`));
-      buttons = `<div class="player-actions">${b.join('')}</div>`;
+      buttons = b.join('');
     }
-    return `<div class="player player-${side}${toMove ? ' to-move' : ''}" data-side="${side}">`
+    return `<div class="player player-${side} ${pos}${toMove ? ' to-move' : ''}" data-side="${side}">`
       + `<span class="swatch swatch-${side}" aria-hidden="true"></span>`
       + `<div class="player-name"><span class="who">${esc(name)}</span><span class="role">${[named ? sideName(side) : '', toMove ? 'to move' : ''].filter(Boolean).join(' · ')}</span></div>`
-      + clockHtml + buttons + `</div>`;
+      // (The actions' row is there even when empty: on a phone it keeps its height, and the board its place, when the game ends.)
+      + clockHtml + `<div class="player-actions">${buttons}</div>` + `</div>`;
   };
   const pm = clock?.perMove;
   const forcedNote = pm && pm.forced && pm.side && !over ? `one capture only: ${formatClock(pm.limit)} for this move` : '';
@@ -404,16 +232,14 @@ export function renderPlayers(s: ViewState, now: number): string {
   // (A ballot pair's game says its round: "round 1.2" is the second game of the first pair.)
   const roundNote = snap.tags.Round ? ` <span class="round" data-round="${esc(snap.tags.Round)}">· round ${esc(snap.tags.Round)}</span>` : '';
   const rulesNote = roundNote + (rules ? ` <span class="rules" data-rules="${esc(rules)}">· ${esc(rules)}</span>` : '');
-  const event = snap.tags.Event ? `<p class="event">${esc(snap.tags.Event)}${snap.ballot ? ` · ballot ${snap.ballot}` : ''}${rulesNote}</p>` : snap.ballot ? `<p class="event">Ballot ${snap.ballot}${snap.tags.Ballot ? ': ' + esc(snap.tags.Ballot.replace(/^ACF \d+\s*/, '')) : ''}${rulesNote}</p>` : snap.tags.Ballot ? `<p class="event">${esc(snap.tags.Ballot.replace(/^11-man /, 'Eleven-man ballot '))}${rulesNote}</p>` : rules ? `<p class="event"><span class="rules" data-rules="${esc(rules)}">Rules: ${esc(rules)}</span></p>` : '';
-  // The evaluation bar (when on): Black's share of the bar grows with Black's score; a win fills it.
+  // ("Ballot 51" alone when the tag says no more than its number: no dangling colon.)
+  const opening = (snap.tags.Ballot ?? '').replace(/^ACF \d+\s*:?\s*/, '').trim();
+  const event = snap.tags.Event ? `<p class="event">${esc(snap.tags.Event)}${snap.ballot ? ` · ballot ${snap.ballot}` : ''}${rulesNote}</p>` : snap.ballot ? `<p class="event">Ballot ${snap.ballot}${opening ? ': ' + esc(opening) : ''}${rulesNote}</p>` : snap.tags.Ballot ? `<p class="event">${esc(snap.tags.Ballot.replace(/^11-man /, 'Eleven-man ballot '))}${rulesNote}</p>` : rules ? `<p class="event"><span class="rules" data-rules="${esc(rules)}">Rules: ${esc(rules)}</span></p>` : '';
   const ev = snap.evaluation;
-  const evalBar = ev
-    ? (() => {
-      const share = ev.score === null ? 50 : Math.max(2, Math.min(98, 50 + 50 * Math.tanh(ev.score / 300)));
-      return `<div class="eval" data-eval="${ev.score ?? ''}"><div class="eval-bar" role="img" aria-label="Evaluation: ${esc(ev.text)}"><span class="eval-black" style="width:${share.toFixed(1)}%"></span></div><span class="eval-text">${esc(ev.text)}</span></div>`;
-    })()
-    : '';
-  return event + row(top) + row(other(top)) + clockCtl + evalBar;
+  const evalLine = ev ? `<p class="eval-text" data-eval="${ev.score ?? ''}">Evaluation: <strong>${esc(evaluationWords(ev))}</strong></p>` : '';
+  const extra = event + clockCtl + evalLine;
+  // (On a phone the two rows go above and below the board, the rest after: style.css.)
+  return row(top, 'p-top') + row(other(top), 'p-bottom') + (extra ? `<div class="players-extra">${extra}</div>` : '');
 }
 
 /** The move list in PDN notation, numbered, with the result. */
@@ -438,7 +264,7 @@ export function renderMoves(s: ViewState): string {
     if (!m) return '<td class="mv empty">…</td>';
     const a = i === undefined ? undefined : marks.get(i);
     const mark = a ? `<span class="mark-${a.mark === '??' ? 'blunder' : 'mistake'}" title="${esc(a.comment)}">${a.mark}</span>` : '';
-    return `<td class="mv${i === shownIndex ? ' current' : ''}${m.crowned ? ' crowned' : ''}" data-act="review" data-to="${i! + 1}" tabindex="0" role="button" aria-label="Show the position after ${m.number}${m.side === 'black' ? '.' : '...'} ${esc(m.text)}${a ? `, ${esc(a.comment)}` : ''}"${i === shownIndex ? ' aria-current="step"' : ''}>${esc(m.text)}${mark}</td>`;
+    return `<td class="mv${i === shownIndex ? ' current' : ''}${m.crowned ? ' crowned' : ''}" data-act="review" data-to="${i! + 1}" id="mv-${i! + 1}" tabindex="0" role="button" aria-label="Show the position after ${m.number}${m.side === 'black' ? '.' : '...'} ${esc(m.text)}${a ? `, ${esc(a.comment)}` : ''}"${i === shownIndex ? ' aria-current="step"' : ''}>${esc(m.text)}${mark}</td>`;
   };
   const body = [...rows.entries()].sort(([a], [b]) => a - b)
     .map(([n, r]) => `<tr><th scope="row">${n}.</th>${cell(r.black, r.bi)}${cell(r.white, r.wi)}</tr>`).join('');
@@ -500,7 +326,7 @@ export function renderHand(s: ViewState): string {
   if (!canUseHand(s)) return '';
   const mode = (m: 'move' | 'crown', label: string) =>
     `<button type="button" id="hm-${m}" class="seg${s.handMode === m ? ' on' : ''}" data-act="hand-mode" data-mode="${m}" aria-pressed="${s.handMode === m}">${label}</button>`;
-  const held = s.held === 2 ? 'a king (2 coins)' : s.held === 1 ? 'one coin' : 'nothing';
+  const held = s.held === 2 && s.heldStack.length === 1 ? 'a king (2 coins)' : s.held === 1 ? 'one coin' : s.held ? `${s.held} coins` : 'nothing';
   return `<div class="hand-bar"><span class="hand-label">Simulated board</span>`
     + `<div class="segmented" role="group" aria-label="Hand mode">${mode('move', 'Lift / place')}${mode('crown', 'Crown')}</div>`
     + `<span class="held" data-held="${s.held}">In hand: ${held}</span>`
@@ -558,7 +384,7 @@ export function renderToggles(s: ViewState): string {
   return t('toggle-sound', s.sound, s.sound ? 'soundOn' : 'soundOff', 'Sound', 'Tones for moves and alerts')
     + t('toggle-speech', s.speech, 'speech', 'Speech', 'Speak moves and alerts aloud')
     + evalToggle
-    + `<button type="button" id="t-flip" class="toggle" data-act="flip" title="Turn the board around">${icon('flip')}<span>Flip board</span></button>`;
+    + `<button type="button" id="t-flip" class="toggle${s.flipped ? ' on' : ''}" data-act="flip" aria-pressed="${s.flipped}" title="Turn the board around">${icon('flip')}<span>Flip board</span></button>`;
 }
 
 /** The static forms (new game, names); rendered once, shown when the page may control the game. */
@@ -610,14 +436,24 @@ export function renderRegions(s: ViewState, now: number): Record<string, string>
     conn: renderConnection(s),
     toggles: renderToggles(s),
     banner: renderBanner(s, now),
-    board: renderReview(s) + renderBoard(s, { now }),
+    evalbar: renderEvalBar(s),
+    board: renderBoard(s, { now }),
+    review: renderReview(s),
     hand: renderHand(s),
-    status: renderStatus(s),
+    status: renderStatus(s, now),
     players: renderPlayers(s, now),
     moves: renderMoves(s),
     game: renderGameControls(s, now),
     log: renderLog(s),
   };
+}
+
+/** When a saved game was last played, in local time ("2026-11-25 21:48"); the PDN date if the time is unknown. */
+export function archiveDate(modified: number, pdnDate: string): string {
+  if (!(modified > 0)) return pdnDate || '?';
+  const d = new Date(modified);
+  const p = (n: number) => String(n).padStart(2, '0');
+  return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())} ${p(d.getHours())}:${p(d.getMinutes())}`;
 }
 
 /** The archive: saved games, sortable, to open (replay), download or delete (with control, confirmed). */
@@ -636,7 +472,7 @@ export function renderArchive(s: ViewState, now: number): string {
       const del = control && !g.current
         ? button('archive-delete', isArmed(s, `delete-${g.id}`, now) ? 'Confirm delete' : 'Delete', { id: g.id }, `small danger${isArmed(s, `delete-${g.id}`, now) ? ' armed' : ''}`).replace(/id="b-archive-delete"/, `id="del-${esc(g.id)}"`)
         : '';
-      return `<tr data-game="${esc(g.id)}"${g.current ? ' class="current"' : ''}><td>${esc(g.date || '?')}</td><td>${esc(g.black || '?')} – ${esc(g.white || '?')}</td><td>${esc(g.event || '')}</td><td>${esc(g.result)}</td><td class="num">${g.plies === null ? '?' : g.plies}</td>`
+      return `<tr data-game="${esc(g.id)}"${g.current ? ' class="current"' : ''}><td data-date="${g.modified}">${esc(archiveDate(g.modified, g.date))}</td><td>${esc(g.black || '?')} – ${esc(g.white || '?')}</td><td>${esc(g.event || '')}</td><td>${esc(g.result)}</td><td class="num" data-plies="${g.plies ?? ''}">${g.plies === null ? '?' : Math.ceil(g.plies / 2)}</td>`
         + `<td class="acts">${button('archive-view', g.current ? 'Review' : 'Open', { id: g.id }, 'small').replace(/id="b-archive-view"/, `id="open-${esc(g.id)}"`)}<a class="btn small" href="/api/games/${encodeURIComponent(g.id)}.pdn" download="${esc(g.id)}.pdn">PDN</a>${del}</td></tr>`;
     }).join('');
     body = `<div class="archive-scroll"><table class="archive-table"><thead><tr>${head('date', 'Date')}${head('players', 'Players')}${head('event', 'Event')}${head('result', 'Result')}${head('length', 'Moves')}<th scope="col"><span class="sr-only">Actions</span></th></tr></thead><tbody>${rows}</tbody></table></div>`;

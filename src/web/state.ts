@@ -68,6 +68,8 @@ export interface ViewState {
   pending: PendingCoins[];
   /** Coins in the simulated hand (lifted and not yet put down). */
   held: number;
+  /** What the hand picked up, lift by lift (coins each, the last on top): a second lift adds to the hand, nothing is dropped. */
+  heldStack: number[];
   handMode: 'move' | 'crown';
   flipped: boolean;
   sound: boolean;
@@ -92,6 +94,8 @@ export interface ViewState {
   archive: ArchiveView;
   /** the new-game form: the command in flight, the server's refusal shown beside the fields, and a count of games started from it */
   newGame: { pending: string | null; error: string | null; started: number };
+  /** the board's one tab stop (a roving tabindex: arrow keys move it between the squares) */
+  boardFocus: number;
 }
 
 export type Action =
@@ -114,7 +118,9 @@ export type Action =
   | { type: 'archive-list'; entries: ArchiveEntry[] }
   | { type: 'archive-error'; message: string; now: number }
   | { type: 'archive-sort'; by: ArchiveView['sort'] }
-  | { type: 'open-record'; record: GameRecord };
+  | { type: 'open-record'; record: GameRecord }
+  /** the arrow keys moved the board's tab stop */
+  | { type: 'board-focus'; square: number };
 
 /** How long a hand action is shown before the board's own report must confirm it. */
 export const PENDING_MS = 2500;
@@ -136,6 +142,7 @@ export function initialState(): ViewState {
     clockAt: 0,
     pending: [],
     held: 0,
+    heldStack: [],
     handMode: 'move',
     flipped: false,
     sound: true,
@@ -152,6 +159,7 @@ export function initialState(): ViewState {
     review: null,
     archive: { open: false, entries: null, loading: false, error: null, sort: 'date', descending: true },
     newGame: { pending: null, error: null, started: 0 },
+    boardFocus: 1,
   };
 }
 
@@ -289,7 +297,7 @@ export function reduce(s: ViewState, a: Action): ViewState {
       if (a.state === 'open') return { ...s, connection: 'open' };
       {
         const first = s.connection === 'open';
-        const next: ViewState = { ...s, connection: 'reconnecting', attempts: s.attempts + 1, retryAt: a.now + (a.retryInMs ?? 0), inFlight: [], pending: [], held: 0 };
+        const next: ViewState = { ...s, connection: 'reconnecting', attempts: s.attempts + 1, retryAt: a.now + (a.retryInMs ?? 0), inFlight: [], pending: [], held: 0, heldStack: [] };
         return first && s.snap ? announce(next, 'Connection to the board service lost. Reconnecting.', true, 'alert') : next;
       }
     case 'command-sent': {
@@ -298,10 +306,10 @@ export function reduce(s: ViewState, a: Action): ViewState {
       if (c.name === 'hand') {
         const have = effectiveCounts(s, a.now)[c.square - 1];
         const coins = c.action === 'set' ? (c.coins ?? 0) : c.action === 'place' ? Math.min(2, have + 1) : Math.max(0, have - (c.coins ?? have));
-        const held = c.action === 'lift' ? have - coins : 0;
-        next = { ...next, held, pending: [...s.pending.filter((p) => p.square !== c.square), { square: c.square, coins, at: a.now }] };
+        const heldStack = handAfter(s.heldStack, c.action, c.action === 'lift' ? have - coins : coins - have);
+        next = { ...next, heldStack, held: heldStack.reduce((a, b) => a + b, 0), pending: [...s.pending.filter((p) => p.square !== c.square), { square: c.square, coins, at: a.now }] };
       } else if (c.name === 'hand-setup' || c.name === 'new-game') {
-        next = { ...next, held: 0, pending: [] };
+        next = { ...next, held: 0, heldStack: [], pending: [] };
         if (c.name === 'new-game') next = { ...next, newGame: { ...s.newGame, pending: a.id, error: null } };
       }
       return next;
@@ -344,6 +352,8 @@ export function reduce(s: ViewState, a: Action): ViewState {
     }
     case 'open-record':
       return { ...s, review: { ply: a.record.moves.length, record: a.record }, archive: { ...s.archive, open: false } };
+    case 'board-focus':
+      return a.square >= 1 && a.square <= 32 && a.square !== s.boardFocus ? { ...s, boardFocus: a.square } : s;
   }
 }
 
@@ -453,18 +463,52 @@ export function handCommand(s: ViewState, square: number, opts: { crown?: boolea
     if (have === 2) return { name: 'hand', action: 'lift', square, coins: 1 };
     return { name: 'hand', action: 'place', square };
   }
+  // (Lifting while holding adds to the hand: what it held is kept, see handAfter.)
   if (have > 0) return { name: 'hand', action: 'lift', square };
-  if (s.held === 2) return { name: 'hand', action: 'set', square, coins: 2 };
+  // The last thing picked up goes down first: a king as a king.
+  if (s.heldStack[s.heldStack.length - 1] === 2) return { name: 'hand', action: 'set', square, coins: 2 };
   return { name: 'hand', action: 'place', square };
 }
 
-/** The board's state in one short phrase (the big status line). */
-export function statusHeadline(s: ViewState): { tone: 'ok' | 'busy' | 'warn' | 'bad' | 'idle' | 'off'; title: string } {
+/**
+ * ACF time per move: "time" called on a side (its limit reached, the grace
+ * period running) in a game still going, with the grace left `now` (counted
+ * down between the service's clock messages); null otherwise.
+ */
+export function timeCall(s: ViewState, now?: number): { side: Side; graceLeft: number } | null {
+  const c = now === undefined ? s.clock : clockNow(s, now);
+  const pm = c?.perMove;
+  if (!c || !pm || !pm.timeCalled || c.flagged || !s.snap || s.snap.outcome || s.snap.result !== '*') return null;
+  return { side: pm.timeCalled, graceLeft: pm.graceLeft };
+}
+
+/**
+ * The hand after an action: a lift adds what it took (`coins`) on top; a coin
+ * put down (`place`, or `set` putting down `coins`) comes off the top. A coin
+ * from outside the hand (nothing held) leaves it empty.
+ */
+export function handAfter(stack: readonly number[], action: 'lift' | 'place' | 'set', coins: number): number[] {
+  if (action === 'lift') return coins > 0 ? [...stack, coins] : [...stack];
+  const out = [...stack];
+  let left = Math.max(0, coins);
+  while (left > 0 && out.length) {
+    const top = out.pop()!;
+    if (top > left) out.push(top - left);
+    left -= Math.min(top, left);
+  }
+  return out;
+}
+
+/** The board's state in one short phrase (the big status line); with `now`, a time call counted down to it. */
+export function statusHeadline(s: ViewState, now?: number): { tone: 'ok' | 'busy' | 'warn' | 'bad' | 'idle' | 'off' | 'time'; title: string } {
   if (!s.snap) return { tone: 'idle', title: 'Connecting…' };
   if (s.connection !== 'open') return { tone: 'off', title: 'Offline' };
   if (!s.snap.board.connected) return { tone: 'bad', title: 'Board not connected' };
   if (s.snap.calibration) return { tone: 'busy', title: 'Calibrating the board' };
   const st = s.status;
+  // The arbiter's "Time": the headline while the board is in order (an illegal move or a crown to stack comes first).
+  const called = st.kind === 'in-sync' || st.kind === 'moving' ? timeCall(s, now) : null;
+  if (called) return { tone: 'time', title: `Time, ${sideName(called.side)}!` };
   switch (st.kind) {
     case 'setup':
       return { tone: 'idle', title: 'Set up the board' };

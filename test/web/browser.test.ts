@@ -384,10 +384,10 @@ describe('the page, second edition', () => {
     await page.waitForSelector('#archive .archive-table tbody tr', { timeout: WAIT });
     const rows = page.locator('#archive .archive-table tbody tr');
     expect(await rows.count()).toBeGreaterThanOrEqual(3);
-    // Newest first: the game in play, then the drawn one (3 moves).
+    // Newest first: the game in play, then the drawn one (3 plies: 2 moves), dated with its time.
     expect(await rows.nth(0).getAttribute('class')).toBe('current');
     const drawn = rows.nth(1);
-    expect((await drawn.innerText()).replace(/\s+/g, ' ')).toMatch(/Ann – Ben Club night 1\/2-1\/2 3 Open PDN Delete$/);
+    expect((await drawn.innerText()).replace(/\s+/g, ' ')).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d Ann – Ben Club night 1\/2-1\/2 2 Open PDN Delete$/);
     await shot('web-archive.png');
     const id = (await drawn.getAttribute('data-game'))!;
     await page.click(`#open-${id}`);

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { colOf, rowOf } from '../../src/rules/squares.ts';
 import { squareRowCol, squareXY } from '../../src/web/model.ts';
 import {
-  fixSentences, formatClock, renderBanner, renderBoard, renderHand, renderMoves, renderPlayers, renderRegions, renderStatus, renderToggles, squareList,
+  fixSentences, formatClock, renderBanner, renderBoard, renderEvalBar, renderHand, renderMoves, renderPlayers, renderRegions, renderStatus, renderToggles, squareList,
 } from '../../src/web/render.ts';
 import { initialState, reduce, type ViewState } from '../../src/web/state.ts';
 import { TableServer } from './fixture.ts';
@@ -183,7 +183,10 @@ describe('board', () => {
     const svg = board(s);
     const hits = elements(svg, 'hit');
     expect(hits).toHaveLength(32);
-    expect(hits.every((h) => h.tabindex === '0' && h.role === 'button' && h['data-act'] === 'square')).toBe(true);
+    expect(hits.every((h) => h.role === 'button' && h['data-act'] === 'square')).toBe(true);
+    // One tab stop for the board (a roving tabindex): the square the arrow keys last reached.
+    expect(hits.filter((h) => h.tabindex === '0').map((h) => h['data-sq'])).toEqual(['1']);
+    expect(elements(board(reduce(s, { type: 'board-focus', square: 22 })), 'hit').filter((h) => h.tabindex === '0').map((h) => h['data-sq'])).toEqual(['22']);
     expect(hits[10]['aria-label']).toBe('Square 11, black man: lift');
     expect(hits[14]['aria-label']).toBe('Square 15, empty: place');
     expect(renderHand(s)).toContain('data-act="hand-setup"');
@@ -224,7 +227,7 @@ describe('panels', () => {
     expect(html).not.toContain('<b>');
     expect(html).toContain('Marion Tinsley');
     expect(html).toContain('Club night');
-    expect(html).toMatch(/class="player player-black to-move"/);
+    expect(html).toMatch(/class="player player-black p-top to-move"/);
     expect(count(html, /data-act="resign"/)).toBe(2);
     expect(count(html, /data-act="offer-draw"/)).toBe(2);
     // A draw offer: the other side may accept or decline.
@@ -353,12 +356,19 @@ describe('the evaluation bar', () => {
   it('shows the engine\'s score as a bar and in words when on, a toggle to turn it on, nothing when off', async () => {
     const { s } = await synced();
     expect(renderToggles(s)).toContain('id="t-evaluation"');
-    expect(renderPlayers(s, NOW)).not.toContain('class="eval"');
+    expect(renderEvalBar(s)).toBe('');
     const on = { ...s, snap: { ...s.snap!, evaluation: { score: 150, text: 'Black +1.50' } } };
-    const html = renderPlayers(on, NOW);
+    // A vertical bar beside the board; the signed score, from the side it favours, in the players card.
+    const html = renderEvalBar(on);
     expect(html).toContain('aria-label="Evaluation: Black +1.50"');
-    const width = Number(/eval-black" style="width:([\d.]+)%/.exec(html)![1]);
-    expect(width).toBeGreaterThan(60);
+    const height = Number(/eval-black" style="height:([\d.]+)%/.exec(html)![1]);
+    expect(height).toBeGreaterThan(60);
+    expect(renderPlayers(on, NOW)).toContain('Evaluation: <strong>Black +1.50</strong>');
+    // Zero is "equal" (not "level", which reads like the computer's level).
+    const level = { ...s, snap: { ...s.snap!, evaluation: { score: 0, text: 'level' } } };
+    expect(renderEvalBar(level)).toContain('aria-label="Evaluation: equal"');
+    expect(renderPlayers(level, NOW)).toContain('Evaluation: <strong>equal</strong>');
+    expect(renderPlayers(level, NOW)).not.toContain('level');
     expect(renderToggles(on)).toContain('aria-pressed="true"');
     const tournament = { ...s, snap: { ...s.snap!, options: { ...s.snap!.options, tournament: true } } };
     expect(renderToggles(tournament)).not.toContain('t-evaluation');

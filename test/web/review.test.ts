@@ -76,12 +76,14 @@ describe('review mode', () => {
     expect(s.review).toBeNull();
   });
 
-  it('has nothing to step through before the first move', async () => {
+  it('has nothing to step through before the first move (the bar keeps its place, its steps off)', async () => {
     const t = await TableServer.open();
     t.setUp();
     const s = feed(at(t.hello()), t.take());
     expect(reduce(s, { type: 'review', to: 'prev' })).toBe(s);
-    expect(renderReview(s)).toBe('');
+    expect(renderReview(s)).toContain('class="review-bar live"');
+    expect(renderReview(s)).toMatch(/id="rv-prev"[^>]*disabled/);
+    expect(renderReview(s)).toMatch(/id="rv-first"[^>]*disabled/);
   });
 
   it('replays an archived game from its PDN record, and closes it', async () => {
