@@ -4,8 +4,8 @@
 // the journal before it is announced, so a crash never loses a move. The
 // snapshot and events it produces are the protocol's types (src/protocol/v1.ts);
 // move records are derived from the rules game's plies, never kept apart.
-// Playing the computer (computer.ts) and the coach's hints ask an injected
-// engine (`think`). Pure but for the injected wall clock and that promise;
+// The computer opponent, hints, the evaluation bar and the analysis are the
+// coach's (coach.ts), which asks an injected engine (`think`). Pure but for the injected wall clock and that promise;
 // board I/O, storage, the engine worker and the network are wired on by the
 // service.
 
@@ -22,9 +22,9 @@ import { fixesSentence, joinWords, piecesSentence } from '../protocol/words.ts';
 import { ELEVEN_MAN_COUNT, elevenManPosition } from '../rules/eleven-man.ts';
 import type { JournalEntry } from './journal.ts';
 import { CalibrationRoutine } from '../reading/routine.ts';
-import { scoreText } from '../engine/analyse.ts';
-import { WIN } from '../engine/search.ts';
-import { ComputerPlayer, analyseGame, computerFromTags, computerName, type AnalysisMark, type ComputerSetting, type Think, type ThinkPurpose } from './computer.ts';
+import { computerName, type ComputerSetting } from './computer.ts';
+import { Coach } from './coach.ts';
+import type { Purpose, Think } from '../engine/port.ts';
 import { Calibration, type CalibrationData } from '../reading/calibration.ts';
 
 export interface SessionOptions {
@@ -46,7 +46,9 @@ export interface SessionOptions {
   /** How the computer thinks (the engine worker, wired by the service). Without it no game can have a computer player. */
   think?: Think;
   /** Ends the engine's searches for a purpose whose answer is no longer wanted (the computer's, after a takeback or a new game). */
-  stopThinking?: (purpose: ThinkPurpose) => void;
+  stopThinking?: (purpose: Purpose) => void;
+  /** The engine's time per search at full strength, ms (a computer's level uses its share); default 2000. */
+  thinkMs?: number;
 }
 
 export type SessionErrorCode = 'bad-fen' | 'bad-ballot' | 'bad-time-control' | 'game-over' | 'not-allowed' | 'bad-request' | 'nothing-to-undo';
@@ -155,12 +157,12 @@ export class GameSession {
   /** This game's time control (from the new-game request, the service's default, or the record's tag). */
   private timeControl: TimeControl | null = null;
   private readonly listeners = new Set<(e: SessionEvent) => void>();
+  /** The computer opponent, hints, the evaluation bar and the analysis (coach.ts). */
+  private readonly coach: Coach;
   /** Playing the computer (null: two players). */
-  computer: ComputerPlayer | null = null;
-  /** The evaluation bar: on, and the score of the position it was worked out for (Black's view). */
-  private evaluation: { on: boolean; score: number | null; text: string; key: string } = { on: false, score: null, text: '', key: '' };
-  /** The analysis of the finished game (null: none asked for this game). */
-  private analysis: { running: boolean; marks: AnalysisMark[] } | null = null;
+  get computer() {
+    return this.coach.computer;
+  }
   private connected = false;
   private source = 'none';
   private sourceDetail = '';
@@ -168,6 +170,7 @@ export class GameSession {
 
   constructor(options: SessionOptions = {}) {
     this.options = { tournament: false, ...options };
+    this.coach = new Coach({ think: options.think, stopThinking: options.stopThinking, thinkMs: options.thinkMs }, (e) => this.emit(e));
     this.game = Game.standard(this.rulesOptions());
     // Tournament mode: no takebacks, and the retraction rule enforced (a correction with another piece is illegal).
     this.tracker = new BoardTracking(this.game, { ...options.tracker, takebacks: !this.options.tournament, retraction: this.options.tournament ? 'enforce' : 'notice' });
@@ -342,10 +345,7 @@ export class GameSession {
     this.timeControl = control;
     this.clock = control ? new GameClock(control) : null;
     // Playing the computer: the record's player tag says so (a new game sets it; a resumed game keeps it).
-    this.analysis = null;
-    this.computer?.cancel();
-    const setting = this.options.think ? computerFromTags(tags) : null;
-    this.computer = setting && this.options.think ? new ComputerPlayer(setting, this.options.think, () => this.options.stopThinking?.('computer')) : null;
+    this.coach.newGame(tags);
   }
 
   private setupSentence(): string {
@@ -518,7 +518,7 @@ export class GameSession {
       }
     }
     this.considerComputer();
-    this.considerEvaluation();
+    this.coach.follow(this.game, this.gameId);
   }
 
   /** Playing the computer and it is its turn on a board in play: it thinks, and its move goes to the player to carry out. */
@@ -740,15 +740,7 @@ export class GameSession {
     if (!this.options.think) throw new SessionError('not-allowed', 'this service has no engine to give hints');
     if (this.game.outcome) throw new SessionError('game-over', 'the game is over');
     if (this.computer && this.game.turn === this.computer.setting.side) throw new SessionError('not-allowed', "it is the computer's turn");
-    const game = this.game, plies = game.plies.length, hash = game.hash;
-    this.options.think({ position: game.position, level: 10, history: game.plies.slice(0, -1).map((p) => p.hash), quietPlies: game.quietPlies, seed: plies + 1, purpose: 'hint' }).then((r) => {
-      const m = r?.move;
-      if (!m || this.game !== game || game.plies.length !== plies || game.hash !== hash) return;
-      const text = moveText(m, legalMoves(game.position, game.options));
-      this.emit({ type: 'notice', level: 'info', squares: [m.from, ...m.path], say: `Hint for ${sideName(game.turn)}: ${text}.` });
-    }, (e: unknown) => {
-      this.emit({ type: 'notice', level: 'info', squares: [], say: `No hint: ${(e as Error)?.message ?? String(e)}` });
-    });
+    this.coach.hint(this.game, this.gameId);
   }
 
   /**
@@ -759,55 +751,16 @@ export class GameSession {
   analyse(): void {
     if (!this.options.think) throw new SessionError('not-allowed', 'this service has no engine to analyse with');
     if (!this.game.outcome && this.result === '*') throw new SessionError('not-allowed', 'the analysis is for a finished game');
-    if (this.analysis?.running) return;
+    if (this.coach.analysing) return;
     if (!this.game.plies.length) throw new SessionError('nothing-to-undo', 'the game has no moves to analyse');
-    const game = this.game;
-    this.analysis = { running: true, marks: [] };
-    this.emit({ type: 'counts' });
-    analyseGame(game.start, game.plies.map((p) => p.move), this.options.think).then((marks) => {
-      if (this.game !== game) return;
-      this.analysis = { running: false, marks };
-      const blunders = marks.filter((m) => m.mark === '??').length, mistakes = marks.length - blunders;
-      const count = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
-      this.emit({ type: 'analysis', say: marks.length ? `Analysis done: ${count(mistakes, 'mistake')} and ${count(blunders, 'blunder')}, marked in the move list.` : 'Analysis done: no mistakes found.' });
-    }, (e: unknown) => {
-      if (this.game !== game) return;
-      this.analysis = null;
-      this.emit({ type: 'notice', level: 'info', squares: [], say: `The analysis failed: ${(e as Error)?.message ?? String(e)}` });
-    });
+    this.coach.analyse(this.game);
   }
 
   /** The evaluation bar on or off (not in tournament mode: it would be advice). */
   setEvaluation(on: boolean): void {
     if (on && this.options.tournament) throw new SessionError('not-allowed', 'no evaluation bar in tournament mode');
     if (on && !this.options.think) throw new SessionError('not-allowed', 'this service has no engine to evaluate with');
-    this.evaluation = { on, score: null, text: '', key: '' };
-    this.emit({ type: 'evaluation', say: '' });
-    this.considerEvaluation();
-  }
-
-  /** With the bar on: the engine's score of the position on the board, once per position (in the worker). */
-  private considerEvaluation(): void {
-    const ev = this.evaluation;
-    if (!ev.on || !this.options.think) return;
-    const game = this.game;
-    const key = `${this.gameId}:${game.plies.length}:${game.hash}`;
-    if (ev.key === key) return;
-    ev.key = key;
-    ev.score = null;
-    if (game.outcome) {
-      ev.score = game.outcome.winner === 'black' ? WIN : game.outcome.winner === 'white' ? -WIN : 0;
-      ev.text = game.outcome.winner ? `${sideName(game.outcome.winner)} won` : 'Drawn';
-      this.emit({ type: 'evaluation', say: '' });
-      return;
-    }
-    this.options.think({ position: game.position, level: 10, history: game.plies.slice(0, -1).map((p) => p.hash), quietPlies: game.quietPlies, seed: 1, purpose: 'evaluation' }).then((r) => {
-      if (!r || this.evaluation !== ev || ev.key !== key) return;
-      const black = game.turn === 'black' ? r.score : -r.score;
-      ev.score = black;
-      ev.text = evaluationText(black);
-      this.emit({ type: 'evaluation', say: '' });
-    }, () => undefined);
+    this.coach.setEvaluation(on, this.game, this.gameId);
   }
 
   clockStart(): void {
@@ -859,8 +812,9 @@ export class GameSession {
       if (ms !== undefined) comments.set(k, [`[%clk ${clkText(ms)}]`]);
     });
     const record = pdnFromGame(this.game, { tags, result: this.result, comments });
-    if (opts.annotated && this.analysis && !this.analysis.running) {
-      for (const m of this.analysis.marks) {
+    const marks = opts.annotated ? this.coach.marks() : null;
+    if (marks) {
+      for (const m of marks) {
         const node = record.moves[m.ply];
         if (node) record.moves[m.ply] = { ...node, strength: m.mark, after: [...node.after, m.comment] };
       }
@@ -905,9 +859,7 @@ export class GameSession {
       drawClaim: this.game.outcome ? null : this.game.drawClaim(),
       clock: this.clock ? this.clock.state(this.now()) : null,
       calibration: this.routine ? this.routine.progress() : null,
-      computer: this.computer ? this.computer.state() : null,
-      analysis: this.analysis ? { running: this.analysis.running, marks: [...this.analysis.marks] } : null,
-      evaluation: this.evaluation.on ? { score: this.evaluation.score, text: this.evaluation.score === null ? 'thinking…' : this.evaluation.text } : null,
+      ...this.coach.state(),
     };
   }
 }
@@ -950,12 +902,4 @@ function newGameId(ms: number): string {
   const p = (n: number, w = 2) => String(n).padStart(w, '0');
   idCounter = (idCounter + 1) % 1000;
   return `${d.getUTCFullYear()}${p(d.getUTCMonth() + 1)}${p(d.getUTCDate())}-${p(d.getUTCHours())}${p(d.getUTCMinutes())}${p(d.getUTCSeconds())}-${p(idCounter, 3)}`;
-}
-
-/** A score from Black's view in words: "Black +0.35", "level", "Black: win in 7" (plies). */
-export function evaluationText(black: number): string {
-  if (Math.abs(black) < 10) return 'level';
-  const side = black > 0 ? 'Black' : 'White';
-  const t = scoreText(Math.abs(black));
-  return t.startsWith('win') ? `${side}: ${t}` : `${side} ${t}`;
 }
