@@ -27,14 +27,14 @@ export function loadEgdb(maxPieces: number = EGDB_PIECES, dir: string = defaultC
   const cached = loaded.get(key);
   if (cached) return cached;
   const file = join(dir, `egdb-${maxPieces}.bin`);
-  let db: Egdb | null = null;
+  const db = new Egdb(maxPieces);
+  let why: string | null = 'absent';
   if (existsSync(file)) {
-    const read = Egdb.fromBytes(maxPieces, readFileSync(file));
-    if (typeof read === 'string') log(`endgame database ${file} is damaged (${read}): rebuilding it`);
-    else db = read;
+    why = db.adopt(readFileSync(file));
+    if (why) log(`endgame database ${file} is damaged (${why}): rebuilding it`);
   } else log(`building the ${maxPieces}-piece endgame database (first use; cached in ${file})`);
-  if (!db) {
-    db = Egdb.solved(maxPieces);
+  if (why) {
+    db.solve();
     mkdirSync(dir, { recursive: true });
     const tmp = `${file}.${process.pid}.${Date.now()}.tmp`; // two processes building at once each write their own
     const bytes = db.serialize();

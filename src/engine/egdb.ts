@@ -316,8 +316,13 @@ export class Egdb {
     return Buffer.concat([head, this.data]);
   }
 
-  /** Why a cache file cannot be trusted, or null when its header and checksum match. */
-  private adopt(buf: Buffer): string | null {
+  /**
+   * Takes its values from a cache file's bytes (see serialize) when their
+   * header, size and checksum match; otherwise says why they cannot be
+   * trusted, and keeps none of them (then solve()).
+   */
+  adopt(bytes: Uint8Array): string | null {
+    const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     if (buf.length < HEADER || buf.toString('latin1', 0, 8) !== MAGIC) return 'not an endgame database file of this version';
     if (buf.readUInt32LE(8) !== this.maxPieces || buf.readUInt32LE(12) !== this.data.length) return 'made for another piece count';
     if (buf.length !== HEADER + this.data.length) return `truncated or padded (${buf.length} bytes, ${HEADER + this.data.length} expected)`;
@@ -325,19 +330,6 @@ export class Egdb {
     if (crc32(data) !== buf.readUInt32LE(16)) return 'checksum mismatch';
     this.data.set(data);
     return null;
-  }
-
-  /** Every index's value, for a cache (egdb-cache.ts in src/engine-host/ keeps it on disk). */
-  static solved(maxPieces: number = EGDB_PIECES): Egdb {
-    const db = new Egdb(maxPieces);
-    db.solve();
-    return db;
-  }
-
-  /** The database from a cache file's bytes, or why they cannot be trusted (header, size or checksum). */
-  static fromBytes(maxPieces: number, buf: Uint8Array): Egdb | string {
-    const db = new Egdb(maxPieces);
-    return db.adopt(Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength)) ?? db;
   }
 }
 
