@@ -5,7 +5,8 @@
 // snapshot and events it produces are the protocol's types (src/protocol/v1.ts);
 // move records are derived from the rules game's plies, never kept apart.
 // The computer opponent, hints, the evaluation bar and the analysis are the
-// coach's (coach.ts), which asks an injected engine (`think`). Pure but for the injected wall clock and that promise;
+// coach's (coach.ts), which asks an injected engine (`think`, the engine's
+// port). Pure but for the injected wall clock and that promise;
 // board I/O, storage, the engine worker and the network are wired on by the
 // service.
 
@@ -22,7 +23,7 @@ import { fixesSentence, joinWords, piecesSentence } from '../protocol/words.ts';
 import { ELEVEN_MAN_COUNT, elevenManPosition } from '../rules/eleven-man.ts';
 import type { JournalEntry } from './journal.ts';
 import { CalibrationRoutine } from '../reading/routine.ts';
-import { computerName, type ComputerSetting } from './computer.ts';
+import { computerName, type ComputerPlayer, type ComputerSetting } from './computer.ts';
 import { Coach } from './coach.ts';
 import type { Purpose, Think } from '../engine/port.ts';
 import { Calibration, type CalibrationData } from '../reading/calibration.ts';
@@ -160,7 +161,7 @@ export class GameSession {
   /** The computer opponent, hints, the evaluation bar and the analysis (coach.ts). */
   private readonly coach: Coach;
   /** Playing the computer (null: two players). */
-  get computer() {
+  get computer(): ComputerPlayer | null {
     return this.coach.computer;
   }
   private connected = false;
