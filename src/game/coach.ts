@@ -13,7 +13,7 @@ import { legalMoves, moveText, sideName, type Game } from '../rules/index.ts';
 import { analyseLine, scoreText, verdictComment } from '../engine/analyse.ts';
 import { WIN } from '../engine/search.ts';
 import type { EngineLimits, Purpose, Think } from '../engine/port.ts';
-import type { AnalysisMark, ComputerState, GameEvent } from '../protocol/v1.ts';
+import type { AnalysisMark, GameEvent, Snapshot } from '../protocol/v1.ts';
 import { ComputerPlayer, computerFromTags } from './computer.ts';
 
 export interface CoachOptions {
@@ -28,12 +28,8 @@ export interface CoachOptions {
 /** What the coach announces (the session passes it on as its own event). */
 export type CoachEvent = Extract<GameEvent, { type: 'notice' } | { type: 'evaluation' } | { type: 'analysis' }> | { type: 'counts' };
 
-/** The coach's part of the snapshot. */
-export interface CoachState {
-  computer: ComputerState | null;
-  analysis: { running: boolean; marks: AnalysisMark[] } | null;
-  evaluation: { score: number | null; text: string } | null;
-}
+/** The coach's part of the snapshot (the protocol's shapes). */
+export type CoachState = Required<Pick<Snapshot, 'computer' | 'analysis' | 'evaluation'>>;
 
 /** The game and position a piece of advice was asked for. */
 const keyOf = (gameId: string, game: Game): string => `${gameId}:${game.plies.length}:${game.hash}`;
