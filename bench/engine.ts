@@ -29,7 +29,9 @@ import { parseArgs } from 'node:util';
 import { BALLOTS, Game, START, samePosition, hashKey, hashPosition, legalMoves, playMove as playMoveOf, sameResult, type Move } from '../src/rules/index.ts';
 import { readPdn, resultWinner } from '../src/pdn/index.ts';
 import { corpusFile } from '../test/corpus.ts';
-import { Book, Egdb, EGDB_PIECES, Searcher, think } from '../src/engine/index.ts';
+import { EGDB_PIECES, Searcher, think } from '../src/engine/index.ts';
+import { loadEgdb } from '../src/engine-host/egdb-cache.ts';
+import { bookFromCorpus } from '../src/engine-host/book-corpus.ts';
 import { makePdnFile, pdnFromGame, type PdnGame } from '../src/pdn/index.ts';
 
 const { values } = parseArgs({ options: { match: { type: 'boolean' }, corpus: { type: 'boolean' }, games: { type: 'string' }, ms: { type: 'string' }, 'rd-depth': { type: 'string' }, out: { type: 'string' }, levels: { type: 'boolean' }, pairs: { type: 'string' }, ballots: { type: 'string' } } });
@@ -39,9 +41,9 @@ const GAMES = Number(values.games ?? (full ? 200 : 20));
 const OUR_MS = Number(values.ms ?? (full ? 120 : 50));
 const RD_DEPTH = Number(values['rd-depth'] ?? (full ? 8 : 7));
 /** The endgame database (built and cached on first use), for exact play near the end. */
-const egdb = Egdb.load(EGDB_PIECES);
+const egdb = loadEgdb(EGDB_PIECES);
 /** The opening book from the corpus. */
-const book = Book.fromCorpus() ?? undefined;
+const book = bookFromCorpus() ?? undefined;
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 // rapid-draughts' .d.ts files use extensionless relative imports NodeNext cannot follow: describe what we use.
@@ -91,7 +93,7 @@ const historyOf = (game: Game): number[] => [hashKey(hashPosition(game.start)), 
 
 function enginePlayer(limits: { timeMs?: number; level?: number; seed?: number }): Player {
   const searcher = new Searcher();
-  return (game) => think(game.position, { ...limits, searcher, egdb, ...(book ? { book } : {}), quietPlies: game.quietPlies, history: historyOf(game).slice(0, -1) }).move!;
+  return (game) => think({ position: game.position, quietPlies: game.quietPlies, history: historyOf(game).slice(0, -1), limits }, { searcher, egdb, book: book ?? null }).move!;
 }
 
 // ---------------------------------------------------------------------------
@@ -106,7 +108,7 @@ if (!full && !onlyLevels) {
   for (const g of problems) {
     // Solved: the stated first move is the answer at 5 s (and was already at the reported time).
     let firstRight = -1;
-    const r = think(g.start, { timeMs: 5000, onIteration: (it) => {
+    const r = think({ position: g.start, limits: { timeMs: 5000 } }, { onIteration: (it) => {
       if (it.move && sameResult(it.move, g.moves[0]!.move)) { if (firstRight < 0) firstRight = it.ms; } else firstRight = -1;
     } });
     if (r.move && sameResult(r.move, g.moves[0]!.move)) {
@@ -124,7 +126,7 @@ if (!full && !onlyLevels) {
     for (let i = 0; i < g.moves.length; i++) {
       const m = g.moves[i]!.move;
       if (i >= 16 && i % 6 === 0 && isTinsley(pos.turn) && legalMoves(pos).length > 1) {
-        const r = think(pos, { timeMs: 1000 });
+        const r = think({ position: pos, limits: { timeMs: 1000 } });
         asked++;
         if (r.move && sameResult(r.move, m)) matched++;
       }
@@ -142,7 +144,7 @@ if (!full && !onlyLevels) {
   for (const b of [1, 8, 31, 62, 100]) {
     const pos = Game.fromBallot(b).game.position;
     const runs = [0, 1, 2].map(() => {
-      const r = think(pos, { depth: 11 });
+      const r = think({ position: pos, limits: { depth: 11 } });
       return { nps: r.nodes / (r.ms / 1000), nodes: r.nodes, ms: r.ms };
     });
     const nps = median(runs.map((r) => r.nps));

@@ -86,10 +86,10 @@ async function latency(minMoves: number, gamesBase: string, label: string, engin
   // The engine thinking the whole time, as while the computer plays: back-to-back 5 s searches.
   let searching = engineLoad;
   let searches = 0;
-  const engine = engineLoad ? new (await import('../src/engine/client.ts')).EngineClient() : null;
+  const engine = engineLoad ? new (await import('../src/engine-host/client.ts')).EngineClient() : null;
   const load = (async () => {
     while (searching && engine) {
-      await engine.think(START, { timeMs: 5000 });
+      await engine.think({ position: START, limits: { timeMs: 5000 } });
       searches++;
     }
   })();

@@ -29,7 +29,8 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { BALLOTS, Game, START, hasCapture, samePosition, sameResult, type Move } from '../src/rules/index.ts';
 import { gameName, readPdn, resultWinner } from '../src/pdn/index.ts';
-import { BOOK_FILES, CORPUS_DIR, Searcher, WEIGHTS, WEIGHT_NAMES, features, seededRandom, think, type Weights } from '../src/engine/index.ts';
+import { CORPUS_DIR } from '../src/engine-host/book-corpus.ts';
+import { BOOK_FILES, Searcher, WEIGHTS, WEIGHT_NAMES, features, seededRandom, think, type Weights } from '../src/engine/index.ts';
 
 const { values } = parseArgs({ options: { write: { type: 'boolean' }, seed: { type: 'string' }, epochs: { type: 'string' }, lambda: { type: 'string' }, games: { type: 'string' }, depth: { type: 'string' } } });
 const SEED = Number(values.seed ?? 1);
@@ -127,7 +128,7 @@ for (const ballot of ballots) {
     while (!game.outcome && game.plies.length < 200) {
       if (game.drawClaim()) { game.claimDraw(); break; }
       const useTuned = (game.turn === 'black') === tunedIsBlack;
-      const mv: Move = think(game.position, { depth: DEPTH, searcher: s[game.turn], quietPlies: game.quietPlies, weights: useTuned ? tuned : WEIGHTS }).move!;
+      const mv: Move = think({ position: game.position, quietPlies: game.quietPlies, limits: { depth: DEPTH } }, { searcher: s[game.turn], weights: useTuned ? tuned : WEIGHTS }).move!;
       game.play(mv);
     }
     if (!game.outcome) game.agreeDraw();
@@ -144,7 +145,7 @@ const shots = readPdn(readFileSync(join(CORPUS_DIR, 'tricks_traps_and_shots.pdn'
   (g) => gameName(g).includes('TTS Example') && g.moves.length > 0 && resultWinner(g.result) === g.start.turn,
 );
 const solved = (W: Weights): number => shots.filter((g) => {
-  const r = think(g.start, { depth: 14, weights: W });
+  const r = think({ position: g.start, limits: { depth: 14 } }, { weights: W });
   return r.move !== null && sameResult(r.move, g.moves[0]!.move) && r.score > 0;
 }).length;
 const shotsNow = solved(WEIGHTS), shotsTuned = solved(tuned);

@@ -22,8 +22,8 @@ const t0 = performance.now();
 rmSync(dist, { recursive: true, force: true });
 
 await build({
-  // engine-worker: the engine's worker_thread (src/engine/client.ts starts ./engine-worker.js beside the bundle).
-  entryPoints: { crownhead: join(root, 'src/cli/main.ts'), 'engine-worker': join(root, 'src/engine/worker.ts') },
+  // engine-worker: the engine's worker_thread (src/engine-host/client.ts starts ./engine-worker.js beside the bundle).
+  entryPoints: { crownhead: join(root, 'src/cli/main.ts'), 'engine-worker': join(root, 'src/engine-host/worker.ts') },
   outdir: join(dist, 'node'),
   bundle: true,
   splitting: true,

@@ -3,8 +3,9 @@
 
 import { readFileSync, writeFileSync } from 'node:fs';
 import { FenError, legalMoves, moveText, parseFen, playMove, START, type Move, type Position } from '../rules/index.ts';
-import { readPdn, makePdnFile, gameName } from '../pdn/index.ts';
-import { annotateGame, defaultCacheDir, Egdb, EGDB_PIECES, scoreText, think, Searcher, type SearchLimits } from '../engine/index.ts';
+import { readPdn, makePdnFile, gameName, type PdnGame } from '../pdn/index.ts';
+import { annotateGame, EGDB_PIECES, scoreText, think, Searcher, type Egdb, type EngineLimits } from '../engine/index.ts';
+import { defaultCacheDir, loadEgdb } from '../engine-host/egdb-cache.ts';
 import { popcount } from '../rules/index.ts';
 import { ANALYSE_USAGE, BESTMOVE_USAGE } from './usage.ts';
 import { parse, UsageError, wholeNumber } from './args.ts';
@@ -18,7 +19,7 @@ import type { Io } from './io.ts';
  */
 const ENDGAME_PIECES = 6;
 const egdbFor = (pos: Position): Egdb | undefined =>
-  popcount(pos.black | pos.white) <= ENDGAME_PIECES ? Egdb.load(EGDB_PIECES, defaultCacheDir()) : undefined;
+  popcount(pos.black | pos.white) <= ENDGAME_PIECES ? loadEgdb(EGDB_PIECES, defaultCacheDir()) : undefined;
 
 /** "1s", "1.5s", "500ms", "2m", or a bare number of seconds → ms. */
 export function parseDuration(text: string, what: string): number {
@@ -30,7 +31,7 @@ export function parseDuration(text: string, what: string): number {
   return ms;
 }
 
-function limitsFrom(values: { time?: string; depth?: string; nodes?: string }, defaultMs: number): SearchLimits {
+function limitsFrom(values: { time?: string; depth?: string; nodes?: string }, defaultMs: number): EngineLimits {
   const given = ['time', 'depth', 'nodes'].filter((k) => values[k as keyof typeof values] !== undefined);
   if (given.length > 1) throw new UsageError(`give only one of --time, --depth and --nodes, not ${given.map((g) => '--' + g).join(' and ')}`);
   if (values.depth !== undefined) return { depth: wholeNumber(values.depth, '--depth', 1, 100) };
@@ -68,11 +69,10 @@ export function bestmoveCommand(argv: string[], io: Io): number {
       throw e;
     }
   }
-  const limits = limitsFrom(values, 1000);
   const level = values.level !== undefined ? wholeNumber(values.level, '--level', 1, 10) : undefined;
   const seed = values.seed !== undefined ? wholeNumber(values.seed, '--seed', 0, 2 ** 31 - 1) : undefined;
-  const egdb = egdbFor(pos);
-  const r = think(pos, { ...limits, ...(level !== undefined ? { level } : {}), ...(seed !== undefined ? { seed } : {}), ...(egdb ? { egdb } : {}) });
+  const limits: EngineLimits = { ...limitsFrom(values, 1000), ...(level !== undefined ? { level } : {}), ...(seed !== undefined ? { seed } : {}) };
+  const r = think({ position: pos, limits }, { egdb: egdbFor(pos) ?? null });
   if (!r.move) {
     io.err(`crownhead bestmove: ${pos.turn === 'black' ? 'Black' : 'White'} has no legal move (the game is lost)`);
     return 1;
@@ -83,7 +83,7 @@ export function bestmoveCommand(argv: string[], io: Io): number {
   return 0;
 }
 
-export function analyseCommand(argv: string[], io: Io): number {
+export async function analyseCommand(argv: string[], io: Io): Promise<number> {
   const { values, positionals } = parse(
     argv,
     { time: { type: 'string' }, depth: { type: 'string' }, nodes: { type: 'string' }, out: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
@@ -112,15 +112,20 @@ export function analyseCommand(argv: string[], io: Io): number {
   // The database when some game reaches the endgame.
   const endOf = (g: (typeof games)[number]): Position => g.moves.reduce((p, m) => playMove(p, m.move), g.start);
   const ending = games.find((g) => popcount(endOf(g).black | endOf(g).white) <= ENDGAME_PIECES);
-  if (ending) searcher.egdb = egdbFor(endOf(ending)) ?? null;
-  const annotated = games.map((g) => {
+  const egdb: Egdb | null = ending ? egdbFor(endOf(ending)) ?? null : null;
+  // The same analysis as the page's (engine/analyse.ts), asking the engine in this thread.
+  const ask = (req: Parameters<typeof think>[0]) => think(req, { searcher, egdb });
+  const annotated: PdnGame[] = [];
+  for (const g of games) {
     searcher.reset();
-    const { game, verdicts } = annotateGame(g, limits, searcher);
+    const done = await annotateGame(g, limits, ask);
+    if (!done) throw new Error('the analysis was cancelled'); // never: the in-process engine always answers
+    const { game, verdicts } = done;
     const count = (mark: string): number => verdicts.filter((v) => v.mark === mark).length;
     const q = count('?'), qq = count('??');
     io.err(`${gameName(g)}: ${verdicts.length} moves, ${q} mistake${q === 1 ? '' : 's'}, ${qq} blunder${qq === 1 ? '' : 's'}`);
-    return game;
-  });
+    annotated.push(game);
+  }
   const pdn = makePdnFile(annotated);
   if (values.out !== undefined) {
     try {

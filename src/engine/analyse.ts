@@ -1,11 +1,14 @@
-// Game analysis: search every position of a game's main line, and mark each
+// Game analysis, the one the page (through the coach) and `crownhead
+// analyse` both use: search every position of a game's main line, and mark each
 // move that lost ground — a mistake (?) or a blunder (??) — with the better
 // move and both scores as a comment. Works on the PDN model, so the result is
-// written back as annotated PDN.
+// written back as annotated PDN. It asks the engine through the port (a
+// function), so it runs on the worker or in this thread alike.
 
 import { legalMoves, moveText, playMove, sameResult, type Move, type Position } from '../rules/index.ts';
 import type { PdnGame, PdnMove } from '../pdn/index.ts';
-import { Searcher, WIN, WIN_BOUND, type SearchLimits } from './search.ts';
+import { WIN, WIN_BOUND } from './search.ts';
+import type { EngineLimits, EngineRequest, EngineResult } from './port.ts';
 
 /** A drop of at least this much (hundredths of a man) is a mistake; at least BLUNDER a blunder. */
 export const MISTAKE = 60;
@@ -33,11 +36,30 @@ export function scoreText(score: number): string {
 
 const cap = (s: number): number => Math.max(-CAP, Math.min(CAP, s));
 
-export function analyseLine(start: Position, moves: readonly Move[], limits: SearchLimits, searcher = new Searcher()): MoveVerdict[] {
+/** How analysis asks the engine: the in-process `think`, or the service's worker (null: the search was cancelled). */
+export type Ask = (req: EngineRequest) => EngineResult | null | Promise<EngineResult | null>;
+
+/**
+ * The one game analysis (the page's, through the coach, and `crownhead
+ * analyse`): every position of the line searched with `limits`, and each move
+ * scored against the engine's choice. A position with no legal move scores
+ * −WIN (lost). Null when a search was cancelled (a new game came first): the
+ * rest is not asked.
+ */
+export async function analyseLine(start: Position, moves: readonly Move[], limits: EngineLimits, ask: Ask): Promise<MoveVerdict[] | null> {
   // Scores of each position along the line (side to move's view); the last one after the final move.
   const positions: Position[] = [start];
   for (const m of moves) positions.push(playMove(positions[positions.length - 1]!, m));
-  const results = positions.map((p) => (legalMoves(p).length ? searcher.search(p, limits) : { move: null, score: -WIN }));
+  const results: { move: Move | null; score: number }[] = [];
+  for (const p of positions) {
+    if (!legalMoves(p).length) {
+      results.push({ move: null, score: -WIN });
+      continue;
+    }
+    const r = await ask({ position: p, limits, purpose: 'analysis' });
+    if (!r) return null;
+    results.push(r);
+  }
   return moves.map((played, i) => {
     const r = results[i]!;
     const before = r.score;
@@ -48,17 +70,23 @@ export function analyseLine(start: Position, moves: readonly Move[], limits: Sea
   });
 }
 
-/** The game with `?`/`??` on its mistakes and blunders and the better move in a comment after each. */
-export function annotateGame(game: PdnGame, limits: SearchLimits, searcher = new Searcher()): { game: PdnGame; verdicts: MoveVerdict[] } {
-  const verdicts = analyseLine(game.start, game.moves.map((m) => m.move), limits, searcher);
+/** The better move in PDN notation and the sentence for a marked move: "Mistake: 9-14 was better (+0.20 against −0.55)". */
+export function verdictComment(v: MoveVerdict, legal: readonly Move[]): { better: string; comment: string } {
+  const better = v.best ? moveText(v.best, legal) : '';
+  return { better, comment: `${v.mark === '??' ? 'Blunder' : 'Mistake'}: ${better} was better (${scoreText(v.before)} against ${scoreText(v.after)})` };
+}
+
+/** The game with `?`/`??` on its mistakes and blunders and the better move in a comment after each (null: cancelled). */
+export async function annotateGame(game: PdnGame, limits: EngineLimits, ask: Ask): Promise<{ game: PdnGame; verdicts: MoveVerdict[] } | null> {
+  const verdicts = await analyseLine(game.start, game.moves.map((m) => m.move), limits, ask);
+  if (!verdicts) return null;
   let pos = game.start;
   const moves: PdnMove[] = game.moves.map((node, i) => {
     const v = verdicts[i]!;
     const legal = legalMoves(pos);
     pos = playMove(pos, node.move);
     if (!v.mark || !v.best) return node;
-    const comment = `${v.mark === '??' ? 'Blunder' : 'Mistake'}: ${moveText(v.best, legal)} was better (${scoreText(v.before)} against ${scoreText(v.after)})`;
-    return { ...node, strength: v.mark, after: [...node.after, comment] };
+    return { ...node, strength: v.mark, after: [...node.after, verdictComment(v, legal).comment] };
   });
   return { game: { ...game, moves }, verdicts };
 }

@@ -2,7 +2,8 @@
 // BOOK_PLIES plies of the corpus' games (Tinsley's games, the Inferno ballot's,
 // the Open Checkers Archive excerpt, the instructional games) and the ACF
 // ballots' opening moves (the barred ballots left out). Built deterministically
-// from data/corpus on first use (a fraction of a second) and kept in memory;
+// from PDN texts (src/engine-host/book-corpus.ts reads data/corpus on first
+// use, a fraction of a second, and keeps it in memory);
 // keyed by the position's Zobrist key, so transpositions share their moves.
 //
 // A move counts once per game that played it, unless the side that played it
@@ -11,8 +12,6 @@
 // often it was played ('random', from a seeded generator: same seed, same
 // choice). `randomBallot` starts a game from a random ACF ballot (seeded).
 
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
-import { join, resolve } from 'node:path';
 import {
   BALLOTS, Game, START, hashKey, hashPosition, legalMoves, samePosition, sameResult, type Ballot, type GameOptions, type Move, type Position,
 } from '../rules/index.ts';
@@ -102,28 +101,10 @@ export class Book {
     }
     return book;
   }
-
-  /** The book from the corpus (data/corpus in the checkout), built once per process; null when there is no corpus. */
-  static fromCorpus(dir: string = CORPUS_DIR): Book | null {
-    const known = built.get(dir);
-    if (known !== undefined) return known;
-    let book: Book | null = null;
-    if (existsSync(dir)) {
-      const files = readdirSync(dir).filter((f) => BOOK_FILES.includes(f)).sort();
-      if (files.length) book = Book.build(files.map((f) => readFileSync(join(dir, f), 'utf8')));
-    }
-    built.set(dir, book);
-    return book;
-  }
 }
 
 /** The corpus files the book reads: whole games from the start position. */
 export const BOOK_FILES = ['tinsley.pdn', 'inferno.pdn', 'OCA_2.0.pdn', 'principles_of_strategy.pdn', 'tricks_traps_and_shots.pdn'];
-
-/** data/corpus at the top of the checkout, from src/engine/ (sources) or dist/node/ (the bundle). */
-export const CORPUS_DIR = resolve(import.meta.dirname, '../../data/corpus');
-
-const built = new Map<string, Book | null>();
 
 const hasVariant = (o: GameOptions): boolean => Object.values(o).some((v) => v === true);
 

@@ -19,12 +19,10 @@
 //
 // The 40-move rule and repetitions are not part of the value (a draw means
 // neither side can force a win); the distances let the search check the rule.
-// Built on first use and cached on disk with a CRC-32: a cache whose header or
-// checksum does not match is rebuilt (with a log line), never trusted.
+// Serialized with a CRC-32: bytes whose header or checksum does not match are
+// refused, never trusted. Pure: the disk cache (where, when to build) lives in
+// src/engine-host/egdb-cache.ts.
 
-import { existsSync, mkdirSync, readFileSync, writeFileSync, renameSync } from 'node:fs';
-import { join } from 'node:path';
-import { homedir } from 'node:os';
 import { crc32 } from 'node:zlib';
 import { legalMoves, playMove, popcount, type Position } from '../rules/index.ts';
 
@@ -318,8 +316,13 @@ export class Egdb {
     return Buffer.concat([head, this.data]);
   }
 
-  /** Why a cache file cannot be trusted, or null when its header and checksum match. */
-  private adopt(buf: Buffer): string | null {
+  /**
+   * Takes its values from a cache file's bytes (see serialize) when their
+   * header, size and checksum match; otherwise says why they cannot be
+   * trusted, and keeps none of them (then solve()).
+   */
+  adopt(bytes: Uint8Array): string | null {
+    const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     if (buf.length < HEADER || buf.toString('latin1', 0, 8) !== MAGIC) return 'not an endgame database file of this version';
     if (buf.readUInt32LE(8) !== this.maxPieces || buf.readUInt32LE(12) !== this.data.length) return 'made for another piece count';
     if (buf.length !== HEADER + this.data.length) return `truncated or padded (${buf.length} bytes, ${HEADER + this.data.length} expected)`;
@@ -328,48 +331,7 @@ export class Egdb {
     this.data.set(data);
     return null;
   }
-
-  /**
-   * Loads the cached database from dir, or solves it and writes it
-   * (atomically). A damaged cache is reported through `log` and rebuilt.
-   */
-  static load(maxPieces: number = EGDB_PIECES, dir: string = defaultCacheDir(), log: (message: string) => void = (m) => process.stderr.write(`${m}\n`)): Egdb {
-    const key = `${maxPieces}:${dir}`;
-    const cached = loaded.get(key);
-    if (cached) return cached;
-    const db = new Egdb(maxPieces);
-    const file = join(dir, `egdb-${maxPieces}.bin`);
-    let why: string | null = 'absent';
-    if (existsSync(file)) {
-      why = db.adopt(readFileSync(file));
-      if (why) log(`endgame database ${file} is damaged (${why}): rebuilding it`);
-    }
-    if (why) {
-      if (why === 'absent') log(`building the ${maxPieces}-piece endgame database (first use; cached in ${file})`);
-      db.solve();
-      mkdirSync(dir, { recursive: true });
-      const tmp = `${file}.${process.pid}.${Date.now()}.tmp`; // two processes building at once each write their own
-      writeFileSync(tmp, db.serialize());
-      renameSync(tmp, file);
-      log(`endgame database built: ${db.data.length} indices in ${(db.buildMs / 1000).toFixed(1)} s, ${HEADER + db.data.length} bytes`);
-    }
-    loaded.set(key, db);
-    return db;
-  }
-
-  /** Forget databases loaded in this process (tests that damage the cache). */
-  static forget(): void {
-    loaded.clear();
-  }
 }
-
-const loaded = new Map<string, Egdb>();
 
 const decode = (b: number): number => (b === 0 ? 0 : (b - 1) % 2 === 1 ? WIN_BASE - (b - 1) : -(WIN_BASE - (b - 1)));
 const sliceName = (s: Slice): string => `${s.bm}bm${s.bk}bk-${s.wm}wm${s.wk}wk`;
-
-/** Where the database is cached: $CROWNHEAD_CACHE, else $XDG_CACHE_HOME/crownhead, else ~/.cache/crownhead. */
-export function defaultCacheDir(): string {
-  if (process.env.CROWNHEAD_CACHE) return process.env.CROWNHEAD_CACHE;
-  return join(process.env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'crownhead');
-}

@@ -1,14 +1,15 @@
 // Playing levels 1–10 and the one entry point the rest of Crownhead calls:
-// `think(position, options)` → the move, its score and line. A level caps the
+// `think(request, tools)` → the move, its score and line. A level caps the
 // depth and the time, and below level 7 adds seeded noise to every root
 // move's score, so a low level is fast and fallible (it misjudges, and now and
 // then drops a man) while level 10 is the full search. Same seed, same moves.
 
-import { hashPosition, playMove, type Position } from '../rules/index.ts';
-import { seededRandom, type Book, type BookMode } from './book.ts';
+import { hashPosition, playMove, type Move, type Position } from '../rules/index.ts';
+import { seededRandom, type Book } from './book.ts';
 import { WEIGHTS, type Weights } from './eval.ts';
 import { Searcher, WIN, type SearchLimits, type SearchResult } from './search.ts';
 import type { Egdb } from './egdb.ts';
+import type { EngineRequest } from './port.ts';
 
 export interface Level {
   readonly level: number;
@@ -49,21 +50,26 @@ export function levelOf(n: number): Level {
   return l;
 }
 
-export interface ThinkOptions extends SearchLimits {
-  /** 1–10; omitted = full strength within the given limits. */
-  readonly level?: number;
-  /** Seed for the level's randomness (same seed, same choices). */
-  readonly seed?: number;
-  /** Exact endgame values (see egdb.ts); used by a level-7-or-better search. */
-  readonly egdb?: Egdb;
-  /** An opening book (book.ts): in book, its move is played (levels 5 and up, or no level). */
-  readonly book?: Book;
-  /** The book's most-played move ('best', the default) or a seeded random one weighted by games ('random'). */
-  readonly bookMode?: BookMode;
-  /** The evaluation's weights (default eval.ts WEIGHTS; the tuner tries others). */
-  readonly weights?: Weights;
+/**
+ * What the in-process engine searches with, besides the request: state and
+ * data the caller owns (a searcher kept across a game, the endgame database,
+ * the opening book, trial weights) and the hooks of a search.
+ */
+export interface EngineTools {
   /** Reuse a searcher (its hash table and history) across the moves of a game. */
   readonly searcher?: Searcher;
+  /** Exact endgame values (see egdb.ts); used by a level-7-or-better search. */
+  readonly egdb?: Egdb | null;
+  /** An opening book (book.ts): in book, its move is played (levels 5 and up, or no level) unless the request's book is 'off'. */
+  readonly book?: Book | null;
+  /** The evaluation's weights (default eval.ts WEIGHTS; the tuner tries others). */
+  readonly weights?: Weights;
+  /** The clock, ms (default performance.now); tests pass a fake one. */
+  readonly now?: () => number;
+  /** Polled during the search: true stops it (the last completed iteration stands). */
+  readonly shouldStop?: () => boolean;
+  /** Called after every completed iteration. */
+  readonly onIteration?: (info: SearchResult) => void;
 }
 
 const rng = seededRandom;
@@ -71,35 +77,44 @@ const rng = seededRandom;
 /** Depth of the short search that scores a book move (and gives its line). */
 const BOOK_SCORE_DEPTH = 6;
 
-/** The engine's choice for the side to move. */
-export function think(pos: Position, options: ThinkOptions = {}): SearchResult {
-  const searcher = options.searcher ?? new Searcher(options.level !== undefined && options.level <= 6 ? 16 : 20);
-  searcher.weights = options.weights ?? WEIGHTS;
-  if (options.book && (options.level === undefined || options.level >= 5)) {
+/** The engine's choice for the side to move: the one request (port.ts) answered in this thread. */
+export function think(req: EngineRequest, tools: EngineTools = {}): SearchResult {
+  const pos = req.position, lim = req.limits;
+  const searcher = tools.searcher ?? new Searcher(lim.level !== undefined && lim.level <= 6 ? 16 : 20);
+  const weights = tools.weights ?? WEIGHTS;
+  const game = { ...(req.history ? { history: req.history } : {}), ...(req.quietPlies !== undefined ? { quietPlies: req.quietPlies } : {}) };
+  const hooks = { ...(tools.now ? { now: tools.now } : {}), ...(tools.shouldStop ? { shouldStop: tools.shouldStop } : {}), ...(tools.onIteration ? { onIteration: tools.onIteration } : {}) };
+  const bookMode = lim.book ?? 'best';
+  if (tools.book && bookMode !== 'off' && (lim.level === undefined || lim.level >= 5)) {
     const h = hashPosition(pos);
-    const m = options.book.choose(pos, options.bookMode ?? 'best', rng((options.seed ?? 1) ^ h.lo ^ h.hi));
+    const m = tools.book.choose(pos, bookMode, rng((lim.seed ?? 1) ^ h.lo ^ h.hi));
     if (m) {
       // In book: play its move; a short search after it gives the score and the line.
-      const { history, quietPlies, now } = options;
-      const r = searcher.search(playMove(pos, m), { depth: BOOK_SCORE_DEPTH, ...(history ? { history } : {}), ...(now ? { now } : {}), quietPlies: m.captures.length || !(pos.kings & (1 << (m.from - 1))) ? 0 : (quietPlies ?? 0) + 1 });
+      const r = searcher.search(playMove(pos, m), { depth: BOOK_SCORE_DEPTH, weights, ...(req.history ? { history: req.history } : {}), ...(tools.now ? { now: tools.now } : {}), quietPlies: m.captures.length || !(pos.kings & (1 << (m.from - 1))) ? 0 : (req.quietPlies ?? 0) + 1 });
       return { move: m, score: r.move ? -r.score : WIN, depth: r.depth + 1, pv: [m, ...r.pv], nodes: r.nodes, ms: r.ms, book: true };
     }
   }
-  let limits: SearchLimits = options;
-  if (options.level !== undefined) {
-    const lv = levelOf(options.level);
-    const depth = Math.min(lv.maxDepth, options.depth ?? Infinity);
-    const base = options.timeMs ?? undefined;
+  const base = {
+    ...(lim.depth !== undefined ? { depth: lim.depth } : {}),
+    ...(lim.nodes !== undefined ? { nodes: lim.nodes } : {}),
+    ...(lim.timeMs !== undefined ? { timeMs: lim.timeMs } : {}),
+    ...(lim.clock ? { clock: lim.clock } : {}),
+  };
+  let limits: SearchLimits = { ...base, ...game, ...hooks };
+  let rootNoise: ((m: Move) => number) | null = null;
+  if (lim.level !== undefined) {
+    const lv = levelOf(lim.level);
+    const depth = Math.min(lv.maxDepth, lim.depth ?? Infinity);
     limits = {
-      ...options,
+      ...limits,
       depth,
-      ...(base !== undefined ? { timeMs: base * lv.timeShare } : {}),
-      ...(options.clock ? { clock: { ...options.clock, remainingMs: options.clock.remainingMs * lv.timeShare, incrementMs: (options.clock.incrementMs ?? 0) * lv.timeShare } } : {}),
+      ...(lim.timeMs !== undefined ? { timeMs: lim.timeMs * lv.timeShare } : {}),
+      ...(lim.clock ? { clock: { ...lim.clock, remainingMs: lim.clock.remainingMs * lv.timeShare, incrementMs: (lim.clock.incrementMs ?? 0) * lv.timeShare } } : {}),
     };
     if (lv.noise > 0) {
-      const random = rng((options.seed ?? 1) ^ (pos.black * 31 + pos.white * 17 + pos.kings));
+      const random = rng((lim.seed ?? 1) ^ (pos.black * 31 + pos.white * 17 + pos.kings));
       const offsets = new Map<string, number>();
-      searcher.rootNoise = (m) => {
+      rootNoise = (m) => {
         const k = `${m.from}-${m.path.join('-')}`;
         let o = offsets.get(k);
         if (o === undefined) offsets.set(k, (o = Math.round((random() * 2 - 1) * lv.noise)));
@@ -108,13 +123,9 @@ export function think(pos: Position, options: ThinkOptions = {}): SearchResult {
     }
   }
   // Low levels play on their own judgement even in the endgame.
-  searcher.egdb = options.egdb && (options.level === undefined || options.level >= 7) ? options.egdb : null;
-  try {
-    const r = searcher.search(pos, limits);
-    // Report the search's own score of the chosen move, without the level's noise.
-    const noise = searcher.rootNoise && r.move ? searcher.rootNoise(r.move) : 0;
-    return noise ? { ...r, score: r.score - noise } : r;
-  } finally {
-    searcher.rootNoise = null;
-  }
+  const egdb = tools.egdb && (lim.level === undefined || lim.level >= 7) ? tools.egdb : null;
+  const r = searcher.search(pos, { ...limits, weights, egdb, rootNoise });
+  // Report the search's own score of the chosen move, without the level's noise.
+  const noise = rootNoise && r.move ? rootNoise(r.move) : 0;
+  return noise ? { ...r, score: r.score - noise } : r;
 }

@@ -10,6 +10,9 @@ import {
 } from '../rules/index.ts';
 import { evaluate, WEIGHTS, type Weights } from './eval.ts';
 import { WIN_BASE, type Egdb } from './egdb.ts';
+import type { Clock, EngineResult } from './port.ts';
+
+export type { Clock } from './port.ts';
 
 export const WIN = 30000;
 /** Scores beyond this are forced wins/losses (WIN − plies to the end). */
@@ -20,15 +23,6 @@ const FORTY_MOVES = 80;
 /** From this quiet count on, the count is part of the hash-table key (a score near the rule depends on it). */
 const QUIET_KEYED = 16;
 const QUIET_KEYS = Array.from({ length: 2 * FORTY_MOVES + 2 }, (_, i) => (Math.imul(i + 1, 0x9e3779b1) ^ Math.imul(i + 7, 0x85ebca6b)) | 0);
-
-export interface Clock {
-  /** Time left on the mover's clock, ms. */
-  readonly remainingMs: number;
-  /** Increment (or delay) added per move, ms. */
-  readonly incrementMs?: number;
-  /** Moves to the next time control, when known. */
-  readonly movesToGo?: number;
-}
 
 export interface SearchLimits {
   /** Stop after completing this depth (plies). */
@@ -56,18 +50,17 @@ export interface SearchLimits {
   readonly onIteration?: (info: SearchResult) => void;
 }
 
-export interface SearchResult {
-  /** The chosen move (null only when there is no legal move). */
-  readonly move: Move | null;
-  /** Score in hundredths of a man for the side to move; ±(WIN − n) is a win/loss in n plies. */
-  readonly score: number;
-  /** Depth of the last completed iteration. */
-  readonly depth: number;
-  readonly pv: Move[];
-  readonly nodes: number;
-  readonly ms: number;
-  /** True when the move came from the opening book (the score and line are a short search after it). */
-  readonly book?: boolean;
+/** What one search gives: the port's result (port.ts). */
+export type SearchResult = EngineResult;
+
+/** A search's limits and what it searches with, given as one value to Searcher.search (nobody sets its fields). */
+export interface SearchOptions extends SearchLimits {
+  /** Exact values for positions with few pieces (egdb.ts); none when absent. */
+  readonly egdb?: Egdb | null;
+  /** The evaluation's weight table (default eval.ts WEIGHTS; a tuner or a test tries another). */
+  readonly weights?: Weights;
+  /** Added to each root move's score (a level's noise); none when absent. */
+  readonly rootNoise?: ((move: Move) => number) | null;
 }
 
 // ---------------------------------------------------------------------------
@@ -157,12 +150,12 @@ export class Searcher {
   private deadline = Infinity;
   private now: () => number = () => performance.now();
   private shouldStop: () => boolean = () => false;
-  /** Exact values for positions with few pieces, when loaded. */
-  egdb: Egdb | null = null;
-  /** The evaluation's weight table (eval.ts WEIGHTS unless a tuner or a test tries another). */
-  weights: Weights = WEIGHTS;
-  /** Added to each root move's score (level noise); null for none. */
-  rootNoise: ((move: Move) => number) | null = null;
+  /** Exact values for positions with few pieces (this search's SearchOptions.egdb). */
+  private egdb: Egdb | null = null;
+  /** The evaluation's weight table (this search's SearchOptions.weights). */
+  private weights: Weights = WEIGHTS;
+  /** Added to each root move's score (this search's SearchOptions.rootNoise). */
+  private rootNoise: ((move: Move) => number) | null = null;
 
   constructor(ttBits = 20) {
     this.tt = new TranspositionTable(ttBits);
@@ -175,7 +168,10 @@ export class Searcher {
     this.killers.fill(0);
   }
 
-  search(pos: Position, limits: SearchLimits = {}): SearchResult {
+  search(pos: Position, limits: SearchOptions = {}): SearchResult {
+    this.egdb = limits.egdb ?? null;
+    this.weights = limits.weights ?? WEIGHTS;
+    this.rootNoise = limits.rootNoise ?? null;
     this.now = limits.now ?? (() => performance.now());
     this.shouldStop = limits.shouldStop ?? (() => false);
     const t0 = this.now();
@@ -220,8 +216,8 @@ export class Searcher {
   }
 
   /** The line goes on where the endgame database took over: its best play to the end. */
-  private extendPv(pos: Position, pv: Move[]): Move[] {
-    if (!this.egdb) return pv;
+  private extendPv(pos: Position, pv: readonly Move[]): Move[] {
+    if (!this.egdb) return [...pv];
     let p = pos;
     for (const m of pv) p = playMove(p, m);
     const out = [...pv];

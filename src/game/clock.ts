@@ -10,7 +10,7 @@
 // too. Pure: the time is passed in.
 
 import type { ClockState as ClockStateV1 } from '../protocol/v1.ts';
-import type { Clock } from '../engine/search.ts';
+import type { Clock } from '../engine/port.ts';
 import type { Color } from '../rules/index.ts';
 
 export class TimeControlError extends Error {

@@ -1,47 +1,18 @@
 // Playing the computer at the table: which side it plays and at what level,
 // whether it is thinking, and the move it wants the player to carry out on
-// the board. It asks an injected `think` (the engine worker, in the service)
+// the board. It asks an injected `think` (the engine's port; the worker, in the service)
 // and drops an answer that comes back for a position that is no longer on the
 // board (a takeback, a new game). Pure but for that promise.
 
-import { moveText, legalMoves, playMove, sameResult, sideName, type Color, type Game, type Move, type Position } from '../rules/index.ts';
-import { BLUNDER, MISTAKE, scoreText } from '../engine/analyse.ts';
+import { moveText, legalMoves, sideName, type Color, type Game, type Move } from '../rules/index.ts';
 import type { ComputerState } from '../protocol/v1.ts';
-import type { Clock } from '../engine/search.ts';
+import type { Clock, EngineRequest, Think } from '../engine/port.ts';
 
 export interface ComputerSetting {
   side: Color;
   /** 1 (fast and fallible) to 10 (full strength) */
   level: number;
 }
-
-/** What the engine is asked: the position, the level, the game's positions so far (for repetitions) and a seed. */
-export interface ThinkRequest {
-  position: Position;
-  level: number;
-  /** Zobrist keys of the positions before this one (repetition draws) */
-  history: number[];
-  /** quiet plies so far (the 40-move rule) */
-  quietPlies: number;
-  seed: number;
-  /** play from the opening book (the computer opponent: a seeded choice among the book's moves, for variety) */
-  book?: boolean;
-  /** what the search is for (the service's engine takes the computer's move first; default 'computer') */
-  purpose?: ThinkPurpose;
-  /** the mover's clock when the game has a time control (GameClock.moverClock): the search keeps within it as well */
-  clock?: Clock;
-}
-
-/** Why the engine is asked: the computer's move, a hint, the evaluation bar, or the after-game analysis. */
-export type ThinkPurpose = 'computer' | 'hint' | 'evaluation' | 'analysis';
-
-/** The engine's answer: its move (null: none legal) and its score, hundredths of a man from the side to move's view. */
-export interface ThinkResult {
-  move: Move | null;
-  score: number;
-}
-
-export type Think = (req: ThinkRequest) => Promise<ThinkResult | null>;
 
 export class ComputerSettingError extends Error {
   override readonly name = 'ComputerSettingError';
@@ -79,8 +50,12 @@ export class ComputerPlayer {
   /** varies the book's choices from game to game (same game, same choices) */
   private readonly seedBase = Math.floor(Math.random() * 1_000_000);
 
-  /** `stop` ends a search under way whose answer is no longer wanted (the engine's next search need not wait for it). */
-  constructor(readonly setting: ComputerSetting, private readonly think: Think, private readonly stop?: () => void) {}
+  /**
+   * `stop` ends a search under way whose answer is no longer wanted (the
+   * engine's next search need not wait for it); `timeMs` is the time per move
+   * at full strength (the level uses its share of it).
+   */
+  constructor(readonly setting: ComputerSetting, private readonly think: Think, private readonly stop?: () => void, private readonly timeMs = 2000) {}
 
   /**
    * Starts thinking if it is the computer's turn in a game under way on a
@@ -94,7 +69,9 @@ export class ComputerPlayer {
     const plies = game.plies.length, hash = game.hash;
     this.thinking = true;
     const history = game.plies.slice(0, -1).map((p) => p.hash);
-    const req: ThinkRequest = { position: game.position, level: this.setting.level, history, quietPlies: game.quietPlies, seed: plies + 1 + this.seedBase, book: true, purpose: 'computer', ...(clock ? { clock } : {}) };
+    // The book's choice is a seeded random one among its moves, for variety.
+    const limits = { level: this.setting.level, timeMs: this.timeMs, seed: plies + 1 + this.seedBase, book: 'random' as const, ...(clock ? { clock } : {}) };
+    const req: EngineRequest = { position: game.position, history, quietPlies: game.quietPlies, limits, purpose: 'computer' };
     this.think(req).then(
       (r) => {
         if (token !== this.token) return;
@@ -140,42 +117,4 @@ export class ComputerPlayer {
   describe(): string {
     return `The computer plays ${sideName(this.setting.side)}, level ${this.setting.level}.`;
   }
-}
-
-/** A move the analysis marks: a mistake (?) or a blunder (??), with the better move and both scores. */
-export interface AnalysisMark {
-  ply: number;
-  mark: '?' | '??';
-  better: string;
-  comment: string;
-}
-
-/** Scores are capped before comparing: a won game still won is no mistake. */
-const CAP = 1000;
-const cap = (s: number): number => Math.max(-CAP, Math.min(CAP, s));
-
-/**
- * After the game: every position of it searched (through `think`, so the
- * engine's worker does the work), and each move that lost ground marked, as
- * the engine's analyse does for a PDN file (same thresholds).
- */
-export async function analyseGame(start: Position, moves: readonly Move[], think: Think): Promise<AnalysisMark[]> {
-  const positions: Position[] = [start];
-  for (const m of moves) positions.push(playMove(positions[positions.length - 1]!, m));
-  const results: ThinkResult[] = [];
-  for (const [i, p] of positions.entries()) {
-    if (!legalMoves(p).length) results.push({ move: null, score: -1_000_000 });
-    else results.push((await think({ position: p, level: 10, history: [], quietPlies: 0, seed: i + 1, purpose: 'analysis' })) ?? { move: null, score: 0 });
-  }
-  const marks: AnalysisMark[] = [];
-  for (const [i, played] of moves.entries()) {
-    const r = results[i]!;
-    const before = r.score, after = -results[i + 1]!.score;
-    const loss = r.move && sameResult(r.move, played) ? 0 : cap(before) - cap(after);
-    if (loss < MISTAKE || !r.move) continue;
-    const mark = loss >= BLUNDER ? '??' : '?';
-    const better = moveText(r.move, legalMoves(positions[i]!));
-    marks.push({ ply: i, mark, better, comment: `${mark === '??' ? 'Blunder' : 'Mistake'}: ${better} was better (${scoreText(before)} against ${scoreText(after)})` });
-  }
-  return marks;
 }

@@ -1,8 +1,8 @@
 // The session: one board's game, wired. It composes the game at the table
 // (table.ts: the rules Game, tags, clocks, draws, results and the players'
 // commands), the board tracker that feeds it moves, the coach (the computer
-// opponent, hints, the evaluation bar and the analysis through an injected
-// engine: computer.ts) and the journal, and announces every change to its
+// opponent, hints, the evaluation bar and the analysis through the engine's
+// port: coach.ts) and the journal, and announces every change to its
 // listeners; what pages and the PDN are given comes from the view (view.ts).
 // Game changes (new game, next game, restore, takeback) are applied one at a
 // time: one asked for while another change is being applied and announced
@@ -19,9 +19,9 @@ import type { GameEvent, MoveRecord as MoveRecordV1, Snapshot } from '../protoco
 import { fixesSentence } from '../protocol/words.ts';
 import type { JournalEntry } from './journal.ts';
 import { CalibrationRoutine } from '../reading/routine.ts';
-import { scoreText } from '../engine/analyse.ts';
-import { WIN } from '../engine/search.ts';
-import { ComputerPlayer, analyseGame, computerFromTags, computerName, type AnalysisMark, type ComputerSetting, type Think, type ThinkPurpose } from './computer.ts';
+import { computerFromTags, computerName, type ComputerPlayer, type ComputerSetting } from './computer.ts';
+import { Coach } from './coach.ts';
+import type { Purpose, Think } from '../engine/port.ts';
 import { Calibration, type CalibrationData } from '../reading/calibration.ts';
 import { SessionError } from './errors.ts';
 import { applyTags } from './tags.ts';
@@ -51,7 +51,9 @@ export interface SessionOptions {
   /** How the computer thinks (the engine worker, wired by the service). Without it no game can have a computer player. */
   think?: Think;
   /** Ends the engine's searches for a purpose whose answer is no longer wanted (the computer's, after a takeback or a new game). */
-  stopThinking?: (purpose: ThinkPurpose) => void;
+  stopThinking?: (purpose: Purpose) => void;
+  /** The engine's time per search at full strength, ms (a computer's level uses its share); default 2000. */
+  thinkMs?: number;
   /**
    * Called with the id of a game nobody played (no move, no result) when a
    * new game replaces it, after the new game's journal record and before it
@@ -88,12 +90,12 @@ export class GameSession {
   readonly table: GameTable;
   readonly tracker: BoardTracking;
   private readonly listeners = new Set<(e: SessionEvent) => void>();
+  /** The computer opponent, hints, the evaluation bar and the analysis (coach.ts). */
+  private readonly coach: Coach;
   /** Playing the computer (null: two players). */
-  computer: ComputerPlayer | null = null;
-  /** The evaluation bar: on, and the score of the position it was worked out for (Black's view). */
-  private evaluation: { on: boolean; score: number | null; text: string; key: string } = { on: false, score: null, text: '', key: '' };
-  /** The analysis of the finished game (null: none asked for this game). */
-  private analysis: { running: boolean; marks: AnalysisMark[] } | null = null;
+  get computer(): ComputerPlayer | null {
+    return this.coach.computer;
+  }
   private connected = false;
   private source = 'none';
   private sourceDetail = '';
@@ -103,6 +105,7 @@ export class GameSession {
 
   constructor(options: SessionOptions = {}) {
     this.options = { tournament: false, ...options };
+    this.coach = new Coach({ think: options.think, stopThinking: options.stopThinking, thinkMs: options.thinkMs }, (e) => this.emit(e));
     const tags = applyTags({}, options.tags ?? {});
     this.table = new GameTable({
       now: () => this.now(), rules: options.rules, tournament: this.options.tournament, timeControl: options.timeControl, tags,
@@ -196,8 +199,10 @@ export class GameSession {
     const computer = req.computer === undefined ? this.options.computer ?? null : req.computer;
     if (computer && !this.options.think) throw new SessionError('not-allowed', 'this service has no engine to play the computer');
     const replaced = this.table.gameId && !this.table.played ? this.table.gameId : null;
-    const started = this.table.newGame(req, computer ? { side: computer.side, name: computerName(computer.level) } : null);
-    this.install(started.tags);
+    // The computer's name is its own: a two-player game never takes it (a resumed game would read it as the computer).
+    const tags = req.tags && !computer ? Object.fromEntries(Object.entries(req.tags).filter(([k, v]) => !((k === 'Black' || k === 'White') && computerFromTags({ [k]: v })))) : req.tags;
+    const started = this.table.newGame({ ...req, ...(tags ? { tags } : {}) }, computer ? { side: computer.side, name: computerName(computer.level) } : null);
+    this.install(started.tags, computer);
     if (replaced) this.options.dropped?.(replaced);
     const opening = openingWords(started.game, started.tags, started.ballot, started.eleven);
     this.emit({ type: 'new-game', say: `New game. ${opening}${this.computer ? `${this.computer.describe()} ` : ''}${setupSentence(this.game)}` });
@@ -205,12 +210,9 @@ export class GameSession {
   }
 
   /** The coach follows the game at the table. */
-  private install(tags: Record<string, string>): void {
-    // Playing the computer: the record's player tag says so (a new game sets it; a resumed game keeps it).
-    this.analysis = null;
-    this.computer?.cancel();
-    const setting = this.options.think ? computerFromTags(tags) : null;
-    this.computer = setting && this.options.think ? new ComputerPlayer(setting, this.options.think, () => this.options.stopThinking?.('computer')) : null;
+  private install(tags: Record<string, string>, computer?: ComputerSetting | null): void {
+    // Playing the computer: a new game says so; a resumed game's player tag says so.
+    this.coach.newGame(tags, computer);
   }
 
   /** Every move of the game, in order. */
@@ -262,7 +264,7 @@ export class GameSession {
     this.serial(() => {
       for (const e of events) this.announce(e);
       this.considerComputer();
-      this.considerEvaluation();
+      this.coach.follow(this.game, this.gameId);
     });
   }
 
@@ -450,15 +452,7 @@ export class GameSession {
     if (!this.options.think) throw new SessionError('not-allowed', 'this service has no engine to give hints');
     if (this.game.outcome) throw new SessionError('game-over', 'the game is over');
     if (this.computer && this.game.turn === this.computer.setting.side) throw new SessionError('not-allowed', "it is the computer's turn");
-    const game = this.game, plies = game.plies.length, hash = game.hash;
-    this.options.think({ position: game.position, level: 10, history: game.plies.slice(0, -1).map((p) => p.hash), quietPlies: game.quietPlies, seed: plies + 1, purpose: 'hint' }).then((r) => {
-      const m = r?.move;
-      if (!m || this.game !== game || game.plies.length !== plies || game.hash !== hash) return;
-      const text = moveText(m, legalMoves(game.position, game.options));
-      this.emit({ type: 'notice', level: 'info', squares: [m.from, ...m.path], say: `Hint for ${sideName(game.turn)}: ${text}.` });
-    }, (e: unknown) => {
-      this.emit({ type: 'notice', level: 'info', squares: [], say: `No hint: ${(e as Error)?.message ?? String(e)}` });
-    });
+    this.coach.hint(this.game, this.gameId);
   }
 
   /**
@@ -469,55 +463,16 @@ export class GameSession {
   analyse(): void {
     if (!this.options.think) throw new SessionError('not-allowed', 'this service has no engine to analyse with');
     if (!this.game.outcome && this.result === '*') throw new SessionError('not-allowed', 'the analysis is for a finished game');
-    if (this.analysis?.running) return;
+    if (this.coach.analysing) return;
     if (!this.game.plies.length) throw new SessionError('nothing-to-undo', 'the game has no moves to analyse');
-    const game = this.game;
-    this.analysis = { running: true, marks: [] };
-    this.emit({ type: 'counts' });
-    analyseGame(game.start, game.plies.map((p) => p.move), this.options.think).then((marks) => {
-      if (this.game !== game) return;
-      this.analysis = { running: false, marks };
-      const blunders = marks.filter((m) => m.mark === '??').length, mistakes = marks.length - blunders;
-      const count = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
-      this.emit({ type: 'analysis', say: marks.length ? `Analysis done: ${count(mistakes, 'mistake')} and ${count(blunders, 'blunder')}, marked in the move list.` : 'Analysis done: no mistakes found.' });
-    }, (e: unknown) => {
-      if (this.game !== game) return;
-      this.analysis = null;
-      this.emit({ type: 'notice', level: 'info', squares: [], say: `The analysis failed: ${(e as Error)?.message ?? String(e)}` });
-    });
+    this.coach.analyse(this.game);
   }
 
   /** The evaluation bar on or off (not in tournament mode: it would be advice). */
   setEvaluation(on: boolean): void {
     if (on && this.options.tournament) throw new SessionError('not-allowed', 'no evaluation bar in tournament mode');
     if (on && !this.options.think) throw new SessionError('not-allowed', 'this service has no engine to evaluate with');
-    this.evaluation = { on, score: null, text: '', key: '' };
-    this.emit({ type: 'evaluation', say: '' });
-    this.considerEvaluation();
-  }
-
-  /** With the bar on: the engine's score of the position on the board, once per position (in the worker). */
-  private considerEvaluation(): void {
-    const ev = this.evaluation;
-    if (!ev.on || !this.options.think) return;
-    const game = this.game;
-    const key = `${this.gameId}:${game.plies.length}:${game.hash}`;
-    if (ev.key === key) return;
-    ev.key = key;
-    ev.score = null;
-    if (game.outcome) {
-      ev.score = game.outcome.winner === 'black' ? WIN : game.outcome.winner === 'white' ? -WIN : 0;
-      ev.text = game.outcome.winner ? `${sideName(game.outcome.winner)} won` : 'Drawn';
-      this.emit({ type: 'evaluation', say: '' });
-      return;
-    }
-    this.options.think({ position: game.position, level: 10, history: game.plies.slice(0, -1).map((p) => p.hash), quietPlies: game.quietPlies, seed: 1, purpose: 'evaluation' }).then((r) => {
-      if (!r || this.evaluation !== ev || ev.key !== key) return;
-      const black = game.turn === 'black' ? r.score : -r.score;
-      ev.score = black;
-      ev.text = evaluationText(black);
-      this.emit({ type: 'evaluation', say: '' });
-    }, () => undefined);
+    this.coach.setEvaluation(on, this.game, this.gameId);
   }
 
   clockStart(): void {
@@ -533,8 +488,9 @@ export class GameSession {
   /** The game as PDN; `annotated`: with the analysis' ?/?? and better moves as comments (if the game was analysed). */
   pdn(opts: { annotated?: boolean } = {}): string {
     const record = pdnRecord(this.table);
-    if (opts.annotated && this.analysis && !this.analysis.running) {
-      for (const m of this.analysis.marks) {
+    const marks = opts.annotated ? this.coach.marks() : null;
+    if (marks) {
+      for (const m of marks) {
         const node = record.moves[m.ply];
         if (node) record.moves[m.ply] = { ...node, strength: m.mark, after: [...node.after, m.comment] };
       }
@@ -546,17 +502,7 @@ export class GameSession {
     return {
       ...tableSnapshot(this.table, { tracker: this.tracker, connected: this.connected, source: this.source, detail: this.sourceDetail }, !!this.options.tournament, this.now()),
       calibration: this.routine ? this.routine.progress() : null,
-      computer: this.computer ? this.computer.state() : null,
-      analysis: this.analysis ? { running: this.analysis.running, marks: [...this.analysis.marks] } : null,
-      evaluation: this.evaluation.on ? { score: this.evaluation.score, text: this.evaluation.score === null ? 'thinking…' : this.evaluation.text } : null,
+      ...this.coach.state(),
     };
   }
-}
-
-/** A score from Black's view in words: "Black +0.35", "level", "Black: win in 7" (plies). */
-export function evaluationText(black: number): string {
-  if (Math.abs(black) < 10) return 'level';
-  const side = black > 0 ? 'Black' : 'White';
-  const t = scoreText(Math.abs(black));
-  return t.startsWith('win') ? `${side}: ${t}` : `${side} ${t}`;
 }

@@ -11,8 +11,9 @@ import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { pino, type Logger, type LevelWithSilent } from 'pino';
-import type { ComputerSetting, Think, ThinkPurpose } from '../game/computer.ts';
-import type { EngineClient } from '../engine/client.ts';
+import type { ComputerSetting } from '../game/computer.ts';
+import type { EngineClient } from '../engine-host/client.ts';
+import type { Purpose, Think } from '../engine/port.ts';
 import { GameSession, GameStore, resumeNewest, type SessionEvent, type SessionOptions, type StorageHealth, type StoreFs } from '../game/index.ts';
 import type { Color, GameOptions } from '../rules/index.ts';
 import { openBoardSource } from '../sensors/open.ts';
@@ -20,7 +21,7 @@ import type { BoardIdentity } from '../sensors/protocol.ts';
 import type { BoardSource, SourceStatus } from '../sensors/source.ts';
 import { Access, isLoopbackBind } from './access.ts';
 import { runCommand } from './commands.ts';
-import { EngineJobs, type EngineSeat } from './engine-jobs.ts';
+import { EngineJobs, type EngineSeat } from '../engine/jobs.ts';
 import type { ServerContext, ServerInfo } from './context.ts';
 import { createApp, loadPage } from './http.ts';
 import { Recorder } from './recorder.ts';
@@ -232,22 +233,17 @@ export async function startService(opts: ServiceOptions): Promise<Service> {
 
   // ------------------------------------------------------------ session
   // The engine runs in its own worker thread, started on its first search (the computer's move, a hint, the bar or an analysis).
-  // Its searches take turns by purpose (engine-jobs.ts): the computer's move and a hint never wait out an evaluation.
+  // Its searches take turns by purpose (engine/jobs.ts): the computer's move and a hint never wait out an evaluation.
+  // The session's requests are the engine's port (engine/port.ts) all the way to the worker: no translation here.
   let engine: EngineClient | null = null;
   const seat = async (): Promise<EngineSeat> => {
-    if (!engine) engine = new (await import('../engine/client.ts')).EngineClient();
+    if (!engine) engine = new (await import('../engine-host/client.ts')).EngineClient();
     const e = engine;
-    return {
-      run: async (req) => {
-        const result = await e.think(req.position, { level: req.level, timeMs: opts.computerThinkMs ?? 2000, ...(req.clock ? { clock: req.clock } : {}), seed: req.seed, history: req.history, quietPlies: req.quietPlies, book: req.book ? 'random' : 'off' });
-        return { move: result.move ?? null, score: result.score };
-      },
-      stop: () => e.stop(),
-    };
+    return { run: (req) => e.think(req), stop: () => e.stop() };
   };
   const jobs = new EngineJobs(seat);
   const think: Think = (req) => jobs.think(req);
-  const sessionOptions = { now: opts.now, rules: opts.rules, tournament: opts.tournament, timeControl: opts.timeControl, tracker: opts.tracker, tags: opts.tags, computer: opts.computer ?? null, think, stopThinking: (p: ThinkPurpose) => jobs.cancel(p) };
+  const sessionOptions = { now: opts.now, rules: opts.rules, tournament: opts.tournament, timeControl: opts.timeControl, tracker: opts.tracker, tags: opts.tags, computer: opts.computer ?? null, think, stopThinking: (p: Purpose) => jobs.cancel(p), thinkMs: opts.computerThinkMs ?? 2000 };
   const session = new GameSession({ ...sessionOptions, journal: (entry) => store.append(entry) });
 
   const pdn = new PdnRecord(session, store);

@@ -483,12 +483,13 @@ function wireForms(): void {
 
 // ------------------------------------------------------------------ start
 
-/** Left/right arrows (and Home/End) step through the game unless typing or moving between squares; Escape goes back to live. */
+/** Left/right arrows (and Home/End) step through the game unless typing or moving between squares; Escape goes back to live; H asks for a hint (once per press, not per key repeat). */
 function onKey(e: KeyboardEvent): void {
   const t = e.target as HTMLElement;
   if (e.altKey || e.ctrlKey || e.metaKey || t.closest('input, select, textarea, [data-act=square]')) return;
   if ((e.key === 'h' || e.key === 'H') && document.getElementById('b-hint')) {
-    send({ name: 'hint' });
+    // One hint per press: a held key repeats about 30 times a second, and each would be a search.
+    if (!e.repeat) send({ name: 'hint' });
     return;
   }
   if (e.key === 'Escape') {

@@ -5,9 +5,10 @@ import { Book, BOOK_FILES, BOOK_PLIES, isLegal, randomBallot, seededRandom, thin
 import { BALLOTS, START, playMove, shortText, type Position } from '../../src/rules/index.ts';
 import { readPdn } from '../../src/pdn/index.ts';
 import { CORPUS, corpusFile } from '../corpus.ts';
+import { bookFromCorpus } from '../../src/engine-host/book-corpus.ts';
 
 describe('opening book from the corpus', () => {
-  const book = Book.fromCorpus(CORPUS)!;
+  const book = bookFromCorpus(CORPUS)!;
 
   it('is built deterministically from the corpus games and the ballots', () => {
     expect(book).not.toBeNull();
@@ -42,7 +43,7 @@ describe('opening book from the corpus', () => {
   });
 
   it('random mode: a seeded choice among the book moves, weighted by games', () => {
-    const viaThink = (seed: number) => shortText(think(START, { book, bookMode: 'random', seed, depth: 2 }).move!);
+    const viaThink = (seed: number) => shortText(think({ position: START, limits: { book: 'random', seed, depth: 2 } }, { book }).move!);
     expect(viaThink(7)).toBe(viaThink(7));
     const pick = (seed: number) => shortText(book.choose(START, 'random', seededRandom(seed))!);
     const counts = new Map<string, number>();
@@ -54,17 +55,17 @@ describe('opening book from the corpus', () => {
   });
 
   it('think plays the book move (scored by a short search after it), and searches once out of book', () => {
-    const r = think(START, { book, depth: 10 });
+    const r = think({ position: START, limits: { depth: 10 } }, { book });
     expect(r.book).toBe(true);
     expect(shortText(r.move!)).toBe('11-15');
     expect(r.pv[0]).toBe(r.move);
     expect(Math.abs(r.score)).toBeLessThan(100);
     // Past the book's reach: a real search.
-    const deep = think(parseAfter(BOOK_PLIES + 2), { book, depth: 4 });
+    const deep = think({ position: parseAfter(BOOK_PLIES + 2), limits: { depth: 4 } }, { book });
     expect(deep.book).toBeUndefined();
     expect(deep.depth).toBe(4);
     // A level below 5 plays on its own judgement.
-    expect(think(START, { book, level: 3, seed: 1, depth: 3 }).book).toBeUndefined();
+    expect(think({ position: START, limits: { level: 3, seed: 1, depth: 3 } }, { book }).book).toBeUndefined();
   });
 
   it('moves played only by the losing side are left out', () => {

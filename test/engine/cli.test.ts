@@ -68,9 +68,9 @@ describe('crownhead analyse', () => {
     let blunderPly = -1;
     while (game.plies.length < 16) {
       const pos = game.position;
-      let move = think(pos, { depth: 4 }).move!;
+      let move = think({ position: pos, limits: { depth: 4 } }).move!;
       if (blunderPly < 0) {
-        const scored = legalMoves(pos).map((m) => ({ m, s: -think(playMove(pos, m), { depth: 4 }).score }));
+        const scored = legalMoves(pos).map((m) => ({ m, s: -think({ position: playMove(pos, m), limits: { depth: 4 } }).score }));
         const best = Math.max(...scored.map((x) => x.s));
         const worst = scored.reduce((a, b) => (b.s < a.s ? b : a));
         if (best - worst.s >= 200) [move, blunderPly] = [worst.m, game.plies.length];

@@ -6,11 +6,12 @@ import { Egdb, think, WIN, WIN_BASE } from '../../src/engine/index.ts';
 import { FORTY_MOVE_PLIES, Game, hasCapture, makeFen, parseFen, popcount } from '../../src/rules/index.ts';
 import { kingsKey, loneKingWinsAKing, solveKings } from './kings-solver.ts';
 import { TEST_EGDB_DIR } from './egdb-cache.ts';
+import { forgetEgdbs, loadEgdb } from '../../src/engine-host/egdb-cache.ts';
 
 describe('endgame database, 3 pieces (built in a fresh folder)', () => {
   const dir = mkdtempSync(join(tmpdir(), 'crownhead-egdb-'));
   const logs: string[] = [];
-  const db = Egdb.load(3, dir, (m) => logs.push(m));
+  const db = loadEgdb(3, dir, (m) => logs.push(m));
 
   it('is built on first use, cached with a checksum, and consistent with every successor', () => {
     expect(logs[0]).toMatch(/^building the 3-piece endgame database/);
@@ -20,9 +21,9 @@ describe('endgame database, 3 pieces (built in a fresh folder)', () => {
     expect(statSync(file).size).toBe(32 + db.size);
     expect(db.verify()).toEqual([]); // every position, its moves generated afresh
     // A second load (after forgetting the in-process copy) reads the cache and checks its checksum.
-    Egdb.forget();
+    forgetEgdbs();
     logs.length = 0;
-    expect(Egdb.load(3, dir, (m) => logs.push(m)).data).toEqual(db.data);
+    expect(loadEgdb(3, dir, (m) => logs.push(m)).data).toEqual(db.data);
     expect(logs).toEqual([]);
   });
 
@@ -33,9 +34,9 @@ describe('endgame database, 3 pieces (built in a fresh folder)', () => {
     flipped[40_000] ^= 4; // one bit of one value
     for (const [bytes, why] of [[flipped, /checksum mismatch/], [good.subarray(0, 1000), /truncated/], [Buffer.from('hello'), /not an endgame database/]] as const) {
       writeFileSync(file, bytes);
-      Egdb.forget();
+      forgetEgdbs();
       const logs: string[] = [];
-      const again = Egdb.load(3, dir, (m) => logs.push(m));
+      const again = loadEgdb(3, dir, (m) => logs.push(m));
       expect(logs[0]).toMatch(why);
       expect(logs[0]).toMatch(/: rebuilding it$/);
       expect(again.data).toEqual(db.data);
@@ -85,7 +86,7 @@ describe('endgame database, 3 pieces (built in a fresh folder)', () => {
     // reader takes such a set-up with a warning; `crownhead analyse` of that file crashed on it).
     const lenient = (fen: string) => parseFen(fen, { allowUncrownedMen: true });
     const odd = lenient('W:W18,K15,1:BK30,K26,2');
-    const db3 = Egdb.load(3, dir);
+    const db3 = loadEgdb(3, dir);
     for (const fen of ['W:W1:BK30', 'B:W1:BK30', 'W:WK18:B30', 'B:WK18:B29,K2']) {
       expect(db3.indexOf(lenient(fen)), fen).toBe(-1);
       expect(db3.probe(lenient(fen)), fen).toBeNull();
@@ -93,14 +94,14 @@ describe('endgame database, 3 pieces (built in a fresh folder)', () => {
     // (the neighbours of those squares are in it)
     expect(db3.indexOf(parseFen('W:W5:BK30'))).toBeGreaterThanOrEqual(0);
     expect(db3.indexOf(parseFen('W:WK18:B28'))).toBeGreaterThanOrEqual(0);
-    const r = think(odd, { depth: 8, egdb: db3 });
+    const r = think({ position: odd, limits: { depth: 8 } }, { egdb: db3 });
     expect(r.move).not.toBeNull();
   });
 
 });
 
 describe('endgame database, 4 pieces', () => {
-  const db = Egdb.load(4, TEST_EGDB_DIR);
+  const db = loadEgdb(4, TEST_EGDB_DIR);
 
   it('holds every position of up to 4 pieces, consistent with its successors', () => {
     expect(db.size).toBe(14_910_600);
@@ -132,11 +133,11 @@ describe('endgame database, 4 pieces', () => {
   it('the engine wins First Position playing both sides, inside the 40-move rule', () => {
     const game = new Game(parseFen(FIRST_POSITION));
     const expected = WIN_BASE - db.probe(game.position)!;
-    const first = think(game.position, { depth: 6, egdb: db, quietPlies: 0 });
+    const first = think({ position: game.position, quietPlies: 0, limits: { depth: 6 } }, { egdb: db });
     expect(first.score).toBe(WIN - expected);
     while (!game.outcome && game.plies.length < 200) {
       expect(game.drawClaim()).toBeNull();
-      game.play(think(game.position, { depth: 4, egdb: db, quietPlies: game.quietPlies }).move!);
+      game.play(think({ position: game.position, quietPlies: game.quietPlies, limits: { depth: 4 } }, { egdb: db }).move!);
     }
     expect(game.outcome?.winner).toBe('white');
     expect(game.plies.length).toBe(expected);
@@ -145,22 +146,22 @@ describe('endgame database, 4 pieces', () => {
 });
 
 describe('the 40-move rule in the search', () => {
-  const db = Egdb.load(4, TEST_EGDB_DIR);
+  const db = loadEgdb(4, TEST_EGDB_DIR);
   // Two kings against one: the shortest win takes 21 plies, all of them king moves but the last capture.
   const pos = parseFen('W:WK18,K19:BK1');
 
   it('a win that ends inside the count is exact; one the rule would cut off scores as a draw', () => {
-    expect(think(pos, { depth: 6, egdb: db, quietPlies: 0 }).score).toBe(WIN - 21);
-    expect(think(pos, { depth: 6, egdb: db, quietPlies: 59 }).score).toBe(WIN - 21); // the capture is the 80th quiet ply's move
-    for (const quietPlies of [60, 75, 79]) expect(think(pos, { depth: 24, egdb: db, quietPlies }).score).toBe(0);
+    expect(think({ position: pos, quietPlies: 0, limits: { depth: 6 } }, { egdb: db }).score).toBe(WIN - 21);
+    expect(think({ position: pos, quietPlies: 59, limits: { depth: 6 } }, { egdb: db }).score).toBe(WIN - 21); // the capture is the 80th quiet ply's move
+    for (const quietPlies of [60, 75, 79]) expect(think({ position: pos, quietPlies, limits: { depth: 24 } }, { egdb: db }).score).toBe(0);
     // Without the database the search sees it too: at 79 quiet plies any move lets the lone king claim the draw.
-    expect(think(pos, { depth: 3, quietPlies: 79 }).score).toBe(0);
+    expect(think({ position: pos, quietPlies: 79, limits: { depth: 3 } }).score).toBe(0);
   });
 
   it('from a count near the limit the engine still wins by resetting it: a man’s move or a capture first', () => {
     // Two kings against a king and a man far from crowning: the man must move sooner or later, which resets the count.
     const game = new Game(parseFen('W:WK19,K23:BK28,12'));
-    const r = think(game.position, { depth: 8, egdb: db, quietPlies: 70 });
+    const r = think({ position: game.position, quietPlies: 70, limits: { depth: 8 } }, { egdb: db });
     expect(r.score).toBeGreaterThan(0);
   });
 });

@@ -14,7 +14,7 @@ describe('tactics: the shots of "Tricks, Traps and Shots" (the stated first move
   it('has the examples', () => expect(games.length).toBeGreaterThanOrEqual(15));
   for (const g of games) {
     it(gameName(g), () => {
-      const r = think(g.start, { depth: 14 });
+      const r = think({ position: g.start, limits: { depth: 14 } });
       expect(r.move && sameResult(r.move, g.moves[0]!.move)).toBe(true);
       expect(r.score).toBeGreaterThan(0);
     });
@@ -24,7 +24,7 @@ describe('tactics: the shots of "Tricks, Traps and Shots" (the stated first move
 describe('hand-checked positions', () => {
   it('a two-for-one shot: White 27-23 gives one and takes two', () => {
     // Example 3's stroke: 28-24 20x27, 19-15 11x18, 23x14 9x18, 32x14 wins outright.
-    const r = think(parseFen('W:W32,28,23,19:B20,11,9,5'), { depth: 10 });
+    const r = think({ position: parseFen('W:W32,28,23,19:B20,11,9,5'), limits: { depth: 10 } });
     expect(r.pv.map((m) => `${m.from}-${m.to}`).slice(0, 3)).toEqual(['28-24', '20-27', '19-15']);
     expect(r.score).toBeGreaterThan(WIN_BOUND); // every black piece goes: a forced win
   });
@@ -32,14 +32,14 @@ describe('hand-checked positions', () => {
   it('a side with no move has lost; a forced capture is the only move', () => {
     const stuck = parseFen('B:W5,6,10:B1'); // Black's man on 1 blocked by White's 5 and 6 (10 behind 6: no jump)
     expect(legalMoves(stuck)).toEqual([]);
-    expect(think(stuck, { depth: 4 }).move).toBeNull();
+    expect(think({ position: stuck, limits: { depth: 4 } }).move).toBeNull();
     const forced = parseFen('B:W14:B10,1');
-    const r = think(forced, { depth: 3 });
+    const r = think({ position: forced, limits: { depth: 3 } });
     expect(r.move?.captures).toEqual([14]);
   });
 
   it('two kings against one: the search reports a forced win', () => {
-    const r = think(parseFen('W:WK18,K19:BK1'), { depth: 24 });
+    const r = think({ position: parseFen('W:WK18,K19:BK1'), limits: { depth: 24 } });
     expect(r.score).toBeGreaterThan(WIN_BOUND);
   });
 
@@ -62,7 +62,7 @@ describe('never an illegal move', () => {
       const searchers = [new Searcher(16), new Searcher(16)];
       for (let ply = 0; ply < 120 && !game.outcome; ply++) {
         const pos = game.position;
-        const r = think(pos, { level: 1 + ((b + ply) % 10), seed: b, nodes: 3000, searcher: searchers[ply % 2] });
+        const r = think({ position: pos, limits: { level: 1 + ((b + ply) % 10), seed: b, nodes: 3000 } }, { searcher: searchers[ply % 2] });
         expect(isLegal(pos, r.move)).toBe(true);
         game.play(r.move!);
       }
@@ -73,14 +73,14 @@ describe('never an illegal move', () => {
 describe('deterministic modes', () => {
   it('fixed depth: same move, score, line and node count on every run', () => {
     const pos = Game.fromBallot(8).game.position;
-    const a = think(pos, { depth: 7 }), b = think(pos, { depth: 7 });
+    const a = think({ position: pos, limits: { depth: 7 } }), b = think({ position: pos, limits: { depth: 7 } });
     expect(a.score).toBe(b.score);
     expect(a.nodes).toBe(b.nodes);
     expect(a.pv.map((m) => m.path.join())).toEqual(b.pv.map((m) => m.path.join()));
   });
 
   it('fixed nodes: stops at the node count, same answer each time', () => {
-    const a = think(START, { nodes: 20000 }), b = think(START, { nodes: 20000 });
+    const a = think({ position: START, limits: { nodes: 20000 } }), b = think({ position: START, limits: { nodes: 20000 } });
     expect(a.nodes).toBeLessThanOrEqual(20000);
     expect(a.move && b.move && sameMove(a.move, b.move)).toBe(true);
     expect(a.depth).toBe(b.depth);
@@ -88,7 +88,7 @@ describe('deterministic modes', () => {
 
   it('time is an input: a fake clock that jumps stops the search', () => {
     let t = 0;
-    const r = think(START, { timeMs: 100, now: () => (t += 1) }); // each reading 1 ms later
+    const r = think({ position: START, limits: { timeMs: 100 } }, { now: () => (t += 1) }); // each reading 1 ms later
     expect(r.depth).toBeGreaterThanOrEqual(1);
     expect(isLegal(START, r.move)).toBe(true);
     expect(t).toBeLessThan(2000); // read once per 1024 nodes: stopped soon after 100 "ms"
@@ -96,7 +96,7 @@ describe('deterministic modes', () => {
 
   it('a level with the same seed repeats its choices; levels cap the depth', () => {
     const pos = Game.fromBallot(20).game.position;
-    const a = think(pos, { level: 2, seed: 7 }), b = think(pos, { level: 2, seed: 7 });
+    const a = think({ position: pos, limits: { level: 2, seed: 7 } }), b = think({ position: pos, limits: { level: 2, seed: 7 } });
     expect(a.move && b.move && sameMove(a.move, b.move)).toBe(true);
     expect(a.depth).toBeLessThanOrEqual(levelOf(2).maxDepth);
     expect(() => levelOf(11)).toThrow(/1 to 10/);
@@ -111,7 +111,7 @@ describe('deterministic modes', () => {
   it('with a time per move and a clock, the search keeps within both (the lesser)', () => {
     const ticks = (limits: { timeMs?: number; clock?: { remainingMs: number } }): number => {
       let t = 0;
-      think(START, { ...limits, now: () => (t += 1) });
+      think({ position: START, limits: { ...limits } }, { now: () => (t += 1) });
       return t;
     };
     // 60 s a move but 3 s on the clock (a tenth of a second for this move): stops near 100 "ms".
@@ -123,7 +123,7 @@ describe('deterministic modes', () => {
   it('repetition in the game history is a draw the search sees', () => {
     // Two kings each side shuffling: with the history of the root position twice, a move back scores 0.
     const pos = parseFen('B:WK32:BK1');
-    const r = think(pos, { depth: 6 });
+    const r = think({ position: pos, limits: { depth: 6 } });
     expect(Math.abs(r.score)).toBeLessThan(WIN_BOUND);
   });
 });

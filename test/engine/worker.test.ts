@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { EngineClient } from '../../src/engine/client.ts';
+import { EngineClient } from '../../src/engine-host/client.ts';
 import { Game, legalMoves, sameMove, START } from '../../src/rules/index.ts';
 import { TEST_EGDB_DIR } from './egdb-cache.ts';
 
@@ -14,7 +14,7 @@ describe('engine worker_thread', () => {
     const ticks: number[] = [];
     const timer = setInterval(() => ticks.push(performance.now()), 10);
     const t0 = performance.now();
-    const r = await client.think(Game.fromBallot(30).game.position, { timeMs: 800 });
+    const r = await client.think({ position: Game.fromBallot(30).game.position, limits: { timeMs: 800 } });
     clearInterval(timer);
     const span = performance.now() - t0;
     expect(span).toBeGreaterThan(400);
@@ -29,27 +29,27 @@ describe('engine worker_thread', () => {
     const { think } = await import('../../src/engine/index.ts');
     const pos = Game.fromBallot(12).game.position;
     await client.newGame();
-    const a = await client.think(pos, { depth: 7 });
-    const b = think(pos, { depth: 7 });
+    const a = await client.think({ position: pos, limits: { depth: 7 } });
+    const b = think({ position: pos, limits: { depth: 7 } });
     expect(a.score).toBe(b.score);
     expect(sameMove(a.move!, b.move!)).toBe(true);
     expect(legalMoves(pos).some((m) => sameMove(m, a.move!))).toBe(true);
   });
 
   it('plays from the opening book when asked (off by default), with the 40-move count passed through', async () => {
-    const book = await client.think(START, { depth: 4, book: 'best' });
+    const book = await client.think({ position: START, limits: { depth: 4, book: 'best' } });
     expect(book.book).toBe(true);
     expect(`${book.move!.from}-${book.move!.to}`).toBe('11-15');
-    const plain = await client.think(START, { depth: 4 });
+    const plain = await client.think({ position: START, limits: { depth: 4 } });
     expect(plain.book).toBeUndefined();
     // Two kings v one with 79 quiet plies gone: any move lets the lone king claim the draw.
     const { parseFen } = await import('../../src/rules/index.ts');
-    expect((await client.think(parseFen('W:WK18,K19:BK1'), { depth: 3, quietPlies: 79 })).score).toBe(0);
+    expect((await client.think({ position: parseFen('W:WK18,K19:BK1'), quietPlies: 79, limits: { depth: 3 } })).score).toBe(0);
   });
 
   it('stop() ends a long search early with the deepest finished line', async () => {
     const t0 = performance.now();
-    const p = client.think(START, { timeMs: 60_000 });
+    const p = client.think({ position: START, limits: { timeMs: 60_000 } });
     setTimeout(() => client.stop(), 300);
     const r = await p;
     expect(performance.now() - t0).toBeLessThan(5000);
@@ -57,20 +57,20 @@ describe('engine worker_thread', () => {
   });
 
   it('stop() also ends a search asked for but not begun yet, and none asked after it', async () => {
-    const a = client.think(START, { timeMs: 60_000 });
-    const b = client.think(Game.fromBallot(7).game.position, { timeMs: 60_000 }); // waits behind a
+    const a = client.think({ position: START, limits: { timeMs: 60_000 } });
+    const b = client.think({ position: Game.fromBallot(7).game.position, limits: { timeMs: 60_000 } }); // waits behind a
     setTimeout(() => client.stop(), 300);
     const [ra, rb] = await Promise.all([a, b]);
     expect(ra.move).not.toBeNull();
     expect(rb.move).not.toBeNull();
     // A later search is not touched by that stop: it runs to its own limit.
-    const c = await client.think(START, { depth: 5 });
+    const c = await client.think({ position: START, limits: { depth: 5 } });
     expect(c.depth).toBe(5);
   }, 20_000);
 
   it('a bad request is an error, and the worker goes on serving', async () => {
-    await expect(client.think(START, { level: 42 })).rejects.toThrow(/level must be a whole number from 1 to 10/);
-    const r = await client.think(START, { depth: 3 });
+    await expect(client.think({ position: START, limits: { level: 42 } })).rejects.toThrow(/level must be a whole number from 1 to 10/);
+    const r = await client.think({ position: START, limits: { depth: 3 } });
     expect(r.depth).toBe(3);
   });
 });

@@ -299,6 +299,30 @@ describe('the page, second edition', () => {
     expect(rows.map((r) => r.replace(/\s+/g, ' ').trim())).toEqual(['1. 11-16 24-20']);
   }, 60_000);
 
+  it('a held H key asks for one hint, not one per key repeat (#25)', async () => {
+    if (!page.url().startsWith(svc.url)) await page.goto(svc.url); // (run alone)
+    await page.waitForSelector('#new-game-card summary', { timeout: WAIT });
+    await newGameFromForm();
+    await page.locator('body').click({ position: { x: 5, y: 5 } });
+    await page.waitForSelector('#b-hint', { timeout: WAIT });
+    // Count the hint commands the page sends: the first keydown of a held key, then its repeats.
+    const sent = await page.evaluate(() => {
+      let hints = 0;
+      const send = WebSocket.prototype.send;
+      WebSocket.prototype.send = function (this: WebSocket, data: Parameters<WebSocket['send']>[0]) {
+        if (typeof data === 'string' && data.includes('"hint"')) hints++;
+        return send.call(this, data);
+      };
+      try {
+        for (let i = 0; i < 30; i++) document.body.dispatchEvent(new KeyboardEvent('keydown', { key: 'h', repeat: i > 0, bubbles: true }));
+      } finally {
+        WebSocket.prototype.send = send;
+      }
+      return hints;
+    });
+    expect(sent).toBe(1);
+  }, 60_000);
+
   it('steps through the game with the keys and the move list, and goes back to live', async () => {
     await newGameFromForm();
     await hand(11, 16);

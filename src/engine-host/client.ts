@@ -1,5 +1,6 @@
 // The async face of the engine for the service: an EngineClient owns one
-// worker_thread (worker.ts) and turns think requests into promises, so a
+// worker_thread (worker.ts) and turns the port's requests (src/engine/port.ts)
+// into promises, so a
 // search never blocks the event loop that reads the board and serves pages.
 // Works from the sources (through tsx) and from the bundle (dist/node/engine-worker.js).
 
@@ -7,30 +8,14 @@ import { Worker } from 'node:worker_threads';
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { BUNDLED } from '../build-info.ts';
-import type { Position } from '../rules/index.ts';
-import type { Clock, SearchResult } from './search.ts';
-
-/** What a think request may carry: plain values only (they cross the thread boundary). */
-export interface ThinkRequestLimits {
-  readonly depth?: number;
-  readonly nodes?: number;
-  readonly timeMs?: number;
-  readonly clock?: Clock;
-  readonly level?: number;
-  readonly seed?: number;
-  readonly history?: readonly number[];
-  /** The game's 40-move count (Game.quietPlies), so the engine plays inside the rule. */
-  readonly quietPlies?: number;
-  /** Play from the opening book (built from data/corpus on first use): its most-played move or a seeded random one. Default off. */
-  readonly book?: 'best' | 'random' | 'off';
-}
+import type { EngineRequest, EngineResult } from '../engine/port.ts';
 
 export type WorkerRequest =
-  | { id: number; type: 'think'; position: Position; limits: ThinkRequestLimits }
+  | { id: number; type: 'think'; request: EngineRequest }
   | { id: number; type: 'new-game' };
 
 export type WorkerReply =
-  | { id: number; type: 'result'; result: SearchResult }
+  | { id: number; type: 'result'; result: EngineResult }
   | { id: number; type: 'done' }
   | { id: number; type: 'error'; message: string };
 
@@ -80,9 +65,12 @@ export class EngineClient {
     }) as Promise<WorkerReply>;
   }
 
-  /** The engine's move for the side to move; resolves when the search ends. */
-  async think(position: Position, limits: ThinkRequestLimits = {}): Promise<SearchResult> {
-    const reply = await this.request({ id: this.next++, type: 'think', position: { black: position.black, white: position.white, kings: position.kings, turn: position.turn }, limits });
+  /** The engine's answer to one request (port.ts); resolves when the search ends. */
+  async think(req: EngineRequest): Promise<EngineResult> {
+    const { position: p, history, ...rest } = req;
+    // Plain values only cross the thread boundary (a Position may be a class instance).
+    const request: EngineRequest = { ...rest, position: { black: p.black, white: p.white, kings: p.kings, turn: p.turn }, ...(history ? { history: [...history] } : {}) };
+    const reply = await this.request({ id: this.next++, type: 'think', request });
     if (reply.type === 'error') throw new Error(`engine: ${reply.message}`);
     if (reply.type !== 'result') throw new Error('engine: unexpected reply');
     return reply.result;

@@ -1,34 +1,37 @@
-// The order in which the service's one engine worker takes its work. Four
+// The order in which one engine (the service's worker) takes its work. Four
 // kinds share it: the computer's move, a hint, the evaluation bar's score of
 // the position on the board, and the after-game analysis (a search per
-// position). One search runs at a time, so the service always knows which one
+// position). One search runs at a time, so the caller always knows which one
 // is running; the waiting ones go by purpose (computer, hint, evaluation,
-// analysis; first come first served within one), and:
-//   - a newer evaluation drops the waiting older one (its position is gone)
-//     and stops a running one early (it answers with its deepest finished
-//     iteration);
+// analysis), and:
+//   - at most one search per purpose waits: a newer one drops the waiting
+//     older one of its purpose (it answers null), so a flood of requests
+//     (a held key) never piles up searches;
+//   - a newer evaluation also stops a running one early (it answers with its
+//     deepest finished iteration);
 //   - the computer's move or a hint stops a running evaluation early, so a
 //     player with the bar on never waits a full evaluation for either;
-//   - cancel(purpose) drops that purpose's waiting searches and stops its
-//     running one (the computer's search after a takeback or a new game).
-// Pure scheduling over an injected engine (`run`, `stop`), so tests drive it
-// with a scripted one.
+//   - cancel(purpose) drops that purpose's waiting search and stops its
+//     running one (what no longer applies after a takeback, a changed
+//     position or a new game).
+// Pure scheduling over an injected engine (`run`, `stop`: the worker in the
+// service), so tests drive it with a scripted one.
 
-import type { ThinkPurpose, ThinkRequest, ThinkResult } from '../game/computer.ts';
+import type { EngineRequest, EngineResult, Purpose } from './port.ts';
 
 /** The engine as the scheduler sees it: one search at a time, and a way to end the running one early. */
 export interface EngineSeat {
-  run(req: ThinkRequest): Promise<ThinkResult | null>;
+  run(req: EngineRequest): Promise<EngineResult | null>;
   stop(): void;
 }
 
-const RANK: Record<ThinkPurpose, number> = { computer: 0, hint: 1, evaluation: 2, analysis: 3 };
+const RANK: Record<Purpose, number> = { computer: 0, hint: 1, evaluation: 2, analysis: 3 };
 
 interface Job {
-  req: ThinkRequest;
-  purpose: ThinkPurpose;
+  req: EngineRequest;
+  purpose: Purpose;
   seq: number;
-  resolve: (r: ThinkResult | null) => void;
+  resolve: (r: EngineResult | null) => void;
   reject: (e: unknown) => void;
 }
 
@@ -42,11 +45,11 @@ export class EngineJobs {
 
   constructor(private readonly seat: () => Promise<EngineSeat>) {}
 
-  /** Queues a search; resolves with its result, or null when a newer evaluation dropped it. */
-  think(req: ThinkRequest): Promise<ThinkResult | null> {
+  /** Queues a search; resolves with its result, or null when a newer one of its purpose or a cancel dropped it. */
+  think(req: EngineRequest): Promise<EngineResult | null> {
     const purpose = req.purpose ?? 'computer';
     return new Promise((resolve, reject) => {
-      if (purpose === 'evaluation') this.drop('evaluation');
+      this.drop(purpose);
       this.waiting.push({ req, purpose, seq: this.seq++, resolve, reject });
       this.waiting.sort((a, b) => RANK[a.purpose] - RANK[b.purpose] || a.seq - b.seq);
       if (this.running?.purpose === 'evaluation' && purpose !== 'analysis') this.seatNow?.stop();
@@ -54,14 +57,14 @@ export class EngineJobs {
     });
   }
 
-  /** Drops the waiting searches for `purpose` (they answer null) and stops a running one early. */
-  cancel(purpose: ThinkPurpose): void {
+  /** Drops the waiting search for `purpose` (it answers null) and stops a running one early. */
+  cancel(purpose: Purpose): void {
     this.drop(purpose);
     if (this.running?.purpose === purpose) this.seatNow?.stop();
   }
 
   /** The waiting searches for `purpose` leave the queue, answering null. */
-  private drop(purpose: ThinkPurpose): void {
+  private drop(purpose: Purpose): void {
     for (let i = this.waiting.length - 1; i >= 0; i--) {
       const j = this.waiting[i]!;
       if (j.purpose === purpose) {
@@ -77,7 +80,7 @@ export class EngineJobs {
   }
 
   /** What is running now (null: the engine is idle). */
-  get busyWith(): ThinkPurpose | null {
+  get busyWith(): Purpose | null {
     return this.running?.purpose ?? null;
   }
 
@@ -103,7 +106,7 @@ export class EngineJobs {
     }
     const job = this.waiting.shift()!;
     this.running = job;
-    let result: Promise<ThinkResult | null>;
+    let result: Promise<EngineResult | null>;
     try {
       result = seat.run(job.req);
     } catch (e) {

@@ -1,24 +1,24 @@
-// The order of the engine's searches (src/server/engine-jobs.ts), driven by a
+// The order of the engine's searches (src/engine/jobs.ts), driven by a
 // scripted engine whose searches end when the test says (or when stopped).
 import { describe, expect, it } from 'vitest';
-import { EngineJobs, type EngineSeat } from '../../src/server/engine-jobs.ts';
-import type { ThinkPurpose, ThinkRequest, ThinkResult } from '../../src/game/computer.ts';
+import { EngineJobs, type EngineSeat } from '../../src/engine/jobs.ts';
+import type { EngineRequest, EngineResult, Purpose } from '../../src/engine/port.ts';
 import { START } from '../../src/rules/index.ts';
 
-interface Search { req: ThinkRequest; stopped: boolean; finish(score?: number): void }
+interface Search { req: EngineRequest; stopped: boolean; finish(score?: number): void }
 
 /** An engine that records each search and ends it on finish() or stop() (stopped: answers at once, score −1). */
 function scripted(): { seat: EngineSeat; searches: Search[]; stops: number } {
   const out = { searches: [] as Search[], stops: 0, seat: null as unknown as EngineSeat };
   let current: Search | null = null;
   out.seat = {
-    run: (req) => new Promise<ThinkResult | null>((resolve) => {
+    run: (req) => new Promise<EngineResult | null>((resolve) => {
       const s: Search = {
         req,
         stopped: false,
-        finish: (score = req.seed) => {
+        finish: (score = req.limits.seed ?? 0) => {
           if (current === s) current = null;
-          resolve({ move: null, score });
+          resolve(answer(score));
         },
       };
       current = s;
@@ -35,7 +35,8 @@ function scripted(): { seat: EngineSeat; searches: Search[]; stops: number } {
   return out;
 }
 
-const req = (purpose: ThinkPurpose, seed: number): ThinkRequest => ({ position: START, level: 10, history: [], quietPlies: 0, seed, purpose });
+const req = (purpose: Purpose, seed: number): EngineRequest => ({ position: START, limits: { level: 10, seed }, purpose });
+const answer = (score: number): EngineResult => ({ move: null, score, depth: 1, pv: [], nodes: 0, ms: 0 });
 const tick = () => new Promise((r) => setTimeout(r, 0));
 
 describe('the engine takes its searches in turn', () => {
@@ -43,7 +44,7 @@ describe('the engine takes its searches in turn', () => {
     const e = scripted();
     const jobs = new EngineJobs(async () => e.seat);
     const done: string[] = [];
-    const ask = (p: ThinkPurpose, seed: number) => jobs.think(req(p, seed)).then((r) => done.push(`${p}${seed}:${r?.score}`));
+    const ask = (p: Purpose, seed: number) => jobs.think(req(p, seed)).then((r) => done.push(`${p}${seed}:${r?.score}`));
     void ask('analysis', 1);
     await tick();
     expect(jobs.busyWith).toBe('analysis');
@@ -59,7 +60,7 @@ describe('the engine takes its searches in turn', () => {
       e.searches[i]!.finish();
     }
     await tick();
-    expect(e.searches.map((s) => `${s.req.purpose}${s.req.seed}`)).toEqual(['analysis1', 'computer5', 'hint4', 'evaluation3', 'analysis2']);
+    expect(e.searches.map((s) => `${s.req.purpose}${s.req.limits.seed}`)).toEqual(['analysis1', 'computer5', 'hint4', 'evaluation3', 'analysis2']);
     expect(done).toEqual(['analysis1:1', 'computer5:5', 'hint4:4', 'evaluation3:3', 'analysis2:2']);
     expect(jobs.busyWith).toBeNull();
   });
@@ -72,24 +73,24 @@ describe('the engine takes its searches in turn', () => {
     expect(jobs.busyWith).toBe('evaluation');
     const mv = jobs.think(req('computer', 2));
     expect(e.stops).toBe(1);
-    expect(await ev).toEqual({ move: null, score: -1 }); // its deepest finished iteration
+    expect(await ev).toEqual(answer(-1)); // its deepest finished iteration
     await tick();
     expect(jobs.busyWith).toBe('computer');
     e.searches[1]!.finish();
-    expect(await mv).toEqual({ move: null, score: 2 });
+    expect(await mv).toEqual(answer(2));
     // A hint does the same; the computer's own search is never stopped.
     const ev2 = jobs.think(req('evaluation', 3));
     await tick();
     const hint = jobs.think(req('hint', 4));
-    expect(await ev2).toEqual({ move: null, score: -1 });
+    expect(await ev2).toEqual(answer(-1));
     await tick();
     const mv2 = jobs.think(req('computer', 5));
     expect(e.stops).toBe(2);
     e.searches[3]!.finish();
-    expect(await hint).toEqual({ move: null, score: 4 });
+    expect(await hint).toEqual(answer(4));
     await tick();
     e.searches[4]!.finish();
-    expect(await mv2).toEqual({ move: null, score: 5 });
+    expect(await mv2).toEqual(answer(5));
   });
 
   it('a newer evaluation drops the waiting older one (null) and stops the running one', async () => {
@@ -107,11 +108,11 @@ describe('the engine takes its searches in turn', () => {
     await tick();
     expect(jobs.busyWith).toBe('evaluation');
     const newer = jobs.think(req('evaluation', 5));
-    expect(await evs[2]).toEqual({ move: null, score: -1 });
+    expect(await evs[2]).toEqual(answer(-1));
     await tick();
     e.searches[2]!.finish();
-    expect(await newer).toEqual({ move: null, score: 5 });
-    expect(e.searches.map((s) => s.req.seed)).toEqual([1, 4, 5]);
+    expect(await newer).toEqual(answer(5));
+    expect(e.searches.map((s) => s.req.limits.seed)).toEqual([1, 4, 5]);
   });
 
   it("cancel('computer') (a takeback, a new game): its waiting searches answer null, its running one stops; others go on", async () => {
@@ -122,14 +123,31 @@ describe('the engine takes its searches in turn', () => {
     const waiting = jobs.think(req('computer', 2));
     const hint = jobs.think(req('hint', 3));
     jobs.cancel('computer');
-    expect(await running).toEqual({ move: null, score: -1 });
+    expect(await running).toEqual(answer(-1));
     expect(await waiting).toBeNull();
     await tick();
     expect(jobs.busyWith).toBe('hint');
     jobs.cancel('computer'); // nothing of the computer's: the hint is not touched
     expect(e.stops).toBe(1);
     e.searches[1]!.finish();
-    expect(await hint).toEqual({ move: null, score: 3 });
+    expect(await hint).toEqual(answer(3));
+  });
+
+  it('at most one search per purpose waits: thirty hints behind a running search are one (#25)', async () => {
+    const e = scripted();
+    const jobs = new EngineJobs(async () => e.seat);
+    const mv = jobs.think(req('computer', 1));
+    await tick();
+    const hints = Array.from({ length: 30 }, (_, i) => jobs.think(req('hint', 100 + i)));
+    expect(jobs.queued).toBe(1);
+    for (const h of hints.slice(0, 29)) expect(await h).toBeNull();
+    e.searches[0]!.finish();
+    await mv;
+    await tick();
+    e.searches[1]!.finish();
+    expect(await hints[29]).toEqual(answer(129));
+    await tick();
+    expect(e.searches.map((s) => `${s.req.purpose}${s.req.limits.seed}`)).toEqual(['computer1', 'hint129']);
   });
 
   it('an engine failure rejects that search, and the next one still runs', async () => {
@@ -137,11 +155,11 @@ describe('the engine takes its searches in turn', () => {
     const jobs = new EngineJobs(async () => ({
       run: async (r) => {
         if (++calls === 1) throw new Error('engine worker stopped (exit code 1)');
-        return { move: null, score: r.seed };
+        return answer(r.limits.seed ?? 0);
       },
       stop: () => undefined,
     }));
     await expect(jobs.think(req('hint', 1))).rejects.toThrow(/exit code 1/);
-    expect(await jobs.think(req('hint', 2))).toEqual({ move: null, score: 2 });
+    expect(await jobs.think(req('hint', 2))).toEqual(answer(2));
   });
 });

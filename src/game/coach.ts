@@ -1,0 +1,203 @@
+// The coach at the table: everything the session asks of the engine — the
+// computer opponent (computer.ts), a hint, the evaluation bar and the
+// after-game analysis — and the state each leaves for the snapshot. It talks
+// to the engine through the port (src/engine/port.ts: an injected `think`,
+// the service's worker behind a scheduler) and keeps the engine's work to what
+// still applies: one hint per position (a held key asks once), a changed
+// position stops the hint and the evaluation asked for the old one, and a new
+// game stops everything asked for the old game, the analysis included. The
+// session checks whether a request is allowed (its errors are its own) and
+// tells the coach when the game or the position changes.
+
+import { legalMoves, moveText, sideName, type Game } from '../rules/index.ts';
+import { analyseLine, scoreText, verdictComment } from '../engine/analyse.ts';
+import { WIN } from '../engine/search.ts';
+import type { EngineLimits, Purpose, Think } from '../engine/port.ts';
+import type { AnalysisMark, GameEvent, Snapshot } from '../protocol/v1.ts';
+import { ComputerPlayer, computerFromTags, type ComputerSetting } from './computer.ts';
+
+export interface CoachOptions {
+  /** How the engine is asked (the worker, wired by the service). Without it: no computer, hints, bar or analysis. */
+  think?: Think;
+  /** Ends the engine's work for a purpose whose answer is no longer wanted. */
+  stopThinking?: (purpose: Purpose) => void;
+  /** The engine's time per search at full strength, ms (a level uses its share); default 2000. */
+  thinkMs?: number;
+}
+
+/** What the coach announces (the session passes it on as its own event). */
+export type CoachEvent = Extract<GameEvent, { type: 'notice' } | { type: 'evaluation' } | { type: 'analysis' }> | { type: 'counts' };
+
+/** The coach's part of the snapshot (the protocol's shapes). */
+export type CoachState = Required<Pick<Snapshot, 'computer' | 'analysis' | 'evaluation'>>;
+
+/** The game and position a piece of advice was asked for. */
+const keyOf = (gameId: string, game: Game): string => `${gameId}:${game.plies.length}:${game.hash}`;
+
+export class Coach {
+  /** Playing the computer (null: two players). */
+  computer: ComputerPlayer | null = null;
+  /** The evaluation bar: on, and the score of the position it was worked out for (Black's view). */
+  private evaluation: { on: boolean; score: number | null; text: string; key: string } = { on: false, score: null, text: '', key: '' };
+  /** The analysis of the finished game (null: none asked for this game). */
+  private analysis: { running: boolean; marks: AnalysisMark[] } | null = null;
+  /** The position a hint is being worked out for (null: none asked). */
+  private hintKey: string | null = null;
+  /** Counts games: an answer asked for an earlier one is dropped. */
+  private era = 0;
+
+  constructor(private readonly options: CoachOptions, private readonly emit: (e: CoachEvent) => void) {}
+
+  /** There is an engine to ask. */
+  get engine(): boolean {
+    return this.options.think !== undefined;
+  }
+
+  private get limits(): EngineLimits {
+    return { level: 10, timeMs: this.options.thinkMs ?? 2000 };
+  }
+
+  /**
+   * A game was put on the table (new, resumed or restored): whatever was asked
+   * for the previous one is stopped and its answers dropped; the computer plays
+   * if the record's player tag says so. The bar stays as it was (on or off).
+   */
+  /** A new game (or a resumed one): `setting` says who the computer plays, else the record's player tags say it (a resumed game). */
+  newGame(tags: Record<string, string>, setting?: ComputerSetting | null): void {
+    this.era++;
+    this.computer?.cancel();
+    if (this.hintKey !== null) this.options.stopThinking?.('hint');
+    this.hintKey = null;
+    if (this.analysis?.running) this.options.stopThinking?.('analysis');
+    this.analysis = null;
+    if (this.evaluation.on && this.evaluation.score === null && this.evaluation.key) this.options.stopThinking?.('evaluation');
+    this.evaluation = { ...this.evaluation, score: null, text: '', key: '' };
+    const think = this.options.think;
+    const plays = think ? (setting === undefined ? computerFromTags(tags) : setting) : null;
+    this.computer = plays && think ? new ComputerPlayer(plays, think, () => this.options.stopThinking?.('computer'), this.options.thinkMs) : null;
+  }
+
+  /** After every change at the table: advice for a position that is gone is stopped; the bar scores the new one. */
+  follow(game: Game, gameId: string): void {
+    const key = keyOf(gameId, game);
+    if (this.hintKey !== null && this.hintKey !== key) {
+      this.hintKey = null;
+      this.options.stopThinking?.('hint');
+    }
+    this.considerEvaluation(game, key);
+  }
+
+  /** The engine's move for the side to move, said quietly (a notice with its squares) when it comes; asked once per position. */
+  hint(game: Game, gameId: string): void {
+    const think = this.options.think;
+    if (!think) return;
+    const key = keyOf(gameId, game);
+    if (this.hintKey === key) return; // already working it out (a held key, a second page)
+    this.hintKey = key;
+    const plies = game.plies.length;
+    think({ position: game.position, history: game.plies.slice(0, -1).map((p) => p.hash), quietPlies: game.quietPlies, limits: { ...this.limits, seed: plies + 1 }, purpose: 'hint' }).then((r) => {
+      if (this.hintKey !== key) return;
+      this.hintKey = null;
+      const m = r?.move;
+      if (!m || keyOf(gameId, game) !== key) return;
+      const text = moveText(m, legalMoves(game.position, game.options));
+      this.emit({ type: 'notice', level: 'info', squares: [m.from, ...m.path], say: `Hint for ${sideName(game.turn)}: ${text}.` });
+    }, (e: unknown) => {
+      if (this.hintKey !== key) return;
+      this.hintKey = null;
+      this.emit({ type: 'notice', level: 'info', squares: [], say: `No hint: ${(e as Error)?.message ?? String(e)}` });
+    });
+  }
+
+  /** The analysis is under way. */
+  get analysing(): boolean {
+    return this.analysis?.running === true;
+  }
+
+  /**
+   * After the game: the engine searches every position (one search at a time,
+   * in the worker) and marks the mistakes (?) and blunders (??) with the
+   * better move. A new game stops it.
+   */
+  analyse(game: Game): void {
+    const think = this.options.think;
+    if (!think || this.analysis?.running) return;
+    const era = this.era;
+    this.analysis = { running: true, marks: [] };
+    this.emit({ type: 'counts' });
+    const moves = game.plies.map((p) => p.move);
+    // Each position is asked only while the game is still this one (a new game stops the rest).
+    const ask: Think = (req) => (era === this.era ? think(req) : Promise.resolve(null));
+    analyseLine(game.start, moves, this.limits, ask).then((verdicts) => {
+      if (era !== this.era || !verdicts) return;
+      const marks: AnalysisMark[] = [];
+      for (const v of verdicts) {
+        if (!v.mark || !v.best) continue;
+        marks.push({ ply: v.ply, mark: v.mark, ...verdictComment(v, legalMoves(game.plies[v.ply]!.before)) });
+      }
+      this.analysis = { running: false, marks };
+      const blunders = marks.filter((m) => m.mark === '??').length, mistakes = marks.length - blunders;
+      const count = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
+      this.emit({ type: 'analysis', say: marks.length ? `Analysis done: ${count(mistakes, 'mistake')} and ${count(blunders, 'blunder')}, marked in the move list.` : 'Analysis done: no mistakes found.' });
+    }, (e: unknown) => {
+      if (era !== this.era) return;
+      this.analysis = null;
+      this.emit({ type: 'notice', level: 'info', squares: [], say: `The analysis failed: ${(e as Error)?.message ?? String(e)}` });
+    });
+  }
+
+  /** The finished analysis' marks (null: none, or still running). */
+  marks(): readonly AnalysisMark[] | null {
+    return this.analysis && !this.analysis.running ? this.analysis.marks : null;
+  }
+
+  /** The evaluation bar on or off; on, it scores the position on the board. */
+  setEvaluation(on: boolean, game: Game, gameId: string): void {
+    if (!on && this.evaluation.on && this.evaluation.score === null && this.evaluation.key) this.options.stopThinking?.('evaluation');
+    this.evaluation = { on, score: null, text: '', key: '' };
+    this.emit({ type: 'evaluation', say: '' });
+    this.considerEvaluation(game, keyOf(gameId, game));
+  }
+
+  /** With the bar on: the engine's score of the position on the board, once per position (in the worker). */
+  private considerEvaluation(game: Game, key: string): void {
+    const ev = this.evaluation;
+    const think = this.options.think;
+    if (!ev.on || !think || ev.key === key) return;
+    const pending = ev.key !== '' && ev.score === null;
+    ev.key = key;
+    ev.score = null;
+    if (game.outcome) {
+      if (pending) this.options.stopThinking?.('evaluation');
+      ev.score = game.outcome.winner === 'black' ? WIN : game.outcome.winner === 'white' ? -WIN : 0;
+      ev.text = game.outcome.winner ? `${sideName(game.outcome.winner)} won` : 'Drawn';
+      this.emit({ type: 'evaluation', say: '' });
+      return;
+    }
+    // A newer evaluation replaces the one asked for the old position (the scheduler drops or stops it).
+    think({ position: game.position, history: game.plies.slice(0, -1).map((p) => p.hash), quietPlies: game.quietPlies, limits: { ...this.limits, seed: 1 }, purpose: 'evaluation' }).then((r) => {
+      if (!r || this.evaluation !== ev || ev.key !== key) return;
+      const black = game.turn === 'black' ? r.score : -r.score;
+      ev.score = black;
+      ev.text = evaluationText(black);
+      this.emit({ type: 'evaluation', say: '' });
+    }, () => undefined);
+  }
+
+  state(): CoachState {
+    const ev = this.evaluation;
+    return {
+      computer: this.computer ? this.computer.state() : null,
+      analysis: this.analysis ? { running: this.analysis.running, marks: [...this.analysis.marks] } : null,
+      evaluation: ev.on ? { score: ev.score, text: ev.score === null ? 'thinking…' : ev.text } : null,
+    };
+  }
+}
+
+/** A score from Black's view in words: "Black +0.35", "equal", "Black: win in 7" (plies). */
+export function evaluationText(black: number): string {
+  if (Math.abs(black) < 10) return 'equal';
+  const side = black > 0 ? 'Black' : 'White';
+  const t = scoreText(Math.abs(black));
+  return t.startsWith('win') ? `${side}: ${t}` : `${side} ${t}`;
+}
