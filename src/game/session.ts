@@ -20,7 +20,7 @@ import { GameClock, TimeControlError, parseTimeControl, parseTimeControlTag, tim
 import type { GameEvent, MoveRecord as MoveRecordV1, Piece, Snapshot } from '../protocol/v1.ts';
 import { fixesSentence, joinWords, piecesSentence } from '../protocol/words.ts';
 import { ELEVEN_MAN_COUNT, elevenManPosition } from '../rules/eleven-man.ts';
-import type { JournalEntry } from './journal.ts';
+import type { JournalEntry } from '../storage/journal.ts';
 import { CalibrationRoutine } from '../reading/routine.ts';
 import { scoreText } from '../engine/analyse.ts';
 import { WIN } from '../engine/search.ts';

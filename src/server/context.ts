@@ -3,7 +3,8 @@
 // (name, version, board, storage health) sent to every page.
 
 import type { Logger } from 'pino';
-import type { GameSession, GameStore, StorageHealth } from '../game/index.ts';
+import type { GameSession } from '../game/index.ts';
+import type { GameStore, StorageHealth } from '../storage/index.ts';
 import type { BoardSource } from '../sensors/source.ts';
 import type { Access } from './access.ts';
 import type { Command } from './messages.ts';

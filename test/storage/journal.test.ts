@@ -5,7 +5,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { GameSession } from '../../src/game/session.ts';
-import { isFinished, journalStart, makeJournalLine, parseJournal, readJournal, JournalError, type JournalEntry } from '../../src/game/journal.ts';
+import { isFinished, journalStart, makeJournalLine, parseJournal, readJournal, JournalError, type JournalEntry } from '../../src/storage/journal.ts';
 
 const START_FEN = 'B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12';
 const entries: JournalEntry[] = [

@@ -9,10 +9,11 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { makeJournalLine, readJournal, type JournalEntry } from '../../src/game/journal.ts';
-import { resumeNewest } from '../../src/game/resume.ts';
+import { makeJournalLine, readJournal, type JournalEntry } from '../../src/storage/journal.ts';
+import { resumeNewest } from '../../src/storage/recovery.ts';
 import { GameSession } from '../../src/game/session.ts';
-import { GameStore, GamesFolderLocked, type StorageEvent } from '../../src/game/store.ts';
+import { GamesFolderLocked } from '../../src/storage/lock.ts';
+import { GameStore, type StorageEvent } from '../../src/storage/store.ts';
 import { mulberry32 } from '../../src/sensors/sim/prng.ts';
 import { corpusMoves } from '../server/helpers.ts';
 import { FaultyFs } from './faulty-fs.ts';
