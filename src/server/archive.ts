@@ -1,16 +1,20 @@
 // The archive's JSON side for the page (kept apart from http.ts so the games
 // store can change underneath): the list of saved games with players, date,
 // event, result and length (GET /api/archive.json), one game as move records
-// to replay on the page's board (GET /api/games/:id.json), and deleting a
-// saved game (DELETE /api/games/:id, control rights only, never the game in
-// play). Lengths are read from each PDN once and kept while the file is
-// unchanged.
+// to replay on the page's board (GET /api/games/:id.json; ?game=N for the
+// Nth game of a PDN collection), and deleting a saved game (DELETE
+// /api/games/:id, control rights only, never the game in play). Everything
+// is read through the store's catalogue (src/storage/catalogue.ts): one game
+// at a time, by its byte range, so a 20 MB collection in the folder costs
+// one game's parse per request, never the whole file's. Lengths are read
+// once and kept while the file is unchanged.
 
 import type express from 'express';
 import { gameFromPdn, readPdn, resultOf, type PdnResult } from '../pdn/index.ts';
 import { moveRecord, piecesOf } from '../game/session.ts';
 import { makeFen } from '../rules/index.ts';
 import type { ArchiveEntry, GameRecord } from '../protocol/v1.ts';
+import { CollectionError } from '../storage/index.ts';
 import type { ServerContext } from './context.ts';
 import { requesterOf } from './http.ts';
 
@@ -49,8 +53,8 @@ export function archiveRoutes(app: express.Express, ctx: ServerContext): void {
     if (known && known.modified === modified) return known.plies;
     let plies: number | null = null;
     try {
-      const text = await ctx.store.readPdn(id);
-      const g = text ? readPdn(text).games[0] : undefined;
+      const got = await ctx.store.game(id, 1);
+      const g = got ? readPdn(got.text).games[0] : undefined;
       plies = g ? g.moves.length : null;
     } catch {
       plies = null;
@@ -88,7 +92,15 @@ export function archiveRoutes(app: express.Express, ctx: ServerContext): void {
   app.get('/api/games/:id.json', async (req, res) => {
     res.setHeader('Cache-Control', 'no-store');
     const id = String(req.params.id);
-    const text = !ID.test(id) ? null : id === ctx.session.gameId ? ctx.session.pdn() : await ctx.store.readPdn(id);
+    const n = req.query.game === undefined ? 1 : Number(req.query.game);
+    if (!Number.isInteger(n) || n < 1) return void res.status(400).json({ ok: false, code: 'bad-request', message: `?game= takes a game's number in its file, 1 for the first` });
+    let text: string | null;
+    try {
+      text = !ID.test(id) ? null : id === ctx.session.gameId && n === 1 ? ctx.session.pdn() : ((await ctx.store.game(id, n))?.text ?? null);
+    } catch (e) {
+      if (!(e instanceof CollectionError)) return void res.status(500).json({ ok: false, code: 'internal', message: `game ${id} cannot be read: ${(e as Error).message}` });
+      return void res.status(e.code === 'too-large' ? 413 : 404).json({ ok: false, code: e.code === 'too-large' ? 'too-large' : 'not-found', message: `game ${n} of "${id}": ${e.message}` });
+    }
     if (text === null) return void res.status(404).json({ ok: false, code: 'not-found', message: `no saved game "${id}" (see /api/archive.json for the list)` });
     try {
       res.json(gameRecord(id, text));

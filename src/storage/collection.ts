@@ -10,7 +10,7 @@
 import { open, readFile, stat } from 'node:fs/promises';
 
 /** Bytes of one game's text a request may read and parse. */
-export const MAX_GAME_BYTES = 1 << 20;
+export const MAX_GAME_BYTES = 256 * 1024;
 /** Bytes read per step while indexing (one event-loop turn each). */
 const CHUNK = 256 * 1024;
 /** Files whose index is kept (the least recently used goes first). */
@@ -192,7 +192,7 @@ export class CollectionIndex {
     const span = spans[n - 1];
     if (!span) throw new CollectionError('no-such-game', spans.length ? `the file holds ${spans.length} game${spans.length === 1 ? '' : 's'}, not ${n}` : 'the file holds no game');
     if (span.end - span.start > MAX_GAME_BYTES) {
-      throw new CollectionError('too-large', `game ${n} is ${((span.end - span.start) / 2 ** 20).toFixed(1)} MiB of text, over the ${MAX_GAME_BYTES / 2 ** 20} MiB one request may read`);
+      throw new CollectionError('too-large', `game ${n} is ${((span.end - span.start) / 2 ** 20).toFixed(1)} MiB of text, over the ${MAX_GAME_BYTES / 1024} KiB one request may read`);
     }
     const text = whole ? whole.subarray(span.start, span.end).toString('utf8') : await readRange(path, span);
     return { text, games: spans.length };

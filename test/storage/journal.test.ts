@@ -48,6 +48,17 @@ describe('the journal reader', () => {
     expect(parseJournal(torn).torn).toBe(true);
   });
 
+  // (#25) A journal copied through Windows tools or an editor used to be rejected whole: every line failed its checksum.
+  it('reads lines ending CRLF as records, counting them, and appends after them', () => {
+    const crlf = text.replace(/\n/g, '\r\n');
+    const r = readJournal(crlf);
+    expect(r).toMatchObject({ entries, damage: [], torn: false, crlf: entries.length, goodEnd: Buffer.byteLength(crlf), missingNewline: false });
+    expect(parseJournal(crlf).entries).toEqual(entries);
+    // mixed: CRLF records followed by plain ones (appended after a resume)
+    expect(readJournal(crlf + makeJournalLine({ k: 'takeback', at: 9 }))).toMatchObject({ damage: [], crlf: entries.length, entries: [...entries, { k: 'takeback', at: 9 }] });
+    expect(readJournal(text).crlf).toBe(0);
+  });
+
   it('keeps a complete last record that lost only its newline', () => {
     const r = readJournal(text.slice(0, -1));
     expect(r.entries).toEqual(entries);
