@@ -10,6 +10,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ArchiveEntry, GameRecord } from '../../src/protocol/v1.ts';
 import { readPdn } from '../../src/pdn/index.ts';
+import { makeFen } from '../../src/rules/index.ts';
 import { CORPUS } from '../corpus.ts';
 import { setUp, tempDir, useServices } from './helpers.ts';
 
@@ -100,6 +101,7 @@ describe('archive JSON', () => {
     const want = one.games[724];
     expect(GameRecord.parse(rec.body).moves).toHaveLength(want.moves.length);
     expect(rec.body.tags).toEqual(Object.fromEntries(want.tags));
+    expect(rec.body.startFen).toBe(makeFen(want.start));
     expect(pongs).toBeGreaterThan(0);
     // the first game by default; numbers out of range or not numbers are refused clearly
     expect((await (await fetch(url('/api/games/big.json'))).json()).tags).toEqual(Object.fromEntries(one.games[0].tags));
