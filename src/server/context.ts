@@ -9,7 +9,7 @@ import type { BoardSource } from '../sensors/source.ts';
 import type { Access } from './access.ts';
 import type { Command } from './messages.ts';
 
-/** Storage health (defined with the store, src/game/store.ts, with its events). */
+/** Storage health (defined with the store, src/storage/store.ts, with its events). */
 export type { StorageHealth };
 
 export interface ServerInfo {

@@ -4,7 +4,7 @@
 // source feeding the session, the buzzer, the optional frame recorder, and
 // the HTTP + WebSocket servers, and the engine's worker (started on its first
 // search) with the order of its searches. Storage trouble arrives as typed events
-// (src/game/store.ts) that are logged and shown to every page while play
+// (src/storage/store.ts) that are logged and shown to every page while play
 // goes on in memory. One teardown, used by close() and by a failed start.
 
 import { readFileSync } from 'node:fs';
