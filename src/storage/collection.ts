@@ -12,7 +12,7 @@ import { open, readFile, stat } from 'node:fs/promises';
 /** Bytes of one game's text a request may read and parse. */
 export const MAX_GAME_BYTES = 256 * 1024;
 /** Bytes read per step while indexing (one event-loop turn each). */
-const CHUNK = 256 * 1024;
+const CHUNK = 64 * 1024;
 /** Files whose index is kept (the least recently used goes first). */
 const KEPT = 20_000;
 
@@ -44,6 +44,15 @@ const enum Mode {
   Escape,
 }
 
+/** Byte classes in movetext: 0 other (movetext), 1 blank, 2 newline, 3 '[', 4 '{', 5 ';', 6 '%'. */
+const CLASS = new Uint8Array(256);
+for (const b of [0x20, 0x09, 0x0d, 0x0c, 0x0b]) CLASS[b] = 1;
+CLASS[0x0a] = 2;
+CLASS[0x5b] = 3;
+CLASS[0x7b] = 4;
+CLASS[0x3b] = 5;
+CLASS[0x25] = 6;
+
 /** Finds game starts in a PDN file's bytes, fed in chunks. */
 export class GameStartScanner {
   readonly starts: number[] = [];
@@ -55,31 +64,35 @@ export class GameStartScanner {
   feed(buf: Uint8Array): void {
     let { mode, lineStart, body } = this;
     const base = this.at;
-    for (let i = 0; i < buf.length; i++) {
+    const n = buf.length;
+    // a byte-order mark opening the file is not movetext
+    let i = base === 0 && buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf ? 3 : 0;
+    for (; i < n; i++) {
       const b = buf[i];
       if (mode === Mode.Text) {
-        if (b === 0x0a) lineStart = true;
-        else if (b === 0x20 || b === 0x09 || b === 0x0d || b === 0x0c || b === 0x0b || (base + i < 3 && (b === 0xef || b === 0xbb || b === 0xbf))) continue;
-        else if (b === 0x5b) {
+        const c = CLASS[b];
+        if (c === 2) lineStart = true;
+        else if (c === 1) continue;
+        else if (c === 3) {
           // '[': a tag; after movetext it starts the next game
           if (body || this.starts.length === 0) this.starts.push(base + i);
           body = false;
           lineStart = false;
           mode = Mode.Tag;
-        } else if (b === 0x3b || (b === 0x25 && lineStart)) mode = Mode.Line;
+        } else if (c === 5 || (c === 6 && lineStart)) mode = Mode.Line;
         else {
           if (this.starts.length === 0) this.starts.push(base + i);
           body = true;
           lineStart = false;
-          if (b === 0x7b) mode = Mode.Brace;
+          if (c === 4) mode = Mode.Brace;
         }
-      } else if (mode === Mode.Brace) {
-        if (b === 0x7d) mode = Mode.Text;
-      } else if (mode === Mode.Line) {
-        if (b === 0x0a) {
-          mode = Mode.Text;
-          lineStart = true;
-        }
+      } else if (mode === Mode.Brace || mode === Mode.Line) {
+        // jump to the end of the comment
+        const end = buf.indexOf(mode === Mode.Brace ? 0x7d : 0x0a, i);
+        if (end < 0) break;
+        i = end;
+        lineStart = mode === Mode.Line;
+        mode = Mode.Text;
       } else if (mode === Mode.Escape) mode = Mode.Quote;
       else if (b === 0x0a) {
         // an unclosed tag ends with its line, as the reader takes it
@@ -94,7 +107,7 @@ export class GameStartScanner {
     this.mode = mode;
     this.lineStart = lineStart;
     this.body = body;
-    this.at += buf.length;
+    this.at += n;
   }
 
   spans(size: number): Span[] {
