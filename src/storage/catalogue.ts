@@ -156,6 +156,7 @@ export class Catalogue {
 
   /** A saved file's text in pieces: whole when small, else a few games at a time (never the whole of a big file in memory). */
   async *pieces(id: string): AsyncGenerator<string> {
+    if (!isGameId(id)) return;
     const waiting = this.waiting(`${id}.pdn`);
     if (waiting !== undefined) return yield waiting;
     const path = join(this.dir, `${id}.pdn`);

@@ -90,7 +90,9 @@ export class FolderLock {
       this.fs.linkSync(tmp, this.file);
       return 'taken';
     } catch (e) {
-      if ((e as NodeJS.ErrnoException).code === 'EEXIST') return 'exists';
+      const code = (e as NodeJS.ErrnoException).code;
+      // EEXIST: a lock is there; ENOENT: our temp file went (a service starting alongside cleaned its temp files): look again
+      if (code === 'EEXIST' || code === 'ENOENT') return 'exists';
       this.note(`cannot lock the games folder ${this.dir}: ${describeCode(e).why}; go on without the lock`);
       return 'no-lock';
     } finally {

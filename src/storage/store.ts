@@ -230,6 +230,11 @@ export class GameStore {
     return this.catalogue.game(id, n);
   }
 
+  /** A saved file's text in pieces (a big file a few games at a time), for streaming it as a download. */
+  pieces(id: string): AsyncGenerator<string> {
+    return this.catalogue.pieces(id);
+  }
+
   /** Every saved game, oldest first (a big file in pieces), for streaming the archive. */
   archive(): AsyncGenerator<{ id: string; text: string }> {
     return this.catalogue.archive();

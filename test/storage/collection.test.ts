@@ -106,5 +106,11 @@ describe('a PDN collection in the games folder', () => {
     for (const p of pieces) expect(Buffer.byteLength(p)).toBeLessThanOrEqual(256 * 1024 + 8 * 1024);
     const again = readPdn(pieces.join('\n'));
     expect(again.games.length).toBe(all.games.length);
+    // the same pieces for one file's download
+    const download: string[] = [];
+    for await (const p of store.pieces('big')) download.push(p);
+    expect(download).toEqual(pieces);
+    for await (const p of store.pieces('../big')) download.push(p);
+    expect(download).toHaveLength(pieces.length);
   });
 });
