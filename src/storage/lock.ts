@@ -2,8 +2,9 @@
 // second service on the same folder would resume the same game and both
 // would write it. The lock file (`crownhead.lock`) holds the owner's process
 // id, machine, start time, address served and a nonce; it is put down whole
-// (written to a temp file, then linked into place), so a live owner's lock is
-// never seen empty or half-written. A lock whose owner is gone is taken over
+// (written to a temp file, then linked into place; in place, as before, on a
+// file system without hard links), so a live owner's lock is never seen empty
+// or half-written. A lock whose owner is gone is taken over
 // whatever it holds (a dead process's id, nothing, garbage, even a folder),
 // with a note saying what was found.
 
@@ -78,21 +79,18 @@ export class FolderLock {
 
   /** Puts the lock down whole: a temp file linked into place (fails if a lock is there). */
   private put(me: LockInfo): 'taken' | 'exists' | 'no-lock' {
+    const text = JSON.stringify(me) + '\n';
     const tmp = `${this.file}.tmp-${process.pid}`;
     try {
-      const fd = this.fs.openSync(tmp, 'w');
-      try {
-        writeAll(this.fs, fd, Buffer.from(JSON.stringify(me) + '\n'));
-        this.fs.fsyncSync(fd);
-      } finally {
-        this.fs.closeSync(fd);
-      }
+      this.writeFile(tmp, 'w', text);
       this.fs.linkSync(tmp, this.file);
       return 'taken';
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;
       // EEXIST: a lock is there; ENOENT: our temp file went (a service starting alongside cleaned its temp files): look again
       if (code === 'EEXIST' || code === 'ENOENT') return 'exists';
+      // A file system without hard links (FAT on a memory stick): the lock is written in place.
+      if (code === 'EPERM' || code === 'ENOTSUP' || code === 'EOPNOTSUPP' || code === 'ENOSYS') return this.putInPlace(text);
       this.note(`cannot lock the games folder ${this.dir}: ${describeCode(e).why}; go on without the lock`);
       return 'no-lock';
     } finally {
@@ -101,6 +99,27 @@ export class FolderLock {
       } catch {
         /* never made */
       }
+    }
+  }
+
+  private putInPlace(text: string): 'taken' | 'exists' | 'no-lock' {
+    try {
+      this.writeFile(this.file, 'wx', text);
+      return 'taken';
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'EEXIST') return 'exists';
+      this.note(`cannot lock the games folder ${this.dir}: ${describeCode(e).why}; go on without the lock`);
+      return 'no-lock';
+    }
+  }
+
+  private writeFile(file: string, flags: string, text: string): void {
+    const fd = this.fs.openSync(file, flags);
+    try {
+      writeAll(this.fs, fd, Buffer.from(text));
+      this.fs.fsyncSync(fd);
+    } finally {
+      this.fs.closeSync(fd);
     }
   }
 

@@ -7,6 +7,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import * as fs from 'node:fs';
 import { GamesFolderLocked } from '../../src/storage/lock.ts';
 import { folder, open } from './helpers.ts';
 
@@ -75,5 +76,16 @@ describe('the lock', () => {
     mkdirSync(dir, { recursive: true });
     writeFileSync(join(dir, 'crownhead.lock'), JSON.stringify({ pid: 1, machine: 'elsewhere', started: 'earlier', url: null, nonce: 'x' }));
     expect(() => open(dir).store.lock()).toThrow(/process 1 on elsewhere/);
+  });
+
+  it('on a file system without hard links (FAT) the lock is written in place, and still refuses a second service', () => {
+    const dir = folder();
+    const noLinks = { ...fs, linkSync: () => { throw Object.assign(new Error('EPERM: operation not permitted, link'), { code: 'EPERM' }); } };
+    const { store, notes } = open(dir, { fs: noLinks });
+    store.lock();
+    expect(notes).toEqual([]);
+    expect(JSON.parse(readFileSync(join(dir, 'crownhead.lock'), 'utf8'))).toMatchObject({ pid: process.pid });
+    expect(readdirSync(dir)).toEqual(['crownhead.lock']);
+    expect(() => open(dir, { fs: noLinks }).store.lock()).toThrow(GamesFolderLocked);
   });
 });
