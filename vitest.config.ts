@@ -5,8 +5,9 @@ import { defineConfig } from 'vitest/config';
 // "quick" for everyday work: everything but the soaks — whole games played
 // end to end: every corpus game on the simulated board (minutes on 2 cores),
 // corpus games with injected mistakes, the whole game through the emulated
-// firmware, and the service SIGKILLed again and again through long games.
-const SOAKS = ['test/tracking/games-*.test.ts', 'test/tracking/injected.test.ts', 'test/sensors/emulator-game.test.ts', 'test/server/crash.test.ts'];
+// firmware, the service SIGKILLed again and again through long games, and
+// `crownhead doctor` on the emulated firmware with each build fault.
+const SOAKS = ['test/tracking/games-*.test.ts', 'test/tracking/injected.test.ts', 'test/sensors/emulator-game.test.ts', 'test/server/crash.test.ts', 'test/doctor/emulator.test.ts'];
 
 export default defineConfig({
   test: {

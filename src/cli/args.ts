@@ -2,9 +2,14 @@
 
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { didYouMean } from './suggest.ts';
+import { CrownheadError } from '../common/errors.ts';
 
-export class UsageError extends Error {
+/** A command line that cannot be run as given (exit 2); the message says what to change. */
+export class UsageError extends CrownheadError<'usage'> {
   override readonly name = 'UsageError';
+  constructor(message: string) {
+    super('usage', message);
+  }
 }
 
 type Options = NonNullable<ParseArgsConfig['options']>;

@@ -8,3 +8,4 @@ export const REPLAY_USAGE = 'usage: crownhead replay FILE [--pdn OUT] [--tournam
 export const SERVE_USAGE = 'usage: crownhead serve [--board SPEC] [--host ADDR] [--port N] [--games DIR] [options]';
 export const BESTMOVE_USAGE = 'usage: crownhead bestmove [--fen FEN] [--time 1s | --depth N | --nodes N] [--level 1-10]   the engine\'s move, score and line';
 export const ANALYSE_USAGE = 'usage: crownhead analyse GAME.pdn [--time 1s | --depth N] [--out FILE]   mark mistakes (?) and blunders (??) with the better move';
+export const DOCTOR_USAGE = 'usage: crownhead doctor [--board auto|serial:PATH|sim|emulator] [--squares 1-32] [--step-timeout 20s] [--report FILE]   find the board, check every sensor and the magnets, save a report';

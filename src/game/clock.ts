@@ -11,6 +11,7 @@
 
 import type { ClockState as ClockStateV1 } from '../protocol/v1.ts';
 import type { Clock } from '../engine/search.ts';
+import type { Color } from '../rules/index.ts';
 
 export class TimeControlError extends Error {
   override readonly name = 'TimeControlError';
@@ -88,8 +89,6 @@ export function parseTimeControl(text: string): TimeControl {
   return { kind: 'fischer', baseMs, incrementMs, text: t };
 }
 
-export type Side = 'black' | 'white';
-
 export type ClockState = ClockStateV1;
 
 const secs = (ms: number): string => String(Math.round(ms / 1000));
@@ -142,22 +141,22 @@ export function parseTimeControlTag(text: string): TimeControl | null {
 }
 
 export class GameClock {
-  private remaining: Record<Side, number>;
-  private movesMade: Record<Side, number> = { black: 0, white: 0 };
-  private period: Record<Side, number> = { black: 0, white: 0 };
+  private remaining: Record<Color, number>;
+  private movesMade: Record<Color, number> = { black: 0, white: 0 };
+  private period: Record<Color, number> = { black: 0, white: 0 };
   /** move count at which the next period's time is added */
-  private nextAt: Record<Side, number>;
-  private running: Side | null = null;
+  private nextAt: Record<Color, number>;
+  private running: Color | null = null;
   private since = 0;
-  private flagged: Side | null = null;
+  private flagged: Color | null = null;
   /** the clocks have run (the first move was made, or a player started them) */
   private started = false;
   /** a player paused the clocks: moves do not restart them */
   private held = false;
   /** Per move: whose move the time is counting for (null: none begun), whether it is the short limit, and whether "time" was called. */
-  private current: Side | null = null;
+  private current: Color | null = null;
   private forced = false;
-  private called: Side | null = null;
+  private called: Color | null = null;
 
   constructor(readonly control: TimeControl) {
     const start = control.kind === 'fischer' ? control.baseMs : control.kind === 'per-move' ? control.moveMs : control.periods[0].ms;
@@ -167,7 +166,7 @@ export class GameClock {
   }
 
   /** Per move: `side`'s move begins, with the full limit (the short one when `forced`). */
-  private begin(side: Side, forced: boolean): void {
+  private begin(side: Color, forced: boolean): void {
     const c = this.control;
     if (c.kind !== 'per-move') return;
     this.current = side;
@@ -181,7 +180,7 @@ export class GameClock {
    * not yet begun begins afresh (`forced`: its mover has exactly one legal
    * capture); a paused one goes on where it stopped.
    */
-  start(side: Side, now: number, forced = false): void {
+  start(side: Color, now: number, forced = false): void {
     if (this.flagged) return;
     this.settle(now);
     if (this.current !== side) this.begin(side, forced);
@@ -199,7 +198,7 @@ export class GameClock {
   }
 
   /** The mover's time left (ms), as the clock reads after `settle` (per move: left of this move's limit, 0 once time is called). */
-  remainingOf(side: Side): number {
+  remainingOf(side: Color): number {
     return Math.max(0, this.remaining[side]);
   }
 
@@ -208,7 +207,7 @@ export class GameClock {
    * increment, and the moves until more time comes (per move: 1, the whole
    * limit is for this move).
    */
-  moverClock(side: Side): Clock {
+  moverClock(side: Color): Clock {
     const c = this.control, remainingMs = this.remainingOf(side);
     if (c.kind === 'fischer') return { remainingMs, incrementMs: c.incrementMs };
     if (c.kind === 'per-move') return { remainingMs: this.current === side ? remainingMs : c.moveMs, movesToGo: 1 };
@@ -217,7 +216,7 @@ export class GameClock {
   }
 
   /** Per move: the side "time" has been called on (its limit reached, the grace period running), if any. */
-  get timeCalled(): Side | null {
+  get timeCalled(): Color | null {
     return this.called;
   }
 
@@ -226,7 +225,7 @@ export class GameClock {
    * switch to the other side. Per move: the other side's move begins afresh
    * (`nextForced`: it has exactly one legal capture).
    */
-  moved(side: Side, now: number, nextForced = false): void {
+  moved(side: Color, now: number, nextForced = false): void {
     if (this.flagged) return;
     this.settle(now);
     if (this.flagged) return;
@@ -240,7 +239,7 @@ export class GameClock {
       this.remaining[side] += next.ms;
       this.nextAt[side] += next.moves ?? Infinity;
     }
-    const other: Side = side === 'black' ? 'white' : 'black';
+    const other: Color = side === 'black' ? 'white' : 'black';
     if (c.kind === 'per-move') {
       this.remaining[side] = Math.max(0, this.remaining[side]);
       this.begin(other, nextForced);
@@ -258,7 +257,7 @@ export class GameClock {
    * anyone. Per move the time runs on past the limit ("time" called) for the
    * grace period; the flag falls at its end.
    */
-  settle(now: number): Side | null {
+  settle(now: number): Color | null {
     if (this.running && !this.flagged) {
       const side = this.running;
       this.remaining[side] -= Math.max(0, now - this.since);

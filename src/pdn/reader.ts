@@ -9,13 +9,14 @@ import {
   FenError, GameError, MoveError, Game, legalMoves, parseFen, playMove, resolveMove, startPosition,
   type GameOptions, type Position,
 } from '../rules/index.ts';
+import { CrownheadError } from '../common/errors.ts';
 
 export type PdnErrorCode = 'syntax' | 'bad-fen' | 'invalid-move' | 'illegal-move' | 'ambiguous-move';
 
-export class PdnError extends Error {
+export class PdnError extends CrownheadError<PdnErrorCode> {
   override readonly name = 'PdnError';
   constructor(
-    readonly code: PdnErrorCode,
+    code: PdnErrorCode,
     readonly gameIndex: number,
     readonly game: string,
     readonly line: number,
@@ -25,6 +26,7 @@ export class PdnError extends Error {
     readonly text?: string,
   ) {
     super(
+      code,
       `${game}, line ${line}: ` +
         (moveNumber !== undefined ? `move ${moveNumber} for ${side}, "${text}": ` : '') +
         detail,

@@ -11,12 +11,11 @@ export interface Ballot {
   readonly name: string;
 }
 
-const b = (number: number, moves: string, status: BallotStatus, name = ''): Ballot => ({
-  number,
-  moves: moves.split(' ') as unknown as [string, string, string],
-  status,
-  name,
-});
+const b = (number: number, moves: string, status: BallotStatus, name = ''): Ballot => {
+  const [m1, m2, m3, ...rest] = moves.split(' ');
+  if (m3 === undefined || rest.length > 0) throw new Error(`ballot ${number} must have three moves: "${moves}"`);
+  return { number, moves: [m1, m2, m3], status, name };
+};
 
 export const BALLOTS: readonly Ballot[] = [
   b(1, '9-13 21-17 5-9', 'crossboard'),

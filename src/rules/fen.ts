@@ -3,13 +3,14 @@
 // sides and squares, blanks and a trailing `.`; writing gives the canonical form.
 
 import { positionFromSetup, setupOf, PositionError, type Color, type Position, type Setup, type SetupOptions } from './position.ts';
+import { CrownheadError } from '../common/errors.ts';
 
 export type FenErrorCode = 'syntax' | PositionError['code'];
 
-export class FenError extends Error {
+export class FenError extends CrownheadError<FenErrorCode> {
   override readonly name = 'FenError';
-  constructor(readonly code: FenErrorCode, message: string, readonly fen: string) {
-    super(`bad FEN "${fen}": ${message}`);
+  constructor(code: FenErrorCode, message: string, readonly fen: string) {
+    super(code, `bad FEN "${fen}": ${message}`);
   }
 }
 

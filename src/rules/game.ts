@@ -8,6 +8,7 @@ import { opposite, startPosition, colorAt, type Color, type Position } from './p
 import { hashAfter, hashKey, hashPosition, hashWithout, type Hash } from './zobrist.ts';
 import { resolveMove } from './notation.ts';
 import { BALLOTS, type Ballot } from './ballots.ts';
+import { CrownheadError } from '../common/errors.ts';
 
 export interface GameOptions extends RulesOptions {
   /** End the game as a draw as soon as one can be claimed (repetition, 40-move rule). */
@@ -43,11 +44,10 @@ export const FORTY_MOVE_PLIES = 80;
 
 export type FirstPlayer = Color | 'random';
 
-export class GameError extends Error {
+export type GameErrorCode = 'game-over' | 'illegal-move' | 'bad-ballot' | 'bad-huff' | 'nothing-to-undo';
+
+export class GameError extends CrownheadError<GameErrorCode> {
   override readonly name = 'GameError';
-  constructor(readonly code: 'game-over' | 'illegal-move' | 'bad-ballot' | 'bad-huff' | 'nothing-to-undo', message: string) {
-    super(message);
-  }
 }
 
 export class Game {

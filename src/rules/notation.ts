@@ -4,6 +4,7 @@
 
 import { legalMoves, sameResult, type Move, type RulesOptions } from './movegen.ts';
 import { colorAt, sideName, type Position } from './position.ts';
+import { CrownheadError } from '../common/errors.ts';
 
 export interface MoveText {
   squares: number[];
@@ -27,10 +28,10 @@ export function parseMoveText(text: string): MoveText | null {
 
 export type MoveErrorCode = 'invalid' | 'illegal' | 'ambiguous';
 
-export class MoveError extends Error {
+export class MoveError extends CrownheadError<MoveErrorCode> {
   override readonly name = 'MoveError';
-  constructor(readonly code: MoveErrorCode, readonly text: string, readonly reason: string, readonly candidates: readonly Move[] = []) {
-    super(`${code === 'invalid' ? 'invalid move' : code === 'illegal' ? 'illegal move' : 'ambiguous move'} ${text}: ${reason}`);
+  constructor(code: MoveErrorCode, readonly text: string, readonly reason: string, readonly candidates: readonly Move[] = []) {
+    super(code, `${code === 'invalid' ? 'invalid move' : code === 'illegal' ? 'illegal move' : 'ambiguous move'} ${text}: ${reason}`);
   }
 }
 

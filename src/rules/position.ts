@@ -2,6 +2,7 @@
 // validation into a Position the rules engine can trust.
 
 import { BLACK_KING_ROW, WHITE_KING_ROW, popcount, squaresOf, type Bitboard } from './squares.ts';
+import { CrownheadError } from '../common/errors.ts';
 
 export type Color = 'black' | 'white';
 export const opposite = (c: Color): Color => (c === 'black' ? 'white' : 'black');
@@ -32,11 +33,8 @@ export type PositionErrorCode =
   | 'uncrowned-man'
   | 'too-many-pieces';
 
-export class PositionError extends Error {
+export class PositionError extends CrownheadError<PositionErrorCode> {
   override readonly name = 'PositionError';
-  constructor(readonly code: PositionErrorCode, message: string) {
-    super(message);
-  }
 }
 
 export interface SetupOptions {

@@ -2,21 +2,15 @@
 // seeded table), updated incrementally as moves are made. Used for repetition.
 
 import { lowestIndex } from './squares.ts';
+import { mulberry32u } from '../common/prng.ts';
 import type { Position } from './position.ts';
 import type { Move } from './movegen.ts';
 
 // Table: [piece kind 0..3 = black man, black king, white man, white king][square index] × (hi, lo).
 const HI = new Uint32Array(4 * 32 + 1);
 const LO = new Uint32Array(4 * 32 + 1);
-let seed = 0x9e3779b9;
-function next(): number {
-  // mulberry32: fixed seed, so keys are the same in every run and process.
-  seed = (seed + 0x6d2b79f5) | 0;
-  let t = seed;
-  t = Math.imul(t ^ (t >>> 15), t | 1);
-  t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-  return (t ^ (t >>> 14)) >>> 0;
-}
+// mulberry32 with a fixed seed, so keys are the same in every run and process.
+const next = mulberry32u(0x9e3779b9);
 for (let i = 0; i < HI.length; i++) {
   HI[i] = next() & 0x1fffff; // 21 bits so hi·2³² + lo stays a safe integer
   LO[i] = next();

@@ -7,6 +7,7 @@
 import { LinePort, type PortInfo, type SerialBinding } from './line-port.ts';
 import { makeHostCommand, parseBoardLine, type BoardIdentity } from './protocol.ts';
 import { BoardNotFoundError } from './source.ts';
+import { CrownheadError } from '../common/errors.ts';
 
 export { BoardNotFoundError };
 
@@ -31,13 +32,13 @@ export const BOARD_VENDOR_IDS: Readonly<Record<string, string>> = {
 };
 const USB_SERIAL_PATH = /ttyACM|ttyUSB|usbmodem|usbserial|wchusbserial|^COM\d+$/i;
 
-export class HandshakeError extends Error {
+export class HandshakeError extends CrownheadError<'handshake'> {
+  override readonly name = 'HandshakeError';
   constructor(
     readonly path: string,
     message: string,
   ) {
-    super(`${path}: ${message}`);
-    this.name = 'HandshakeError';
+    super('handshake', `${path}: ${message}`);
   }
 }
 

@@ -18,7 +18,7 @@ import { fileURLToPath } from 'node:url';
 import { createInterface } from 'node:readline';
 import { SerialBoardSource, type SerialSourceOptions } from './serial.ts';
 import { SQUARES, type BoardIdentity, type HostCommand } from './protocol.ts';
-import { SourceBase, type Clock, type SourceStats } from './source.ts';
+import { SourceBase, type TimeSource, type SourceStats } from './source.ts';
 import { START_POSITION, type BoardHand } from './sim/hand.ts';
 import { HallModel, type HallModelOptions } from './hall-model.ts';
 
@@ -28,7 +28,7 @@ export const FIRMWARE_ELF = fileURLToPath(new URL('../../firmware/build/crownhea
 export interface EmulatorOptions {
   bin?: string;
   elf?: string;
-  clock?: Clock;
+  clock?: TimeSource;
   /** ms to wait for the harness's `PTY` line (default 10 s) */
   startTimeoutMs?: number;
   /** the sensor model: seed (which parts, which hand), how far off-centre coins land */

@@ -23,7 +23,7 @@ import { readFileSync } from 'node:fs';
 import { SerialPort } from 'serialport';
 import type { SerialBinding } from './line-port.ts';
 import { PROTOCOL_VERSION, SQUARES, type BoardIdentity, type BuzzPattern, type HostCommand } from './protocol.ts';
-import { SourceBase, type Clock } from './source.ts';
+import { SourceBase, type TimeSource } from './source.ts';
 
 /** Dynamic import the type checker does not follow: these optional libraries ship no types. */
 const importLazily = (specifier: string): Promise<unknown> => import(specifier);
@@ -53,7 +53,7 @@ export interface FirmataSourceOptions {
   readyTimeoutMs?: number;
   /** give up a scan step if no analog sample arrives by then (default 500 ms) */
   stepTimeoutMs?: number;
-  clock?: Clock;
+  clock?: TimeSource;
 }
 
 /** The subset of firmata-io's Firmata class this driver uses. */
@@ -172,7 +172,9 @@ export class FirmataBoardSource extends SourceBase {
       ...({ binding: this.opts.binding ?? SerialPort.binding } as object),
     } as ConstructorParameters<typeof SerialPort>[0]);
     this.port = port;
+    // library edge: firmata-io and johnny-five ship no types; these are the parts used.
     const firmataMod = (await importLazily('firmata-io')) as unknown as { default: { Firmata: FirmataCtor } };
+    // library edge: johnny-five ships no types; the two classes used.
     const five = (await importLazily('johnny-five')) as unknown as {
       default: {
         Board: new (o: Record<string, unknown>) => { on(e: string, f: (...a: unknown[]) => void): unknown };

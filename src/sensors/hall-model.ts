@@ -12,6 +12,9 @@
 // emulator harness adds the conversion noise. Pure and seeded.
 
 import { HALL } from './hall-table.ts';
+import { mulberry32, type Rng } from '../common/prng.ts';
+import { sensorRead, type SelectFault } from './mux.ts';
+import { fieldTable, magnet as magnetOf } from './magnet-physics.ts';
 
 export interface HallModelOptions {
   seed: number;
@@ -23,7 +26,30 @@ export interface HallModelOptions {
   parts: 'typical' | 'datasheet';
   /** 'uniform': every magnet S pole down; 'polarity': Black's S down, White's N down (White's coins read below empty) */
   coding: 'uniform' | 'polarity';
+  /**
+   * The coins' magnet: the specified 12x1-N35 (the generated table), or any
+   * disc a builder may substitute ("8x1.5-N42", "10x2-N52": magnet-physics.ts),
+   * its fields computed from the same geometry.
+   */
+  magnet?: string;
+  /** Build faults, for `crownhead doctor`'s tests: none on a good board. */
+  faults?: HallFaults;
 }
+
+/** What a builder can get wrong, as the sensors then read. */
+export interface HallFaults {
+  /** squares whose sensor gives no output (unpowered or broken: reads 0 V) */
+  dead?: readonly number[];
+  /** squares whose sensor is mounted the wrong way round (the field reversed: coins read below empty) */
+  reversed?: readonly number[];
+  /** every magnet's strength relative to the specified part (a weak lot, a smaller magnet) */
+  magnetStrength?: number;
+  /** a fault on the multiplexers' select lines (src/sensors/mux.ts) */
+  select?: SelectFault;
+}
+
+/** The magnet the generated table (hall-table.ts) is for. */
+const HALL_MAGNET = '12x1-N35';
 
 export const DEFAULT_HALL_MODEL: HallModelOptions = { seed: 1, offCentreMm: 1.2, maxOffMm: 4, parts: 'typical', coding: 'uniform' };
 
@@ -61,11 +87,15 @@ export class HallModel {
   readonly sensitivity: number[] = [];
   readonly quiescent: number[] = [];
   private readonly stacks: Coin[][] = Array.from({ length: 32 }, () => []);
-  private rng: number;
+  private readonly random: Rng;
+  /** field against sideways distance (HALL.offsets) of a lone coin, a king's upper coin, a coin upside down */
+  private readonly table: { lower: readonly number[]; upper: readonly number[]; flipped: readonly number[] };
 
   constructor(options: Partial<HallModelOptions> = {}) {
     this.options = { ...DEFAULT_HALL_MODEL, ...options };
-    this.rng = (this.options.seed * 0x9e3779b1) >>> 0 || 1;
+    this.random = mulberry32(Math.imul(this.options.seed, 0x9e3779b1));
+    const key = this.options.magnet ?? HALL_MAGNET;
+    this.table = key === HALL_MAGNET ? HALL : fieldTable(magnetOf(key), HALL.offsets);
     const [sTyp, sMin, sMax] = HALL.sens;
     const [qTyp, qMin, qMax] = HALL.quiescent;
     const draw = (typ: number, min: number, max: number) => {
@@ -80,17 +110,6 @@ export class HallModel {
       this.sensitivity.push(draw(sTyp, sMin, sMax));
       this.quiescent.push(draw(qTyp, qMin, qMax));
     }
-  }
-
-  /** xorshift32 in [0, 1) */
-  private random(): number {
-    let x = this.rng;
-    x ^= x << 13;
-    x >>>= 0;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    this.rng = x >>> 0;
-    return this.rng / 0x100000000;
   }
 
   private handOffset(): number {
@@ -159,22 +178,26 @@ export class HallModel {
         // own coins sit `off` from the sensor; a neighbour's offset is negligible at ≥ 36 mm
         const dist = sq === square ? coin.off : d;
         const pole = this.options.coding === 'polarity' && coin.color === 'white' ? -1 : 1;
-        b += pole * (coin.flipped ? interp(HALL.flipped, dist) : interp(k === 0 ? HALL.lower : HALL.upper, dist));
+        b += pole * (coin.flipped ? interp(this.table.flipped, dist) : interp(k === 0 ? this.table.lower : this.table.upper, dist));
       });
     }
     return b;
   }
 
-  /** Noise-free sensor output, mV, clipped to the sensor's output span. */
+  /** Noise-free output of the sensor under a square, mV, clipped to the sensor's output span. */
   millivolts(square: number): number {
     this.stack(square);
-    const v = this.quiescent[square - 1] + this.sensitivity[square - 1] * this.field(square);
+    const f = this.options.faults;
+    if (f?.dead?.includes(square)) return 0;
+    const sign = f?.reversed?.includes(square) ? -1 : 1;
+    const v = this.quiescent[square - 1] + sign * this.sensitivity[square - 1] * this.field(square) * (f?.magnetStrength ?? 1);
     return Math.min(HALL.span[1], Math.max(HALL.span[0], v));
   }
 
-  /** All 32 outputs, rounded mV (the harness's LEVELS command). */
+  /** What the firmware reads for each square, rounded mV (the harness's LEVELS command): a select-line fault reads another square's sensor. */
   levels(): number[] {
-    return Array.from({ length: 32 }, (_, i) => Math.round(this.millivolts(i + 1)));
+    const select = this.options.faults?.select ?? null;
+    return Array.from({ length: 32 }, (_, i) => Math.round(this.millivolts(sensorRead(select, i + 1))));
   }
 
   /** The ADC reading a noise-free output gives (10 bit, 5 V reference). */

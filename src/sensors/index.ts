@@ -23,9 +23,9 @@ export * from './protocol.ts';
 export { LineStats, type LineStatsSnapshot } from './linestats.ts';
 export {
   SourceBase,
-  defaultClock,
+  defaultTimeSource,
   type BoardSource,
-  type Clock,
+  type TimeSource,
   type RawFrame,
   type SourceStats,
   type SourceStatus,

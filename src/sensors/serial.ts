@@ -13,7 +13,7 @@ import { SerialPort } from 'serialport';
 import { BoardNotFoundError, findBoard, handshake, type HandshakeOptions } from './detect.ts';
 import type { LinePort, SerialBinding } from './line-port.ts';
 import { makeHostCommand, parseBoardLine, type BoardIdentity, type HostCommand } from './protocol.ts';
-import { SourceBase, type Clock } from './source.ts';
+import { SourceBase, type TimeSource } from './source.ts';
 
 export type PathProvider = () => string | undefined | Promise<string | undefined>;
 
@@ -22,7 +22,7 @@ export interface SerialSourceOptions extends HandshakeOptions {
   path?: string | PathProvider;
   /** serialport binding (default: the native one); tests pass SerialPortMock.binding */
   binding?: SerialBinding;
-  clock?: Clock;
+  clock?: TimeSource;
   /** reconnect backoff (ms): first retry, cap, factor. false: report 'lost' and stay down */
   reconnect?: { minMs?: number; maxMs?: number; factor?: number } | false;
   /** no line at all for this long means the link is dead (default 3000 ms; 0 = never) */

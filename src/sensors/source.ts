@@ -6,14 +6,15 @@
 import { Emitter } from './emitter.ts';
 import { LineStats, type LineStatsSnapshot } from './linestats.ts';
 import type { BoardIdentity, HostCommand } from './protocol.ts';
+import { CrownheadError } from '../common/errors.ts';
 
 export type { BoardIdentity, HostCommand } from './protocol.ts';
 
 /** No Crownhead board answered; `tried` says what was tried and why each failed. */
-export class BoardNotFoundError extends Error {
+export class BoardNotFoundError extends CrownheadError<'board-not-found'> {
+  override readonly name = 'BoardNotFoundError';
   constructor(readonly tried: readonly string[]) {
-    super(`no board found${tried.length ? ': ' + tried.join('; ') : ''}`);
-    this.name = 'BoardNotFoundError';
+    super('board-not-found', `no board found${tried.length ? ': ' + tried.join('; ') : ''}`);
   }
 }
 
@@ -41,8 +42,8 @@ export interface SourceStats extends LineStatsSnapshot {
 }
 
 /** Milliseconds; monotonic in production (performance.now), virtual in tests. */
-export type Clock = () => number;
-export const defaultClock: Clock = () => performance.now();
+export type TimeSource = () => number;
+export const defaultTimeSource: TimeSource = () => performance.now();
 
 export interface BoardSource {
   /** what drives it: 'serial', 'firmata', 'sim', 'emulator' */
@@ -70,11 +71,11 @@ export abstract class SourceBase implements BoardSource {
   abstract readonly kind: string;
   protected readonly events = new Emitter<SourceEvents>();
   protected readonly lines = new LineStats();
-  protected readonly clock: Clock;
+  protected readonly clock: TimeSource;
   protected counters = { lost: 0, reconnects: 0, commandsSent: 0 };
   private lastStatus: SourceStatus = { state: 'closed' };
 
-  constructor(clock: Clock = defaultClock) {
+  constructor(clock: TimeSource = defaultTimeSource) {
     this.clock = clock;
   }
 

@@ -142,16 +142,23 @@ describe('emulator harness robustness', () => {
     expect(path).toMatch(/^\/dev\//);
     expect(await board.control('START')).toBe('OK');
     const s0 = await board.stats();
-    await new Promise((r) => setTimeout(r, 800));
+    // Waits on the emulator's own clock, not the wall clock: on a busy machine
+    // simavr runs slower than real time, and that is not what is tested here.
+    const after = async (simms: number) => {
+      for (;;) {
+        const s = await board.stats();
+        if (s.simms > simms) return s;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    };
+    await after(s0.simms + 800);
     // a client that opens the pty but never reads: output piles up, nothing blocks
     const fd = openSync(path, 'r+');
-    await new Promise((r) => setTimeout(r, 1500));
-    const s1 = await board.stats();
+    const opened = await board.stats();
+    const s1 = await after(opened.simms + 1500);
     closeSync(fd);
-    await new Promise((r) => setTimeout(r, 300));
-    const s2 = await board.stats();
-    expect(s1.simms).toBeGreaterThan(s0.simms + 500);
-    expect(s1.scans).toBeGreaterThan(s0.scans + 50);
+    const s2 = await after(s1.simms + 300);
+    expect(s1.scans).toBeGreaterThan(opened.scans + 50);
     expect(s2.txbytes).toBeGreaterThan(s1.txbytes);
     expect(s2.dropped).toBeGreaterThan(0); // board output with no reader is discarded
     board.proc.stdin.write('QUIT\n');

@@ -4,7 +4,8 @@
 import { describe, expect, it } from 'vitest';
 import { BALLOTS, makeFen } from '../../src/rules/index.ts';
 import { elevenManPosition } from '../../src/rules/eleven-man.ts';
-import { GameSession, elevenManSetup } from '../../src/game/session.ts';
+import { GameSession } from '../../src/game/session.ts';
+import { elevenManSetup } from '../../src/game/view.ts';
 
 const sessionWithEvents = () => {
   const s = new GameSession({ now: () => Date.UTC(2026, 10, 23) });

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { readPdn, PdnError, makePdnFile } from '../../src/pdn/index.ts';
 import { corpusFile } from '../corpus.ts';
-import { mulberry32 as rng } from '../../src/sensors/sim/prng.ts';
+import { mulberry32 as rng } from '../../src/common/prng.ts';
 
 const ALPHABET = '[]{}()"%;$!?.-x:*/\\ \n\r\t0123456789KBWkbwEventFENSetUp1-00-11/2-1/2';
 

@@ -1,4 +1,4 @@
-import { mulberry32 } from '../../src/sensors/sim/prng.ts';
+import { mulberry32 } from '../../src/common/prng.ts';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SerialPort } from 'serialport';
 import {

@@ -18,7 +18,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { readJournal } from '../../src/storage/journal.ts';
 import { readOnePdn } from '../../src/pdn/index.ts';
 import { Game, parseFen, type Move } from '../../src/rules/index.ts';
-import { mulberry32 } from '../../src/sensors/sim/prng.ts';
+import { mulberry32 } from '../../src/common/prng.ts';
 import { Client, corpusMoves, removeTempDirs, tempDir, until } from './helpers.ts';
 
 const ROOT = resolve(fileURLToPath(import.meta.url), '../../..');

@@ -7,7 +7,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { mulberry32 } from '../../src/sensors/sim/prng.ts';
+import { mulberry32 } from '../../src/common/prng.ts';
 import { FaultyFs } from './faulty-fs.ts';
 import { folder, journalOf, movesOf, newGame, open } from './helpers.ts';
 

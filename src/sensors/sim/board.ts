@@ -16,17 +16,17 @@ import {
   type LedState,
 } from '../protocol.ts';
 import { Emitter } from '../emitter.ts';
-import { SourceBase, defaultClock, type Clock, type RawFrame } from '../source.ts';
+import { SourceBase, defaultTimeSource, type TimeSource, type RawFrame } from '../source.ts';
 import { BoardPhysics, type Placement, type PhysicsOptions } from './physics.ts';
 import { START_POSITION, Timeline, applyHandAction, type BoardHand, type TimelineStep } from './hand.ts';
-import { mulberry32, type Rng } from './prng.ts';
+import { mulberry32, type Rng } from '../../common/prng.ts';
 
 export interface SimBoardOptions {
   seed?: number;
   /** 'manual' (default): virtual time, advance()/step(); 'real': setInterval on `now` */
   clock?: 'manual' | 'real';
   /** real-time clock (ms), default performance.now */
-  now?: Clock;
+  now?: TimeSource;
   /** frames per second, 1–100 (default 100, as the firmware) */
   rate?: number;
   id?: string;
@@ -64,7 +64,7 @@ export class SimBoard extends SourceBase implements BoardHand {
   buzzer: BuzzPattern = 'OFF';
   led: LedState = 0;
   private readonly opts: Required<Omit<SimBoardOptions, 'physics' | 'faults' | 'now'>>;
-  private readonly realNow: Clock;
+  private readonly realNow: TimeSource;
   private readonly faultRng: Rng;
   private readonly faults: { drop: number; corrupt: number };
   private readonly timeline = new Timeline();
@@ -84,7 +84,7 @@ export class SimBoard extends SourceBase implements BoardHand {
 
   constructor(options: SimBoardOptions = {}) {
     const manual = (options.clock ?? 'manual') === 'manual';
-    const realNow = options.now ?? defaultClock;
+    const realNow = options.now ?? defaultTimeSource;
     super(manual ? () => this.virtualNow : () => realNow() - this.t0);
     this.realNow = realNow;
     this.opts = {

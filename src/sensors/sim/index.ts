@@ -1,6 +1,6 @@
 // The simulated board: physics model, hand API and timelines (see board.ts).
 export { SimBoard, type SimBoardOptions, type SimCommandRecord, type SimSnapshot } from './board.ts';
-export { BoardPhysics, DEFAULT_PHYSICS, type Coin, type Placement, type PhysicsOptions } from './physics.ts';
+export { BoardPhysics, DEFAULT_PHYSICS, physicsForMagnet, type Coin, type Placement, type PhysicsOptions } from './physics.ts';
 export {
   START_POSITION,
   Timeline,
@@ -12,4 +12,4 @@ export {
   type HandAction,
   type TimelineStep,
 } from './hand.ts';
-export { mulberry32, gaussianish, type Rng } from './prng.ts';
+export { mulberry32, gaussianish, type Rng } from '../../common/prng.ts';

@@ -13,7 +13,8 @@
 // of the sensor's output range and the 10-bit clamp. Seeded: runs replay.
 
 import { SQUARES } from '../protocol.ts';
-import { gaussianish, mulberry32, uniform, type Rng } from './prng.ts';
+import { gaussianish, mulberry32, uniform, type Rng } from '../../common/prng.ts';
+import { discBz, fieldTable, magnet, z1 } from '../magnet-physics.ts';
 
 export interface PhysicsOptions {
   seed: number;
@@ -53,6 +54,8 @@ export interface PhysicsOptions {
    * White's the other (Black's raise the reading, White's lower it by as much).
    */
   coding: 'uniform' | 'polarity';
+  /** a coin lying magnet-up reads this fraction of a coin's step, the other way (the magnet's size sets it) */
+  upsideDownFactor: number;
 }
 
 /** A coin lying magnet-up: its magnet a coin's thickness higher, its field reversed (hardware/README.md: −0.61 of a step). */
@@ -76,7 +79,35 @@ export const DEFAULT_PHYSICS: PhysicsOptions = {
   motionMs: 50,
   saturation: { knee: 880, rail: 960 },
   coding: 'uniform',
+  upsideDownFactor: UPSIDE_DOWN_FACTOR,
 };
+
+/**
+ * The simulated board with another magnet in the coins (a builder's
+ * substitute: "8x1.5-N42", "10x2-N52"…): the coin step scaled by its field
+ * against the specified 12x1-N35's, the stack ratio, the upside-down level and
+ * the off-centre fall-off all from the same disc geometry (magnet-physics.ts).
+ */
+export function physicsForMagnet(key: string): Partial<PhysicsOptions> {
+  const m = magnet(key), ref = magnet('12x1-N35');
+  const t = fieldTable(m, [0]);
+  const lower = t.lower[0], upper = t.upper[0];
+  const ratio = 1 + upper / lower;
+  // the off-centre distance where a lone coin reads half: the sim's fall-off is 1/(1 + (d/h)²)
+  let lo = 0, hi = 30;
+  const z = z1();
+  for (let k = 0; k < 40; k++) {
+    const mid = (lo + hi) / 2;
+    if (discBz(m, mid, z) > lower / 2) lo = mid;
+    else hi = mid;
+  }
+  return {
+    coinDelta: DEFAULT_PHYSICS.coinDelta * (lower / fieldTable(ref, [0]).lower[0]),
+    stackRatio: [ratio - 0.04, ratio + 0.04],
+    upsideDownFactor: -t.flipped[0] / lower,
+    halfReadingMm: lo,
+  };
+}
 
 export type CoinColor = 'black' | 'white';
 
@@ -295,7 +326,7 @@ export class BoardPhysics {
   private placementFactor(c: Coin): number {
     const p = 1 / (1 + (c.offMm / this.options.halfReadingMm) ** 2);
     const pole = this.options.coding === 'polarity' && c.color === 'white' ? -1 : 1;
-    return pole * (c.upsideDown ? -UPSIDE_DOWN_FACTOR : 1) * c.strength * p;
+    return pole * (c.upsideDown ? -this.options.upsideDownFactor : 1) * c.strength * p;
   }
 
   private settled(s: Square): number {

@@ -1,0 +1,486 @@
+// The game at the table: the rules Game being played, its record's tags,
+// ballot and id, the clocks, draw offers and the result, and the players'
+// commands on them (new game, next game, restore from the journal, names,
+// resign, draw, takeback, clock). Every change is handed to the journal before
+// it is announced. Knows nothing of the board, the coach or the network: the
+// session (session.ts) wires it to the tracker and turns its moves into
+// announcements. Pure but for the injected wall clock (Math.random draws a
+// random ballot or first player when no `random` is given; gameIds' default
+// start reads the real clock).
+
+import {
+  BALLOTS, FenError, Game, GameError, legalMoves, makeFen, opposite, parseFen, sideName,
+  type Color, type GameOptions, type Move, type Outcome, type Ply,
+} from '../rules/index.ts';
+import { resultOf, type PdnResult } from '../pdn/index.ts';
+import { GameClock, TimeControlError, parseTimeControl, parseTimeControlTag, timeControlTag, type ClockState, type TimeControl } from './clock.ts';
+import type { GameEvent, MoveRecord } from '../protocol/v1.ts';
+import { ELEVEN_MAN_COUNT, elevenManPosition } from '../rules/eleven-man.ts';
+import type { JournalEntry } from '../storage/journal.ts';
+import type { ComputerSetting } from './computer.ts';
+import { SessionError } from './errors.ts';
+import { applyTags, restoredTags } from './tags.ts';
+import { describeOutcome, graceWords, terminationOf, type TableState } from './view.ts';
+
+/** What the table announces (the session passes them on to its listeners). */
+export type TableEvent =
+  | Extract<GameEvent, { type: 'game-over' | 'draw-offer' | 'tags' | 'time' }>
+  | { type: 'clock'; clock: ClockState };
+
+export interface TableOptions {
+  /** Wall-clock milliseconds. */
+  now: () => number;
+  /** Rules variants and automatic draws. */
+  rules?: GameOptions;
+  /** Tournament mode: takebacks refused. */
+  tournament: boolean;
+  /** The service's time control, e.g. "5m+3s" (a new game may give its own). */
+  timeControl?: string;
+  /** Tags for new games (already checked). */
+  tags: Record<string, string>;
+  /** Called with every journal entry before the change is announced. */
+  journal: (entry: JournalEntry) => void;
+  emit: (e: TableEvent) => void;
+  /** A new game's id (unique among this session's games). */
+  newId: (ms: number) => string;
+}
+
+/** A new game as asked for: its start (start position, FEN, ballot or eleven-man ballot), tags, rules, time control and players. */
+export interface NewGameRequest {
+  fen?: string;
+  ballot?: number | 'random';
+  elevenMan?: number | 'random';
+  crossboardOnly?: boolean;
+  firstPlayer?: Color | 'random';
+  tags?: Record<string, string>;
+  rules?: GameOptions;
+  timeControl?: string;
+  random?: () => number;
+  /** The computer as a player ({ side, level }), or null for two players (undefined: the service's default). */
+  computer?: ComputerSetting | null;
+}
+
+/** A new game set up by the table: what its announcement needs. */
+export interface Started {
+  game: Game;
+  tags: Record<string, string>;
+  ballot: number | null;
+  eleven: number | null;
+}
+
+export class GameTable implements TableState {
+  game: Game;
+  gameId = '';
+  tags: Record<string, string> = {};
+  ballot: number | null = null;
+  clock: GameClock | null = null;
+  drawOffer: Color | null = null;
+  timeControl: TimeControl | null = null;
+  plyClocks = new WeakMap<Ply, number>();
+  records = new WeakMap<Ply, MoveRecord>();
+  /** Plies the game started with (a ballot's opening moves): the players' moves come after. */
+  private opening = 0;
+  /** The result written in the record when set by hand or by an ending at the table. */
+  private resultOverride: PdnResult | null = null;
+  /** The last random ballot draw skipped mail-play ballots (the next game's draw does too). */
+  private crossboardOnly = false;
+  /** The side "time" was last called on (announced once per move). */
+  private timeAnnounced: Color | null = null;
+  private lastClockTick = -Infinity;
+
+  constructor(private readonly o: TableOptions) {
+    this.game = Game.standard(this.rulesOptions());
+  }
+
+  private rulesOptions(extra: GameOptions = {}): GameOptions {
+    return { ...this.o.rules, ...extra };
+  }
+
+  private now(): number {
+    return this.o.now();
+  }
+
+  get result(): PdnResult {
+    return this.resultOverride ?? resultOf(this.game.outcome);
+  }
+
+  /** The players made a move or the game has a result: replaced by a new game it stays in the archive (an untouched one is dropped). */
+  get played(): boolean {
+    return this.game.plies.length > this.opening || this.result !== '*';
+  }
+
+  // ---------------------------------------------------------------- games
+
+  /**
+   * Sets up and journals a new game: from the start position, a FEN, or an
+   * ACF ballot (number or 'random'). `computer`: the computer's side and
+   * name, written as that player's tag.
+   */
+  newGame(req: NewGameRequest, computer: { side: Color; name: string } | null): Started {
+    const rules = this.rulesOptions(req.rules);
+    const control = this.controlFor(req.timeControl ?? this.o.timeControl ?? '');
+    if (req.crossboardOnly !== undefined) this.crossboardOnly = req.crossboardOnly;
+    const { game, ballot, eleven } = this.startFor(req, rules);
+    const tags = this.tagsFor(req, ballot, eleven, control, computer);
+    const id = this.o.newId(this.now());
+    this.o.journal({ k: 'new', id, at: this.now(), fen: makeFen(game.start), options: rules, tags, ballot, moves: game.plies.map((p) => [p.move.from, ...p.move.path]) });
+    this.install(id, game, tags, ballot);
+    return { game, tags, ballot, eleven };
+  }
+
+  private controlFor(text: string): TimeControl | null {
+    try {
+      return text.trim() ? parseTimeControlTag(text) : null;
+    } catch (e) {
+      if (e instanceof TimeControlError) throw new SessionError('bad-time-control', `time control "${text}": ${e.message}`);
+      throw e;
+    }
+  }
+
+  /** The new game's start: an eleven-man ballot, a FEN, an ACF ballot or the start position. */
+  private startFor(req: NewGameRequest, rules: GameOptions): { game: Game; ballot: number | null; eleven: number | null } {
+    if ([req.fen, req.ballot, req.elevenMan].filter((x) => x !== undefined).length > 1) throw new SessionError('bad-request', 'give one of a FEN, a ballot or an eleven-man ballot, not several');
+    if (req.elevenMan !== undefined) {
+      const n = req.elevenMan === 'random' ? 1 + Math.floor((req.random ?? Math.random)() * ELEVEN_MAN_COUNT) : req.elevenMan;
+      if (!Number.isInteger(n) || n < 1 || n > ELEVEN_MAN_COUNT) throw new SessionError('bad-ballot', `no eleven-man ballot ${n}: they are numbered 1 to ${ELEVEN_MAN_COUNT}`);
+      return { game: new Game(elevenManPosition(n), rules), ballot: null, eleven: n };
+    }
+    if (req.fen !== undefined) {
+      try {
+        return { game: new Game(parseFen(req.fen), rules), ballot: null, eleven: null };
+      } catch (e) {
+        if (e instanceof FenError) throw new SessionError('bad-fen', e.message);
+        throw e;
+      }
+    }
+    if (req.ballot !== undefined) {
+      try {
+        // A random draw skips barred ballots (and, asked, the mail-play ones).
+        const pool = BALLOTS.filter((b) => b.status === 'crossboard' || (b.status === 'mailplay' && !req.crossboardOnly));
+        const number = req.ballot === 'random' ? pool[Math.floor((req.random ?? Math.random)() * pool.length)].number : req.ballot;
+        const r = Game.fromBallot(number, rules);
+        return { game: r.game, ballot: r.ballot.number, eleven: null };
+      } catch (e) {
+        if (e instanceof GameError) throw new SessionError('bad-ballot', e.message);
+        throw e;
+      }
+    }
+    return { game: Game.standard({ ...rules, firstPlayer: req.firstPlayer ?? 'black', random: req.random }), ballot: null, eleven: null };
+  }
+
+  /** The new game's tags: the service's, the request's (checked like every change of tags), then the ones the game sets itself. */
+  private tagsFor(req: NewGameRequest, ballot: number | null, eleven: number | null, control: TimeControl | null, computer: { side: Color; name: string } | null): Record<string, string> {
+    applyTags(this.o.tags, req.tags ?? {}); // (throws on a tag no path may set)
+    const tags: Record<string, string> = { ...this.o.tags, ...req.tags };
+    if (!tags.Date) tags.Date = formatDate(this.now());
+    // (The computer is a player: its name in the record, which also brings it back after a restart.)
+    if (computer) tags[computer.side === 'black' ? 'Black' : 'White'] = computer.name;
+    if (ballot !== null) tags.Ballot = `ACF ${ballot} ${BALLOTS.find((b) => b.number === ballot)?.name ?? ''}`.trim();
+    else if (eleven !== null) tags.Ballot = `11-man ${eleven}`;
+    else if (req.tags?.Ballot === undefined) delete tags.Ballot;
+    // A ballot game is the first of a pair unless the round says otherwise ("1.1", then "1.2" with the sides swapped).
+    if ((ballot !== null || eleven !== null) && !tags.Round) tags.Round = '1.1';
+    if (control) tags.TimeControl = timeControlTag(control);
+    else delete tags.TimeControl;
+    return tags;
+  }
+
+  /**
+   * After a game, the request for the next one: `other-side` plays the same
+   * ballot again with the sides (and names) swapped — the second game of a
+   * ballot pair; `next` starts the next game with the first player
+   * alternating: a new ballot of the same kind (drawn at random) for ballot
+   * games, the start position otherwise. The PDN Round says where it stands:
+   * "pair.game" ("3.1", "3.2") for ballot pairs, the game number otherwise.
+   * Time control and rules are kept.
+   */
+  nextGameRequest(kind: 'other-side' | 'next', random?: () => number): NewGameRequest {
+    if (!this.game.outcome && this.result === '*') throw new SessionError('not-allowed', 'the game is not over yet: finish it (or start a new game) first');
+    const t = this.tags;
+    const eleven = /^11-man (\d+)$/.exec(t.Ballot ?? '');
+    const isBallot = this.ballot !== null || eleven !== null;
+    if (kind === 'other-side' && !isBallot) throw new SessionError('not-allowed', 'this game was not played from a ballot: there is no other side to play');
+    const round = /^(\d+)(?:\.(\d+))?$/.exec((t.Round ?? '').trim());
+    const pair = round ? Number(round[1]) : 1;
+    const inPair = round?.[2] !== undefined ? Number(round[2]) : 1;
+    const tags: Record<string, string> = {};
+    for (const k of ['Event', 'Site']) if (t[k] !== undefined) tags[k] = t[k];
+    // Next game: whoever moved first in the first game of this pair (or in this game) moves second.
+    const keep = kind === 'next' && isBallot && inPair === 2;
+    if ((keep ? t.Black : t.White) !== undefined) tags.Black = (keep ? t.Black : t.White)!;
+    if ((keep ? t.White : t.Black) !== undefined) tags.White = (keep ? t.White : t.Black)!;
+    const base = { timeControl: t.TimeControl ?? '', rules: { huffing: this.game.options.huffing, crownContinue: this.game.options.crownContinue }, random };
+    if (kind === 'other-side') {
+      tags.Round = `${pair}.2`;
+      return eleven ? { ...base, elevenMan: Number(eleven[1]), tags } : { ...base, ballot: this.ballot!, tags };
+    }
+    if (!isBallot) return { ...base, tags: { ...tags, Round: String(pair + 1) } };
+    tags.Round = `${pair + 1}.1`;
+    return eleven ? { ...base, elevenMan: 'random', tags } : { ...base, ballot: 'random', crossboardOnly: this.crossboardOnly, tags };
+  }
+
+  /** Makes `game` the game at the table: its record's id, tags and ballot; clocks from its TimeControl tag. */
+  install(id: string, game: Game, tags: Record<string, string>, ballot: number | null): void {
+    this.gameId = id;
+    this.game = game;
+    this.tags = tags;
+    this.ballot = ballot;
+    this.opening = game.plies.length;
+    this.drawOffer = null;
+    this.resultOverride = null;
+    this.records = new WeakMap();
+    this.plyClocks = new WeakMap();
+    // The game's time control is its TimeControl tag (older records: the service's option).
+    let control: TimeControl | null = null;
+    try {
+      control = tags.TimeControl !== undefined ? parseTimeControlTag(tags.TimeControl) : this.o.timeControl ? parseTimeControl(this.o.timeControl) : null;
+    } catch {
+      control = this.o.timeControl ? parseTimeControl(this.o.timeControl) : null;
+    }
+    this.timeControl = control;
+    this.clock = control ? new GameClock(control) : null;
+  }
+
+  /** Restores a game from its journal (after a restart): same moves, tags, clocks and result. Throws (changing nothing) when it does not replay. */
+  restore(entries: readonly JournalEntry[]): void {
+    const start = entries.find((e) => e.k === 'new');
+    if (!start || start.k !== 'new') throw new SessionError('bad-request', 'journal has no new-game entry');
+    const game = new Game(parseFen(start.fen, { allowUncrownedMen: true }), start.options);
+    const scratch = new GameTable({ ...this.o, journal: () => undefined, emit: () => undefined });
+    scratch.install(start.id, game, restoredTags(start.tags), start.ballot);
+    for (const path of start.moves) scratch.playPath(path);
+    scratch.opening = start.moves.length;
+    for (const e of entries.slice(entries.indexOf(start) + 1)) scratch.replay(e);
+    this.install(start.id, scratch.game, scratch.tags, scratch.ballot);
+    this.clock = scratch.clock;
+    this.plyClocks = scratch.plyClocks;
+    this.drawOffer = scratch.drawOffer;
+    this.resultOverride = scratch.resultOverride;
+    this.opening = scratch.opening;
+  }
+
+  private replay(e: JournalEntry): void {
+    switch (e.k) {
+      case 'move':
+        this.playPath(e.path, e.huff);
+        this.drawOffer = null;
+        break;
+      case 'takeback':
+        this.game.undo();
+        break;
+      case 'tags':
+        this.tags = restoredTags(e.tags);
+        break;
+      case 'result':
+        this.resultOverride = e.result;
+        if (e.outcome && !this.game.outcome) this.game.setOutcome(e.outcome);
+        break;
+      case 'draw-offer':
+        this.drawOffer = e.side;
+        break;
+      case 'clock':
+        this.clock?.restore(e.clock);
+        this.notePlyClock();
+        break;
+      default:
+        break;
+    }
+  }
+
+  private playPath(path: number[], huff?: number): void {
+    if (huff !== undefined) {
+      // huffAndPlay finds the legal move by its start and path.
+      this.game.huffAndPlay(huff, { from: path[0], to: path[path.length - 1], path: path.slice(1), captures: [], crowned: false });
+      return;
+    }
+    const match = (m: Move) => m.from === path[0] && m.path.length === path.length - 1 && m.path.every((p, i) => p === path[i + 1]);
+    const move = this.game.legalMoves().find(match);
+    if (!move) throw new SessionError('bad-request', `journal move ${path.join('-')} is not legal`);
+    this.game.play(move);
+  }
+
+  // ---------------------------------------------------------------- moves on the board
+
+  /** A move made (or changed) on the board: journalled, the draw offer lapses, the clocks go on. */
+  moved(ply: Ply, replaced: boolean): void {
+    const entry: JournalEntry = { k: 'move', path: [ply.move.from, ...ply.move.path], at: this.now(), ...(ply.huff !== undefined ? { huff: ply.huff } : {}) };
+    if (replaced) this.o.journal({ k: 'takeback', at: this.now() });
+    this.o.journal(entry);
+    this.drawOffer = null;
+    if (this.clock) {
+      // The first move starts the clocks; a changed move keeps the clock where it is.
+      if (!replaced) this.clock.moved(ply.before.turn, this.now(), this.forcedCapture());
+      this.o.journal({ k: 'clock', clock: this.clock.toJSON(), at: this.now() });
+      this.notePlyClock();
+    }
+  }
+
+  /** A move taken back on the board. */
+  takenBack(): void {
+    this.o.journal({ k: 'takeback', at: this.now() });
+    this.clockFollowsTurn();
+  }
+
+  crowned(square: number): void {
+    this.o.journal({ k: 'crown', square, at: this.now() });
+  }
+
+  /** Notes the clock reading of the last ply's mover (for %clk). */
+  private notePlyClock(): void {
+    const ply = this.game.plies[this.game.plies.length - 1];
+    if (ply && this.clock) this.plyClocks.set(ply, this.clock.remainingOf(ply.before.turn));
+  }
+
+  /** The game ended: the result in the record, clocks stopped, announced. */
+  finish(outcome: Outcome, result: PdnResult = resultOf(outcome)): void {
+    this.resultOverride = result;
+    this.drawOffer = null;
+    this.clock?.pause(this.now());
+    this.o.journal({ k: 'result', result, outcome, at: this.now() });
+    this.o.emit({ type: 'game-over', result, outcome, say: describeOutcome(outcome) });
+  }
+
+  /** ACF time per move: the side to move has exactly one legal capture (the short limit). */
+  private forcedCapture(): boolean {
+    if (this.clock?.control.kind !== 'per-move' || this.game.outcome) return false;
+    return legalMoves(this.game.position, this.game.options).filter((m) => m.captures.length > 0).length === 1;
+  }
+
+  /** Time per move, after a takeback: the move taken back is to be made again, with a fresh limit (the clock was running for the other side). */
+  private clockFollowsTurn(): void {
+    const c = this.clock;
+    if (c?.control.kind !== 'per-move' || !c.state(this.now()).running) return;
+    c.start(this.game.turn, this.now(), this.forcedCapture());
+    this.o.journal({ k: 'clock', clock: c.toJSON(), at: this.now() });
+  }
+
+  /** Runs the clocks: "time" called, a flag fallen, and the clock shown once a second. */
+  tick(): void {
+    if (!this.clock) return;
+    const now = this.now();
+    const flagged = this.clock.settle(now);
+    const called = this.clock.timeCalled;
+    if (called !== this.timeAnnounced) {
+      this.timeAnnounced = called;
+      if (called && !flagged && !this.game.outcome && this.clock.control.kind === 'per-move') {
+        const grace = this.clock.control.graceMs;
+        this.o.emit({ type: 'time', side: called, graceMs: grace, say: `Time, ${sideName(called)}. Move within ${graceWords(grace)} or lose on time.` });
+        this.o.emit({ type: 'clock', clock: this.clock.state(now) });
+      }
+    }
+    if (flagged && !this.game.outcome) {
+      const outcome = this.game.timeForfeit(flagged);
+      this.finish(outcome);
+    }
+    if (now - this.lastClockTick >= 1000) {
+      this.lastClockTick = now;
+      this.o.emit({ type: 'clock', clock: this.clock.state(now) });
+    }
+  }
+
+  // ---------------------------------------------------------------- players' commands
+
+  setTags(change: Record<string, string>): void {
+    this.tags = applyTags(this.tags, change);
+    this.o.journal({ k: 'tags', tags: this.tags, at: this.now() });
+    this.o.emit({ type: 'tags', say: '' });
+  }
+
+  resign(side: Color): void {
+    this.requireOpen();
+    this.finish(this.game.resign(side));
+  }
+
+  offerDraw(side: Color): void {
+    this.requireOpen();
+    if (this.drawOffer === opposite(side)) return this.acceptDraw(side);
+    this.drawOffer = side;
+    this.o.journal({ k: 'draw-offer', side, at: this.now() });
+    this.o.emit({ type: 'draw-offer', side, say: `${sideName(side)} offers a draw.` });
+  }
+
+  acceptDraw(side: Color): void {
+    this.requireOpen();
+    if (this.drawOffer !== opposite(side)) throw new SessionError('not-allowed', `${sideName(opposite(side))} has not offered a draw`);
+    this.finish(this.game.agreeDraw());
+  }
+
+  declineDraw(): void {
+    if (this.drawOffer === null) return;
+    const who = this.drawOffer;
+    this.drawOffer = null;
+    this.o.journal({ k: 'draw-offer', side: null, at: this.now() });
+    this.o.emit({ type: 'draw-offer', side: null, say: `${sideName(opposite(who))} declines the draw.` });
+  }
+
+  claimDraw(): void {
+    this.requireOpen();
+    if (!this.game.drawClaim()) throw new SessionError('not-allowed', 'no draw can be claimed now');
+    this.finish(this.game.claimDraw());
+  }
+
+  /** Throws unless the last move can be taken back from the page. */
+  checkTakeback(): void {
+    if (this.o.tournament) throw new SessionError('not-allowed', 'takebacks are not allowed in tournament mode');
+    if (this.game.plies.length === 0) throw new SessionError('nothing-to-undo', 'no move to take back');
+    const o = this.game.outcome;
+    // A game ended at the table (resignation, agreement, time, a claimed draw) is not reopened by a takeback.
+    if (o && (o.reason === 'resignation' || o.reason === 'agreement' || o.reason === 'time' || (!this.game.options.autoDraw && (o.reason === 'repetition' || o.reason === 'forty-move')))) {
+      throw new SessionError('game-over', `the game is over (${terminationOf(o)}): start a new game instead`);
+    }
+  }
+
+  /** Takes back `plies` moves (1, or 2: the computer's and the player's before it); a game the last move ended is open again. */
+  takeback(plies: 1 | 2): void {
+    const wasOver = this.game.outcome !== null;
+    for (let k = 0; k < plies; k++) {
+      this.game.undo();
+      this.o.journal({ k: 'takeback', at: this.now() });
+    }
+    this.clockFollowsTurn();
+    if (wasOver) {
+      this.resultOverride = null;
+      this.o.journal({ k: 'result', result: '*', outcome: null, at: this.now() });
+    }
+  }
+
+  clockStart(): void {
+    if (!this.clock) throw new SessionError('not-allowed', 'this game has no time control');
+    this.requireOpen();
+    this.clock.start(this.game.turn, this.now(), this.forcedCapture());
+    this.o.emit({ type: 'clock', clock: this.clock.state(this.now()) });
+  }
+
+  clockPause(): void {
+    if (!this.clock) throw new SessionError('not-allowed', 'this game has no time control');
+    this.clock.pause(this.now(), true);
+    this.o.journal({ k: 'clock', clock: this.clock.toJSON(), at: this.now() });
+    this.o.emit({ type: 'clock', clock: this.clock.state(this.now()) });
+  }
+
+  private requireOpen(): void {
+    if (this.game.outcome) throw new SessionError('game-over', 'the game is over');
+  }
+}
+
+function formatDate(ms: number): string {
+  const d = new Date(ms);
+  const p = (n: number) => String(n).padStart(2, '0');
+  return `${d.getUTCFullYear()}.${p(d.getUTCMonth() + 1)}.${p(d.getUTCDate())}`;
+}
+
+/**
+ * Game ids "20261125-214307-001": the time and a number that counts this
+ * session's games. The count starts where the wall clock's milliseconds are
+ * (not at 1), so a session started again within the same second (a restart)
+ * does not hand out the id of a game it saved before.
+ */
+export function gameIds(start = Date.now() % 1000): (ms: number) => string {
+  let n = start;
+  return (ms) => {
+    const d = new Date(ms);
+    const p = (x: number, w = 2) => String(x).padStart(w, '0');
+    n = (n + 1) % 1000;
+    return `${d.getUTCFullYear()}${p(d.getUTCMonth() + 1)}${p(d.getUTCDate())}-${p(d.getUTCHours())}${p(d.getUTCMinutes())}${p(d.getUTCSeconds())}-${p(n, 3)}`;
+  };
+}

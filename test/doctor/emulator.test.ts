@@ -1,0 +1,51 @@
+// `crownhead doctor` against the real firmware in simavr, through the serial
+// driver on the emulator's pseudo-terminal: a good board, and boards built
+// with a dead sensor, two select lines swapped, a sensor mounted the wrong way
+// round and weak magnets. Each must be named; the good one must pass clean.
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { EMULATOR_BIN, EmulatorBoardSource, FIRMWARE_ELF } from '../../src/sensors/index.ts';
+import type { HallFaults } from '../../src/sensors/hall-model.ts';
+import { runDoctor } from '../../src/doctor/run.ts';
+
+const FIRMWARE_DIR = fileURLToPath(new URL('../../firmware', import.meta.url));
+beforeAll(() => {
+  execFileSync('make', ['-C', FIRMWARE_DIR, 'emulator'], { stdio: 'pipe', timeout: 300_000 });
+  expect(existsSync(EMULATOR_BIN) && existsSync(FIRMWARE_ELF)).toBe(true);
+}, 310_000);
+
+async function doctor(faults?: HallFaults) {
+  const src = new EmulatorBoardSource({ model: { seed: 5, faults } });
+  await src.open();
+  try {
+    const said: string[] = [];
+    const r = await runDoctor({ source: src, hand: src, squares: [1, 2, 5, 9, 17], stepTimeoutMs: 4000, say: (l) => said.push(l) });
+    return { ...r, said, codes: r.verdict.findings.filter((f) => f.severity !== 'note').map((f) => f.code) };
+  } finally {
+    await src.close();
+  }
+}
+
+describe('crownhead doctor on the emulated firmware', () => {
+  it('passes a good board', async () => {
+    const r = await doctor();
+    expect(r.codes).toEqual([]);
+    expect(r.verdict.magnet?.fits[0]).toBe('12x1');
+  }, 120_000);
+
+  it('names a dead sensor, swapped select lines, a reversed sensor and weak magnets', async () => {
+    const dead = await doctor({ dead: [5] });
+    expect(dead.codes).toEqual(['no-output']);
+    expect(dead.verdict.findings.find((f) => f.code === 'no-output')?.squares).toEqual([5]);
+    const swapped = await doctor({ select: { kind: 'swap', lines: [0, 2] } });
+    expect(swapped.codes).toEqual(['select-lines']);
+    expect(swapped.verdict.select).toEqual({ kind: 'swap', lines: [0, 2] });
+    const reversed = await doctor({ reversed: [9] });
+    expect(reversed.codes).toEqual(['reversed']);
+    expect(reversed.verdict.findings.find((f) => f.code === 'reversed')?.squares).toEqual([9]);
+    const weak = await doctor({ magnetStrength: 0.45 });
+    expect(weak.codes).toEqual(['weak-magnets']);
+  }, 300_000);
+});
