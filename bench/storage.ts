@@ -6,10 +6,17 @@
 // the frame completing the move was due (a timer, as serial data would
 // arrive) to the page receiving the move event; medians and p99 over
 // repeated runs, with and without the folder and the watcher. Also: how long
-// one /api/games (cold and cached) and one archive download take.
+// one /api/games (cold and cached) and one archive download take. And a big
+// PDN collection in the folder (about 20 MB of corpus games, concatenated):
+// its games opened from the archive view (/api/games/ID.json?game=N, cold
+// then from the index, and the archive list) while 50 pages ping the server
+// over their sockets: the worst ping and the growth of the process's memory
+// (RSS) are reported; the goal is a worst ping under 50 ms and under 50 MB.
+// The worst ping over an idle stretch before is printed beside it: on a busy
+// machine it is the scheduler's, not the server's.
 // Run: node bin/run-ts.js bench/storage.ts [games=5000] [moves=40] [runs=3]
 
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
@@ -23,6 +30,7 @@ import { CORPUS } from '../test/corpus.ts';
 const nGames = Number(process.argv[2] ?? 5000);
 const nMoves = Number(process.argv[3] ?? 40);
 const runs = Number(process.argv[4] ?? 3);
+const collectionMiB = Number(process.env.BENCH_COLLECTION_MIB ?? 20);
 const corpus: PdnGame[] = readPdn(readFileSync(join(CORPUS, 'OCA_2.0.pdn'), 'utf8')).games.filter((g) => makeFen(g.start) === makeFen(START) && g.moves.length >= 20);
 
 const base = mkdtempSync(join(tmpdir(), 'crownhead-bench-storage-'));
@@ -150,7 +158,86 @@ async function timeRequests(dir: string): Promise<void> {
   await service.close();
 }
 
+/** A folder holding one PDN collection of about `mib` MiB: the corpus files, concatenated over and over. */
+function collectionFolder(mib: number): { dir: string; bytes: number; games: number } {
+  const dir = join(base, `collection-${mib}`);
+  mkdirSync(dir, { recursive: true });
+  const files = readdirSync(CORPUS).filter((f) => f.endsWith('.pdn')).sort();
+  const texts = files.map((f) => readFileSync(join(CORPUS, f), 'utf8'));
+  const perRound = texts.reduce((n, t) => n + Buffer.byteLength(t) + 1, 0);
+  const gamesPerRound = texts.reduce((n, t) => n + readPdn(t).games.length, 0);
+  let bytes = 0, games = 0;
+  while (bytes < mib * 2 ** 20) {
+    appendFileSync(join(dir, 'collection.pdn'), texts.join('\n') + '\n');
+    bytes += perRound;
+    games += gamesPerRound;
+  }
+  return { dir, bytes, games };
+}
+
+/** Opens games of a big collection while 50 pages ping over their sockets: the worst ping and the memory grown. */
+async function bigCollection(): Promise<void> {
+  const { dir, bytes, games } = collectionFolder(collectionMiB);
+  const sim = new SimBoard({ clock: 'manual', seed: 5 });
+  const service = await startService({ source: sim, port: 0, gamesDir: dir, logLevel: 'silent' });
+  const pages = await Promise.all(Array.from({ length: 50 }, () => new Promise<WebSocket>((resolve, reject) => {
+    const ws = new WebSocket(service.url.replace(/^http/, 'ws') + 'ws');
+    ws.once('open', () => resolve(ws)).once('error', reject);
+  })));
+  let worst = 0, pings = 0, stop = false;
+  const pinging = pages.map(async (ws) => {
+    while (!stop) {
+      const t0 = performance.now();
+      await new Promise<void>((resolve) => {
+        const on = (data: WebSocket.RawData) => {
+          if (JSON.parse(data.toString()).type !== 'pong') return;
+          ws.off('message', on);
+          resolve();
+        };
+        ws.on('message', on);
+        ws.send(JSON.stringify({ v: 1, type: 'ping' }));
+      });
+      worst = Math.max(worst, performance.now() - t0);
+      pings++;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  });
+  await new Promise((r) => setTimeout(r, 300)); // every page connected and pinging
+  worst = 0;
+  await new Promise((r) => setTimeout(r, 2000));
+  const idle = worst;
+  (globalThis as { gc?: () => void }).gc?.();
+  const rss0 = process.memoryUsage().rss;
+  let rssPeak = rss0;
+  const sampler = setInterval(() => (rssPeak = Math.max(rssPeak, process.memoryUsage().rss)), 10);
+  worst = 0;
+  const open = async (path: string) => {
+    const t0 = performance.now();
+    const r = await fetch(service.url + path);
+    await r.arrayBuffer();
+    return { ms: performance.now() - t0, status: r.status };
+  };
+  const cpu0 = process.cpuUsage();
+  const cold = await open(`api/games/collection.json?game=${Math.floor(games / 2)}`);
+  const cpu = process.cpuUsage(cpu0);
+  const warm: number[] = [];
+  for (let k = 1; k <= 20; k++) warm.push((await open(`api/games/collection.json?game=${Math.floor((k * games) / 21)}`)).ms);
+  const first = await open('api/games/collection.json');
+  const list = await open('api/archive.json');
+  rssPeak = Math.max(rssPeak, process.memoryUsage().rss);
+  clearInterval(sampler);
+  stop = true;
+  await Promise.all(pinging);
+  for (const ws of pages) ws.terminate();
+  await service.close();
+  console.log(
+    `a ${(bytes / 2 ** 20).toFixed(1)} MiB PDN collection (${games} games) in the folder, 50 pages pinging: first open (indexes the file) ${ms(cold.ms)} [${cold.status}] (CPU meanwhile, pings included: ${ms((cpu.user + cpu.system) / 1000)}), ` +
+      `then median ${ms(median(warm))} per game; first game ${ms(first.ms)}; archive list ${ms(list.ms)}; worst ping ${ms(worst)} (${ms(idle)} over 2 s before, with no file opened; ${pings} pings in all); RSS ${(rss0 / 2 ** 20).toFixed(0)} MiB → peak ${(rssPeak / 2 ** 20).toFixed(0)} MiB (+${((rssPeak - rss0) / 2 ** 20).toFixed(0)} MiB)`,
+  );
+}
+
 try {
+  await bigCollection();
   const empty = folderOf(0);
   const big = folderOf(nGames);
   await timeRequests(big);

@@ -2,9 +2,9 @@
 // (table.ts: rules Game, tags, clocks, draws, results, players' commands) to
 // the board tracker, the coach (the computer opponent and hints through an
 // injected engine: computer.ts) and the journal; the view of it (view.ts:
-// snapshot, move records, PDN, words); the tag validator (tags.ts); its
-// journal and the games directory (crash-safe storage: journal, store,
-// choosing the game to resume), and clocks.
+// snapshot, move records, PDN, words); the tag validator (tags.ts), and
+// clocks. The journal and the games directory are the storage stage's
+// (src/storage/).
 
 export * from './errors.ts';
 export * from './tags.ts';
@@ -12,7 +12,4 @@ export * from './table.ts';
 export * from './view.ts';
 export * from './session.ts';
 export * from './clock.ts';
-export * from './journal.ts';
-export * from './store.ts';
 export * from './computer.ts';
-export * from './resume.ts';

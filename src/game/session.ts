@@ -17,7 +17,7 @@ import { BoardTracking } from '../tracking/board-tracking.ts';
 import type { ClockState } from './clock.ts';
 import type { GameEvent, MoveRecord as MoveRecordV1, Snapshot } from '../protocol/v1.ts';
 import { fixesSentence } from '../protocol/words.ts';
-import type { JournalEntry } from './journal.ts';
+import type { JournalEntry } from '../storage/journal.ts';
 import { CalibrationRoutine } from '../reading/routine.ts';
 import { computerFromTags, computerName, type ComputerPlayer, type ComputerSetting } from './computer.ts';
 import { Coach } from './coach.ts';

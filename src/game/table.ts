@@ -16,7 +16,7 @@ import { resultOf, type PdnResult } from '../pdn/index.ts';
 import { GameClock, TimeControlError, parseTimeControl, parseTimeControlTag, timeControlTag, type ClockState, type TimeControl } from './clock.ts';
 import type { GameEvent, MoveRecord } from '../protocol/v1.ts';
 import { ELEVEN_MAN_COUNT, elevenManPosition } from '../rules/eleven-man.ts';
-import type { JournalEntry } from './journal.ts';
+import type { JournalEntry } from '../storage/journal.ts';
 import type { ComputerSetting } from './computer.ts';
 import { SessionError } from './errors.ts';
 import { applyTags, restoredTags } from './tags.ts';

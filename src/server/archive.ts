@@ -1,16 +1,20 @@
 // The archive's JSON side for the page (kept apart from http.ts so the games
 // store can change underneath): the list of saved games with players, date,
 // event, result and length (GET /api/archive.json), one game as move records
-// to replay on the page's board (GET /api/games/:id.json), and deleting a
-// saved game (DELETE /api/games/:id, control rights only, never the game in
-// play). Lengths are read from each PDN once and kept while the file is
-// unchanged.
+// to replay on the page's board (GET /api/games/:id.json; ?game=N for the
+// Nth game of a PDN collection), and deleting a saved game (DELETE
+// /api/games/:id, control rights only, never the game in play). Everything
+// is read through the store's catalogue (src/storage/catalogue.ts): one game
+// at a time, by its byte range, so a 20 MB collection in the folder costs
+// one game's parse per request, never the whole file's. Lengths are read
+// once and kept while the file is unchanged.
 
 import type express from 'express';
 import { gameFromPdn, readPdn, resultOf, type PdnResult } from '../pdn/index.ts';
 import { moveRecord, piecesOf } from '../game/session.ts';
 import { makeFen } from '../rules/index.ts';
 import type { ArchiveEntry, GameRecord } from '../protocol/v1.ts';
+import { CollectionError } from '../storage/index.ts';
 import type { ServerContext } from './context.ts';
 import { requesterOf } from './http.ts';
 
@@ -42,60 +46,86 @@ export function gameRecord(id: string, text: string): GameRecord {
   return { id, tags, startFen: makeFen(pdn.start), start: piecesOf(pdn.start), moves, result: result ?? resultOf(game.outcome) };
 }
 
-export function archiveRoutes(app: express.Express, ctx: ServerContext): void {
-  const lengths = new Map<string, { modified: number; plies: number | null }>();
-  const pliesOf = async (id: string, modified: number): Promise<number | null> => {
-    const known = lengths.get(id);
+/** Plies of each saved file's first game, read once and kept while the file is unchanged. */
+class Lengths {
+  private known = new Map<string, { modified: number; plies: number | null }>();
+  constructor(private readonly ctx: ServerContext) {}
+
+  async of(id: string, modified: number): Promise<number | null> {
+    const known = this.known.get(id);
     if (known && known.modified === modified) return known.plies;
     let plies: number | null = null;
     try {
-      const text = await ctx.store.readPdn(id);
-      const g = text ? readPdn(text).games[0] : undefined;
+      const got = await this.ctx.store.game(id, 1);
+      const g = got ? readPdn(got.text).games[0] : undefined;
       plies = g ? g.moves.length : null;
     } catch {
       plies = null;
     }
-    lengths.set(id, { modified, plies });
+    this.known.set(id, { modified, plies });
     return plies;
-  };
+  }
+
+  forget(id: string): void {
+    this.known.delete(id);
+  }
+}
+
+/** The archive list: every saved game (one file at a time, lengths from the cache), the game in play marked and always there. */
+async function archiveList(ctx: ServerContext, lengths: Lengths): Promise<{ current: string; games: ArchiveEntry[] }> {
+  const current = ctx.session.gameId;
+  const saved = await ctx.store.list();
+  if (saved.error) throw new Error(saved.error);
+  const games: ArchiveEntry[] = [];
+  for (const g of saved.games) {
+    games.push({
+      id: g.id, event: g.event, black: g.black, white: g.white, date: g.date, result: g.result, modified: g.modified,
+      plies: g.id === current ? ctx.session.game.plies.length : await lengths.of(g.id, g.modified),
+      current: g.id === current,
+    });
+  }
+  if (!games.some((g) => g.current)) {
+    // The game in play belongs in the list even when the disk refused to store it.
+    const t = ctx.session.tags;
+    games.unshift({ id: current, event: t.Event ?? '', black: t.Black ?? '', white: t.White ?? '', date: t.Date ?? '', result: ctx.session.result, plies: ctx.session.game.plies.length, modified: Date.now(), current: true });
+  }
+  return { current, games };
+}
+
+/** GET /api/games/:id.json[?game=N]: game N (1-based) of a saved file as move records, read by its byte range. */
+async function openGame(ctx: ServerContext, req: express.Request, res: express.Response): Promise<void> {
+  res.setHeader('Cache-Control', 'no-store');
+  const id = String(req.params.id);
+  const n = req.query.game === undefined ? 1 : Number(req.query.game);
+  if (!Number.isInteger(n) || n < 1) return void res.status(400).json({ ok: false, code: 'bad-request', message: `?game= takes a game's number in its file, 1 for the first` });
+  let text: string | null;
+  try {
+    text = !ID.test(id) ? null : id === ctx.session.gameId && n === 1 ? ctx.session.pdn() : ((await ctx.store.game(id, n))?.text ?? null);
+  } catch (e) {
+    if (!(e instanceof CollectionError)) return void res.status(500).json({ ok: false, code: 'internal', message: `game ${id} cannot be read: ${(e as Error).message}` });
+    return void res.status(e.code === 'too-large' ? 413 : 404).json({ ok: false, code: e.code === 'too-large' ? 'too-large' : 'not-found', message: `game ${n} of "${id}": ${e.message}` });
+  }
+  if (text === null) return void res.status(404).json({ ok: false, code: 'not-found', message: `no saved game "${id}" (see /api/archive.json for the list)` });
+  try {
+    res.json(gameRecord(id, text));
+  } catch (e) {
+    res.status(422).json({ ok: false, code: 'bad-pdn', message: `game ${id} cannot be read: ${(e as Error).message}` });
+  }
+}
+
+export function archiveRoutes(app: express.Express, ctx: ServerContext): void {
+  const lengths = new Lengths(ctx);
 
   app.get('/api/archive.json', async (_req, res) => {
     res.setHeader('Cache-Control', 'no-store');
     try {
-      const current = ctx.session.gameId;
-      const saved = await ctx.store.list();
-      if (saved.error) throw new Error(saved.error);
-      const games: ArchiveEntry[] = [];
-      // One file at a time: the lengths are cached per file, so only new or changed games are read.
-      for (const g of saved.games) {
-        games.push({
-          id: g.id, event: g.event, black: g.black, white: g.white, date: g.date, result: g.result, modified: g.modified,
-          plies: g.id === current ? ctx.session.game.plies.length : await pliesOf(g.id, g.modified),
-          current: g.id === current,
-        });
-      }
-      if (!games.some((g) => g.current)) {
-        // The game in play belongs in the list even when the disk refused to store it.
-        const t = ctx.session.tags;
-        games.unshift({ id: current, event: t.Event ?? '', black: t.Black ?? '', white: t.White ?? '', date: t.Date ?? '', result: ctx.session.result, plies: ctx.session.game.plies.length, modified: Date.now(), current: true });
-      }
-      res.json({ current, games });
+      res.json(await archiveList(ctx, lengths));
     } catch (e) {
       res.status(500).json({ ok: false, code: 'internal', message: `the games directory cannot be read: ${(e as Error).message}` });
     }
   });
 
-  app.get('/api/games/:id.json', async (req, res) => {
-    res.setHeader('Cache-Control', 'no-store');
-    const id = String(req.params.id);
-    const text = !ID.test(id) ? null : id === ctx.session.gameId ? ctx.session.pdn() : await ctx.store.readPdn(id);
-    if (text === null) return void res.status(404).json({ ok: false, code: 'not-found', message: `no saved game "${id}" (see /api/archive.json for the list)` });
-    try {
-      res.json(gameRecord(id, text));
-    } catch (e) {
-      res.status(422).json({ ok: false, code: 'bad-pdn', message: `game ${id} cannot be read: ${(e as Error).message}` });
-    }
-  });
+  app.get('/api/games/:id.json', (req, res) => openGame(ctx, req, res));
 
   app.delete('/api/games/:id', (req, res) => {
     const who = requesterOf(req);
@@ -108,9 +138,8 @@ export function archiveRoutes(app: express.Express, ctx: ServerContext): void {
     } catch (e) {
       return void res.status(500).json({ ok: false, code: 'internal', message: `cannot delete game ${id}: ${(e as Error).message}` });
     }
-    lengths.delete(id);
+    lengths.forget(id);
     ctx.logger.info({ game: id }, `saved game ${id} deleted from the page`);
     res.json({ ok: true });
   });
 }
-

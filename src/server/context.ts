@@ -3,12 +3,13 @@
 // (name, version, board, storage health) sent to every page.
 
 import type { Logger } from 'pino';
-import type { GameSession, GameStore, StorageHealth } from '../game/index.ts';
+import type { GameSession } from '../game/index.ts';
+import type { GameStore, StorageHealth } from '../storage/index.ts';
 import type { BoardSource } from '../sensors/source.ts';
 import type { Access } from './access.ts';
 import type { Command } from './messages.ts';
 
-/** Storage health (defined with the store, src/game/store.ts, with its events). */
+/** Storage health (defined with the store, src/storage/store.ts, with its events). */
 export type { StorageHealth };
 
 export interface ServerInfo {

@@ -4,7 +4,7 @@
 // source feeding the session, the buzzer, the optional frame recorder, and
 // the HTTP + WebSocket servers, and the engine's worker (started on its first
 // search) with the order of its searches. Storage trouble arrives as typed events
-// (src/game/store.ts) that are logged and shown to every page while play
+// (src/storage/store.ts) that are logged and shown to every page while play
 // goes on in memory. One teardown, used by close() and by a failed start.
 
 import { readFileSync } from 'node:fs';
@@ -14,7 +14,8 @@ import { pino, type Logger, type LevelWithSilent } from 'pino';
 import type { ComputerSetting } from '../game/computer.ts';
 import type { EngineClient } from '../engine-host/client.ts';
 import type { Purpose, Think } from '../engine/port.ts';
-import { GameSession, GameStore, resumeNewest, type SessionEvent, type SessionOptions, type StorageHealth, type StoreFs } from '../game/index.ts';
+import { GameSession, type SessionEvent, type SessionOptions } from '../game/index.ts';
+import { GameStore, resumeNewest, type StorageHealth, type StoreFs } from '../storage/index.ts';
 import type { Color, GameOptions } from '../rules/index.ts';
 import { openBoardSource } from '../sensors/open.ts';
 import type { BoardIdentity } from '../sensors/protocol.ts';

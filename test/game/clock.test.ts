@@ -3,7 +3,7 @@
 // in journal.test.ts.)
 import { describe, expect, it } from 'vitest';
 import { GameClock, describeTimeControl, parseTimeControl, parseTimeControlTag, timeControlTag, TimeControlError } from '../../src/game/clock.ts';
-import type { JournalEntry } from '../../src/game/journal.ts';
+import type { JournalEntry } from '../../src/storage/journal.ts';
 import { GameSession } from '../../src/game/session.ts';
 
 describe('time controls', () => {

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { GameSession } from '../../src/game/index.ts';
 import { EngineJobs, type EngineSeat } from '../../src/engine/jobs.ts';
-import type { JournalEntry } from '../../src/game/journal.ts';
+import type { JournalEntry } from '../../src/storage/journal.ts';
 import { makeFen, START } from '../../src/rules/index.ts';
 
 interface Search { purpose: string; stopped: boolean; finish(): void }
@@ -144,7 +144,7 @@ describe('who plays the computer', () => {
     expect(s.tags.White).toBeUndefined();
     // and a restart resumes it as a two-player game
     const again = new GameSession({ now: () => 1_700_000_000_000, think });
-    const last = entries.findLastIndex((e) => e.k === 'new');
+    const last = entries.map((e) => e.k).lastIndexOf('new');
     expect(last).toBeGreaterThan(0);
     again.restore(entries.slice(last));
     expect(again.tags.Black).toBe('Ann');

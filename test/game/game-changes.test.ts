@@ -6,7 +6,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { GameSession, type SessionEvent } from '../../src/game/session.ts';
-import type { JournalEntry } from '../../src/game/journal.ts';
+import type { JournalEntry } from '../../src/storage/journal.ts';
 
 /** A session with its journal and its announcements, each noted with the game it was made in. */
 function watched(opts: ConstructorParameters<typeof GameSession>[0] = {}) {

@@ -4,7 +4,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { GameTable, gameIds, type TableEvent } from '../../src/game/table.ts';
-import type { JournalEntry } from '../../src/game/journal.ts';
+import type { JournalEntry } from '../../src/storage/journal.ts';
 import { SessionError } from '../../src/game/errors.ts';
 
 function table(opts: Partial<ConstructorParameters<typeof GameTable>[0]> = {}) {

@@ -5,7 +5,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { GameSession } from '../../src/game/session.ts';
-import type { JournalEntry } from '../../src/game/journal.ts';
+import type { JournalEntry } from '../../src/storage/journal.ts';
 import { readPdn } from '../../src/pdn/index.ts';
 
 const RESERVED = [['FEN', 'W:W18:B14'], ['SetUp', '1'], ['Result', '1-0'], ['GameType', '21'], ['fen', 'B:W18:B14']] as const;

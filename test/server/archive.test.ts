@@ -1,13 +1,18 @@
 // The archive's JSON routes for the page (src/server/archive.ts) on the real
 // service: the list with players, date, event, result and length (the game in
 // play marked), one game as move records, deleting with control rights only
-// (never the game in play), and clear errors for unknown or bad ids.
+// (never the game in play), and clear errors for unknown or bad ids; a PDN
+// collection in the folder opened one game at a time (?game=N), the event
+// loop answering pages while a big one is indexed.
 
 import { describe, expect, it } from 'vitest';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ArchiveEntry, GameRecord } from '../../src/protocol/v1.ts';
-import { setUp, useServices } from './helpers.ts';
+import { readPdn } from '../../src/pdn/index.ts';
+import { makeFen } from '../../src/rules/index.ts';
+import { CORPUS } from '../corpus.ts';
+import { setUp, tempDir, useServices } from './helpers.ts';
 
 const { start } = useServices();
 
@@ -65,5 +70,46 @@ describe('archive JSON', () => {
     expect(res.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
     expect((await fetch(new URL('/assets/app.js?v=0000000000', s.service.url))).headers.get('cache-control')).toBe('no-cache');
     expect((await fetch(s.service.url)).headers.get('cache-control')).toBe('no-cache');
+  });
+
+  // (#25) A big PDN file in the folder used to be read and parsed whole, on the event loop, on every open; and only its first game could be opened.
+  it('opens game N of a big PDN collection (?game=N), answering pages while the file is indexed', async () => {
+    const dir = join(tempDir(), 'games');
+    mkdirSync(dir, { recursive: true });
+    const corpus = ['tinsley.pdn', '11_man_english.pdn'].map((f) => readFileSync(join(CORPUS, f), 'utf8')).join('\n');
+    writeFileSync(join(dir, 'big.pdn'), Array(8).fill(corpus).join('\n')); // about 4 MB, 25,000 games
+    const one = readPdn(corpus);
+    const s = await start({ gamesDir: dir });
+    const url = (p: string) => new URL(p, s.service.url).toString();
+    const c = await s.ws();
+    await c.next((m) => m.type === 'hello');
+    // Pages keep talking while the first open indexes the file: their pings are answered meanwhile.
+    let done = false;
+    const opened = fetch(url('/api/games/big.json?game=726')).then(async (r) => {
+      done = true;
+      return { status: r.status, body: await r.json() };
+    });
+    let pongs = 0;
+    while (!done) {
+      c.ws.send(JSON.stringify({ v: 1, type: 'ping' }));
+      await c.next((m) => m.type === 'pong');
+      if (!done) pongs++;
+    }
+    const rec = await opened;
+    expect(rec.status).toBe(200);
+    // game 726 of the file is the second game of 11_man_english.pdn (tinsley.pdn holds 724 games, one of them unreadable)
+    const want = one.games[724];
+    expect(GameRecord.parse(rec.body).moves).toHaveLength(want.moves.length);
+    expect(rec.body.tags).toEqual(Object.fromEntries(want.tags));
+    expect(rec.body.startFen).toBe(makeFen(want.start));
+    expect(pongs).toBeGreaterThan(0);
+    // the first game by default; numbers out of range or not numbers are refused clearly
+    expect((await (await fetch(url('/api/games/big.json'))).json()).tags).toEqual(Object.fromEntries(one.games[0].tags));
+    const far = await fetch(url('/api/games/big.json?game=99999'));
+    expect(far.status).toBe(404);
+    expect((await far.json()).message).toMatch(/holds 2\d{4} games, not 99999/);
+    expect((await fetch(url('/api/games/big.json?game=zero'))).status).toBe(400);
+    const list = await (await fetch(url('/api/archive.json'))).json() as { games: { id: string; plies: number | null }[] };
+    expect(list.games.find((g) => g.id === 'big')?.plies).toBe(one.games[0].moves.length);
   });
 });

@@ -15,7 +15,7 @@ import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'no
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { readJournal } from '../../src/game/journal.ts';
+import { readJournal } from '../../src/storage/journal.ts';
 import { readOnePdn } from '../../src/pdn/index.ts';
 import { Game, parseFen, type Move } from '../../src/rules/index.ts';
 import { mulberry32 } from '../../src/common/prng.ts';

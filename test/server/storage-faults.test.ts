@@ -15,10 +15,10 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, utimesSync, writeFile
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { makeJournalLine, readJournal, type JournalEntry } from '../../src/game/journal.ts';
+import { makeJournalLine, readJournal, type JournalEntry } from '../../src/storage/journal.ts';
 import { readOnePdn, readPdn } from '../../src/pdn/index.ts';
 import { SimBoard } from '../../src/sensors/sim/board.ts';
-import { FaultyFs } from '../game/faulty-fs.ts';
+import { FaultyFs } from '../storage/faulty-fs.ts';
 import { corpusMoves, playOnSim, post, rawRequest, setUp, startSimService, tempDir, until, useServices } from './helpers.ts';
 
 const ROOT = resolve(fileURLToPath(import.meta.url), '../../..');

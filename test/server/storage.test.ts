@@ -5,7 +5,7 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseJournal } from '../../src/game/journal.ts';
+import { parseJournal } from '../../src/storage/journal.ts';
 import { readOnePdn, readPdn } from '../../src/pdn/index.ts';
 import { SimBoard } from '../../src/sensors/sim/board.ts';
 import { readRecording } from '../../src/tracking/recording.ts';

@@ -5,7 +5,7 @@
 
 import { countsOf } from '../../src/tracking/boards.ts';
 import { GameSession, type SessionEvent } from '../../src/game/index.ts';
-import type { JournalEntry } from '../../src/game/journal.ts';
+import type { JournalEntry } from '../../src/storage/journal.ts';
 import { SimBoard } from '../../src/sensors/sim/index.ts';
 import type { ServerInfo, ServerMessage } from '../../src/protocol/v1.ts';
 

@@ -5,12 +5,13 @@
 // fragment left by a failed write, a line garbled on disk, a record glued to
 // a fragment) and reports exactly what it dropped: line, byte offset, size,
 // why, and a short excerpt. Lines written before checksums (plain JSON) are
-// still read.
+// still read, and so are lines ending CRLF (a journal copied through Windows
+// tools or an editor): the reader counts them so recovery can say so.
 
 import { crc32 } from 'node:zlib';
 import type { Color, GameOptions, Outcome } from '../rules/index.ts';
 import type { PdnResult } from '../pdn/index.ts';
-import type { GameClock } from './clock.ts';
+import type { GameClock } from '../game/clock.ts';
 
 export type JournalEntry =
   | { k: 'new'; id: string; at: number; fen: string; options: GameOptions; tags: Record<string, string>; ballot: number | null; moves: number[][] }
@@ -42,6 +43,8 @@ export interface JournalRead {
   missingNewline: boolean;
   /** bytes in the file */
   size: number;
+  /** good records whose line ended CRLF (a journal copied through Windows tools or an editor) */
+  crlf: number;
 }
 
 const hex8 = (n: number) => (n >>> 0).toString(16).padStart(8, '0');
@@ -132,12 +135,15 @@ export function readJournal(data: Buffer | string): JournalRead {
   let missingNewline = false;
   let pos = 0;
   let lineNo = 0;
+  let crlf = 0;
   while (pos < buf.length) {
     lineNo++;
     const nl = buf.indexOf(0x0a, pos);
     const last = nl < 0;
     const end = last ? buf.length : nl;
-    const line = buf.subarray(pos, end).toString('utf8');
+    // A CR before the LF (Windows line ends) is part of the line end, not of the record.
+    const cr = end > pos && buf[end - 1] === 0x0d;
+    const line = buf.subarray(pos, cr ? end - 1 : end).toString('utf8');
     const start = pos;
     pos = last ? buf.length : nl + 1;
     if (line.trim() === '') {
@@ -164,6 +170,7 @@ export function readJournal(data: Buffer | string): JournalRead {
     if ('entry' in got) {
       if (skipped) damage.push({ line: lineNo, offset: start, bytes: skipped, why: 'a fragment of an unfinished record', excerpt: excerpt(fragment) });
       entries.push(got.entry);
+      if (cr) crlf++;
       goodEnd = last ? end : end + 1;
       missingNewline = last;
       continue;
@@ -174,7 +181,7 @@ export function readJournal(data: Buffer | string): JournalRead {
     }
     damage.push({ line: lineNo, offset: start, bytes: end - start, why: got.why, excerpt: excerpt(line) });
   }
-  return { entries, damage, torn, goodEnd, missingNewline, size: buf.length };
+  return { entries, damage, torn, goodEnd, missingNewline, size: buf.length, crlf };
 }
 
 /** Strict reading for tools and tests: throws on anything but a torn last line. */

@@ -5,7 +5,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { GameSession } from '../../src/game/session.ts';
-import { isFinished, journalStart, makeJournalLine, parseJournal, readJournal, JournalError, type JournalEntry } from '../../src/game/journal.ts';
+import { isFinished, journalStart, makeJournalLine, parseJournal, readJournal, JournalError, type JournalEntry } from '../../src/storage/journal.ts';
 
 const START_FEN = 'B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12';
 const entries: JournalEntry[] = [
@@ -46,6 +46,17 @@ describe('the journal reader', () => {
     expect(r.damage).toEqual([]);
     expect(r.goodEnd).toBe(Buffer.byteLength(text));
     expect(parseJournal(torn).torn).toBe(true);
+  });
+
+  // (#25) A journal copied through Windows tools or an editor used to be rejected whole: every line failed its checksum.
+  it('reads lines ending CRLF as records, counting them, and appends after them', () => {
+    const crlf = text.replace(/\n/g, '\r\n');
+    const r = readJournal(crlf);
+    expect(r).toMatchObject({ entries, damage: [], torn: false, crlf: entries.length, goodEnd: Buffer.byteLength(crlf), missingNewline: false });
+    expect(parseJournal(crlf).entries).toEqual(entries);
+    // mixed: CRLF records followed by plain ones (appended after a resume)
+    expect(readJournal(crlf + makeJournalLine({ k: 'takeback', at: 9 }))).toMatchObject({ damage: [], crlf: entries.length, entries: [...entries, { k: 'takeback', at: 9 }] });
+    expect(readJournal(text).crlf).toBe(0);
   });
 
   it('keeps a complete last record that lost only its newline', () => {

@@ -5,7 +5,7 @@
 // Truncating still works when full (it frees space), as on ext4 and tmpfs.
 
 import * as fs from 'node:fs';
-import type { StoreFs } from '../../src/game/store.ts';
+import type { StoreFs } from '../../src/storage/disk.ts';
 
 export const enospc = (syscall: string) => Object.assign(new Error(`ENOSPC: no space left on device, ${syscall}`), { code: 'ENOSPC', errno: -28, syscall });
 
