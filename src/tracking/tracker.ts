@@ -231,6 +231,7 @@ export class MoveTracker {
     this.see(view);
     // (A crown is seen by the reader: a step up where it is expected. A lift shows the player crowning from under.)
     if (this.awaitingCrown !== null && this.board[this.awaitingCrown - 1] === 0) this.crownTouched = true;
+    if (this.awaitingCrown !== null && Number.isNaN(this.manLevel)) this.noteManLevel(view);
     // (The reader just calibrated from the set-up and reset its counts: nothing was put down.)
     if (view.calibrated && !this.wasCalibrated) this.prevBoard.set(this.board);
     this.wasCalibrated = view.calibrated;
@@ -372,6 +373,21 @@ export class MoveTracker {
 
   /** The man on the crowning square was lifted (to slip a coin under) after it arrived: the player is crowning. */
   private crownTouched = false;
+  /**
+   * The steady reading (coins above empty) of the man that arrived on the crowning square, before
+   * any crown (NaN: not settled yet); a crown put on top later shows as a rise from it.
+   */
+  private manLevel = NaN;
+  private manLevelLast = NaN;
+
+  /** Takes the man's level on the crowning square once its smoothed reading has stopped moving. */
+  private noteManLevel(view: BoardView): void {
+    const i = this.awaitingCrown! - 1;
+    if (this.crownTouched || this.board[i] !== 1) return;
+    const level = view.coins[i];
+    if (Math.abs(level - this.manLevelLast) <= MAN_STILL) this.manLevel = level;
+    this.manLevelLast = level;
+  }
   private lastUncertain = 0;
   private lastFlipped = 0;
   /**
@@ -910,7 +926,11 @@ export class MoveTracker {
     // A reading above every single coin seen on this square is taken as the crown too (a crown put
     // on at once, or a ready-made stack, never shows the man alone: an off-centre stack reads like
     // a centred man, and the game says a crown belongs there).
-    if (board[i] === 1 && this.v.stack[i] >= (this.crownTouched ? AMBIGUOUS_CROWN : UNSEEN_CROWN)) {
+    // And a crown put on top, with the man never lifted, shows as a rise from the man's own steady
+    // reading, whatever the level: a weak stack lying off-centre reads below a centred man
+    // (hardware/README.md) but still a good step above the man it was put on.
+    const rose = !this.crownTouched && this.v.coins[i] - this.manLevel >= CROWN_RISE;
+    if (board[i] === 1 && (rose || this.v.stack[i] >= (this.crownTouched ? AMBIGUOUS_CROWN : UNSEEN_CROWN))) {
       this.correct(sq, 2);
       this.awaitingCrown = null;
       this.events.push({ type: 'crowned', t, square: sq });
@@ -1042,6 +1062,8 @@ export class MoveTracker {
     if (move.crowned && !(board && board[move.to - 1] === 2) && !carried) {
       this.awaitingCrown = move.to;
       this.crownTouched = false;
+      this.manLevel = NaN;
+      this.manLevelLast = NaN;
       this.events.push({ type: 'crown-awaited', t, square: move.to });
       this.setStatus({ kind: 'awaiting-crown', square: move.to }, t);
     } else {
@@ -1085,6 +1107,14 @@ const WRONG_KING = 1.1;
 const AMBIGUOUS_CROWN = 0.1;
 /** …and with no crowning seen, this far (a reading above any man seen on the square). */
 const UNSEEN_CROWN = 0.15;
+/**
+ * A rise of at least this many coin steps from the man's own steady reading on the crowning square
+ * is the crown put on top, once the opponent has begun: the smallest crown (a weak coin on a weak
+ * man, both far off-centre) adds about 0.18 of a step; a man's reading does not move by itself.
+ */
+const CROWN_RISE = 0.12;
+/** The man's smoothed reading has stopped moving when two frames differ by at most this (coin steps). */
+const MAN_STILL = 0.01;
 
 /**
  * The board, then the boards with soft squares read the other way — one or two
