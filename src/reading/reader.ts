@@ -640,7 +640,11 @@ export class BoardReader {
     for (let i = 0; i < SQUARE_COUNT; i++) {
       const down = coded && raw[i] < baseline;
       const seen = down ? this.highSeen[i] : this.lowSeen[i];
-      if (counts[i] > 0 && Math.abs(raw[i] - seen) >= gap) own[i] = seen;
+      // (Under a king, only a level nearer the empty squares' than half the way to the king's: a
+      // square that only ever held a man, then the king put together on it, has its lowest reading
+      // a man's, a coin above empty — taken for empty, the king's square read empty as magnet-up.)
+      const plausible = counts[i] < 2 || Math.abs(seen - baseline) < Math.abs(raw[i] - seen) / 2;
+      if (counts[i] > 0 && Math.abs(raw[i] - seen) >= gap && plausible) own[i] = seen;
       // (An empty square reading a coin above its own lowest level holds a coin: checked on an old board.)
       if (counts[i] === 0 && !coded) own[i] = this.lowSeen[i];
       const e = Number.isFinite(own[i]) ? own[i] : counts[i] === 0 ? raw[i] : baseline;
