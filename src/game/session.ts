@@ -21,7 +21,6 @@ import type { GameEvent, MoveRecord as MoveRecordV1, Piece, Snapshot } from '../
 import { fixesSentence, joinWords, piecesSentence } from '../protocol/words.ts';
 import { ELEVEN_MAN_COUNT, elevenManPosition } from '../rules/eleven-man.ts';
 import type { JournalEntry } from './journal.ts';
-import { CalibrationRoutine } from '../reading/routine.ts';
 import { scoreText } from '../engine/analyse.ts';
 import { WIN } from '../engine/search.ts';
 import { ComputerPlayer, analyseGame, computerFromTags, computerName, type AnalysisMark, type ComputerSetting, type Think, type ThinkPurpose } from './computer.ts';
@@ -423,7 +422,7 @@ export class GameSession {
 
   /** A frame from the board source. */
   pushFrame(t: number, readings: ArrayLike<number>): void {
-    if (this.routine) return this.pushCalibration(t, readings);
+    if (this.tracker.calibrating) return this.pushCalibration(t, readings);
     const before = this.tracker.view.lastChange;
     const events = this.tracker.push(t, readings);
     if (events.length) this.afterTracker(events);
@@ -525,7 +524,7 @@ export class GameSession {
   private considerComputer(): void {
     const c = this.computer;
     if (!c) return;
-    const ready = this.tracker.phase === 'play' && this.tracker.crownSquare === null && !this.routine;
+    const ready = this.tracker.phase === 'play' && this.tracker.crownSquare === null && !this.tracker.calibrating;
     // With a time control the computer keeps within its clock, leaving the time it takes the
     // player to carry its move out on the board (that counts on the computer's clock too).
     const mc = this.clock?.moverClock(c.setting.side);
@@ -613,37 +612,28 @@ export class GameSession {
 
   // ---------------------------------------------------------------- calibration
 
-  private routine: CalibrationRoutine | null = null;
   /** Board id the calibration belongs to (for saving). */
   boardId = '';
 
-  /** Starts the explicit calibration routine; play waits until it is done or cancelled. */
+  /** Starts the explicit calibration routine (run by the tracking); play waits until it is done or cancelled. */
   startCalibration(): void {
-    this.routine = new CalibrationRoutine({ minCoinDelta: this.tracker.readerOptions.minCoinDelta });
-    const progress = this.routine.progress();
+    const progress = this.tracker.startCalibration();
     this.emit({ type: 'calibration', progress, say: progress.message });
   }
 
   cancelCalibration(): void {
-    if (!this.routine) return;
-    this.routine = null;
+    const events = this.tracker.cancelCalibration();
+    if (!events) return;
     this.emit({ type: 'alert-cleared', say: 'Calibration cancelled.' });
-    this.afterTracker(this.tracker.setGame(this.game));
+    this.afterTracker(events);
   }
 
   private pushCalibration(t: number, readings: ArrayLike<number>): void {
-    const routine = this.routine!;
-    const progress = routine.push(t, readings);
-    if (!progress) return;
-    if (!routine.finished) {
-      this.emit({ type: 'calibration', progress, say: progress.message });
-      return;
-    }
-    this.routine = null;
-    const c = routine.result();
-    this.tracker.useCalibration(c);
-    this.emit({ type: 'calibrated', data: c.toJSON(this.boardId, new Date(this.now()).toISOString()), say: 'Calibration done and saved. Set up the position shown.' });
-    this.afterTracker(this.tracker.setGame(this.game));
+    const step = this.tracker.pushCalibration(t, readings);
+    if (!step) return;
+    if (step.kind === 'progress') return this.emit({ type: 'calibration', progress: step.progress, say: step.progress.message });
+    this.emit({ type: 'calibrated', data: step.calibration.toJSON(this.boardId, new Date(this.now()).toISOString()), say: 'Calibration done and saved. Set up the position shown.' });
+    this.afterTracker(step.events);
   }
 
   /** Uses a saved calibration (from an earlier routine on this board). */
@@ -904,7 +894,7 @@ export class GameSession {
       drawOffer: this.drawOffer,
       drawClaim: this.game.outcome ? null : this.game.drawClaim(),
       clock: this.clock ? this.clock.state(this.now()) : null,
-      calibration: this.routine ? this.routine.progress() : null,
+      calibration: this.tracker.calibration,
       computer: this.computer ? this.computer.state() : null,
       analysis: this.analysis ? { running: this.analysis.running, marks: [...this.analysis.marks] } : null,
       evaluation: this.evaluation.on ? { score: this.evaluation.score, text: this.evaluation.score === null ? 'thinking…' : this.evaluation.text } : null,
