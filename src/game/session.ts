@@ -18,7 +18,7 @@ import type { TrackerEvent, TrackerOptions } from '../tracking/tracker.ts';
 import { BoardTracking } from '../tracking/board-tracking.ts';
 import { GameClock, TimeControlError, parseTimeControl, parseTimeControlTag, timeControlTag, type ClockState, type TimeControl } from './clock.ts';
 import type { GameEvent, MoveRecord as MoveRecordV1, Piece, Snapshot } from '../protocol/v1.ts';
-import { fixesSentence, joinWords, piecesSentence } from '../protocol/words.ts';
+import { fixesSentence, joinWords, piecesSentence } from '../words/index.ts';
 import { ELEVEN_MAN_COUNT, elevenManPosition } from '../rules/eleven-man.ts';
 import type { JournalEntry } from './journal.ts';
 import { scoreText } from '../engine/analyse.ts';

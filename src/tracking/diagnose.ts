@@ -6,7 +6,7 @@
 // correction made with another piece. Pure: a board, the position and the
 // legal moves in, an Alert out.
 
-import { joinWords } from '../protocol/words.ts';
+import { joinWords } from '../words/index.ts';
 import {
   NEIGHBOUR, JUMP_LAND, colorAt, moveText, opposite, shortText, type Move, type Position,
 } from '../rules/index.ts';

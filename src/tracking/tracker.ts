@@ -20,7 +20,7 @@ import type { BoardView, ReaderFeedback, ReaderOptions } from '../reading/reader
 import { FIRM_STACK } from '../reading/calibration.ts';
 import { countsOf, diffSquares, outcomes, sameCounts, type Counts, type Outcome } from './boards.ts';
 import { classify, crownWaitBoard, withCrown, type Situation, type Verdict } from './classify.ts';
-import { joinWords } from '../protocol/words.ts';
+import { joinWords } from '../words/index.ts';
 import { describeFixes, diagnose, fixesTo, otherPieceCorrection, retractSentence, type Alert, type AlertCategory, type Fix, type Retract } from './diagnose.ts';
 
 export interface TrackerOptions {

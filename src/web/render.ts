@@ -15,7 +15,7 @@ import {
   canControl, canUseHand, clockNow, effectiveCounts, isArmed, reviewView, sortedArchive, statusHeadline,
   type ViewState,
 } from './state.ts';
-import { fixSentences, piecesSentence, squareList } from '../protocol/words.ts';
+import { fixSentences, piecesSentence, squareList } from '../words/index.ts';
 
 export { fixSentences, squareList };
 
