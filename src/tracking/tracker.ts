@@ -21,6 +21,7 @@ import { FIRM_STACK } from '../reading/calibration.ts';
 import { countsOf, diffSquares, outcomes, sameCounts, type Counts, type Outcome } from './boards.ts';
 import { classify, crownWaitBoard, withCrown, type Situation, type Verdict } from './classify.ts';
 import { joinWords } from '../words/index.ts';
+import type { BoardStatus, Reminder } from '../protocol/v1.ts';
 import { describeFixes, diagnose, fixesTo, otherPieceCorrection, retractSentence, type Alert, type AlertCategory, type Fix, type Retract } from './diagnose.ts';
 
 export interface TrackerOptions {
@@ -52,24 +53,12 @@ export const DEFAULT_TRACKER: TrackerOptions = {
 export type Phase = 'setup' | 'play' | 'over';
 
 /**
- * Quiet feedback, no buzzer: a board part-way through a legal move that has
- * stood a while (captured coins still on, a jump not finished), or a coin
- * lying magnet-up.
+ * Quiet feedback, no buzzer (a board part-way through a legal move that has
+ * stood a while, a coin lying magnet-up), and how the board stands against the
+ * game at a glance: the protocol's types (src/protocol/v1.ts). A reminder's
+ * category is an AlertCategory, 'upside-down' or 'wrong-colour'.
  */
-export interface Reminder {
-  category: AlertCategory | 'upside-down' | 'wrong-colour';
-  message: string;
-  squares: number[];
-  t: number;
-}
-
-/** How the board stands against the game, at a glance. */
-export type BoardStatus =
-  | { kind: 'setup'; fixes: Fix[]; message: string }
-  | { kind: 'in-sync'; reminder?: Reminder }
-  | { kind: 'moving'; reminder?: Reminder }
-  | { kind: 'awaiting-crown'; square: number }
-  | { kind: 'illegal'; alert: Alert };
+export type { BoardStatus, Reminder } from '../protocol/v1.ts';
 
 export type TrackerEvent =
   | { type: 'setup'; t: number; fixes: Fix[]; message: string }
