@@ -9,7 +9,8 @@
 
 import type { Game, Move } from '../rules/index.ts';
 import type { Alert } from './diagnose.ts';
-import { BoardReader, type BoardView, type ReaderFeedback } from '../reading/reader.ts';
+import { BoardReader } from '../reading/reader.ts';
+import type { BoardView, ReaderFeedback } from '../reading/view.ts';
 import type { Calibration } from '../reading/calibration.ts';
 import { CalibrationRoutine, type RoutineProgress } from '../reading/routine.ts';
 import { MoveTracker, type BoardStatus, type Phase, type Reminder, type TrackerEvent, type TrackerOptions, type TrackerStep } from './tracker.ts';

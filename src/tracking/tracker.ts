@@ -16,8 +16,8 @@
 // it changes.
 
 import { Game, JUMP_LAND, NEIGHBOUR, legalMoves, moveText, type Move, type Ply, type Position } from '../rules/index.ts';
-import type { BoardView, ReaderFeedback, ReaderOptions } from '../reading/reader.ts';
-import { FIRM_STACK } from '../reading/calibration.ts';
+import type { BoardView, ReaderFeedback, ReaderOptions } from '../reading/view.ts';
+import { FIRM_STACK } from '../reading/thresholds.ts';
 import { countsOf, diffSquares, outcomes, sameCounts, type Counts, type Outcome } from './boards.ts';
 import { classify, crownWaitBoard, withCrown, type Situation, type Verdict } from './classify.ts';
 import { joinWords } from '../words/index.ts';
