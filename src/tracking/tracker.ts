@@ -21,6 +21,7 @@ import { FIRM_STACK } from '../reading/thresholds.ts';
 import { countsOf, diffSquares, outcomes, sameCounts, type Counts, type Outcome } from './boards.ts';
 import { classify, crownWaitBoard, withCrown, type Situation, type Verdict } from './classify.ts';
 import { joinWords } from '../words/index.ts';
+import { ColourWatch, colourIssues, colourWords, mixedKings, withColoursSeen } from './colour.ts';
 import type { BoardStatus, Reminder } from '../protocol/v1.ts';
 import { describeFixes, diagnose, fixesTo, otherPieceCorrection, retractSentence, type Alert, type AlertCategory, type Fix, type Retract } from './diagnose.ts';
 
@@ -120,6 +121,7 @@ export class MoveTracker {
 
   constructor(game: Game, options: Partial<TrackerOptions> = {}) {
     this.options = { ...DEFAULT_TRACKER, ...options };
+    this.colours = new ColourWatch(this.options.graceMs);
     this.game = game;
     this.updatePrior();
   }
@@ -249,106 +251,13 @@ export class MoveTracker {
 
   private wasCalibrated = false;
   private lastSides = 0;
-  /** the colour issues last seen, since when, and when they will have stood long enough to be said */
-  private colourIssueKey = 0;
-  private colourIssueSince = -Infinity;
-  private colourDue = -Infinity;
-
-  /**
-   * What the colours read say against the position, on a polarity-coded board:
-   * `wrong` — a coin of the other side where a piece stands (it reads a full
-   * step the other way); `upsideDown` — a man reading about half a step the
-   * other way (its coin lying magnet-up). A king reading half a step the other
-   * way is a king crowned with the opponent's coin under the man: no issue.
-   * Nothing on a board glued the old way (colour checks off).
-   */
-  private colourIssues(): { wrong: number; upsideDown: number } {
-    const v = this.v;
-    if (!v.coded) return { wrong: 0, upsideDown: 0 };
-    const pos = this.game.position;
-    const other = (pos.black & v.whiteSide) | (pos.white & v.blackSide);
-    // A king on the other side's colour is wrong only if it reads like a stack of that colour: a
-    // crown of the other colour under the man reads about half a coin, and even a well-placed one
-    // less than a coin (the man on top pulls it back).
-    let wrongKings = 0;
-    const kingsOther = other & pos.kings;
-    if (kingsOther) {
-      const signed = v.signed;
-      for (let i = 0; i < 32; i++) if ((kingsOther >>> i) & 1 && Math.abs(signed[i]) >= WRONG_KING) wrongKings |= 1 << i;
-    }
-    return { wrong: (other & ~pos.kings & ~v.half) | wrongKings, upsideDown: other & v.half & ~pos.kings };
-  }
-
-  /**
-   * On a polarity-coded board, what the colours seen add to an alert: coins
-   * put down that read as the other side's (not the side to move) are named
-   * ("the coin put on 17 is White's"), and when every coin put down is the
-   * other side's, one of theirs left its square and none of the side to
-   * move's pieces moved, the mistake is a move by the wrong side, whatever the
-   * squares alone suggested.
-   */
-  private withColoursSeen(alert: Alert, board: Counts): Alert {
-    const v = this.v;
-    if (!v.coded) return alert;
-    const pos = this.game.position, counts = this.snapshot().counts;
-    const mover = pos.turn, other = mover === 'black' ? 'white' : 'black';
-    const otherSide = other === 'white' ? v.whiteSide : v.blackSide;
-    const placed: number[] = [];
-    let moverMoved = false, otherMoved = false;
-    for (let i = 0; i < 32; i++) {
-      if (board[i] > counts[i] && counts[i] === 0) placed.push(i + 1);
-      if (board[i] !== counts[i] && ((mover === 'black' ? pos.black : pos.white) >>> i) & 1) moverMoved = true;
-      if (board[i] !== counts[i] && ((mover === 'black' ? pos.white : pos.black) >>> i) & 1) otherMoved = true;
-    }
-    const theirs = placed.filter((sq) => (otherSide >>> (sq - 1)) & 1);
-    if (!theirs.length) return alert;
-    const Other = other === 'white' ? 'White' : 'Black', Mover = mover === 'white' ? 'White' : 'Black';
-    const named = `The ${theirs.length > 1 ? 'coins' : 'coin'} put on ${joinWords(theirs.map(String))} ${theirs.length > 1 ? 'are' : 'is'} ${Other}'s.`;
-    if (theirs.length === placed.length && !moverMoved && otherMoved && alert.category !== 'wrong-side') {
-      return { ...alert, category: 'wrong-side', message: `It is ${Mover}'s turn: ${named.charAt(0).toLowerCase()}${named.slice(1)} ${describeFixes(alert.fixes)}`.trim() };
-    }
-    return { ...alert, message: `${alert.message} ${named}` };
-  }
-
-  /**
-   * Coded board: squares where a king of one side may stand crowned with the
-   * opponent's coin under the man (reading about half a coin on the
-   * opponent's side): the game's kings, the side to move's king landings, and
-   * an awaited crown. There one coin read may be two (the game decides: a
-   * man put down upside down reads much the same).
-   */
+  /** Coded board: where one coin read may be a king crowned with the opponent's coin (see colour.ts). */
   private mixedKings(): number {
-    const v = this.v;
-    if (!v.coded) return 0;
-    const pos = this.game.position;
-    let m = (pos.kings & pos.black & v.whiteSide) | (pos.kings & pos.white & v.blackSide);
-    const empty = ~(pos.black | pos.white);
-    m |= this.plausible & empty & (pos.turn === 'black' ? v.whiteSide : v.blackSide);
-    const c = this.awaitingCrown;
-    if (c !== null) {
-      const bit = 1 << (c - 1);
-      m |= bit & (pos.black & bit ? v.whiteSide : pos.white & bit ? v.blackSide : 0);
-    }
-    return m & v.half;
+    return mixedKings(this.v, this.game.position, this.plausible, this.awaitingCrown);
   }
 
-  /** Sentences for the colour issues: "The coin on 14 is White's: put a Black coin there." */
-  private colourWords(issues: { wrong: number; upsideDown: number }): string[] {
-    const pos = this.game.position;
-    const out: string[] = [];
-    for (let i = 0; i < 32; i++) {
-      const bit = 1 << i, sq = i + 1;
-      if (issues.wrong & bit) {
-        const mine = pos.black & bit ? 'Black' : 'White', theirs = mine === 'Black' ? 'White' : 'Black';
-        const king = pos.kings & bit;
-        out.push(`The ${king ? 'king' : 'coin'} on ${sq} is ${theirs}'s: put ${king ? `a ${mine} king` : `a ${mine} coin`} there.`);
-      }
-    }
-    const flipped: number[] = [];
-    for (let i = 0; i < 32; i++) if (issues.upsideDown & (1 << i)) flipped.push(i + 1);
-    if (flipped.length) out.push(flipped.length === 1 ? `The coin on ${flipped[0]} is upside down: turn it over.` : `The coins on ${joinWords(flipped.map(String))} are upside down: turn them over.`);
-    return out;
-  }
+  /** Colour issues (coded board) and coins magnet-up, said once they have stood the grace period. */
+  private readonly colours: ColourWatch;
 
   /** The game settled a soft call: this square holds `count` coins (here at once, in the reader when the owner applies it). */
   private correct(square: number, count: 0 | 1 | 2): void {
@@ -413,7 +322,7 @@ export class MoveTracker {
   private setDeadline(t: number): void {
     this.deadline = Infinity;
     // (A colour issue waiting out its grace period is looked at again when it is up.)
-    if (this.colourDue > t) this.deadline = this.colourDue;
+    if (this.colours.due > t) this.deadline = this.colours.due;
     if (this.phase !== 'play' || this.status.kind !== 'moving') return;
     for (const d of [this.options.graceMs, this.options.patienceMs, this.options.settleMs, this.options.fastReplyMs]) {
       const at = this.candidateSince + d;
@@ -479,7 +388,7 @@ export class MoveTracker {
 
   private setStatus(s: BoardStatus, t: number): void {
     if ((s.kind === 'moving' || s.kind === 'in-sync') && !s.reminder) {
-      const r = this.flippedReminder(t, s.kind);
+      const r = this.colours.reminder(this.v, this.game.position, t, s.kind);
       if (r) s = { ...s, reminder: r };
     }
     this.setReminder(s.kind === 'moving' || s.kind === 'in-sync' ? s.reminder ?? null : null, t);
@@ -503,43 +412,6 @@ export class MoveTracker {
     if (!r && !this.reminder) return;
     this.reminder = r;
     this.events.push(r ? { type: 'reminder', t, reminder: r } : { type: 'reminder-cleared', t });
-  }
-
-  /**
-   * A coin lying magnet-up: counted as a coin, and the player asked to turn it
-   * over; on a coded board also a coin of the wrong side where a piece stands.
-   */
-  private flippedReminder(t: number, kind: 'moving' | 'in-sync'): Reminder | null {
-    if (this.v.coded) {
-      // Only against a settled position (mid-move a square may hold the other side's coin passing).
-      if (kind === 'moving') return null;
-      const issues = this.colourIssues();
-      // (Only once it has stood for the grace period: a crown being put together, a coin being
-      // turned, pass through the other side's colour for a moment.)
-      const key = issues.wrong * 3 + issues.upsideDown;
-      if (key !== this.colourIssueKey) {
-        this.colourIssueKey = key;
-        this.colourIssueSince = t;
-      }
-      if (!issues.wrong && !issues.upsideDown) return null;
-      if (t - this.colourIssueSince < this.options.graceMs) {
-        this.colourDue = this.colourIssueSince + this.options.graceMs;
-        return null;
-      }
-      const squares: number[] = [];
-      for (let i = 0; i < 32; i++) if ((issues.wrong | issues.upsideDown) & (1 << i)) squares.push(i + 1);
-      return { category: issues.wrong ? 'wrong-colour' : 'upside-down', message: this.colourWords(issues).join(' '), squares, t };
-    }
-    const m = this.v.flipped;
-    if (!m) return null;
-    const squares: number[] = [];
-    for (let i = 0; i < 32; i++) if ((m >>> i) & 1) squares.push(i + 1);
-    const list = squares.length === 1 ? `${squares[0]}` : `${squares.slice(0, -1).join(', ')} and ${squares.at(-1)}`;
-    return {
-      category: 'upside-down',
-      message: squares.length === 1 ? `The coin on ${list} is upside down: turn it over.` : `The coins on ${list} are upside down: turn them over.`,
-      squares, t,
-    };
   }
 
   /** The retraction rule: the piece first moved illegally in this position (kept until a move is committed). */
@@ -617,7 +489,7 @@ export class MoveTracker {
     }
     // On a polarity-coded board the colours must be right too (a set-up from a FEN, a resumed game,
     // pieces put back after a fumble): each coin of the wrong side is named.
-    const colours = this.v.calibrated && sameCounts(board, want) ? this.colourWords(this.colourIssues()) : [];
+    const colours = this.v.calibrated && sameCounts(board, want) ? colourWords(colourIssues(this.v, pos), pos) : [];
     if (colours.length) {
       const message = `Set up the position: ${colours.join(' ')}`;
       if (this.status.kind !== 'setup' || this.status.message !== message) {
@@ -884,7 +756,7 @@ export class MoveTracker {
         // moved on since: the mistake is the unfinished move, named as such however long it stood.
         const stuck = this.stuck && this.movedOnFrom(this.stuck.board, view);
         const alert = stuck ? diagnose(this.stuck!.board, game.position, snap.counts, legal, t, view) : diagnose(view, game.position, snap.counts, legal, t);
-        const named = stuck ? alert : this.withColoursSeen(alert, view);
+        const named = stuck ? alert : withColoursSeen(alert, this.v, game.position, snap.counts, view);
         this.raise(this.expected ? { ...named, message: `${named.message} The computer's move is ${this.expectedText()}.` } : named, t);
         return;
       }
@@ -1088,9 +960,6 @@ const lowerFirst = (x: string): string => x.charAt(0).toLowerCase() + x.slice(1)
 function sameMove(a: Move, b: Move): boolean {
   return a.from === b.from && a.path.length === b.path.length && a.path.every((p, i) => p === b.path[i]);
 }
-
-/** Coded board: a king reading at least this many coin steps on the other side's colour is a king of the wrong colour (a stack of theirs reads ~1.5). */
-const WRONG_KING = 1.1;
 
 /** Fraction of the way from one coin to two above which an awaited crown is taken as on once play goes on. */
 const AMBIGUOUS_CROWN = 0.1;
