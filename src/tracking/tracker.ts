@@ -23,35 +23,8 @@ import { classify, crownWaitBoard, withCrown, type Situation, type Verdict } fro
 import { joinWords } from '../words/index.ts';
 import { ColourWatch, colourIssues, colourWords, mixedKings, withColoursSeen } from './colour.ts';
 import type { BoardStatus, Reminder } from '../protocol/v1.ts';
+import { DEFAULT_TRACKER, freshPlay, type Crown, type Phase, type TrackerEvent, type TrackerOptions, type TrackerState, type TrackerStep } from './state.ts';
 import { describeFixes, diagnose, fixesTo, otherPieceCorrection, retractSentence, type Alert, type AlertCategory, type Fix, type Retract } from './diagnose.ts';
-
-export interface TrackerOptions {
-  /** Takebacks (the position before the last move on the board) are accepted. Tournament mode refuses them. */
-  takebacks: boolean;
-  /** A board that matches nothing must stay so this long (ms) before it is called illegal. */
-  graceMs: number;
-  /** A board part-way through a move that looks finished but wrong (a capture not removed, a jump stopped early) waits this long. */
-  patienceMs: number;
-  /** Huffing: jumps are optional, so a legal result must stand this long before it is committed. */
-  settleMs: number;
-  /** Two moves seen at once (a fast reply) must stand this long before both are committed. */
-  fastReplyMs: number;
-  /** The retraction rule: a correction made with another piece than the one moved illegally is refused ('enforce', tournament mode) or played with a notice. */
-  retraction: 'enforce' | 'notice';
-  /** Settings for the owner's reader (board-tracking.ts). */
-  reader?: Partial<ReaderOptions>;
-}
-
-export const DEFAULT_TRACKER: TrackerOptions = {
-  takebacks: true,
-  graceMs: 800,
-  patienceMs: 2500,
-  settleMs: 1200,
-  fastReplyMs: 150,
-  retraction: 'notice',
-};
-
-export type Phase = 'setup' | 'play' | 'over';
 
 /**
  * Quiet feedback, no buzzer (a board part-way through a legal move that has
@@ -60,36 +33,7 @@ export type Phase = 'setup' | 'play' | 'over';
  * category is an AlertCategory, 'upside-down' or 'wrong-colour'.
  */
 export type { BoardStatus, Reminder } from '../protocol/v1.ts';
-
-export type TrackerEvent =
-  | { type: 'setup'; t: number; fixes: Fix[]; message: string }
-  | { type: 'ready'; t: number; calibrated: boolean }
-  | { type: 'move'; t: number; ply: Ply; text: string; number: number }
-  | { type: 'move-replaced'; t: number; previous: Move; ply: Ply; text: string }
-  | { type: 'takeback'; t: number; move: Move }
-  | { type: 'crown-awaited'; t: number; square: number }
-  | { type: 'crowned'; t: number; square: number }
-  | { type: 'status'; t: number; status: BoardStatus }
-  | { type: 'alert'; t: number; alert: Alert }
-  | { type: 'alert-cleared'; t: number }
-  | { type: 'reminder'; t: number; reminder: Reminder }
-  | { type: 'reminder-cleared'; t: number }
-  /** the retraction rule outside tournament mode: a correction was made with another piece (played, but said) */
-  | { type: 'retraction-notice'; t: number; message: string; squares: number[] }
-  | { type: 'game-over'; t: number; game: Game };
-
-/** What one step of the tracker produced: events for the session, feedback for the reader. */
-export interface TrackerStep {
-  events: TrackerEvent[];
-  feedback: ReaderFeedback[];
-}
-
-interface LastCommit {
-  /** Index of the ply in game.plies. */
-  index: number;
-  /** The opponent has started to move since: no more change of mind. */
-  opponentStarted: boolean;
-}
+export { DEFAULT_TRACKER, type Phase, type TrackerEvent, type TrackerOptions, type TrackerStep } from './state.ts';
 
 export class MoveTracker {
   readonly options: TrackerOptions;
@@ -101,15 +45,12 @@ export class MoveTracker {
   private feedback: ReaderFeedback[] = [];
   /** Where a stack is plausible now (what the reader was last told). */
   private plausible = 0;
-  /** Board and game not yet compared (a new or loaded game, a reconnect): set-up first. */
-  private settingUp = true;
+  /** Set-up (board and game not compared yet) or play, with what play has pending: see TrackerState. */
+  private state: TrackerState = { kind: 'setup' };
   private game: Game;
+  /** What was last said: the status, and the alert standing (if any). */
   private status: BoardStatus = { kind: 'setup', fixes: [], message: '' };
   private alert: Alert | null = null;
-  private awaitingCrown: number | null = null;
-  private last: LastCommit | null = null;
-  /** Squares where a piece was put down since the last commit, in order (tells multi-jump routes apart). */
-  private placements: number[] = [];
   private prevBoard = new Uint8Array(32);
   private candidateSince = -Infinity;
   private events: TrackerEvent[] = [];
@@ -159,10 +100,7 @@ export class MoveTracker {
   /** A legal move other than the computer's stands on the board: once it has stood the grace period, refused. */
   private notTheExpectedMove(board: Counts, t: number): void {
     this.markOpponentStarted();
-    if (t - this.candidateSince < this.options.graceMs) {
-      if (!this.alert) this.setStatus({ kind: 'moving' }, t);
-      return;
-    }
+    if (this.waitGrace(t)) return;
     const fixes = fixesTo(board, this.game.position, this.snapshot().counts);
     this.raise({
       category: 'not-computers-move',
@@ -173,7 +111,7 @@ export class MoveTracker {
 
   /** Set-up until board and game agree; then play, or over once the game has an outcome (however it came). */
   get phase(): Phase {
-    return this.settingUp ? 'setup' : this.game.outcome ? 'over' : 'play';
+    return this.state.kind === 'setup' ? 'setup' : this.game.outcome ? 'over' : 'play';
   }
 
   get currentGame(): Game {
@@ -187,6 +125,28 @@ export class MoveTracker {
   }
   get crownSquare(): number | null {
     return this.awaitingCrown;
+  }
+
+  /** The play state (null in set-up). */
+  private get playing(): Extract<TrackerState, { kind: 'play' }> | null {
+    return this.state.kind === 'play' ? this.state : null;
+  }
+
+  /** The crown being waited for (null: none). */
+  private get crownWait(): Extract<Crown, { kind: 'awaited' }> | null {
+    const p = this.playing;
+    return p && p.crown.kind === 'awaited' ? p.crown : null;
+  }
+
+  /** The square where a crown is awaited (null: none). */
+  private get awaitingCrown(): number | null {
+    return this.crownWait?.square ?? null;
+  }
+
+  /** No crown is awaited any more (it came, or the move was replaced or taken back). */
+  private crownDone(): void {
+    const p = this.playing;
+    if (p) p.crown = { kind: 'none' };
   }
 
   /** Starts tracking a (new or loaded) game against the reader's view: the board must be set up to match it first. */
@@ -204,12 +164,8 @@ export class MoveTracker {
 
   /** After a reconnect or a new game: compare board and position again before play goes on. */
   resync(): void {
-    this.settingUp = true;
-    this.awaitingCrown = null;
-    this.last = null;
+    this.state = { kind: 'setup' };
     this.alert = null;
-    this.placements = [];
-    this.stuck = null;
     this.cache = null;
     this.updatePrior();
   }
@@ -221,8 +177,9 @@ export class MoveTracker {
   step(t: number, view: BoardView, changed: boolean): TrackerStep {
     this.see(view);
     // (A crown is seen by the reader: a step up where it is expected. A lift shows the player crowning from under.)
-    if (this.awaitingCrown !== null && this.board[this.awaitingCrown - 1] === 0) this.crownTouched = true;
-    if (this.awaitingCrown !== null && Number.isNaN(this.manLevel)) this.noteManLevel(view);
+    const wait = this.crownWait;
+    if (wait && this.board[wait.square - 1] === 0) wait.touched = true;
+    if (wait && Number.isNaN(wait.manLevel)) noteManLevel(wait, this.board, view);
     // (The reader just calibrated from the set-up and reset its counts: nothing was put down.)
     if (view.calibrated && !this.wasCalibrated) this.prevBoard.set(this.board);
     this.wasCalibrated = view.calibrated;
@@ -269,32 +226,8 @@ export class MoveTracker {
     this.feedback.push({ kind: 'confirm', except });
   }
 
-  /** The man on the crowning square was lifted (to slip a coin under) after it arrived: the player is crowning. */
-  private crownTouched = false;
-  /**
-   * The steady reading (coins above empty) of the man that arrived on the crowning square, before
-   * any crown (NaN: not settled yet); a crown put on top later shows as a rise from it.
-   */
-  private manLevel = NaN;
-  private manLevelLast = NaN;
-
-  /** Takes the man's level on the crowning square once its smoothed reading has stopped moving. */
-  private noteManLevel(view: BoardView): void {
-    const i = this.awaitingCrown! - 1;
-    if (this.crownTouched || this.board[i] !== 1) return;
-    const level = view.coins[i];
-    if (Math.abs(level - this.manLevelLast) <= MAN_STILL) this.manLevel = level;
-    this.manLevelLast = level;
-  }
   private lastUncertain = 0;
   private lastFlipped = 0;
-  /**
-   * The last board seen part-way through a legal move that looked finished (a
-   * jumper down with captured coins still on, a jump stopped short): if the
-   * opponent moves on from it, the mistake is named from it.
-   */
-  private stuck: { board: Counts; category: AlertCategory } | null = null;
-
   private flush(): TrackerStep {
     const out = { events: this.events, feedback: this.feedback };
     this.events = [];
@@ -304,7 +237,8 @@ export class MoveTracker {
 
   private logPlacements(): void {
     const b = this.board;
-    for (let i = 0; i < 32; i++) if (b[i] > this.prevBoard[i] && this.prevBoard[i] === 0) this.placements.push(i + 1);
+    const placements = this.playing?.placements;
+    if (placements) for (let i = 0; i < 32; i++) if (b[i] > this.prevBoard[i] && this.prevBoard[i] === 0) placements.push(i + 1);
     this.prevBoard.set(b);
   }
 
@@ -455,10 +389,10 @@ export class MoveTracker {
     // (Coded board: the man lifted and put back on a coin of the opponent's colour — the rules' way
     // to crown with an opponent's coin — reads about half a coin on that side: crowned.)
     const crownSq = this.awaitingCrown;
-    if (crownSq !== null && board[crownSq - 1] === 1 && this.crownTouched && (this.mixedKings() >>> (crownSq - 1)) & 1) this.correct(crownSq, 2);
+    if (crownSq !== null && board[crownSq - 1] === 1 && this.crownWait!.touched && (this.mixedKings() >>> (crownSq - 1)) & 1) this.correct(crownSq, 2);
     if (this.awaitingCrown !== null && board[this.awaitingCrown - 1] === 2) {
       const sq = this.awaitingCrown;
-      this.awaitingCrown = null;
+      this.crownDone();
       this.events.push({ type: 'crowned', t, square: sq });
       this.updatePrior();
     }
@@ -499,8 +433,7 @@ export class MoveTracker {
       return;
     }
     if (this.v.calibrated && sameCounts(board, want)) {
-      this.settingUp = false;
-      this.placements = [];
+      this.state = freshPlay();
       this.clearAlert(t);
       this.events.push({ type: 'ready', t, calibrated: true });
       this.setStatus({ kind: 'in-sync' }, t);
@@ -578,7 +511,7 @@ export class MoveTracker {
   /** What the game allows now, for classify. */
   private situation(): Situation {
     const snap = this.snapshot();
-    const game = this.game;
+    const game = this.game, last = this.playing?.last;
     const huffs: { square: number; counts: Counts; outs: Outcome[] }[] = [];
     if (game.options.huffing && !game.outcome) {
       for (const h of game.huffable()) {
@@ -591,185 +524,219 @@ export class MoveTracker {
     return {
       counts: snap.counts,
       outs: snap.outs,
-      last: this.last && snap.before && snap.beforeCounts
-        ? { counts: snap.beforeCounts, outs: snap.beforeOuts, move: game.plies[this.last.index].move, opponentStarted: this.last.opponentStarted }
+      last: last && snap.before && snap.beforeCounts
+        ? { counts: snap.beforeCounts, outs: snap.beforeOuts, move: game.plies[last.index].move, opponentStarted: last.opponentStarted }
         : null,
       crown: this.awaitingCrown,
       huffs,
-      placements: this.placements,
+      placements: this.playing?.placements ?? [],
       retract: this.currentRetract()?.square ?? null,
       options: game.options,
     };
   }
 
-  /** Acts on a verdict about `b` (the reading of `board` that classify chose), at frame time t. */
+  /** One handler per verdict of classify. */
+  private static readonly VERDICTS: { [K in Verdict['kind']]: Handler<K> } = {
+    'in-sync': MoveTracker.prototype.onInSync,
+    'crown-awaited': MoveTracker.prototype.onInSync,
+    'legal': MoveTracker.prototype.onLegal,
+    'other-piece': MoveTracker.prototype.onOtherPiece,
+    'huff': MoveTracker.prototype.onHuff,
+    'change-of-mind': MoveTracker.prototype.onChangeOfMind,
+    'takeback': MoveTracker.prototype.onTakeback,
+    'changing-mind': MoveTracker.prototype.onChangingMind,
+    'part-way': MoveTracker.prototype.onPartWay,
+    'crown-missing': MoveTracker.prototype.onCrownMissing,
+    'fast-reply': MoveTracker.prototype.onFastReply,
+    'illegal': MoveTracker.prototype.onIllegal,
+  };
+
+  /** Acts on a verdict about `b` (the reading of `board` that classify chose), at frame time t: its handler (VERDICTS). */
   private act(verdict: Verdict, b: Counts, board: Counts, t: number): void {
-    const snap = this.snapshot();
-    const game = this.game;
+    (MoveTracker.VERDICTS[verdict.kind] as Handler<Verdict['kind']>).call(this, { verdict, b, board, t });
+  }
+
+  /** A reading the game explains settles the soft squares: the reader holds them (returned feedback). */
+  private settle({ b, board }: { b: Counts; board: Counts }): void {
+    if (b !== board) for (const sq of diffSquares(board, b)) this.correct(sq, b[sq - 1] as 0 | 1 | 2);
+  }
+
+  /** The board shows the position (but for a crown awaited): confirmed. */
+  private onInSync(a: Act<'in-sync'> | Act<'crown-awaited'>): void {
     const crown = this.awaitingCrown;
-    // A reading the game explains settles the soft squares: the reader holds them (returned feedback).
-    const settle = () => {
-      if (b !== board) for (const sq of diffSquares(board, b)) this.correct(sq, b[sq - 1] as 0 | 1 | 2);
-    };
-    switch (verdict.kind) {
-      case 'in-sync':
-      case 'crown-awaited':
-        settle();
-        this.stuck = null;
-        this.confirm(crown === null ? 0 : 1 << (crown - 1));
-        this.clearAlert(t);
-        this.setStatus(crown !== null ? { kind: 'awaiting-crown', square: crown } : { kind: 'in-sync' }, t);
-        return;
-      case 'legal': {
-        // Playing the computer: the board must show exactly the computer's move.
-        const expected = this.expected;
-        const hits = expected ? verdict.hits.filter((h) => sameMove(h.move, expected)) : verdict.hits;
-        if (!hits.length) return this.notTheExpectedMove(board, t);
-        settle();
-        if (game.options.huffing && t - this.candidateSince < this.options.settleMs) {
-          // Jumps are optional: this may be a half-done longer jump. Commit once it has stood.
-          this.setStatus({ kind: 'moving' }, t);
-          return;
+    this.settle(a);
+    this.playing!.stuck = null;
+    this.confirm(crown === null ? 0 : 1 << (crown - 1));
+    this.clearAlert(a.t);
+    this.setStatus(crown !== null ? { kind: 'awaiting-crown', square: crown } : { kind: 'in-sync' }, a.t);
+  }
+
+  /** The result of a legal move: committed (playing the computer, only its move; huffing, once it has stood). */
+  private onLegal(a: Act<'legal'>): void {
+    const { verdict, b, board, t } = a;
+    const expected = this.expected;
+    const hits = expected ? verdict.hits.filter((h) => sameMove(h.move, expected)) : verdict.hits;
+    if (!hits.length) return this.notTheExpectedMove(board, t);
+    this.settle(a);
+    if (this.game.options.huffing && t - this.candidateSince < this.options.settleMs) {
+      // Jumps are optional: this may be a half-done longer jump. Commit once it has stood.
+      this.setStatus({ kind: 'moving' }, t);
+      return;
+    }
+    this.commit(chooseRoute(hits, this.playing!.placements).move, b, t);
+  }
+
+  /** A legal move made with another piece than the one moved illegally: played with a notice, or refused (the retraction rule). */
+  private onOtherPiece(a: Act<'other-piece'>): void {
+    const { verdict, b, t } = a;
+    const r = this.currentRetract()!;
+    const move = chooseRoute(verdict.hits, this.playing!.placements).move;
+    const words = otherPieceCorrection(r, move)!;
+    if (this.options.retraction === 'notice') {
+      this.settle(a);
+      this.events.push({ type: 'retraction-notice', t, message: words, squares: [r.square] });
+      this.commit(move, b, t);
+      return;
+    }
+    if (this.waitGrace(t)) return;
+    const fixes = fixesTo(b, this.game.position, this.snapshot().counts);
+    this.raise({
+      category: 'wrong-piece-retraction',
+      message: `${words} ${describeFixes(fixes)} ${retractSentence(r)}`.replace(/\s+/g, ' ').trim(),
+      squares: fixes.map((f) => f.square), fixes, t, retract: r,
+    }, t);
+  }
+
+  /** Huffing: a huffable piece taken off (and maybe a move made after it), committed once it has stood. */
+  private onHuff(a: Act<'huff'>): void {
+    const { verdict, b, t } = a;
+    this.settle(a);
+    if (verdict.hit && t - this.candidateSince >= this.options.settleMs) {
+      this.commit(verdict.hit.move, b, t, undefined, verdict.square);
+      return;
+    }
+    this.markOpponentStarted();
+    this.setStatus({ kind: 'moving' }, t);
+  }
+
+  /** The last mover made another legal move instead: it replaces the last one. */
+  private onChangeOfMind(a: Act<'change-of-mind'>): void {
+    this.settle(a);
+    const o = chooseRoute(a.verdict.alternatives, this.playing!.placements);
+    const previous = this.game.undo().move;
+    this.cache = null;
+    this.crownDone();
+    this.commit(o.move, a.b, a.t, previous);
+  }
+
+  /** The position before the last move: taken back, or (tournament) refused once it has stood. */
+  private onTakeback(a: Act<'takeback'>): void {
+    const { b, t } = a;
+    const game = this.game, play = this.playing!;
+    this.settle(a);
+    if (this.options.takebacks) {
+      const ply = game.undo();
+      this.expected = null;
+      this.cache = null;
+      this.crownCarried = ply.move.crowned && !(this.awaitingCrown === ply.move.to) ? ply.move.from : null;
+      // (Nothing pending but a board left part-way: see onIllegal.)
+      this.state = { ...freshPlay(), stuck: play.stuck };
+      this.clearAlert(t);
+      this.events.push({ type: 'takeback', t, move: ply.move });
+      this.setStatus({ kind: 'in-sync' }, t);
+      this.updatePrior();
+      return;
+    }
+    if (t - this.candidateSince >= this.options.graceMs) {
+      const snap = this.snapshot();
+      const lastMove = game.plies[play.last!.index].move;
+      const fixes = fixesTo(b, game.position, snap.counts);
+      this.raise({
+        category: 'takeback-refused',
+        message: `Takebacks are not allowed in this game: the move ${moveText(lastMove, snap.beforeOuts.map((o) => o.move))} stands. ${describeFixes(fixes)}`,
+        squares: fixes.map((f) => f.square), fixes, t,
+      }, t);
+    } else this.setStatus({ kind: 'moving' }, t);
+  }
+
+  /** The last mover part-way through another move: wait. */
+  private onChangingMind({ t }: Act<'changing-mind'>): void {
+    this.clearAlert(t);
+    this.setStatus({ kind: 'moving' }, t);
+  }
+
+  /**
+   * Part-way through a legal move: incomplete, not illegal. If it looks finished
+   * (the piece put down, captured coins still on, a jump stopped short),
+   * remember what is missing and, after a pause, say so quietly (no buzzer).
+   */
+  private onPartWay({ verdict, b, t }: Act<'part-way'>): void {
+    const snap = this.snapshot();
+    const view = withCrown(b, this.awaitingCrown);
+    // (Only the last mover's pieces gone is also the last mover lifting theirs again: no start yet.)
+    if (this.sideToMoveTouched(view)) this.markOpponentStarted();
+    let reminder: Reminder | undefined;
+    if (verdict.finished) {
+      const d = diagnose(view, this.game.position, snap.counts, snap.outs.map((o) => o.move), t);
+      if (d.category === 'capture-not-removed' || d.category === 'incomplete-jump') {
+        this.playing!.stuck = { board: new Uint8Array(view), category: d.category };
+        if (t - this.candidateSince >= this.options.patienceMs) {
+          // (Carrying out the computer's move: say whose move it is.)
+          // (Only what is left to do: the computer's move is to be finished, not undone.)
+          const todo = d.message.split(/(?<=\.) /)[0];
+          const message = this.expected ? `The computer played ${this.expectedText()}: ${todo.charAt(0).toLowerCase()}${todo.slice(1)}` : d.message;
+          reminder = this.reminder?.message === message ? this.reminder : { category: d.category, message, squares: d.squares, t };
         }
-        this.commit(this.chooseRoute(hits).move, b, t);
-        return;
-      }
-      case 'other-piece': {
-        const r = this.currentRetract()!;
-        const move = this.chooseRoute(verdict.hits).move;
-        const words = otherPieceCorrection(r, move)!;
-        if (this.options.retraction === 'notice') {
-          settle();
-          this.events.push({ type: 'retraction-notice', t, message: words, squares: [r.square] });
-          this.commit(move, b, t);
-          return;
-        }
-        if (t - this.candidateSince < this.options.graceMs) {
-          if (!this.alert) this.setStatus({ kind: 'moving' }, t);
-          return;
-        }
-        const fixes = fixesTo(b, game.position, snap.counts);
-        this.raise({
-          category: 'wrong-piece-retraction',
-          message: `${words} ${describeFixes(fixes)} ${retractSentence(r)}`.replace(/\s+/g, ' ').trim(),
-          squares: fixes.map((f) => f.square), fixes, t, retract: r,
-        }, t);
-        return;
-      }
-      case 'huff':
-        settle();
-        if (verdict.hit && t - this.candidateSince >= this.options.settleMs) {
-          this.commit(verdict.hit.move, b, t, undefined, verdict.square);
-          return;
-        }
-        this.markOpponentStarted();
-        this.setStatus({ kind: 'moving' }, t);
-        return;
-      case 'change-of-mind': {
-        settle();
-        const o = this.chooseRoute(verdict.alternatives);
-        const previous = game.undo().move;
-        this.cache = null;
-        this.awaitingCrown = null;
-        this.commit(o.move, b, t, previous);
-        return;
-      }
-      case 'takeback': {
-        settle();
-        if (this.options.takebacks) {
-          const ply = game.undo();
-          this.expected = null;
-          this.cache = null;
-          this.crownCarried = ply.move.crowned && !(this.awaitingCrown === ply.move.to) ? ply.move.from : null;
-          this.awaitingCrown = null;
-          this.last = null;
-          this.placements = [];
-          this.clearAlert(t);
-          this.events.push({ type: 'takeback', t, move: ply.move });
-          this.setStatus({ kind: 'in-sync' }, t);
-          this.updatePrior();
-          return;
-        }
-        if (t - this.candidateSince >= this.options.graceMs) {
-          const lastMove = game.plies[this.last!.index].move;
-          const fixes = fixesTo(b, game.position, snap.counts);
-          this.raise({
-            category: 'takeback-refused',
-            message: `Takebacks are not allowed in this game: the move ${moveText(lastMove, snap.beforeOuts.map((o) => o.move))} stands. ${describeFixes(fixes)}`,
-            squares: fixes.map((f) => f.square), fixes, t,
-          }, t);
-        } else this.setStatus({ kind: 'moving' }, t);
-        return;
-      }
-      case 'changing-mind':
-        this.clearAlert(t);
-        this.setStatus({ kind: 'moving' }, t);
-        return;
-      case 'part-way': {
-        const view = withCrown(b, crown);
-        // (Only the last mover's pieces gone is also the last mover lifting theirs again: no start yet.)
-        if (this.sideToMoveTouched(view)) this.markOpponentStarted();
-        // Part-way through a legal move: incomplete, not illegal. If it looks finished (the piece put
-        // down, captured coins still on, a jump stopped short), remember what is missing and, after a
-        // pause, say so quietly (no buzzer).
-        let reminder: Reminder | undefined;
-        if (verdict.finished) {
-          const d = diagnose(view, game.position, snap.counts, snap.outs.map((o) => o.move), t);
-          if (d.category === 'capture-not-removed' || d.category === 'incomplete-jump') {
-            this.stuck = { board: new Uint8Array(view), category: d.category };
-            if (t - this.candidateSince >= this.options.patienceMs) {
-              // (Carrying out the computer's move: say whose move it is.)
-              // (Only what is left to do: the computer's move is to be finished, not undone.)
-              const todo = d.message.split(/(?<=\.) /)[0];
-              const message = this.expected ? `The computer played ${this.expectedText()}: ${todo.charAt(0).toLowerCase()}${todo.slice(1)}` : d.message;
-              reminder = this.reminder?.message === message ? this.reminder : { category: d.category, message, squares: d.squares, t };
-            }
-          }
-        }
-        this.clearAlert(t);
-        this.setStatus(reminder ? { kind: 'moving', reminder } : { kind: 'moving' }, t);
-        return;
-      }
-      case 'crown-missing':
-        if (!verdict.partial || this.sideToMoveTouched(withCrown(b, crown))) this.markOpponentStarted();
-        return this.notCrownedAfterGrace(board, t);
-      case 'fast-reply':
-        if (this.expected && !sameMove(verdict.first.move, this.expected)) return this.notTheExpectedMove(board, t);
-        // (Only once it has stood a moment: it can look like a partial state on the way.)
-        if (t - this.candidateSince < this.options.fastReplyMs) {
-          this.setStatus({ kind: 'moving' }, t);
-          return;
-        }
-        this.commit(verdict.first.move, null, t);
-        this.commit(this.chooseRoute(verdict.replies).move, board, t);
-        return;
-      case 'illegal': {
-        // Anything else, once it has stood for the grace period.
-        if (t - this.candidateSince < this.options.graceMs) {
-          if (!this.alert) this.setStatus({ kind: 'moving' }, t);
-          return;
-        }
-        // The mistake is described on the likeliest reading of the board (see likelyBoard).
-        const view = withCrown(this.likelyBoard(board), crown);
-        const legal = snap.outs.map((o) => o.move);
-        // Left part-way through a move (captured coins on, a jump stopped short) and the opponent has
-        // moved on since: the mistake is the unfinished move, named as such however long it stood.
-        const stuck = this.stuck && this.movedOnFrom(this.stuck.board, view);
-        const alert = stuck ? diagnose(this.stuck!.board, game.position, snap.counts, legal, t, view) : diagnose(view, game.position, snap.counts, legal, t);
-        const named = stuck ? alert : withColoursSeen(alert, this.v, game.position, snap.counts, view);
-        this.raise(this.expected ? { ...named, message: `${named.message} The computer's move is ${this.expectedText()}.` } : named, t);
-        return;
       }
     }
+    this.clearAlert(t);
+    this.setStatus(reminder ? { kind: 'moving', reminder } : { kind: 'moving' }, t);
+  }
+
+  /** The opponent went on while a crown is awaited. */
+  private onCrownMissing({ verdict, b, board, t }: Act<'crown-missing'>): void {
+    if (!verdict.partial || this.sideToMoveTouched(withCrown(b, this.awaitingCrown))) this.markOpponentStarted();
+    this.notCrownedAfterGrace(board, t);
+  }
+
+  /** A move and the answer, both done before the board was seen still: both committed once it has stood a moment. */
+  private onFastReply({ verdict, board, t }: Act<'fast-reply'>): void {
+    if (this.expected && !sameMove(verdict.first.move, this.expected)) return this.notTheExpectedMove(board, t);
+    // (Only once it has stood a moment: it can look like a partial state on the way.)
+    if (t - this.candidateSince < this.options.fastReplyMs) {
+      this.setStatus({ kind: 'moving' }, t);
+      return;
+    }
+    this.commit(verdict.first.move, null, t);
+    this.commit(chooseRoute(verdict.replies, this.playing!.placements).move, board, t);
+  }
+
+  /** Nothing legal explains the board: once it has stood for the grace period, illegal, diagnosed. */
+  private onIllegal({ board, t }: Act<'illegal'>): void {
+    if (this.waitGrace(t)) return;
+    const snap = this.snapshot(), game = this.game, stuck = this.playing!.stuck;
+    // The mistake is described on the likeliest reading of the board (see likelyBoard).
+    const view = withCrown(this.likelyBoard(board), this.awaitingCrown);
+    const legal = snap.outs.map((o) => o.move);
+    // Left part-way through a move (captured coins on, a jump stopped short) and the opponent has
+    // moved on since: the mistake is the unfinished move, named as such however long it stood.
+    const movedOn = stuck !== null && this.movedOnFrom(stuck.board, view);
+    const alert = movedOn ? diagnose(stuck.board, game.position, snap.counts, legal, t, view) : diagnose(view, game.position, snap.counts, legal, t);
+    const named = movedOn ? alert : withColoursSeen(alert, this.v, game.position, snap.counts, view);
+    this.raise(this.expected ? { ...named, message: `${named.message} The computer's move is ${this.expectedText()}.` } : named, t);
+  }
+
+  /** Within the grace period a wrong-looking board is a move under way (true: wait). */
+  private waitGrace(t: number): boolean {
+    if (t - this.candidateSince >= this.options.graceMs) return false;
+    if (!this.alert) this.setStatus({ kind: 'moving' }, t);
+    return true;
   }
 
   /** The opponent started before the crown was seen: the crown may be landing just now, so allow the grace period. */
   private notCrownedAfterGrace(board: Counts, t: number): void {
     if (this.acceptAmbiguousCrown(board, t)) return;
-    if (t - this.candidateSince < this.options.graceMs) {
-      if (!this.alert) this.setStatus({ kind: 'moving' }, t);
-      return;
-    }
+    if (this.waitGrace(t)) return;
     this.raiseNotCrowned(board, t);
   }
 
@@ -779,7 +746,7 @@ export class MoveTracker {
    * once: the new king may be about to move).
    */
   private acceptAmbiguousCrown(board: Counts, t: number): boolean {
-    const sq = this.awaitingCrown!;
+    const wait = this.crownWait!, sq = wait.square;
     // The opponent has begun and the player did something on the crowning square after the man
     // arrived (lifted it, or the reading rose): they crowned. A reading in the band where an
     // off-centre stack and a well-centred man overlap is then taken as the crown.
@@ -790,10 +757,10 @@ export class MoveTracker {
     // And a crown put on top, with the man never lifted, shows as a rise from the man's own steady
     // reading, whatever the level: a weak stack lying off-centre reads below a centred man
     // (hardware/README.md) but still a good step above the man it was put on.
-    const rose = !this.crownTouched && this.v.coins[i] - this.manLevel >= CROWN_RISE;
-    if (board[i] === 1 && (rose || this.v.stack[i] >= (this.crownTouched ? AMBIGUOUS_CROWN : UNSEEN_CROWN))) {
+    const rose = !wait.touched && this.v.coins[i] - wait.manLevel >= CROWN_RISE;
+    if (board[i] === 1 && (rose || this.v.stack[i] >= (wait.touched ? AMBIGUOUS_CROWN : UNSEEN_CROWN))) {
       this.correct(sq, 2);
-      this.awaitingCrown = null;
+      this.crownDone();
       this.events.push({ type: 'crowned', t, square: sq });
       this.updatePrior();
       this.evaluatePlay(this.board, t);
@@ -876,28 +843,8 @@ export class MoveTracker {
   }
 
   private markOpponentStarted(): void {
-    if (this.last) this.last.opponentStarted = true;
-  }
-
-  /** Among results with the same board (a king's routes), the one the hand's placements followed. */
-  private chooseRoute(hits: Outcome[]): Outcome {
-    if (hits.length === 1) return hits[0];
-    let best = hits[0], bestScore = -1;
-    for (const h of hits) {
-      let k = 0, score = 0;
-      for (const p of this.placements) {
-        const idx = h.move.path.indexOf(p, k);
-        if (idx >= 0) {
-          score++;
-          k = idx + 1;
-        }
-      }
-      if (score > bestScore) {
-        best = h;
-        bestScore = score;
-      }
-    }
-    return best;
+    const last = this.playing?.last;
+    if (last) last.opponentStarted = true;
   }
 
   /** Commits a move (or, huffing, a huff and a move) the board showed, and announces it. */
@@ -906,13 +853,13 @@ export class MoveTracker {
     const ply = huff === undefined ? game.play(move) : game.huffAndPlay(huff, move);
     if (this.expected && sameMove(move, this.expected)) this.expected = null;
     this.cache = null;
-    this.stuck = null;
     this.retract = null;
+    const play = this.playing!;
     const text = moveText(move, legalMoves(ply.before, game.options));
     // The board matched: its counts may teach the calibration (but not a crowning square, whose coins are still coming).
     if (board) this.confirm(move.crowned ? 1 << (move.to - 1) : 0);
-    this.placements = [];
-    this.last = { index: game.plies.length - 1, opponentStarted: false };
+    // (A crown still awaited stays so: a fast reply commits the answer to a crowning move.)
+    this.state = { ...freshPlay(), crown: play.crown, last: { index: game.plies.length - 1, opponentStarted: false } };
     this.clearAlert(t);
     const number = Math.floor((game.plies.length - 1 + (game.start.turn === 'white' ? 1 : 0)) / 2) + 1;
     if (previous) this.events.push({ type: 'move-replaced', t, previous, ply, text });
@@ -921,10 +868,7 @@ export class MoveTracker {
     this.crownCarried = null;
     if (carried && board && board[move.to - 1] === 1) this.correct(move.to, 2);
     if (move.crowned && !(board && board[move.to - 1] === 2) && !carried) {
-      this.awaitingCrown = move.to;
-      this.crownTouched = false;
-      this.manLevel = NaN;
-      this.manLevelLast = NaN;
+      this.state.crown = { kind: 'awaited', square: move.to, touched: false, manLevel: NaN, manLevelLast: NaN };
       this.events.push({ type: 'crown-awaited', t, square: move.to });
       this.setStatus({ kind: 'awaiting-crown', square: move.to }, t);
     } else {
@@ -940,6 +884,47 @@ export class MoveTracker {
     return diffSquares(this.board, this.snapshot().counts);
   }
 }
+
+/** Among results with the same board (a king's routes), the one the hand's placements followed. */
+function chooseRoute(hits: Outcome[], placements: readonly number[]): Outcome {
+  if (hits.length === 1) return hits[0];
+  let best = hits[0], bestScore = -1;
+  for (const h of hits) {
+    let k = 0, score = 0;
+    for (const p of placements) {
+      const idx = h.move.path.indexOf(p, k);
+      if (idx >= 0) {
+        score++;
+        k = idx + 1;
+      }
+    }
+    if (score > bestScore) {
+      best = h;
+      bestScore = score;
+    }
+  }
+  return best;
+}
+
+
+/** Takes the man's level on the crowning square once its smoothed reading has stopped moving. */
+function noteManLevel(wait: Extract<Crown, { kind: 'awaited' }>, board: Counts, view: BoardView): void {
+  const i = wait.square - 1;
+  if (wait.touched || board[i] !== 1) return;
+  const level = view.coins[i];
+  if (Math.abs(level - wait.manLevelLast) <= MAN_STILL) wait.manLevel = level;
+  wait.manLevelLast = level;
+}
+
+/** A verdict to act on: about `b`, the reading of `board` that classify chose, at frame time t. */
+interface Act<K extends Verdict['kind']> {
+  verdict: Extract<Verdict, { kind: K }>;
+  b: Counts;
+  board: Counts;
+  t: number;
+}
+type Handler<K extends Verdict['kind']> = (this: MoveTracker, a: Act<K>) => void;
+
 
 const NO_STEP: TrackerStep = Object.freeze({ events: [], feedback: [] }) as unknown as TrackerStep;
 
