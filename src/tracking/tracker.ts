@@ -15,15 +15,19 @@
 // game. Pure: time comes from the frames; the Game is the only outside state
 // it changes.
 
-import { Game, JUMP_LAND, NEIGHBOUR, legalMoves, moveText, type Move, type Ply, type Position } from '../rules/index.ts';
-import type { BoardView, ReaderFeedback, ReaderOptions } from '../reading/view.ts';
-import { FIRM_STACK } from '../reading/thresholds.ts';
+import { Game, legalMoves, moveText, type Move, type Position } from '../rules/index.ts';
+import type { BoardView, ReaderFeedback } from '../reading/view.ts';
 import { countsOf, diffSquares, outcomes, sameCounts, type Counts, type Outcome } from './boards.ts';
 import { classify, crownWaitBoard, withCrown, type Situation, type Verdict } from './classify.ts';
 import { joinWords } from '../words/index.ts';
 import { ColourWatch, colourIssues, colourWords, mixedKings, withColoursSeen } from './colour.ts';
 import type { BoardStatus, Reminder } from '../protocol/v1.ts';
+import { TrackerReport } from './report.ts';
+import { checkSetup, situationOf } from './setup.ts';
 import { DEFAULT_TRACKER, freshPlay, type Crown, type Phase, type TrackerEvent, type TrackerOptions, type TrackerState, type TrackerStep } from './state.ts';
+import {
+  EMPTY_VIEW, PositionCache, alternatives, chooseRoute, crownRead, firmStacks, likelyBoard, movedOnFrom, noteManLevel, sameMove, setupReading, sideToMoveTouched, stackPrior,
+} from './evidence.ts';
 import { describeFixes, diagnose, fixesTo, otherPieceCorrection, retractSentence, type Alert, type AlertCategory, type Fix, type Retract } from './diagnose.ts';
 
 /**
@@ -48,17 +52,12 @@ export class MoveTracker {
   /** Set-up (board and game not compared yet) or play, with what play has pending: see TrackerState. */
   private state: TrackerState = { kind: 'setup' };
   private game: Game;
-  /** What was last said: the status, and the alert standing (if any). */
-  private status: BoardStatus = { kind: 'setup', fixes: [], message: '' };
-  private alert: Alert | null = null;
+  /** What was said (status, alert, reminder) and the step's events. */
+  private readonly said = new TrackerReport();
   private prevBoard = new Uint8Array(32);
   private candidateSince = -Infinity;
-  private events: TrackerEvent[] = [];
-  // Cached per position: keyed by the position object itself (a change of mind
-  // replaces the last ply, so the number of plies alone would not do).
-  private cacheKey: Position | null = null;
-  private cacheOver = false;
-  private cache: { counts: Counts; outs: Outcome[]; before: Position | null; beforeCounts: Counts | null; beforeOuts: Outcome[] } | null = null;
+  /** What the game allows, worked out once per position. */
+  private readonly positions = new PositionCache();
 
   constructor(game: Game, options: Partial<TrackerOptions> = {}) {
     this.options = { ...DEFAULT_TRACKER, ...options };
@@ -82,7 +81,7 @@ export class MoveTracker {
    */
   expectMove(move: Move | null, t: number): TrackerStep {
     this.expected = move;
-    this.events = [];
+    this.said.take();
     if (this.phase === 'play') this.evaluate(t, true);
     return this.flush();
   }
@@ -101,7 +100,7 @@ export class MoveTracker {
   private notTheExpectedMove(board: Counts, t: number): void {
     this.markOpponentStarted();
     if (this.waitGrace(t)) return;
-    const fixes = fixesTo(board, this.game.position, this.snapshot().counts);
+    const fixes = fixesTo(board, this.game.position, this.positions.of(this.game).counts);
     this.raise({
       category: 'not-computers-move',
       message: `That is not the computer's move: ${lowerFirst(describeFixes(fixes).replace(/\.$/, ''))}, then play ${this.expectedText()}.`,
@@ -118,10 +117,10 @@ export class MoveTracker {
     return this.game;
   }
   get boardStatus(): BoardStatus {
-    return this.status;
+    return this.said.status;
   }
   get currentAlert(): Alert | null {
-    return this.alert;
+    return this.said.alert;
   }
   get crownSquare(): number | null {
     return this.awaitingCrown;
@@ -156,7 +155,7 @@ export class MoveTracker {
     if (game !== this.game) this.expected = null;
     this.game = game;
     this.resync();
-    this.events = [];
+    this.said.take();
     this.see(view);
     this.evaluate(Number.isFinite(t) ? t : 0, true);
     return this.flush();
@@ -165,8 +164,8 @@ export class MoveTracker {
   /** After a reconnect or a new game: compare board and position again before play goes on. */
   resync(): void {
     this.state = { kind: 'setup' };
-    this.alert = null;
-    this.cache = null;
+    this.said.alert = null;
+    this.positions.clear();
     this.updatePrior();
   }
 
@@ -185,7 +184,7 @@ export class MoveTracker {
     this.wasCalibrated = view.calibrated;
     if (changed) this.logPlacements();
     // (A soft square appearing or going — one-or-two, or a faint reading — may change what the board shows.)
-    const uncertainMoved = (view.uncertain !== this.lastUncertain) && this.phase === 'play' && this.status.kind !== 'in-sync';
+    const uncertainMoved = (view.uncertain !== this.lastUncertain) && this.phase === 'play' && this.said.status.kind !== 'in-sync';
     this.lastUncertain = view.uncertain;
     if (view.flipped !== this.lastFlipped) {
       this.lastFlipped = view.flipped;
@@ -198,7 +197,7 @@ export class MoveTracker {
       this.dirty = true;
     }
     if (changed || uncertainMoved || this.dirty || this.timerDue(t) || (this.phase === 'setup' && !view.calibrated)) this.evaluate(t, changed);
-    return this.events.length || this.feedback.length ? this.flush() : NO_STEP;
+    return this.said.events.length || this.feedback.length ? this.flush() : NO_STEP;
   }
 
   private see(view: BoardView): void {
@@ -229,8 +228,7 @@ export class MoveTracker {
   private lastUncertain = 0;
   private lastFlipped = 0;
   private flush(): TrackerStep {
-    const out = { events: this.events, feedback: this.feedback };
-    this.events = [];
+    const out = { events: this.said.take(), feedback: this.feedback };
     this.feedback = [];
     return out;
   }
@@ -257,7 +255,7 @@ export class MoveTracker {
     this.deadline = Infinity;
     // (A colour issue waiting out its grace period is looked at again when it is up.)
     if (this.colours.due > t) this.deadline = this.colours.due;
-    if (this.phase !== 'play' || this.status.kind !== 'moving') return;
+    if (this.phase !== 'play' || this.said.status.kind !== 'moving') return;
     for (const d of [this.options.graceMs, this.options.patienceMs, this.options.settleMs, this.options.fastReplyMs]) {
       const at = this.candidateSince + d;
       if (at > t && at < this.deadline) this.deadline = at;
@@ -266,86 +264,23 @@ export class MoveTracker {
 
   // -------------------------------------------------------------------------
 
-  private snapshot() {
-    const n = this.game.plies.length;
-    const pos = this.game.position;
-    const over = this.game.outcome !== null;
-    if (this.cacheKey !== pos || this.cacheOver !== over || !this.cache) {
-      const opts = this.game.options;
-      const lastPly = this.game.plies[n - 1];
-      const before = lastPly ? (lastPly.beforeHuff ?? lastPly.before) : null;
-      this.cache = {
-        counts: countsOf(pos),
-        outs: this.game.outcome ? [] : outcomes(pos, opts),
-        before,
-        beforeCounts: before ? countsOf(before) : null,
-        beforeOuts: lastPly && !lastPly.huff ? outcomes(lastPly.before, opts) : [],
-      };
-      this.cacheKey = pos;
-      this.cacheOver = over;
-    }
-    return this.cache;
-  }
-
+  /** Tells the reader where a stack is plausible now, and where one is expected (a crown awaited): see stackPrior. */
   private updatePrior(): void {
-    // The game is the prior: a second coin is plausible only where the rules allow one — where a
-    // king stands, where a king can land, where a man can reach the king row (it may arrive with
-    // its crown, or as a ready-made stack), and on the square a crowned man was taken back to.
-    // It is expected where a crown is awaited. Anywhere else a rise is a coin sitting better.
-    const pos = this.game.position;
-    let mask = pos.kings;
-    for (const m of this.game.outcome ? [] : legalMoves(pos, this.game.options)) {
-      const king = (pos.kings & (1 << (m.from - 1))) !== 0;
-      if (king) for (const p of m.path) mask |= 1 << (p - 1);
-      else if (m.crowned) mask |= 1 << (m.to - 1);
-    }
-    // (Also every empty square next to a king, legal or not: a king stepping wrongly must still be
-    // read as a king for the alert to say what to put back. Not a square a man stands on: no king
-    // goes there, and a coin on that man is a stack where none can be.)
-    const occupied = pos.black | pos.white;
-    for (let i = 0; i < 32; i++) {
-      if (!((pos.kings >>> i) & 1)) continue;
-      for (let d = 0; d < 4; d++) {
-        const n = NEIGHBOUR[i * 4 + d];
-        if (n >= 0 && !((occupied >>> n) & 1)) mask |= 1 << n;
-      }
-    }
-    if (this.crownCarried !== null) mask |= 1 << (this.crownCarried - 1);
-    const last = this.game.plies.at(-1);
-    if (last?.move.crowned) mask |= 1 << (last.move.from - 1);
-    this.plausible = mask;
-    this.feedback.push({ kind: 'stack-prior', plausible: mask, expected: this.awaitingCrown ? 1 << (this.awaitingCrown - 1) : 0 });
+    this.plausible = stackPrior(this.game, this.crownCarried);
+    this.feedback.push({ kind: 'stack-prior', plausible: this.plausible, expected: this.awaitingCrown ? 1 << (this.awaitingCrown - 1) : 0 });
   }
 
   /** A crowned man taken back as a stack: the square it went back to (its crown may still be on it). */
   private crownCarried: number | null = null;
 
+  /** Sets the status; a coin magnet-up or of the wrong colour rides on an in-sync or moving one (see ColourWatch). */
   private setStatus(s: BoardStatus, t: number): void {
-    if ((s.kind === 'moving' || s.kind === 'in-sync') && !s.reminder) {
-      const r = this.colours.reminder(this.v, this.game.position, t, s.kind);
-      if (r) s = { ...s, reminder: r };
-    }
-    this.setReminder(s.kind === 'moving' || s.kind === 'in-sync' ? s.reminder ?? null : null, t);
-    const same = s.kind === this.status.kind &&
-      (s.kind !== 'moving' && s.kind !== 'in-sync' || (this.status as { reminder?: Reminder }).reminder === s.reminder) &&
-      (s.kind !== 'awaiting-crown' || (this.status as { square: number }).square === s.square) &&
-      (s.kind !== 'illegal' || (this.status as { alert: Alert }).alert === s.alert) &&
-      (s.kind !== 'setup' || (this.status as { message: string }).message === s.message);
-    this.status = s;
-    if (!same) this.events.push({ type: 'status', t, status: s });
+    const colour = (s.kind === 'moving' || s.kind === 'in-sync') && !s.reminder ? this.colours.reminder(this.v, this.game.position, t, s.kind) : null;
+    this.said.setStatus(s, t, colour);
   }
-
-  private reminder: Reminder | null = null;
 
   get currentReminder(): Reminder | null {
-    return this.reminder;
-  }
-
-  private setReminder(r: Reminder | null, t: number): void {
-    if (r && this.reminder && r.message === this.reminder.message) return;
-    if (!r && !this.reminder) return;
-    this.reminder = r;
-    this.events.push(r ? { type: 'reminder', t, reminder: r } : { type: 'reminder-cleared', t });
+    return this.said.reminder;
   }
 
   /** The retraction rule: the piece first moved illegally in this position (kept until a move is committed). */
@@ -358,17 +293,11 @@ export class MoveTracker {
 
   private raise(alert: Alert, t: number): void {
     if (alert.retract && !this.currentRetract()) this.retract = { plies: this.game.plies.length, game: this.game, r: alert.retract };
-    const same = this.alert && this.alert.category === alert.category && this.alert.message === alert.message;
-    if (same) return;
-    this.alert = alert;
-    this.events.push({ type: 'alert', t, alert });
-    this.setStatus({ kind: 'illegal', alert }, t);
+    this.said.raise(alert, t);
   }
 
   private clearAlert(t: number): void {
-    if (!this.alert) return;
-    this.alert = null;
-    this.events.push({ type: 'alert-cleared', t });
+    this.said.clearAlert(t);
   }
 
   // -------------------------------------------------------------------------
@@ -393,11 +322,11 @@ export class MoveTracker {
     if (this.awaitingCrown !== null && board[this.awaitingCrown - 1] === 2) {
       const sq = this.awaitingCrown;
       this.crownDone();
-      this.events.push({ type: 'crowned', t, square: sq });
+      this.said.events.push({ type: 'crowned', t, square: sq });
       this.updatePrior();
     }
     if (this.phase === 'over') {
-      const s = this.snapshot();
+      const s = this.positions.of(this.game);
       if (sameCounts(board, s.counts)) {
         this.clearAlert(t);
         this.setStatus({ kind: 'in-sync' }, t);
@@ -410,70 +339,24 @@ export class MoveTracker {
   }
 
   private evaluateSetup(board: Counts, t: number): void {
-    const pos = this.game.position;
-    const want = countsOf(pos);
     // Not calibrated yet: the reader calibrates from the set-up once its readings agree with it
     // (the owner applies this and steps again at once if it did).
-    if (!this.v.calibrated) this.feedback.push({ kind: 'calibrate-from', counts: want });
-    // One coin or two is the game's call where the reading allows both: a king standing on its
-    // square is recognised without lifting it (an off-centre stack reads like one centred coin).
-    const soft = this.v.calibrated ? this.setupReading(want) : null;
-    if (soft) {
-      for (const sq of diffSquares(board, soft)) this.correct(sq, soft[sq - 1] as 1 | 2);
-    }
-    // On a polarity-coded board the colours must be right too (a set-up from a FEN, a resumed game,
-    // pieces put back after a fumble): each coin of the wrong side is named.
-    const colours = this.v.calibrated && sameCounts(board, want) ? colourWords(colourIssues(this.v, pos), pos) : [];
-    if (colours.length) {
-      const message = `Set up the position: ${colours.join(' ')}`;
-      if (this.status.kind !== 'setup' || this.status.message !== message) {
-        this.events.push({ type: 'setup', t, fixes: [], message });
-        this.setStatus({ kind: 'setup', fixes: [], message }, t);
-      }
-      return;
-    }
-    if (this.v.calibrated && sameCounts(board, want)) {
+    if (!this.v.calibrated) this.feedback.push({ kind: 'calibrate-from', counts: countsOf(this.game.position) });
+    const { soft, verdict } = checkSetup(board, this.v, this.game.position);
+    if (soft) for (const sq of diffSquares(board, soft)) this.correct(sq, soft[sq - 1] as 1 | 2);
+    if (verdict.kind === 'ready') {
       this.state = freshPlay();
       this.clearAlert(t);
-      this.events.push({ type: 'ready', t, calibrated: true });
+      this.said.events.push({ type: 'ready', t, calibrated: true });
       this.setStatus({ kind: 'in-sync' }, t);
       this.updatePrior();
       return;
     }
-    const fixes = fixesTo(board, pos, want);
-    // Squares that should hold a coin but read like empty ones to an uncalibrated board (a weak
-    // sensor or magnet): seeing them empty for a moment settles it, so ask for exactly that.
-    const unclear: number[] = [];
-    for (let i = 0; i < 32; i++) if ((this.v.unclear >>> i) & 1) unclear.push(i + 1);
-    const lift = unclear.length
-      ? `${fixes.length ? 'If the coin is there already, lift' : 'Lift'} the ${unclear.length > 1 ? 'coins' : 'coin'} on ${joinWords(unclear.map(String))} for a moment and put ${unclear.length > 1 ? 'them' : 'it'} back: the board cannot yet tell ${unclear.length > 1 ? 'them' : 'it'} from an empty square.`
-      : '';
-    const message = fixes.length
-      ? `Set up the position: ${describeFixes(fixes)}${lift ? ` ${lift}` : ''}`
-      : lift || 'Checking the board: keep the pieces still while it calibrates.';
-    if (this.status.kind !== 'setup' || this.status.message !== message) {
-      this.events.push({ type: 'setup', t, fixes, message });
+    const { fixes, message } = verdict;
+    if (this.said.status.kind !== 'setup' || this.said.status.message !== message) {
+      this.said.events.push({ type: 'setup', t, fixes, message });
       this.setStatus({ kind: 'setup', fixes, message }, t);
     }
-  }
-
-  /**
-   * The board read with the game's counts where one-or-two is the only
-   * difference and the reading allows it (a coin there reading at least like a
-   * fairly centred coin, for a king; no more than a clear stack, for a man).
-   * Null if anything else differs.
-   */
-  private setupReading(want: Counts): Counts | null {
-    const v = this.v;
-    const b = new Uint8Array(this.board);
-    for (let i = 0; i < 32; i++) {
-      if (b[i] === want[i]) continue;
-      if (b[i] === 0 || want[i] === 0) return null;
-      if (v.settling) return null;
-      if (want[i] === 2 && v.coins[i] < KING_MIN_READING) return null;
-      b[i] = want[i];
-    }
-    return b;
   }
 
   private evaluatePlay(board: Counts, t: number): void {
@@ -483,7 +366,7 @@ export class MoveTracker {
     let unsure = 0;
     // (Not the square where a crown is awaited: the crown must be seen, not assumed. Nor two coins
     // on measured levels reading higher than any man can: a stack there is a stack, plausible or not.)
-    const soft = (this.v.uncertain | this.plausible) & ~this.firmStacks(board) & ~(this.awaitingCrown ? 1 << (this.awaitingCrown - 1) : 0);
+    const soft = (this.v.uncertain | this.plausible) & ~firmStacks(board, this.v) & ~(this.awaitingCrown ? 1 << (this.awaitingCrown - 1) : 0);
     // Likewise empty or one coin where the reading is faint (a coin half-lifted by a finger, an
     // emptied square whose empty level was only guessed).
     // (Any faint square: an emptied square still read as holding its coin matches the position.)
@@ -495,44 +378,9 @@ export class MoveTracker {
     this.act(verdict, b, board, t);
   }
 
-  /**
-   * Squares read as two coins whose levels were measured (the routine) and whose reading stands in
-   * the upper part of the one-to-two gap, where no man reads (a man's level may rise with better
-   * centring only so far: see Calibration.learn).
-   */
-  private firmStacks(board: Counts): number {
-    let m = 0;
-    const v = this.v;
-    let stack: Readonly<Float32Array> | null = null;
-    for (let i = 0; i < 32; i++) if (board[i] === 2 && (v.measured >>> i) & 1 && (stack ??= v.stack)[i] >= FIRM_STACK) m |= 1 << i;
-    return m;
-  }
-
   /** What the game allows now, for classify. */
   private situation(): Situation {
-    const snap = this.snapshot();
-    const game = this.game, last = this.playing?.last;
-    const huffs: { square: number; counts: Counts; outs: Outcome[] }[] = [];
-    if (game.options.huffing && !game.outcome) {
-      for (const h of game.huffable()) {
-        const keep = ~(1 << (h - 1));
-        const pos = game.position;
-        const huffed: Position = { ...pos, black: pos.black & keep, white: pos.white & keep, kings: pos.kings & keep };
-        huffs.push({ square: h, counts: countsOf(huffed), outs: outcomes(huffed, game.options) });
-      }
-    }
-    return {
-      counts: snap.counts,
-      outs: snap.outs,
-      last: last && snap.before && snap.beforeCounts
-        ? { counts: snap.beforeCounts, outs: snap.beforeOuts, move: game.plies[last.index].move, opponentStarted: last.opponentStarted }
-        : null,
-      crown: this.awaitingCrown,
-      huffs,
-      placements: this.playing?.placements ?? [],
-      retract: this.currentRetract()?.square ?? null,
-      options: game.options,
-    };
+    return situationOf(this.game, this.positions, this.playing, this.awaitingCrown, this.currentRetract()?.square ?? null);
   }
 
   /** One handler per verdict of classify. */
@@ -594,12 +442,12 @@ export class MoveTracker {
     const words = otherPieceCorrection(r, move)!;
     if (this.options.retraction === 'notice') {
       this.settle(a);
-      this.events.push({ type: 'retraction-notice', t, message: words, squares: [r.square] });
+      this.said.events.push({ type: 'retraction-notice', t, message: words, squares: [r.square] });
       this.commit(move, b, t);
       return;
     }
     if (this.waitGrace(t)) return;
-    const fixes = fixesTo(b, this.game.position, this.snapshot().counts);
+    const fixes = fixesTo(b, this.game.position, this.positions.of(this.game).counts);
     this.raise({
       category: 'wrong-piece-retraction',
       message: `${words} ${describeFixes(fixes)} ${retractSentence(r)}`.replace(/\s+/g, ' ').trim(),
@@ -624,7 +472,7 @@ export class MoveTracker {
     this.settle(a);
     const o = chooseRoute(a.verdict.alternatives, this.playing!.placements);
     const previous = this.game.undo().move;
-    this.cache = null;
+    this.positions.clear();
     this.crownDone();
     this.commit(o.move, a.b, a.t, previous);
   }
@@ -637,18 +485,18 @@ export class MoveTracker {
     if (this.options.takebacks) {
       const ply = game.undo();
       this.expected = null;
-      this.cache = null;
+      this.positions.clear();
       this.crownCarried = ply.move.crowned && !(this.awaitingCrown === ply.move.to) ? ply.move.from : null;
       // (Nothing pending but a board left part-way: see onIllegal.)
       this.state = { ...freshPlay(), stuck: play.stuck };
       this.clearAlert(t);
-      this.events.push({ type: 'takeback', t, move: ply.move });
+      this.said.events.push({ type: 'takeback', t, move: ply.move });
       this.setStatus({ kind: 'in-sync' }, t);
       this.updatePrior();
       return;
     }
     if (t - this.candidateSince >= this.options.graceMs) {
-      const snap = this.snapshot();
+      const snap = this.positions.of(this.game);
       const lastMove = game.plies[play.last!.index].move;
       const fixes = fixesTo(b, game.position, snap.counts);
       this.raise({
@@ -671,10 +519,10 @@ export class MoveTracker {
    * remember what is missing and, after a pause, say so quietly (no buzzer).
    */
   private onPartWay({ verdict, b, t }: Act<'part-way'>): void {
-    const snap = this.snapshot();
+    const snap = this.positions.of(this.game);
     const view = withCrown(b, this.awaitingCrown);
     // (Only the last mover's pieces gone is also the last mover lifting theirs again: no start yet.)
-    if (this.sideToMoveTouched(view)) this.markOpponentStarted();
+    if (sideToMoveTouched(this.game.position, this.positions.of(this.game).counts, view)) this.markOpponentStarted();
     let reminder: Reminder | undefined;
     if (verdict.finished) {
       const d = diagnose(view, this.game.position, snap.counts, snap.outs.map((o) => o.move), t);
@@ -685,7 +533,7 @@ export class MoveTracker {
           // (Only what is left to do: the computer's move is to be finished, not undone.)
           const todo = d.message.split(/(?<=\.) /)[0];
           const message = this.expected ? `The computer played ${this.expectedText()}: ${todo.charAt(0).toLowerCase()}${todo.slice(1)}` : d.message;
-          reminder = this.reminder?.message === message ? this.reminder : { category: d.category, message, squares: d.squares, t };
+          reminder = this.said.reminder?.message === message ? this.said.reminder : { category: d.category, message, squares: d.squares, t };
         }
       }
     }
@@ -695,7 +543,7 @@ export class MoveTracker {
 
   /** The opponent went on while a crown is awaited. */
   private onCrownMissing({ verdict, b, board, t }: Act<'crown-missing'>): void {
-    if (!verdict.partial || this.sideToMoveTouched(withCrown(b, this.awaitingCrown))) this.markOpponentStarted();
+    if (!verdict.partial || sideToMoveTouched(this.game.position, this.positions.of(this.game).counts, withCrown(b, this.awaitingCrown))) this.markOpponentStarted();
     this.notCrownedAfterGrace(board, t);
   }
 
@@ -714,13 +562,13 @@ export class MoveTracker {
   /** Nothing legal explains the board: once it has stood for the grace period, illegal, diagnosed. */
   private onIllegal({ board, t }: Act<'illegal'>): void {
     if (this.waitGrace(t)) return;
-    const snap = this.snapshot(), game = this.game, stuck = this.playing!.stuck;
+    const snap = this.positions.of(this.game), game = this.game, stuck = this.playing!.stuck;
     // The mistake is described on the likeliest reading of the board (see likelyBoard).
-    const view = withCrown(this.likelyBoard(board), this.awaitingCrown);
+    const view = withCrown(likelyBoard(board, snap.counts, this.v, this.plausible), this.awaitingCrown);
     const legal = snap.outs.map((o) => o.move);
     // Left part-way through a move (captured coins on, a jump stopped short) and the opponent has
     // moved on since: the mistake is the unfinished move, named as such however long it stood.
-    const movedOn = stuck !== null && this.movedOnFrom(stuck.board, view);
+    const movedOn = stuck !== null && movedOnFrom(game.position, snap.counts, stuck.board, view);
     const alert = movedOn ? diagnose(stuck.board, game.position, snap.counts, legal, t, view) : diagnose(view, game.position, snap.counts, legal, t);
     const named = movedOn ? alert : withColoursSeen(alert, this.v, game.position, snap.counts, view);
     this.raise(this.expected ? { ...named, message: `${named.message} The computer's move is ${this.expectedText()}.` } : named, t);
@@ -729,7 +577,7 @@ export class MoveTracker {
   /** Within the grace period a wrong-looking board is a move under way (true: wait). */
   private waitGrace(t: number): boolean {
     if (t - this.candidateSince >= this.options.graceMs) return false;
-    if (!this.alert) this.setStatus({ kind: 'moving' }, t);
+    if (!this.said.alert) this.setStatus({ kind: 'moving' }, t);
     return true;
   }
 
@@ -749,19 +597,17 @@ export class MoveTracker {
     const wait = this.crownWait!, sq = wait.square;
     // The opponent has begun and the player did something on the crowning square after the man
     // arrived (lifted it, or the reading rose): they crowned. A reading in the band where an
-    // off-centre stack and a well-centred man overlap is then taken as the crown.
-    const i = sq - 1;
-    // A reading above every single coin seen on this square is taken as the crown too (a crown put
-    // on at once, or a ready-made stack, never shows the man alone: an off-centre stack reads like
-    // a centred man, and the game says a crown belongs there).
-    // And a crown put on top, with the man never lifted, shows as a rise from the man's own steady
-    // reading, whatever the level: a weak stack lying off-centre reads below a centred man
-    // (hardware/README.md) but still a good step above the man it was put on.
-    const rose = !wait.touched && this.v.coins[i] - wait.manLevel >= CROWN_RISE;
-    if (board[i] === 1 && (rose || this.v.stack[i] >= (wait.touched ? AMBIGUOUS_CROWN : UNSEEN_CROWN))) {
+    // off-centre stack and a well-centred man overlap is then taken as the crown. A reading above
+    // every single coin seen on this square is taken as the crown too (a crown put on at once, or
+    // a ready-made stack, never shows the man alone: an off-centre stack reads like a centred man,
+    // and the game says a crown belongs there). And a crown put on top, with the man never
+    // lifted, shows as a rise from the man's own steady reading, whatever the level: a weak stack
+    // lying off-centre reads below a centred man (hardware/README.md) but still a good step above
+    // the man it was put on.
+    if (board[sq - 1] === 1 && crownRead(this.v, wait)) {
       this.correct(sq, 2);
       this.crownDone();
-      this.events.push({ type: 'crowned', t, square: sq });
+      this.said.events.push({ type: 'crowned', t, square: sq });
       this.updatePrior();
       this.evaluatePlay(this.board, t);
       return true;
@@ -772,74 +618,13 @@ export class MoveTracker {
   private raiseNotCrowned(board: Counts, t: number): void {
     const sq = this.awaitingCrown!;
     if (this.acceptAmbiguousCrown(board, t)) return;
-    const snap = this.snapshot();
+    const snap = this.positions.of(this.game);
     const fixes = fixesTo(board, this.game.position, snap.counts);
     this.raise({
       category: 'not-crowned',
       message: `Crown the king on ${sq} first: stack a second coin on it. ${describeFixes(fixes.filter((f) => f.square !== sq))}`.trim(),
       squares: fixes.map((f) => f.square), fixes, t,
     }, t);
-  }
-
-  /**
-   * Does `board` follow from the stuck board by the opponent's hand alone: only
-   * squares the unfinished move did not touch have changed, and a piece was put
-   * down?
-   */
-  private movedOnFrom(stuck: Counts, board: Counts): boolean {
-    const pos = this.game.position;
-    let placed = false;
-    for (let i = 0; i < 32; i++) {
-      if (board[i] === stuck[i]) continue;
-      // The side to move's pieces and the squares the unfinished move left are theirs: untouched since.
-      const bit = 1 << i;
-      const mover = pos.turn === 'black' ? pos.black : pos.white;
-      if (mover & bit) return false;
-      if (this.snapshot().counts[i] !== stuck[i]) return false;
-      if (board[i] > stuck[i]) placed = true;
-    }
-    // (A piece only taken away is no reply: the opponent's move puts a piece down somewhere.)
-    return placed;
-  }
-
-  /**
-   * The board as read, but a man sitting better where no stack can be read as the man (two coins
-   * there were never more than a guess), and a piece that appeared next to (or a jump from) where a
-   * king vanished read as that king (an off-centre stack reads like one coin).
-   */
-  private likelyBoard(board: Counts): Counts {
-    const b = new Uint8Array(board);
-    const counts = this.snapshot().counts;
-    const unexpected = this.v.unexpected;
-    for (let i = 0; i < 32; i++) if ((unexpected >>> i) & 1 && b[i] === 2 && counts[i] < 2) b[i] = 1;
-    const gone = (size: number) => {
-      const out: number[] = [];
-      for (let i = 0; i < 32; i++) if (counts[i] === size && b[i] === 0) out.push(i);
-      return out;
-    };
-    const near = (from: number[], i: number) => from.some((k) => [0, 1, 2, 3].some((d) => NEIGHBOUR[k * 4 + d] === i || JUMP_LAND[k * 4 + d] === i));
-    // A faint reading where a man stood, while a piece appeared elsewhere: the man moved (its square's
-    // empty level was only a guess).
-    const placed = b.some((n, i) => n > counts[i]);
-    for (let i = 0; i < 32; i++) if (placed && (this.v.faint >>> i) & 1 && b[i] === 1 && counts[i] === 1) b[i] = 0;
-    const kingsGone = gone(2), menGone = gone(1);
-    for (let i = 0; i < 32; i++) {
-      if (b[i] !== 1 || counts[i] !== 0) continue;
-      // (Not if a man that could have gone there is gone too: then it is likelier that man.)
-      if (near(kingsGone, i) && !near(menGone, i) && (this.plausible >>> i) & 1) b[i] = 2;
-    }
-    return b;
-  }
-
-  /** Has the side to move touched the board: one of its pieces changed, or something put down on an empty square? */
-  private sideToMoveTouched(board: Counts): boolean {
-    const pos = this.game.position, counts = this.snapshot().counts;
-    const own = pos.turn === 'black' ? pos.black : pos.white;
-    for (let i = 0; i < 32; i++) {
-      if (board[i] === counts[i]) continue;
-      if (counts[i] === 0 || (own >>> i) & 1) return true;
-    }
-    return false;
   }
 
   private markOpponentStarted(): void {
@@ -852,7 +637,7 @@ export class MoveTracker {
     const game = this.game;
     const ply = huff === undefined ? game.play(move) : game.huffAndPlay(huff, move);
     if (this.expected && sameMove(move, this.expected)) this.expected = null;
-    this.cache = null;
+    this.positions.clear();
     this.retract = null;
     const play = this.playing!;
     const text = moveText(move, legalMoves(ply.before, game.options));
@@ -862,58 +647,27 @@ export class MoveTracker {
     this.state = { ...freshPlay(), crown: play.crown, last: { index: game.plies.length - 1, opponentStarted: false } };
     this.clearAlert(t);
     const number = Math.floor((game.plies.length - 1 + (game.start.turn === 'white' ? 1 : 0)) / 2) + 1;
-    if (previous) this.events.push({ type: 'move-replaced', t, previous, ply, text });
-    else this.events.push({ type: 'move', t, ply, text, number });
+    if (previous) this.said.events.push({ type: 'move-replaced', t, previous, ply, text });
+    else this.said.events.push({ type: 'move', t, ply, text, number });
     const carried = this.crownCarried !== null && move.from === this.crownCarried;
     this.crownCarried = null;
     if (carried && board && board[move.to - 1] === 1) this.correct(move.to, 2);
     if (move.crowned && !(board && board[move.to - 1] === 2) && !carried) {
       this.state.crown = { kind: 'awaited', square: move.to, touched: false, manLevel: NaN, manLevelLast: NaN };
-      this.events.push({ type: 'crown-awaited', t, square: move.to });
+      this.said.events.push({ type: 'crown-awaited', t, square: move.to });
       this.setStatus({ kind: 'awaiting-crown', square: move.to }, t);
     } else {
-      if (move.crowned) this.events.push({ type: 'crowned', t, square: move.to });
+      if (move.crowned) this.said.events.push({ type: 'crowned', t, square: move.to });
       this.setStatus({ kind: 'in-sync' }, t);
     }
     this.updatePrior();
-    if (game.outcome) this.events.push({ type: 'game-over', t, game });
+    if (game.outcome) this.said.events.push({ type: 'game-over', t, game });
   }
 
   /** The squares where the board differs from the game's position (for displays). */
   differences(): number[] {
-    return diffSquares(this.board, this.snapshot().counts);
+    return diffSquares(this.board, this.positions.of(this.game).counts);
   }
-}
-
-/** Among results with the same board (a king's routes), the one the hand's placements followed. */
-function chooseRoute(hits: Outcome[], placements: readonly number[]): Outcome {
-  if (hits.length === 1) return hits[0];
-  let best = hits[0], bestScore = -1;
-  for (const h of hits) {
-    let k = 0, score = 0;
-    for (const p of placements) {
-      const idx = h.move.path.indexOf(p, k);
-      if (idx >= 0) {
-        score++;
-        k = idx + 1;
-      }
-    }
-    if (score > bestScore) {
-      best = h;
-      bestScore = score;
-    }
-  }
-  return best;
-}
-
-
-/** Takes the man's level on the crowning square once its smoothed reading has stopped moving. */
-function noteManLevel(wait: Extract<Crown, { kind: 'awaited' }>, board: Counts, view: BoardView): void {
-  const i = wait.square - 1;
-  if (wait.touched || board[i] !== 1) return;
-  const level = view.coins[i];
-  if (Math.abs(level - wait.manLevelLast) <= MAN_STILL) wait.manLevel = level;
-  wait.manLevelLast = level;
 }
 
 /** A verdict to act on: about `b`, the reading of `board` that classify chose, at frame time t. */
@@ -925,58 +679,7 @@ interface Act<K extends Verdict['kind']> {
 }
 type Handler<K extends Verdict['kind']> = (this: MoveTracker, a: Act<K>) => void;
 
-
+// (as unknown as: a frozen empty step shared by every quiet frame; its arrays are never written.)
 const NO_STEP: TrackerStep = Object.freeze({ events: [], feedback: [] }) as unknown as TrackerStep;
 
-/** The view before the first frame: nothing read yet. */
-const EMPTY_VIEW: BoardView = {
-  counts: new Uint8Array(32), confidence: new Float32Array(32), calibrated: false,
-  uncertain: 0, unexpected: 0, flipped: 0, faint: 0, plausibleStacks: 0, expectedStacks: 0,
-  lastChange: -Infinity, now: -Infinity, settling: false, coins: new Float32Array(32), stack: new Float32Array(32), measured: 0, unclear: 0,
-  coded: false, signed: new Float32Array(32), whiteSide: 0, blackSide: 0, half: 0,
-};
-
-/** In set-up, a square where the game has a king and one coin is read counts as the king if it reads at least this (fraction of a coin above empty). */
-const KING_MIN_READING = 0.75;
-
 const lowerFirst = (x: string): string => x.charAt(0).toLowerCase() + x.slice(1);
-
-/** The same move: same start and the same landing squares in order. */
-function sameMove(a: Move, b: Move): boolean {
-  return a.from === b.from && a.path.length === b.path.length && a.path.every((p, i) => p === b.path[i]);
-}
-
-/** Fraction of the way from one coin to two above which an awaited crown is taken as on once play goes on. */
-const AMBIGUOUS_CROWN = 0.1;
-/** …and with no crowning seen, this far (a reading above any man seen on the square). */
-const UNSEEN_CROWN = 0.15;
-/**
- * A rise of at least this many coin steps from the man's own steady reading on the crowning square
- * is the crown put on top, once the opponent has begun: the smallest crown (a weak coin on a weak
- * man, both far off-centre) adds about 0.18 of a step; a man's reading does not move by itself.
- */
-const CROWN_RISE = 0.12;
-/** The man's smoothed reading has stopped moving when two frames differ by at most this (coin steps). */
-const MAN_STILL = 0.01;
-
-/**
- * The board, then the boards with soft squares read the other way — one or two
- * coins where `uncertain`, empty or one where `faint` — at most 3 squares.
- */
-function alternatives(board: Counts, uncertain: number, faint = 0): Counts[] {
-  if (uncertain === 0 && faint === 0) return [board];
-  const squares: [number, number][] = [];
-  for (let i = 0; i < 32 && squares.length < 3; i++) {
-    if ((faint >>> i) & 1 && board[i] <= 1) squares.push([i, board[i] === 1 ? 0 : 1]);
-    else if ((uncertain >>> i) & 1 && board[i] >= 1) squares.push([i, board[i] === 1 ? 2 : 1]);
-  }
-  const out = [board];
-  for (let mask = 1; mask < 1 << squares.length; mask++) {
-    const b = new Uint8Array(board);
-    squares.forEach(([i, other], k) => {
-      if ((mask >> k) & 1) b[i] = other;
-    });
-    out.push(b);
-  }
-  return out;
-}
