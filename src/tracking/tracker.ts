@@ -1,34 +1,33 @@
 // Move tracking: the small state machine around classify (classify.ts). Each
 // frame it takes the reader's BoardView (reading/: coin counts, soft squares,
 // levels) as a plain value, reads the settled board both ways where one coin
-// or two (or none or one) is soft, asks classify which case it is, and acts:
-// in sync; a legal result (commit at once); part-way through one (wait; a
-// quiet reminder if it looks finished and stands); a change of mind or a
-// takeback; a fast reply (commit both); a crown awaited or missing; anything
-// else, once it has stood for the grace period, illegal and diagnosed
-// (diagnose.ts). It never holds the reader: what the game settled (where a
-// stack is plausible or expected, the soft calls it decided, boards it
-// confirmed, a set-up to calibrate from) is returned as ReaderFeedback for the
-// owner (board-tracking.ts) to apply. Set-up/resync (kings recognised without
-// lifting them), crowning however the crown arrives, coins lying magnet-up (a
-// reminder) and huffing are handled here too. Its phase is derived from the
-// game. Pure: time comes from the frames; the Game is the only outside state
-// it changes.
+// or two (or none or one) is soft, asks classify which case it is, and acts,
+// one handler per verdict: in sync; a legal result (commit at once); part-way
+// through one (wait; a quiet reminder if it looks finished and stands); a
+// change of mind or a takeback; a fast reply (commit both); a crown awaited or
+// missing; anything else, once it has stood for the grace period, illegal and
+// diagnosed (diagnose.ts). It never holds the reader: what the game settled
+// (where a stack is plausible or expected, the soft calls it decided, boards
+// it confirmed, a set-up to calibrate from) is returned as ReaderFeedback for
+// the owner (board-tracking.ts) to apply. Set-up/resync (setup.ts: kings
+// recognised without lifting them), crowning however the crown arrives, and
+// huffing are decided here; its state (one tagged union, state.ts), memory
+// and what it says live in tracker-core.ts, the board evidence it weighs in
+// evidence.ts, colours and coins magnet-up in colour.ts. Its phase is derived
+// from the game. Pure: time comes from the frames; the Game is the only
+// outside state it changes.
 
-import { Game, legalMoves, moveText, type Move, type Position } from '../rules/index.ts';
-import type { BoardView, ReaderFeedback } from '../reading/view.ts';
-import { countsOf, diffSquares, outcomes, sameCounts, type Counts, type Outcome } from './boards.ts';
+import { legalMoves, moveText, type Game, type Move } from '../rules/index.ts';
+import type { BoardView } from '../reading/view.ts';
+import { countsOf, diffSquares, sameCounts, type Counts } from './boards.ts';
 import { classify, crownWaitBoard, withCrown, type Situation, type Verdict } from './classify.ts';
-import { joinWords } from '../words/index.ts';
-import { ColourWatch, colourIssues, colourWords, mixedKings, withColoursSeen } from './colour.ts';
-import type { BoardStatus, Reminder } from '../protocol/v1.ts';
-import { TrackerReport } from './report.ts';
+import { withColoursSeen } from './colour.ts';
+import type { Reminder } from '../protocol/v1.ts';
+import { TrackerCore } from './tracker-core.ts';
 import { checkSetup, situationOf } from './setup.ts';
-import { DEFAULT_TRACKER, freshPlay, type Crown, type Phase, type TrackerEvent, type TrackerOptions, type TrackerState, type TrackerStep } from './state.ts';
-import {
-  EMPTY_VIEW, PositionCache, alternatives, chooseRoute, crownRead, firmStacks, likelyBoard, movedOnFrom, noteManLevel, sameMove, setupReading, sideToMoveTouched, stackPrior,
-} from './evidence.ts';
-import { describeFixes, diagnose, fixesTo, otherPieceCorrection, retractSentence, type Alert, type AlertCategory, type Fix, type Retract } from './diagnose.ts';
+import { freshPlay, type TrackerStep } from './state.ts';
+import { alternatives, chooseRoute, crownRead, firmStacks, likelyBoard, movedOnFrom, noteManLevel, sameMove, sideToMoveTouched } from './evidence.ts';
+import { describeFixes, diagnose, fixesTo, otherPieceCorrection, retractSentence } from './diagnose.ts';
 
 /**
  * Quiet feedback, no buzzer (a board part-way through a legal move that has
@@ -39,40 +38,7 @@ import { describeFixes, diagnose, fixesTo, otherPieceCorrection, retractSentence
 export type { BoardStatus, Reminder } from '../protocol/v1.ts';
 export { DEFAULT_TRACKER, type Phase, type TrackerEvent, type TrackerOptions, type TrackerStep } from './state.ts';
 
-export class MoveTracker {
-  readonly options: TrackerOptions;
-  /** The reader's latest view (plain values, as of this step). */
-  private v: BoardView = EMPTY_VIEW;
-  /** The board as read this step, with the soft calls the game settled in it since. */
-  private board = new Uint8Array(32);
-  /** Feedback for the reader, returned with the step's events. */
-  private feedback: ReaderFeedback[] = [];
-  /** Where a stack is plausible now (what the reader was last told). */
-  private plausible = 0;
-  /** Set-up (board and game not compared yet) or play, with what play has pending: see TrackerState. */
-  private state: TrackerState = { kind: 'setup' };
-  private game: Game;
-  /** What was said (status, alert, reminder) and the step's events. */
-  private readonly said = new TrackerReport();
-  private prevBoard = new Uint8Array(32);
-  private candidateSince = -Infinity;
-  /** What the game allows, worked out once per position. */
-  private readonly positions = new PositionCache();
-
-  constructor(game: Game, options: Partial<TrackerOptions> = {}) {
-    this.options = { ...DEFAULT_TRACKER, ...options };
-    this.colours = new ColourWatch(this.options.graceMs);
-    this.game = game;
-    this.updatePrior();
-  }
-
-  /** Feedback produced outside a step (at construction): the owner applies it before the first frame. */
-  takeFeedback(): ReaderFeedback[] {
-    const f = this.feedback;
-    this.feedback = [];
-    return f;
-  }
-
+export class MoveTracker extends TrackerCore {
   /**
    * Playing the computer: the move the player is to carry out on the board for
    * it (null: none). Until it is played, only that move is accepted; any other
@@ -86,16 +52,6 @@ export class MoveTracker {
     return this.flush();
   }
 
-  get expectedMove(): Move | null {
-    return this.expected;
-  }
-
-  private expected: Move | null = null;
-
-  private expectedText(): string {
-    return moveText(this.expected!, legalMoves(this.game.position, this.game.options));
-  }
-
   /** A legal move other than the computer's stands on the board: once it has stood the grace period, refused. */
   private notTheExpectedMove(board: Counts, t: number): void {
     this.markOpponentStarted();
@@ -106,46 +62,6 @@ export class MoveTracker {
       message: `That is not the computer's move: ${lowerFirst(describeFixes(fixes).replace(/\.$/, ''))}, then play ${this.expectedText()}.`,
       squares: fixes.map((f) => f.square), fixes, t,
     }, t);
-  }
-
-  /** Set-up until board and game agree; then play, or over once the game has an outcome (however it came). */
-  get phase(): Phase {
-    return this.state.kind === 'setup' ? 'setup' : this.game.outcome ? 'over' : 'play';
-  }
-
-  get currentGame(): Game {
-    return this.game;
-  }
-  get boardStatus(): BoardStatus {
-    return this.said.status;
-  }
-  get currentAlert(): Alert | null {
-    return this.said.alert;
-  }
-  get crownSquare(): number | null {
-    return this.awaitingCrown;
-  }
-
-  /** The play state (null in set-up). */
-  private get playing(): Extract<TrackerState, { kind: 'play' }> | null {
-    return this.state.kind === 'play' ? this.state : null;
-  }
-
-  /** The crown being waited for (null: none). */
-  private get crownWait(): Extract<Crown, { kind: 'awaited' }> | null {
-    const p = this.playing;
-    return p && p.crown.kind === 'awaited' ? p.crown : null;
-  }
-
-  /** The square where a crown is awaited (null: none). */
-  private get awaitingCrown(): number | null {
-    return this.crownWait?.square ?? null;
-  }
-
-  /** No crown is awaited any more (it came, or the move was replaced or taken back). */
-  private crownDone(): void {
-    const p = this.playing;
-    if (p) p.crown = { kind: 'none' };
   }
 
   /** Starts tracking a (new or loaded) game against the reader's view: the board must be set up to match it first. */
@@ -198,106 +114,6 @@ export class MoveTracker {
     }
     if (changed || uncertainMoved || this.dirty || this.timerDue(t) || (this.phase === 'setup' && !view.calibrated)) this.evaluate(t, changed);
     return this.said.events.length || this.feedback.length ? this.flush() : NO_STEP;
-  }
-
-  private see(view: BoardView): void {
-    this.v = view;
-    this.board.set(view.counts);
-  }
-
-  private wasCalibrated = false;
-  private lastSides = 0;
-  /** Coded board: where one coin read may be a king crowned with the opponent's coin (see colour.ts). */
-  private mixedKings(): number {
-    return mixedKings(this.v, this.game.position, this.plausible, this.awaitingCrown);
-  }
-
-  /** Colour issues (coded board) and coins magnet-up, said once they have stood the grace period. */
-  private readonly colours: ColourWatch;
-
-  /** The game settled a soft call: this square holds `count` coins (here at once, in the reader when the owner applies it). */
-  private correct(square: number, count: 0 | 1 | 2): void {
-    this.board[square - 1] = count;
-    this.feedback.push({ kind: 'correct', square, count });
-  }
-
-  private confirm(except: number): void {
-    this.feedback.push({ kind: 'confirm', except });
-  }
-
-  private lastUncertain = 0;
-  private lastFlipped = 0;
-  private flush(): TrackerStep {
-    const out = { events: this.said.take(), feedback: this.feedback };
-    this.feedback = [];
-    return out;
-  }
-
-  private logPlacements(): void {
-    const b = this.board;
-    const placements = this.playing?.placements;
-    if (placements) for (let i = 0; i < 32; i++) if (b[i] > this.prevBoard[i] && this.prevBoard[i] === 0) placements.push(i + 1);
-    this.prevBoard.set(b);
-  }
-
-  /** True when a grace, patience or settle timer has run out since the last evaluation. */
-  private timerDue(t: number): boolean {
-    return t >= this.deadline;
-  }
-
-  /** The board changed while a square was still settling: evaluate once it has. */
-  private dirty = false;
-
-  /** Next frame time at which the same board must be looked at again (a timer runs out). */
-  private deadline = Infinity;
-
-  private setDeadline(t: number): void {
-    this.deadline = Infinity;
-    // (A colour issue waiting out its grace period is looked at again when it is up.)
-    if (this.colours.due > t) this.deadline = this.colours.due;
-    if (this.phase !== 'play' || this.said.status.kind !== 'moving') return;
-    for (const d of [this.options.graceMs, this.options.patienceMs, this.options.settleMs, this.options.fastReplyMs]) {
-      const at = this.candidateSince + d;
-      if (at > t && at < this.deadline) this.deadline = at;
-    }
-  }
-
-  // -------------------------------------------------------------------------
-
-  /** Tells the reader where a stack is plausible now, and where one is expected (a crown awaited): see stackPrior. */
-  private updatePrior(): void {
-    this.plausible = stackPrior(this.game, this.crownCarried);
-    this.feedback.push({ kind: 'stack-prior', plausible: this.plausible, expected: this.awaitingCrown ? 1 << (this.awaitingCrown - 1) : 0 });
-  }
-
-  /** A crowned man taken back as a stack: the square it went back to (its crown may still be on it). */
-  private crownCarried: number | null = null;
-
-  /** Sets the status; a coin magnet-up or of the wrong colour rides on an in-sync or moving one (see ColourWatch). */
-  private setStatus(s: BoardStatus, t: number): void {
-    const colour = (s.kind === 'moving' || s.kind === 'in-sync') && !s.reminder ? this.colours.reminder(this.v, this.game.position, t, s.kind) : null;
-    this.said.setStatus(s, t, colour);
-  }
-
-  get currentReminder(): Reminder | null {
-    return this.said.reminder;
-  }
-
-  /** The retraction rule: the piece first moved illegally in this position (kept until a move is committed). */
-  private retract: { plies: number; game: Game; r: Retract } | null = null;
-
-  private currentRetract(): Retract | null {
-    const k = this.retract;
-    return k && k.game === this.game && k.plies === this.game.plies.length ? k.r : null;
-  }
-
-  private raise(alert: Alert, t: number): void {
-    if (alert.retract && !this.currentRetract()) this.retract = { plies: this.game.plies.length, game: this.game, r: alert.retract };
-    this.said.raise(alert, t);
-  }
-
-  private clearAlert(t: number): void {
-    this.said.clearAlert(t);
   }
 
   // -------------------------------------------------------------------------
@@ -574,13 +390,6 @@ export class MoveTracker {
     this.raise(this.expected ? { ...named, message: `${named.message} The computer's move is ${this.expectedText()}.` } : named, t);
   }
 
-  /** Within the grace period a wrong-looking board is a move under way (true: wait). */
-  private waitGrace(t: number): boolean {
-    if (t - this.candidateSince >= this.options.graceMs) return false;
-    if (!this.said.alert) this.setStatus({ kind: 'moving' }, t);
-    return true;
-  }
-
   /** The opponent started before the crown was seen: the crown may be landing just now, so allow the grace period. */
   private notCrownedAfterGrace(board: Counts, t: number): void {
     if (this.acceptAmbiguousCrown(board, t)) return;
@@ -627,11 +436,6 @@ export class MoveTracker {
     }, t);
   }
 
-  private markOpponentStarted(): void {
-    const last = this.playing?.last;
-    if (last) last.opponentStarted = true;
-  }
-
   /** Commits a move (or, huffing, a huff and a move) the board showed, and announces it. */
   private commit(move: Move, board: Counts | null, t: number, previous?: Move, huff?: number): void {
     const game = this.game;
@@ -662,11 +466,6 @@ export class MoveTracker {
     }
     this.updatePrior();
     if (game.outcome) this.said.events.push({ type: 'game-over', t, game });
-  }
-
-  /** The squares where the board differs from the game's position (for displays). */
-  differences(): number[] {
-    return diffSquares(this.board, this.positions.of(this.game).counts);
   }
 }
 
