@@ -478,7 +478,7 @@ interface Act<K extends Verdict['kind']> {
 }
 type Handler<K extends Verdict['kind']> = (this: MoveTracker, a: Act<K>) => void;
 
-// (as unknown as: a frozen empty step shared by every quiet frame; its arrays are never written.)
-const NO_STEP: TrackerStep = Object.freeze({ events: [], feedback: [] }) as unknown as TrackerStep;
+/** The step of a quiet frame (nothing happened): one frozen value, shared. */
+const NO_STEP: TrackerStep = Object.freeze({ events: [], feedback: [] });
 
 const lowerFirst = (x: string): string => x.charAt(0).toLowerCase() + x.slice(1);
