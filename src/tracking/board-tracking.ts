@@ -10,7 +10,7 @@
 import type { Game, Move } from '../rules/index.ts';
 import type { Alert } from './diagnose.ts';
 import { BoardReader } from '../reading/reader.ts';
-import type { BoardView, ReaderFeedback } from '../reading/view.ts';
+import type { BoardView, ReaderFeedback, ReaderOptions } from '../reading/view.ts';
 import type { Calibration } from '../reading/calibration.ts';
 import { CalibrationRoutine, type RoutineProgress } from '../reading/routine.ts';
 import { MoveTracker, type BoardStatus, type Phase, type Reminder, type TrackerEvent, type TrackerOptions, type TrackerStep } from './tracker.ts';
@@ -119,6 +119,10 @@ export class BoardTracking {
   /** What the reader makes of the board (counts, confidence, soft squares), for displays. */
   get view(): BoardView {
     return this.reader.view();
+  }
+  /** The reader's settings. */
+  get readerOptions(): Readonly<ReaderOptions> {
+    return this.reader.options;
   }
   get phase(): Phase {
     return this.tracker.phase;
