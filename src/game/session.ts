@@ -16,9 +16,8 @@ import type { TrackerEvent, TrackerOptions } from '../tracking/tracker.ts';
 import { BoardTracking } from '../tracking/board-tracking.ts';
 import type { ClockState } from './clock.ts';
 import type { GameEvent, MoveRecord as MoveRecordV1, Snapshot } from '../protocol/v1.ts';
-import { fixesSentence } from '../protocol/words.ts';
+import { fixesSentence } from '../words/index.ts';
 import type { JournalEntry } from '../storage/journal.ts';
-import { CalibrationRoutine } from '../reading/routine.ts';
 import { computerFromTags, computerName, type ComputerPlayer, type ComputerSetting } from './computer.ts';
 import { Coach } from './coach.ts';
 import type { Purpose, Think } from '../engine/port.ts';
@@ -234,7 +233,7 @@ export class GameSession {
 
   /** A frame from the board source. */
   pushFrame(t: number, readings: ArrayLike<number>): void {
-    if (this.routine) return this.pushCalibration(t, readings);
+    if (this.tracker.calibrating) return this.pushCalibration(t, readings);
     this.serial(() => {
       const before = this.tracker.view.lastChange;
       const events = this.tracker.push(t, readings);
@@ -341,7 +340,7 @@ export class GameSession {
   private considerComputer(): void {
     const c = this.computer;
     if (!c) return;
-    const ready = this.tracker.phase === 'play' && this.tracker.crownSquare === null && !this.routine;
+    const ready = this.tracker.phase === 'play' && this.tracker.crownSquare === null && !this.tracker.calibrating;
     // With a time control the computer keeps within its clock, leaving the time it takes the
     // player to carry its move out on the board (that counts on the computer's clock too).
     const mc = this.clock?.moverClock(c.setting.side);
@@ -364,37 +363,28 @@ export class GameSession {
 
   // ---------------------------------------------------------------- calibration
 
-  private routine: CalibrationRoutine | null = null;
   /** Board id the calibration belongs to (for saving). */
   boardId = '';
 
-  /** Starts the explicit calibration routine; play waits until it is done or cancelled. */
+  /** Starts the explicit calibration routine (run by the tracking); play waits until it is done or cancelled. */
   startCalibration(): void {
-    this.routine = new CalibrationRoutine({ minCoinDelta: this.tracker.readerOptions.minCoinDelta });
-    const progress = this.routine.progress();
+    const progress = this.tracker.startCalibration();
     this.emit({ type: 'calibration', progress, say: progress.message });
   }
 
   cancelCalibration(): void {
-    if (!this.routine) return;
-    this.routine = null;
+    const events = this.tracker.cancelCalibration();
+    if (!events) return;
     this.emit({ type: 'alert-cleared', say: 'Calibration cancelled.' });
-    this.afterTracker(this.tracker.setGame(this.game));
+    this.afterTracker(events);
   }
 
   private pushCalibration(t: number, readings: ArrayLike<number>): void {
-    const routine = this.routine!;
-    const progress = routine.push(t, readings);
-    if (!progress) return;
-    if (!routine.finished) {
-      this.emit({ type: 'calibration', progress, say: progress.message });
-      return;
-    }
-    this.routine = null;
-    const c = routine.result();
-    this.tracker.useCalibration(c);
-    this.emit({ type: 'calibrated', data: c.toJSON(this.boardId, new Date(this.now()).toISOString()), say: 'Calibration done and saved. Set up the position shown.' });
-    this.afterTracker(this.tracker.setGame(this.game));
+    const step = this.tracker.pushCalibration(t, readings);
+    if (!step) return;
+    if (step.kind === 'progress') return this.emit({ type: 'calibration', progress: step.progress, say: step.progress.message });
+    this.emit({ type: 'calibrated', data: step.calibration.toJSON(this.boardId, new Date(this.now()).toISOString()), say: 'Calibration done and saved. Set up the position shown.' });
+    this.afterTracker(step.events);
   }
 
   /** Uses a saved calibration (from an earlier routine on this board). */
@@ -501,7 +491,7 @@ export class GameSession {
   snapshot(): SessionSnapshot {
     return {
       ...tableSnapshot(this.table, { tracker: this.tracker, connected: this.connected, source: this.source, detail: this.sourceDetail }, !!this.options.tournament, this.now()),
-      calibration: this.routine ? this.routine.progress() : null,
+      calibration: this.tracker.calibration,
       ...this.coach.state(),
     };
   }

@@ -9,7 +9,7 @@ import { pdnFromGame, type PdnGame, type PdnResult } from '../pdn/index.ts';
 import type { BoardTracking } from '../tracking/board-tracking.ts';
 import { timeControlTag, type GameClock, type TimeControl } from './clock.ts';
 import type { MoveRecord, Piece, Snapshot } from '../protocol/v1.ts';
-import { joinWords, piecesSentence } from '../protocol/words.ts';
+import { joinWords, piecesSentence } from '../words/index.ts';
 
 /** What the view reads of the game at the table (GameTable keeps it). */
 export interface TableState {

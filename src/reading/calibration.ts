@@ -5,6 +5,8 @@
 // empty either way (the reader folds White's readings up). Pure data and
 // arithmetic, no I/O.
 
+import { THRESHOLDS } from './thresholds.ts';
+
 export const SQUARE_COUNT = 32;
 
 /** Smallest one-coin delta accepted for a square, as a fraction of the board's median. */
@@ -32,15 +34,6 @@ export interface CalibrationData {
    */
   coding?: 'uniform' | 'polarity';
 }
-
-/** On measured squares the one-coin level learnt in play stays at least this fraction of the measured gap below two coins. */
-const MEASURED_ONE_HEADROOM = 0.6;
-
-/**
- * On measured squares, a reading this far from one coin to two (0 = one, 1 =
- * two) is higher than any man reads there: a stack, whatever the game expects.
- */
-export const FIRM_STACK = 1 - MEASURED_ONE_HEADROOM;
 
 export class CalibrationError extends Error {
   override readonly name = 'CalibrationError';
@@ -145,7 +138,7 @@ export class Calibration {
     // (On measured levels a man may read above the routine's one-coin level — better centred, a
     // stronger magnet — but never into the upper part of the measured one-to-two gap: a reading
     // there is a stack, and learning it as a man would blind the square to stacks.)
-    if (count === 1 && (value < this.empty[i] + 2 * minGap || (this.measured[i] && value > this.two[i] - MEASURED_ONE_HEADROOM * this.measuredGap[i]))) return;
+    if (count === 1 && (value < this.empty[i] + 2 * minGap || (this.measured[i] && value > this.two[i] - THRESHOLDS.measuredOneHeadroom * this.measuredGap[i]))) return;
     // A man the game confirmed reading above a two-coin level learnt in play: that level came from
     // an off-centre king; it is estimated again from the one-coin level.
     if (count === 1 && this.twoKnown[i] && !this.measured[i] && value > this.two[i] - minGap) this.twoKnown[i] = 0;

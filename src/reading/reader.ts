@@ -10,176 +10,15 @@
 // play goes. Out: a plain BoardView per frame. In: what the game settled, as
 // plain data (ReaderFeedback: where stacks are plausible or expected, counts
 // the game decided, boards it confirmed, a known set-up to calibrate from),
-// applied by whoever owns the reader. Pure: time comes from the frames.
+// applied by whoever owns the reader. Its settings, the BoardView and the
+// feedback are declared in view.ts, its fixed thresholds in thresholds.ts.
+// Pure: time comes from the frames.
 
-import { Calibration, FIRM_STACK, NOMINAL, SQUARE_COUNT, median, occupancyConflicts } from './calibration.ts';
+import { Calibration, NOMINAL, SQUARE_COUNT, median, occupancyConflicts } from './calibration.ts';
+import { FIRM_STACK, THRESHOLDS as T } from './thresholds.ts';
+import { DEFAULT_READER, type BoardView, type ReaderFeedback, type ReaderOptions } from './view.ts';
 
-export interface ReaderOptions {
-  /** A changed count must hold this long (ms, frame time) before the board changes. */
-  debounceMs: number;
-  /** …and for at least this many frames. */
-  debounceFrames: number;
-  /** Hysteresis around each threshold, as a fraction of the square's coin delta. */
-  hysteresis: number;
-  /**
-   * Where the game allows no stack, a reading must reach this far above the
-   * one-coin level (in units of the one→two gap; 1 = the learnt two-coin
-   * level) to count as two: a well-centred coin can read as high as an
-   * off-centre stack.
-   */
-  unexpectedStackBar: number;
-  /** …and stay there this long (ms): a finger letting go, a nudge, a knocked neighbour all pass. */
-  unexpectedStackMs: number;
-  /** A reading below the empty level must stay there this long (ms) to be a coin lying magnet-up. */
-  upsideDownMs: number;
-  /** Where a stack is expected (a crown awaited), the one/two threshold sits this far from one towards two. */
-  expectedStackBar: number;
-  /**
-   * A coin put on (or taken off) a coin shows as a step between two steady
-   * readings of at least this fraction of a coin, even when the stack reads
-   * low in absolute terms.
-   */
-  plateauStep: number;
-  /** The empty/one-coin threshold, as a fraction of the square's coin delta above empty. */
-  emptyBar: number;
-  /** Readings this close to the one/two threshold (fraction of the gap) are marked uncertain. */
-  uncertainBand: number;
-  /** Empty squares' level follows drift with this weight per frame once settled. */
-  driftAlpha: number;
-  /** A square must be settled this long (ms) before its level is learnt from it. */
-  learnAfterMs: number;
-  /** Smallest coin delta (counts) accepted when calibrating from a known set-up. */
-  minCoinDelta: number;
-}
-
-/**
- * What the reader makes of the board, as plain values: coin counts, how sure
- * it is of each square, and the squares whose one-or-two call is soft (the
- * game decides there). Bitboards: bit s−1 for square s.
- */
-export interface BoardView {
-  readonly counts: Readonly<Uint8Array>;
-  readonly confidence: Readonly<Float32Array>;
-  readonly calibrated: boolean;
-  /** one or two coins could be read either way */
-  readonly uncertain: number;
-  /** two coins read where no stack can be, on levels only learnt in play (most likely a man sitting better) */
-  readonly unexpected: number;
-  /** a coin lying magnet-up (counted as a coin) */
-  readonly flipped: number;
-  /** empty or one coin could be read either way */
-  readonly faint: number;
-  /** where the game said a stack is plausible, and where one is expected (a crown awaited) */
-  readonly plausibleStacks: number;
-  readonly expectedStacks: number;
-  /** frame time of the last change of any count */
-  readonly lastChange: number;
-  /** frame time of the last frame */
-  readonly now: number;
-  /** some square is still waiting out its debounce (the board is about to change) */
-  readonly settling: boolean;
-  /** per square: the smoothed reading in coins above empty (0 = empty, 1 = the best-centred single coin seen) */
-  readonly coins: Readonly<Float32Array>;
-  /** per square: where the smoothed reading sits between one coin (0) and two (1) */
-  readonly stack: Readonly<Float32Array>;
-  /** squares whose one- and two-coin levels were measured deliberately (the routine): their one-or-two calls are firm outside `uncertain` */
-  readonly measured: number;
-  /**
-   * Not calibrated yet, the board at rest in the set-up asked for: squares
-   * where it should hold a coin but the reading cannot be told from an empty
-   * square (a weak sensor or magnet, a coin far off-centre — or no coin).
-   * Seeing the square empty for a moment (the coin lifted and put back)
-   * settles it.
-   */
-  readonly unclear: number;
-  /**
-   * The board is polarity-coded (Black's coins raise the reading, White's
-   * lower it): detected when it calibrates from a set-up. Counts are then read
-   * from how far a reading stands from empty, either way, and `signed` says
-   * which way.
-   */
-  readonly coded: boolean;
-  /** per square: the reading in coin steps from empty, signed (+ Black's side, − White's; on an old board − is a coin upside down) */
-  readonly signed: Readonly<Float32Array>;
-  /** coded board: squares whose coin reads on White's side (below empty), and on Black's */
-  readonly whiteSide: number;
-  readonly blackSide: number;
-  /** coded board: squares reading only about half a step from empty, either way (a coin upside down, or a crown of the other colour under a man) */
-  readonly half: number;
-}
-
-/**
- * What the game settled, for the reader: plain data, applied in order by the
- * reader's owner (BoardReader.apply). The tracker returns these; it never
- * holds the reader.
- */
-export type ReaderFeedback =
-  /** where a two-coin stack is plausible now (kings, crowning squares, king destinations), and where one is expected (a crown awaited) */
-  | { kind: 'stack-prior'; plausible: number; expected: number }
-  /** the game settled a soft call: this square holds this many coins */
-  | { kind: 'correct'; square: number; count: 0 | 1 | 2 }
-  /** the board matched a position (but for the `except` squares): its counts may teach the levels */
-  | { kind: 'confirm'; except: number }
-  /** the board should stand in this known occupancy (a set-up): calibrate from it if the readings agree */
-  | { kind: 'calibrate-from'; counts: ArrayLike<number> };
-
-export const DEFAULT_READER: ReaderOptions = {
-  debounceMs: 20,
-  debounceFrames: 2,
-  hysteresis: 0.08,
-  unexpectedStackBar: 1.1,
-  unexpectedStackMs: 400,
-  upsideDownMs: 150,
-  plateauStep: 0.22,
-  uncertainBand: 0.3,
-  emptyBar: 0.3,
-  expectedStackBar: 0.25,
-  driftAlpha: 0.002,
-  learnAfterMs: 120,
-  minCoinDelta: 40,
-};
-
-/**
- * A reading more than this fraction of the square's one-coin step BELOW its
- * own empty level is a coin lying magnet-up (a magnet glued the wrong way, or
- * a coin put down upside down): counted as a coin, and the player is told to
- * turn it over. A magnet-up coin reads about 0.6 of a step below empty
- * (its magnet a coin's thickness higher: hardware/README.md), 0.45 at the
- * farthest a coin can lie off-centre, less with a weak magnet; drift and an
- * empty level estimated from the other squares stay well inside 0.3.
- */
-export const UPSIDE_DOWN_STEP = 0.36;
-
-/** Where no stack is plausible but the square's one- and two-coin levels were both measured, the one/two threshold (fraction of the gap). */
-const MEASURED_STACK_BAR = 0.45;
-
-/** …and the band around it where the game decides, as a fraction of the gap. */
-const MEASURED_BAND = 0.1;
-
-/** The faint band, in coin steps above the empty level: empty or one coin is the game's call there. */
-const FAINT = [0.15, 0.42] as const;
-
-/** A faint reading counted empty may be read as a coin still there (half-lifted) only this long (ms). */
-const FAINT_COIN_MS = 2000;
-
-/** A rising reading has stopped moving when two frames differ by at most this fraction of a coin. */
-const STILL = 0.06;
-
-/** Coded board: a reading this many coin steps from empty has a side (below −SIDE_BAR: White's). */
-const SIDE_BAR = 0.3;
-/**
- * …and one under this many is about half a coin: a coin upside down (~0.6 of
- * a step the other way), or a crown of the other colour under a man (~0.5).
- * A coin of the wrong colour reads a full step the other way, 0.65 at the
- * farthest off-centre with a weak magnet.
- */
-const HALF_BAR = 0.75;
-
-/** A set-up with at least this many coins reading clearly below the empty squares is a polarity-coded board. */
-const CODED_MIN_COINS = 4;
-
-/** Frames in a row with every reading steady before a calibration is taken. */
-const STEADY_FRAMES = 20;
+export { DEFAULT_READER, type BoardView, type ReaderFeedback, type ReaderOptions } from './view.ts';
 
 export class BoardReader {
   readonly options: ReaderOptions;
@@ -383,7 +222,7 @@ export class BoardReader {
       const raw = readings[i];
       const quiet = Math.abs(raw - this.rawSmooth[i]) <= steadyTol;
       if (!quiet) steady = false;
-      this.rawSmooth[i] = first ? raw : this.rawSmooth[i] + 0.3 * (raw - this.rawSmooth[i]);
+      this.rawSmooth[i] = first ? raw : this.rawSmooth[i] + T.smoothing * (raw - this.rawSmooth[i]);
       if (quiet && !first) {
         if (this.rawSmooth[i] < this.lowSeen[i]) this.lowSeen[i] = this.rawSmooth[i];
         if (this.rawSmooth[i] > this.highSeen[i]) this.highSeen[i] = this.rawSmooth[i];
@@ -392,28 +231,28 @@ export class BoardReader {
       const v = this.coded ? cal.empty[i] + Math.abs(raw - cal.empty[i]) : raw;
       if (this.coded) {
         const sg = (this.rawSmooth[i] - cal.empty[i]) / Math.max(1, cal.span(i));
-        if (sg < -SIDE_BAR) white |= 1 << i;
-        else if (sg > SIDE_BAR) black |= 1 << i;
-        if (Math.abs(sg) >= SIDE_BAR && Math.abs(sg) < HALF_BAR) half |= 1 << i;
+        if (sg < -T.sideBar) white |= 1 << i;
+        else if (sg > T.sideBar) black |= 1 << i;
+        if (Math.abs(sg) >= T.sideBar && Math.abs(sg) < T.halfBar) half |= 1 << i;
       }
-      this.smooth[i] = first ? v : this.smooth[i] + 0.3 * (v - this.smooth[i]);
+      this.smooth[i] = first ? v : this.smooth[i] + T.smoothing * (v - this.smooth[i]);
       const cur = this.counts[i];
       const span = Math.max(cal.one[i] - cal.empty[i], 1);
       const expected = (this.stackExpected >>> i) & 1;
-      const h = (expected ? 0.25 : 1) * o.hysteresis * span;
+      const h = (expected ? T.expectedHysteresis : 1) * o.hysteresis * span;
       // Empty squares read steadily (noise is a few counts) while a coin's reading falls off fast
       // with distance from the centre, so the empty/one threshold sits low in the coin's span.
       const t01 = cal.empty[i] + o.emptyBar * span;
       const gap12 = Math.max(cal.two[i] - cal.one[i], 1);
       const plausible = (this.stackMask >>> i) & 1;
       // (Where both levels were measured deliberately on this square, they are no guess: nearer midway.)
-      const stackBar = expected ? o.expectedStackBar : plausible ? 0.5 : cal.measured[i] ? MEASURED_STACK_BAR : o.unexpectedStackBar;
+      const stackBar = expected ? o.expectedStackBar : plausible ? T.plausibleStackBar : cal.measured[i] ? T.measuredStackBar : o.unexpectedStackBar;
       const t12 = cal.one[i] + stackBar * gap12;
 
       // Candidate count, with hysteresis towards the current one. A reading clearly below the
       // square's own empty level is a coin lying magnet-up: a coin (1), flagged to be turned over.
       let c: number;
-      const tFlip = cal.empty[i] - UPSIDE_DOWN_STEP * span;
+      const tFlip = cal.empty[i] - T.upsideDown * span;
       // (One coin or two from the smoothed reading where a stack must hold a while, without
       // hysteresis going up: the wait is the guard, and frame noise would keep restarting it.)
       if (plausible || expected ? v >= t12 + (cur === 2 ? -h : h) : this.smooth[i] >= t12 - (cur === 2 ? h : 0)) c = 2;
@@ -424,43 +263,43 @@ export class BoardReader {
       // Close to the one/two threshold: the tracker may read it either way (the game decides). Where
       // a stack is plausible the band is wide; on measured levels narrow; elsewhere a stack is never
       // a reading's call alone (see the unexpected stacks below).
-      const band = plausible || expected ? o.uncertainBand : cal.measured[i] ? MEASURED_BAND : 0;
+      const band = plausible || expected ? o.uncertainBand : cal.measured[i] ? T.measuredBand : 0;
       // (On measured levels the band is the band: the hysteresis margin would widen it over most of a
       // narrow one-to-two gap.)
-      if (band && !this.frozen[i] && sm > cal.empty[i] + 0.75 * span && Math.abs(sm - t12) < band * gap12 + (plausible || expected ? 0.5 * h : 0)) uncertain |= 1 << i;
+      if (band && !this.frozen[i] && sm > cal.empty[i] + T.uncertainFloor * span && Math.abs(sm - t12) < band * gap12 + (plausible || expected ? T.plausibleBandHysteresis * h : 0)) uncertain |= 1 << i;
       // Faint: between a far off-centre or half-lifted coin and an empty square whose level was
       // guessed (off by the sensor's offset). Empty or one coin is then the game's call.
-      const faintBand = sm > cal.empty[i] + FAINT[0] * span && sm < cal.empty[i] + FAINT[1] * span;
+      const faintBand = sm > cal.empty[i] + T.faint[0] * span && sm < cal.empty[i] + T.faint[1] * span;
       // (Only a steady faint reading: a coin going down or coming up passes through the band. Read
       // as a coin still there only for a while: a finger lets go, an empty square stays faint.)
       // (The clock restarts only when the reading leaves the band clearly: noise at its edge does not.)
-      if (sm >= cal.empty[i] + FAINT[1] * span || sm <= cal.empty[i] + (FAINT[0] - 0.08) * span) this.faintSince[i] = Infinity;
+      if (sm >= cal.empty[i] + T.faint[1] * span || sm <= cal.empty[i] + (T.faint[0] - T.faintExit) * span) this.faintSince[i] = Infinity;
       if (!faintBand) {
         // (outside the band: not faint)
-      } else if (!this.frozen[i] && Math.abs(v - sm) <= 0.04 * span) {
+      } else if (!this.frozen[i] && Math.abs(v - sm) <= T.steady * span) {
         if (this.faintSince[i] === Infinity) this.faintSince[i] = t;
         // (Read as a coin still there — counted empty, or held so — only for a while; an emptied
         // square still counted as holding its coin may always be read empty.)
         const coinStillThere = cur === 0 || this.held[i] === 1;
-        if (!coinStillThere || t - this.faintSince[i] <= FAINT_COIN_MS) faint |= 1 << i;
+        if (!coinStillThere || t - this.faintSince[i] <= T.faintCoinMs) faint |= 1 << i;
         // A square whose empty level was only guessed, reading faint and still for that long after
         // its coin went: empty (a finger would have let go by now).
-        if (cur === 1 && c === 1 && !cal.emptyKnown[i] && this.held[i] < 0 && t - this.faintSince[i] > FAINT_COIN_MS) c = 0;
+        if (cur === 1 && c === 1 && !cal.emptyKnown[i] && this.held[i] < 0 && t - this.faintSince[i] > T.faintCoinMs) c = 0;
       }
       if (this.held[i] >= 0) {
-        if (faintBand && !(this.held[i] === 1 && t - this.faintSince[i] > FAINT_COIN_MS)) c = this.held[i];
+        if (faintBand && !(this.held[i] === 1 && t - this.faintSince[i] > T.faintCoinMs)) c = this.held[i];
         else this.held[i] = -1;
       }
       if (this.frozen[i]) {
         // (A man the game settled on a measured square, now reading steadily higher than any man
         // reads there: a coin was put on it. The evidence overrules the old call.)
-        const firm = this.frozen[i] === 1 && cal.measured[i] && (sm - cal.one[i]) / gap12 >= FIRM_STACK && Math.abs(v - sm) <= 0.04 * span;
+        const firm = this.frozen[i] === 1 && cal.measured[i] && (sm - cal.one[i]) / gap12 >= FIRM_STACK && Math.abs(v - sm) <= T.steady * span;
         if (c === 0 || sm < t01 || firm) this.frozen[i] = 0;
         else c = this.frozen[i];
       }
       // Confidence: distance from the nearest threshold, relative to half a coin.
       const d = Math.min(Math.abs(v - t01), Math.abs(v - t12));
-      this.confidence[i] = Math.min(1, d / (0.5 * span));
+      this.confidence[i] = Math.min(1, d / (T.confidenceScale * span));
       if (c === cur) {
         this.pending[i] = -1;
         this.last[i] = v;
@@ -472,11 +311,11 @@ export class BoardReader {
         // put on; on a stack a step down is a coin taken off. Anywhere else a step up is a coin
         // sitting better (nudged to the centre, a finger let go, a neighbour knocked away) and
         // never counts as a coin added.
-        if (cur >= 1 && Math.abs(v - sm) <= 0.04 * span) {
-          if (++this.steadyRun[i] === 5) {
+        if (cur >= 1 && Math.abs(v - sm) <= T.steady * span) {
+          if (++this.steadyRun[i] === T.plateauFrames) {
             const base = this.plateau[i];
             const up = sm - base;
-            if (!Number.isNaN(base) && cur === 1 && expected && (up >= o.plateauStep * span || (up >= 0.12 * span && sm >= cal.one[i] + 0.08 * span))) {
+            if (!Number.isNaN(base) && cur === 1 && expected && (up >= o.plateauStep * span || (up >= T.crownStep * span && sm >= cal.one[i] + T.crownAbove * span))) {
               this.counts[i] = 2;
               this.frozen[i] = 2; // a step up where a crown is awaited is evidence the absolute level cannot overrule
               uncertain &= ~(1 << i);
@@ -511,13 +350,13 @@ export class BoardReader {
       const hold = c === 2 && !plausible ? o.unexpectedStackMs : c === 1 && cur === 0 && v < t01 ? o.upsideDownMs : o.debounceMs;
       // A coin is counted put down once its reading stops moving (a coin carried low over the
       // square, or still coming down, is not there yet).
-      const still = c < cur || Math.abs(v - this.last[i]) <= STILL * span;
+      const still = c < cur || Math.abs(v - this.last[i]) <= T.still * span;
       this.last[i] = v;
       if (still && this.pendingFrames[i] >= o.debounceFrames && t - this.pendingSince[i] >= hold) {
         // A change between one and two coins that came as a clear step from the last steady
         // reading is firm evidence (a coin put on or taken off), not a borderline call.
         const base = this.plateau[i];
-        if (expected && !Number.isNaN(base) && Math.abs(sm - base) >= 0.12 * span && cur === 1 && c === 2 && sm > base) {
+        if (expected && !Number.isNaN(base) && Math.abs(sm - base) >= T.crownStep * span && cur === 1 && c === 2 && sm > base) {
           this.frozen[i] = c;
           uncertain &= ~(1 << i);
         }
@@ -558,21 +397,21 @@ export class BoardReader {
   private learn(i: number, count: number, v: number, t: number, raw: number): void {
     if (!this.calibrated || !this.confirmed[i] || t - this.settledSince[i] < this.options.learnAfterMs) return;
     // Only from a steady reading (not while a hand is taking the coin away).
-    if (Math.abs(v - this.smooth[i]) > 0.03 * this.calibration.span(i)) return;
+    if (Math.abs(v - this.smooth[i]) > T.learnSteady * this.calibration.span(i)) return;
     if (count === 0) {
       // Drift is slow: a reading far from the empty level is not drift (an off-centre coin, a hand).
       // A square's first confirmed empty reading (its level only guessed so far) is its level.
       // (From the reading as it comes: on a coded board the folded one cannot fall below the level.)
       const cal = this.calibration;
       if (!cal.emptyKnown[i]) cal.learn(i, 0, this.rawSmooth[i], 1);
-      else if (Math.abs(raw - cal.empty[i]) < 0.1 * cal.span(i)) cal.learn(i, 0, raw, this.options.driftAlpha);
+      else if (Math.abs(raw - cal.empty[i]) < T.driftWindow * cal.span(i)) cal.learn(i, 0, raw, this.options.driftAlpha);
     }
     else if (!this.learnt[i]) {
       this.learnt[i] = 1;
-      this.calibration.learn(i, count as 1 | 2, this.smooth[i], 0.3);
+      this.calibration.learn(i, count as 1 | 2, this.smooth[i], T.learnWeight);
     } else if (count === 1 && this.smooth[i] > this.calibration.one[i]) {
       // The man sits better than any coin seen here before (nudged to the centre): its level rises.
-      this.calibration.learn(i, 1, this.smooth[i], 0.3);
+      this.calibration.learn(i, 1, this.smooth[i], T.learnWeight);
     }
   }
 
@@ -622,7 +461,7 @@ export class BoardReader {
    */
   calibrateFrom(counts: ArrayLike<number>): boolean {
     // Only from a board at rest: every reading steady for a while (no hand moving, no ramp).
-    if (this.steadyFrames < STEADY_FRAMES) return false;
+    if (this.steadyFrames < T.calibrateSteadyFrames) return false;
     const gap = this.options.minCoinDelta;
     const raw = this.rawSmooth;
     // Which kind of board: on a polarity-coded one White's coins read below the empty squares (on
@@ -632,7 +471,7 @@ export class BoardReader {
     const baseline = empties.length ? median(empties) : NOMINAL.empty;
     let below = 0;
     for (let i = 0; i < SQUARE_COUNT; i++) if (counts[i] > 0 && raw[i] < baseline - gap) below++;
-    const coded = below >= CODED_MIN_COINS;
+    const coded = below >= T.codedMinCoins;
     // Each square's own empty level where it was seen (the extreme of its readings on the empty
     // side, a coin step away), and the readings as counted: folded about it on a coded board.
     const own = new Float64Array(SQUARE_COUNT).fill(Infinity);
@@ -640,7 +479,11 @@ export class BoardReader {
     for (let i = 0; i < SQUARE_COUNT; i++) {
       const down = coded && raw[i] < baseline;
       const seen = down ? this.highSeen[i] : this.lowSeen[i];
-      if (counts[i] > 0 && Math.abs(raw[i] - seen) >= gap) own[i] = seen;
+      // (Under a king, only a level nearer the empty squares' than half the way to the king's: a
+      // square that only ever held a man, then the king put together on it, has its lowest reading
+      // a man's, a coin above empty — taken for empty, the king's square read empty as magnet-up.)
+      const plausible = counts[i] < 2 || Math.abs(seen - baseline) < Math.abs(raw[i] - seen) / 2;
+      if (counts[i] > 0 && Math.abs(raw[i] - seen) >= gap && plausible) own[i] = seen;
       // (An empty square reading a coin above its own lowest level holds a coin: checked on an old board.)
       if (counts[i] === 0 && !coded) own[i] = this.lowSeen[i];
       const e = Number.isFinite(own[i]) ? own[i] : counts[i] === 0 ? raw[i] : baseline;

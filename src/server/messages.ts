@@ -2,7 +2,7 @@
 // the protocol (src/protocol/v1.ts), with errors that say what was wanted and
 // what came: unknown names and fields are named, sizes and versions checked.
 
-import { joinWords } from '../protocol/words.ts';
+import { joinWords } from '../words/index.ts';
 import { ClientMessage, Command } from '../protocol/v1.ts';
 
 // The schema itself lives in src/protocol/v1.ts (one declaration for server and page).

@@ -2,14 +2,23 @@
 // the evidence about coins) and one MoveTracker (the game against the board).
 // Each frame goes to the reader; its plain BoardView goes to the tracker; the
 // tracker's feedback (what the game settled) comes back as data and is applied
-// to the reader here, and nowhere else. Pure like both: time comes from the
-// frames.
+// to the reader here, and nowhere else. It also runs the explicit calibration
+// routine (reading/routine.ts): while it runs, frames go to the routine, not
+// the reader, and its result is put to use here. Pure like both: time comes
+// from the frames.
 
 import type { Game, Move } from '../rules/index.ts';
 import type { Alert } from './diagnose.ts';
-import { BoardReader, type BoardView, type ReaderFeedback, type ReaderOptions } from '../reading/reader.ts';
+import { BoardReader } from '../reading/reader.ts';
+import type { BoardView, ReaderFeedback, ReaderOptions } from '../reading/view.ts';
 import type { Calibration } from '../reading/calibration.ts';
+import { CalibrationRoutine, type RoutineProgress } from '../reading/routine.ts';
 import { MoveTracker, type BoardStatus, type Phase, type Reminder, type TrackerEvent, type TrackerOptions, type TrackerStep } from './tracker.ts';
+
+/** What a frame did to the calibration routine: it moved on, or it is done (its result in use, the board to be set up again). */
+export type CalibrationStep =
+  | { kind: 'progress'; progress: RoutineProgress }
+  | { kind: 'done'; calibration: Calibration; events: TrackerEvent[] };
 
 export class BoardTracking {
   readonly reader: BoardReader;
@@ -48,6 +57,48 @@ export class BoardTracking {
     this.reader.useCalibration(c);
   }
 
+  private routine: CalibrationRoutine | null = null;
+
+  /** The explicit calibration routine is running: frames go to it (pushCalibration), play waits. */
+  get calibrating(): boolean {
+    return this.routine !== null;
+  }
+
+  /** Where the running routine stands (null: none runs). */
+  get calibration(): RoutineProgress | null {
+    return this.routine ? this.routine.progress() : null;
+  }
+
+  /** Starts (or restarts) the explicit calibration routine; returns its first instruction. */
+  startCalibration(): RoutineProgress {
+    this.routine = new CalibrationRoutine({ minCoinDelta: this.reader.options.minCoinDelta });
+    return this.routine.progress();
+  }
+
+  /** Stops the routine (null if none ran): the board is compared with the game again. */
+  cancelCalibration(t = this.reader.now): TrackerEvent[] | null {
+    if (!this.routine) return null;
+    this.routine = null;
+    return this.setGame(this.tracker.currentGame, t);
+  }
+
+  /**
+   * Feeds one frame to the running routine. Null when it did not move on. Once
+   * done its calibration is in use and the board is compared with the game
+   * again (the events of that).
+   */
+  pushCalibration(t: number, readings: ArrayLike<number>): CalibrationStep | null {
+    const routine = this.routine;
+    if (!routine) return null;
+    const progress = routine.push(t, readings);
+    if (!progress) return null;
+    if (!routine.finished) return { kind: 'progress', progress };
+    this.routine = null;
+    const calibration = routine.result();
+    this.useCalibration(calibration);
+    return { kind: 'done', calibration, events: this.setGame(this.tracker.currentGame, t) };
+  }
+
   /**
    * Applies the tracker's feedback to the reader. If that calibrated the reader
    * from the set-up (its counts reset to the position), the tracker sees the new
@@ -69,7 +120,7 @@ export class BoardTracking {
   get view(): BoardView {
     return this.reader.view();
   }
-  /** The reader's settings (the calibration routine takes the smallest coin step from them). */
+  /** The reader's settings. */
   get readerOptions(): Readonly<ReaderOptions> {
     return this.reader.options;
   }

@@ -6,11 +6,12 @@
 // correction made with another piece. Pure: a board, the position and the
 // legal moves in, an Alert out.
 
-import { joinWords } from '../protocol/words.ts';
+import { joinWords } from '../words/index.ts';
 import {
   NEIGHBOUR, JUMP_LAND, colorAt, moveText, opposite, shortText, type Move, type Position,
 } from '../rules/index.ts';
 import { pieceName, sideName, type Counts } from './boards.ts';
+import type { Alert, Fix } from '../protocol/v1.ts';
 
 export type AlertCategory =
   | 'wrong-side'
@@ -30,35 +31,16 @@ export type AlertCategory =
   | 'wrong-piece-retraction'
   | 'illegal-move';
 
-export interface Fix {
-  square: number;
-  /** put a piece there, or take coins away */
-  action: 'place' | 'remove';
-  /** what to place (or what stands there to remove) */
-  piece: string;
-  coins: number;
-}
+/** What to put where (protocol type: one schema, src/protocol/v1.ts). */
+export type { Fix } from '../protocol/v1.ts';
+/**
+ * An illegal board: what is wrong, in words, and what to put where (protocol
+ * type; its category is one of AlertCategory, kept open in the schema).
+ */
+export type { Alert } from '../protocol/v1.ts';
 
-export interface Alert {
-  category: AlertCategory;
-  /** One or two sentences: what is wrong and how to put it right. */
-  message: string;
-  /** Squares to fix (where the board differs from the position to restore). */
-  squares: number[];
-  fixes: Fix[];
-  /** Frame time the alert was raised. */
-  t: number;
-  /** The retraction rule: the piece moved incorrectly (back on `square`) and its legal moves, one of which must put it right. */
-  retract?: Retract;
-}
-
-export interface Retract {
-  square: number;
-  /** its legal moves, in PDN notation */
-  moves: string[];
-  /** they are captures */
-  capture: boolean;
-}
+/** The retraction rule: the piece moved incorrectly (back on `square`), its legal moves in PDN notation, and whether they are captures. */
+export type Retract = NonNullable<Alert['retract']>;
 
 /** "Put 22 back and capture with it: 22x15." / "Put 22 back and move it again: 22-17 or 22-18." */
 export function retractSentence(r: Retract): string {

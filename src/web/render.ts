@@ -15,7 +15,7 @@ import {
   canControl, canUseHand, clockNow, isArmed, reviewView, sortedArchive, statusHeadline, timeCall,
   type ViewState,
 } from './state.ts';
-import { fixSentences, piecesSentence, squareList } from '../protocol/words.ts';
+import { fixSentences, piecesSentence, squareList } from '../words/index.ts';
 import { esc } from './html.ts';
 import { evaluationWords, renderBoard, renderEvalBar } from './board.ts';
 

@@ -3,7 +3,10 @@
 // the game allows them and where it does not, coins lying magnet-up, learning.
 import { describe, expect, it } from 'vitest';
 import { Calibration, MIN_STACK_RATIO, NOMINAL, SQUARE_COUNT, agreesWithOccupancy, occupancyConflicts } from '../../src/reading/calibration.ts';
-import { BoardReader, UPSIDE_DOWN_STEP } from '../../src/reading/reader.ts';
+import { BoardReader } from '../../src/reading/reader.ts';
+import { THRESHOLDS } from '../../src/reading/thresholds.ts';
+
+const UPSIDE_DOWN_STEP = THRESHOLDS.upsideDown;
 import { CalibrationRoutine } from '../../src/reading/routine.ts';
 
 const START: number[] = Array.from({ length: SQUARE_COUNT }, (_, i) => (i < 12 || i >= 20 ? 1 : 0));

@@ -1,9 +1,11 @@
-// Words shared by the session (what is spoken and logged) and the page (what
-// is shown): list joining, square lists ("1–4, 6 and 9") and set-up / fix instructions
-// grouped by kind of piece ("Put a black man on 1–12"). Pure, no imports
+// The sentences the program says, in English: list joining, square lists
+// ("1–4, 6 and 9") and set-up / fix instructions grouped by kind of piece ("Put
+// a black man on 1–12"). Shared by the tracking (alerts), the session and the
+// server (what is spoken and logged) and the page (what is shown); not part of
+// the protocol (messages carry the sentences made here). Pure, no imports
 // beyond the protocol's types, so the page bundle can use it.
 
-import type { Fix } from './v1.ts';
+import type { Fix } from '../protocol/v1.ts';
 
 /** "a, b and c" / "a, b or c": the one list joiner of every message. */
 export function joinWords(items: readonly string[], conjunction: 'and' | 'or' = 'and'): string {

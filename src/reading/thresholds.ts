@@ -1,0 +1,93 @@
+// The reader's fixed thresholds, in one table: every fraction, band and wait
+// the reader (reader.ts), the calibration (calibration.ts) and the tracker's
+// level checks use, named and said why. Fractions are of a square's own coin
+// step (one coin − empty, "span") unless said otherwise; "gap" is its one → two
+// step. The settings a caller may change live in ReaderOptions (reader.ts).
+// Pure constants, no imports.
+
+export const THRESHOLDS = {
+  /** Weight of each new frame in the smoothed readings (a fast EMA: about 3 frames). */
+  smoothing: 0.3,
+
+  // ---- steadiness
+  /** A reading is steady (on a plateau, faint and still) when it stays this close to its smoothed value. */
+  steady: 0.04,
+  /** A rising reading has stopped moving (a coin is down, not carried over) when two frames differ by at most this. */
+  still: 0.06,
+  /** Steady frames in a row that make a plateau (the reading a step up or down is measured from). */
+  plateauFrames: 5,
+  /** Frames in a row with every reading steady before a calibration is taken from a set-up. */
+  calibrateSteadyFrames: 20,
+
+  // ---- one coin or two
+  /** Where a stack is plausible (not expected), the one/two threshold sits midway in the gap. */
+  plausibleStackBar: 0.5,
+  /** Where no stack is plausible but the square's one- and two-coin levels were both measured, the one/two threshold (fraction of the gap). */
+  measuredStackBar: 0.45,
+  /** …and the band around it where the game decides (fraction of the gap). */
+  measuredBand: 0.1,
+  /** Where a stack is plausible, the uncertain band widens by this much of the hysteresis. */
+  plausibleBandHysteresis: 0.5,
+  /** A square is marked one-or-two only while it reads at least this many coin steps (not a coin going down or coming up). */
+  uncertainFloor: 0.75,
+  /** Where a crown is expected, the hysteresis is this fraction of the usual (a crown must not need a big step). */
+  expectedHysteresis: 0.25,
+  /**
+   * Where a crown is awaited, a smaller step up than ReaderOptions.plateauStep
+   * (at least crownStep) counts as the crown when the reading then stands at
+   * least crownAbove over the one-coin level.
+   */
+  crownStep: 0.12,
+  crownAbove: 0.08,
+
+  // ---- empty or one coin
+  /** The faint band, in coin steps above the empty level: empty or one coin is the game's call there. */
+  faint: [0.15, 0.42] as const,
+  /** The faint clock restarts only when the reading leaves the band by this much below its bottom (noise at the edge does not). */
+  faintExit: 0.08,
+  /** A faint reading counted empty may be read as a coin still there (half-lifted) only this long (ms). */
+  faintCoinMs: 2000,
+  /**
+   * A reading more than this BELOW its own empty level is a coin lying
+   * magnet-up (a magnet glued the wrong way, or a coin put down upside down):
+   * counted as a coin, and the player is told to turn it over. A magnet-up coin
+   * reads about 0.6 of a step below empty (its magnet a coin's thickness
+   * higher: hardware/README.md), 0.45 at the farthest a coin can lie
+   * off-centre, less with a weak magnet; drift and an empty level estimated
+   * from the other squares stay well inside 0.3.
+   */
+  upsideDown: 0.36,
+
+  // ---- confidence
+  /** Confidence is the distance from the nearest threshold relative to this much of a coin step (1 at or beyond). */
+  confidenceScale: 0.5,
+
+  // ---- polarity-coded board
+  /** A reading this many coin steps from empty has a side (below −sideBar: White's). */
+  sideBar: 0.3,
+  /**
+   * …and one under this many is about half a coin: a coin upside down (~0.6 of
+   * a step the other way), or a crown of the other colour under a man (~0.5).
+   * A coin of the wrong colour reads a full step the other way, 0.65 at the
+   * farthest off-centre with a weak magnet.
+   */
+  halfBar: 0.75,
+  /** A set-up with at least this many coins reading clearly below the empty squares is a polarity-coded board. */
+  codedMinCoins: 4,
+
+  // ---- learning levels in play
+  /** Levels are learnt only from a reading this close to its smoothed value (not while a hand takes the coin away). */
+  learnSteady: 0.03,
+  /** An empty square's level follows drift only from readings this close to it (farther: an off-centre coin, a hand). */
+  driftWindow: 0.1,
+  /** Weight of a fresh placement's reading when its level is learnt. */
+  learnWeight: 0.3,
+  /** On measured squares the one-coin level learnt in play stays at least this fraction of the measured gap below two coins. */
+  measuredOneHeadroom: 0.6,
+} as const;
+
+/**
+ * On measured squares, a reading this far from one coin to two (0 = one, 1 =
+ * two) is higher than any man reads there: a stack, whatever the game expects.
+ */
+export const FIRM_STACK = 1 - THRESHOLDS.measuredOneHeadroom;

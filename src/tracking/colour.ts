@@ -1,0 +1,162 @@
+// Colours on the board: what the reader's polarity coding (a coded set:
+// Black's coins raise the reading, White's lower it) and coins lying
+// magnet-up say against the game — a coin of the wrong side where a piece
+// stands, a coin upside down, a king crowned with the opponent's coin, a move
+// made by the wrong side — and the words for it. It also keeps the colour
+// issues' grace period (ColourWatch). Pure: the reader's view and the
+// position in, bitboards and sentences out.
+
+import type { Alert, Reminder } from '../protocol/v1.ts';
+import type { Position } from '../rules/index.ts';
+import type { BoardView } from '../reading/view.ts';
+import { joinWords } from '../words/index.ts';
+import { describeFixes } from './diagnose.ts';
+import type { Counts } from './boards.ts';
+
+/** Coded board: a king reading at least this many coin steps on the other side's colour is a king of the wrong colour (a stack of theirs reads ~1.5). */
+const WRONG_KING = 1.1;
+
+export interface ColourIssues {
+  /** a coin of the other side where a piece stands (it reads a full step the other way) */
+  wrong: number;
+  /** a man reading about half a step the other way (its coin lying magnet-up) */
+  upsideDown: number;
+}
+
+/**
+ * What the colours read say against the position, on a polarity-coded board.
+ * A king reading half a step the other way is a king crowned with the
+ * opponent's coin under the man: no issue. Nothing on a board glued the old
+ * way (colour checks off).
+ */
+export function colourIssues(v: BoardView, pos: Position): ColourIssues {
+  if (!v.coded) return { wrong: 0, upsideDown: 0 };
+  const other = (pos.black & v.whiteSide) | (pos.white & v.blackSide);
+  // A king on the other side's colour is wrong only if it reads like a stack of that colour: a
+  // crown of the other colour under the man reads about half a coin, and even a well-placed one
+  // less than a coin (the man on top pulls it back).
+  let wrongKings = 0;
+  const kingsOther = other & pos.kings;
+  if (kingsOther) {
+    const signed = v.signed;
+    for (let i = 0; i < 32; i++) if ((kingsOther >>> i) & 1 && Math.abs(signed[i]) >= WRONG_KING) wrongKings |= 1 << i;
+  }
+  return { wrong: (other & ~pos.kings & ~v.half) | wrongKings, upsideDown: other & v.half & ~pos.kings };
+}
+
+/**
+ * On a polarity-coded board, what the colours seen add to an alert about
+ * `board` (the position's counts `counts`): coins put down that read as the
+ * other side's (not the side to move) are named ("the coin put on 17 is
+ * White's"), and when every coin put down is the other side's, one of theirs
+ * left its square and none of the side to move's pieces moved, the mistake is
+ * a move by the wrong side, whatever the squares alone suggested.
+ */
+export function withColoursSeen(alert: Alert, v: BoardView, pos: Position, counts: Counts, board: Counts): Alert {
+  if (!v.coded) return alert;
+  const mover = pos.turn, other = mover === 'black' ? 'white' : 'black';
+  const otherSide = other === 'white' ? v.whiteSide : v.blackSide;
+  const placed: number[] = [];
+  let moverMoved = false, otherMoved = false;
+  for (let i = 0; i < 32; i++) {
+    if (board[i] > counts[i] && counts[i] === 0) placed.push(i + 1);
+    if (board[i] !== counts[i] && ((mover === 'black' ? pos.black : pos.white) >>> i) & 1) moverMoved = true;
+    if (board[i] !== counts[i] && ((mover === 'black' ? pos.white : pos.black) >>> i) & 1) otherMoved = true;
+  }
+  const theirs = placed.filter((sq) => (otherSide >>> (sq - 1)) & 1);
+  if (!theirs.length) return alert;
+  const Other = other === 'white' ? 'White' : 'Black', Mover = mover === 'white' ? 'White' : 'Black';
+  const named = `The ${theirs.length > 1 ? 'coins' : 'coin'} put on ${joinWords(theirs.map(String))} ${theirs.length > 1 ? 'are' : 'is'} ${Other}'s.`;
+  if (theirs.length === placed.length && !moverMoved && otherMoved && alert.category !== 'wrong-side') {
+    return { ...alert, category: 'wrong-side', message: `It is ${Mover}'s turn: ${named.charAt(0).toLowerCase()}${named.slice(1)} ${describeFixes(alert.fixes)}`.trim() };
+  }
+  return { ...alert, message: `${alert.message} ${named}` };
+}
+
+/**
+ * Coded board: squares where a king of one side may stand crowned with the
+ * opponent's coin under the man (reading about half a coin on the
+ * opponent's side): the game's kings, the side to move's king landings
+ * (within `plausible`), and an awaited crown. There one coin read may be two
+ * (the game decides: a man put down upside down reads much the same).
+ */
+export function mixedKings(v: BoardView, pos: Position, plausible: number, crown: number | null): number {
+  if (!v.coded) return 0;
+  let m = (pos.kings & pos.black & v.whiteSide) | (pos.kings & pos.white & v.blackSide);
+  const empty = ~(pos.black | pos.white);
+  m |= plausible & empty & (pos.turn === 'black' ? v.whiteSide : v.blackSide);
+  if (crown !== null) {
+    const bit = 1 << (crown - 1);
+    m |= bit & (pos.black & bit ? v.whiteSide : pos.white & bit ? v.blackSide : 0);
+  }
+  return m & v.half;
+}
+
+/** Sentences for the colour issues: "The coin on 14 is White's: put a Black coin there." */
+export function colourWords(issues: ColourIssues, pos: Position): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < 32; i++) {
+    const bit = 1 << i, sq = i + 1;
+    if (issues.wrong & bit) {
+      const mine = pos.black & bit ? 'Black' : 'White', theirs = mine === 'Black' ? 'White' : 'Black';
+      const king = pos.kings & bit;
+      out.push(`The ${king ? 'king' : 'coin'} on ${sq} is ${theirs}'s: put ${king ? `a ${mine} king` : `a ${mine} coin`} there.`);
+    }
+  }
+  const flipped = squaresOf(issues.upsideDown);
+  if (flipped.length) out.push(flipped.length === 1 ? `The coin on ${flipped[0]} is upside down: turn it over.` : `The coins on ${joinWords(flipped.map(String))} are upside down: turn them over.`);
+  return out;
+}
+
+/**
+ * The colour issues against a settled position, said only once they have
+ * stood for the grace period (a crown being put together, a coin being
+ * turned, pass through the other side's colour for a moment).
+ */
+export class ColourWatch {
+  private key = 0;
+  private since = -Infinity;
+  /** When the issues now standing will have stood long enough to be said (look again then). */
+  due = -Infinity;
+
+  constructor(private readonly graceMs: number) {}
+
+  /**
+   * A coin lying magnet-up (counted as a coin: the player is asked to turn it
+   * over); on a coded board also a coin of the wrong side where a piece stands.
+   * Null: nothing to say (yet).
+   */
+  reminder(v: BoardView, pos: Position, t: number, kind: 'moving' | 'in-sync'): Reminder | null {
+    if (v.coded) {
+      // Only against a settled position (mid-move a square may hold the other side's coin passing).
+      if (kind === 'moving') return null;
+      const issues = colourIssues(v, pos);
+      const key = issues.wrong * 3 + issues.upsideDown;
+      if (key !== this.key) {
+        this.key = key;
+        this.since = t;
+      }
+      if (!issues.wrong && !issues.upsideDown) return null;
+      if (t - this.since < this.graceMs) {
+        this.due = this.since + this.graceMs;
+        return null;
+      }
+      return { category: issues.wrong ? 'wrong-colour' : 'upside-down', message: colourWords(issues, pos).join(' '), squares: squaresOf(issues.wrong | issues.upsideDown), t };
+    }
+    const squares = squaresOf(v.flipped);
+    if (!squares.length) return null;
+    const list = squares.length === 1 ? `${squares[0]}` : `${squares.slice(0, -1).join(', ')} and ${squares.at(-1)}`;
+    return {
+      category: 'upside-down',
+      message: squares.length === 1 ? `The coin on ${list} is upside down: turn it over.` : `The coins on ${list} are upside down: turn them over.`,
+      squares, t,
+    };
+  }
+}
+
+/** The squares of a bitboard, in order. */
+function squaresOf(mask: number): number[] {
+  const out: number[] = [];
+  for (let i = 0; i < 32; i++) if ((mask >>> i) & 1) out.push(i + 1);
+  return out;
+}

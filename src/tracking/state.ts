@@ -1,0 +1,105 @@
+// The move tracker's types: its settings (TrackerOptions), what it tells the
+// session (TrackerEvent, TrackerStep) and its state as one tagged union
+// (TrackerState: set-up, or play with the crowning in progress, the last
+// commit and the placements since). Types and constants, no logic.
+
+import type { Game, Move, Ply } from '../rules/index.ts';
+import type { ReaderFeedback, ReaderOptions } from '../reading/view.ts';
+import type { Alert, BoardStatus, Fix, Reminder } from '../protocol/v1.ts';
+import type { Counts } from './boards.ts';
+import type { AlertCategory } from './diagnose.ts';
+
+export interface TrackerOptions {
+  /** Takebacks (the position before the last move on the board) are accepted. Tournament mode refuses them. */
+  takebacks: boolean;
+  /** A board that matches nothing must stay so this long (ms) before it is called illegal. */
+  graceMs: number;
+  /** A board part-way through a move that looks finished but wrong (a capture not removed, a jump stopped early) waits this long. */
+  patienceMs: number;
+  /** Huffing: jumps are optional, so a legal result must stand this long before it is committed. */
+  settleMs: number;
+  /** Two moves seen at once (a fast reply) must stand this long before both are committed. */
+  fastReplyMs: number;
+  /** The retraction rule: a correction made with another piece than the one moved illegally is refused ('enforce', tournament mode) or played with a notice. */
+  retraction: 'enforce' | 'notice';
+  /** Settings for the owner's reader (board-tracking.ts). */
+  reader?: Partial<ReaderOptions>;
+}
+
+export const DEFAULT_TRACKER: TrackerOptions = {
+  takebacks: true,
+  graceMs: 800,
+  patienceMs: 2500,
+  settleMs: 1200,
+  fastReplyMs: 150,
+  retraction: 'notice',
+};
+
+export type Phase = 'setup' | 'play' | 'over';
+
+export type TrackerEvent =
+  | { type: 'setup'; t: number; fixes: Fix[]; message: string }
+  | { type: 'ready'; t: number; calibrated: boolean }
+  | { type: 'move'; t: number; ply: Ply; text: string; number: number }
+  | { type: 'move-replaced'; t: number; previous: Move; ply: Ply; text: string }
+  | { type: 'takeback'; t: number; move: Move }
+  | { type: 'crown-awaited'; t: number; square: number }
+  | { type: 'crowned'; t: number; square: number }
+  | { type: 'status'; t: number; status: BoardStatus }
+  | { type: 'alert'; t: number; alert: Alert }
+  | { type: 'alert-cleared'; t: number }
+  | { type: 'reminder'; t: number; reminder: Reminder }
+  | { type: 'reminder-cleared'; t: number }
+  /** the retraction rule outside tournament mode: a correction was made with another piece (played, but said) */
+  | { type: 'retraction-notice'; t: number; message: string; squares: number[] }
+  | { type: 'game-over'; t: number; game: Game };
+
+/** What one step of the tracker produced: events for the session, feedback for the reader. */
+export interface TrackerStep {
+  events: TrackerEvent[];
+  feedback: ReaderFeedback[];
+}
+
+export interface LastCommit {
+  /** Index of the ply in game.plies. */
+  index: number;
+  /** The opponent has started to move since: no more change of mind. */
+  opponentStarted: boolean;
+}
+
+/**
+ * The crowning in progress: none, or a man arrived on the king row whose
+ * crown is still to come (the square; the man lifted since, to slip the crown
+ * under; its own steady reading, NaN until it has settled, and the last one
+ * seen while waiting for that).
+ */
+export type Crown =
+  | { kind: 'none' }
+  | { kind: 'awaited'; square: number; touched: boolean; manLevel: number; manLevelLast: number };
+
+/**
+ * The last board seen part-way through a legal move that looked finished (a
+ * jumper down with captured coins still on, a jump stopped short): if the
+ * opponent moves on from it, the mistake is named from it.
+ */
+export interface Stuck {
+  board: Counts;
+  category: AlertCategory;
+}
+
+/**
+ * The tracker's state, one tagged union. `setup`: board and game not compared
+ * yet (a new or loaded game, a reconnect, a calibration): the board must match
+ * the position first. `play`: following the game (its phase is 'over' once the
+ * game has an outcome, however it came): the crowning in progress, the last
+ * commit (for a change of mind or a takeback), the squares where pieces were
+ * put down since (a king's route), a stuck part-way board.
+ */
+export type TrackerState =
+  | { kind: 'setup' }
+  | { kind: 'play'; crown: Crown; last: LastCommit | null; placements: number[]; stuck: Stuck | null };
+
+/** Play from a fresh comparison of board and game: nothing pending. */
+export function freshPlay(): Extract<TrackerState, { kind: 'play' }> {
+  return { kind: 'play', crown: { kind: 'none' }, last: null, placements: [], stuck: null };
+}
