@@ -56,7 +56,8 @@ Settings come from the flags, else environment variables (CROWNHEAD_BOARD,
 CROWNHEAD_PORT, CROWNHEAD_TIME_CONTROL… one per flag; booleans 1/0, true/false),
 else a JSON config file (--config FILE or CROWNHEAD_CONFIG, else
 ./crownhead.config.json if present) whose keys are the flag names, e.g.
-{"board": "sim", "port": 8080, "black": "Ann", "huffing": true}.`;
+{"board": "sim", "port": 8080, "black": "Ann", "huffing": true}.
+CROWNHEAD_CACHE says where the endgame database is cached (default ~/.cache/crownhead).`;
 
 type Kind = 'string' | 'boolean' | 'number';
 const SETTINGS = {
@@ -68,6 +69,16 @@ const SETTINGS = {
 type Key = keyof typeof SETTINGS;
 const KEYS = Object.keys(SETTINGS) as Key[];
 const envName = (k: string) => 'CROWNHEAD_' + k.toUpperCase().replace(/-/g, '_');
+/**
+ * The CROWNHEAD_* variables that are not a setting's (those are one per flag),
+ * with who reads them: serve accepts them all (it runs the engine, which reads
+ * the cache's). The README lists them; test/cli/env.test.ts walks that list.
+ */
+export const OTHER_ENV = {
+  CROWNHEAD_CONFIG: 'serve: the JSON config file',
+  CROWNHEAD_CACHE: "the engine: where the endgame database is cached (src/engine/egdb.ts)",
+  CROWNHEAD_FROM_SOURCE: 'bin/crownhead.js: run the sources, not the bundle',
+} as const;
 const LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
 export interface ServeSettings {
@@ -94,9 +105,8 @@ export function resolveServeSettings(argv: string[], env: NodeJS.ProcessEnv = pr
   if (values.help) return null;
   if (positionals.length) throw new UsageError(`serve takes no arguments, got "${positionals[0]}"\n${SERVE_USAGE}`);
 
-  // Environment: every CROWNHEAD_* variable must be one we know.
-  // CROWNHEAD_FROM_SOURCE is bin/crownhead.js's (run the sources, not the bundle).
-  const known = new Map<string, Key | 'config' | 'launcher'>([...KEYS.map((k) => [envName(k), k] as const), ['CROWNHEAD_CONFIG', 'config'], ['CROWNHEAD_FROM_SOURCE', 'launcher']]);
+  // Environment: every CROWNHEAD_* variable must be one we know (a setting's, or one of OTHER_ENV).
+  const known = new Set<string>([...KEYS.map(envName), ...Object.keys(OTHER_ENV)]);
   for (const name of Object.keys(env)) {
     if (name.startsWith('CROWNHEAD_') && !known.has(name)) {
       throw new UsageError(`unknown environment variable ${name} (known: ${[...known.keys()].join(', ')})`);
