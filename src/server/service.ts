@@ -10,6 +10,7 @@
 import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { pino, type Logger, type LevelWithSilent } from 'pino';
 import type { ComputerSetting, Think, ThinkPurpose } from '../game/computer.ts';
 import type { EngineClient } from '../engine/client.ts';
@@ -80,6 +81,17 @@ export interface ServiceOptions {
   ws?: WsOptions;
   /** session timer period (clocks, flags), default 250 ms */
   tickMs?: number;
+  /** HTTP time limits (tests shorten them) */
+  timeouts?: HttpTimeouts;
+}
+
+export interface HttpTimeouts {
+  /** a client must have sent a request's headers within this (default 20 s) */
+  headersMs?: number;
+  /** …and the whole request within this (default 30 s) */
+  requestMs?: number;
+  /** how often connections are checked against those limits (default 5 s) */
+  checkEveryMs?: number;
 }
 
 export interface Service {
@@ -100,6 +112,8 @@ export interface Service {
   storage(): StorageHealth;
   /** pages connected */
   clients(): number;
+  /** open HTTP connections (WebSockets included) */
+  connections(): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -186,6 +200,19 @@ function wireBoard(src: BoardSource, session: GameSession, logger: Logger, recor
     offFrame();
     offStatus();
   };
+}
+
+/**
+ * A request that is malformed or too slow (headers or body past their time
+ * limit): say so, then destroy the socket. Ending it only half-closes it, and a
+ * client that never closes its side would keep the descriptor for good.
+ */
+function refuseBadClient(err: NodeJS.ErrnoException, socket: Duplex): void {
+  if (!socket.writable) return void socket.destroy();
+  const status = err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? '408 Request Timeout' : err.code === 'HPE_HEADER_OVERFLOW' ? '431 Request Header Fields Too Large' : '400 Bad Request';
+  socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\n\r\n`, () => socket.destroy());
+  // A client that does not read even that reply must not hold the socket either.
+  setTimeout(() => socket.destroy(), 1000).unref();
 }
 
 function listen(srv: Server, host: string, port: number): Promise<void> {
@@ -345,17 +372,12 @@ export async function startService(opts: ServiceOptions): Promise<Service> {
     const ctx: ServerContext = { session, source: src, store, access, logger, info, command: (c) => runCommand(session, src, c) };
     const page = await loadPage(logger);
     if (!page.ok) logger.error(`the web page is not available: ${page.reason}`);
-    const srv: Server = createServer(createApp(ctx, page));
+    const t = opts.timeouts ?? {};
+    const srv: Server = createServer({ headersTimeout: t.headersMs ?? 20_000, requestTimeout: t.requestMs ?? 30_000, keepAliveTimeout: 5_000, connectionsCheckingInterval: t.checkEveryMs ?? 5_000 }, createApp(ctx, page));
     server = srv;
-    srv.headersTimeout = 20_000;
-    srv.requestTimeout = 30_000;
-    srv.keepAliveTimeout = 5_000;
     await listen(srv, host, opts.port ?? 8080);
     srv.on('error', (e) => logger.error({ err: e }, 'HTTP server error'));
-    srv.on('clientError', (_err, socket) => {
-      if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n');
-      else socket.destroy();
-    });
+    srv.on('clientError', refuseBadClient);
     hub = attachWebSocket(srv, ctx, opts.ws);
 
     tick = setInterval(() => session.tick(), opts.tickMs ?? 250);
@@ -386,6 +408,7 @@ export async function startService(opts: ServiceOptions): Promise<Service> {
       board: { description, fallback, identity },
       storage: () => store.health(),
       clients: () => hub!.clientCount,
+      connections: () => new Promise<number>((resolve, reject) => srv.getConnections((e, n) => (e ? reject(e) : resolve(n)))),
       close,
     };
   } catch (e) {
