@@ -4,7 +4,8 @@
 // ticks; and players' commands with ok/error replies. Robust against bad
 // peers: malformed, oversized, binary or unknown messages get an error reply,
 // a client that stops reading is cut off once its send buffer passes a limit
-// (it cannot stall the others), and heartbeats drop dead connections.
+// (it cannot stall the others), heartbeats drop dead connections, and a
+// page's commands past a rate (rate.ts) are refused, the page kept.
 // Reads are guarded like commands: an upgrade from a foreign Origin is
 // refused (403); a client that may not watch (no token from another device,
 // a wrong token, an unexpected Host) gets an error saying why and is closed
@@ -17,6 +18,7 @@ import type { SessionEvent } from '../game/index.ts';
 import { TOKEN_COOKIE, type Requester } from './access.ts';
 import { commandFailure } from './commands.ts';
 import type { ServerContext } from './context.ts';
+import { CommandRate, type CommandRates } from './rate.ts';
 import { MAX_CLIENT_MESSAGE, PROTOCOL_VERSION, parseClientMessage } from './messages.ts';
 import type { GameEvent, ServerMessage } from '../protocol/v1.ts';
 
@@ -27,6 +29,10 @@ export interface WsOptions {
   heartbeatMs?: number;
   /** least time between two occupancy messages (default 50 ms: at most 20 a second) */
   countsIntervalMs?: number;
+  /** commands one page may send (default DEFAULT_COMMAND_RATES); null: no limit */
+  commandRates?: CommandRates | null;
+  /** the clock of the command rates, ms (tests) */
+  now?: () => number;
 }
 
 /** Frames up to this size are read and answered with a "too-large" error; larger ones close the connection (1009). */
@@ -38,6 +44,7 @@ interface Client {
   canControl: boolean;
   alive: boolean;
   id: number;
+  rate: CommandRate | null;
 }
 
 export interface WsHub {
@@ -125,7 +132,7 @@ export function attachWebSocket(server: Server, ctx: ServerContext, opts: WsOpti
   });
 
   function connected(ws: WebSocket, requester: Requester): void {
-    const c: Client = { ws, requester, canControl: ctx.access.canControl(requester), alive: true, id: nextId++ };
+    const c: Client = { ws, requester, canControl: ctx.access.canControl(requester), alive: true, id: nextId++, rate: opts.commandRates === null ? null : new CommandRate(opts.commandRates, opts.now) };
     clients.add(c);
     log.debug({ client: c.id, from: requester.remoteAddress, control: c.canControl }, 'page connected');
     ws.on('pong', () => (c.alive = true));
@@ -154,6 +161,8 @@ export function attachWebSocket(server: Server, ctx: ServerContext, opts: WsOpti
         return reply(c, { v: 1, type: 'state', state: ctx.session.snapshot() });
       case 'command': {
         const id = msg.id !== undefined ? { id: msg.id } : {};
+        const tooMany = c.rate?.admit(msg.command) ?? null;
+        if (tooMany) return reply(c, { v: 1, type: 'error', code: 'rate-limited', message: tooMany, ...id });
         const who = { ...c.requester, token: msg.token ?? c.requester.token };
         if (!c.canControl && !ctx.access.canControl(who)) {
           return reply(c, { v: 1, type: 'error', code: 'forbidden', message: ctx.access.refusal(who), ...id });

@@ -206,7 +206,8 @@ describe('websocket: bad peers', () => {
   });
 
   it('drops a page that stops reading once its buffer passes the limit; the others keep getting events', async () => {
-    const s = await start({ ws: { maxBufferedBytes: 64 * 1024 } });
+    // The driver floods commands on purpose: no rate limit here (that is rate.test.ts's).
+    const s = await start({ ws: { maxBufferedBytes: 64 * 1024, commandRates: null } });
     const stalled = await connect(s);
     await stalled.next((m) => m.type === 'hello');
     const driver = await connect(s);
