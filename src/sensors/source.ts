@@ -44,9 +44,14 @@ export interface SourceStats extends LineStatsSnapshot {
 export type Clock = () => number;
 export const defaultClock: Clock = () => performance.now();
 
+/** What drives a board source. */
+export type BoardKind = 'serial' | 'firmata' | 'sim' | 'emulator';
+
 export interface BoardSource {
-  /** what drives it: 'serial', 'firmata', 'sim', 'emulator' */
-  readonly kind: string;
+  /** what drives it */
+  readonly kind: BoardKind;
+  /** the port it is on, when it has one (for messages) */
+  readonly path?: string | null;
   /** Connect (handshake included) and start streaming. Rejects with a clear Error if no board can be opened. */
   open(): Promise<BoardIdentity>;
   /** Stop streaming and release the hardware. Never rejects. */
@@ -67,7 +72,7 @@ interface SourceEvents extends Record<string, unknown> {
 
 /** Shared plumbing for drivers: listeners, clock, line statistics. */
 export abstract class SourceBase implements BoardSource {
-  abstract readonly kind: string;
+  abstract readonly kind: BoardKind;
   protected readonly events = new Emitter<SourceEvents>();
   protected readonly lines = new LineStats();
   protected readonly clock: Clock;

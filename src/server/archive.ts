@@ -12,7 +12,7 @@ import { moveRecord, piecesOf } from '../game/session.ts';
 import { makeFen } from '../rules/index.ts';
 import type { ArchiveEntry, GameRecord } from '../protocol/v1.ts';
 import type { ServerContext } from './context.ts';
-import { requesterOf } from './http.ts';
+import { requesterOf } from './access.ts';
 
 const ID = /^[A-Za-z0-9_-][A-Za-z0-9_.-]{0,99}$/;
 

@@ -22,8 +22,9 @@ import type { BoardSource, SourceStatus } from '../sensors/source.ts';
 import { Access, isLoopbackBind } from './access.ts';
 import { runCommand } from './commands.ts';
 import { EngineJobs, type EngineSeat } from './engine-jobs.ts';
-import type { ServerContext, ServerInfo } from './context.ts';
-import { createApp, loadPage } from './http.ts';
+import type { ServerContext, ServerDescription } from './context.ts';
+import { createApp } from './http.ts';
+import { loadPage } from './page.ts';
 import { Recorder } from './recorder.ts';
 import { attachWebSocket, type WsHub, type WsOptions } from './ws.ts';
 
@@ -122,8 +123,7 @@ const RECORD_EVENTS = new Set<SessionEvent['type']>(['new-game', 'move', 'move-r
 const BUZZ: Partial<Record<SessionEvent['type'], 'ILLEGAL' | 'OK' | 'GAMEOVER' | 'YOURMOVE'>> = { alert: 'ILLEGAL', time: 'ILLEGAL', move: 'OK', 'move-replaced': 'OK', 'game-over': 'GAMEOVER', 'computer-move': 'YOURMOVE' };
 
 export function describeBoard(source: BoardSource, identity: BoardIdentity): string {
-  const path = (source as { path?: unknown }).path;
-  const on = typeof path === 'string' ? ` on ${path}` : '';
+  const on = source.path ? ` on ${source.path}` : '';
   switch (source.kind) {
     case 'sim':
       return `simulated board ${identity.id}`;
@@ -133,8 +133,6 @@ export function describeBoard(source: BoardSource, identity: BoardIdentity): str
       return `StandardFirmata board${on}`;
     case 'emulator':
       return `emulated Crownhead firmware ${identity.fw}`;
-    default:
-      return `${source.kind} board ${identity.id}`;
   }
 }
 
@@ -359,7 +357,7 @@ export async function startService(opts: ServiceOptions): Promise<Service> {
     session.boardStatus(true, src.kind, description);
 
     // ---------------------------------------------------------- HTTP + WebSocket
-    const info = (): ServerInfo => ({
+    const info = (): ServerDescription => ({
       name: 'crownhead',
       version: VERSION,
       sim: src.kind === 'sim',
@@ -371,7 +369,7 @@ export async function startService(opts: ServiceOptions): Promise<Service> {
     });
     const ctx: ServerContext = { session, source: src, store, access, logger, info, command: (c) => runCommand(session, src, c) };
     const page = await loadPage(logger);
-    if (!page.ok) logger.error(`the web page is not available: ${page.reason}`);
+    if (!page.ok) logger.error(`the web page is not available: ${page.message}`);
     const t = opts.timeouts ?? {};
     const srv: Server = createServer({ headersTimeout: t.headersMs ?? 20_000, requestTimeout: t.requestMs ?? 30_000, keepAliveTimeout: 5_000, connectionsCheckingInterval: t.checkEveryMs ?? 5_000 }, createApp(ctx, page));
     server = srv;
