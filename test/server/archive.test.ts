@@ -13,7 +13,7 @@ const { start } = useServices();
 
 describe('archive JSON', () => {
   it('lists saved games, opens one as move records, deletes it with control, keeps the game in play', async () => {
-    const s = await start({ requireToken: true, token: 'tok-1' });
+    const s = await start({ http: { requireToken: true, token: 'tok-1' } });
     const session = s.service.session;
     session.setTags({ Black: 'Ann', White: 'Ben', Event: 'Club night' });
     setUp(s.sim);

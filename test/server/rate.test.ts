@@ -11,7 +11,7 @@ const { start, clients } = useServices();
 describe('command rate', () => {
   it('a flood of 1,000 new-game commands: the first burst runs, the rest are refused, the page stays connected', async () => {
     let now = 0;
-    const s = await start({ ws: { now: () => now } });
+    const s = await start({ http: { ws: { now: () => now } } });
     const flood = await s.ws();
     const other = await s.ws();
     clients.push(flood, other);
@@ -38,7 +38,7 @@ describe('command rate', () => {
   });
 
   it('the hand has its own, larger allowance: a game of hand moves is never refused', async () => {
-    const s = await start({ ws: { now: () => 0 } });
+    const s = await start({ http: { ws: { now: () => 0 } } });
     const c = await s.ws();
     clients.push(c);
     await c.next((m) => m.type === 'hello');

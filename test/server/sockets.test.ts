@@ -36,7 +36,7 @@ async function connectionsDropTo(count: () => Promise<number>, n: number, what: 
 
 describe('half-open sockets', () => {
   it('a client that never finishes its headers gets 408 and its socket is destroyed', async () => {
-    const s = await start({ timeouts: { headersMs: 150, requestMs: 300, checkEveryMs: 25 } });
+    const s = await start({ http: { timeouts: { headersMs: 150, requestMs: 300, checkEveryMs: 25 } } });
     const clients = await Promise.all([lingering(s.service.port, 'GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n'), lingering(s.service.port, 'GET /api/state HTTP/1.1\r\n'), lingering(s.service.port, null)]);
     await until(() => clients.every((c) => c.ended()), 'the server to end every lingering connection');
     // The clients never close their side: the server must still let go of the sockets.
@@ -46,7 +46,7 @@ describe('half-open sockets', () => {
   });
 
   it('a normal request on a keep-alive connection is unaffected', async () => {
-    const s = await start({ timeouts: { headersMs: 150, requestMs: 300, checkEveryMs: 25 } });
+    const s = await start({ http: { timeouts: { headersMs: 150, requestMs: 300, checkEveryMs: 25 } } });
     const c = await lingering(s.service.port, 'GET /api/state HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n');
     await until(() => c.data().includes('"gameId"') || c.data().includes('\r\n\r\n{'), 'the state');
     expect(c.data()).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
