@@ -1,13 +1,14 @@
-// What the HTTP and WebSocket layers share: the session, the board source,
-// the games store, access control, the logger, and the server's description
-// (name, version, board, storage health) sent to every page.
+// What the HTTP and WebSocket layers share of a room (room.ts makes it): the
+// session, the board source, the games store, access control, the logger,
+// and the server's description (name, version, board, storage health; the
+// protocol's ServerInfo less what depends on the page) sent to every page.
 
 import type { Logger } from 'pino';
 import type { GameSession, GameStore } from '../game/index.ts';
 import type { ServerInfo } from '../protocol/v1.ts';
 import type { BoardSource } from '../sensors/source.ts';
 import type { Access } from './access.ts';
-import type { Command } from './messages.ts';
+import type { Command } from '../protocol/v1.ts';
 
 /** The server's description (src/protocol/v1.ts), less what depends on the page asking (readOnly, tokenRequired). */
 export type ServerDescription = Omit<ServerInfo, 'readOnly' | 'tokenRequired'>;

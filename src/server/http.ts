@@ -10,7 +10,8 @@ import { apiError } from './api-error.ts';
 import { archiveRoutes } from './archive.ts';
 import { commandFailure, statusFor } from './commands.ts';
 import type { ServerContext } from './context.ts';
-import { MAX_CLIENT_MESSAGE, parseCommand } from './messages.ts';
+import { parseCommand } from './messages.ts';
+import { MAX_CLIENT_MESSAGE } from '../protocol/v1.ts';
 import { pageRoutes, type Page } from './page.ts';
 
 export { apiError } from './api-error.ts';

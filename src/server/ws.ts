@@ -17,7 +17,8 @@ import { TOKEN_COOKIE, type Requester } from './access.ts';
 import type { Broadcast, BroadcastOptions, PageClient } from './broadcast.ts';
 import { commandFailure } from './commands.ts';
 import type { ServerContext } from './context.ts';
-import { MAX_CLIENT_MESSAGE, parseClientMessage, type ClientMessage, type ServerMessage } from './messages.ts';
+import { parseClientMessage } from './messages.ts';
+import { MAX_CLIENT_MESSAGE, type ClientMessage, type ServerMessage } from '../protocol/v1.ts';
 import { CommandRate, type CommandRates } from './rate.ts';
 
 export interface WsOptions extends BroadcastOptions {
