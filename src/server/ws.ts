@@ -41,7 +41,11 @@ export interface WsRoom {
 
 type CommandMessage = Extract<ClientMessage, { type: 'command' }>;
 
-const plainRefusal = (status: string, text: string) => `HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Type: text/plain\r\n\r\n${text}\n`;
+/** Answers an upgrade that is refused, then destroys the socket (ending it alone would leave it half-open). */
+function refuseUpgrade(socket: Duplex, status: string, text: string): void {
+  socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Type: text/plain\r\n\r\n${text}\n`, () => socket.destroy());
+  setTimeout(() => socket.destroy(), 1000).unref();
+}
 
 export class WsGateway {
   private readonly wss = new WebSocketServer({ noServer: true, maxPayload: HARD_MAX_PAYLOAD, perMessageDeflate: false, clientTracking: false });
@@ -74,7 +78,8 @@ export class WsGateway {
   private upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
     const url = new URL(req.url ?? '/', 'http://x');
     if (url.pathname !== '/ws' || this.closed) {
-      socket.end(this.closed ? plainRefusal('503 Service Unavailable', 'shutting down') : plainRefusal('404 Not Found', 'WebSocket endpoint is /ws'));
+      if (this.closed) refuseUpgrade(socket, '503 Service Unavailable', 'shutting down');
+      else refuseUpgrade(socket, '404 Not Found', 'WebSocket endpoint is /ws');
       return;
     }
     socket.on('error', () => socket.destroy());
@@ -82,7 +87,7 @@ export class WsGateway {
     const access = this.room.ctx.access;
     if (!access.sameOrigin(requester)) {
       this.log.info({ from: requester.remoteAddress, origin: requester.origin }, 'WebSocket from a foreign origin refused');
-      socket.end(plainRefusal('403 Forbidden', access.readRefusal(requester)));
+      refuseUpgrade(socket, '403 Forbidden', access.readRefusal(requester));
       return;
     }
     this.wss.handleUpgrade(req, socket, head, (ws) => {

@@ -45,6 +45,17 @@ describe('half-open sockets', () => {
     for (const c of clients) c.socket.destroy();
   });
 
+  it('a refused WebSocket upgrade (wrong path, foreign origin) closes the socket too', async () => {
+    const s = await start();
+    const upgrade = (path: string, extra = '') => `GET ${path} HTTP/1.1\r\nHost: 127.0.0.1:${s.service.port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n${extra}\r\n`;
+    const clients = await Promise.all([lingering(s.service.port, upgrade('/nope')), lingering(s.service.port, upgrade('/ws', 'Origin: http://evil.example\r\n'))]);
+    await until(() => clients.every((c) => c.ended()), 'the refusals');
+    expect(clients[0]!.data()).toMatch(/^HTTP\/1\.1 404 Not Found\r\n/);
+    expect(clients[1]!.data()).toMatch(/^HTTP\/1\.1 403 Forbidden\r\n/);
+    await connectionsDropTo(() => s.service.connections(), 0, 'the server to drop the refused connections');
+    for (const c of clients) c.socket.destroy();
+  });
+
   it('a normal request on a keep-alive connection is unaffected', async () => {
     const s = await start({ http: { timeouts: { headersMs: 150, requestMs: 300, checkEveryMs: 25 } } });
     const c = await lingering(s.service.port, 'GET /api/state HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n');
