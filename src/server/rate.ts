@@ -15,11 +15,11 @@ export interface RateLimit {
 export interface CommandRates {
   /** every command but the hand's (default 20 at once, then 5 a second) */
   game: RateLimit;
-  /** the simulated board's hand (default 500 at once, then 500 a second) */
+  /** the simulated board's hand (default 1,000 at once, then 1,000 a second) */
   hand: RateLimit;
 }
 
-export const DEFAULT_COMMAND_RATES: CommandRates = { game: { burst: 20, perSecond: 5 }, hand: { burst: 500, perSecond: 500 } };
+export const DEFAULT_COMMAND_RATES: CommandRates = { game: { burst: 20, perSecond: 5 }, hand: { burst: 1000, perSecond: 1000 } };
 
 class TokenBucket {
   private tokens: number;
