@@ -81,7 +81,7 @@ async function latency(minMoves: number, gamesBase: string, label: string, engin
   // The service stamps each line as it arrives with this clock: the board time of the frame being sent.
   let lineT = 0;
   const source = new SerialBoardSource({ path: '/dev/ttyMOCK0', binding: bus.binding, clock: () => lineT, silenceMs: 0 });
-  const service = await startService({ source, port: 0, gamesDir: tempGames(gamesBase), logLevel: 'silent' });
+  const service = await startService({ board: { source }, storage: { gamesDir: tempGames(gamesBase) }, http: { port: 0 }, log: { level: 'silent' } });
   const page = await Page.open(service);
   // The engine thinking the whole time, as while the computer plays: back-to-back 5 s searches.
   let searching = engineLoad;
@@ -162,7 +162,7 @@ async function latency(minMoves: number, gamesBase: string, label: string, engin
 // ---------------------------------------------------------------- 2. memory
 async function memory(nGames: number): Promise<void> {
   const sim = new SimBoard({ clock: 'manual', seed: 11 });
-  const service = await startService({ source: sim, port: 0, gamesDir: tempGames(), logLevel: 'silent' });
+  const service = await startService({ board: { source: sim }, storage: { gamesDir: tempGames() }, http: { port: 0 }, log: { level: 'silent' } });
   const page = await Page.open(service);
   const table = { sim, wait: (t: number) => void sim.advance(t), now: () => sim.now(), get game() { return service.session.game; }, get tracker() { return service.session.tracker; }, lastHandAt: 0 } as unknown as Table;
   const hand = new RandomHand(table, 99);

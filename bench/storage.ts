@@ -71,7 +71,7 @@ parentPort.on('message', () => { stop = true; });
 
 async function run(dir: string, watcher: boolean): Promise<{ delays: number[]; load: string }> {
   const sim = new SimBoard({ clock: 'manual', seed: 5 });
-  const service = await startService({ source: sim, port: 0, gamesDir: join(dir), logLevel: 'silent' });
+  const service = await startService({ board: { source: sim }, storage: { gamesDir: join(dir) }, http: { port: 0 }, log: { level: 'silent' } });
   const ws = new WebSocket(service.url.replace(/^http/, 'ws') + 'ws');
   let waiting: { want: number; resolve: (t: number) => void } | null = null;
   ws.on('message', (data) => {
@@ -137,7 +137,7 @@ async function run(dir: string, watcher: boolean): Promise<{ delays: number[]; l
 
 async function timeRequests(dir: string): Promise<void> {
   const sim = new SimBoard({ clock: 'manual', seed: 5 });
-  const service = await startService({ source: sim, port: 0, gamesDir: dir, logLevel: 'silent' });
+  const service = await startService({ board: { source: sim }, storage: { gamesDir: dir }, http: { port: 0 }, log: { level: 'silent' } });
   const t = async (path: string) => {
     const t0 = performance.now();
     const r = await fetch(service.url + path);
@@ -179,7 +179,7 @@ function collectionFolder(mib: number): { dir: string; bytes: number; games: num
 async function bigCollection(): Promise<void> {
   const { dir, bytes, games } = collectionFolder(collectionMiB);
   const sim = new SimBoard({ clock: 'manual', seed: 5 });
-  const service = await startService({ source: sim, port: 0, gamesDir: dir, logLevel: 'silent' });
+  const service = await startService({ board: { source: sim }, storage: { gamesDir: dir }, http: { port: 0 }, log: { level: 'silent' } });
   const pages = await Promise.all(Array.from({ length: 50 }, () => new Promise<WebSocket>((resolve, reject) => {
     const ws = new WebSocket(service.url.replace(/^http/, 'ws') + 'ws');
     ws.once('open', () => resolve(ws)).once('error', reject);

@@ -45,9 +45,14 @@ export interface SourceStats extends LineStatsSnapshot {
 export type TimeSource = () => number;
 export const defaultTimeSource: TimeSource = () => performance.now();
 
+/** What drives a board source. */
+export type BoardKind = 'serial' | 'firmata' | 'sim' | 'emulator';
+
 export interface BoardSource {
-  /** what drives it: 'serial', 'firmata', 'sim', 'emulator' */
-  readonly kind: string;
+  /** what drives it */
+  readonly kind: BoardKind;
+  /** the port it is on, when it has one (for messages) */
+  readonly path?: string | null;
   /** Connect (handshake included) and start streaming. Rejects with a clear Error if no board can be opened. */
   open(): Promise<BoardIdentity>;
   /** Stop streaming and release the hardware. Never rejects. */
@@ -68,7 +73,7 @@ interface SourceEvents extends Record<string, unknown> {
 
 /** Shared plumbing for drivers: listeners, clock, line statistics. */
 export abstract class SourceBase implements BoardSource {
-  abstract readonly kind: string;
+  abstract readonly kind: BoardKind;
   protected readonly events = new Emitter<SourceEvents>();
   protected readonly lines = new LineStats();
   protected readonly clock: TimeSource;

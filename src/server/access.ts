@@ -7,9 +7,11 @@
 // foreign Origin is refused even with a token. When the server listens on a
 // non-loopback address two random tokens are made (or given) and printed at
 // start-up: the control token (play) and the watch token (read only); other
-// devices must present one.
+// devices must present one. Who a request is (`requesterOf`) is read here too,
+// for the API's routes (http.ts, archive.ts).
 
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { IncomingHttpHeaders } from 'node:http';
 import { isIP } from 'node:net';
 
 export interface AccessOptions {
@@ -159,4 +161,22 @@ export function cookieToken(header: string | undefined): string | null {
 export function bearerToken(header: string | undefined): string | null {
   const m = /^Bearer\s+(\S+)\s*$/i.exec(header ?? '');
   return m ? m[1] : null;
+}
+
+/** What `requesterOf` reads of an HTTP request (an express Request has it). */
+export interface RequestLike {
+  socket: { remoteAddress?: string };
+  headers: IncomingHttpHeaders;
+  query?: Record<string, unknown>;
+}
+
+/** Who sent an API request: its address, Host, Origin, and a token (Bearer header, ?token=, or the page's cookie). */
+export function requesterOf(req: RequestLike): Requester {
+  const q = req.query?.token;
+  return {
+    remoteAddress: req.socket.remoteAddress,
+    host: req.headers.host,
+    origin: req.headers.origin,
+    token: bearerToken(req.headers.authorization) ?? (typeof q === 'string' ? q : null) ?? cookieToken(req.headers.cookie),
+  };
 }

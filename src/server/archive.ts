@@ -16,7 +16,7 @@ import { makeFen } from '../rules/index.ts';
 import type { ArchiveEntry, GameRecord } from '../protocol/v1.ts';
 import { CollectionError } from '../storage/index.ts';
 import type { ServerContext } from './context.ts';
-import { requesterOf } from './http.ts';
+import { requesterOf } from './access.ts';
 
 const ID = /^[A-Za-z0-9_-][A-Za-z0-9_.-]{0,99}$/;
 

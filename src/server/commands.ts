@@ -7,7 +7,7 @@ import { countsOf } from '../tracking/boards.ts';
 import { GameSession, SessionError } from '../game/index.ts';
 import type { BoardSource } from '../sensors/source.ts';
 import { SimBoard } from '../sensors/sim/board.ts';
-import type { Command } from './messages.ts';
+import type { Command } from '../protocol/v1.ts';
 
 export type CommandErrorCode = 'not-sim' | 'bad-request';
 

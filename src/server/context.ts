@@ -1,31 +1,18 @@
-// What the HTTP and WebSocket layers share: the session, the board source,
-// the games store, access control, the logger, and the server's description
-// (name, version, board, storage health) sent to every page.
+// What the HTTP and WebSocket layers share of a room (room.ts makes it): the
+// session, the board source, the games store, access control, the logger,
+// and the server's description (name, version, board, storage health; the
+// protocol's ServerInfo less what depends on the page) sent to every page.
 
 import type { Logger } from 'pino';
 import type { GameSession } from '../game/index.ts';
-import type { GameStore, StorageHealth } from '../storage/index.ts';
+import type { GameStore } from '../storage/index.ts';
+import type { ServerInfo } from '../protocol/v1.ts';
 import type { BoardSource } from '../sensors/source.ts';
 import type { Access } from './access.ts';
-import type { Command } from './messages.ts';
+import type { Command } from '../protocol/v1.ts';
 
-/** Storage health (defined with the store, src/storage/store.ts, with its events). */
-export type { StorageHealth };
-
-export interface ServerInfo {
-  name: 'crownhead';
-  version: string;
-  /** true when the board is the simulated one (the page shows the hand) */
-  sim: boolean;
-  /** the source kind: sim, serial, firmata, emulator */
-  source: string;
-  /** the board in words, e.g. "Crownhead board A1 (firmware 1.0.0) on /dev/ttyACM0" */
-  board: string;
-  /** why the simulated board is used when a real one was asked for, if so */
-  fallback: string | null;
-  storage: StorageHealth;
-  gamesDir: string;
-}
+/** The server's description (src/protocol/v1.ts), less what depends on the page asking (readOnly, tokenRequired). */
+export type ServerDescription = Omit<ServerInfo, 'readOnly' | 'tokenRequired'>;
 
 export interface ServerContext {
   session: GameSession;
@@ -33,7 +20,7 @@ export interface ServerContext {
   store: GameStore;
   access: Access;
   logger: Logger;
-  info(): ServerInfo;
+  info(): ServerDescription;
   /** Runs a player's command; throws SessionError / CommandError. */
   command(command: Command): void;
 }

@@ -34,7 +34,7 @@ describe('access control', () => {
   });
 
   it('with requireToken, needs the token for every command: Bearer header, ?token=, or the token field', async () => {
-    const s = await start({ requireToken: true, token: 'sekret-token' });
+    const s = await start({ http: { requireToken: true, token: 'sekret-token' } });
     const u = s.service.url;
     expect(s.service.token).toBe('sekret-token');
     const none = await post(u + 'api/command', SET_ROUND);
@@ -82,7 +82,7 @@ describe('access control', () => {
   });
 
   it('makes a random token when listening beyond loopback; this machine still needs none', async () => {
-    const s = await start({ host: '0.0.0.0' });
+    const s = await start({ http: { host: '0.0.0.0' } });
     expect(s.service.token).toMatch(/^[A-Za-z0-9_-]{16,}$/);
     expect(s.service.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/);
     expect((await post(s.service.url + 'api/command', SET_ROUND)).status).toBe(200);

@@ -10,7 +10,7 @@ const { start } = useServices();
 
 describe('HTTP API', () => {
   it('serves the state, the server info and the game list', async () => {
-    const s = await start({ tags: { Event: 'Test' } });
+    const s = await start({ game: { tags: { Event: 'Test' } } });
     const url = s.service.url;
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/);
     const state = await (await fetch(url + 'api/state')).json();
@@ -26,7 +26,7 @@ describe('HTTP API', () => {
   });
 
   it('downloads the current game, a saved game and the archive as PDN attachments', async () => {
-    const s = await start({ tags: { Black: 'Ann', White: 'Bo' } });
+    const s = await start({ game: { tags: { Black: 'Ann', White: 'Bo' } } });
     const url = s.service.url;
     const first = s.service.session.gameId;
     const cur = await fetch(url + 'api/current.pdn');
@@ -100,7 +100,7 @@ describe('HTTP API', () => {
 
   it('refuses hand commands when the board is not the simulated one', async () => {
     const still = new StillBoard();
-    const s = await start({ source: still as never });
+    const s = await start({ board: { source: still as never } });
     const r = await post(s.service.url + 'api/command', { name: 'hand', action: 'place', square: 5 });
     expect(r.status).toBe(409);
     expect(await r.json()).toMatchObject({ code: 'not-sim', message: expect.stringMatching(/only on the simulated board/) });

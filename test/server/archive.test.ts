@@ -18,7 +18,7 @@ const { start } = useServices();
 
 describe('archive JSON', () => {
   it('lists saved games, opens one as move records, deletes it with control, keeps the game in play', async () => {
-    const s = await start({ requireToken: true, token: 'tok-1' });
+    const s = await start({ http: { requireToken: true, token: 'tok-1' } });
     const session = s.service.session;
     session.setTags({ Black: 'Ann', White: 'Ben', Event: 'Club night' });
     setUp(s.sim);
@@ -79,7 +79,7 @@ describe('archive JSON', () => {
     const corpus = ['tinsley.pdn', '11_man_english.pdn'].map((f) => readFileSync(join(CORPUS, f), 'utf8')).join('\n');
     writeFileSync(join(dir, 'big.pdn'), Array(8).fill(corpus).join('\n')); // about 4 MB, 25,000 games
     const one = readPdn(corpus);
-    const s = await start({ gamesDir: dir });
+    const s = await start({ storage: { gamesDir: dir } });
     const url = (p: string) => new URL(p, s.service.url).toString();
     const c = await s.ws();
     await c.next((m) => m.type === 'hello');

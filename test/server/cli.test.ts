@@ -45,8 +45,8 @@ function runCli(args: string[], env: Record<string, string> = {}, cwd = ROOT): P
 describe('serve settings', () => {
   it('has defaults', () => {
     const s = settings([]);
-    expect(s.options).toMatchObject({ board: 'auto', host: '127.0.0.1', port: 8080, tags: {}, tournament: false, rules: { huffing: false, crownContinue: false, autoDraw: false } });
-    expect(s.options.gamesDir).toMatch(/games$/);
+    expect(s.options).toMatchObject({ board: { spec: 'auto' }, http: { host: '127.0.0.1', port: 8080 }, game: { tags: {}, tournament: false, rules: { huffing: false, crownContinue: false, autoDraw: false } } });
+    expect(s.options.storage.gamesDir).toMatch(/games$/);
     expect(s.logLevel).toBe('info');
     expect(s.configFile).toBeNull();
   });
@@ -56,20 +56,20 @@ describe('serve settings', () => {
     writeFileSync(join(cwd, 'crownhead.config.json'), JSON.stringify({ board: 'sim:3', port: 9000, black: 'Config', white: 'Config', huffing: true, 'time-control': '5m+3s', ballot: 12 }));
     const s = settings(['--black', 'Flag', '--port', '9100'], { CROWNHEAD_WHITE: 'Env', CROWNHEAD_PORT: '9050', CROWNHEAD_HUFFING: 'false', CROWNHEAD_TOURNAMENT: 'yes' }, cwd);
     expect(s.configFile).toBe(join(cwd, 'crownhead.config.json'));
-    expect(s.options).toMatchObject({ board: 'sim:3', port: 9100, tags: { Black: 'Flag', White: 'Env' }, timeControl: '5m+3s', ballot: 12, tournament: true, rules: { huffing: false } });
+    expect(s.options).toMatchObject({ board: { spec: 'sim:3' }, http: { port: 9100 }, game: { tags: { Black: 'Flag', White: 'Env' }, timeControl: '5m+3s', start: { ballot: 12 }, tournament: true, rules: { huffing: false } } });
     expect(s.from).toMatchObject({ board: 'config', port: 'flag', black: 'flag', white: 'env', huffing: 'env' });
   });
 
   it('reads every game setting', () => {
     const s = settings(['--board', 'serial:/dev/ttyACM0', '--host', '0.0.0.0', '--port', '0', '--games', 'g', '--event', 'Open', '--site', 'Hall', '--round', '3', '--crown-continue', '--auto-draw', '--first-player', 'white', '--record', 'r.rec', '--log-level', 'debug', '--require-token']);
-    expect(s.options).toMatchObject({ board: 'serial:/dev/ttyACM0', host: '0.0.0.0', port: 0, firstPlayer: 'white', requireToken: true, tags: { Event: 'Open', Site: 'Hall', Round: '3' }, rules: { crownContinue: true, autoDraw: true } });
-    expect(s.options.record).toMatch(/r\.rec$/);
+    expect(s.options).toMatchObject({ board: { spec: 'serial:/dev/ttyACM0' }, http: { host: '0.0.0.0', port: 0, requireToken: true }, game: { start: { firstPlayer: 'white' }, tags: { Event: 'Open', Site: 'Hall', Round: '3' }, rules: { crownContinue: true, autoDraw: true } } });
+    expect(s.options.board?.record).toMatch(/r\.rec$/);
     expect(s.logLevel).toBe('debug');
-    expect(settings(['--fen', 'W:W18:B14,K1']).options.fen).toBe('W:W18:B14,K1');
-    expect(settings(['--ballot', 'random']).options.ballot).toBe('random');
-    expect(settings(['--eleven-man', '17']).options.elevenMan).toBe(17);
-    expect(settings(['--eleven-man', 'random']).options.elevenMan).toBe('random');
-    expect(settings(['--ballot', 'random', '--crossboard-only']).options).toMatchObject({ ballot: 'random', crossboardOnly: true });
+    expect(settings(['--fen', 'W:W18:B14,K1']).options.game?.start?.fen).toBe('W:W18:B14,K1');
+    expect(settings(['--ballot', 'random']).options.game?.start?.ballot).toBe('random');
+    expect(settings(['--eleven-man', '17']).options.game?.start?.elevenMan).toBe(17);
+    expect(settings(['--eleven-man', 'random']).options.game?.start?.elevenMan).toBe('random');
+    expect(settings(['--ballot', 'random', '--crossboard-only']).options.game?.start).toMatchObject({ ballot: 'random', crossboardOnly: true });
   });
 
   it('rejects bad values naming the flag, variable or key', () => {

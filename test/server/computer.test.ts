@@ -26,7 +26,7 @@ function pick(game: Game, text: string | undefined): Move {
 
 describe('playing the computer on the board', () => {
   it('the computer (White, level 3) answers each move; the player carries it out; any other move is refused', { timeout: 60_000 }, async () => {
-    const s = await watched({ computer: { side: 'white', level: 3 }, computerThinkMs: 300 });
+    const s = await watched({ game: { computer: { side: 'white', level: 3 } }, engine: { thinkMs: 300 } });
     s.sim.setupStart();
     s.sim.advance(800);
     await s.c.event('ready');
@@ -90,7 +90,7 @@ describe('playing the computer on the board', () => {
   });
 
   it('the coach: a hint on request, said quietly with its squares; none in tournament mode', { timeout: 60_000 }, async () => {
-    const s = await watched({ computerThinkMs: 200 });
+    const s = await watched({ engine: { thinkMs: 200 } });
     s.sim.setupStart();
     s.sim.advance(800);
     await s.c.event('ready');
@@ -100,12 +100,12 @@ describe('playing the computer on the board', () => {
     expect(m, hint.event.say).not.toBeNull();
     expect(hint.event).toMatchObject({ level: 'info', squares: [Number(m![1]), Number(m![2])] });
     expect(legalMoves(s.service.session.game.position).some((x) => x.from === Number(m![1]) && x.to === Number(m![2]))).toBe(true);
-    const t = await watched({ tournament: true });
+    const t = await watched({ game: { tournament: true } });
     expect(await t.c.command({ name: 'hint' })).toMatchObject({ type: 'error', code: 'not-allowed', message: 'no hints in tournament mode' });
   });
 
   it('after the game: the analysis marks a blunder with the better move; shown in the snapshot, written into the PDN on request', { timeout: 60_000 }, async () => {
-    const s = await watched({ computerThinkMs: 150 });
+    const s = await watched({ engine: { thinkMs: 150 } });
     // Black's 14-18 hands a man to 22x15 (14-17 or 1-5 keep it).
     expect((await s.c.command({ name: 'new-game', fen: 'B:W22,30:B1,14' })).type).toBe('ok');
     s.sim.clear();
@@ -137,7 +137,7 @@ describe('playing the computer on the board', () => {
   });
 
   it('the evaluation bar: the engine\'s score after each move, for every page; off in tournament mode', { timeout: 60_000 }, async () => {
-    const s = await watched({ computerThinkMs: 150 });
+    const s = await watched({ engine: { thinkMs: 150 } });
     s.sim.setupStart();
     s.sim.advance(800);
     await s.c.event('ready');
@@ -155,7 +155,7 @@ describe('playing the computer on the board', () => {
     expect(typeof second.state.evaluation.score).toBe('number');
     expect((await s.c.command({ name: 'evaluation', on: false })).type).toBe('ok');
     expect(s.service.session.snapshot().evaluation).toBeNull();
-    const t = await watched({ tournament: true });
+    const t = await watched({ game: { tournament: true } });
     expect(await t.c.command({ name: 'evaluation', on: true })).toMatchObject({ type: 'error', code: 'not-allowed', message: 'no evaluation bar in tournament mode' });
   });
 
@@ -163,7 +163,7 @@ describe('playing the computer on the board', () => {
     // Each search may take a minute; the computer (level 1) needs a moment. The evaluation of the
     // start position is running when the player moves: the computer's move must come at once,
     // not after that search and the next position's (two minutes).
-    const s = await watched({ computer: { side: 'white', level: 1 }, computerThinkMs: 60_000 });
+    const s = await watched({ game: { computer: { side: 'white', level: 1 } }, engine: { thinkMs: 60_000 } });
     s.sim.setupStart();
     s.sim.advance(800);
     await s.c.event('ready');
@@ -194,7 +194,7 @@ describe('playing the computer on the board', () => {
   it('with a time control the computer keeps within its clock, whatever its time per move', { timeout: 60_000 }, async () => {
     // A minute per search, but 30 s on the clock for the whole game: the computer must answer in
     // about a thirtieth of what it has (less the time to carry its move out), not in a minute.
-    const s = await watched({ computerThinkMs: 60_000 });
+    const s = await watched({ engine: { thinkMs: 60_000 } });
     const fen = 'B:W18,21,22,24,25,27,28,30,31:B1,2,3,5,6,9,10,11,12';
     expect((await s.c.command({ name: 'new-game', fen, computer: { side: 'white', level: 10 }, timeControl: '30s' })).type).toBe('ok');
     s.sim.clear();

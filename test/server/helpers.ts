@@ -15,7 +15,7 @@ import { makeFen, START, type Move, type Position } from '../../src/rules/index.
 import { SimBoard } from '../../src/sensors/sim/board.ts';
 import { SourceBase, type BoardIdentity } from '../../src/sensors/source.ts';
 import type { HostCommand } from '../../src/sensors/protocol.ts';
-import { startService, type Service, type ServiceOptions } from '../../src/server/service.ts';
+import { startService, type Service, type ServiceOptions, type StorageOptions } from '../../src/server/service.ts';
 import { corpusFile } from '../corpus.ts';
 
 export const tempDirs: string[] = [];
@@ -43,7 +43,7 @@ export type WatchedService = SimService & { c: Client; hello: Msg };
  * pushed on `clients` and the temp dirs); `watched` also connects a page and
  * waits for its hello. Closing one early is fine (close is idempotent).
  */
-export function useServices(): { start: (opts?: Partial<ServiceOptions>) => Promise<SimService>; watched: (opts?: Partial<ServiceOptions>) => Promise<WatchedService>; clients: Client[] } {
+export function useServices(): { start: (opts?: TestServiceOptions) => Promise<SimService>; watched: (opts?: TestServiceOptions) => Promise<WatchedService>; clients: Client[] } {
   const running: SimService[] = [];
   const clients: Client[] = [];
   afterEach(async () => {
@@ -69,10 +69,13 @@ export function useServices(): { start: (opts?: Partial<ServiceOptions>) => Prom
   };
 }
 
-export async function startSimService(opts: Partial<ServiceOptions> = {}): Promise<SimService> {
-  const sim = (opts.source as SimBoard | undefined) ?? new SimBoard({ clock: 'manual', seed: 7 });
-  const dir = opts.gamesDir ?? join(tempDir(), 'games');
-  const service = await startService({ port: 0, logLevel: 'silent', ...opts, source: sim, gamesDir: dir });
+/** Options for a test service: any group, the games directory optional (a temp one). */
+export type TestServiceOptions = Omit<Partial<ServiceOptions>, 'storage'> & { storage?: Partial<StorageOptions> };
+
+export async function startSimService(opts: TestServiceOptions = {}): Promise<SimService> {
+  const sim = (opts.board?.source as SimBoard | undefined) ?? new SimBoard({ clock: 'manual', seed: 7 });
+  const dir = opts.storage?.gamesDir ?? join(tempDir(), 'games');
+  const service = await startService({ ...opts, board: { ...opts.board, source: sim }, storage: { ...opts.storage, gamesDir: dir }, http: { port: 0, ...opts.http }, log: { level: 'silent', ...opts.log } });
   return {
     service,
     sim,

@@ -11,7 +11,7 @@ const { watched } = useServices();
 describe('time per move through the service', () => {
   it('short limit for the one capture, "time" at the limit, a move in the grace period counts, a side that never moves loses', async () => {
     let now = 1_000_000;
-    const s = await watched({ now: () => now, tickMs: 20 });
+    const s = await watched({ game: { now: () => now, tickMs: 20 } });
     const { c, sim } = s;
     const fen = 'W:W22,30:B18,1';
     // (The board calibrates itself from the start position first.)

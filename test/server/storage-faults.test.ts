@@ -38,7 +38,7 @@ async function play(s: Awaited<ReturnType<typeof start>>, moves: ReturnType<type
 describe('1-2. a full disk', () => {
   it('disk full mid-game: play goes on, pages are told once (new pages in hello, /api/info too); freed, every announced move is on disk and a restart resumes them all', async () => {
     const disk = new FaultyFs();
-    const s = await start({ storeFs: disk.fs, storeRetryMs: 50 });
+    const s = await start({ storage: { fs: disk.fs, retryMs: 50 } });
     const dir = s.dir;
     const id = s.service.session.gameId;
     const moves = corpusMoves(16);
@@ -68,7 +68,7 @@ describe('1-2. a full disk', () => {
     await play(s, moves, 12, 14);
     await s.service.close();
 
-    const again = await start({ gamesDir: dir, source: new SimBoard({ clock: 'manual', seed: 9 }) });
+    const again = await start({ board: { source: new SimBoard({ clock: 'manual', seed: 9 }) }, storage: { gamesDir: dir } });
     expect(again.service.session.gameId).toBe(id);
     expect(again.hello.state.moves.map(pathOf)).toEqual(moves.slice(0, 14).map(pathOf));
     expect(again.hello.server.storage).toEqual({ ok: true, message: `games are saved in ${dir}` });
@@ -76,7 +76,7 @@ describe('1-2. a full disk', () => {
 
   it('stopped while the disk is still full: what was written resumes cleanly (the rest is lost, as the log says)', async () => {
     const disk = new FaultyFs();
-    const s = await start({ storeFs: disk.fs });
+    const s = await start({ storage: { fs: disk.fs } });
     const moves = corpusMoves(8);
     setUp(s.sim);
     await s.c.event('ready');
@@ -86,14 +86,14 @@ describe('1-2. a full disk', () => {
     const written = movesIn(s.dir, s.service.session.gameId);
     expect(written).toEqual(moves.slice(0, 4).map(pathOf));
     await s.service.close();
-    const again = await start({ gamesDir: s.dir, source: new SimBoard({ clock: 'manual', seed: 9 }) });
+    const again = await start({ board: { source: new SimBoard({ clock: 'manual', seed: 9 }) }, storage: { gamesDir: s.dir } });
     expect(again.hello.state.moves.map(pathOf)).toEqual(written);
     expect(again.hello.server.storage.ok).toBe(true);
   });
 
   it('a new game started while writes fail loses nothing of the first game once space is freed', async () => {
     const disk = new FaultyFs();
-    const s = await start({ storeFs: disk.fs, storeRetryMs: 50 });
+    const s = await start({ storage: { fs: disk.fs, retryMs: 50 } });
     const first = s.service.session.gameId;
     const moves = corpusMoves(10);
     setUp(s.sim);
@@ -127,7 +127,7 @@ describe('3. a damaged journal', () => {
     const lines = journal('newest', moves, [{ k: 'tags', at: 1, tags: { Event: 'newest', Black: 'Ann' } }]);
     lines[1] = lines[1].slice(0, 10) + 'XX' + lines[1].slice(12); // two bytes garbled on disk
     writeFileSync(join(dir, 'newest.journal'), lines.join(''));
-    const s = await start({ gamesDir: dir });
+    const s = await start({ storage: { gamesDir: dir } });
     expect(s.service.session.gameId).toBe('newest');
     expect(s.hello.state.moves.map(pathOf)).toEqual(moves.map(pathOf));
     const st = s.hello.server.storage;
@@ -151,7 +151,7 @@ describe('3. a damaged journal', () => {
     const lines = journal('newest', moves);
     lines[0] = lines[0].replace('newest', 'ne\u0000est');
     writeFileSync(join(dir, 'newest.journal'), lines.join(''));
-    const s = await start({ gamesDir: dir });
+    const s = await start({ storage: { gamesDir: dir } });
     expect(['older', 'newest']).not.toContain(s.service.session.gameId);
     expect(s.hello.state.moves).toEqual([]);
     expect(s.hello.server.storage).toMatchObject({ ok: false, problem: 'unresumable', damaged: { game: 'newest', resumed: false, keptAt: expect.stringMatching(/newest\.journal\.damaged-/) } });
@@ -162,7 +162,7 @@ describe('3. a damaged journal', () => {
 describe('4. two services on one folder', () => {
   it('the second is refused with a message naming the process that holds the folder (in process and as a command)', async () => {
     const s = await start();
-    await expect(startSimService({ gamesDir: s.dir })).rejects.toThrow(new RegExp(`in use by another Crownhead \\(process ${process.pid}, serving ${s.service.url.replace(/[.]/g, '\\.')}`));
+    await expect(startSimService({ storage: { gamesDir: s.dir } })).rejects.toThrow(new RegExp(`in use by another Crownhead \\(process ${process.pid}, serving ${s.service.url.replace(/[.]/g, '\\.')}`));
     // the CLI: exits 1 and says why (spawned through bin/crownhead.js like a user would)
     const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('CROWNHEAD_')));
     const child = spawn(process.execPath, [join(ROOT, 'bin/crownhead.js'), 'serve', '--board', 'sim', '--port', '0', '--games', s.dir], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -175,7 +175,7 @@ describe('4. two services on one folder', () => {
     // the first one is untouched and still plays; once it stops, the folder is free
     expect((await s.c.command({ name: 'set-tags', tags: { Round: '1' } })).type).toBe('ok');
     await s.service.close();
-    const next = await start({ gamesDir: s.dir });
+    const next = await start({ storage: { gamesDir: s.dir } });
     expect(next.service.session.gameId).toBe(s.service.session.gameId);
   });
 });
@@ -187,7 +187,7 @@ describe('5. leftovers, junk, floods and limits', () => {
     writeFileSync(join(dir, 'old.pdn.tmp-4242'), '[Event "half');
     writeFileSync(join(dir, 'junk.pdn'), 'not a game at all');
     writeFileSync(join(dir, '20000101-120000-001.pdn'), '[Event "Saved"]\n[Result "1-0"]\n1. 11-15 1-0\n');
-    const s = await start({ gamesDir: dir });
+    const s = await start({ storage: { gamesDir: dir } });
     expect(existsSync(join(dir, 'old.pdn.tmp-4242'))).toBe(false);
     await until(() => existsSync(join(dir, `${s.service.session.gameId}.pdn`)), 'the PDN file');
     const games = await fetch(s.service.url + 'api/games');
@@ -203,7 +203,8 @@ describe('5. leftovers, junk, floods and limits', () => {
   });
 
   it('limits tags with clear errors; a burst of set-tags goes down as one journal write; new-game floods leave one journal', async () => {
-    const s = await start();
+    // Floods on purpose: no command rate limit here (that is rate.test.ts's).
+    const s = await start({ http: { ws: { commandRates: null } } });
     const cmd = (c: Record<string, unknown>) => s.c.command(c);
     expect(await cmd({ name: 'set-tags', tags: { Black: 'x'.repeat(81) } })).toMatchObject({ type: 'error', code: 'bad-request', message: 'tag Black: at most 80 characters (got 81)' });
     expect(await cmd({ name: 'set-tags', tags: { Site: 'a\nb' } })).toMatchObject({ type: 'error', message: expect.stringMatching(/line breaks/) });
@@ -248,7 +249,7 @@ describe('6. reads guarded like commands', () => {
   });
 
   it('on --host 0.0.0.0 this machine still needs no token, and both tokens are made', async () => {
-    const s = await start({ host: '0.0.0.0' });
+    const s = await start({ http: { host: '0.0.0.0' } });
     expect(s.service.token).toBeTruthy();
     expect(s.service.readToken).toBeTruthy();
     expect(s.service.readToken).not.toBe(s.service.token);
@@ -260,7 +261,7 @@ describe('6. reads guarded like commands', () => {
 
 describe('6b. tokens for other devices', () => {
   it('a page opened with the watch token gets it as a same-site cookie, so its download links work; a wrong cookie reads nothing', async () => {
-    const s = await services.start({ requireToken: true, token: 'control-token-1', readToken: 'watch-token-1' });
+    const s = await services.start({ http: { requireToken: true, token: 'control-token-1', readToken: 'watch-token-1' } });
     const url = s.service.url;
     const cookie = await new Promise<string>((ok, fail) => {
       const req = httpRequest(url.replace(/\/$/, '') + '/ws?token=watch-token-1', { headers: { connection: 'Upgrade', upgrade: 'websocket', 'sec-websocket-version': '13', 'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==' } });

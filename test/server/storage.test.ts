@@ -51,7 +51,7 @@ describe('storage', () => {
     await s.service.close();
 
     // The board restarts empty; the game comes back from the journal.
-    const again = await start({ gamesDir: s.dir, source: new SimBoard({ clock: 'manual', seed: 9 }) });
+    const again = await start({ board: { source: new SimBoard({ clock: 'manual', seed: 9 }) }, storage: { gamesDir: s.dir } });
     expect(again.service.session.gameId).toBe(id);
     const hello = again.c.received[0];
     expect(hello.state.moves).toHaveLength(6);
@@ -69,7 +69,7 @@ describe('storage', () => {
     expect((await s.c.command({ name: 'resign', side: 'white' })).type).toBe('ok');
     const id = s.service.session.gameId;
     await s.service.close();
-    const again = await start({ gamesDir: s.dir, source: new SimBoard({ clock: 'manual' }) });
+    const again = await start({ board: { source: new SimBoard({ clock: 'manual' }) }, storage: { gamesDir: s.dir } });
     expect(again.service.session.gameId).not.toBe(id);
     expect(again.service.session.result).toBe('*');
   });
@@ -79,7 +79,7 @@ describe('storage', () => {
     const blocker = join(base, 'not-a-dir');
     writeFileSync(blocker, 'a file where the games directory should be');
     const dir = join(blocker, 'games');
-    const s = await start({ gamesDir: dir });
+    const s = await start({ storage: { gamesDir: dir } });
     expect(s.service.storage().ok).toBe(false);
     const hello = s.c.received[0];
     expect(hello.server.storage.ok).toBe(false);
@@ -114,7 +114,7 @@ describe('storage', () => {
 
   it('records the raw frames and the new games', async () => {
     const file = join(tempDir(), 'session.rec');
-    const s = await start({ record: file });
+    const s = await start({ board: { record: file } });
     setUp(s.sim);
     await s.c.event('ready');
     playOnSim(s.sim, corpusMoves(1)[0]);

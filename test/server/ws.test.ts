@@ -17,7 +17,7 @@ async function connect(s: SimService, path?: string, options?: WebSocket.ClientO
 
 describe('websocket: state and events', () => {
   it('sends hello with the server info and a valid snapshot on connect', async () => {
-    const s = await start({ tags: { Event: 'Club night' } });
+    const s = await start({ game: { tags: { Event: 'Club night' } } });
     const c = await connect(s);
     const hello = await c.next();
     expect(ServerMessage.safeParse(hello).success).toBe(true);
@@ -63,7 +63,7 @@ describe('websocket: state and events', () => {
   });
 
   it('throttles occupancy messages and always ends on the latest board', async () => {
-    const s = await start({ ws: { countsIntervalMs: 100 } });
+    const s = await start({ http: { ws: { countsIntervalMs: 100 } } });
     const c = await connect(s);
     await c.next((m) => m.type === 'hello');
     // Many occupancy changes in one burst (set-up square by square, all frames within one tick of the event loop).
@@ -206,7 +206,8 @@ describe('websocket: bad peers', () => {
   });
 
   it('drops a page that stops reading once its buffer passes the limit; the others keep getting events', async () => {
-    const s = await start({ ws: { maxBufferedBytes: 64 * 1024 } });
+    // The driver floods commands on purpose: no rate limit here (that is rate.test.ts's).
+    const s = await start({ http: { ws: { maxBufferedBytes: 64 * 1024, commandRates: null } } });
     const stalled = await connect(s);
     await stalled.next((m) => m.type === 'hello');
     const driver = await connect(s);
@@ -231,7 +232,7 @@ describe('websocket: bad peers', () => {
   });
 
   it('heartbeats drop a page that does not answer pings', async () => {
-    const s = await start({ ws: { heartbeatMs: 40 } });
+    const s = await start({ http: { ws: { heartbeatMs: 40 } } });
     const alive = await connect(s);
     const dead = await connect(s, undefined, { autoPong: false });
     await dead.next((m) => m.type === 'hello');

@@ -15,7 +15,7 @@ afterAll(removeTempDirs);
 
 async function recordSession(file: string): Promise<string> {
   const sim = new SimBoard({ clock: 'manual', seed: 11 });
-  const s = await startSimService({ source: sim, record: file });
+  const s = await startSimService({ board: { source: sim, record: file } });
   sim.advance(100);
   sim.setupStart();
   sim.advance(800);

@@ -15,7 +15,7 @@ afterAll(removeTempDirs);
 
 async function recordSession(file: string, tournament: boolean): Promise<{ pdn: string; alerts: string[] }> {
   const sim = new SimBoard({ clock: 'manual', seed: 5 });
-  const s = await startSimService({ source: sim, record: file, tournament });
+  const s = await startSimService({ board: { source: sim, record: file }, game: { tournament } });
   const alerts: string[] = [];
   s.service.session.on((e) => {
     if (e.type === 'alert') alerts.push(e.alert.category);

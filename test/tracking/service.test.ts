@@ -25,7 +25,7 @@ const moveOf = (g: Game, from: number, to: number): Move => g.legalMoves().find(
 describe('tracking through the service', () => {
   it('after a restart with kings on the board, the board calibrates and play goes on without lifting them (4 restarts)', async () => {
     const fen = 'W:WK14,22,K30,31:B1,K5,11,K27';
-    const first = await start({ fen });
+    const first = await start({ game: { start: { fen } } });
     placePosition(first.sim, fen);
     first.sim.advance(800);
     await first.c.event('ready');
@@ -37,7 +37,7 @@ describe('tracking through the service', () => {
       await sim.open();
       placePosition(sim, fen, [[14, 5], [30, 27], [5, 27], [14, 30]][k]);
       await sim.close();
-      const again = await start({ gamesDir: dir, source: sim });
+      const again = await start({ board: { source: sim }, storage: { gamesDir: dir } });
       sim.advance(1500);
       await again.c.event('ready');
       const state = again.service.session.snapshot();
@@ -51,7 +51,7 @@ describe('tracking through the service', () => {
   for (const [name, delay] of [['at once (0 ms)', 0], ['40 ms after the man landed', 40], ['120 ms after the man landed', 120], ['as a ready-made stack', -1]] as const) {
     it(`a crown put on ${name} is seen: the opponent plays on with no alert`, async () => {
       const fen = 'B:W5,20:B26,1';
-      const s = await start({ fen });
+      const s = await start({ game: { start: { fen } } });
       placePosition(s.sim, fen);
       s.sim.advance(800);
       await s.c.event('ready');

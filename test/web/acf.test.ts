@@ -23,7 +23,7 @@ const problems: string[] = [];
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'crownhead-acf-'));
   mkdirSync(ARTIFACTS, { recursive: true });
-  svc = await startService({ board: 'sim', host: '127.0.0.1', port: 0, gamesDir: join(dir, 'games'), logLevel: 'silent', tournament: true });
+  svc = await startService({ board: { spec: 'sim' }, storage: { gamesDir: join(dir, 'games') }, game: { tournament: true }, http: { host: '127.0.0.1', port: 0 }, log: { level: 'silent' } });
   browser = await chromium.launch({
     executablePath: '/usr/bin/chromium',
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],

@@ -24,7 +24,7 @@ const problems: string[] = [];
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'crownhead-web-'));
   mkdirSync(ARTIFACTS, { recursive: true });
-  svc = await startService({ board: 'sim', host: '127.0.0.1', port: 0, gamesDir: join(dir, 'games'), logLevel: 'silent' });
+  svc = await startService({ board: { spec: 'sim' }, storage: { gamesDir: join(dir, 'games') }, http: { host: '127.0.0.1', port: 0 }, log: { level: 'silent' } });
   browser = await chromium.launch({
     executablePath: '/usr/bin/chromium',
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
@@ -236,7 +236,7 @@ describe('the page on the simulated board', () => {
 
   it('shows a reconnecting banner when the service goes away, and catches up when it is back', async () => {
     const gamesDir = join(dir, 'games-2');
-    let other = await startService({ board: 'sim', host: '127.0.0.1', port: 0, gamesDir, logLevel: 'silent' });
+    let other = await startService({ board: { spec: 'sim' }, storage: { gamesDir }, http: { host: '127.0.0.1', port: 0 }, log: { level: 'silent' } });
     const port = other.port;
     const p2 = await browser.newPage({ viewport: { width: 1000, height: 800 } });
     try {
@@ -248,7 +248,7 @@ describe('the page on the simulated board', () => {
       expect(await p2.locator('#conn').innerText()).toContain('Offline');
       // Controls are off while disconnected.
       expect(await p2.locator('#sq-11').count()).toBe(0);
-      other = await startService({ board: 'sim', host: '127.0.0.1', port, gamesDir, logLevel: 'silent' });
+      other = await startService({ board: { spec: 'sim' }, storage: { gamesDir }, http: { host: '127.0.0.1', port }, log: { level: 'silent' } });
       await p2.waitForFunction(() => !document.querySelector('#banner .banner-warn'), null, { timeout: WAIT });
       await p2.waitForSelector('#sq-11', { timeout: WAIT });
       expect(await p2.locator('#conn').innerText()).toContain('Simulated board');
@@ -467,7 +467,7 @@ describe('the page, second edition', () => {
   }, 60_000);
 
   it('read-only watchers see no forms and no controls', async () => {
-    const other = await startService({ board: 'sim', host: '127.0.0.1', port: 0, gamesDir: join(dir, 'games-ro'), logLevel: 'silent', requireToken: true, token: 'ro-test-token' });
+    const other = await startService({ board: { spec: 'sim' }, storage: { gamesDir: join(dir, 'games-ro') }, http: { host: '127.0.0.1', port: 0, requireToken: true, token: 'ro-test-token' }, log: { level: 'silent' } });
     const p2 = await browser.newPage({ viewport: { width: 1000, height: 800 } });
     try {
       await p2.goto(other.url);

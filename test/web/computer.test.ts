@@ -34,7 +34,7 @@ afterAll(async () => {
 
 describe('the page, playing the computer', () => {
   it('plays the computer, chosen in the form: its move drawn and said on the page, carried out on the board', async () => {
-    const own = await startService({ board: 'sim', host: '127.0.0.1', port: 0, gamesDir: join(dir, 'games-computer'), logLevel: 'silent' });
+    const own = await startService({ board: { spec: 'sim' }, storage: { gamesDir: join(dir, 'games-computer') }, http: { host: '127.0.0.1', port: 0 }, log: { level: 'silent' } });
     const p = await browser.newPage({ viewport: { width: 1280, height: 860 } });
     p.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
     try {

@@ -28,7 +28,7 @@ let dir: string;
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'crownhead-page3-'));
   mkdirSync(SHOTS, { recursive: true });
-  svc = await startService({ board: 'sim', host: '127.0.0.1', port: 0, gamesDir: join(dir, 'games'), logLevel: 'silent' });
+  svc = await startService({ board: { spec: 'sim' }, storage: { gamesDir: join(dir, 'games') }, http: { host: '127.0.0.1', port: 0 }, log: { level: 'silent' } });
   browser = await chromium.launch({
     executablePath: '/usr/bin/chromium',
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],

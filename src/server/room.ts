@@ -1,0 +1,311 @@
+// One board's game, as a unit the service can make more than once: the games
+// store (locked, cleaned) with the session journalling into it (fsynced
+// before any announcement) and its PDN rewritten after every change; the
+// newest unfinished game resumed or a new one started; the board source
+// feeding the session (and the optional frame recorder), the buzzer, the
+// board's saved calibration; the pages following it (its Broadcast); and the
+// session's timer. Storage trouble arrives as typed events (the store's),
+// logged and shown to every page while play goes on in memory.
+
+import type { Logger } from 'pino';
+import type { Purpose, Think } from '../engine/port.ts';
+import { GameSession, type SessionEvent, type SessionOptions } from '../game/index.ts';
+import { GameStore, resumeNewest, type StoreFs } from '../storage/index.ts';
+import type { Color } from '../rules/index.ts';
+import { openBoardSource } from '../sensors/open.ts';
+import type { BoardIdentity } from '../sensors/protocol.ts';
+import type { BoardSource, SourceStatus } from '../sensors/source.ts';
+import { VERSION } from '../build-info.ts';
+import { Broadcast, type BroadcastOptions } from './broadcast.ts';
+import { runCommand } from './commands.ts';
+import type { ServerContext, ServerDescription } from './context.ts';
+import type { Access } from './access.ts';
+import { Recorder } from './recorder.ts';
+
+export interface BoardOptions {
+  /** board spec: auto | sim[:seed] | serial[:path] | firmata:path | emulator (default auto) */
+  spec?: string;
+  /** an already made source (tests inject a SimBoard on the manual clock); opened here if it is not */
+  source?: BoardSource;
+  /** append the raw frame stream (and new games, board lost/back) to this recording file */
+  record?: string;
+}
+
+export interface StorageOptions {
+  /** the games directory (journals and PDN files) */
+  gamesDir: string;
+  /** file operations of the games store (tests inject disk-full and other failures) */
+  fs?: StoreFs;
+  /** retry period while writes wait in memory (default 2 s) */
+  retryMs?: number;
+}
+
+/** The first game (when no unfinished game is resumed): a FEN, or a ballot, and who moves first. */
+export interface StartPosition {
+  fen?: string;
+  ballot?: number | 'random';
+  /** an eleven-man ballot (1-2400) */
+  elevenMan?: number | 'random';
+  /** a random ballot is never a mail-play one */
+  crossboardOnly?: boolean;
+  firstPlayer?: Color | 'random';
+}
+
+/** The game's settings: the session's (tags, time control, rules, tournament, computer; clock and tracker for tests), the first game, the timer. */
+export interface GameSettings extends Pick<SessionOptions, 'tags' | 'timeControl' | 'rules' | 'tournament' | 'computer' | 'tracker' | 'now'> {
+  start?: StartPosition;
+  /** session timer period (clocks, flags), default 250 ms */
+  tickMs?: number;
+}
+
+export interface RoomOptions {
+  board?: BoardOptions;
+  storage: StorageOptions;
+  game?: GameSettings;
+  pages?: BroadcastOptions;
+}
+
+/** What a room borrows from the service: the log, and the engine's searches. */
+export interface RoomDeps {
+  logger: Logger;
+  think: Think;
+  stopThinking: (purpose: Purpose) => void;
+  /** the engine's time per search at full strength, ms (a computer's level uses its share) */
+  thinkMs?: number;
+}
+
+/** Events after which the game's record (PDN) has changed. */
+const RECORD_EVENTS = new Set<SessionEvent['type']>(['new-game', 'move', 'move-replaced', 'takeback', 'tags', 'game-over', 'crowned']);
+const BUZZ: Partial<Record<SessionEvent['type'], 'ILLEGAL' | 'OK' | 'GAMEOVER' | 'YOURMOVE'>> = { alert: 'ILLEGAL', time: 'ILLEGAL', move: 'OK', 'move-replaced': 'OK', 'game-over': 'GAMEOVER', 'computer-move': 'YOURMOVE' };
+
+export function describeBoard(source: BoardSource, identity: BoardIdentity): string {
+  const on = source.path ? ` on ${source.path}` : '';
+  switch (source.kind) {
+    case 'sim':
+      return `simulated board ${identity.id}`;
+    case 'serial':
+      return `Crownhead board ${identity.id} (firmware ${identity.fw})${on}`;
+    case 'firmata':
+      return `StandardFirmata board${on}`;
+    case 'emulator':
+      return `emulated Crownhead firmware ${identity.fw}`;
+  }
+}
+
+/**
+ * The PDN is derived from the (already fsynced) journal: rewritten after the
+ * pages hear of a change, once per burst of events. The text is taken at each
+ * change, so a new game started in the same tick as the last change of the
+ * previous one still gets that game's final rewrite.
+ */
+class PdnRecord {
+  private pending: { id: string; text: string } | null = null;
+  constructor(private readonly session: GameSession, private readonly store: GameStore) {}
+  changed(): void {
+    const id = this.session.gameId;
+    if (!id) return;
+    if (this.pending && this.pending.id !== id) this.flush();
+    const first = this.pending === null;
+    this.pending = { id, text: this.session.pdn() };
+    if (first) setImmediate(() => this.flush());
+  }
+  flush(): void {
+    if (!this.pending) return;
+    const { id, text } = this.pending;
+    this.pending = null;
+    this.store.writePdn(id, text);
+  }
+}
+
+/** The board as opened: the source, its identity, its description, and why the simulated board is used if a real one was not found. */
+export interface OpenedBoard {
+  source: BoardSource;
+  identity: BoardIdentity;
+  description: string;
+  fallback: string | null;
+}
+
+export class Room {
+  readonly session: GameSession;
+  readonly store: GameStore;
+  readonly pages: Broadcast;
+  /** set once the board is open */
+  board: OpenedBoard | null = null;
+  private readonly pdn: PdnRecord;
+  private readonly log: Logger;
+  private recorder: Recorder | null = null;
+  private tick: ReturnType<typeof setInterval> | null = null;
+  private readonly offs: (() => void)[] = [];
+  private closing: Promise<void> | null = null;
+
+  /** Opens a room: its store and game, then its board. Throws (with everything it opened closed again) when it cannot. */
+  static async open(opts: RoomOptions, deps: RoomDeps): Promise<Room> {
+    const room = new Room(opts, deps);
+    try {
+      room.chooseGame();
+      await room.openBoard();
+    } catch (e) {
+      await room.close();
+      throw e;
+    }
+    return room;
+  }
+
+  private constructor(private readonly opts: RoomOptions, private readonly deps: RoomDeps) {
+    this.log = deps.logger;
+    const dir = opts.storage.gamesDir;
+    let pages: Broadcast | null = null;
+    this.store = new GameStore(dir, {
+      fs: opts.storage.fs,
+      retryMs: opts.storage.retryMs,
+      onEvent: (e) => {
+        if (e.type === 'storage-note') return void this.log.warn({ dir }, e.say);
+        if (e.ok) this.log.warn({ dir }, e.say);
+        else this.log.error({ dir, problem: e.problem, unsaved: e.storage.unsaved }, `STORAGE: ${e.say}`);
+        pages?.notice(e);
+      },
+    });
+    this.store.lock(); // throws GamesFolderLocked, naming the process that holds the folder
+    this.store.cleanTemp();
+    this.session = new GameSession({ ...this.sessionOptions(deps), journal: (entry) => this.store.append(entry) });
+    this.pages = pages = new Broadcast(this.session, this.log.child({ part: 'ws' }), opts.pages);
+    this.pdn = new PdnRecord(this.session, this.store);
+    this.offs.push(this.session.on((e) => this.onSessionEvent(e)));
+  }
+
+  /** The session's options (a probe session for resuming gets the same, without the journal). */
+  private sessionOptions(deps: RoomDeps): SessionOptions {
+    const g = this.opts.game ?? {};
+    return { now: g.now, rules: g.rules, tournament: g.tournament, timeControl: g.timeControl, tracker: g.tracker, tags: g.tags, computer: g.computer ?? null, think: deps.think, stopThinking: deps.stopThinking, thinkMs: deps.thinkMs ?? 2000 };
+  }
+
+  private onSessionEvent(e: SessionEvent): void {
+    this.pages.sessionEvent(e);
+    if (RECORD_EVENTS.has(e.type)) this.pdn.changed();
+    const buzz = BUZZ[e.type];
+    if (buzz && this.board) this.board.source.send({ type: 'buzz', pattern: buzz }).catch(() => false);
+    if (e.type === 'calibrated') this.saveCalibration(e.data);
+    if (e.type === 'new-game') this.recorder?.newGame({ fen: this.session.snapshot().fen, options: this.session.game.options });
+  }
+
+  /** A board's calibration (from the explicit routine) is kept beside the games, by board id. */
+  private saveCalibration(data: unknown): void {
+    const file = this.store.saveCalibration(this.session.boardId, data);
+    this.log.info({ file }, this.store.flushed ? 'calibration saved' : 'calibration kept in memory until it can be saved');
+  }
+
+  /** The game to play: the newest unfinished one, or a new one. */
+  private chooseGame(): void {
+    const start = this.opts.game?.start ?? {};
+    const resumed = resumeNewest(this.store, this.session, () => new GameSession(this.sessionOptions(this.deps)));
+    if (resumed.resumed) {
+      this.log.info({ game: resumed.id, moves: resumed.moves, torn: resumed.torn }, `resumed unfinished game ${resumed.id} (${resumed.moves} moves)${resumed.torn ? '; its last journal line was cut off by a crash and dropped' : ''}`);
+      if (start.fen !== undefined || start.ballot !== undefined || start.elevenMan !== undefined) this.log.warn('an unfinished game was resumed: the start position asked for (FEN/ballot) is not used; start a new game from the page to use it');
+    } else this.session.newGame({ ...start });
+  }
+
+  private async openBoard(): Promise<void> {
+    const b = this.opts.board ?? {};
+    let source: BoardSource;
+    let identity: BoardIdentity;
+    let fallback: string | null = null;
+    if (b.source) {
+      source = b.source;
+      identity = await source.open();
+    } else {
+      const opened = await openBoardSource(b.spec ?? 'auto');
+      ({ source, identity } = opened);
+      fallback = opened.fallback ?? null;
+    }
+    this.board = { source, identity, description: describeBoard(source, identity), fallback };
+    this.session.boardId = identity.id;
+    this.loadCalibration(identity.id);
+    if (b.record) {
+      this.recorder = new Recorder(b.record, { board: source.kind, id: identity.id, fw: identity.fw, rate: identity.rate, started: new Date().toISOString(), crownhead: VERSION, game: this.session.gameId, tournament: this.session.options.tournament }, this.log);
+      this.recorder.newGame({ fen: this.session.snapshot().fen, options: this.session.game.options });
+    }
+    this.offs.push(this.wireBoard(source));
+    this.session.boardStatus(true, source.kind, this.board.description);
+    this.tick = setInterval(() => this.session.tick(), this.opts.game?.tickMs ?? 250);
+    this.tick.unref();
+  }
+
+  private loadCalibration(id: string): void {
+    try {
+      const saved = this.store.loadCalibration(id);
+      if (saved) {
+        this.session.useCalibration(saved.data);
+        this.log.info({ file: saved.file }, `using the saved calibration of board ${id}`);
+      }
+    } catch (e) {
+      this.log.warn(`ignoring the saved calibration of board ${id}: ${(e as Error).message}`);
+    }
+  }
+
+  /** Frames to the session (and the recorder); board lost/back to the session and the log. Returns the unsubscribe. */
+  private wireBoard(src: BoardSource): () => void {
+    const offFrame = src.onFrame((f) => {
+      this.recorder?.frame(f.t, f.seq, f.readings);
+      this.session.pushFrame(f.t, f.readings);
+    });
+    const offStatus = src.onStatus((s: SourceStatus) => this.boardStatus(src, s));
+    return () => {
+      offFrame();
+      offStatus();
+    };
+  }
+
+  private boardStatus(src: BoardSource, s: SourceStatus): void {
+    switch (s.state) {
+      case 'connected':
+      case 'reconnected':
+        this.log.info(`board ${s.state === 'reconnected' ? 'back' : 'connected'}: ${describeBoard(src, s.identity)}`);
+        this.recorder?.board(true);
+        this.session.boardStatus(true, src.kind, describeBoard(src, s.identity));
+        break;
+      case 'lost':
+        this.log.warn(`board lost: ${s.reason}`);
+        this.recorder?.board(false);
+        this.session.boardStatus(false, src.kind, s.reason);
+        break;
+      case 'error':
+        this.log.warn(`board: ${s.message}`);
+        break;
+      default:
+        break;
+    }
+  }
+
+  /** The room as the HTTP and WebSocket layers see it (the board must be open). */
+  context(access: Access): ServerContext {
+    const board = this.board;
+    if (!board) throw new Error('the room has no board yet');
+    const info = (): ServerDescription => ({
+      name: 'crownhead',
+      version: VERSION,
+      sim: board.source.kind === 'sim',
+      source: board.source.kind,
+      board: board.description,
+      fallback: board.fallback,
+      storage: this.store.health(),
+      gamesDir: this.opts.storage.gamesDir,
+    });
+    return { session: this.session, source: board.source, store: this.store, access, logger: this.log, info, command: (c) => runCommand(this.session, board.source, c) };
+  }
+
+  /** Stops the timer and the board, writes what is pending, releases the folder. Its pages are closed by the gateway first. */
+  close(): Promise<void> {
+    return (this.closing ??= this.shut());
+  }
+
+  private async shut(): Promise<void> {
+    if (this.tick) clearInterval(this.tick);
+    for (const off of this.offs.splice(0)) off();
+    await this.pages.close();
+    await this.board?.source.close();
+    this.pdn.flush();
+    this.store.close();
+    if (!this.store.flushed) this.log.error({ unsaved: this.store.unsaved() }, `stopping with ${this.store.unsaved()} change(s) not written to ${this.opts.storage.gamesDir}: they are lost`);
+    await this.recorder?.close();
+  }
+}
