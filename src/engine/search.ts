@@ -11,6 +11,7 @@ import {
 import { evaluate, WEIGHTS, type Weights } from './eval.ts';
 import { WIN_BASE, type Egdb } from './egdb.ts';
 import type { Clock, EngineResult } from './port.ts';
+import { CrownheadError } from '../common/errors.ts';
 
 export type { Clock } from './port.ts';
 
@@ -122,7 +123,13 @@ export class TranspositionTable {
 const keyOf = (m: Move): number => (m.from - 1) * 32 + (m.to - 1) + 1;
 const hkey = (h: Hash): number => h.hi * 0x100000000 + h.lo;
 
-class Aborted extends Error {}
+/** Thrown through the search when it is told to stop (caught at its root). */
+class Aborted extends CrownheadError<'aborted'> {
+  override readonly name = 'Aborted';
+  constructor() {
+    super('aborted', 'search stopped');
+  }
+}
 
 /** Time for one move from a clock: a slice of what is left plus most of the increment, never more than a third. */
 export function timeForMove(clock: Clock): number {

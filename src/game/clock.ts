@@ -12,9 +12,14 @@
 import type { ClockState as ClockStateV1 } from '../protocol/v1.ts';
 import type { Clock } from '../engine/port.ts';
 import type { Color } from '../rules/index.ts';
+import { CrownheadError } from '../common/errors.ts';
 
-export class TimeControlError extends Error {
+/** A time control that cannot be read; the message says what is wrong. */
+export class TimeControlError extends CrownheadError<'bad-time-control'> {
   override readonly name = 'TimeControlError';
+  constructor(message: string) {
+    super('bad-time-control', message);
+  }
 }
 
 export interface Period {

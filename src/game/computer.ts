@@ -7,6 +7,7 @@
 import { moveText, legalMoves, sideName, type Color, type Game, type Move } from '../rules/index.ts';
 import type { ComputerState } from '../protocol/v1.ts';
 import type { Clock, EngineRequest, Think } from '../engine/port.ts';
+import { CrownheadError } from '../common/errors.ts';
 
 export interface ComputerSetting {
   side: Color;
@@ -14,8 +15,12 @@ export interface ComputerSetting {
   level: number;
 }
 
-export class ComputerSettingError extends Error {
+/** A computer opponent setting that is not SIDE:LEVEL. */
+export class ComputerSettingError extends CrownheadError<'bad-computer'> {
   override readonly name = 'ComputerSettingError';
+  constructor(message: string) {
+    super('bad-computer', message);
+  }
 }
 
 /** "white:7" → { side: 'white', level: 7 }; a clear error otherwise. */

@@ -6,6 +6,7 @@
 // arithmetic, no I/O.
 
 import { THRESHOLDS } from './thresholds.ts';
+import { CrownheadError } from '../common/errors.ts';
 
 export const SQUARE_COUNT = 32;
 
@@ -35,8 +36,12 @@ export interface CalibrationData {
   coding?: 'uniform' | 'polarity';
 }
 
-export class CalibrationError extends Error {
+/** A calibration that cannot be used (a saved file or data with a missing or impossible level); the message says which. */
+export class CalibrationError extends CrownheadError<'bad-calibration'> {
   override readonly name = 'CalibrationError';
+  constructor(message: string) {
+    super('bad-calibration', message);
+  }
 }
 
 export class Calibration {

@@ -4,18 +4,16 @@
 // session's SessionError) with a code and a message fit to show the player.
 
 import { countsOf } from '../tracking/boards.ts';
-import { GameSession, SessionError } from '../game/index.ts';
+import { GameSession } from '../game/index.ts';
 import type { BoardSource } from '../sensors/source.ts';
 import { SimBoard } from '../sensors/sim/board.ts';
 import type { Command } from '../protocol/v1.ts';
+import { CrownheadError } from '../common/errors.ts';
 
 export type CommandErrorCode = 'not-sim' | 'bad-request';
 
-export class CommandError extends Error {
+export class CommandError extends CrownheadError<CommandErrorCode> {
   override readonly name = 'CommandError';
-  constructor(readonly code: CommandErrorCode, message: string) {
-    super(message);
-  }
 }
 
 /** Limits on a game's tags (each one is in every journal record of the tags and every snapshot sent to every page). */
@@ -115,9 +113,9 @@ function simOf(source: BoardSource): SimBoard {
   return source;
 }
 
-/** code + message of any error a command threw; `internal` for bugs (logged by the caller). */
+/** code + message of any error a command threw: a CrownheadError as it is (one shape from every stage); `internal` for bugs (logged by the caller). */
 export function commandFailure(e: unknown): { code: string; message: string; internal: boolean } {
-  if (e instanceof SessionError || e instanceof CommandError) return { code: e.code, message: e.message, internal: false };
+  if (e instanceof CrownheadError) return { code: e.code, message: e.message, internal: false };
   return { code: 'internal', message: `the server failed to run the command: ${(e as Error)?.message ?? String(e)}`, internal: true };
 }
 

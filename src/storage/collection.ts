@@ -8,6 +8,7 @@
 // What one request may cost is capped: a game over MAX_GAME_BYTES is refused.
 
 import { open, readFile, stat } from 'node:fs/promises';
+import { CrownheadError } from '../common/errors.ts';
 
 /** Bytes of one game's text a request may read and parse. */
 export const MAX_GAME_BYTES = 256 * 1024;
@@ -31,11 +32,8 @@ export interface GameIndex {
 /** Game `k`'s byte range (0-based). */
 const spanOf = (index: GameIndex, k: number): Span => ({ start: index.starts[k], end: k + 1 < index.starts.length ? index.starts[k + 1] : index.size });
 
-export class CollectionError extends Error {
+export class CollectionError extends CrownheadError<'no-such-game' | 'too-large'> {
   override readonly name = 'CollectionError';
-  constructor(readonly code: 'no-such-game' | 'too-large', message: string) {
-    super(message);
-  }
 }
 
 const enum Mode {

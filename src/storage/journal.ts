@@ -23,13 +23,18 @@ export type JournalEntry =
   | { k: 'draw-offer'; at: number; side: Color | null }
   | { k: 'clock'; at: number; clock: ReturnType<GameClock['toJSON']> };
 
-export class JournalError extends Error {
+/** A journal that cannot be read or written as a whole. */
+export class JournalError extends CrownheadError<'bad-journal'> {
   override readonly name = 'JournalError';
+  constructor(message: string) {
+    super('bad-journal', message);
+  }
 }
 
 /** What the reader dropped: where, how much, and why (declared in the protocol, which reports it). */
 export type { JournalDamage } from '../protocol/v1.ts';
 import type { JournalDamage } from '../protocol/v1.ts';
+import { CrownheadError } from '../common/errors.ts';
 
 export interface JournalRead {
   entries: JournalEntry[];

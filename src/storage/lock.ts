@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import * as nodeFs from 'node:fs';
 import { atomicWrite, describeCode, stamp, writeAll, type StoreFs } from './disk.ts';
+import { CrownheadError } from '../common/errors.ts';
 
 export const LOCK_FILE = 'crownhead.lock';
 
@@ -24,10 +25,10 @@ export interface LockInfo {
   nonce: string;
 }
 
-export class GamesFolderLocked extends Error {
+export class GamesFolderLocked extends CrownheadError<'folder-locked'> {
   override readonly name = 'GamesFolderLocked';
   constructor(message: string, readonly holder: LockInfo) {
-    super(message);
+    super('folder-locked', message);
   }
 }
 

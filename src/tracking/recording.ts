@@ -14,6 +14,7 @@
 
 import { makeBoardLine, parseBoardLine } from '../sensors/protocol.ts';
 import type { GameOptions } from '../rules/index.ts';
+import { CrownheadError } from '../common/errors.ts';
 
 export const RECORDING_MAGIC = '# crownhead recording 1';
 
@@ -23,8 +24,12 @@ export type RecordingItem =
   | { kind: 'new-game'; t: number; fen: string; options: GameOptions }
   | { kind: 'board'; t: number; connected: boolean };
 
-export class RecordingError extends Error {
+/** A recording that cannot be read; the message names the line. */
+export class RecordingError extends CrownheadError<'bad-recording'> {
   override readonly name = 'RecordingError';
+  constructor(message: string) {
+    super('bad-recording', message);
+  }
 }
 
 export function recordingHeader(header: Record<string, unknown>): string {

@@ -562,6 +562,7 @@ function start(): void {
   document.addEventListener('visibilitychange', () => { if (!document.hidden) socket.nudge(); });
   setInterval(tick, 200);
   render();
+  // browser edge: the page's state for the browser tests and the console (window has no such property in the DOM types)
   (globalThis as unknown as { crownhead: unknown }).crownhead = { state: () => state };
 }
 

@@ -15,8 +15,9 @@ export class Sounds {
   unlock(): void {
     try {
       if (!this.ctx) {
-        const C = (globalThis as unknown as { AudioContext?: typeof AudioContext; webkitAudioContext?: typeof AudioContext }).AudioContext
-          ?? (globalThis as unknown as { webkitAudioContext?: typeof AudioContext }).webkitAudioContext;
+        // browser edge: the DOM types know AudioContext but not Safari's prefixed webkitAudioContext
+        const g = globalThis as unknown as { AudioContext?: typeof AudioContext; webkitAudioContext?: typeof AudioContext };
+        const C = g.AudioContext ?? g.webkitAudioContext;
         if (!C) return;
         this.ctx = new C();
       }
