@@ -1,7 +1,8 @@
 // Running a player's command (from the page over WebSocket or from POST
 // /api/command) against the game session and, for the simulated board, the
-// hand. One handler for both transports; it throws CommandError (or the
-// session's SessionError) with a code and a message fit to show the player.
+// hand. One handler for both transports; it throws CommandError (or any
+// stage's CrownheadError, the session's checks of tags included) with a code
+// and a message fit to show the player.
 
 import { countsOf } from '../tracking/boards.ts';
 import { GameSession } from '../game/index.ts';
@@ -16,33 +17,12 @@ export class CommandError extends CrownheadError<CommandErrorCode> {
   override readonly name = 'CommandError';
 }
 
-/** Limits on a game's tags (each one is in every journal record of the tags and every snapshot sent to every page). */
-export const TAG_LIMITS = { count: 24, valueChars: 200, nameChars: 80, totalBytes: 4096 } as const;
-const NAME_TAGS = new Set(['Black', 'White', 'Event', 'Site', 'Round', 'Annotator']);
-
-/** Throws CommandError naming the limit a tag change would pass. */
-export function checkTags(current: Record<string, string>, change: Record<string, string>): void {
-  const merged: Record<string, string> = { ...current, ...change };
-  for (const [k, v] of Object.entries(change)) {
-    if (/[\u0000-\u001f\u007f]/.test(v)) throw new CommandError('bad-request', `tag ${k}: line breaks and control characters are not allowed`);
-    if (NAME_TAGS.has(k) && v.length > TAG_LIMITS.nameChars) throw new CommandError('bad-request', `tag ${k}: at most ${TAG_LIMITS.nameChars} characters (got ${v.length})`);
-    if (v.length > TAG_LIMITS.valueChars) throw new CommandError('bad-request', `tag ${k}: at most ${TAG_LIMITS.valueChars} characters (got ${v.length})`);
-    if (v === '') delete merged[k];
-  }
-  const count = Object.keys(merged).length;
-  if (count > TAG_LIMITS.count) throw new CommandError('bad-request', `a game has at most ${TAG_LIMITS.count} tags (this change would make ${count}); clear some with an empty value first`);
-  const bytes = Buffer.byteLength(JSON.stringify(merged));
-  if (bytes > TAG_LIMITS.totalBytes) throw new CommandError('bad-request', `a game's tags take at most ${TAG_LIMITS.totalBytes} bytes in all (this change would make ${bytes})`);
-}
-
 export function runCommand(session: GameSession, source: BoardSource, command: Command): void {
   switch (command.name) {
     case 'new-game':
-      if (command.tags) checkTags(session.options.tags ?? {}, command.tags);
       session.newGame({ fen: command.fen, ballot: command.ballot, elevenMan: command.elevenMan, crossboardOnly: command.crossboardOnly, firstPlayer: command.firstPlayer, tags: command.tags, timeControl: command.timeControl, rules: command.rules, computer: command.computer });
       return;
     case 'set-tags':
-      checkTags(session.tags, command.tags);
       session.setTags(command.tags);
       return;
     case 'resign':
@@ -84,27 +64,29 @@ export function runCommand(session: GameSession, source: BoardSource, command: C
     case 'calibrate':
       session.startCalibration();
       return;
-    case 'hand': {
-      const sim = simOf(source);
-      try {
-        if (command.action === 'place') sim.place(command.square);
-        else if (command.action === 'lift') sim.lift(command.square, command.coins);
-        else {
-          if (command.coins === undefined) throw new RangeError('"set" needs "coins" (0, 1 or 2)');
-          sim.set(command.square, command.coins);
-        }
-      } catch (e) {
-        if (e instanceof RangeError) throw new CommandError('bad-request', e.message);
-        throw e;
-      }
-      return;
+    case 'hand':
+    case 'hand-setup':
+      return runHand(session, simOf(source), command);
+  }
+}
+
+/** The simulated board's hand, from the page: a coin put down or lifted, a square set, the position set up. */
+function runHand(session: GameSession, sim: SimBoard, command: Extract<Command, { name: 'hand' | 'hand-setup' }>): void {
+  if (command.name === 'hand-setup') {
+    const counts = countsOf(session.game.position);
+    for (let s = 1; s <= 32; s++) sim.set(s, counts[s - 1]!);
+    return;
+  }
+  try {
+    if (command.action === 'place') sim.place(command.square);
+    else if (command.action === 'lift') sim.lift(command.square, command.coins);
+    else {
+      if (command.coins === undefined) throw new RangeError('"set" needs "coins" (0, 1 or 2)');
+      sim.set(command.square, command.coins);
     }
-    case 'hand-setup': {
-      const sim = simOf(source);
-      const counts = countsOf(session.game.position);
-      for (let s = 1; s <= 32; s++) sim.set(s, counts[s - 1]!);
-      return;
-    }
+  } catch (e) {
+    if (e instanceof RangeError) throw new CommandError('bad-request', e.message);
+    throw e;
   }
 }
 

@@ -1,6 +1,6 @@
 // Rendering as a function of the view state: the panels (status, players and
 // clocks, move list, game controls, the simulated hand, the connection
-// banner, the review bar, the archive), each as an HTML string, and every
+// banner, the review bar; the archive is archive.ts's), each as an HTML string, and every
 // region of the page together (the board and its evaluation bar are drawn by
 // board.ts). Pure
 // (no DOM): main.ts puts the strings into the page, tests read them in Node.
@@ -12,16 +12,17 @@ import {
   type Clock, type Move, type Piece, type Side, type Snapshot,
 } from './model.ts';
 import {
-  canControl, canUseHand, clockNow, isArmed, reviewView, sortedArchive, statusHeadline, timeCall,
+  canControl, canUseHand, clockNow, isArmed, reviewView, statusHeadline, timeCall,
   type ViewState,
 } from './state.ts';
 import { fixSentences, piecesSentence, squareList } from '../words/index.ts';
-import { esc } from './html.ts';
+import { button, esc } from './html.ts';
 import { evaluationWords, renderBoard, renderEvalBar } from './board.ts';
 
 export { fixSentences, squareList };
 
 export { esc };
+export { archiveDate, renderArchive } from './archive.ts';
 export { renderBoard, renderEvalBar, evaluationWords } from './board.ts';
 
 // ------------------------------------------------------------------ words
@@ -179,11 +180,6 @@ export function renderReview(s: ViewState): string {
     + `</div>`;
 }
 
-function button(act: string, label: string, attrs: Record<string, string> = {}, cls = ''): string {
-  const extra = Object.entries(attrs).map(([k, v]) => ` data-${k}="${esc(v)}"`).join('');
-  const id = `b-${act}${attrs.side ? '-' + attrs.side : attrs.kind ? '-' + attrs.kind : ''}`;
-  return `<button type="button" id="${id}" class="btn${cls ? ' ' + cls : ''}" data-act="${act}"${extra}>${esc(label)}</button>`;
-}
 
 /** Players: names, side to move, clocks, and each side's resign/draw buttons. */
 export function renderPlayers(s: ViewState, now: number): string {
@@ -446,40 +442,6 @@ export function renderRegions(s: ViewState, now: number): Record<string, string>
     game: renderGameControls(s, now),
     log: renderLog(s),
   };
-}
-
-/** When a saved game was last played, in local time ("2026-11-25 21:48"); the PDN date if the time is unknown. */
-export function archiveDate(modified: number, pdnDate: string): string {
-  if (!(modified > 0)) return pdnDate || '?';
-  const d = new Date(modified);
-  const p = (n: number) => String(n).padStart(2, '0');
-  return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())} ${p(d.getHours())}:${p(d.getMinutes())}`;
-}
-
-/** The archive: saved games, sortable, to open (replay), download or delete (with control, confirmed). */
-export function renderArchive(s: ViewState, now: number): string {
-  const a = s.archive;
-  if (!a.open) return '';
-  const control = canControl(s);
-  const head = (by: typeof a.sort, label: string) =>
-    `<th scope="col" aria-sort="${a.sort === by ? (a.descending ? 'descending' : 'ascending') : 'none'}"><button type="button" class="sort" data-act="archive-sort" data-by="${by}">${label}${a.sort === by ? (a.descending ? ' ▾' : ' ▴') : ''}</button></th>`;
-  let body: string;
-  if (a.error) body = `<p class="form-error">${esc(a.error)}</p>`;
-  else if (!a.entries) body = '<p class="note">Loading…</p>';
-  else if (!a.entries.length) body = '<p class="note">No saved games yet.</p>';
-  else {
-    const rows = sortedArchive(a).map((g) => {
-      const del = control && !g.current
-        ? button('archive-delete', isArmed(s, `delete-${g.id}`, now) ? 'Confirm delete' : 'Delete', { id: g.id }, `small danger${isArmed(s, `delete-${g.id}`, now) ? ' armed' : ''}`).replace(/id="b-archive-delete"/, `id="del-${esc(g.id)}"`)
-        : '';
-      return `<tr data-game="${esc(g.id)}"${g.current ? ' class="current"' : ''}><td data-date="${g.modified}">${esc(archiveDate(g.modified, g.date))}</td><td>${esc(g.black || '?')} – ${esc(g.white || '?')}</td><td>${esc(g.event || '')}</td><td>${esc(g.result)}</td><td class="num" data-plies="${g.plies ?? ''}">${g.plies === null ? '?' : Math.ceil(g.plies / 2)}</td>`
-        + `<td class="acts">${button('archive-view', g.current ? 'Review' : 'Open', { id: g.id }, 'small').replace(/id="b-archive-view"/, `id="open-${esc(g.id)}"`)}<a class="btn small" href="/api/games/${encodeURIComponent(g.id)}.pdn" download="${esc(g.id)}.pdn">PDN</a>${del}</td></tr>`;
-    }).join('');
-    body = `<div class="archive-scroll"><table class="archive-table"><thead><tr>${head('date', 'Date')}${head('players', 'Players')}${head('event', 'Event')}${head('result', 'Result')}${head('length', 'Moves')}<th scope="col"><span class="sr-only">Actions</span></th></tr></thead><tbody>${rows}</tbody></table></div>`;
-  }
-  return `<div class="archive-panel card" role="dialog" aria-modal="true" aria-labelledby="archive-title">`
-    + `<div class="archive-head"><h2 id="archive-title">Past games</h2><a class="btn small" id="dl-archive" href="/api/archive.pdn" download="crownhead-archive.pdn">Download all (PDN)</a>${button('archive-close', 'Close', {}, 'small')}</div>`
-    + body + `</div>`;
 }
 
 export type { Snapshot };
