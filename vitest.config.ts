@@ -7,7 +7,13 @@ import { defineConfig } from 'vitest/config';
 // corpus games with injected mistakes, the whole game through the emulated
 // firmware, the service SIGKILLed again and again through long games, and
 // `crownhead doctor` on the emulated firmware with each build fault.
-const SOAKS = ['test/tracking/games-*.test.ts', 'test/tracking/injected.test.ts', 'test/sensors/emulator-game.test.ts', 'test/server/crash.test.ts', 'test/doctor/emulator.test.ts'];
+const SOAKS = [
+  'test/tracking/games-*.test.ts',
+  'test/tracking/injected.test.ts',
+  'test/sensors/emulator-game.test.ts',
+  'test/server/crash.test.ts',
+  'test/doctor/emulator.test.ts',
+];
 
 export default defineConfig({
   test: {

@@ -17,17 +17,25 @@ const lines = Array.from({ length: 1024 }, (_, i) =>
 );
 let sink = 0;
 
-rate('codec parse rate', (n) => {
-  for (let i = 0; i < n; i++) {
-    const r = parseBoardLine(lines[i & 1023]);
-    if (r.type === 'frame') sink += r.readings[5];
-  }
-}, 1_000_000);
+rate(
+  'codec parse rate',
+  (n) => {
+    for (let i = 0; i < n; i++) {
+      const r = parseBoardLine(lines[i & 1023]);
+      if (r.type === 'frame') sink += r.readings[5];
+    }
+  },
+  1_000_000,
+);
 
 const msgs = lines.map((l) => parseBoardLine(l));
-rate('codec format rate', (n) => {
-  for (let i = 0; i < n; i++) sink += makeBoardLine(msgs[i & 1023] as never).length;
-}, 500_000);
+rate(
+  'codec format rate',
+  (n) => {
+    for (let i = 0; i < n; i++) sink += makeBoardLine(msgs[i & 1023] as never).length;
+  },
+  500_000,
+);
 
 const sim = new SimBoard({ seed: 1, startPosition: true });
 sim.onFrame((f) => (sink += f.readings[0]));

@@ -26,7 +26,18 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { BALLOTS, Game, START, samePosition, hashKey, hashPosition, legalMoves, playMove as playMoveOf, sameResult, type Move } from '../src/rules/index.ts';
+import {
+  BALLOTS,
+  Game,
+  START,
+  samePosition,
+  hashKey,
+  hashPosition,
+  legalMoves,
+  playMove as playMoveOf,
+  sameResult,
+  type Move,
+} from '../src/rules/index.ts';
 import { readPdn, resultWinner } from '../src/pdn/index.ts';
 import { corpusFile } from '../test/corpus.ts';
 import { EGDB_PIECES, Searcher, think } from '../src/engine/index.ts';
@@ -34,7 +45,19 @@ import { loadEgdb } from '../src/engine-host/egdb-cache.ts';
 import { bookFromCorpus } from '../src/engine-host/book-corpus.ts';
 import { makePdnFile, pdnFromGame, type PdnGame } from '../src/pdn/index.ts';
 
-const { values } = parseArgs({ options: { match: { type: 'boolean' }, corpus: { type: 'boolean' }, games: { type: 'string' }, ms: { type: 'string' }, 'rd-depth': { type: 'string' }, out: { type: 'string' }, levels: { type: 'boolean' }, pairs: { type: 'string' }, ballots: { type: 'string' } } });
+const { values } = parseArgs({
+  options: {
+    match: { type: 'boolean' },
+    corpus: { type: 'boolean' },
+    games: { type: 'string' },
+    ms: { type: 'string' },
+    'rd-depth': { type: 'string' },
+    out: { type: 'string' },
+    levels: { type: 'boolean' },
+    pairs: { type: 'string' },
+    ballots: { type: 'string' },
+  },
+});
 const onlyLevels = !!values.levels;
 const full = !!values.match;
 const GAMES = Number(values.games ?? (full ? 200 : 20));
@@ -47,8 +70,15 @@ const book = bookFromCorpus() ?? undefined;
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 // rapid-draughts' .d.ts files use extensionless relative imports NodeNext cannot follow: describe what we use.
-interface RdMove { readonly origin: number; readonly destination: number; readonly captures: number[] }
-interface RdGame { readonly moves: RdMove[]; move(m: RdMove): void }
+interface RdMove {
+  readonly origin: number;
+  readonly destination: number;
+  readonly captures: number[];
+}
+interface RdGame {
+  readonly moves: RdMove[];
+  move(m: RdMove): void;
+}
 const rd = (await import('rapid-draughts/english')) as unknown as {
   EnglishDraughts: { setup(): RdGame };
   EnglishDraughtsComputerFactory: { alphaBeta(o: { maxDepth: number }): (g: RdGame) => Promise<RdMove> };
@@ -57,13 +87,20 @@ const rd = (await import('rapid-draughts/english')) as unknown as {
 /** rapid-draughts' 1-D squares are ours minus one, dark = Black. */
 function toRd(g: RdGame, m: Move): RdMove {
   const caps = m.captures.map((c) => c - 1).sort((a, b) => a - b);
-  const found = g.moves.find((r) => r.origin === m.from - 1 && r.destination === m.to - 1 && [...r.captures].sort((a, b) => a - b).join() === caps.join());
+  const found = g.moves.find(
+    (r) => r.origin === m.from - 1 && r.destination === m.to - 1 && [...r.captures].sort((a, b) => a - b).join() === caps.join(),
+  );
   if (!found) throw new Error(`rapid-draughts has no move ${m.from}-${m.to}`);
   return found;
 }
 function fromRd(legal: Move[], r: RdMove): Move {
-  const caps = [...r.captures].map((c) => c + 1).sort((a, b) => a - b).join();
-  const found = legal.find((m) => m.from === r.origin + 1 && m.to === r.destination + 1 && [...m.captures].sort((a, b) => a - b).join() === caps);
+  const caps = [...r.captures]
+    .map((c) => c + 1)
+    .sort((a, b) => a - b)
+    .join();
+  const found = legal.find(
+    (m) => m.from === r.origin + 1 && m.to === r.destination + 1 && [...m.captures].sort((a, b) => a - b).join() === caps,
+  );
   if (!found) throw new Error(`rapid-draughts played ${r.origin + 1}-${r.destination + 1}, not legal here`);
   return found;
 }
@@ -93,7 +130,11 @@ const historyOf = (game: Game): number[] => [hashKey(hashPosition(game.start)), 
 
 function enginePlayer(limits: { timeMs?: number; level?: number; seed?: number }): Player {
   const searcher = new Searcher();
-  return (game) => think({ position: game.position, quietPlies: game.quietPlies, history: historyOf(game).slice(0, -1), limits }, { searcher, egdb, book: book ?? null }).move!;
+  return (game) =>
+    think(
+      { position: game.position, quietPlies: game.quietPlies, history: historyOf(game).slice(0, -1), limits },
+      { searcher, egdb, book: book ?? null },
+    ).move!;
 }
 
 // ---------------------------------------------------------------------------
@@ -108,20 +149,31 @@ if (!full && !onlyLevels) {
   for (const g of problems) {
     // Solved: the stated first move is the answer at 5 s (and was already at the reported time).
     let firstRight = -1;
-    const r = think({ position: g.start, limits: { timeMs: 5000 } }, { onIteration: (it) => {
-      if (it.move && sameResult(it.move, g.moves[0]!.move)) { if (firstRight < 0) firstRight = it.ms; } else firstRight = -1;
-    } });
+    const r = think(
+      { position: g.start, limits: { timeMs: 5000 } },
+      {
+        onIteration: (it) => {
+          if (it.move && sameResult(it.move, g.moves[0]!.move)) {
+            if (firstRight < 0) firstRight = it.ms;
+          } else firstRight = -1;
+        },
+      },
+    );
     if (r.move && sameResult(r.move, g.moves[0]!.move)) {
       solved++;
       times.push(firstRight);
     }
   }
-  console.log(`problems with a stated solution (Tricks, Traps and Shots, won by the side to move): ${solved}/${problems.length} solved within 5 s; median time to settle on the solution ${median(times).toFixed(0)} ms`);
+  console.log(
+    `problems with a stated solution (Tricks, Traps and Shots, won by the side to move): ${solved}/${problems.length} solved within 5 s; median time to settle on the solution ${median(times).toFixed(0)} ms`,
+  );
   // Tinsley's moves: every 6th position from ply 16 on (past the opening) of his first 40 games, 1 s a move.
   const tinsley = readPdn(corpusFile('tinsley.pdn')).games.slice(0, 40);
-  let asked = 0, matched = 0;
+  let asked = 0,
+    matched = 0;
   for (const g of tinsley) {
-    const isTinsley = (turn: 'black' | 'white'): boolean => (g.tags.find(([k]) => k === (turn === 'black' ? 'Black' : 'White'))?.[1] ?? '').toLowerCase().includes('tinsley');
+    const isTinsley = (turn: 'black' | 'white'): boolean =>
+      (g.tags.find(([k]) => k === (turn === 'black' ? 'Black' : 'White'))?.[1] ?? '').toLowerCase().includes('tinsley');
     let pos = g.start;
     for (let i = 0; i < g.moves.length; i++) {
       const m = g.moves[i]!.move;
@@ -133,7 +185,9 @@ if (!full && !onlyLevels) {
       pos = playMoveOf(pos, m);
     }
   }
-  console.log(`Tinsley's moves matched at 1 s a move: ${matched}/${asked} (${((100 * matched) / Math.max(1, asked)).toFixed(0)} %), positions from ply 16 on in his first 40 games`);
+  console.log(
+    `Tinsley's moves matched at 1 s a move: ${matched}/${asked} (${((100 * matched) / Math.max(1, asked)).toFixed(0)} %), positions from ply 16 on in his first 40 games`,
+  );
 }
 if (values.corpus) process.exit(0);
 
@@ -149,7 +203,9 @@ if (!full && !onlyLevels) {
     });
     const nps = median(runs.map((r) => r.nps));
     rates.push(nps);
-    console.log(`  ballot ${b}: ${runs[0]!.nodes} nodes, median ${(median(runs.map((r) => r.ms))).toFixed(0)} ms, ${(nps / 1e6).toFixed(2)} M nodes/s`);
+    console.log(
+      `  ballot ${b}: ${runs[0]!.nodes} nodes, median ${median(runs.map((r) => r.ms)).toFixed(0)} ms, ${(nps / 1e6).toFixed(2)} M nodes/s`,
+    );
   }
   console.log(`engine search: median ${(median(rates) / 1e6).toFixed(2)} M nodes/s`);
 }
@@ -157,15 +213,30 @@ if (!full && !onlyLevels) {
 // ---------------------------------------------------------------------------
 if (!onlyLevels) {
   const open = BALLOTS.filter((b) => b.status !== 'barred');
-  const ballots = Array.from({ length: Math.ceil(GAMES / 2) }, (_, i) => open[Math.floor((i * open.length) / Math.ceil(GAMES / 2))]!.number);
-  console.log(`\nmatch: crownhead (${OUR_MS} ms a move) against rapid-draughts alpha-beta (maxDepth ${RD_DEPTH}), ${ballots.length} ballots × both colours`);
-  let ours = 0, wins = 0, draws = 0, losses = 0, games = 0;
-  const rdTimes: number[] = [], ourTimes: number[] = [];
+  const ballots = Array.from(
+    { length: Math.ceil(GAMES / 2) },
+    (_, i) => open[Math.floor((i * open.length) / Math.ceil(GAMES / 2))]!.number,
+  );
+  console.log(
+    `\nmatch: crownhead (${OUR_MS} ms a move) against rapid-draughts alpha-beta (maxDepth ${RD_DEPTH}), ${ballots.length} ballots × both colours`,
+  );
+  let ours = 0,
+    wins = 0,
+    draws = 0,
+    losses = 0,
+    games = 0;
+  const rdTimes: number[] = [],
+    ourTimes: number[] = [];
   const records: PdnGame[] = [];
-  const file = values.out ? resolve(values.out) : full ? resolve(import.meta.dirname, 'results', `match-${new Date().toISOString().slice(0, 10)}.pdn`) : join(tmpdir(), `crownhead-engine-match-${process.pid}.pdn`);
+  const file = values.out
+    ? resolve(values.out)
+    : full
+      ? resolve(import.meta.dirname, 'results', `match-${new Date().toISOString().slice(0, 10)}.pdn`)
+      : join(tmpdir(), `crownhead-engine-match-${process.pid}.pdn`);
   mkdirSync(dirname(file), { recursive: true });
   const mean = (xs: number[]): number => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
-  const times = (): string => `time per move: crownhead median ${median(ourTimes).toFixed(0)} ms (mean ${mean(ourTimes).toFixed(0)}), rapid-draughts median ${median(rdTimes).toFixed(0)} ms (mean ${mean(rdTimes).toFixed(0)})`;
+  const times = (): string =>
+    `time per move: crownhead median ${median(ourTimes).toFixed(0)} ms (mean ${mean(ourTimes).toFixed(0)}), rapid-draughts median ${median(rdTimes).toFixed(0)} ms (mean ${mean(rdTimes).toFixed(0)})`;
   for (const ballot of ballots) {
     for (const weAreBlack of [true, false]) {
       const rg = rd.EnglishDraughts.setup();
@@ -193,13 +264,26 @@ if (!onlyLevels) {
       if (s === 1) wins++;
       else if (s === 0) losses++;
       else draws++;
-      records.push(pdnFromGame(game, { index: games, tags: [['Event', `crownhead ${OUR_MS} ms v rapid-draughts depth ${RD_DEPTH}`], ['Round', `ballot ${ballot}`], ['Black', weAreBlack ? 'crownhead' : 'rapid-draughts'], ['White', weAreBlack ? 'rapid-draughts' : 'crownhead']] }));
+      records.push(
+        pdnFromGame(game, {
+          index: games,
+          tags: [
+            ['Event', `crownhead ${OUR_MS} ms v rapid-draughts depth ${RD_DEPTH}`],
+            ['Round', `ballot ${ballot}`],
+            ['Black', weAreBlack ? 'crownhead' : 'rapid-draughts'],
+            ['White', weAreBlack ? 'rapid-draughts' : 'crownhead'],
+          ],
+        }),
+      );
       writeFileSync(file, makePdnFile(records));
-      if (full && games % 10 === 0) console.log(`  after ${games} games: +${wins} =${draws} -${losses} (${((100 * ours) / games).toFixed(1)} %); ${times()}`);
+      if (full && games % 10 === 0)
+        console.log(`  after ${games} games: +${wins} =${draws} -${losses} (${((100 * ours) / games).toFixed(1)} %); ${times()}`);
     }
   }
   console.log(`  ${times()}`);
-  console.log(`engine match: ${games} games, +${wins} =${draws} -${losses}, score ${((100 * ours) / games).toFixed(1)} % for crownhead; games in ${file}`);
+  console.log(
+    `engine match: ${games} games, +${wins} =${draws} -${losses}, score ${((100 * ours) / games).toFixed(1)} % for crownhead; games in ${file}`,
+  );
 }
 
 // ---------------------------------------------------------------------------
@@ -208,12 +292,18 @@ if (!full) {
   const ks = values.pairs ? values.pairs.split(',').map(Number) : onlyLevels ? [2, 3, 4, 5, 6, 7, 8, 9, 10] : [2, 4, 6, 8, 10];
   if (ks.some((k) => !Number.isInteger(k) || k < 2 || k > 10)) throw new Error(`--pairs wants levels 2–10, not "${values.pairs}"`);
   const nBallots = Number(values.ballots ?? 0);
-  if (values.ballots && (!Number.isInteger(nBallots) || nBallots < 1 || nBallots > 156)) throw new Error(`--ballots wants 1–156, not "${values.ballots}"`);
+  if (values.ballots && (!Number.isInteger(nBallots) || nBallots < 1 || nBallots > 156))
+    throw new Error(`--ballots wants 1–156, not "${values.ballots}"`);
   // --ballots N: spread over the 156 (1, then every 156/N-th).
-  const levelBallots = nBallots ? Array.from({ length: nBallots }, (_, i) => 1 + Math.floor((i * 156) / nBallots)) : onlyLevels ? [1, 20, 40, 60, 80, 100, 120, 140] : [1, 40, 80, 120];
+  const levelBallots = nBallots
+    ? Array.from({ length: nBallots }, (_, i) => 1 + Math.floor((i * 156) / nBallots))
+    : onlyLevels
+      ? [1, 20, 40, 60, 80, 100, 120, 140]
+      : [1, 40, 80, 120];
   console.log(`\nlevel monotonicity: level k against level k−1, ${levelBallots.length} ballots × both colours, 100 ms a move`);
   for (const k of ks) {
-    let score = 0, n = 0;
+    let score = 0,
+      n = 0;
     for (const ballot of levelBallots) {
       for (const kIsBlack of [true, false]) {
         const hi = enginePlayer({ level: k, seed: ballot, timeMs: 100 });

@@ -22,7 +22,10 @@ const s0 = await board.stats();
 const from = board.lines.length;
 await new Promise((r) => setTimeout(r, seconds * 1000));
 const s1 = await board.stats();
-const frames = board.lines.slice(from).map(parseFrame).filter((f) => f !== null);
+const frames = board.lines
+  .slice(from)
+  .map(parseFrame)
+  .filter((f) => f !== null);
 
 // the same with almost no serial traffic (RATE 1): the scan rate the CPU allows
 const ok = board.waitFor((b) => b.startsWith('OK RATE'));

@@ -15,7 +15,22 @@ import { chromium } from 'playwright-core';
 const RUNS = 15;
 const dir = mkdtempSync(join(tmpdir(), 'crownhead-bench-render-'));
 // The service in its own process, as `crownhead serve` runs (the browser driver here does not share its event loop).
-const child = spawn(process.execPath, [join(import.meta.dirname, '../bin/crownhead.js'), 'serve', '--board', 'sim', '--port', '0', '--games', join(dir, 'games'), '--log-level', 'info'], { stdio: ['ignore', 'pipe', 'pipe'] });
+const child = spawn(
+  process.execPath,
+  [
+    join(import.meta.dirname, '../bin/crownhead.js'),
+    'serve',
+    '--board',
+    'sim',
+    '--port',
+    '0',
+    '--games',
+    join(dir, 'games'),
+    '--log-level',
+    'info',
+  ],
+  { stdio: ['ignore', 'pipe', 'pipe'] },
+);
 const url = await new Promise<string>((resolve, reject) => {
   let out = '';
   const look = (b: Buffer) => {
@@ -28,10 +43,24 @@ const url = await new Promise<string>((resolve, reject) => {
   child.on('exit', (code) => reject(new Error(`crownhead serve exited (${code}) before printing its address:\n${out}`)));
   setTimeout(() => reject(new Error(`crownhead serve printed no address in 30 s:\n${out}`)), 30_000);
 });
-const svc = { url, close: async () => { child.kill('SIGTERM'); await new Promise((r) => child.once('exit', r)); } };
+const svc = {
+  url,
+  close: async () => {
+    child.kill('SIGTERM');
+    await new Promise((r) => child.once('exit', r));
+  },
+};
 const browser = await chromium.launch({
   executablePath: '/usr/bin/chromium',
-  args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  args: [
+    '--headless',
+    '--no-sandbox',
+    '--disable-gpu',
+    '--no-first-run',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+  ],
 });
 const times: number[] = [];
 const parts: Record<string, number[]> = { html: [], 'script run': [], 'socket open': [], hello: [], parsed: [], 'render start': [] };
@@ -40,11 +69,15 @@ try {
     const ctx = await browser.newContext({ viewport: { width: 1280, height: 860 } });
     const page = await ctx.newPage();
     await page.goto(svc.url);
-    const t = await page.waitForFunction(() => performance.getEntriesByName('crownhead-first-render')[0]?.startTime, null, { timeout: 15_000 });
+    const t = await page.waitForFunction(() => performance.getEntriesByName('crownhead-first-render')[0]?.startTime, null, {
+      timeout: 15_000,
+    });
     const ms = (await t.jsonValue()) as number;
     const p = await page.evaluate(() => {
       const nav = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming;
-      const at = ['crownhead-script', 'crownhead-socket-open', 'crownhead-first-message', 'crownhead-parsed', 'crownhead-render-start'].map((n) => performance.getEntriesByName(n)[0]?.startTime ?? NaN);
+      const at = ['crownhead-script', 'crownhead-socket-open', 'crownhead-first-message', 'crownhead-parsed', 'crownhead-render-start'].map(
+        (n) => performance.getEntriesByName(n)[0]?.startTime ?? NaN,
+      );
       return { html: nav.responseEnd, 'script run': at[0], 'socket open': at[1], hello: at[2], parsed: at[3], 'render start': at[4] };
     });
     if (i >= 2) {
@@ -62,5 +95,11 @@ try {
 times.sort((a, b) => a - b);
 const q = (p: number) => times[Math.min(times.length - 1, Math.floor(p * times.length))];
 const med = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-console.log(`  medians since navigation start: ${Object.entries(parts).map(([k, v]) => `${k} ${med(v).toFixed(0)} ms`).join(', ')}, first render ${med(times).toFixed(0)} ms`);
-console.log(`first render in headless Chromium (loopback, cold context), ${RUNS} loads: median ${q(0.5).toFixed(0)} ms (min ${times[0].toFixed(0)}, p90 ${q(0.9).toFixed(0)}, max ${times[times.length - 1].toFixed(0)}); target ≤ 300 ms`);
+console.log(
+  `  medians since navigation start: ${Object.entries(parts)
+    .map(([k, v]) => `${k} ${med(v).toFixed(0)} ms`)
+    .join(', ')}, first render ${med(times).toFixed(0)} ms`,
+);
+console.log(
+  `first render in headless Chromium (loopback, cold context), ${RUNS} loads: median ${q(0.5).toFixed(0)} ms (min ${times[0].toFixed(0)}, p90 ${q(0.9).toFixed(0)}, max ${times[times.length - 1].toFixed(0)}); target ≤ 300 ms`,
+);

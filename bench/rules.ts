@@ -88,7 +88,8 @@ for (;;) {
     for (const c of contenders) {
       const r = rates.get(c.name)!;
       const [n, t] = timed(() => c.run(r.depth));
-      if (EXPECTED[r.depth] !== undefined && n !== EXPECTED[r.depth]) throw new Error(`${c.name}: perft ${r.depth} = ${n}, expected ${EXPECTED[r.depth]}`);
+      if (EXPECTED[r.depth] !== undefined && n !== EXPECTED[r.depth])
+        throw new Error(`${c.name}: perft ${r.depth} = ${n}, expected ${EXPECTED[r.depth]}`);
       r.nodes = n;
       r.secs.push(t);
     }
@@ -99,24 +100,34 @@ for (;;) {
 }
 const rate = (name: string) => rates.get(name)!.nodes / median(rates.get(name)!.secs);
 for (const [name, r] of rates) {
-  console.log(`${name}: perft ${r.depth} = ${fmt(r.nodes)} nodes, median ${median(r.secs).toFixed(2)} s of ${RUNS} (${Math.min(...r.secs).toFixed(2)}–${Math.max(...r.secs).toFixed(2)} s) = ${(r.nodes / median(r.secs) / 1e6).toFixed(2)} M nodes/s`);
+  console.log(
+    `${name}: perft ${r.depth} = ${fmt(r.nodes)} nodes, median ${median(r.secs).toFixed(2)} s of ${RUNS} (${Math.min(...r.secs).toFixed(2)}–${Math.max(...r.secs).toFixed(2)} s) = ${(r.nodes / median(r.secs) / 1e6).toFixed(2)} M nodes/s`,
+  );
 }
-console.log(`perft speed ratio, crownhead perft / rapid-draughts API: ${(rate(contenders[0]!.name) / rate(contenders[2]!.name)).toFixed(1)}x (median rates)`);
-console.log(`perft speed ratio, crownhead public API / rapid-draughts API (like for like): ${(rate(contenders[1]!.name) / rate(contenders[2]!.name)).toFixed(1)}x (median rates)`);
+console.log(
+  `perft speed ratio, crownhead perft / rapid-draughts API: ${(rate(contenders[0]!.name) / rate(contenders[2]!.name)).toFixed(1)}x (median rates)`,
+);
+console.log(
+  `perft speed ratio, crownhead public API / rapid-draughts API (like for like): ${(rate(contenders[1]!.name) / rate(contenders[2]!.name)).toFixed(1)}x (median rates)`,
+);
 
 // Corpus replay.
 {
   const files = corpusPdnFiles().map(corpusFile);
-  const replay = () => timed(() => {
-    let games = 0, moves = 0;
-    for (const text of files) {
-      const r = readPdn(text);
-      games += r.games.length + r.errors.length;
-      moves += r.games.reduce((n, g) => n + g.moves.length, 0);
-    }
-    return { games, moves };
-  });
+  const replay = () =>
+    timed(() => {
+      let games = 0,
+        moves = 0;
+      for (const text of files) {
+        const r = readPdn(text);
+        games += r.games.length + r.errors.length;
+        moves += r.games.reduce((n, g) => n + g.moves.length, 0);
+      }
+      return { games, moves };
+    });
   const [stats, cold] = replay();
   const warm = Math.min(replay()[1], replay()[1]);
-  console.log(`corpus replay: ${fmt(stats.games)} games, ${fmt(stats.moves)} moves read and replayed in ${(cold * 1000).toFixed(0)} ms cold, ${(warm * 1000).toFixed(0)} ms warm (${fmt(Math.round(stats.moves / warm))} moves/s)`);
+  console.log(
+    `corpus replay: ${fmt(stats.games)} games, ${fmt(stats.moves)} moves read and replayed in ${(cold * 1000).toFixed(0)} ms cold, ${(warm * 1000).toFixed(0)} ms warm (${fmt(Math.round(stats.moves / warm))} moves/s)`,
+  );
 }

@@ -28,7 +28,9 @@ import { CORPUS } from '../test/corpus.ts';
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;
 
-const games: PdnGame[] = readPdn(readFileSync(join(CORPUS, 'OCA_2.0.pdn'), 'utf8')).games.filter((g) => makeFen(g.start) === makeFen(START));
+const games: PdnGame[] = readPdn(readFileSync(join(CORPUS, 'OCA_2.0.pdn'), 'utf8')).games.filter(
+  (g) => makeFen(g.start) === makeFen(START),
+);
 const dirs: string[] = [];
 const tempGames = (base = tmpdir()) => {
   const d = mkdtempSync(join(base, 'crownhead-bench-'));
@@ -81,7 +83,12 @@ async function latency(minMoves: number, gamesBase: string, label: string, engin
   // The service stamps each line as it arrives with this clock: the board time of the frame being sent.
   let lineT = 0;
   const source = new SerialBoardSource({ path: '/dev/ttyMOCK0', binding: bus.binding, clock: () => lineT, silenceMs: 0 });
-  const service = await startService({ board: { source }, storage: { gamesDir: tempGames(gamesBase) }, http: { port: 0 }, log: { level: 'silent' } });
+  const service = await startService({
+    board: { source },
+    storage: { gamesDir: tempGames(gamesBase) },
+    http: { port: 0 },
+    log: { level: 'silent' },
+  });
   const page = await Page.open(service);
   // The engine thinking the whole time, as while the computer plays: back-to-back 5 s searches.
   let searching = engineLoad;
@@ -145,8 +152,11 @@ async function latency(minMoves: number, gamesBase: string, label: string, engin
     }
   }
   searching = false;
-  const median = pct(samples, 50), p99 = pct(samples, 99);
-  console.log(`e2e latency serial→websocket${label}: median ${ms(median)}, p99 ${ms(p99)}, max ${ms(Math.max(...samples))} (${samples.length} moves, ${g} games)`);
+  const median = pct(samples, 50),
+    p99 = pct(samples, 99);
+  console.log(
+    `e2e latency serial→websocket${label}: median ${ms(median)}, p99 ${ms(p99)}, max ${ms(Math.max(...samples))} (${samples.length} moves, ${g} games)`,
+  );
   page.ws.terminate();
   await service.close();
   await gen.close();
@@ -162,11 +172,28 @@ async function latency(minMoves: number, gamesBase: string, label: string, engin
 // ---------------------------------------------------------------- 2. memory
 async function memory(nGames: number): Promise<void> {
   const sim = new SimBoard({ clock: 'manual', seed: 11 });
-  const service = await startService({ board: { source: sim }, storage: { gamesDir: tempGames() }, http: { port: 0 }, log: { level: 'silent' } });
+  const service = await startService({
+    board: { source: sim },
+    storage: { gamesDir: tempGames() },
+    http: { port: 0 },
+    log: { level: 'silent' },
+  });
   const page = await Page.open(service);
-  const table = { sim, wait: (t: number) => void sim.advance(t), now: () => sim.now(), get game() { return service.session.game; }, get tracker() { return service.session.tracker; }, lastHandAt: 0 } as unknown as Table;
+  const table = {
+    sim,
+    wait: (t: number) => void sim.advance(t),
+    now: () => sim.now(),
+    get game() {
+      return service.session.game;
+    },
+    get tracker() {
+      return service.session.tracker;
+    },
+    lastHandAt: 0,
+  } as unknown as Table;
   const hand = new RandomHand(table, 99);
-  let moves = 0, alerts = 0;
+  let moves = 0,
+    alerts = 0;
   service.session.on((e) => {
     if (e.type === 'move') moves++;
     if (e.type === 'alert') alerts++;
@@ -199,8 +226,12 @@ async function memory(nGames: number): Promise<void> {
   }
   const secs = (performance.now() - t0) / 1000;
   const played = (await service.store.list()).games.length;
-  console.log(`long session: ${nGames} games, ${moves} moves (${alerts} alerts), ${played} saved, ${(nGames / secs).toFixed(1)} games/s on the manual clock; page got ${page.received} messages`);
-  console.log(`resident memory (RSS): at start ${rss0.toFixed(0)} MiB, ${marks.join(', ')}; heap used ${(process.memoryUsage().heapUsed / 2 ** 20).toFixed(0)} MiB`);
+  console.log(
+    `long session: ${nGames} games, ${moves} moves (${alerts} alerts), ${played} saved, ${(nGames / secs).toFixed(1)} games/s on the manual clock; page got ${page.received} messages`,
+  );
+  console.log(
+    `resident memory (RSS): at start ${rss0.toFixed(0)} MiB, ${marks.join(', ')}; heap used ${(process.memoryUsage().heapUsed / 2 ** 20).toFixed(0)} MiB`,
+  );
   page.ws.terminate();
   await service.close();
 }
@@ -218,7 +249,9 @@ try {
     const shm = ` (games dir /dev/shm on ${fsType('/dev/shm')}: ${onDisk(fsType('/dev/shm'))})`;
     const idle = await latency(Number(process.argv[2] ?? 300), '/dev/shm', `${shm}, engine idle`);
     const busy = await latency(Number(process.argv[2] ?? 300), '/dev/shm', `${shm}, engine searching at full strength in its worker`, true);
-    console.log(`  engine searching / idle: median ×${(pct(busy, 50) / pct(idle, 50)).toFixed(2)}, p99 ×${(pct(busy, 99) / pct(idle, 99)).toFixed(2)}`);
+    console.log(
+      `  engine searching / idle: median ×${(pct(busy, 50) / pct(idle, 50)).toFixed(2)}, p99 ×${(pct(busy, 99) / pct(idle, 99)).toFixed(2)}`,
+    );
   }
   await memory(Number(process.argv[3] ?? 50));
 } finally {

@@ -31,14 +31,26 @@ interface Variant {
   inPackage?: boolean;
 }
 const BUNDLE: Variant = { name: 'built bundle', cmd: process.execPath, args: (r) => [BIN, ...r], env: cleanEnv };
-const SOURCE: Variant = { name: 'from source (tsx)', cmd: process.execPath, args: (r) => [BIN, ...r], env: { ...cleanEnv, CROWNHEAD_FROM_SOURCE: '1' } };
-const NPM_START: Variant = { name: 'npm start', cmd: 'npm', args: (r) => ['start', '--silent', '--', ...r.slice(1)], env: cleanEnv, inPackage: true };
+const SOURCE: Variant = {
+  name: 'from source (tsx)',
+  cmd: process.execPath,
+  args: (r) => [BIN, ...r],
+  env: { ...cleanEnv, CROWNHEAD_FROM_SOURCE: '1' },
+};
+const NPM_START: Variant = {
+  name: 'npm start',
+  cmd: 'npm',
+  args: (r) => ['start', '--silent', '--', ...r.slice(1)],
+  env: cleanEnv,
+  inPackage: true,
+};
 
 const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
   return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
 };
-const spread = (xs: number[], unit: (x: number) => string) => `median ${unit(median(xs))} (min ${unit(Math.min(...xs))}, max ${unit(Math.max(...xs))}, n=${xs.length})`;
+const spread = (xs: number[], unit: (x: number) => string) =>
+  `median ${unit(median(xs))} (min ${unit(Math.min(...xs))}, max ${unit(Math.max(...xs))}, n=${xs.length})`;
 const secs = (ms: number) => `${(ms / 1000).toFixed(3)} s`;
 const mib = (kb: number) => `${(kb / 1024).toFixed(1)} MiB`;
 
@@ -79,8 +91,13 @@ function treeRss(pid: number): { kb: number; processes: string[] } {
 async function startServe(v: Variant): Promise<{ child: ChildProcess; url: string; ms: number; dir: string }> {
   const dir = mkdtempSync(join(tmpdir(), 'crownhead-bench-'));
   const t0 = performance.now();
-  const child = spawn(v.cmd, v.args(['serve', '--board', 'sim', '--port', '0', '--games', join(dir, 'games')]), { cwd: v.inPackage ? ROOT : dir, env: v.env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let buf = '', err = '';
+  const child = spawn(v.cmd, v.args(['serve', '--board', 'sim', '--port', '0', '--games', join(dir, 'games')]), {
+    cwd: v.inPackage ? ROOT : dir,
+    env: v.env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let buf = '',
+    err = '';
   child.stderr!.on('data', (d) => (err += d));
   const url = await new Promise<string>((ok, fail) => {
     child.stdout!.on('data', (d) => {
@@ -145,7 +162,8 @@ for (let i = 0; i < START_RUNS; i++) {
 }
 for (const [name, xs] of Object.entries(first)) console.log(`first HTTP 200 after start, ${name}: ${spread(xs, secs)}`);
 console.log(`first-200 ratio source / bundle (medians): ${(median(first[SOURCE.name]!) / median(first[BUNDLE.name]!)).toFixed(1)}x`);
-for (const [name, xs] of Object.entries(idle)) console.log(`resident memory idle, whole process tree, ${name}: ${spread(xs, mib)} [${trees[name]}]`);
+for (const [name, xs] of Object.entries(idle))
+  console.log(`resident memory idle, whole process tree, ${name}: ${spread(xs, mib)} [${trees[name]}]`);
 
 // ------------------------------------------------------- after 50 games
 const openings = readPdn(corpusFile('OCA_2.0.pdn')).games.filter((g) => makeFen(g.start) === makeFen(START) && g.moves.length > 0);
@@ -164,9 +182,13 @@ async function play50(v: Variant): Promise<{ kb: number; tree: string; moves: nu
     if ((await c.command({ name: 'hand-setup' })).type !== 'ok') throw new Error('hand-setup refused');
     const state = (await (await fetch(s.url + 'api/state')).json()) as { status: { kind: string } };
     if (state.status.kind !== 'in-sync') {
-      await c.next((m) => m.type === 'event' && m.event.type === 'ready', `ready for game ${n + 1}`, 20_000).catch(async (e: Error) => {
-        throw new Error(`${e.message}\nthe board's status: ${JSON.stringify(((await (await fetch(s.url + 'api/state')).json()) as { status: unknown }).status)}`);
-      });
+      await c
+        .next((m) => m.type === 'event' && m.event.type === 'ready', `ready for game ${n + 1}`, 20_000)
+        .catch(async (e: Error) => {
+          throw new Error(
+            `${e.message}\nthe board's status: ${JSON.stringify(((await (await fetch(s.url + 'api/state')).json()) as { status: unknown }).status)}`,
+          );
+        });
     }
     const game = new Game(START);
     for (const mv of list) {
@@ -179,7 +201,11 @@ async function play50(v: Variant): Promise<{ kb: number; tree: string; moves: nu
         await c.command({ name: 'hand', action: 'set', square: mv.to, coins: 2 });
       }
       for (const sq of mv.captures) await c.command({ name: 'hand', action: 'lift', square: sq });
-      await c.next((m) => m.type === 'event' && m.event.type === 'move' && m.state.moves.length === game.plies.length + 1, `move ${moves + 1}`, 20_000);
+      await c.next(
+        (m) => m.type === 'event' && m.event.type === 'move' && m.state.moves.length === game.plies.length + 1,
+        `move ${moves + 1}`,
+        20_000,
+      );
       game.play(mv);
       moves++;
     }
@@ -193,5 +219,7 @@ async function play50(v: Variant): Promise<{ kb: number; tree: string; moves: nu
 }
 for (const v of [BUNDLE, SOURCE]) {
   const r = await play50(v);
-  console.log(`resident memory after 50 games (${r.moves} moves by WebSocket hand commands), whole process tree, ${v.name}: ${mib(r.kb)} [${r.tree}]`);
+  console.log(
+    `resident memory after 50 games (${r.moves} moves by WebSocket hand commands), whole process tree, ${v.name}: ${mib(r.kb)} [${r.tree}]`,
+  );
 }

@@ -31,7 +31,9 @@ const nGames = Number(process.argv[2] ?? 5000);
 const nMoves = Number(process.argv[3] ?? 40);
 const runs = Number(process.argv[4] ?? 3);
 const collectionMiB = Number(process.env.BENCH_COLLECTION_MIB ?? 20);
-const corpus: PdnGame[] = readPdn(readFileSync(join(CORPUS, 'OCA_2.0.pdn'), 'utf8')).games.filter((g) => makeFen(g.start) === makeFen(START) && g.moves.length >= 20);
+const corpus: PdnGame[] = readPdn(readFileSync(join(CORPUS, 'OCA_2.0.pdn'), 'utf8')).games.filter(
+  (g) => makeFen(g.start) === makeFen(START) && g.moves.length >= 20,
+);
 
 const base = mkdtempSync(join(tmpdir(), 'crownhead-bench-storage-'));
 const pct = (xs: number[], p: number) => {
@@ -71,7 +73,12 @@ parentPort.on('message', () => { stop = true; });
 
 async function run(dir: string, watcher: boolean): Promise<{ delays: number[]; load: string }> {
   const sim = new SimBoard({ clock: 'manual', seed: 5 });
-  const service = await startService({ board: { source: sim }, storage: { gamesDir: join(dir) }, http: { port: 0 }, log: { level: 'silent' } });
+  const service = await startService({
+    board: { source: sim },
+    storage: { gamesDir: join(dir) },
+    http: { port: 0 },
+    log: { level: 'silent' },
+  });
   const ws = new WebSocket(service.url.replace(/^http/, 'ws') + 'ws');
   let waiting: { want: number; resolve: (t: number) => void } | null = null;
   ws.on('message', (data) => {
@@ -86,7 +93,7 @@ async function run(dir: string, watcher: boolean): Promise<{ delays: number[]; l
   });
   await new Promise((r, j) => ws.once('open', r).once('error', j));
   const worker = watcher ? new Worker(WATCHER, { eval: true, workerData: { url: service.url } }) : null;
-  worker?.on("error", (e) => console.error("watcher failed:", e));
+  worker?.on('error', (e) => console.error('watcher failed:', e));
   const delays: number[] = [];
   let g = 0;
   if (worker) await new Promise((r) => worker.once('message', r)); // the watcher has read the list and the archive once
@@ -154,7 +161,9 @@ async function timeRequests(dir: string): Promise<void> {
     archive.push(a.ms);
     size = a.n;
   }
-  console.log(`/api/games: first ${ms(cold.ms)} (${(cold.n / 1024).toFixed(0)} KiB), cached median ${ms(median(warm))}; /api/archive.pdn streamed: median ${ms(median(archive))} (${(size / 2 ** 20).toFixed(1)} MiB)`);
+  console.log(
+    `/api/games: first ${ms(cold.ms)} (${(cold.n / 1024).toFixed(0)} KiB), cached median ${ms(median(warm))}; /api/archive.pdn streamed: median ${ms(median(archive))} (${(size / 2 ** 20).toFixed(1)} MiB)`,
+  );
   await service.close();
 }
 
@@ -162,11 +171,14 @@ async function timeRequests(dir: string): Promise<void> {
 function collectionFolder(mib: number): { dir: string; bytes: number; games: number } {
   const dir = join(base, `collection-${mib}`);
   mkdirSync(dir, { recursive: true });
-  const files = readdirSync(CORPUS).filter((f) => f.endsWith('.pdn')).sort();
+  const files = readdirSync(CORPUS)
+    .filter((f) => f.endsWith('.pdn'))
+    .sort();
   const texts = files.map((f) => readFileSync(join(CORPUS, f), 'utf8'));
   const perRound = texts.reduce((n, t) => n + Buffer.byteLength(t) + 1, 0);
   const gamesPerRound = texts.reduce((n, t) => n + readPdn(t).games.length, 0);
-  let bytes = 0, games = 0;
+  let bytes = 0,
+    games = 0;
   while (bytes < mib * 2 ** 20) {
     appendFileSync(join(dir, 'collection.pdn'), texts.join('\n') + '\n');
     bytes += perRound;
@@ -180,11 +192,19 @@ async function bigCollection(): Promise<void> {
   const { dir, bytes, games } = collectionFolder(collectionMiB);
   const sim = new SimBoard({ clock: 'manual', seed: 5 });
   const service = await startService({ board: { source: sim }, storage: { gamesDir: dir }, http: { port: 0 }, log: { level: 'silent' } });
-  const pages = await Promise.all(Array.from({ length: 50 }, () => new Promise<WebSocket>((resolve, reject) => {
-    const ws = new WebSocket(service.url.replace(/^http/, 'ws') + 'ws');
-    ws.once('open', () => resolve(ws)).once('error', reject);
-  })));
-  let worst = 0, pings = 0, stop = false;
+  const pages = await Promise.all(
+    Array.from(
+      { length: 50 },
+      () =>
+        new Promise<WebSocket>((resolve, reject) => {
+          const ws = new WebSocket(service.url.replace(/^http/, 'ws') + 'ws');
+          ws.once('open', () => resolve(ws)).once('error', reject);
+        }),
+    ),
+  );
+  let worst = 0,
+    pings = 0,
+    stop = false;
   const pinging = pages.map(async (ws) => {
     while (!stop) {
       const t0 = performance.now();
@@ -241,8 +261,14 @@ try {
   const empty = folderOf(0);
   const big = folderOf(nGames);
   await timeRequests(big);
-  for (const [label, dir, watcher] of [['empty folder, no watcher', empty, false], [`${nGames} games, no watcher`, big, false], [`${nGames} games, watcher reading list + archive non-stop`, big, true]] as const) {
-    const medians: number[] = [], p99s: number[] = [], maxes: number[] = [];
+  for (const [label, dir, watcher] of [
+    ['empty folder, no watcher', empty, false],
+    [`${nGames} games, no watcher`, big, false],
+    [`${nGames} games, watcher reading list + archive non-stop`, big, true],
+  ] as const) {
+    const medians: number[] = [],
+      p99s: number[] = [],
+      maxes: number[] = [];
     let load = '';
     for (let r = 0; r < runs; r++) {
       const res = await run(dir, watcher);
@@ -251,7 +277,9 @@ try {
       maxes.push(Math.max(...res.delays));
       load = res.load;
     }
-    console.log(`move broadcast delay, ${label}: median ${ms(median(medians))}, p99 ${ms(median(p99s))}, max ${ms(Math.max(...maxes))} (median of ${runs} runs × ${nMoves} moves)${load}`);
+    console.log(
+      `move broadcast delay, ${label}: median ${ms(median(medians))}, p99 ${ms(median(p99s))}, max ${ms(Math.max(...maxes))} (median of ${runs} runs × ${nMoves} moves)${load}`,
+    );
   }
 } finally {
   rmSync(base, { recursive: true, force: true });

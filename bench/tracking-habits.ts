@@ -27,7 +27,12 @@ const games: [string, number][] = [
   ...Array.from({ length: nT }, (_, k) => ['tinsley.pdn', Math.floor((k * totalT) / nT)] as [string, number]),
 ];
 for (const [name, style] of mixes) {
-  let exact = 0, alerts = 0, withAlert = 0, ambiguous = 0, reminders = 0, moves = 0;
+  let exact = 0,
+    alerts = 0,
+    withAlert = 0,
+    ambiguous = 0,
+    reminders = 0,
+    moves = 0;
   const habits: Record<string, number> = {};
   for (const [file, k] of games) {
     const r = await playCorpusGame(file, k, style);
@@ -39,5 +44,11 @@ for (const [name, style] of mixes) {
     moves += r.latencies.length;
     for (const [h, c] of Object.entries(r.habits)) habits[h] = (habits[h] ?? 0) + c;
   }
-  console.log(`${name}: ${exact}/${games.length} games exact, ${alerts} alerts in ${withAlert} games, ${ambiguous} ambiguous-crown alerts, ${reminders} reminders; ${moves} moves; habits done: ${Object.entries(habits).map(([h, c]) => `${h} ${c}`).join(', ')}`);
+  console.log(
+    `${name}: ${exact}/${games.length} games exact, ${alerts} alerts in ${withAlert} games, ${ambiguous} ambiguous-crown alerts, ${reminders} reminders; ${moves} moves; habits done: ${Object.entries(
+      habits,
+    )
+      .map(([h, c]) => `${h} ${c}`)
+      .join(', ')}`,
+  );
 }

@@ -38,7 +38,8 @@ for (const [k, g] of games.entries()) {
 }
 
 function run(): { frames: number; moves: number; secs: number } {
-  let frames = 0, moves = 0;
+  let frames = 0,
+    moves = 0;
   const t0 = performance.now();
   for (const rec of recorded) {
     const game = Game.standard();
@@ -53,10 +54,13 @@ run(); // warm up
 const runs = Array.from({ length: 5 }, run).sort((a, b) => a.secs - b.secs);
 const med = runs[2];
 const rate = (x: { frames: number; secs: number }) => Math.round(x.frames / x.secs).toLocaleString('en-US');
-console.log(`tracking throughput: median ${rate(med)} frames/s on one core (runs: ${runs.map(rate).join(', ')}; ${med.frames.toLocaleString('en-US')} frames of ${games.length} games, ${med.moves} moves)`);
+console.log(
+  `tracking throughput: median ${rate(med)} frames/s on one core (runs: ${runs.map(rate).join(', ')}; ${med.frames.toLocaleString('en-US')} frames of ${games.length} games, ${med.moves} moves)`,
+);
 
 // 2. Commit latency.
-const fromLeft: number[] = [], fromInPlace: number[] = [];
+const fromLeft: number[] = [],
+  fromInPlace: number[] = [];
 const early: Record<string, number> = {};
 let missing = 0;
 async function play(file: string, index: number, seed: number): Promise<void> {
@@ -77,7 +81,9 @@ async function play(file: string, index: number, seed: number): Promise<void> {
     fromLeft.push(commit.t - rest);
     fromInPlace.push(commit.t - inPlace);
     if (commit.t < rest) {
-      const why = after.length ? after.join(' + ') : 'nothing after: the last coin was counted gone while the hand was still taking it away (a lift counts once the reading drops past the threshold)';
+      const why = after.length
+        ? after.join(' + ')
+        : 'nothing after: the last coin was counted gone while the hand was still taking it away (a lift counts once the reading drops past the threshold)';
       early[why] = (early[why] ?? 0) + 1;
     }
   }
@@ -94,10 +100,14 @@ const dist = (xs: number[]) => {
   const q = (p: number) => s[Math.min(s.length - 1, Math.floor(p * s.length))];
   return `min ${s[0].toFixed(0)}, p1 ${q(0.01).toFixed(0)}, p5 ${q(0.05).toFixed(0)}, p25 ${q(0.25).toFixed(0)}, median ${q(0.5).toFixed(0)}, p75 ${q(0.75).toFixed(0)}, p95 ${q(0.95).toFixed(0)}, p99 ${q(0.99).toFixed(0)}, max ${s[s.length - 1].toFixed(0)} ms`;
 };
-console.log(`commit latency, commit − the hand last left the board (frame clock, 100 frames/s, signed, unclamped), over ${fromLeft.length.toLocaleString('en-US')} moves of ${games.length} OCA + ${Math.min(n, total)} tinsley games:`);
+console.log(
+  `commit latency, commit − the hand last left the board (frame clock, 100 frames/s, signed, unclamped), over ${fromLeft.length.toLocaleString('en-US')} moves of ${games.length} OCA + ${Math.min(n, total)} tinsley games:`,
+);
 console.log(`  ${dist(fromLeft)}`);
 const nEarly = fromLeft.filter((x) => x < 0).length;
-console.log(`  committed before the hand had left: ${nEarly} (${((100 * nEarly) / fromLeft.length).toFixed(1)} %), because the hand went on after the legal result stood:`);
+console.log(
+  `  committed before the hand had left: ${nEarly} (${((100 * nEarly) / fromLeft.length).toFixed(1)} %), because the hand went on after the legal result stood:`,
+);
 for (const [why, c] of Object.entries(early).sort((a, b) => b[1] - a[1])) console.log(`    ${c}  ${why}`);
 console.log(`commit − the move's pieces were in place: ${dist(fromInPlace)}`);
 if (missing) console.log(`(${missing} moves were committed together with the next one: fast replies)`);

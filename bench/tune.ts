@@ -32,7 +32,16 @@ import { gameName, readPdn, resultWinner } from '../src/pdn/index.ts';
 import { CORPUS_DIR } from '../src/engine-host/book-corpus.ts';
 import { BOOK_FILES, Searcher, WEIGHTS, WEIGHT_NAMES, features, seededRandom, think, type Weights } from '../src/engine/index.ts';
 
-const { values } = parseArgs({ options: { write: { type: 'boolean' }, seed: { type: 'string' }, epochs: { type: 'string' }, lambda: { type: 'string' }, games: { type: 'string' }, depth: { type: 'string' } } });
+const { values } = parseArgs({
+  options: {
+    write: { type: 'boolean' },
+    seed: { type: 'string' },
+    epochs: { type: 'string' },
+    lambda: { type: 'string' },
+    games: { type: 'string' },
+    depth: { type: 'string' },
+  },
+});
 const SEED = Number(values.seed ?? 1);
 const EPOCHS = Number(values.epochs ?? 1500);
 const LAMBDA = Number(values.lambda ?? 2e-6);
@@ -72,29 +81,38 @@ for (let i = rows.length - 1; i > 0; i--) {
   [rows[i], rows[j]] = [rows[j]!, rows[i]!];
 }
 const cut = Math.floor(rows.length * 0.9);
-const train = rows.slice(0, cut), held = rows.slice(cut);
+const train = rows.slice(0, cut),
+  held = rows.slice(cut);
 console.log(`tune: ${rows.length} quiet positions from ${gamesUsed} games (${train.length} to fit, ${held.length} held out), seed ${SEED}`);
 
 const score = (w: number[], f: number[]): number => f.reduce((s, x, i) => s + x * w[i]!, 0);
 const sigma = (x: number): number => 1 / (1 + Math.exp(-x));
-const mse = (w: number[], K: number, set: typeof rows): number => set.reduce((e, r) => e + (sigma(K * score(w, r.f)) - r.y) ** 2, 0) / set.length;
+const mse = (w: number[], K: number, set: typeof rows): number =>
+  set.reduce((e, r) => e + (sigma(K * score(w, r.f)) - r.y) ** 2, 0) / set.length;
 
 const w0 = WEIGHT_NAMES.map((k) => WEIGHTS[k]);
 // The scale K: golden-section search on the current weights.
-let lo = 0.0001, hi = 0.05;
+let lo = 0.0001,
+  hi = 0.05;
 for (let it = 0; it < 60; it++) {
-  const a = hi - (hi - lo) / 1.618, b = lo + (hi - lo) / 1.618;
+  const a = hi - (hi - lo) / 1.618,
+    b = lo + (hi - lo) / 1.618;
   if (mse(w0, a, train) < mse(w0, b, train)) hi = b;
   else lo = a;
 }
 const K = (lo + hi) / 2;
-console.log(`scale K = ${K.toFixed(5)}; error with the current weights: fit ${mse(w0, K, train).toFixed(5)}, held out ${mse(w0, K, held).toFixed(5)}`);
+console.log(
+  `scale K = ${K.toFixed(5)}; error with the current weights: fit ${mse(w0, K, train).toFixed(5)}, held out ${mse(w0, K, held).toFixed(5)}`,
+);
 
 // Adam on every weight but the man's.
 const w = [...w0];
 const fixed = WEIGHT_NAMES.indexOf('man');
-const m = new Array<number>(w.length).fill(0), v = new Array<number>(w.length).fill(0);
-const rate = 0.5, b1 = 0.9, b2 = 0.999;
+const m = new Array<number>(w.length).fill(0),
+  v = new Array<number>(w.length).fill(0);
+const rate = 0.5,
+  b1 = 0.9,
+  b2 = 0.999;
 for (let epoch = 1; epoch <= EPOCHS; epoch++) {
   const grad = new Array<number>(w.length).fill(0);
   for (const r of train) {
@@ -119,16 +137,26 @@ for (const k of WEIGHT_NAMES) console.log(`  ${k.padEnd(16)} ${String(WEIGHTS[k]
 // ---------------------------------------------------------------------------
 // The deciding match: tuned against current, fixed depth, ballots × both colours.
 const open = BALLOTS.filter((b) => b.status !== 'barred');
-const ballots = Array.from({ length: Math.ceil(MATCH_GAMES / 2) }, (_, i) => open[Math.floor((i * open.length) / Math.ceil(MATCH_GAMES / 2))]!.number);
-let points = 0, played = 0;
+const ballots = Array.from(
+  { length: Math.ceil(MATCH_GAMES / 2) },
+  (_, i) => open[Math.floor((i * open.length) / Math.ceil(MATCH_GAMES / 2))]!.number,
+);
+let points = 0,
+  played = 0;
 for (const ballot of ballots) {
   for (const tunedIsBlack of [true, false]) {
     const { game } = Game.fromBallot(ballot);
     const s = { black: new Searcher(18), white: new Searcher(18) };
     while (!game.outcome && game.plies.length < 200) {
-      if (game.drawClaim()) { game.claimDraw(); break; }
+      if (game.drawClaim()) {
+        game.claimDraw();
+        break;
+      }
       const useTuned = (game.turn === 'black') === tunedIsBlack;
-      const mv: Move = think({ position: game.position, quietPlies: game.quietPlies, limits: { depth: DEPTH } }, { searcher: s[game.turn], weights: useTuned ? tuned : WEIGHTS }).move!;
+      const mv: Move = think(
+        { position: game.position, quietPlies: game.quietPlies, limits: { depth: DEPTH } },
+        { searcher: s[game.turn], weights: useTuned ? tuned : WEIGHTS },
+      ).move!;
       game.play(mv);
     }
     if (!game.outcome) game.agreeDraw();
@@ -144,11 +172,13 @@ console.log(`match, tuned v current at depth ${DEPTH}: ${points}/${played} (${pc
 const shots = readPdn(readFileSync(join(CORPUS_DIR, 'tricks_traps_and_shots.pdn'), 'utf8')).games.filter(
   (g) => gameName(g).includes('TTS Example') && g.moves.length > 0 && resultWinner(g.result) === g.start.turn,
 );
-const solved = (W: Weights): number => shots.filter((g) => {
-  const r = think({ position: g.start, limits: { depth: 14 } }, { weights: W });
-  return r.move !== null && sameResult(r.move, g.moves[0]!.move) && r.score > 0;
-}).length;
-const shotsNow = solved(WEIGHTS), shotsTuned = solved(tuned);
+const solved = (W: Weights): number =>
+  shots.filter((g) => {
+    const r = think({ position: g.start, limits: { depth: 14 } }, { weights: W });
+    return r.move !== null && sameResult(r.move, g.moves[0]!.move) && r.score > 0;
+  }).length;
+const shotsNow = solved(WEIGHTS),
+  shotsTuned = solved(tuned);
 console.log(`shots found at depth 14 (of ${shots.length}): current ${shotsNow}, tuned ${shotsTuned}`);
 
 if (values.write) {
@@ -157,7 +187,8 @@ if (values.write) {
   else {
     const file = resolve(import.meta.dirname, '../src/engine/eval.ts');
     let src = readFileSync(file, 'utf8');
-    const start = src.indexOf('export const WEIGHTS = Object.freeze({'), end = src.indexOf('});', start);
+    const start = src.indexOf('export const WEIGHTS = Object.freeze({'),
+      end = src.indexOf('});', start);
     let table = src.slice(start, end);
     for (const k of WEIGHT_NAMES) table = table.replace(new RegExp(`^(\\s+${k}): -?\\d+,$`, 'm'), `$1: ${tuned[k]},`);
     src = src.slice(0, start) + table + src.slice(end);

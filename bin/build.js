@@ -31,7 +31,10 @@ await build({
   platform: 'node',
   target: 'node20',
   packages: 'external',
-  define: { CROWNHEAD_BUNDLED: 'true', CROWNHEAD_VERSION: JSON.stringify(JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).version) },
+  define: {
+    CROWNHEAD_BUNDLED: 'true',
+    CROWNHEAD_VERSION: JSON.stringify(JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).version),
+  },
   chunkNames: 'chunk-[hash]',
   sourcemap: 'linked',
   sourcesContent: false,

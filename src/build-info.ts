@@ -10,4 +10,6 @@ declare const CROWNHEAD_VERSION: string | undefined;
 export const BUNDLED: boolean = typeof CROWNHEAD_BUNDLED === 'boolean' && CROWNHEAD_BUNDLED;
 
 export const VERSION: string =
-  typeof CROWNHEAD_VERSION === 'string' ? CROWNHEAD_VERSION : (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+  typeof CROWNHEAD_VERSION === 'string'
+    ? CROWNHEAD_VERSION
+    : (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;

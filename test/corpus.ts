@@ -6,4 +6,7 @@ import { join, resolve } from 'node:path';
 export const CORPUS = resolve(import.meta.dirname, '../data/corpus');
 
 export const corpusFile = (name: string): string => readFileSync(join(CORPUS, name), 'utf8');
-export const corpusPdnFiles = (): string[] => readdirSync(CORPUS).filter((f) => f.endsWith('.pdn')).sort();
+export const corpusPdnFiles = (): string[] =>
+  readdirSync(CORPUS)
+    .filter((f) => f.endsWith('.pdn'))
+    .sort();

@@ -30,7 +30,7 @@ export function parseCsvLine(line: string): string[] {
       i++;
       for (;;) {
         if (i >= line.length) throw new Error(`unterminated quote in: ${line}`);
-        if (line[i] === '"' && line[i + 1] === '"') (v += '"'), (i += 2);
+        if (line[i] === '"' && line[i + 1] === '"') ((v += '"'), (i += 2));
         else if (line[i] === '"') break;
         else v += line[i++];
       }
@@ -56,7 +56,8 @@ export function readBom(text = readFileSync(BOM_PATH, 'utf8')): BomLine[] {
   return rows.map((r, k) => {
     const f = parseCsvLine(r);
     if (f.length !== want.length) throw new Error(`bom.csv line ${k + 2}: ${f.length} fields, expected ${want.length}`);
-    const quantity = Number(f[1]), unit = Number(f[3]);
+    const quantity = Number(f[1]),
+      unit = Number(f[3]);
     if (!Number.isInteger(quantity) || quantity < 1) throw new Error(`bom.csv line ${k + 2}: bad quantity ${f[1]}`);
     if (!Number.isFinite(unit) || unit < 0) throw new Error(`bom.csv line ${k + 2}: bad price ${f[3]}`);
     if (!['electronics', 'build', 'piecepack', 'tools'].includes(f[4])) throw new Error(`bom.csv line ${k + 2}: bad group ${f[4]}`);
@@ -76,7 +77,8 @@ const cost = (l: BomLine) => Math.round(l.quantity * l.unit * 100) / 100;
 const sum = (ls: BomLine[]) => Math.round(ls.reduce((s, l) => s + cost(l), 0) * 100) / 100;
 
 export function totals(bom: BomLine[] = readBom()): Totals {
-  const pick = (variant: 'clone' | 'genuine', groups: Group[]) => bom.filter((l) => groups.includes(l.group) && (l.variant === '' || l.variant === variant));
+  const pick = (variant: 'clone' | 'genuine', groups: Group[]) =>
+    bom.filter((l) => groups.includes(l.group) && (l.variant === '' || l.variant === variant));
   return {
     electronics: sum(pick('clone', ['electronics'])),
     withOwnPiecepack: sum(pick('clone', ['electronics', 'build'])),

@@ -58,18 +58,34 @@ export const TEMPLATE = { margin: 12, top: 24, bottom: 34 };
 
 export function squaresSvg(): string {
   const { margin, top, bottom } = TEMPLATE;
-  const W = BOARD + 2 * margin, H = top + BOARD + bottom;
-  const X0 = margin, Y0 = top, S = PITCH;
+  const W = BOARD + 2 * margin,
+    H = top + BOARD + bottom;
+  const X0 = margin,
+    Y0 = top,
+    S = PITCH;
   const muxColour: Record<number, string> = { 0: '#2f7fc1', 1: '#e07b24' };
-  const o = svgOpen(W, H, 'Crownhead: sensor template at true scale (print at 100 %): PDN square numbers and the mux input under each dark square');
+  const o = svgOpen(
+    W,
+    H,
+    'Crownhead: sensor template at true scale (print at 100 %): PDN square numbers and the mux input under each dark square',
+  );
   o.push(`<rect width="${n(W)}" height="${n(H)}" fill="#ffffff"/>`);
-  o.push(`<text x="${n(W / 2)}" y="7" font-size="4.2" font-weight="bold" text-anchor="middle" fill="#333">Crownhead sensor template — print at 100 % (actual size)</text>`);
-  o.push(`<text x="${n(W / 2)}" y="12.5" font-size="3" text-anchor="middle" fill="#555">Check: the bar at the bottom measures 50 mm, a square 25.4 mm. Seen from above, Black's side at the top; + = sensor centre, circle = coin ring.</text>`);
-  o.push(`<text x="${n(W / 2)}" y="${n(Y0 - 3)}" font-size="3" text-anchor="middle" fill="#333">Black — men start on 1–12 (double corner 1/5 at the left, single corner 4 at the right)</text>`);
-  o.push(`<rect id="board" x="${n(X0)}" y="${n(Y0)}" width="${n(BOARD)}" height="${n(BOARD)}" fill="none" stroke="#5b3a22" stroke-width="0.3"/>`);
+  o.push(
+    `<text x="${n(W / 2)}" y="7" font-size="4.2" font-weight="bold" text-anchor="middle" fill="#333">Crownhead sensor template — print at 100 % (actual size)</text>`,
+  );
+  o.push(
+    `<text x="${n(W / 2)}" y="12.5" font-size="3" text-anchor="middle" fill="#555">Check: the bar at the bottom measures 50 mm, a square 25.4 mm. Seen from above, Black's side at the top; + = sensor centre, circle = coin ring.</text>`,
+  );
+  o.push(
+    `<text x="${n(W / 2)}" y="${n(Y0 - 3)}" font-size="3" text-anchor="middle" fill="#333">Black — men start on 1–12 (double corner 1/5 at the left, single corner 4 at the right)</text>`,
+  );
+  o.push(
+    `<rect id="board" x="${n(X0)}" y="${n(Y0)}" width="${n(BOARD)}" height="${n(BOARD)}" fill="none" stroke="#5b3a22" stroke-width="0.3"/>`,
+  );
   for (let row = 0; row < 8; row++) {
     for (let col = 0; col < 8; col++) {
-      const x = X0 + col * S, y = Y0 + row * S;
+      const x = X0 + col * S,
+        y = Y0 + row * S;
       const dark = (row + col) % 2 === 1;
       if (!dark) {
         o.push(`<rect x="${n(x)}" y="${n(y)}" width="${n(S)}" height="${n(S)}" fill="#f4ecd8"/>`);
@@ -77,40 +93,59 @@ export function squaresSvg(): string {
       }
       const sq = row * 4 + Math.floor(col / 2) + 1;
       const m = bySquare.get(sq)!;
-      const cx = x + S / 2, cy = y + S / 2;
+      const cx = x + S / 2,
+        cy = y + S / 2;
       o.push(`<g id="sq${sq}">`);
       o.push(`<rect x="${n(x)}" y="${n(y)}" width="${n(S)}" height="${n(S)}" fill="#dfe8d6"/>`);
-      o.push(`<circle cx="${n(cx)}" cy="${n(cy)}" r="${n(RING_INNER / 2)}" fill="none" stroke="#6f8f5e" stroke-width="0.25" stroke-dasharray="1 1"/>`);
+      o.push(
+        `<circle cx="${n(cx)}" cy="${n(cy)}" r="${n(RING_INNER / 2)}" fill="none" stroke="#6f8f5e" stroke-width="0.25" stroke-dasharray="1 1"/>`,
+      );
       o.push(`<path d="M${n(cx - 2.5)} ${n(cy)}h5M${n(cx)} ${n(cy - 2.5)}v5" stroke="#000" stroke-width="0.2"/>`);
       o.push(`<text x="${n(cx)}" y="${n(y + 8.5)}" font-size="5.5" font-weight="bold" text-anchor="middle" fill="#2c3e22">${sq}</text>`);
       o.push(`<rect x="${n(x + 3)}" y="${n(y + S - 6.5)}" width="${n(S - 6)}" height="4" rx="0.8" fill="${muxColour[m.mux]}"/>`);
-      o.push(`<text x="${n(cx)}" y="${n(y + S - 3.4)}" font-size="2.6" text-anchor="middle" fill="#ffffff">mux ${m.mux} · C${m.channel}</text>`);
+      o.push(
+        `<text x="${n(cx)}" y="${n(y + S - 3.4)}" font-size="2.6" text-anchor="middle" fill="#ffffff">mux ${m.mux} · C${m.channel}</text>`,
+      );
       o.push('</g>');
     }
   }
   // tile joints: 2 × 2 squares per 2-inch tile
   for (let i = 2; i < 8; i += 2) {
-    o.push(`<line x1="${n(X0 + i * S)}" y1="${n(Y0)}" x2="${n(X0 + i * S)}" y2="${n(Y0 + BOARD)}" stroke="#5b3a22" stroke-width="0.2" stroke-dasharray="2 1"/>`);
-    o.push(`<line x1="${n(X0)}" y1="${n(Y0 + i * S)}" x2="${n(X0 + BOARD)}" y2="${n(Y0 + i * S)}" stroke="#5b3a22" stroke-width="0.2" stroke-dasharray="2 1"/>`);
+    o.push(
+      `<line x1="${n(X0 + i * S)}" y1="${n(Y0)}" x2="${n(X0 + i * S)}" y2="${n(Y0 + BOARD)}" stroke="#5b3a22" stroke-width="0.2" stroke-dasharray="2 1"/>`,
+    );
+    o.push(
+      `<line x1="${n(X0)}" y1="${n(Y0 + i * S)}" x2="${n(X0 + BOARD)}" y2="${n(Y0 + i * S)}" stroke="#5b3a22" stroke-width="0.2" stroke-dasharray="2 1"/>`,
+    );
   }
   for (let i = 0; i < 8; i++) {
     o.push(`<text x="${n(X0 - 5)}" y="${n(Y0 + i * S + S / 2 + 1)}" font-size="2.6" text-anchor="middle" fill="#777">r${i}</text>`);
     o.push(`<text x="${n(X0 + i * S + S / 2)}" y="${n(Y0 + BOARD + 4)}" font-size="2.6" text-anchor="middle" fill="#777">c${i}</text>`);
   }
   const ly = Y0 + BOARD + 9;
-  o.push(`<text x="${n(W / 2)}" y="${n(ly)}" font-size="3" text-anchor="middle" fill="#333">White — men start on 21–32 (single corner 29 at the left, double corner 28/32 at the right)</text>`);
+  o.push(
+    `<text x="${n(W / 2)}" y="${n(ly)}" font-size="3" text-anchor="middle" fill="#333">White — men start on 21–32 (single corner 29 at the left, double corner 28/32 at the right)</text>`,
+  );
   // the scale bar: 50 mm with 10 mm ticks
-  const bx = X0, by = ly + 8;
+  const bx = X0,
+    by = ly + 8;
   o.push(`<g id="scale-bar">`);
-  o.push(`<line id="scale-bar-line" x1="${n(bx)}" y1="${n(by)}" x2="${n(bx + SCALE_BAR)}" y2="${n(by)}" stroke="#000" stroke-width="0.3"/>`);
-  for (let t = 0; t <= SCALE_BAR; t += 10) o.push(`<line x1="${n(bx + t)}" y1="${n(by - (t % 50 ? 1.5 : 3))}" x2="${n(bx + t)}" y2="${n(by)}" stroke="#000" stroke-width="0.3"/>`);
-  o.push(`<text x="${n(bx + SCALE_BAR + 3)}" y="${n(by + 1)}" font-size="3" fill="#000">50 mm: if it measures otherwise, the print was scaled — reprint at 100 %</text>`);
+  o.push(
+    `<line id="scale-bar-line" x1="${n(bx)}" y1="${n(by)}" x2="${n(bx + SCALE_BAR)}" y2="${n(by)}" stroke="#000" stroke-width="0.3"/>`,
+  );
+  for (let t = 0; t <= SCALE_BAR; t += 10)
+    o.push(`<line x1="${n(bx + t)}" y1="${n(by - (t % 50 ? 1.5 : 3))}" x2="${n(bx + t)}" y2="${n(by)}" stroke="#000" stroke-width="0.3"/>`);
+  o.push(
+    `<text x="${n(bx + SCALE_BAR + 3)}" y="${n(by + 1)}" font-size="3" fill="#000">50 mm: if it measures otherwise, the print was scaled — reprint at 100 %</text>`,
+  );
   o.push('</g>');
   o.push(`<rect x="${n(X0)}" y="${n(by + 5)}" width="4" height="4" rx="0.8" fill="${muxColour[0]}"/>`);
   o.push(`<text x="${n(X0 + 6)}" y="${n(by + 8.2)}" font-size="2.8" fill="#333">mux 0 → A0: squares 1–16, channel = square − 1</text>`);
   o.push(`<rect x="${n(X0 + 105)}" y="${n(by + 5)}" width="4" height="4" rx="0.8" fill="${muxColour[1]}"/>`);
   o.push(`<text x="${n(X0 + 111)}" y="${n(by + 8.2)}" font-size="2.8" fill="#333">mux 1 → A1: squares 17–32, channel = square − 17</text>`);
-  o.push(`<text x="${n(X0)}" y="${n(by + 14)}" font-size="2.5" fill="#777">Squares 25.4 mm: 16 piecepack tiles of 2 × 2 squares (dashed: tile joints). Both muxes share S0–S3 (D2–D5). Fits A3, or two A4 sheets taped together.</text>`);
+  o.push(
+    `<text x="${n(X0)}" y="${n(by + 14)}" font-size="2.5" fill="#777">Squares 25.4 mm: 16 piecepack tiles of 2 × 2 squares (dashed: tile joints). Both muxes share S0–S3 (D2–D5). Fits A3, or two A4 sheets taped together.</text>`,
+  );
   o.push('</svg>');
   return o.join('\n') + '\n';
 }
@@ -150,8 +185,12 @@ export function carrierSvg(): string {
     o.push(`<circle class="ring-outer" cx="${n(cx)}" cy="${n(cy)}" r="${n(RING_INNER / 2 + RING_WIDTH)}" ${cut}/>`);
   }
   o.push('</g>');
-  o.push(`<text x="${margin}" y="${n(H - 8)}" font-size="3" fill="#000000">Carrier: ${n(BOARD)} mm plate (3 mm plywood or acrylic), a ${SENSOR_POCKET.join(' × ')} mm pocket per SS49E (sensor centre = square centre), 4 × M3.</text>`);
-  o.push(`<text x="${margin}" y="${n(H - 3)}" font-size="3" fill="#000000">Rings: ${RING_INNER} mm inside, ${RING_WIDTH} mm wide; cut from 0.4 mm sheet, or extrude 0.4 mm and print.</text>`);
+  o.push(
+    `<text x="${margin}" y="${n(H - 8)}" font-size="3" fill="#000000">Carrier: ${n(BOARD)} mm plate (3 mm plywood or acrylic), a ${SENSOR_POCKET.join(' × ')} mm pocket per SS49E (sensor centre = square centre), 4 × M3.</text>`,
+  );
+  o.push(
+    `<text x="${margin}" y="${n(H - 3)}" font-size="3" fill="#000000">Rings: ${RING_INNER} mm inside, ${RING_WIDTH} mm wide; cut from 0.4 mm sheet, or extrude 0.4 mm and print.</text>`,
+  );
   o.push('</svg>');
   return o.join('\n') + '\n';
 }
@@ -162,18 +201,26 @@ export function crossSectionSvg(): string {
   const g = GEOMETRY;
   const m = magnet(CHOSEN.magnet);
   const k = 5; // drawing units per mm would distort the mm viewBox: draw at 5:1 and say so
-  const W = 340, H = 100;
+  const W = 340,
+    H = 100;
   const cx = 150; // coin centre x (drawing mm)
   const ytile = 45; // top of the tile
   const mm = (v: number) => v * k;
   const o = svgOpen(W, H, `Crownhead: one square in cross-section (drawn at ${k}:1)`);
-  o.push(`<defs><marker id="a" viewBox="0 0 10 10" refX="5" refY="5" markerWidth="4" markerHeight="4" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="#333"/></marker></defs>`);
+  o.push(
+    `<defs><marker id="a" viewBox="0 0 10 10" refX="5" refY="5" markerWidth="4" markerHeight="4" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="#333"/></marker></defs>`,
+  );
   o.push(`<rect width="${W}" height="${H}" fill="#fbf8f1"/>`);
   o.push(`<text x="4" y="7" font-size="4" font-weight="bold" fill="#333">One square in cross-section (scale ${k}:1)</text>`);
-  o.push(`<text x="4" y="12" font-size="2.6" fill="#555">A king (two coins) over a sensor. Magnets (${m.diameter} × ${m.thickness} mm ${m.grade}) glued flush in a pocket under each coin, S pole down.</text>`);
+  o.push(
+    `<text x="4" y="12" font-size="2.6" fill="#555">A king (two coins) over a sensor. Magnets (${m.diameter} × ${m.thickness} mm ${m.grade}) glued flush in a pocket under each coin, S pole down.</text>`,
+  );
   const half = 14; // drawing mm either side of the centre shown
-  const tileH = mm(g.tile), gapH = mm(g.gap);
-  o.push(`<rect x="${n(cx - mm(half))}" y="${ytile}" width="${n(mm(2 * half))}" height="${n(tileH)}" fill="#d9b98c" stroke="#8a6a44" stroke-width="0.2"/>`);
+  const tileH = mm(g.tile),
+    gapH = mm(g.gap);
+  o.push(
+    `<rect x="${n(cx - mm(half))}" y="${ytile}" width="${n(mm(2 * half))}" height="${n(tileH)}" fill="#d9b98c" stroke="#8a6a44" stroke-width="0.2"/>`,
+  );
   // ring
   for (const sx of [-1, 1]) {
     const rx = cx + sx * mm(RING_INNER / 2) + (sx > 0 ? 0 : -mm(RING_WIDTH));
@@ -181,24 +228,43 @@ export function crossSectionSvg(): string {
   }
   for (let i = 0; i < 2; i++) {
     const cy = ytile - mm(g.coin) * (i + 1);
-    o.push(`<rect x="${n(cx - mm(9.5))}" y="${n(cy)}" width="${n(mm(19))}" height="${n(mm(g.coin))}" rx="1" fill="#e9e4d8" stroke="#7d766a" stroke-width="0.2"/>`);
-    o.push(`<rect x="${n(cx - mm(m.diameter / 2))}" y="${n(cy + mm(g.coin - m.thickness))}" width="${n(mm(m.diameter))}" height="${n(mm(m.thickness))}" fill="#9aa3ad" stroke="#59616a" stroke-width="0.2"/>`);
-    o.push(`<text x="${n(cx)}" y="${n(cy + mm(g.coin - m.thickness) + mm(m.thickness) - 1.2)}" font-size="2.6" text-anchor="middle" fill="#fff">S ↓</text>`);
+    o.push(
+      `<rect x="${n(cx - mm(9.5))}" y="${n(cy)}" width="${n(mm(19))}" height="${n(mm(g.coin))}" rx="1" fill="#e9e4d8" stroke="#7d766a" stroke-width="0.2"/>`,
+    );
+    o.push(
+      `<rect x="${n(cx - mm(m.diameter / 2))}" y="${n(cy + mm(g.coin - m.thickness))}" width="${n(mm(m.diameter))}" height="${n(mm(m.thickness))}" fill="#9aa3ad" stroke="#59616a" stroke-width="0.2"/>`,
+    );
+    o.push(
+      `<text x="${n(cx)}" y="${n(cy + mm(g.coin - m.thickness) + mm(m.thickness) - 1.2)}" font-size="2.6" text-anchor="middle" fill="#fff">S ↓</text>`,
+    );
     o.push(`<text x="${n(cx + mm(7))}" y="${n(cy + 4)}" font-size="2.2" text-anchor="middle" fill="#7d766a">• top</text>`);
   }
   const yb = ytile + tileH;
-  o.push(`<rect x="${n(cx - mm(half))}" y="${n(yb)}" width="${n(mm(2 * half))}" height="${n(gapH * 0.5)}" fill="#ffffff" stroke="#aaa" stroke-width="0.2"/>`);
+  o.push(
+    `<rect x="${n(cx - mm(half))}" y="${n(yb)}" width="${n(mm(2 * half))}" height="${n(gapH * 0.5)}" fill="#ffffff" stroke="#aaa" stroke-width="0.2"/>`,
+  );
   const ys = yb + gapH; // sensor face
   const pkg = 1.52; // TO-92S thickness
-  o.push(`<rect x="${n(cx - mm(SENSOR_BODY[0] / 2))}" y="${n(ys)}" width="${n(mm(SENSOR_BODY[0]))}" height="${n(mm(pkg))}" rx="0.5" fill="#222"/>`);
+  o.push(
+    `<rect x="${n(cx - mm(SENSOR_BODY[0] / 2))}" y="${n(ys)}" width="${n(mm(SENSOR_BODY[0]))}" height="${n(mm(pkg))}" rx="0.5" fill="#222"/>`,
+  );
   const ye = ys + mm(g.element);
   o.push(`<circle cx="${cx}" cy="${n(ye)}" r="0.8" fill="#f2c500"/>`);
   const ypcb = ys + mm(pkg) + 6;
-  for (const dx of [-1.27, 0, 1.27]) o.push(`<line x1="${n(cx + mm(dx))}" y1="${n(ys + mm(pkg))}" x2="${n(cx + mm(dx))}" y2="${n(ypcb)}" stroke="#888" stroke-width="0.5"/>`);
-  o.push(`<rect x="${n(cx - mm(half))}" y="${n(ypcb)}" width="${n(mm(2 * half))}" height="${n(mm(1.6))}" fill="#c8a35a" stroke="#8b6d2c" stroke-width="0.2"/>`);
+  for (const dx of [-1.27, 0, 1.27])
+    o.push(
+      `<line x1="${n(cx + mm(dx))}" y1="${n(ys + mm(pkg))}" x2="${n(cx + mm(dx))}" y2="${n(ypcb)}" stroke="#888" stroke-width="0.5"/>`,
+    );
+  o.push(
+    `<rect x="${n(cx - mm(half))}" y="${n(ypcb)}" width="${n(mm(2 * half))}" height="${n(mm(1.6))}" fill="#c8a35a" stroke="#8b6d2c" stroke-width="0.2"/>`,
+  );
   const vdim = (x: number, y1: number, y2: number, label: string, side: 1 | -1) => {
-    o.push(`<line x1="${n(x)}" y1="${n(y1)}" x2="${n(x)}" y2="${n(y2)}" stroke="#333" stroke-width="0.25" marker-start="url(#a)" marker-end="url(#a)"/>`);
-    o.push(`<text x="${n(x + 1.5 * side)}" y="${n((y1 + y2) / 2 + 1)}" font-size="2.6" text-anchor="${side > 0 ? 'start' : 'end'}" fill="#333">${label}</text>`);
+    o.push(
+      `<line x1="${n(x)}" y1="${n(y1)}" x2="${n(x)}" y2="${n(y2)}" stroke="#333" stroke-width="0.25" marker-start="url(#a)" marker-end="url(#a)"/>`,
+    );
+    o.push(
+      `<text x="${n(x + 1.5 * side)}" y="${n((y1 + y2) / 2 + 1)}" font-size="2.6" text-anchor="${side > 0 ? 'start' : 'end'}" fill="#333">${label}</text>`,
+    );
   };
   vdim(cx - mm(half) - 2, ytile, ye, `z₁ = ${g.tile} + ${g.gap} + ${g.element} = ${n(z1())} mm`, -1);
   vdim(cx - mm(half) - 45, ytile - mm(g.coin), ye, `z₂ = ${n(z1() + g.coin)} mm`, -1);
@@ -207,7 +273,12 @@ export function crossSectionSvg(): string {
     [ytile - mm(2 * g.coin) + 4, `two coins = a king; ${19} × ${g.coin} mm each, marked face up`],
     [ytile - mm(m.thickness) - 5, `${m.grade} disc magnet ${m.diameter} × ${m.thickness} mm, flush, S pole down`],
     [ytile - 1, 'centring ring (0.4 mm) on the tile'],
-    [ytile + tileH / 2, `piecepack tile ${g.tile} mm (${tileRange().map((x) => x.toFixed(1)).join('–')} mm works)`],
+    [
+      ytile + tileH / 2,
+      `piecepack tile ${g.tile} mm (${tileRange()
+        .map((x) => x.toFixed(1))
+        .join('–')} mm works)`,
+    ],
     [yb + gapH / 2, `paper template + air ${g.gap} mm`],
     [ye, `SS49E (TO-92S), branded face up; Hall element ${g.element} mm below its face`],
     [ypcb + mm(0.8), 'carrier: perfboard on the 25.4 mm grid'],

@@ -17,8 +17,28 @@ import { fileURLToPath } from 'node:url';
 // The parts, the geometry, the field and the sensor live in the source tree
 // (the simulated board and `crownhead doctor` use them too).
 import {
-  CHOSEN, GEOMETRY, MAGNETS, OFF, RING_TOLERANCE, SENSORS, axialBz, countsOf, discBz, magnet, pieceField, reading,
-  sensor, sensorMv, z1, fieldTable as discFieldTable, MV_PER_COUNT, VREF_MV, type Geometry, type Magnet, type Sensor, type Situation,
+  CHOSEN,
+  GEOMETRY,
+  MAGNETS,
+  OFF,
+  RING_TOLERANCE,
+  SENSORS,
+  axialBz,
+  countsOf,
+  discBz,
+  magnet,
+  pieceField,
+  reading,
+  sensor,
+  sensorMv,
+  z1,
+  fieldTable as discFieldTable,
+  MV_PER_COUNT,
+  VREF_MV,
+  type Geometry,
+  type Magnet,
+  type Sensor,
+  type Situation,
 } from '../../src/sensors/magnet-physics.ts';
 export * from '../../src/sensors/magnet-physics.ts';
 
@@ -31,7 +51,8 @@ export function rowCol(square: number): [number, number] {
 }
 /** Centre-to-centre distance of two squares, mm. */
 export function squareDistance(a: number, b: number, g: Geometry = GEOMETRY): number {
-  const [r1, c1] = rowCol(a), [r2, c2] = rowCol(b);
+  const [r1, c1] = rowCol(a),
+    [r2, c2] = rowCol(b);
   return g.pitch * Math.hypot(r1 - r2, c1 - c2);
 }
 
@@ -63,7 +84,8 @@ export interface Crosstalk {
 export function crosstalkSummary(m: Magnet, g: Geometry = GEOMETRY): Crosstalk {
   const diagonal = pieceField(m, { coins: 1, off: g.pitch * Math.SQRT2 }, g);
   const row = pieceField(m, { coins: 1, off: 2 * g.pitch }, g);
-  let startMax = 0, startSquare = 1;
+  let startMax = 0,
+    startSquare = 1;
   for (let sq = 1; sq <= 32; sq++) {
     const b = crosstalk(m, START, sq, g);
     if (Math.abs(b) > Math.abs(startMax)) [startMax, startSquare] = [b, sq];
@@ -199,7 +221,17 @@ export function magnetTable(g: Geometry = GEOMETRY): string {
     ];
   });
   return table(
-    ['magnet', 'man, G', 'king, G', 'king / man', `man ${OFF} mm off`, `king ${OFF} mm off − man, counts`, 'upside-down coin, counts', 'worst SS49E king output', 'fits a coin'],
+    [
+      'magnet',
+      'man, G',
+      'king, G',
+      'king / man',
+      `man ${OFF} mm off`,
+      `king ${OFF} mm off − man, counts`,
+      'upside-down coin, counts',
+      'worst SS49E king output',
+      'fits a coin',
+    ],
     rows,
   );
 }
@@ -238,11 +270,37 @@ export function tileTable(): string {
     const r = (b: number) => f0(reading(sn, b));
     const worst = worstPartMv(sn, f.king) / 1000;
     const margin = rise(sn, f.kingOff) - rise(sn, f.man);
-    const verdict = worst > sn.outMax / 1000 ? 'king saturates a worst-case part' : margin < MIN_MARGIN ? 'off-centre king too close to a man' : 'fine';
+    const verdict =
+      worst > sn.outMax / 1000 ? 'king saturates a worst-case part' : margin < MIN_MARGIN ? 'off-centre king too close to a man' : 'fine';
     const name = `${tile} mm (z₁ = ${z1(g).toFixed(1)} mm)`;
-    return [tile === GEOMETRY.tile ? `**${name}**` : name, f0(e), r(f.man), r(f.king), r(f.manOff), r(f.kingOff), signed(margin), r(f.flipped), worst.toFixed(2) + ' V', verdict];
+    return [
+      tile === GEOMETRY.tile ? `**${name}**` : name,
+      f0(e),
+      r(f.man),
+      r(f.king),
+      r(f.manOff),
+      r(f.kingOff),
+      signed(margin),
+      r(f.flipped),
+      worst.toFixed(2) + ' V',
+      verdict,
+    ];
   });
-  return table(['tile', '0 coins', '1 coin', '2 coins', `1 coin ${OFF} mm off`, `2 coins ${OFF} mm off`, 'king off − man', 'upside down', 'worst-part king', ''], rows);
+  return table(
+    [
+      'tile',
+      '0 coins',
+      '1 coin',
+      '2 coins',
+      `1 coin ${OFF} mm off`,
+      `2 coins ${OFF} mm off`,
+      'king off − man',
+      'upside down',
+      'worst-part king',
+      '',
+    ],
+    rows,
+  );
 }
 
 /** Sensors with the chosen magnet at the design height. */
@@ -254,16 +312,28 @@ export function sensorTable(g: Geometry = GEOMETRY): string {
     const margin = rise(sn, f.kingOff) - rise(sn, f.man);
     const clipped = sensorMv(sn, f.king) >= sn.outMax || worstPartMv(sn, f.king) > sn.outMax;
     const flipped = sn.unipolar ? 'reads as empty' : signed(rise(sn, f.flipped));
-    return [sn.name, `${sn.sens} mV/G`, f0(rise(sn, f.man)), f0(rise(sn, f.king)), f0(gap), signed(margin), flipped, clipped ? 'saturates' : 'in range'];
+    return [
+      sn.name,
+      `${sn.sens} mV/G`,
+      f0(rise(sn, f.man)),
+      f0(rise(sn, f.king)),
+      f0(gap),
+      signed(margin),
+      flipped,
+      clipped ? 'saturates' : 'in range',
+    ];
   });
-  return table(['sensor (5 V)', 'sensitivity', 'man, counts', 'king, counts', 'king − man', `king ${OFF} mm off − man`, 'upside-down coin', 'king'], rows);
+  return table(
+    ['sensor (5 V)', 'sensitivity', 'man, counts', 'king, counts', 'king − man', `king ${OFF} mm off − man`, 'upside-down coin', 'king'],
+    rows,
+  );
 }
 
 export function crosstalkTable(g: Geometry = GEOMETRY): string {
   const m = magnet(CHOSEN.magnet);
   const sn = sensor(CHOSEN.sensor);
   const c = crosstalkSummary(m, g);
-  const cnt = (b: number) => signed(b / MV_PER_COUNT * sn.sens);
+  const cnt = (b: number) => signed((b / MV_PER_COUNT) * sn.sens);
   return table(
     ['neighbours', 'field at the sensor', 'counts (typical SS49E)'],
     [
@@ -276,7 +346,8 @@ export function crosstalkTable(g: Geometry = GEOMETRY): string {
 }
 
 /** The pieces of a polarity-coded board: Black's coins +1 (reading up), White's −1 (reading down). */
-export const BLACK = 1, WHITE = -1;
+export const BLACK = 1,
+  WHITE = -1;
 
 export interface PolarityRow {
   what: string;
@@ -316,7 +387,8 @@ export function polarityRows(g: Geometry = GEOMETRY): PolarityRow[] {
 /** Signed crosstalk on a polarity-coded board: the start position with each side's coins, and the worst a square can get. */
 export function polarityCrosstalk(g: Geometry = GEOMETRY): { start: number; startSquare: number; worst: number } {
   const m = magnet(CHOSEN.magnet);
-  let start = 0, startSquare = 1;
+  let start = 0,
+    startSquare = 1;
   for (let at = 1; at <= 32; at++) {
     let b = 0;
     for (let sq = 1; sq <= 32; sq++) {
@@ -333,7 +405,10 @@ export function polarityCrosstalk(g: Geometry = GEOMETRY): { start: number; star
       .map((o) => Math.abs(pieceField(m, { coins: 2, off: squareDistance(o, at, g) }, g)))
       .sort((x, y) => y - x)
       .slice(0, 12);
-    worst = Math.max(worst, pulls.reduce((s, x) => s + x, 0));
+    worst = Math.max(
+      worst,
+      pulls.reduce((s, x) => s + x, 0),
+    );
   }
   return { start, startSquare, worst };
 }
@@ -343,13 +418,27 @@ export function polarityCrosstalk(g: Geometry = GEOMETRY): { start: number; star
  * worst parts (zero level and sensitivity at the datasheet's limits) for a
  * king of each colour, against where the output stops following the field.
  */
-export function polarityRange(g: Geometry = GEOMETRY): { high: number; low: number; outMin: number; outMax: number; lowShortMv: number; highShortMv: number } {
+export function polarityRange(g: Geometry = GEOMETRY): {
+  high: number;
+  low: number;
+  outMin: number;
+  outMax: number;
+  lowShortMv: number;
+  highShortMv: number;
+} {
   const m = magnet(CHOSEN.magnet);
   const sn = sensor(CHOSEN.sensor);
   const king = pieceField(m, { coins: 2 }, g);
   const high = sn.qMax + sn.sensMax * king;
   const low = sn.qMin - sn.sensMax * king;
-  return { high, low, outMin: sn.outMin, outMax: sn.outMax, lowShortMv: Math.max(0, sn.outMin - low), highShortMv: Math.max(0, high - sn.outMax) };
+  return {
+    high,
+    low,
+    outMin: sn.outMin,
+    outMax: sn.outMax,
+    lowShortMv: Math.max(0, sn.outMin - low),
+    highShortMv: Math.max(0, high - sn.outMax),
+  };
 }
 
 /**
@@ -363,7 +452,8 @@ export function stackForce(g: Geometry = GEOMETRY): { newtons: number; coinWeigh
   const m = magnet(CHOSEN.magnet);
   // Distance from the lower magnet's top face to the upper magnet's faces (both pockets in the coins' undersides).
   const gap = g.coin - m.thickness;
-  const a = m.diameter / 2 / 1000, area = Math.PI * a * a;
+  const a = m.diameter / 2 / 1000,
+    area = Math.PI * a * a;
   const mu0 = 4e-7 * Math.PI;
   const bAt = (zMm: number) => axialBz(m, zMm) / 1e4; // tesla, z from the lower magnet's top face
   const newtons = (m.br / mu0) * area * (bAt(gap) - bAt(gap + m.thickness));
@@ -378,7 +468,7 @@ export function polarityFigures(): Record<string, string> {
   const by = (prefix: string) => rows.find((r) => r.what.startsWith(prefix))!;
   const x = polarityCrosstalk();
   const r = polarityRange();
-  const cnt = (gauss: number) => signed(gauss / MV_PER_COUNT * sn.sens);
+  const cnt = (gauss: number) => signed((gauss / MV_PER_COUNT) * sn.sens);
   return {
     mixedWhiteKing: signed(by('a White king crowned with a Black coin (under').counts),
     mixedSteps: Math.abs(by('a White king crowned with a Black coin (under').steps).toFixed(2),
@@ -415,7 +505,8 @@ export function tileRange(): [number, number] {
     const f = figures(m, g);
     return worstPartMv(sn, f.king) <= sn.outMax && rise(sn, f.kingOff) - rise(sn, f.man) >= MIN_MARGIN;
   };
-  let lo = NaN, hi = NaN;
+  let lo = NaN,
+    hi = NaN;
   for (let t = 0.5; t <= 10.001; t += 0.1) {
     const tt = Math.round(t * 10) / 10;
     if (ok(tt)) {
@@ -436,9 +527,14 @@ export function keyFigures(): Record<string, string> {
   const a1324 = sensor('A1324');
   // height at which a typical A1324's king stops saturating
   let zA = z1();
-  while (sensorMv(a1324, pieceField(m, { coins: 2 }, { ...GEOMETRY, tile: zA - GEOMETRY.gap - GEOMETRY.element })) >= a1324.outMax) zA += 0.1;
+  while (sensorMv(a1324, pieceField(m, { coins: 2 }, { ...GEOMETRY, tile: zA - GEOMETRY.gap - GEOMETRY.element })) >= a1324.outMax)
+    zA += 0.1;
   let zOld = z1();
-  while (sensorMv(a1324, pieceField(magnet('8x1.5-N42'), { coins: 2 }, { ...GEOMETRY, tile: zOld - GEOMETRY.gap - GEOMETRY.element })) >= a1324.outMax) zOld += 0.1;
+  while (
+    sensorMv(a1324, pieceField(magnet('8x1.5-N42'), { coins: 2 }, { ...GEOMETRY, tile: zOld - GEOMETRY.gap - GEOMETRY.element })) >=
+    a1324.outMax
+  )
+    zOld += 0.1;
   return {
     z1: z1().toFixed(1),
     z2: (z1() + GEOMETRY.coin).toFixed(1),
@@ -487,7 +583,9 @@ export function blocks(): Record<string, string> {
 // ------------------------------------------------------------------ emulator table
 
 /** Offsets (mm) the emulator's table is sampled at. */
-export const TABLE_OFFSETS = [0, 0.5, 1, 1.5, 2, 2.5, 3, 3.5, 4, 5, 6, 8, 10, 12.7, 17.96, 25.4, 35.92, 50.8, 56.79, 71.84, 76.2, 80.32, 101.6, 107.76, 127, 152.4, 180];
+export const TABLE_OFFSETS = [
+  0, 0.5, 1, 1.5, 2, 2.5, 3, 3.5, 4, 5, 6, 8, 10, 12.7, 17.96, 25.4, 35.92, 50.8, 56.79, 71.84, 76.2, 80.32, 101.6, 107.76, 127, 152.4, 180,
+];
 
 /** src/sensors/hall-table.ts: the chosen parts' fields, sampled for the emulated board. */
 export function hallTableModule(): string {

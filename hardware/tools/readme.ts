@@ -19,7 +19,12 @@ export function blocks(): Record<string, string> {
 /** The physics figures and the BOM totals quoted in the README's prose. */
 export function allFigures(): Record<string, string> {
   const t = totals();
-  return { ...keyFigures(), electronicsUsd: t.electronics.toFixed(2), ownUsd: t.withOwnPiecepack.toFixed(2), newUsd: t.everythingNew.toFixed(2) };
+  return {
+    ...keyFigures(),
+    electronicsUsd: t.electronics.toFixed(2),
+    ownUsd: t.withOwnPiecepack.toFixed(2),
+    newUsd: t.everythingNew.toFixed(2),
+  };
 }
 
 /** The README with every generated block rewritten; throws on an unknown block name. */
@@ -28,10 +33,13 @@ export function renderReadme(text: string, b: Record<string, string> = blocks(),
     if (!(name in figures)) throw new Error(`hardware/README.md: unknown figure "${name}"`);
     return `<!--f:${name}-->${figures[name]}<!--/f-->`;
   });
-  return inline.replace(/(<!-- physics:([a-z]+) -->)[\s\S]*?(<!-- \/physics:\2 -->)/g, (_all, open: string, name: string, close: string) => {
-    if (!(name in b)) throw new Error(`hardware/README.md: unknown generated block "${name}"`);
-    return `${open}\n${b[name]}\n${close}`;
-  });
+  return inline.replace(
+    /(<!-- physics:([a-z]+) -->)[\s\S]*?(<!-- \/physics:\2 -->)/g,
+    (_all, open: string, name: string, close: string) => {
+      if (!(name in b)) throw new Error(`hardware/README.md: unknown generated block "${name}"`);
+      return `${open}\n${b[name]}\n${close}`;
+    },
+  );
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {

@@ -24,7 +24,14 @@ export function parse<T extends Options>(argv: string[], options: T, usage: stri
       const m = /Unknown option '([^']+)'/.exec(err.message);
       const given = m ? m[1]! : '';
       const known = Object.entries(options).flatMap(([name, o]) => [`--${name}`, ...(o.short ? [`-${o.short}`] : [])]);
-      msg = `unknown option ${given}`.trim() + (given.startsWith('--') ? didYouMean(given.split('=')[0]!, known.filter((k) => k.startsWith('--'))) : '');
+      msg =
+        `unknown option ${given}`.trim() +
+        (given.startsWith('--')
+          ? didYouMean(
+              given.split('=')[0]!,
+              known.filter((k) => k.startsWith('--')),
+            )
+          : '');
     } else if (err.code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') {
       msg = err.message.replace(/^Option '([^']+)'/, 'option $1').split('\n')[0];
     } else if (err.code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL') {

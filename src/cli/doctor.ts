@@ -95,7 +95,9 @@ export async function doctorCommand(argv: string[], io: Io): Promise<number> {
   const board = await openBoard(values.board ?? 'auto', io);
   if (!board) return 1;
   const { source, hand, identity } = board;
-  io.out(`Board ${identity.id}: firmware ${identity.fw}, protocol ${identity.proto}${identity.proto === 1 ? '' : ' (this Crownhead speaks protocol 1: update the firmware)'}.`);
+  io.out(
+    `Board ${identity.id}: firmware ${identity.fw}, protocol ${identity.proto}${identity.proto === 1 ? '' : ' (this Crownhead speaks protocol 1: update the firmware)'}.`,
+  );
   let run: DoctorRun;
   try {
     run = await runDoctor({ source, hand, squares, stepTimeoutMs, say: (l) => io.out(`▶ ${l}`) });

@@ -33,7 +33,8 @@ export function parseDuration(text: string, what: string): number {
 
 function limitsFrom(values: { time?: string; depth?: string; nodes?: string }, defaultMs: number): EngineLimits {
   const given = ['time', 'depth', 'nodes'].filter((k) => values[k as keyof typeof values] !== undefined);
-  if (given.length > 1) throw new UsageError(`give only one of --time, --depth and --nodes, not ${given.map((g) => '--' + g).join(' and ')}`);
+  if (given.length > 1)
+    throw new UsageError(`give only one of --time, --depth and --nodes, not ${given.map((g) => '--' + g).join(' and ')}`);
   if (values.depth !== undefined) return { depth: wholeNumber(values.depth, '--depth', 1, 100) };
   if (values.nodes !== undefined) return { nodes: wholeNumber(values.nodes, '--nodes', 1) };
   return { timeMs: values.time !== undefined ? parseDuration(values.time, '--time') : defaultMs };
@@ -52,11 +53,21 @@ export function lineText(pos: Position, moves: readonly Move[]): string {
 export function bestmoveCommand(argv: string[], io: Io): number {
   const { values, positionals } = parse(
     argv,
-    { fen: { type: 'string' }, time: { type: 'string' }, depth: { type: 'string' }, nodes: { type: 'string' }, level: { type: 'string' }, seed: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+    {
+      fen: { type: 'string' },
+      time: { type: 'string' },
+      depth: { type: 'string' },
+      nodes: { type: 'string' },
+      level: { type: 'string' },
+      seed: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
     BESTMOVE_USAGE,
   );
   if (values.help) {
-    io.out(`${BESTMOVE_USAGE}\nPrints the engine's move (first line, PDN notation), then its score in men for the side to move\n(or "win in N" plies) with depth, nodes and time, then the principal variation.\nWithout --fen, the starting position. Default --time 1s; --level 1-10 plays like that level (seeded by --seed).\nWith ${ENDGAME_PIECES} pieces or fewer on the board the search uses the endgame database (exact values of\nevery position of up to ${EGDB_PIECES} pieces); it is built on first use (about half a minute) and cached\nin ${'$'}CROWNHEAD_CACHE (default ~/.cache/crownhead).`);
+    io.out(
+      `${BESTMOVE_USAGE}\nPrints the engine's move (first line, PDN notation), then its score in men for the side to move\n(or "win in N" plies) with depth, nodes and time, then the principal variation.\nWithout --fen, the starting position. Default --time 1s; --level 1-10 plays like that level (seeded by --seed).\nWith ${ENDGAME_PIECES} pieces or fewer on the board the search uses the endgame database (exact values of\nevery position of up to ${EGDB_PIECES} pieces); it is built on first use (about half a minute) and cached\nin ${'$'}CROWNHEAD_CACHE (default ~/.cache/crownhead).`,
+    );
     return 0;
   }
   if (positionals.length) throw new UsageError(`unexpected argument "${positionals[0]}"\n${BESTMOVE_USAGE}`);
@@ -71,7 +82,11 @@ export function bestmoveCommand(argv: string[], io: Io): number {
   }
   const level = values.level !== undefined ? wholeNumber(values.level, '--level', 1, 10) : undefined;
   const seed = values.seed !== undefined ? wholeNumber(values.seed, '--seed', 0, 2 ** 31 - 1) : undefined;
-  const limits: EngineLimits = { ...limitsFrom(values, 1000), ...(level !== undefined ? { level } : {}), ...(seed !== undefined ? { seed } : {}) };
+  const limits: EngineLimits = {
+    ...limitsFrom(values, 1000),
+    ...(level !== undefined ? { level } : {}),
+    ...(seed !== undefined ? { seed } : {}),
+  };
   const r = think({ position: pos, limits }, { egdb: egdbFor(pos) ?? null });
   if (!r.move) {
     io.err(`crownhead bestmove: ${pos.turn === 'black' ? 'Black' : 'White'} has no legal move (the game is lost)`);
@@ -86,11 +101,19 @@ export function bestmoveCommand(argv: string[], io: Io): number {
 export async function analyseCommand(argv: string[], io: Io): Promise<number> {
   const { values, positionals } = parse(
     argv,
-    { time: { type: 'string' }, depth: { type: 'string' }, nodes: { type: 'string' }, out: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+    {
+      time: { type: 'string' },
+      depth: { type: 'string' },
+      nodes: { type: 'string' },
+      out: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
     ANALYSE_USAGE,
   );
   if (values.help) {
-    io.out(`${ANALYSE_USAGE}\nSearches every position of each game (default --time 1s each) and marks mistakes (?) and blunders (??)\nwith the better move as a comment; writes the annotated PDN to --out or standard output,\nand one summary line per game to standard error. A game that cannot be read is named there and left out;\nthe others are analysed, and the exit code is then 1.`);
+    io.out(
+      `${ANALYSE_USAGE}\nSearches every position of each game (default --time 1s each) and marks mistakes (?) and blunders (??)\nwith the better move as a comment; writes the annotated PDN to --out or standard output,\nand one summary line per game to standard error. A game that cannot be read is named there and left out;\nthe others are analysed, and the exit code is then 1.`,
+    );
     return 0;
   }
   if (positionals.length !== 1) throw new UsageError(`analyse needs exactly one GAME.pdn\n${ANALYSE_USAGE}`);
@@ -101,7 +124,9 @@ export async function analyseCommand(argv: string[], io: Io): Promise<number> {
     text = readFileSync(file, 'utf8');
   } catch (e) {
     const err = e as NodeJS.ErrnoException;
-    throw new UsageError(`cannot read ${file}: ${err.code === 'ENOENT' ? 'no such file' : err.code === 'EISDIR' ? 'it is a directory' : err.message}`);
+    throw new UsageError(
+      `cannot read ${file}: ${err.code === 'ENOENT' ? 'no such file' : err.code === 'EISDIR' ? 'it is a directory' : err.message}`,
+    );
   }
   const { games, errors } = readPdn(text);
   // A file with some unreadable games (a corpus with one bad record): the
@@ -112,7 +137,7 @@ export async function analyseCommand(argv: string[], io: Io): Promise<number> {
   // The database when some game reaches the endgame.
   const endOf = (g: (typeof games)[number]): Position => g.moves.reduce((p, m) => playMove(p, m.move), g.start);
   const ending = games.find((g) => popcount(endOf(g).black | endOf(g).white) <= ENDGAME_PIECES);
-  const egdb: Egdb | null = ending ? egdbFor(endOf(ending)) ?? null : null;
+  const egdb: Egdb | null = ending ? (egdbFor(endOf(ending)) ?? null) : null;
   // The same analysis as the page's (engine/analyse.ts), asking the engine in this thread.
   const ask = (req: Parameters<typeof think>[0]) => think(req, { searcher, egdb });
   const annotated: PdnGame[] = [];
@@ -122,7 +147,8 @@ export async function analyseCommand(argv: string[], io: Io): Promise<number> {
     if (!done) throw new Error('the analysis was cancelled'); // never: the in-process engine always answers
     const { game, verdicts } = done;
     const count = (mark: string): number => verdicts.filter((v) => v.mark === mark).length;
-    const q = count('?'), qq = count('??');
+    const q = count('?'),
+      qq = count('??');
     io.err(`${gameName(g)}: ${verdicts.length} moves, ${q} mistake${q === 1 ? '' : 's'}, ${qq} blunder${qq === 1 ? '' : 's'}`);
     annotated.push(game);
   }

@@ -26,7 +26,14 @@ const COMMANDS: Record<string, { run: Command; help: string }> = {
 export const USAGE = `crownhead: a physical-board companion for American checkers
 
 Commands:
-${Object.values(COMMANDS).map((c) => c.help.split('\n').map((l) => '  ' + l.replace(/^usage: /, '').replace(/^ {7}/, '')).join('\n')).join('\n')}
+${Object.values(COMMANDS)
+  .map((c) =>
+    c.help
+      .split('\n')
+      .map((l) => '  ' + l.replace(/^usage: /, '').replace(/^ {7}/, ''))
+      .join('\n'),
+  )
+  .join('\n')}
 
 Run "crownhead COMMAND --help" for more; "crownhead --version" for the version.`;
 

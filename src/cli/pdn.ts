@@ -7,13 +7,14 @@ import { PDN_USAGE } from './usage.ts';
 import { parse, UsageError } from './args.ts';
 import type { Io } from './io.ts';
 
-
 function readText(file: string): string {
   try {
     return readFileSync(file, 'utf8');
   } catch (e) {
     const err = e as NodeJS.ErrnoException;
-    throw new UsageError(`cannot read ${file}: ${err.code === 'ENOENT' ? 'no such file' : err.code === 'EISDIR' ? 'it is a directory' : err.message}`);
+    throw new UsageError(
+      `cannot read ${file}: ${err.code === 'ENOENT' ? 'no such file' : err.code === 'EISDIR' ? 'it is a directory' : err.message}`,
+    );
   }
 }
 

@@ -5,11 +5,16 @@ import { PERFT_USAGE } from './usage.ts';
 import { parse, UsageError, wholeNumber } from './args.ts';
 import type { Io } from './io.ts';
 
-
 export function perftCommand(argv: string[], io: Io): number {
-  const { values, positionals } = parse(argv, { fen: { type: 'string' }, divide: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } }, PERFT_USAGE);
+  const { values, positionals } = parse(
+    argv,
+    { fen: { type: 'string' }, divide: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+    PERFT_USAGE,
+  );
   if (values.help) {
-    io.out(`${PERFT_USAGE}\nCounts the positions DEPTH plies ahead (a multi-jump is one move; a king's different routes count separately).\nThe node count is the last line; --divide first prints one line per first move.`);
+    io.out(
+      `${PERFT_USAGE}\nCounts the positions DEPTH plies ahead (a multi-jump is one move; a king's different routes count separately).\nThe node count is the last line; --divide first prints one line per first move.`,
+    );
     return 0;
   }
   if (positionals.length !== 1) throw new UsageError(`perft needs exactly one DEPTH\n${PERFT_USAGE}`);

@@ -10,7 +10,6 @@ import { REPLAY_USAGE } from './usage.ts';
 import { parse, UsageError } from './args.ts';
 import type { Io } from './io.ts';
 
-
 export interface ReplayResult {
   pdn: string;
   alerts: { t: number; category: string; message: string }[];
@@ -42,7 +41,8 @@ export function replayRecording(text: string, opts: { tournament?: boolean } = {
     });
     return (made = s);
   };
-  let frames = 0, games = 0;
+  let frames = 0,
+    games = 0;
   let started = false;
   for (const item of readRecording(text)) {
     if (item.kind === 'header') {
@@ -73,7 +73,11 @@ export function replayRecording(text: string, opts: { tournament?: boolean } = {
 }
 
 export function replayCommand(argv: string[], io: Io): number {
-  const { values, positionals } = parse(argv, { pdn: { type: 'string' }, tournament: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } }, REPLAY_USAGE);
+  const { values, positionals } = parse(
+    argv,
+    { pdn: { type: 'string' }, tournament: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+    REPLAY_USAGE,
+  );
   if (values.help) {
     io.out(REPLAY_USAGE);
     return 0;
@@ -83,7 +87,9 @@ export function replayCommand(argv: string[], io: Io): number {
   try {
     text = readFileSync(positionals[0], 'utf8');
   } catch (e) {
-    throw new UsageError(`cannot read ${positionals[0]}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message}`);
+    throw new UsageError(
+      `cannot read ${positionals[0]}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message}`,
+    );
   }
   let result: ReplayResult;
   try {

@@ -17,10 +17,29 @@ import { parse, UsageError } from './args.ts';
 
 type Kind = 'string' | 'boolean' | 'number';
 export const SETTINGS = {
-  board: 'string', host: 'string', port: 'number', games: 'string', record: 'string', 'log-level': 'string', 'require-token': 'boolean',
-  black: 'string', white: 'string', event: 'string', site: 'string', round: 'string',
-  'first-player': 'string', ballot: 'string', 'eleven-man': 'string', 'crossboard-only': 'boolean', fen: 'string', 'time-control': 'string',
-  huffing: 'boolean', 'crown-continue': 'boolean', 'auto-draw': 'boolean', tournament: 'boolean', computer: 'string',
+  board: 'string',
+  host: 'string',
+  port: 'number',
+  games: 'string',
+  record: 'string',
+  'log-level': 'string',
+  'require-token': 'boolean',
+  black: 'string',
+  white: 'string',
+  event: 'string',
+  site: 'string',
+  round: 'string',
+  'first-player': 'string',
+  ballot: 'string',
+  'eleven-man': 'string',
+  'crossboard-only': 'boolean',
+  fen: 'string',
+  'time-control': 'string',
+  huffing: 'boolean',
+  'crown-continue': 'boolean',
+  'auto-draw': 'boolean',
+  tournament: 'boolean',
+  computer: 'string',
 } as const satisfies Record<string, Kind>;
 type Key = keyof typeof SETTINGS;
 const KEYS = Object.keys(SETTINGS) as Key[];
@@ -138,7 +157,9 @@ function readConfigFile(configFile: string): Partial<Record<Key, Raw>> {
   try {
     text = readFileSync(configFile, 'utf8');
   } catch (e) {
-    throw new UsageError(`cannot read the config file ${configFile}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message}`);
+    throw new UsageError(
+      `cannot read the config file ${configFile}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message}`,
+    );
   }
   let json: unknown;
   try {
@@ -146,13 +167,22 @@ function readConfigFile(configFile: string): Partial<Record<Key, Raw>> {
   } catch (e) {
     throw new UsageError(`config file ${configFile} is not valid JSON: ${(e as Error).message}`);
   }
-  if (typeof json !== 'object' || json === null || Array.isArray(json)) throw new UsageError(`config file ${configFile} must hold a JSON object like {"board": "sim"}`);
+  if (typeof json !== 'object' || json === null || Array.isArray(json))
+    throw new UsageError(`config file ${configFile} must hold a JSON object like {"board": "sim"}`);
   const config: Partial<Record<Key, Raw>> = {};
   for (const [k, v] of Object.entries(json)) {
     if (!(k in SETTINGS)) throw new UsageError(`config file ${configFile}: unknown key "${k}" (known: ${KEYS.join(', ')})`);
     const kind = SETTINGS[k as Key];
-    const ok = kind === 'boolean' ? typeof v === 'boolean' : kind === 'number' ? typeof v === 'number' || typeof v === 'string' : typeof v === 'string' || ((k === 'ballot' || k === 'eleven-man' || k === 'round') && typeof v === 'number');
-    if (!ok) throw new UsageError(`config file ${configFile}: "${k}" must be ${kind === 'boolean' ? 'true or false' : kind === 'number' ? 'a number' : 'a string'}, not ${JSON.stringify(v)}`);
+    const ok =
+      kind === 'boolean'
+        ? typeof v === 'boolean'
+        : kind === 'number'
+          ? typeof v === 'number' || typeof v === 'string'
+          : typeof v === 'string' || ((k === 'ballot' || k === 'eleven-man' || k === 'round') && typeof v === 'number');
+    if (!ok)
+      throw new UsageError(
+        `config file ${configFile}: "${k}" must be ${kind === 'boolean' ? 'true or false' : kind === 'number' ? 'a number' : 'a string'}, not ${JSON.stringify(v)}`,
+      );
     config[k as Key] = { value: v as Raw['value'], from: `"${k}" in ${configFile}` };
   }
   return config;
@@ -167,7 +197,11 @@ function envBoolean(name: string, text: string): boolean {
 }
 
 /** Flags over environment over the config file, each value with where it came from. */
-function layer(flags: Record<string, string | boolean | undefined>, env: NodeJS.ProcessEnv, config: Partial<Record<Key, Raw>>): { raw: Partial<Record<Key, Raw>>; from: ServeSettings['from'] } {
+function layer(
+  flags: Record<string, string | boolean | undefined>,
+  env: NodeJS.ProcessEnv,
+  config: Partial<Record<Key, Raw>>,
+): { raw: Partial<Record<Key, Raw>>; from: ServeSettings['from'] } {
   const raw: Partial<Record<Key, Raw>> = {};
   const from: ServeSettings['from'] = {};
   for (const k of KEYS) {
@@ -219,7 +253,8 @@ function ballotOf(s: Found, k: 'ballot' | 'eleven-man', count: number, what: str
 /** The first game: a FEN, a three-move or an eleven-man ballot, who moves first; never two that contradict. */
 function startPosition(s: Found): StartPosition {
   const firstPlayer = s.str('first-player');
-  if (firstPlayer !== undefined && !['black', 'white', 'random'].includes(firstPlayer)) s.bad('first-player', `must be black, white or random, not "${firstPlayer}"`);
+  if (firstPlayer !== undefined && !['black', 'white', 'random'].includes(firstPlayer))
+    s.bad('first-player', `must be black, white or random, not "${firstPlayer}"`);
   const ballot = ballotOf(s, 'ballot', BALLOTS.length, 'a ballot number');
   const elevenMan = ballotOf(s, 'eleven-man', ELEVEN_MAN_COUNT, 'an eleven-man ballot number');
   const fen = s.str('fen');
@@ -231,9 +266,14 @@ function startPosition(s: Found): StartPosition {
       throw e;
     }
   }
-  if (fen !== undefined && ballot !== undefined) throw new UsageError(`give either a FEN (${s.from('fen')}) or a ballot (${s.from('ballot')}), not both`);
-  if (elevenMan !== undefined && (fen !== undefined || ballot !== undefined)) throw new UsageError(`give either an eleven-man ballot (${s.from('eleven-man')}) or a ${fen !== undefined ? `FEN (${s.from('fen')})` : `three-move ballot (${s.from('ballot')})`}, not both`);
-  if (elevenMan !== undefined && firstPlayer !== undefined) throw new UsageError(`Black moves first in an eleven-man ballot: drop ${s.from('first-player')}`);
+  if (fen !== undefined && ballot !== undefined)
+    throw new UsageError(`give either a FEN (${s.from('fen')}) or a ballot (${s.from('ballot')}), not both`);
+  if (elevenMan !== undefined && (fen !== undefined || ballot !== undefined))
+    throw new UsageError(
+      `give either an eleven-man ballot (${s.from('eleven-man')}) or a ${fen !== undefined ? `FEN (${s.from('fen')})` : `three-move ballot (${s.from('ballot')})`}, not both`,
+    );
+  if (elevenMan !== undefined && firstPlayer !== undefined)
+    throw new UsageError(`Black moves first in an eleven-man ballot: drop ${s.from('first-player')}`);
   if (fen !== undefined && firstPlayer !== undefined) throw new UsageError(`the FEN says who moves first: drop ${s.from('first-player')}`);
   return { fen, ballot, elevenMan, crossboardOnly: s.bool('crossboard-only'), firstPlayer: firstPlayer as Color | 'random' | undefined };
 }
@@ -264,7 +304,13 @@ function checkComputer(s: Found): ComputerSetting | null {
 /** PDN tags for new games from --event, --site, --round, --black, --white. */
 function tagsOf(s: Found): Record<string, string> {
   const tags: Record<string, string> = {};
-  for (const [k, tag] of [['event', 'Event'], ['site', 'Site'], ['round', 'Round'], ['black', 'Black'], ['white', 'White']] as const) {
+  for (const [k, tag] of [
+    ['event', 'Event'],
+    ['site', 'Site'],
+    ['round', 'Round'],
+    ['black', 'Black'],
+    ['white', 'White'],
+  ] as const) {
     const v = s.str(k);
     if (v === undefined) continue;
     if (v.length > 200) s.bad(k, 'at most 200 characters');

@@ -16,7 +16,6 @@ import type { Io } from './io.ts';
 
 export { OTHER_ENV, resolveServeSettings, type ServeSettings } from './serve-settings.ts';
 
-
 const HELP = `${SERVE_USAGE}
 
 Runs the companion: reads the board, follows the game, serves the page.
@@ -100,18 +99,26 @@ export async function serveCommand(argv: string[], io: Io, env: NodeJS.ProcessEn
 /** What the person starting the server needs: the board, where games go, the address (and tokens for other devices). */
 function announce(service: Service, gamesDir: string, logger: Logger): void {
   const { board } = service;
-  if (board.fallback) logger.warn({ board: 'sim', fallback: board.fallback }, `No Crownhead board found (${board.fallback.replace(/ — using the simulated board$/, '').replace(/^no board found:\s*/i, '')}). Running on the simulated board: move pieces with the hand on the page.`);
+  if (board.fallback)
+    logger.warn(
+      { board: 'sim', fallback: board.fallback },
+      `No Crownhead board found (${board.fallback.replace(/ — using the simulated board$/, '').replace(/^no board found:\s*/i, '')}). Running on the simulated board: move pieces with the hand on the page.`,
+    );
   else logger.info({ board: service.source.kind }, `Board: ${board.description}`);
   logger.info({ games: gamesDir }, `Games are saved in ${gamesDir}`);
   if (!service.storage().ok) logger.error(`Games are NOT being saved: ${service.storage().message}`);
   const remote = !isLoopbackBind(service.host);
   const tokenUrl = (u: string) => (service.token ? `${u}?token=${service.token}` : u);
   if (remote) {
-    const urls = service.host === '0.0.0.0' || service.host === '::' ? lanAddresses().map((a) => `http://${a}:${service.port}/`) : [service.url];
+    const urls =
+      service.host === '0.0.0.0' || service.host === '::' ? lanAddresses().map((a) => `http://${a}:${service.port}/`) : [service.url];
     logger.info({ token: service.token }, `Control token for other devices: ${service.token}`);
     for (const u of urls) logger.info(`On another device open ${tokenUrl(u)} to play, or ${u}?token=${service.readToken} to watch only`);
   }
-  logger.info({ url: service.url, port: service.port, game: service.session.gameId, ...(service.token ? { token: service.token } : {}) }, `Crownhead is ready: open ${service.token && !remote ? tokenUrl(service.url) : service.url} in a browser`);
+  logger.info(
+    { url: service.url, port: service.port, game: service.session.gameId, ...(service.token ? { token: service.token } : {}) },
+    `Crownhead is ready: open ${service.token && !remote ? tokenUrl(service.url) : service.url} in a browser`,
+  );
 }
 
 /** Runs until SIGINT/SIGTERM, then closes the service (a second signal, or 5 s, exits at once). Resolves with the exit code. */

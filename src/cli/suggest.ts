@@ -19,7 +19,8 @@ export function editDistance(a: string, b: string): number {
 /** The known word closest to `word`, if within a third of its length (at least 1, at most 3 edits), else null. */
 export function closest(word: string, known: Iterable<string>): string | null {
   const limit = Math.min(3, Math.max(1, Math.floor(word.length / 3)));
-  let best: string | null = null, bestD = Infinity;
+  let best: string | null = null,
+    bestD = Infinity;
   for (const k of known) {
     const dist = editDistance(word.toLowerCase(), k.toLowerCase());
     if (dist < bestD) [best, bestD] = [k, dist];

@@ -4,8 +4,12 @@
 export const PERFT_USAGE = 'usage: crownhead perft DEPTH [--fen FEN] [--divide]';
 export const PDN_USAGE = `usage: crownhead pdn check [--warnings] FILE…   read and replay every game; one summary line per file
        crownhead pdn format FILE…             print the games rewritten as standard PDN`;
-export const REPLAY_USAGE = 'usage: crownhead replay FILE [--pdn OUT] [--tournament]   run a recording through tracking (in tournament mode if it was recorded so, or with --tournament); print the PDN, every alert and notice';
+export const REPLAY_USAGE =
+  'usage: crownhead replay FILE [--pdn OUT] [--tournament]   run a recording through tracking (in tournament mode if it was recorded so, or with --tournament); print the PDN, every alert and notice';
 export const SERVE_USAGE = 'usage: crownhead serve [--board SPEC] [--host ADDR] [--port N] [--games DIR] [options]';
-export const BESTMOVE_USAGE = 'usage: crownhead bestmove [--fen FEN] [--time 1s | --depth N | --nodes N] [--level 1-10]   the engine\'s move, score and line';
-export const ANALYSE_USAGE = 'usage: crownhead analyse GAME.pdn [--time 1s | --depth N] [--out FILE]   mark mistakes (?) and blunders (??) with the better move';
-export const DOCTOR_USAGE = 'usage: crownhead doctor [--board auto|serial:PATH|sim|emulator] [--squares 1-32] [--step-timeout 20s] [--report FILE]   find the board, check every sensor and the magnets, save a report';
+export const BESTMOVE_USAGE =
+  "usage: crownhead bestmove [--fen FEN] [--time 1s | --depth N | --nodes N] [--level 1-10]   the engine's move, score and line";
+export const ANALYSE_USAGE =
+  'usage: crownhead analyse GAME.pdn [--time 1s | --depth N] [--out FILE]   mark mistakes (?) and blunders (??) with the better move';
+export const DOCTOR_USAGE =
+  'usage: crownhead doctor [--board auto|serial:PATH|sim|emulator] [--squares 1-32] [--step-timeout 20s] [--report FILE]   find the board, check every sensor and the magnets, save a report';

@@ -222,11 +222,16 @@ export class BringUp {
         }
         return late ? { kind: 'unstack', square: k.square } : null;
       case 'unstack':
-        if (dev !== null && Math.abs(dev - k.one) < Math.abs(dev - (k.two ?? k.one)) && Math.abs(dev - k.one) < thr) return { kind: 'flip', square: k.square };
+        if (dev !== null && Math.abs(dev - k.one) < Math.abs(dev - (k.two ?? k.one)) && Math.abs(dev - k.one) < thr)
+          return { kind: 'flip', square: k.square };
         return late ? { kind: 'flip', square: k.square } : null;
       case 'flip':
         // an upside-down magnet reads the other way from zero; a coin held in the air reads zero, so wait for the sign
-        if (dev !== null && Math.sign(dev) === -Math.sign(k.one) && Math.abs(dev) > Math.max(4 * (this.obs.noise[i] ?? 0), 0.12 * Math.abs(k.one), 8)) {
+        if (
+          dev !== null &&
+          Math.sign(dev) === -Math.sign(k.one) &&
+          Math.abs(dev) > Math.max(4 * (this.obs.noise[i] ?? 0), 0.12 * Math.abs(k.one), 8)
+        ) {
           k.flipped = dev;
           return { kind: 'unflip', square: k.square };
         }

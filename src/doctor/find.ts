@@ -53,7 +53,11 @@ export async function findForDoctor(binding: SerialBinding, o: FindOptions = {})
         found: null,
         checks: [],
         none: {
-          message: error ? `The serial ports cannot be listed (${error}).` : ports.length ? `None of the ${ports.length} serial port(s) is a USB serial device.` : 'No serial device is connected.',
+          message: error
+            ? `The serial ports cannot be listed (${error}).`
+            : ports.length
+              ? `None of the ${ports.length} serial port(s) is a USB serial device.`
+              : 'No serial device is connected.',
           fix: 'Plug the board in with a USB cable that carries data (some carry only power), then run `crownhead doctor` again; `ls /dev/ttyACM* /dev/ttyUSB*` should then list it. Or name the port: `crownhead doctor --board serial:/dev/ttyACM0`.',
         },
       };
@@ -63,7 +67,12 @@ export async function findForDoctor(binding: SerialBinding, o: FindOptions = {})
   for (const path of paths) {
     try {
       const { port, identity } = await handshake(binding, path, o);
-      checks.push({ path, problem: null, message: `${path}: a Crownhead board, id ${identity.id}, firmware ${identity.fw}, protocol ${identity.proto}.`, fix: '' });
+      checks.push({
+        path,
+        problem: null,
+        message: `${path}: a Crownhead board, id ${identity.id}, firmware ${identity.fw}, protocol ${identity.proto}.`,
+        fix: '',
+      });
       return { found: { port, identity, path }, checks };
     } catch (err) {
       checks.push(await diagnose(binding, path, (err as Error).message, o));
@@ -77,7 +86,15 @@ async function diagnose(binding: SerialBinding, path: string, why: string, o: Fi
   const refused = openProblem(path, why);
   if (refused) return refused;
   const heard = await listen(binding, path, BAUD_RATE, o.listenMs ?? 2500);
-  if (typeof heard === 'string') return openProblem(path, heard) ?? { path, problem: 'open-failed', message: `${path}: cannot be opened (${heard}).`, fix: 'Check the cable and the port name.' };
+  if (typeof heard === 'string')
+    return (
+      openProblem(path, heard) ?? {
+        path,
+        problem: 'open-failed',
+        message: `${path}: cannot be opened (${heard}).`,
+        fix: 'Check the cable and the port name.',
+      }
+    );
   if (isFirmata(heard)) {
     return {
       path,
@@ -139,7 +156,12 @@ function openProblem(path: string, why: string): PortCheck | null {
     };
   }
   if (/no such file|ENOENT|not found/i.test(why)) {
-    return { path, problem: 'missing', message: `${path}: there is no such port.`, fix: 'Check the name (`ls /dev/ttyACM* /dev/ttyUSB*`), or leave --board out to search every port.' };
+    return {
+      path,
+      problem: 'missing',
+      message: `${path}: there is no such port.`,
+      fix: 'Check the name (`ls /dev/ttyACM* /dev/ttyUSB*`), or leave --board out to search every port.',
+    };
   }
   return null;
 }
@@ -169,5 +191,12 @@ function isFirmata(b: Buffer): boolean {
   return false;
 }
 
-const printable = (b: Buffer): number => (b.length ? [...b].filter((c) => (c >= 0x20 && c < 0x7f) || c === 0x0a || c === 0x0d || c === 0x09).length / b.length : 1);
-const firstLine = (b: Buffer): string => b.toString('latin1').split(/\r?\n/).find((l) => l.trim())?.trim().slice(0, 60) ?? '';
+const printable = (b: Buffer): number =>
+  b.length ? [...b].filter((c) => (c >= 0x20 && c < 0x7f) || c === 0x0a || c === 0x0d || c === 0x09).length / b.length : 1;
+const firstLine = (b: Buffer): string =>
+  b
+    .toString('latin1')
+    .split(/\r?\n/)
+    .find((l) => l.trim())
+    ?.trim()
+    .slice(0, 60) ?? '';

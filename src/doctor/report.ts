@@ -33,12 +33,16 @@ export function formatReport(identity: BoardIdentity, run: DoctorRun, at: Date):
     if (!Number.isNaN(m.flip)) {
       const k = o.king!;
       const noise = o.noise[k.square - 1] ?? 0;
-      lines.push(`  Upside down is ${Math.abs(k.flipped ?? 0).toFixed(0)} counts from empty on ${k.square}, ${noise > 0 ? `${(Math.abs(k.flipped ?? 0) / noise).toFixed(0)} × its noise` : 'far above its noise'}.`);
+      lines.push(
+        `  Upside down is ${Math.abs(k.flipped ?? 0).toFixed(0)} counts from empty on ${k.square}, ${noise > 0 ? `${(Math.abs(k.flipped ?? 0) / noise).toFixed(0)} × its noise` : 'far above its noise'}.`,
+      );
     }
   }
   lines.push('', 'square  zero  noise  one coin  status');
   for (const s of v.squares.filter((x) => x.status !== 'untested')) {
-    lines.push(`${String(s.square).padStart(6)}  ${String(s.zero).padStart(4)}  ${s.noise.toFixed(1).padStart(5)}  ${(s.gain === null ? '—' : (s.gain > 0 ? '+' : '') + s.gain).padStart(8)}  ${s.status}`);
+    lines.push(
+      `${String(s.square).padStart(6)}  ${String(s.zero).padStart(4)}  ${s.noise.toFixed(1).padStart(5)}  ${(s.gain === null ? '—' : (s.gain > 0 ? '+' : '') + s.gain).padStart(8)}  ${s.status}`,
+    );
   }
   const round = (_k: string, x: unknown) => (typeof x === 'number' && !Number.isInteger(x) ? Math.round(x * 10) / 10 : x);
   lines.push('', 'Observations (JSON):', JSON.stringify({ identity, observations: o, verdict: v.verdict, select: v.select }, round));

@@ -41,7 +41,8 @@ export async function runDoctor(o: RunOptions): Promise<DoctorRun> {
   let pending: { step: DoctorStep; prev: DoctorStep; at: number } | null = null;
   let lastT = 0;
   const announce = (step: DoctorStep, prev: DoctorStep, t: number) => {
-    if (prev.kind === 'place' && step.kind !== 'lift' && bringUp.obs.responses.at(-1)?.timedOut) o.say(`No change seen under ${prev.square}: lift the coin if you put one there, and go on.`);
+    if (prev.kind === 'place' && step.kind !== 'lift' && bringUp.obs.responses.at(-1)?.timedOut)
+      o.say(`No change seen under ${prev.square}: lift the coin if you put one there, and go on.`);
     o.say(stepText(step));
     pending = o.hand ? { step, prev, at: t + delay } : null;
   };

@@ -14,7 +14,18 @@ export type Severity = 'fault' | 'warning' | 'note';
 
 export interface Finding {
   severity: Severity;
-  code: 'no-output' | 'no-response' | 'reversed' | 'select-lines' | 'saturates' | 'zero-level' | 'noisy' | 'does-not-return' | 'weak-magnets' | 'coin-reversed' | 'not-tested';
+  code:
+    | 'no-output'
+    | 'no-response'
+    | 'reversed'
+    | 'select-lines'
+    | 'saturates'
+    | 'zero-level'
+    | 'noisy'
+    | 'does-not-return'
+    | 'weak-magnets'
+    | 'coin-reversed'
+    | 'not-tested';
   squares: number[];
   message: string;
 }
@@ -61,21 +72,34 @@ const NO_OUTPUT = 40;
 const FAR_OFF = 100;
 const NOISY_COUNTS = 4;
 /** one coin of the specified part on a typical sensor, counts */
-const NOMINAL_RISE = counts(SS49E.sens * discBz(MAGNETS.find((m) => m.key === '12x1-N35')!, 0, z1()));
+const NOMINAL_RISE = counts(
+  SS49E.sens *
+    discBz(
+      MAGNETS.find((m) => m.key === '12x1-N35')!,
+      0,
+      z1(),
+    ),
+);
 
 const list = (xs: readonly number[]) => (xs.length === 1 ? `${xs[0]}` : `${xs.slice(0, -1).join(', ')} and ${xs.at(-1)}`);
 const plural = (xs: readonly number[], one: string, many: string) => (xs.length === 1 ? one : many);
 
 export function judge(obs: Observations): DoctorVerdict {
   const findings: Finding[] = [];
-  const add = (severity: Severity, code: Finding['code'], squares: number[], message: string) => findings.push({ severity, code, squares, message });
+  const add = (severity: Severity, code: Finding['code'], squares: number[], message: string) =>
+    findings.push({ severity, code, squares, message });
   const dead = outputs(obs, add);
   const select = selectLines(obs, dead, add);
   const sign = coinSign(obs);
   responses(obs, dead, select, sign, add);
   levels(obs, dead, add);
   const magnet = magnetFit(obs, sign, add);
-  const worst = (sq: number) => (findings.some((f) => f.squares.includes(sq) && f.severity === 'fault') ? 'fault' : findings.some((f) => f.squares.includes(sq) && f.severity === 'warning') ? 'warning' : null);
+  const worst = (sq: number) =>
+    findings.some((f) => f.squares.includes(sq) && f.severity === 'fault')
+      ? 'fault'
+      : findings.some((f) => f.squares.includes(sq) && f.severity === 'warning')
+        ? 'warning'
+        : null;
   const squares = Array.from({ length: 32 }, (_, i): SquareReport => {
     const r = obs.responses.find((x) => x.square === i + 1);
     const own = r?.moved.find((m) => m.square === i + 1);
@@ -87,7 +111,11 @@ export function judge(obs: Observations): DoctorVerdict {
       status: worst(i + 1) ?? (r ? 'ok' : 'untested'),
     };
   });
-  const verdict = findings.some((f) => f.severity === 'fault') ? 'faults' : findings.some((f) => f.severity === 'warning') ? 'warnings' : 'ok';
+  const verdict = findings.some((f) => f.severity === 'fault')
+    ? 'faults'
+    : findings.some((f) => f.severity === 'warning')
+      ? 'warnings'
+      : 'ok';
   return { verdict, squares, findings, magnet, select };
 }
 
@@ -109,13 +137,19 @@ function outputs(obs: Observations, add: Add): Set<number> {
   }
   if (dead.size) {
     const sq = [...dead];
-    add('fault', 'no-output', sq, `${plural(sq, 'The sensor under', 'The sensors under')} ${list(sq)} ${plural(sq, 'gives', 'give')} no output (${plural(sq, 'it reads', 'they read')} ${sq.map((s) => Math.round(obs.zero[s - 1])).join(', ')} counts with no coin, where a working SS49E gives ${Math.round(ZERO_RANGE[0])}–${Math.round(ZERO_RANGE[1])}, and nothing changes with a coin): check ${plural(sq, 'its', 'their')} 5 V, ground and output wires and the solder joints.`);
+    add(
+      'fault',
+      'no-output',
+      sq,
+      `${plural(sq, 'The sensor under', 'The sensors under')} ${list(sq)} ${plural(sq, 'gives', 'give')} no output (${plural(sq, 'it reads', 'they read')} ${sq.map((s) => Math.round(obs.zero[s - 1])).join(', ')} counts with no coin, where a working SS49E gives ${Math.round(ZERO_RANGE[0])}–${Math.round(ZERO_RANGE[1])}, and nothing changes with a coin): check ${plural(sq, 'its', 'their')} 5 V, ground and output wires and the solder joints.`,
+    );
   }
   return dead;
 }
 
 /** The set of squares that moved, as the doctor saw it, for a coin on `square`. */
-const movedSet = (obs: Observations, square: number): number[] => (obs.responses.find((r) => r.square === square)?.moved ?? []).map((m) => m.square).sort((a, b) => a - b);
+const movedSet = (obs: Observations, square: number): number[] =>
+  (obs.responses.find((r) => r.square === square)?.moved ?? []).map((m) => m.square).sort((a, b) => a - b);
 
 /** Which squares a coin on `square` should move if the select lines have this fault. */
 function predicted(fault: SelectFault | null, square: number, dead: Set<number>): number[] {
@@ -140,7 +174,12 @@ function selectLines(obs: Observations, dead: Set<number>, add: Add): SelectFaul
   }
   if (!best || bestScore < tested.length * 0.9) return null;
   const wrong = tested.filter((s) => !same(movedSet(obs, s), [s]));
-  add('fault', 'select-lines', wrong, `Coins on ${list(wrong)} showed on the wrong squares: ${describeSelectFault(best)}. Every other reading is then on the wrong square too, so fix this first and run the check again.`);
+  add(
+    'fault',
+    'select-lines',
+    wrong,
+    `Coins on ${list(wrong)} showed on the wrong squares: ${describeSelectFault(best)}. Every other reading is then on the wrong square too, so fix this first and run the check again.`,
+  );
   return best;
 }
 
@@ -148,16 +187,19 @@ const same = (a: readonly number[], b: readonly number[]) => a.length === b.leng
 
 /** +1 if the test coin raises most sensors' readings, −1 if it lowers them (each test's largest move counts). */
 function coinSign(obs: Observations): 1 | -1 {
-  let up = 0, down = 0;
+  let up = 0,
+    down = 0;
   for (const r of obs.responses) {
     const big = r.moved.reduce<{ dev: number } | null>((a, m) => (!a || Math.abs(m.dev) > Math.abs(a.dev) ? m : a), null);
-    if (big) (big.dev > 0 ? up++ : down++);
+    if (big) big.dev > 0 ? up++ : down++;
   }
   return down > up ? -1 : 1;
 }
 
 function responses(obs: Observations, dead: Set<number>, select: SelectFault | null, sign: 1 | -1, add: Add): void {
-  const silent: number[] = [], reversed: number[] = [], stuck: number[] = [];
+  const silent: number[] = [],
+    reversed: number[] = [],
+    stuck: number[] = [];
   for (const r of obs.responses) {
     if (dead.has(r.square)) continue;
     if (r.stuck) stuck.push(r.square);
@@ -166,10 +208,34 @@ function responses(obs: Observations, dead: Set<number>, select: SelectFault | n
     if (!own) silent.push(r.square);
     else if (Math.sign(own.dev) !== sign) reversed.push(r.square);
   }
-  if (silent.length) add('fault', 'no-response', silent, `Nothing changed when a coin was put on ${list(silent)}: ${plural(silent, 'its sensor does', 'their sensors do')} not see the magnet (the sensor sits too far from the tile, or faces sideways; or the coin was not put there).`);
-  if (reversed.length) add('fault', 'reversed', reversed, `The ${plural(reversed, 'sensor', 'sensors')} under ${list(reversed)} ${plural(reversed, 'reads', 'read')} a coin the other way from the rest: mounted the wrong way round. Turn ${plural(reversed, 'it', 'them')} so the branded face points up at the tile.`);
-  if (stuck.length) add('warning', 'does-not-return', stuck, `After the coin was lifted, the reading of ${list(stuck)} did not come back to where it was: something magnetic nearby (a steel screw, a stray magnet), or the coin is still there.`);
-  if (sign < 0 && obs.responses.length) add('note', 'coin-reversed', [], 'Every sensor read the test coin as a fall: its magnet has the other pole down. That is right for a White coin of a polarity-coded set; otherwise the magnets are glued the other way up (use a Black coin for this check).');
+  if (silent.length)
+    add(
+      'fault',
+      'no-response',
+      silent,
+      `Nothing changed when a coin was put on ${list(silent)}: ${plural(silent, 'its sensor does', 'their sensors do')} not see the magnet (the sensor sits too far from the tile, or faces sideways; or the coin was not put there).`,
+    );
+  if (reversed.length)
+    add(
+      'fault',
+      'reversed',
+      reversed,
+      `The ${plural(reversed, 'sensor', 'sensors')} under ${list(reversed)} ${plural(reversed, 'reads', 'read')} a coin the other way from the rest: mounted the wrong way round. Turn ${plural(reversed, 'it', 'them')} so the branded face points up at the tile.`,
+    );
+  if (stuck.length)
+    add(
+      'warning',
+      'does-not-return',
+      stuck,
+      `After the coin was lifted, the reading of ${list(stuck)} did not come back to where it was: something magnetic nearby (a steel screw, a stray magnet), or the coin is still there.`,
+    );
+  if (sign < 0 && obs.responses.length)
+    add(
+      'note',
+      'coin-reversed',
+      [],
+      'Every sensor read the test coin as a fall: its magnet has the other pole down. That is right for a White coin of a polarity-coded set; otherwise the magnets are glued the other way up (use a Black coin for this check).',
+    );
   const untested = Array.from({ length: 32 }, (_, i) => i + 1).filter((s) => !obs.responses.some((r) => r.square === s));
   if (untested.length && obs.responses.length) add('note', 'not-tested', untested, `No coin was tried on ${list(untested)}.`);
 }
@@ -178,21 +244,46 @@ function levels(obs: Observations, dead: Set<number>, add: Add): void {
   const alive = (i: number) => !dead.has(i + 1);
   const idx = Array.from({ length: 32 }, (_, i) => i).filter(alive);
   const offset = idx.filter((i) => obs.zero[i] < ZERO_RANGE[0] || obs.zero[i] > ZERO_RANGE[1]).map((i) => i + 1);
-  if (offset.length) add('warning', 'zero-level', offset, `With no coin, ${list(offset)} ${plural(offset, 'reads', 'read')} ${offset.map((s) => Math.round(obs.zero[s - 1])).join(', ')} counts, outside the SS49E's ${Math.round(ZERO_RANGE[0])}–${Math.round(ZERO_RANGE[1])}: another part, a magnet near the board, or a wiring fault.`);
+  if (offset.length)
+    add(
+      'warning',
+      'zero-level',
+      offset,
+      `With no coin, ${list(offset)} ${plural(offset, 'reads', 'read')} ${offset.map((s) => Math.round(obs.zero[s - 1])).join(', ')} counts, outside the SS49E's ${Math.round(ZERO_RANGE[0])}–${Math.round(ZERO_RANGE[1])}: another part, a magnet near the board, or a wiring fault.`,
+    );
   const noisy = idx.filter((i) => obs.noise[i] > NOISY_COUNTS).map((i) => i + 1);
-  if (noisy.length) add('warning', 'noisy', noisy, `${list(noisy)} ${plural(noisy, 'is', 'are')} noisy (σ ${noisy.map((s) => obs.noise[s - 1].toFixed(1)).join(', ')} counts, a good sensor about 1–2): check the 100 nF capacitor at the sensor and the ground wire.`);
+  if (noisy.length)
+    add(
+      'warning',
+      'noisy',
+      noisy,
+      `${list(noisy)} ${plural(noisy, 'is', 'are')} noisy (σ ${noisy.map((s) => obs.noise[s - 1].toFixed(1)).join(', ')} counts, a good sensor about 1–2): check the 100 nF capacitor at the sensor and the ground wire.`,
+    );
   const clipped = idx.filter((i) => obs.high[i] >= Math.min(TOP, 1023 - RAIL) || obs.low[i] <= Math.max(BOTTOM, RAIL)).map((i) => i + 1);
-  if (clipped.length) add('warning', 'saturates', clipped, `${list(clipped)} reached the end of the sensor's output range: a king or a strong magnet there cannot be told apart. Use a weaker magnet or a thicker tile (hardware/README.md, the magnet table).`);
+  if (clipped.length)
+    add(
+      'warning',
+      'saturates',
+      clipped,
+      `${list(clipped)} reached the end of the sensor's output range: a king or a strong magnet there cannot be told apart. Use a weaker magnet or a thicker tile (hardware/README.md, the magnet table).`,
+    );
 }
 
 /** The part the stack and flip readings fit best, and how strong the coins are against it. */
 function magnetFit(obs: Observations, sign: 1 | -1, add: Add): MagnetFit | null {
   const k = obs.king;
-  const good = obs.responses.flatMap((r) => r.moved.filter((m) => m.square === r.square && Math.sign(m.dev) === sign).map((m) => Math.abs(m.dev)));
+  const good = obs.responses.flatMap((r) =>
+    r.moved.filter((m) => m.square === r.square && Math.sign(m.dev) === sign).map((m) => Math.abs(m.dev)),
+  );
   const median = good.length ? good.sort((a, b) => a - b)[Math.floor(good.length / 2)] : null;
   if (median !== null && median < NOMINAL_RISE * 0.6) {
     const pct = Math.round((100 * median) / NOMINAL_RISE);
-    add(median < 40 ? 'fault' : 'warning', 'weak-magnets', [], `One coin raises a reading by ${Math.round(median)} counts (median), ${pct} % of what the specified 12 × 1 mm N35 magnet gives (${Math.round(NOMINAL_RISE)}): ${median < 40 ? 'too little to tell one coin from two reliably' : 'enough, but with less margin'}. Check the magnets' size and grade, and that they sit at the bottom of the coins.`);
+    add(
+      median < 40 ? 'fault' : 'warning',
+      'weak-magnets',
+      [],
+      `One coin raises a reading by ${Math.round(median)} counts (median), ${pct} % of what the specified 12 × 1 mm N35 magnet gives (${Math.round(NOMINAL_RISE)}): ${median < 40 ? 'too little to tell one coin from two reliably' : 'enough, but with less margin'}. Check the magnets' size and grade, and that they sit at the bottom of the coins.`,
+    );
   }
   if (!k || k.two === null || k.one === 0) return null;
   const stack = (k.two - k.one) / k.one;
@@ -203,9 +294,18 @@ function magnetFit(obs: Observations, sign: 1 | -1, add: Add): MagnetFit | null 
   for (const m of MAGNETS) if (!sizes.has(size(m))) sizes.set(size(m), { ...m, br: N35_BR });
   const fits = [...sizes.values()]
     .map((m) => {
-      const z = z1(), b1 = discBz(m, 0, z);
-      const f = { m, stack: discBz(m, 0, z + GEOMETRY.coin) / b1, flip: -discBz(m, 0, z + GEOMETRY.coin - m.thickness) / b1, rise: counts(SS49E.sens * b1) };
-      return { ...f, err: Math.abs(f.stack - stack) / STACK_TOLERANCE + (Number.isNaN(flip) ? 0 : Math.abs(f.flip - flip) / FLIP_TOLERANCE) };
+      const z = z1(),
+        b1 = discBz(m, 0, z);
+      const f = {
+        m,
+        stack: discBz(m, 0, z + GEOMETRY.coin) / b1,
+        flip: -discBz(m, 0, z + GEOMETRY.coin - m.thickness) / b1,
+        rise: counts(SS49E.sens * b1),
+      };
+      return {
+        ...f,
+        err: Math.abs(f.stack - stack) / STACK_TOLERANCE + (Number.isNaN(flip) ? 0 : Math.abs(f.flip - flip) / FLIP_TOLERANCE),
+      };
     })
     .filter((f) => f.err <= (Number.isNaN(flip) ? 1 : 1.5))
     .sort((a, b) => a.err - b.err);

@@ -17,7 +17,9 @@ export function bookFromCorpus(dir: string = CORPUS_DIR): Book | null {
   if (known !== undefined) return known;
   let book: Book | null = null;
   if (existsSync(dir)) {
-    const files = readdirSync(dir).filter((f) => BOOK_FILES.includes(f)).sort();
+    const files = readdirSync(dir)
+      .filter((f) => BOOK_FILES.includes(f))
+      .sort();
     if (files.length) book = Book.build(files.map((f) => readFileSync(join(dir, f), 'utf8')));
   }
   built.set(dir, book);

@@ -10,20 +10,20 @@ import { pathToFileURL } from 'node:url';
 import { BUNDLED } from '../build-info.ts';
 import type { EngineRequest, EngineResult } from '../engine/port.ts';
 
-export type WorkerRequest =
-  | { id: number; type: 'think'; request: EngineRequest }
-  | { id: number; type: 'new-game' };
+export type WorkerRequest = { id: number; type: 'think'; request: EngineRequest } | { id: number; type: 'new-game' };
 
 export type WorkerReply =
-  | { id: number; type: 'result'; result: EngineResult }
-  | { id: number; type: 'done' }
-  | { id: number; type: 'error'; message: string };
+  { id: number; type: 'result'; result: EngineResult } | { id: number; type: 'done' } | { id: number; type: 'error'; message: string };
 
 function startWorker(stop: SharedArrayBuffer): Worker {
   if (BUNDLED) return new Worker(new URL('./engine-worker.js', import.meta.url), { workerData: { stop } });
   // From the sources: the worker needs the TypeScript loader registered in its own thread first.
   // tsx's ESM build of its API (require() resolves to the CommonJS build, which cannot register from an eval'd worker).
-  const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm/api').replace(/\.cjs$/, '.mjs')).href;
+  const tsx = pathToFileURL(
+    createRequire(import.meta.url)
+      .resolve('tsx/esm/api')
+      .replace(/\.cjs$/, '.mjs'),
+  ).href;
   const entry = new URL('./worker.ts', import.meta.url).href;
   const boot = `import(${JSON.stringify(tsx)}).then((m) => { m.register(); return import(${JSON.stringify(entry)}); });`;
   return new Worker(boot, { eval: true, workerData: { stop } });
@@ -69,7 +69,11 @@ export class EngineClient {
   async think(req: EngineRequest): Promise<EngineResult> {
     const { position: p, history, ...rest } = req;
     // Plain values only cross the thread boundary (a Position may be a class instance).
-    const request: EngineRequest = { ...rest, position: { black: p.black, white: p.white, kings: p.kings, turn: p.turn }, ...(history ? { history: [...history] } : {}) };
+    const request: EngineRequest = {
+      ...rest,
+      position: { black: p.black, white: p.white, kings: p.kings, turn: p.turn },
+      ...(history ? { history: [...history] } : {}),
+    };
     const reply = await this.request({ id: this.next++, type: 'think', request });
     if (reply.type === 'error') throw new Error(`engine: ${reply.message}`);
     if (reply.type !== 'result') throw new Error('engine: unexpected reply');

@@ -22,7 +22,11 @@ const loaded = new Map<string, Egdb>();
  * (atomically). A damaged cache is reported through `log` and rebuilt.
  * Loaded once per process and directory.
  */
-export function loadEgdb(maxPieces: number = EGDB_PIECES, dir: string = defaultCacheDir(), log: (message: string) => void = (m) => process.stderr.write(`${m}\n`)): Egdb {
+export function loadEgdb(
+  maxPieces: number = EGDB_PIECES,
+  dir: string = defaultCacheDir(),
+  log: (message: string) => void = (m) => process.stderr.write(`${m}\n`),
+): Egdb {
   const key = `${maxPieces}:${dir}`;
   const cached = loaded.get(key);
   if (cached) return cached;

@@ -34,7 +34,11 @@ port.on('message', (req: WorkerRequest) => {
     const bookMode = req.request.limits.book ?? 'off';
     const book = bookMode !== 'off' ? bookFromCorpus() : null;
     const r = think(req.request, { shouldStop, searcher, egdb: egdb ?? null, book });
-    port.postMessage({ id: req.id, type: 'result', result: { move: r.move, score: r.score, depth: r.depth, pv: r.pv, nodes: r.nodes, ms: r.ms, ...(r.book ? { book: true } : {}) } } satisfies WorkerReply);
+    port.postMessage({
+      id: req.id,
+      type: 'result',
+      result: { move: r.move, score: r.score, depth: r.depth, pv: r.pv, nodes: r.nodes, ms: r.ms, ...(r.book ? { book: true } : {}) },
+    } satisfies WorkerReply);
   } catch (e) {
     port.postMessage({ id: req.id, type: 'error', message: (e as Error).message } satisfies WorkerReply);
   }

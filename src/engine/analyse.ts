@@ -73,12 +73,24 @@ export async function analyseLine(start: Position, moves: readonly Move[], limit
 /** The better move in PDN notation and the sentence for a marked move: "Mistake: 9-14 was better (+0.20 against −0.55)". */
 export function verdictComment(v: MoveVerdict, legal: readonly Move[]): { better: string; comment: string } {
   const better = v.best ? moveText(v.best, legal) : '';
-  return { better, comment: `${v.mark === '??' ? 'Blunder' : 'Mistake'}: ${better} was better (${scoreText(v.before)} against ${scoreText(v.after)})` };
+  return {
+    better,
+    comment: `${v.mark === '??' ? 'Blunder' : 'Mistake'}: ${better} was better (${scoreText(v.before)} against ${scoreText(v.after)})`,
+  };
 }
 
 /** The game with `?`/`??` on its mistakes and blunders and the better move in a comment after each (null: cancelled). */
-export async function annotateGame(game: PdnGame, limits: EngineLimits, ask: Ask): Promise<{ game: PdnGame; verdicts: MoveVerdict[] } | null> {
-  const verdicts = await analyseLine(game.start, game.moves.map((m) => m.move), limits, ask);
+export async function annotateGame(
+  game: PdnGame,
+  limits: EngineLimits,
+  ask: Ask,
+): Promise<{ game: PdnGame; verdicts: MoveVerdict[] } | null> {
+  const verdicts = await analyseLine(
+    game.start,
+    game.moves.map((m) => m.move),
+    limits,
+    ask,
+  );
   if (!verdicts) return null;
   let pos = game.start;
   const moves: PdnMove[] = game.moves.map((node, i) => {

@@ -13,7 +13,18 @@
 // choice). `randomBallot` starts a game from a random ACF ballot (seeded).
 
 import {
-  BALLOTS, Game, START, hashKey, hashPosition, legalMoves, samePosition, sameResult, type Ballot, type GameOptions, type Move, type Position,
+  BALLOTS,
+  Game,
+  START,
+  hashKey,
+  hashPosition,
+  legalMoves,
+  samePosition,
+  sameResult,
+  type Ballot,
+  type GameOptions,
+  type Move,
+  type Position,
 } from '../rules/index.ts';
 import { readPdn, resultWinner } from '../pdn/index.ts';
 
@@ -28,7 +39,10 @@ export interface BookMove {
   readonly games: number;
 }
 
-interface Entry { move: Move; games: number }
+interface Entry {
+  move: Move;
+  games: number;
+}
 
 export class Book {
   private readonly table = new Map<number, Entry[]>();
@@ -91,13 +105,19 @@ export class Book {
         if (!samePosition(g.start, START) || g.moves.length === 0 || hasVariant(g.options)) continue;
         const winner = resultWinner(g.result);
         if (winner === null) continue; // unfinished or unknown result: no judgement of the moves
-        book.addLine(g.moves.map((n) => n.move), winner === 'draw' ? null : winner === 'black' ? 'white' : 'black');
+        book.addLine(
+          g.moves.map((n) => n.move),
+          winner === 'draw' ? null : winner === 'black' ? 'white' : 'black',
+        );
       }
     }
     for (const b of ballots ? BALLOTS : []) {
       if (b.status === 'barred') continue;
       const { game } = Game.fromBallot(b.number);
-      book.addLine(game.plies.map((p) => p.move), null);
+      book.addLine(
+        game.plies.map((p) => p.move),
+        null,
+      );
     }
     return book;
   }

@@ -44,7 +44,8 @@ for (let n = 1; n <= 32; n++) for (let k = 1; k <= 5; k++) C[n]![k] = C[n - 1]![
 
 /** Rank of a set of squares (bits, shifted down by `shift`) among all sets of its size, colex order. */
 function rank(bits: number, shift: number): number {
-  let r = 0, i = 1;
+  let r = 0,
+    i = 1;
   while (bits) {
     const b = 31 - Math.clz32(bits & -bits);
     bits &= bits - 1;
@@ -62,7 +63,10 @@ function combos(n: number, k: number, shift: number): number[] {
   if (known) return known;
   const out: number[] = [];
   const rec = (from: number, left: number, acc: number): void => {
-    if (left === 0) { out.push(acc); return; }
+    if (left === 0) {
+      out.push(acc);
+      return;
+    }
     for (let i = from; i < n; i++) rec(i + 1, left - 1, acc | (1 << (i + shift)));
   };
   rec(0, k, 0);
@@ -73,15 +77,21 @@ function combos(n: number, k: number, shift: number): number[] {
 }
 
 interface Slice {
-  readonly bm: number; readonly bk: number; readonly wm: number; readonly wk: number;
-  readonly offset: number; readonly size: number;
+  readonly bm: number;
+  readonly bk: number;
+  readonly wm: number;
+  readonly wk: number;
+  readonly offset: number;
+  readonly size: number;
   /** Group sizes: black men, white men, black kings, white kings combinations. */
   readonly n: readonly [number, number, number, number];
 }
 
-const BM_SHIFT = 0, WM_SHIFT = 4; // black men on bits 0–27, white men on bits 4–31
+const BM_SHIFT = 0,
+  WM_SHIFT = 4; // black men on bits 0–27, white men on bits 4–31
 /** A man on its own crowning row (black on 29–32, white on 1–4): no game reaches it, but a set-up (a problem's FEN) can. */
-const BM_OUTSIDE = 0xf0000000 | 0, WM_OUTSIDE = 0x0000000f;
+const BM_OUTSIDE = 0xf0000000 | 0,
+  WM_OUTSIDE = 0x0000000f;
 
 export class Egdb {
   private readonly slices: Slice[] = [];
@@ -95,9 +105,10 @@ export class Egdb {
     let offset = 0;
     // Dependency order: fewer pieces, then fewer men (a capture or a crowning leads to a slice already solved).
     const mats: [number, number, number, number][] = [];
-    for (let bm = 0; bm <= maxPieces; bm++) for (let bk = 0; bk + bm <= maxPieces; bk++)
-      for (let wm = 0; wm + bk + bm <= maxPieces; wm++) for (let wk = 0; wk + wm + bk + bm <= maxPieces; wk++)
-        if (bm + bk > 0 && wm + wk > 0) mats.push([bm, bk, wm, wk]);
+    for (let bm = 0; bm <= maxPieces; bm++)
+      for (let bk = 0; bk + bm <= maxPieces; bk++)
+        for (let wm = 0; wm + bk + bm <= maxPieces; wm++)
+          for (let wk = 0; wk + wm + bk + bm <= maxPieces; wk++) if (bm + bk > 0 && wm + wk > 0) mats.push([bm, bk, wm, wk]);
     mats.sort((a, b) => a[0] + a[1] + a[2] + a[3] - (b[0] + b[1] + b[2] + b[3]) || a[0] + a[2] - (b[0] + b[2]) || 0);
     for (const [bm, bk, wm, wk] of mats) {
       const n: [number, number, number, number] = [C[28]![bm]!, C[28]![wm]!, C[32]![bk]!, C[32]![wk]!];
@@ -129,13 +140,22 @@ export class Egdb {
    */
   indexOf(p: Position): number {
     const men = ~p.kings;
-    const bmB = p.black & men, bkB = p.black & p.kings, wmB = p.white & men, wkB = p.white & p.kings;
-    const bm = popcount(bmB), bk = popcount(bkB), wm = popcount(wmB), wk = popcount(wkB);
+    const bmB = p.black & men,
+      bkB = p.black & p.kings,
+      wmB = p.white & men,
+      wkB = p.white & p.kings;
+    const bm = popcount(bmB),
+      bk = popcount(bkB),
+      wm = popcount(wmB),
+      wk = popcount(wkB);
     if (bm + bk + wm + wk > this.maxPieces || bm + bk === 0 || wm + wk === 0) return -1;
     if (bmB & BM_OUTSIDE || wmB & WM_OUTSIDE) return -1;
     const s = this.slices[this.sliceOf[bm + 6 * bk + 36 * wm + 216 * wk]!]!;
     const [, nWM, nBK, nWK] = s.n;
-    return s.offset + ((((rank(bmB, BM_SHIFT) * nWM + rank(wmB, WM_SHIFT)) * nBK + rank(bkB, 0)) * nWK + rank(wkB, 0)) * 2 + (p.turn === 'black' ? 0 : 1));
+    return (
+      s.offset +
+      ((((rank(bmB, BM_SHIFT) * nWM + rank(wmB, WM_SHIFT)) * nBK + rank(bkB, 0)) * nWK + rank(wkB, 0)) * 2 + (p.turn === 'black' ? 0 : 1))
+    );
   }
 
   /** Exact value for the side to move (see WIN_BASE), or null when the position has too many pieces. */
@@ -151,13 +171,15 @@ export class Egdb {
   *entries(): Generator<[number, Position]> {
     for (const s of this.slices) {
       let i = s.offset;
-      for (const bm of combos(28, s.bm, BM_SHIFT)) for (const wm of combos(28, s.wm, WM_SHIFT))
-        for (const bk of combos(32, s.bk, 0)) for (const wk of combos(32, s.wk, 0)) {
-          for (const turn of ['black', 'white'] as const) {
-            if (this.data[i] !== UNUSED) yield [i, { black: bm | bk, white: wm | wk, kings: bk | wk, turn }];
-            i++;
-          }
-        }
+      for (const bm of combos(28, s.bm, BM_SHIFT))
+        for (const wm of combos(28, s.wm, WM_SHIFT))
+          for (const bk of combos(32, s.bk, 0))
+            for (const wk of combos(32, s.wk, 0)) {
+              for (const turn of ['black', 'white'] as const) {
+                if (this.data[i] !== UNUSED) yield [i, { black: bm | bk, white: wm | wk, kings: bk | wk, turn }];
+                i++;
+              }
+            }
     }
   }
 
@@ -189,37 +211,48 @@ export class Egdb {
     const extDraw = new Uint8Array(size); // an outside successor is a draw or a win for us: not every move loses
     const moveCount = new Int32Array(size);
     let i = 0;
-    for (const bm of combos(28, s.bm, BM_SHIFT)) for (const wm of combos(28, s.wm, WM_SHIFT))
-      for (const bk of combos(32, s.bk, 0)) for (const wk of combos(32, s.wk, 0)) {
-        const overlap = popcount(bm | wm | bk | wk) !== s.bm + s.wm + s.bk + s.wk;
-        for (let side = 0; side < 2; side++, i++) {
-          start[i] = ne;
-          if (overlap) { data[offset + i] = UNUSED; continue; }
-          const p: Position = { black: bm | bk, white: wm | wk, kings: bk | wk, turn: side === 0 ? 'black' : 'white' };
-          const moves = legalMoves(p);
-          moveCount[i] = moves.length;
-          for (const m of moves) {
-            const c = playMove(p, m);
-            let v: number; // child's byte, or −1 for inside
-            if (!(c.black && c.white)) v = 1; // the mover took the last piece: the child has lost in 0
-            else {
-              const j = this.indexOf(c);
-              if (j >= offset && j < offset + size) {
-                if (ne === edges.length) { const e2 = new Int32Array(edges.length * 2); e2.set(edges); edges = e2; }
-                edges[ne++] = j - offset;
+    for (const bm of combos(28, s.bm, BM_SHIFT))
+      for (const wm of combos(28, s.wm, WM_SHIFT))
+        for (const bk of combos(32, s.bk, 0))
+          for (const wk of combos(32, s.wk, 0)) {
+            const overlap = popcount(bm | wm | bk | wk) !== s.bm + s.wm + s.bk + s.wk;
+            for (let side = 0; side < 2; side++, i++) {
+              start[i] = ne;
+              if (overlap) {
+                data[offset + i] = UNUSED;
                 continue;
               }
-              v = data[j]!;
-              if (j < 0 || v === UNUSED) throw new Error(`endgame database: successor of slice ${sliceName(s)} not solved`);
+              const p: Position = { black: bm | bk, white: wm | wk, kings: bk | wk, turn: side === 0 ? 'black' : 'white' };
+              const moves = legalMoves(p);
+              moveCount[i] = moves.length;
+              for (const m of moves) {
+                const c = playMove(p, m);
+                let v: number; // child's byte, or −1 for inside
+                if (!(c.black && c.white))
+                  v = 1; // the mover took the last piece: the child has lost in 0
+                else {
+                  const j = this.indexOf(c);
+                  if (j >= offset && j < offset + size) {
+                    if (ne === edges.length) {
+                      const e2 = new Int32Array(edges.length * 2);
+                      e2.set(edges);
+                      edges = e2;
+                    }
+                    edges[ne++] = j - offset;
+                    continue;
+                  }
+                  v = data[j]!;
+                  if (j < 0 || v === UNUSED) throw new Error(`endgame database: successor of slice ${sliceName(s)} not solved`);
+                }
+                if (v === 0) extDraw[i] = 1;
+                else if ((v - 1) % 2 === 0) {
+                  // child loses in v−1: we win in v
+                  extDraw[i] = 1;
+                  if (extWin[i] < 0 || v < extWin[i]!) extWin[i] = v;
+                } else if (v - 1 > extMaxWin[i]!) extMaxWin[i] = v - 1;
+              }
             }
-            if (v === 0) extDraw[i] = 1;
-            else if ((v - 1) % 2 === 0) { // child loses in v−1: we win in v
-              extDraw[i] = 1;
-              if (extWin[i] < 0 || v < extWin[i]!) extWin[i] = v;
-            } else if (v - 1 > extMaxWin[i]!) extMaxWin[i] = v - 1;
           }
-        }
-      }
     start[size] = ne;
     // Predecessor table.
     const rstart = new Int32Array(size + 1);
@@ -230,12 +263,17 @@ export class Egdb {
     for (let k = 0; k < size; k++) for (let e = start[k]!; e < start[k + 1]!; e++) rev[fill[edges[e]!]!++] = k;
     // Retrograde by distance buckets.
     const buckets: number[][] = [];
-    const push = (d: number, k: number): void => { (buckets[d] ??= []).push(k); };
+    const push = (d: number, k: number): void => {
+      (buckets[d] ??= []).push(k);
+    };
     const left = new Int32Array(size); // inside successors not yet known to win for the opponent
     const maxWin = new Int16Array(size);
     const done = new Uint8Array(size);
     for (let k = 0; k < size; k++) {
-      if (data[offset + k] === UNUSED) { done[k] = 1; continue; }
+      if (data[offset + k] === UNUSED) {
+        done[k] = 1;
+        continue;
+      }
       left[k] = start[k + 1]! - start[k]!;
       maxWin[k] = extMaxWin[k]!;
       if (moveCount[k] === 0) push(0, k);
@@ -253,7 +291,8 @@ export class Egdb {
         for (let e = rstart[k]!; e < rstart[k + 1]!; e++) {
           const q = rev[e]!;
           if (done[q]) continue;
-          if (d % 2 === 0) push(d + 1, q); // k loses: q wins by moving there
+          if (d % 2 === 0)
+            push(d + 1, q); // k loses: q wins by moving there
           else {
             if (d > maxWin[q]!) maxWin[q] = d;
             if (--left[q]! === 0 && !extDraw[q] && extWin[q]! < 0) push(maxWin[q]! + 1, q);
@@ -267,7 +306,9 @@ export class Egdb {
     for (let k = 0; k < size && bad.length < 5; k++) {
       const got = data[offset + k]!;
       if (got === UNUSED) continue;
-      let minLoss = extWin[k]! >= 0 ? extWin[k]! - 1 : Infinity, maxW = extMaxWin[k]!, other = extDraw[k] === 1 && extWin[k]! < 0;
+      let minLoss = extWin[k]! >= 0 ? extWin[k]! - 1 : Infinity,
+        maxW = extMaxWin[k]!,
+        other = extDraw[k] === 1 && extWin[k]! < 0;
       for (let e = start[k]!; e < start[k + 1]!; e++) {
         const v = data[offset + edges[e]!]!;
         if (v === 0) other = true;

@@ -55,10 +55,13 @@ const BRIDGE_W = (1 << 29) | (1 << 31); // 30, 32
 const CONE_BLACK = new Int32Array(32); // Black moves down (higher rows)
 const CONE_WHITE = new Int32Array(32);
 for (let i = 0; i < 32; i++) {
-  const r = rowOf(i), c = colOf(i);
-  let down = 0, up = 0;
+  const r = rowOf(i),
+    c = colOf(i);
+  let down = 0,
+    up = 0;
   for (let j = 0; j < 32; j++) {
-    const rj = rowOf(j), cj = colOf(j);
+    const rj = rowOf(j),
+      cj = colOf(j);
     const dr = rj - r;
     // Squares within the cone; one extra column either side (a piece beside the path can still stop it).
     if (dr > 0 && Math.abs(cj - c) <= dr + 1) down |= 1 << j;
@@ -70,7 +73,8 @@ for (let i = 0; i < 32; i++) {
 
 /** Runaway men of a side: [how many, rows they still have to go in all]. */
 function runaways(men: number, enemy: number, black: boolean): [number, number] {
-  let n = 0, rows = 0;
+  let n = 0,
+    rows = 0;
   let x = men;
   while (x) {
     const i = lowestIndex(x);
@@ -99,7 +103,8 @@ function advancement(men: number, black: boolean): number {
 function trappedKings(kings: number, empty: number, enemy: number): number {
   const canStep = stepUL(empty) | stepUR(empty) | stepDL(empty) | stepDR(empty);
   // A king that could capture is not trapped.
-  const canJump = stepUR(enemy & stepUR(empty)) | stepUL(enemy & stepUL(empty)) | stepDL(enemy & stepDL(empty)) | stepDR(enemy & stepDR(empty));
+  const canJump =
+    stepUR(enemy & stepUR(empty)) | stepUL(enemy & stepUL(empty)) | stepDL(enemy & stepDL(empty)) | stepDR(enemy & stepDR(empty));
   return popcount(kings & ~canStep & ~canJump);
 }
 
@@ -117,13 +122,21 @@ function mobility(own: number, kings: number, empty: number, black: boolean): nu
  * the weights: it follows the material count under W.)
  */
 export function features(b: number, w: number, k: number, W: Weights = WEIGHTS): Record<WeightName, number> {
-  const bm = b & ~k, bk = b & k, wm = w & ~k, wk = w & k;
-  const nbm = popcount(bm), nbk = popcount(bk), nwm = popcount(wm), nwk = popcount(wk);
+  const bm = b & ~k,
+    bk = b & k,
+    wm = w & ~k,
+    wk = w & k;
+  const nbm = popcount(bm),
+    nbk = popcount(bk),
+    nwm = popcount(wm),
+    nwk = popcount(wk);
   const pieces = nbm + nbk + nwm + nwk;
   const empty = ~(b | w);
   const kingValue = W.king + (pieces <= 10 ? W.kingEndgame : 0);
-  const matB = nbm * W.man + nbk * kingValue, matW = nwm * W.man + nwk * kingValue;
-  const [rbn, rbr] = runaways(bm, w, true), [rwn, rwr] = runaways(wm, b, false);
+  const matB = nbm * W.man + nbk * kingValue,
+    matW = nwm * W.man + nwk * kingValue;
+  const [rbn, rbr] = runaways(bm, w, true),
+    [rwn, rwr] = runaways(wm, b, false);
   return {
     man: nbm - nwm,
     king: nbk - nwk,
@@ -132,7 +145,7 @@ export function features(b: number, w: number, k: number, W: Weights = WEIGHTS):
     bridge: (nwk === 0 && (bm & BRIDGE_B) === BRIDGE_B ? 1 : 0) - (nbk === 0 && (wm & BRIDGE_W) === BRIDGE_W ? 1 : 0),
     centreMan: popcount(bm & CENTRE) - popcount(wm & CENTRE),
     centreKing: popcount(bk & CENTRE8) - popcount(wk & CENTRE8),
-    dogHole: ((wm & (1 << 4)) && (bm & 1) ? 1 : 0) - ((bm & (1 << 27)) && (wm & (1 << 31)) ? 1 : 0),
+    dogHole: (wm & (1 << 4) && bm & 1 ? 1 : 0) - (bm & (1 << 27) && wm & (1 << 31) ? 1 : 0),
     mobility: mobility(b, k, empty, true) - mobility(w, k, empty, false),
     tempo: pieces >= 12 ? advancement(bm, true) - advancement(wm, false) : 0,
     runaway: rbn - rwn,
@@ -144,8 +157,14 @@ export function features(b: number, w: number, k: number, W: Weights = WEIGHTS):
 
 /** Score for Black (positive = Black better). */
 export function evaluateBlack(b: number, w: number, k: number, W: Weights = WEIGHTS): number {
-  const bm = b & ~k, bk = b & k, wm = w & ~k, wk = w & k;
-  const nbm = popcount(bm), nbk = popcount(bk), nwm = popcount(wm), nwk = popcount(wk);
+  const bm = b & ~k,
+    bk = b & k,
+    wm = w & ~k,
+    wk = w & k;
+  const nbm = popcount(bm),
+    nbk = popcount(bk),
+    nwm = popcount(wm),
+    nwk = popcount(wk);
   const pieces = nbm + nbk + nwm + nwk;
   const empty = ~(b | w);
   const kingValue = W.king + (pieces <= 10 ? W.kingEndgame : 0);
@@ -167,13 +186,14 @@ export function evaluateBlack(b: number, w: number, k: number, W: Weights = WEIG
   s += W.centreMan * (popcount(bm & CENTRE) - popcount(wm & CENTRE));
   s += W.centreKing * (popcount(bk & CENTRE8) - popcount(wk & CENTRE8));
   // Dog-holes: White man on 5 with a Black man on 1; Black man on 28 with a White man on 32.
-  if ((wm & (1 << 4)) && (bm & 1)) s += W.dogHole;
-  if ((bm & (1 << 27)) && (wm & (1 << 31))) s -= W.dogHole;
+  if (wm & (1 << 4) && bm & 1) s += W.dogHole;
+  if (bm & (1 << 27) && wm & (1 << 31)) s -= W.dogHole;
   s += W.mobility * (mobility(b, k, empty, true) - mobility(w, k, empty, false));
   // Tempo: in the middle game (8+ men each side in play) advancing men gains space.
   if (pieces >= 12) s += W.tempo * (advancement(bm, true) - advancement(wm, false));
   // Runaways: a bonus each, less per row still to go.
-  const [rbn, rbr] = runaways(bm, w, true), [rwn, rwr] = runaways(wm, b, false);
+  const [rbn, rbr] = runaways(bm, w, true),
+    [rwn, rwr] = runaways(wm, b, false);
   s += W.runaway * (rbn - rwn) - W.runawayPerRow * (rbr - rwr);
   s -= W.trappedKing * (trappedKings(bk, empty, w) - trappedKings(wk, empty, b));
   return s;

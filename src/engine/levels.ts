@@ -79,18 +79,32 @@ const BOOK_SCORE_DEPTH = 6;
 
 /** The engine's choice for the side to move: the one request (port.ts) answered in this thread. */
 export function think(req: EngineRequest, tools: EngineTools = {}): SearchResult {
-  const pos = req.position, lim = req.limits;
+  const pos = req.position,
+    lim = req.limits;
   const searcher = tools.searcher ?? new Searcher(lim.level !== undefined && lim.level <= 6 ? 16 : 20);
   const weights = tools.weights ?? WEIGHTS;
-  const game = { ...(req.history ? { history: req.history } : {}), ...(req.quietPlies !== undefined ? { quietPlies: req.quietPlies } : {}) };
-  const hooks = { ...(tools.now ? { now: tools.now } : {}), ...(tools.shouldStop ? { shouldStop: tools.shouldStop } : {}), ...(tools.onIteration ? { onIteration: tools.onIteration } : {}) };
+  const game = {
+    ...(req.history ? { history: req.history } : {}),
+    ...(req.quietPlies !== undefined ? { quietPlies: req.quietPlies } : {}),
+  };
+  const hooks = {
+    ...(tools.now ? { now: tools.now } : {}),
+    ...(tools.shouldStop ? { shouldStop: tools.shouldStop } : {}),
+    ...(tools.onIteration ? { onIteration: tools.onIteration } : {}),
+  };
   const bookMode = lim.book ?? 'best';
   if (tools.book && bookMode !== 'off' && (lim.level === undefined || lim.level >= 5)) {
     const h = hashPosition(pos);
     const m = tools.book.choose(pos, bookMode, rng((lim.seed ?? 1) ^ h.lo ^ h.hi));
     if (m) {
       // In book: play its move; a short search after it gives the score and the line.
-      const r = searcher.search(playMove(pos, m), { depth: BOOK_SCORE_DEPTH, weights, ...(req.history ? { history: req.history } : {}), ...(tools.now ? { now: tools.now } : {}), quietPlies: m.captures.length || !(pos.kings & (1 << (m.from - 1))) ? 0 : (req.quietPlies ?? 0) + 1 });
+      const r = searcher.search(playMove(pos, m), {
+        depth: BOOK_SCORE_DEPTH,
+        weights,
+        ...(req.history ? { history: req.history } : {}),
+        ...(tools.now ? { now: tools.now } : {}),
+        quietPlies: m.captures.length || !(pos.kings & (1 << (m.from - 1))) ? 0 : (req.quietPlies ?? 0) + 1,
+      });
       return { move: m, score: r.move ? -r.score : WIN, depth: r.depth + 1, pv: [m, ...r.pv], nodes: r.nodes, ms: r.ms, book: true };
     }
   }
@@ -109,7 +123,15 @@ export function think(req: EngineRequest, tools: EngineTools = {}): SearchResult
       ...limits,
       depth,
       ...(lim.timeMs !== undefined ? { timeMs: lim.timeMs * lv.timeShare } : {}),
-      ...(lim.clock ? { clock: { ...lim.clock, remainingMs: lim.clock.remainingMs * lv.timeShare, incrementMs: (lim.clock.incrementMs ?? 0) * lv.timeShare } } : {}),
+      ...(lim.clock
+        ? {
+            clock: {
+              ...lim.clock,
+              remainingMs: lim.clock.remainingMs * lv.timeShare,
+              incrementMs: (lim.clock.incrementMs ?? 0) * lv.timeShare,
+            },
+          }
+        : {}),
     };
     if (lv.noise > 0) {
       const random = rng((lim.seed ?? 1) ^ (pos.black * 31 + pos.white * 17 + pos.kings));

@@ -6,7 +6,15 @@
 // node count gives the same answer on every run.
 
 import {
-  hasCapture, hashAfter, hashPosition, legalMoves, playMove, sameMove, type Hash, type Move, type Position,
+  hasCapture,
+  hashAfter,
+  hashPosition,
+  legalMoves,
+  playMove,
+  sameMove,
+  type Hash,
+  type Move,
+  type Position,
 } from '../rules/index.ts';
 import { evaluate, WEIGHTS, type Weights } from './eval.ts';
 import { WIN_BASE, type Egdb } from './egdb.ts';
@@ -67,7 +75,9 @@ export interface SearchOptions extends SearchLimits {
 // ---------------------------------------------------------------------------
 // Transposition table
 
-const EXACT = 1, LOWER = 2, UPPER = 3;
+const EXACT = 1,
+  LOWER = 2,
+  UPPER = 3;
 
 export class TranspositionTable {
   readonly size: number;
@@ -231,7 +241,8 @@ export class Searcher {
     while (out.length < 80) {
       const v = this.egdb.probe(p);
       if (v === null || v === 0) break;
-      let best: Move | null = null, bestKey = Infinity;
+      let best: Move | null = null,
+        bestKey = Infinity;
       for (const m of legalMoves(p)) {
         const c = this.egdb.probe(playMove(p, m))!;
         // Winning: the reply that loses fastest; losing: the longest defence.
@@ -280,7 +291,8 @@ export class Searcher {
 
   private order(moves: Move[], ply: number, hashMove: number, turn: number): void {
     if (moves.length < 2) return;
-    const k1 = this.killers[ply * 2], k2 = this.killers[ply * 2 + 1];
+    const k1 = this.killers[ply * 2],
+      k2 = this.killers[ply * 2 + 1];
     const scores = new Map<Move, number>();
     for (const m of moves) {
       const k = keyOf(m);
@@ -339,7 +351,8 @@ export class Searcher {
     // A single reply (most often a forced capture) costs no depth.
     const ext = moves.length === 1 ? 1 : 0;
     const alpha0 = alpha;
-    let bestScore = -Infinity, bestKey = 0; // -Infinity: root noise may push a lost score below −WIN
+    let bestScore = -Infinity,
+      bestKey = 0; // -Infinity: root noise may push a lost score below −WIN
     this.pathKeys.push(key);
     for (let i = 0; i < moves.length; i++) {
       const m = moves[i];
@@ -351,7 +364,8 @@ export class Searcher {
       let s: number;
       const d = depth - 1 + ext;
       try {
-        if (ply === 0 && this.rootNoise) s = -this.pvs(child, ch, d, ply + 1, -WIN - 1, WIN + 1, true); // every root move's true score
+        if (ply === 0 && this.rootNoise)
+          s = -this.pvs(child, ch, d, ply + 1, -WIN - 1, WIN + 1, true); // every root move's true score
         else if (i === 0) s = -this.pvs(child, ch, d, ply + 1, -beta, -alpha, isPv);
         else {
           // Late quiet moves in a non-PV node are searched one ply shallower first (re-searched if they look good).
@@ -370,7 +384,8 @@ export class Searcher {
         if (ply === 0) this.rootBest = m;
         if (s > alpha) {
           alpha = s;
-          const row = this.pvTable[ply], next = this.pvTable[ply + 1];
+          const row = this.pvTable[ply],
+            next = this.pvTable[ply + 1];
           row[0] = m;
           const n = this.pvLen[ply + 1];
           for (let j = 0; j < n; j++) row[j + 1] = next[j];

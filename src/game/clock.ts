@@ -54,7 +54,8 @@ function parsePerMove(t: string): TimeControl {
   }
   if (got.move === undefined) throw new TimeControlError(`a per-move control needs the time for a move (like 5m/move)`);
   const forcedMs = got.forced ?? got.move;
-  if (forcedMs > got.move) throw new TimeControlError(`the limit for a forced capture (${human(forcedMs)}) is longer than for a move (${human(got.move)})`);
+  if (forcedMs > got.move)
+    throw new TimeControlError(`the limit for a forced capture (${human(forcedMs)}) is longer than for a move (${human(got.move)})`);
   return { kind: 'per-move', moveMs: got.move, forcedMs, graceMs: got.grace ?? DEFAULT_GRACE_MS, text: t };
 }
 
@@ -90,7 +91,8 @@ export function parseTimeControl(text: string): TimeControl {
   const [base, inc] = t.split('+');
   const baseMs = duration(base, 'base time');
   if (baseMs <= 0) throw new TimeControlError('the base time must be more than zero');
-  const incrementMs = inc === undefined ? 0 : duration(inc.endsWith('s') || inc.endsWith('m') || inc.endsWith('h') ? inc : inc + 's', 'increment');
+  const incrementMs =
+    inc === undefined ? 0 : duration(inc.endsWith('s') || inc.endsWith('m') || inc.endsWith('h') ? inc : inc + 's', 'increment');
   return { kind: 'fischer', baseMs, incrementMs, text: t };
 }
 
@@ -117,9 +119,13 @@ const human = (ms: number): string => {
 
 /** The time control in words: "5 min + 3 s", "40 moves in 90 min, then 30 min", "5 min a move, 1 min for a forced capture". */
 export function describeTimeControl(c: TimeControl): string {
-  if (c.kind === 'per-move') return `${human(c.moveMs)} a move${c.forcedMs !== c.moveMs ? `, ${human(c.forcedMs)} for a forced capture` : ''}`;
+  if (c.kind === 'per-move')
+    return `${human(c.moveMs)} a move${c.forcedMs !== c.moveMs ? `, ${human(c.forcedMs)} for a forced capture` : ''}`;
   if (c.kind === 'fischer') return c.incrementMs ? `${human(c.baseMs)} + ${human(c.incrementMs)}` : human(c.baseMs);
-  return c.periods.map((p, i) => (p.moves !== undefined ? `${p.moves} moves in ${human(p.ms)}` : `${i ? 'then ' : ''}${human(p.ms)}`)).join(', ').replace(/, (\d)/g, ', then $1');
+  return c.periods
+    .map((p, i) => (p.moves !== undefined ? `${p.moves} moves in ${human(p.ms)}` : `${i ? 'then ' : ''}${human(p.ms)}`))
+    .join(', ')
+    .replace(/, (\d)/g, ', then $1');
 }
 
 /**
@@ -139,7 +145,8 @@ export function parseTimeControlTag(text: string): TimeControl | null {
       const [a, b] = part.split('/');
       return b === undefined ? { ms: Number(a) * 1000 } : { moves: Number(a), ms: Number(b) * 1000 };
     });
-    if (periods.some((p) => p.ms <= 0 || (p.moves !== undefined && p.moves < 1))) throw new TimeControlError(`"${t}" has a period with no time or no moves`);
+    if (periods.some((p) => p.ms <= 0 || (p.moves !== undefined && p.moves < 1)))
+      throw new TimeControlError(`"${t}" has a period with no time or no moves`);
     return { kind: 'periods', periods, text: t };
   }
   return parseTimeControl(t);
@@ -166,7 +173,7 @@ export class GameClock {
   constructor(readonly control: TimeControl) {
     const start = control.kind === 'fischer' ? control.baseMs : control.kind === 'per-move' ? control.moveMs : control.periods[0].ms;
     this.remaining = { black: start, white: start };
-    const first = control.kind === 'periods' ? control.periods[0].moves ?? Infinity : Infinity;
+    const first = control.kind === 'periods' ? (control.periods[0].moves ?? Infinity) : Infinity;
     this.nextAt = { black: first, white: first };
   }
 
@@ -213,7 +220,8 @@ export class GameClock {
    * limit is for this move).
    */
   moverClock(side: Color): Clock {
-    const c = this.control, remainingMs = this.remainingOf(side);
+    const c = this.control,
+      remainingMs = this.remainingOf(side);
     if (c.kind === 'fischer') return { remainingMs, incrementMs: c.incrementMs };
     if (c.kind === 'per-move') return { remainingMs: this.current === side ? remainingMs : c.moveMs, movesToGo: 1 };
     const togo = this.nextAt[side] - this.movesMade[side];
@@ -286,7 +294,14 @@ export class GameClock {
 
   state(now: number): ClockState {
     this.settle(now);
-    const base = { control: describeTimeControl(this.control), black: this.remainingOf('black'), white: this.remainingOf('white'), running: this.running, flagged: this.flagged, started: this.started };
+    const base = {
+      control: describeTimeControl(this.control),
+      black: this.remainingOf('black'),
+      white: this.remainingOf('white'),
+      running: this.running,
+      flagged: this.flagged,
+      started: this.started,
+    };
     const c = this.control;
     if (c.kind !== 'per-move') return base;
     const side = this.current;
@@ -305,7 +320,11 @@ export class GameClock {
   /** For the journal: everything needed to restore it. */
   toJSON() {
     return {
-      remaining: { ...this.remaining }, movesMade: { ...this.movesMade }, period: { ...this.period }, nextAt: { ...this.nextAt }, flagged: this.flagged,
+      remaining: { ...this.remaining },
+      movesMade: { ...this.movesMade },
+      period: { ...this.period },
+      nextAt: { ...this.nextAt },
+      flagged: this.flagged,
       ...(this.control.kind === 'per-move' ? { current: this.current, forced: this.forced, called: this.called } : {}),
     };
   }

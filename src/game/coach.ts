@@ -46,7 +46,10 @@ export class Coach {
   /** Counts games: an answer asked for an earlier one is dropped. */
   private era = 0;
 
-  constructor(private readonly options: CoachOptions, private readonly emit: (e: CoachEvent) => void) {}
+  constructor(
+    private readonly options: CoachOptions,
+    private readonly emit: (e: CoachEvent) => void,
+  ) {}
 
   /** There is an engine to ask. */
   get engine(): boolean {
@@ -74,7 +77,8 @@ export class Coach {
     this.evaluation = { ...this.evaluation, score: null, text: '', key: '' };
     const think = this.options.think;
     const plays = think ? (setting === undefined ? computerFromTags(tags) : setting) : null;
-    this.computer = plays && think ? new ComputerPlayer(plays, think, () => this.options.stopThinking?.('computer'), this.options.thinkMs) : null;
+    this.computer =
+      plays && think ? new ComputerPlayer(plays, think, () => this.options.stopThinking?.('computer'), this.options.thinkMs) : null;
   }
 
   /** After every change at the table: advice for a position that is gone is stopped; the bar scores the new one. */
@@ -95,18 +99,27 @@ export class Coach {
     if (this.hintKey === key) return; // already working it out (a held key, a second page)
     this.hintKey = key;
     const plies = game.plies.length;
-    think({ position: game.position, history: game.plies.slice(0, -1).map((p) => p.hash), quietPlies: game.quietPlies, limits: { ...this.limits, seed: plies + 1 }, purpose: 'hint' }).then((r) => {
-      if (this.hintKey !== key) return;
-      this.hintKey = null;
-      const m = r?.move;
-      if (!m || keyOf(gameId, game) !== key) return;
-      const text = moveText(m, legalMoves(game.position, game.options));
-      this.emit({ type: 'notice', level: 'info', squares: [m.from, ...m.path], say: `Hint for ${sideName(game.turn)}: ${text}.` });
-    }, (e: unknown) => {
-      if (this.hintKey !== key) return;
-      this.hintKey = null;
-      this.emit({ type: 'notice', level: 'info', squares: [], say: `No hint: ${(e as Error)?.message ?? String(e)}` });
-    });
+    think({
+      position: game.position,
+      history: game.plies.slice(0, -1).map((p) => p.hash),
+      quietPlies: game.quietPlies,
+      limits: { ...this.limits, seed: plies + 1 },
+      purpose: 'hint',
+    }).then(
+      (r) => {
+        if (this.hintKey !== key) return;
+        this.hintKey = null;
+        const m = r?.move;
+        if (!m || keyOf(gameId, game) !== key) return;
+        const text = moveText(m, legalMoves(game.position, game.options));
+        this.emit({ type: 'notice', level: 'info', squares: [m.from, ...m.path], say: `Hint for ${sideName(game.turn)}: ${text}.` });
+      },
+      (e: unknown) => {
+        if (this.hintKey !== key) return;
+        this.hintKey = null;
+        this.emit({ type: 'notice', level: 'info', squares: [], say: `No hint: ${(e as Error)?.message ?? String(e)}` });
+      },
+    );
   }
 
   /** The analysis is under way. */
@@ -128,22 +141,31 @@ export class Coach {
     const moves = game.plies.map((p) => p.move);
     // Each position is asked only while the game is still this one (a new game stops the rest).
     const ask: Think = (req) => (era === this.era ? think(req) : Promise.resolve(null));
-    analyseLine(game.start, moves, this.limits, ask).then((verdicts) => {
-      if (era !== this.era || !verdicts) return;
-      const marks: AnalysisMark[] = [];
-      for (const v of verdicts) {
-        if (!v.mark || !v.best) continue;
-        marks.push({ ply: v.ply, mark: v.mark, ...verdictComment(v, legalMoves(game.plies[v.ply]!.before)) });
-      }
-      this.analysis = { running: false, marks };
-      const blunders = marks.filter((m) => m.mark === '??').length, mistakes = marks.length - blunders;
-      const count = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
-      this.emit({ type: 'analysis', say: marks.length ? `Analysis done: ${count(mistakes, 'mistake')} and ${count(blunders, 'blunder')}, marked in the move list.` : 'Analysis done: no mistakes found.' });
-    }, (e: unknown) => {
-      if (era !== this.era) return;
-      this.analysis = null;
-      this.emit({ type: 'notice', level: 'info', squares: [], say: `The analysis failed: ${(e as Error)?.message ?? String(e)}` });
-    });
+    analyseLine(game.start, moves, this.limits, ask).then(
+      (verdicts) => {
+        if (era !== this.era || !verdicts) return;
+        const marks: AnalysisMark[] = [];
+        for (const v of verdicts) {
+          if (!v.mark || !v.best) continue;
+          marks.push({ ply: v.ply, mark: v.mark, ...verdictComment(v, legalMoves(game.plies[v.ply]!.before)) });
+        }
+        this.analysis = { running: false, marks };
+        const blunders = marks.filter((m) => m.mark === '??').length,
+          mistakes = marks.length - blunders;
+        const count = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
+        this.emit({
+          type: 'analysis',
+          say: marks.length
+            ? `Analysis done: ${count(mistakes, 'mistake')} and ${count(blunders, 'blunder')}, marked in the move list.`
+            : 'Analysis done: no mistakes found.',
+        });
+      },
+      (e: unknown) => {
+        if (era !== this.era) return;
+        this.analysis = null;
+        this.emit({ type: 'notice', level: 'info', squares: [], say: `The analysis failed: ${(e as Error)?.message ?? String(e)}` });
+      },
+    );
   }
 
   /** The finished analysis' marks (null: none, or still running). */
@@ -175,13 +197,22 @@ export class Coach {
       return;
     }
     // A newer evaluation replaces the one asked for the old position (the scheduler drops or stops it).
-    think({ position: game.position, history: game.plies.slice(0, -1).map((p) => p.hash), quietPlies: game.quietPlies, limits: { ...this.limits, seed: 1 }, purpose: 'evaluation' }).then((r) => {
-      if (!r || this.evaluation !== ev || ev.key !== key) return;
-      const black = game.turn === 'black' ? r.score : -r.score;
-      ev.score = black;
-      ev.text = evaluationText(black);
-      this.emit({ type: 'evaluation', say: '' });
-    }, () => undefined);
+    think({
+      position: game.position,
+      history: game.plies.slice(0, -1).map((p) => p.hash),
+      quietPlies: game.quietPlies,
+      limits: { ...this.limits, seed: 1 },
+      purpose: 'evaluation',
+    }).then(
+      (r) => {
+        if (!r || this.evaluation !== ev || ev.key !== key) return;
+        const black = game.turn === 'black' ? r.score : -r.score;
+        ev.score = black;
+        ev.text = evaluationText(black);
+        this.emit({ type: 'evaluation', say: '' });
+      },
+      () => undefined,
+    );
   }
 
   state(): CoachState {

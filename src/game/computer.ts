@@ -60,7 +60,12 @@ export class ComputerPlayer {
    * engine's next search need not wait for it); `timeMs` is the time per move
    * at full strength (the level uses its share of it).
    */
-  constructor(readonly setting: ComputerSetting, private readonly think: Think, private readonly stop?: () => void, private readonly timeMs = 2000) {}
+  constructor(
+    readonly setting: ComputerSetting,
+    private readonly think: Think,
+    private readonly stop?: () => void,
+    private readonly timeMs = 2000,
+  ) {}
 
   /**
    * Starts thinking if it is the computer's turn in a game under way on a
@@ -71,11 +76,18 @@ export class ComputerPlayer {
   consider(game: Game, ready: boolean, onMove: (move: Move, text: string) => void, onError: (e: Error) => void, clock?: Clock): void {
     if (this.thinking || this.move || game.outcome || !ready || game.turn !== this.setting.side) return;
     const token = ++this.token;
-    const plies = game.plies.length, hash = game.hash;
+    const plies = game.plies.length,
+      hash = game.hash;
     this.thinking = true;
     const history = game.plies.slice(0, -1).map((p) => p.hash);
     // The book's choice is a seeded random one among its moves, for variety.
-    const limits = { level: this.setting.level, timeMs: this.timeMs, seed: plies + 1 + this.seedBase, book: 'random' as const, ...(clock ? { clock } : {}) };
+    const limits = {
+      level: this.setting.level,
+      timeMs: this.timeMs,
+      seed: plies + 1 + this.seedBase,
+      book: 'random' as const,
+      ...(clock ? { clock } : {}),
+    };
     const req: EngineRequest = { position: game.position, history, quietPlies: game.quietPlies, limits, purpose: 'computer' };
     this.think(req).then(
       (r) => {

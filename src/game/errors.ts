@@ -3,7 +3,8 @@
 
 import { CrownheadError } from '../common/errors.ts';
 
-export type SessionErrorCode = 'bad-fen' | 'bad-ballot' | 'bad-time-control' | 'game-over' | 'not-allowed' | 'bad-request' | 'nothing-to-undo';
+export type SessionErrorCode =
+  'bad-fen' | 'bad-ballot' | 'bad-time-control' | 'game-over' | 'not-allowed' | 'bad-request' | 'nothing-to-undo';
 
 export class SessionError extends CrownheadError<SessionErrorCode> {
   override readonly name = 'SessionError';

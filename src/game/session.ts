@@ -79,7 +79,6 @@ export type SessionEvent =
   | { type: 'counts' }
   | { type: 'clock'; clock: ClockState };
 
-
 /** Time kept back on the computer's clock for the player to carry its move out on the board, ms. */
 export const CARRY_OUT_MS = 3000;
 
@@ -107,21 +106,45 @@ export class GameSession {
     this.coach = new Coach({ think: options.think, stopThinking: options.stopThinking, thinkMs: options.thinkMs }, (e) => this.emit(e));
     const tags = applyTags({}, options.tags ?? {});
     this.table = new GameTable({
-      now: () => this.now(), rules: options.rules, tournament: this.options.tournament, timeControl: options.timeControl, tags,
-      journal: (entry) => this.journal(entry), emit: (e) => this.emit(e), newId: options.newGameId ?? gameIds(),
+      now: () => this.now(),
+      rules: options.rules,
+      tournament: this.options.tournament,
+      timeControl: options.timeControl,
+      tags,
+      journal: (entry) => this.journal(entry),
+      emit: (e) => this.emit(e),
+      newId: options.newGameId ?? gameIds(),
     });
     // Tournament mode: no takebacks, and the retraction rule enforced (a correction with another piece is illegal).
-    this.tracker = new BoardTracking(this.game, { ...options.tracker, takebacks: !this.options.tournament, retraction: this.options.tournament ? 'enforce' : 'notice' });
+    this.tracker = new BoardTracking(this.game, {
+      ...options.tracker,
+      takebacks: !this.options.tournament,
+      retraction: this.options.tournament ? 'enforce' : 'notice',
+    });
   }
 
   // (The table's state, read where the session's users and the coach always found it.)
-  get game() { return this.table.game; }
-  get gameId(): string { return this.table.gameId; }
-  get tags(): Record<string, string> { return this.table.tags; }
-  get ballot(): number | null { return this.table.ballot; }
-  get clock() { return this.table.clock; }
-  get drawOffer(): Color | null { return this.table.drawOffer; }
-  get result(): PdnResult { return this.table.result; }
+  get game() {
+    return this.table.game;
+  }
+  get gameId(): string {
+    return this.table.gameId;
+  }
+  get tags(): Record<string, string> {
+    return this.table.tags;
+  }
+  get ballot(): number | null {
+    return this.table.ballot;
+  }
+  get clock() {
+    return this.table.clock;
+  }
+  get drawOffer(): Color | null {
+    return this.table.drawOffer;
+  }
+  get result(): PdnResult {
+    return this.table.result;
+  }
 
   private now(): number {
     return (this.options.now ?? Date.now)();
@@ -195,16 +218,27 @@ export class GameSession {
   }
 
   private startGame(req: NewGameRequest): void {
-    const computer = req.computer === undefined ? this.options.computer ?? null : req.computer;
+    const computer = req.computer === undefined ? (this.options.computer ?? null) : req.computer;
     if (computer && !this.options.think) throw new SessionError('not-allowed', 'this service has no engine to play the computer');
     const replaced = this.table.gameId && !this.table.played ? this.table.gameId : null;
     // The computer's name is its own: a two-player game never takes it (a resumed game would read it as the computer).
-    const tags = req.tags && !computer ? Object.fromEntries(Object.entries(req.tags).filter(([k, v]) => !((k === 'Black' || k === 'White') && computerFromTags({ [k]: v })))) : req.tags;
-    const started = this.table.newGame({ ...req, ...(tags ? { tags } : {}) }, computer ? { side: computer.side, name: computerName(computer.level) } : null);
+    const tags =
+      req.tags && !computer
+        ? Object.fromEntries(
+            Object.entries(req.tags).filter(([k, v]) => !((k === 'Black' || k === 'White') && computerFromTags({ [k]: v }))),
+          )
+        : req.tags;
+    const started = this.table.newGame(
+      { ...req, ...(tags ? { tags } : {}) },
+      computer ? { side: computer.side, name: computerName(computer.level) } : null,
+    );
     this.install(started.tags, computer);
     if (replaced) this.options.dropped?.(replaced);
     const opening = openingWords(started.game, started.tags, started.ballot, started.eleven);
-    this.emit({ type: 'new-game', say: `New game. ${opening}${this.computer ? `${this.computer.describe()} ` : ''}${setupSentence(this.game)}` });
+    this.emit({
+      type: 'new-game',
+      say: `New game. ${opening}${this.computer ? `${this.computer.describe()} ` : ''}${setupSentence(this.game)}`,
+    });
     this.afterTracker(this.tracker.setGame(this.game));
   }
 
@@ -239,7 +273,8 @@ export class GameSession {
       const events = this.tracker.push(t, readings);
       if (events.length) this.afterTracker(events);
       // (A reminder — captured coins still on, a coin upside down — rides on the status the counts message carries.)
-      if (this.tracker.view.lastChange !== before || events.some((e) => e.type === 'reminder' || e.type === 'reminder-cleared')) this.emit({ type: 'counts' });
+      if (this.tracker.view.lastChange !== before || events.some((e) => e.type === 'reminder' || e.type === 'reminder-cleared'))
+        this.emit({ type: 'counts' });
       this.table.tick();
     });
   }
@@ -328,9 +363,19 @@ export class GameSession {
     // colours (glued the old way): ask for a check, and say once why.
     if (!this.tracker.view.coded && !this.saidNoColours) {
       this.saidNoColours = true;
-      this.emit({ type: 'notice', level: 'info', squares: [], say: 'This set\'s magnets are all glued the same way up, so the board cannot see colours: colour checks are off.' });
+      this.emit({
+        type: 'notice',
+        level: 'info',
+        squares: [],
+        say: "This set's magnets are all glued the same way up, so the board cannot see colours: colour checks are off.",
+      });
     }
-    this.emit({ type: 'ready', say: this.game.outcome ? 'Board matches the finished game.' : `Board ready. ${colourCheck(this.game, this.tracker.view.coded)}${sideName(this.game.turn)} to move.` });
+    this.emit({
+      type: 'ready',
+      say: this.game.outcome
+        ? 'Board matches the finished game.'
+        : `Board ready. ${colourCheck(this.game, this.tracker.view.coded)}${sideName(this.game.turn)} to move.`,
+    });
   }
 
   /** The "colour checks are off" notice was given (once per session). */
@@ -345,15 +390,28 @@ export class GameSession {
     // player to carry its move out on the board (that counts on the computer's clock too).
     const mc = this.clock?.moverClock(c.setting.side);
     const clock = mc ? { ...mc, remainingMs: Math.max(0, mc.remainingMs - CARRY_OUT_MS) } : undefined;
-    c.consider(this.game, ready, (move, text) => {
-      const events = this.tracker.expectMove(move);
-      const route = move.captures.length ? `${move.from} takes ${move.path.join(', then ')}` : `${move.from} to ${move.to}`;
-      this.emit({ type: 'computer-move', text, from: move.from, path: [...move.path], captures: [...move.captures], say: `The computer plays ${route}${move.crowned ? ', crowned' : ''}: carry it out on the board.` });
-      this.emit({ type: 'counts' });
-      if (events.length) this.afterTracker(events);
-    }, (e) => {
-      this.emit({ type: 'notice', level: 'info', squares: [], say: `The computer could not move: ${e.message}` });
-    }, clock);
+    c.consider(
+      this.game,
+      ready,
+      (move, text) => {
+        const events = this.tracker.expectMove(move);
+        const route = move.captures.length ? `${move.from} takes ${move.path.join(', then ')}` : `${move.from} to ${move.to}`;
+        this.emit({
+          type: 'computer-move',
+          text,
+          from: move.from,
+          path: [...move.path],
+          captures: [...move.captures],
+          say: `The computer plays ${route}${move.crowned ? ', crowned' : ''}: carry it out on the board.`,
+        });
+        this.emit({ type: 'counts' });
+        if (events.length) this.afterTracker(events);
+      },
+      (e) => {
+        this.emit({ type: 'notice', level: 'info', squares: [], say: `The computer could not move: ${e.message}` });
+      },
+      clock,
+    );
   }
 
   /** Called by the service's timer so clocks run (and flags fall) even when no frames arrive. */
@@ -383,7 +441,11 @@ export class GameSession {
     const step = this.tracker.pushCalibration(t, readings);
     if (!step) return;
     if (step.kind === 'progress') return this.emit({ type: 'calibration', progress: step.progress, say: step.progress.message });
-    this.emit({ type: 'calibrated', data: step.calibration.toJSON(this.boardId, new Date(this.now()).toISOString()), say: 'Calibration done and saved. Set up the position shown.' });
+    this.emit({
+      type: 'calibrated',
+      data: step.calibration.toJSON(this.boardId, new Date(this.now()).toISOString()),
+      say: 'Calibration done and saved. Set up the position shown.',
+    });
     this.afterTracker(step.events);
   }
 
@@ -490,7 +552,12 @@ export class GameSession {
 
   snapshot(): SessionSnapshot {
     return {
-      ...tableSnapshot(this.table, { tracker: this.tracker, connected: this.connected, source: this.source, detail: this.sourceDetail }, !!this.options.tournament, this.now()),
+      ...tableSnapshot(
+        this.table,
+        { tracker: this.tracker, connected: this.connected, source: this.source, detail: this.sourceDetail },
+        !!this.options.tournament,
+        this.now(),
+      ),
       calibration: this.tracker.calibration,
       ...this.coach.state(),
     };

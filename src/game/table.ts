@@ -9,11 +9,31 @@
 // start reads the real clock).
 
 import {
-  BALLOTS, FenError, Game, GameError, legalMoves, makeFen, opposite, parseFen, sideName,
-  type Color, type GameOptions, type Move, type Outcome, type Ply,
+  BALLOTS,
+  FenError,
+  Game,
+  GameError,
+  legalMoves,
+  makeFen,
+  opposite,
+  parseFen,
+  sideName,
+  type Color,
+  type GameOptions,
+  type Move,
+  type Outcome,
+  type Ply,
 } from '../rules/index.ts';
 import { resultOf, type PdnResult } from '../pdn/index.ts';
-import { GameClock, TimeControlError, parseTimeControl, parseTimeControlTag, timeControlTag, type ClockState, type TimeControl } from './clock.ts';
+import {
+  GameClock,
+  TimeControlError,
+  parseTimeControl,
+  parseTimeControlTag,
+  timeControlTag,
+  type ClockState,
+  type TimeControl,
+} from './clock.ts';
 import type { GameEvent, MoveRecord } from '../protocol/v1.ts';
 import { ELEVEN_MAN_COUNT, elevenManPosition } from '../rules/eleven-man.ts';
 import type { JournalEntry } from '../storage/journal.ts';
@@ -23,9 +43,7 @@ import { applyTags, restoredTags } from './tags.ts';
 import { describeOutcome, graceWords, terminationOf, type TableState } from './view.ts';
 
 /** What the table announces (the session passes them on to its listeners). */
-export type TableEvent =
-  | Extract<GameEvent, { type: 'game-over' | 'draw-offer' | 'tags' | 'time' }>
-  | { type: 'clock'; clock: ClockState };
+export type TableEvent = Extract<GameEvent, { type: 'game-over' | 'draw-offer' | 'tags' | 'time' }> | { type: 'clock'; clock: ClockState };
 
 export interface TableOptions {
   /** Wall-clock milliseconds. */
@@ -123,7 +141,16 @@ export class GameTable implements TableState {
     const { game, ballot, eleven } = this.startFor(req, rules);
     const tags = this.tagsFor(req, ballot, eleven, control, computer);
     const id = this.o.newId(this.now());
-    this.o.journal({ k: 'new', id, at: this.now(), fen: makeFen(game.start), options: rules, tags, ballot, moves: game.plies.map((p) => [p.move.from, ...p.move.path]) });
+    this.o.journal({
+      k: 'new',
+      id,
+      at: this.now(),
+      fen: makeFen(game.start),
+      options: rules,
+      tags,
+      ballot,
+      moves: game.plies.map((p) => [p.move.from, ...p.move.path]),
+    });
     this.install(id, game, tags, ballot);
     return { game, tags, ballot, eleven };
   }
@@ -139,10 +166,12 @@ export class GameTable implements TableState {
 
   /** The new game's start: an eleven-man ballot, a FEN, an ACF ballot or the start position. */
   private startFor(req: NewGameRequest, rules: GameOptions): { game: Game; ballot: number | null; eleven: number | null } {
-    if ([req.fen, req.ballot, req.elevenMan].filter((x) => x !== undefined).length > 1) throw new SessionError('bad-request', 'give one of a FEN, a ballot or an eleven-man ballot, not several');
+    if ([req.fen, req.ballot, req.elevenMan].filter((x) => x !== undefined).length > 1)
+      throw new SessionError('bad-request', 'give one of a FEN, a ballot or an eleven-man ballot, not several');
     if (req.elevenMan !== undefined) {
       const n = req.elevenMan === 'random' ? 1 + Math.floor((req.random ?? Math.random)() * ELEVEN_MAN_COUNT) : req.elevenMan;
-      if (!Number.isInteger(n) || n < 1 || n > ELEVEN_MAN_COUNT) throw new SessionError('bad-ballot', `no eleven-man ballot ${n}: they are numbered 1 to ${ELEVEN_MAN_COUNT}`);
+      if (!Number.isInteger(n) || n < 1 || n > ELEVEN_MAN_COUNT)
+        throw new SessionError('bad-ballot', `no eleven-man ballot ${n}: they are numbered 1 to ${ELEVEN_MAN_COUNT}`);
       return { game: new Game(elevenManPosition(n), rules), ballot: null, eleven: n };
     }
     if (req.fen !== undefined) {
@@ -169,7 +198,13 @@ export class GameTable implements TableState {
   }
 
   /** The new game's tags: the service's, the request's (checked like every change of tags), then the ones the game sets itself. */
-  private tagsFor(req: NewGameRequest, ballot: number | null, eleven: number | null, control: TimeControl | null, computer: { side: Color; name: string } | null): Record<string, string> {
+  private tagsFor(
+    req: NewGameRequest,
+    ballot: number | null,
+    eleven: number | null,
+    control: TimeControl | null,
+    computer: { side: Color; name: string } | null,
+  ): Record<string, string> {
     applyTags(this.o.tags, req.tags ?? {}); // (throws on a tag no path may set)
     const tags: Record<string, string> = { ...this.o.tags, ...req.tags };
     if (!tags.Date) tags.Date = formatDate(this.now());
@@ -195,11 +230,13 @@ export class GameTable implements TableState {
    * Time control and rules are kept.
    */
   nextGameRequest(kind: 'other-side' | 'next', random?: () => number): NewGameRequest {
-    if (!this.game.outcome && this.result === '*') throw new SessionError('not-allowed', 'the game is not over yet: finish it (or start a new game) first');
+    if (!this.game.outcome && this.result === '*')
+      throw new SessionError('not-allowed', 'the game is not over yet: finish it (or start a new game) first');
     const t = this.tags;
     const eleven = /^11-man (\d+)$/.exec(t.Ballot ?? '');
     const isBallot = this.ballot !== null || eleven !== null;
-    if (kind === 'other-side' && !isBallot) throw new SessionError('not-allowed', 'this game was not played from a ballot: there is no other side to play');
+    if (kind === 'other-side' && !isBallot)
+      throw new SessionError('not-allowed', 'this game was not played from a ballot: there is no other side to play');
     const round = /^(\d+)(?:\.(\d+))?$/.exec((t.Round ?? '').trim());
     const pair = round ? Number(round[1]) : 1;
     const inPair = round?.[2] !== undefined ? Number(round[2]) : 1;
@@ -209,7 +246,11 @@ export class GameTable implements TableState {
     const keep = kind === 'next' && isBallot && inPair === 2;
     if ((keep ? t.Black : t.White) !== undefined) tags.Black = (keep ? t.Black : t.White)!;
     if ((keep ? t.White : t.Black) !== undefined) tags.White = (keep ? t.White : t.Black)!;
-    const base = { timeControl: t.TimeControl ?? '', rules: { huffing: this.game.options.huffing, crownContinue: this.game.options.crownContinue }, random };
+    const base = {
+      timeControl: t.TimeControl ?? '',
+      rules: { huffing: this.game.options.huffing, crownContinue: this.game.options.crownContinue },
+      random,
+    };
     if (kind === 'other-side') {
       tags.Round = `${pair}.2`;
       return eleven ? { ...base, elevenMan: Number(eleven[1]), tags } : { ...base, ballot: this.ballot!, tags };
@@ -233,7 +274,12 @@ export class GameTable implements TableState {
     // The game's time control is its TimeControl tag (older records: the service's option).
     let control: TimeControl | null = null;
     try {
-      control = tags.TimeControl !== undefined ? parseTimeControlTag(tags.TimeControl) : this.o.timeControl ? parseTimeControl(this.o.timeControl) : null;
+      control =
+        tags.TimeControl !== undefined
+          ? parseTimeControlTag(tags.TimeControl)
+          : this.o.timeControl
+            ? parseTimeControl(this.o.timeControl)
+            : null;
     } catch {
       control = this.o.timeControl ? parseTimeControl(this.o.timeControl) : null;
     }
@@ -303,7 +349,12 @@ export class GameTable implements TableState {
 
   /** A move made (or changed) on the board: journalled, the draw offer lapses, the clocks go on. */
   moved(ply: Ply, replaced: boolean): void {
-    const entry: JournalEntry = { k: 'move', path: [ply.move.from, ...ply.move.path], at: this.now(), ...(ply.huff !== undefined ? { huff: ply.huff } : {}) };
+    const entry: JournalEntry = {
+      k: 'move',
+      path: [ply.move.from, ...ply.move.path],
+      at: this.now(),
+      ...(ply.huff !== undefined ? { huff: ply.huff } : {}),
+    };
     if (replaced) this.o.journal({ k: 'takeback', at: this.now() });
     this.o.journal(entry);
     this.drawOffer = null;
@@ -364,7 +415,12 @@ export class GameTable implements TableState {
       this.timeAnnounced = called;
       if (called && !flagged && !this.game.outcome && this.clock.control.kind === 'per-move') {
         const grace = this.clock.control.graceMs;
-        this.o.emit({ type: 'time', side: called, graceMs: grace, say: `Time, ${sideName(called)}. Move within ${graceWords(grace)} or lose on time.` });
+        this.o.emit({
+          type: 'time',
+          side: called,
+          graceMs: grace,
+          say: `Time, ${sideName(called)}. Move within ${graceWords(grace)} or lose on time.`,
+        });
         this.o.emit({ type: 'clock', clock: this.clock.state(now) });
       }
     }
@@ -425,7 +481,13 @@ export class GameTable implements TableState {
     if (this.game.plies.length === 0) throw new SessionError('nothing-to-undo', 'no move to take back');
     const o = this.game.outcome;
     // A game ended at the table (resignation, agreement, time, a claimed draw) is not reopened by a takeback.
-    if (o && (o.reason === 'resignation' || o.reason === 'agreement' || o.reason === 'time' || (!this.game.options.autoDraw && (o.reason === 'repetition' || o.reason === 'forty-move')))) {
+    if (
+      o &&
+      (o.reason === 'resignation' ||
+        o.reason === 'agreement' ||
+        o.reason === 'time' ||
+        (!this.game.options.autoDraw && (o.reason === 'repetition' || o.reason === 'forty-move')))
+    ) {
       throw new SessionError('game-over', `the game is over (${terminationOf(o)}): start a new game instead`);
     }
   }

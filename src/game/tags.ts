@@ -23,7 +23,8 @@ export function tagProblem(name: string, value: unknown): string | null {
   if (reserved.has(name.toLowerCase())) return `tag ${name} is set by the game itself`;
   if (typeof value !== 'string') return `tag ${name}: value must be text of at most ${TAG_LIMITS.valueChars} characters`;
   if (/[\u0000-\u001f\u007f]/.test(value)) return `tag ${name}: line breaks and control characters are not allowed`;
-  if (NAME_TAGS.has(name) && value.length > TAG_LIMITS.nameChars) return `tag ${name}: at most ${TAG_LIMITS.nameChars} characters (got ${value.length})`;
+  if (NAME_TAGS.has(name) && value.length > TAG_LIMITS.nameChars)
+    return `tag ${name}: at most ${TAG_LIMITS.nameChars} characters (got ${value.length})`;
   if (value.length > TAG_LIMITS.valueChars) return `tag ${name}: at most ${TAG_LIMITS.valueChars} characters (got ${value.length})`;
   return null;
 }
@@ -42,9 +43,17 @@ export function applyTags(current: Readonly<Record<string, string>>, change: Rea
     else merged[k] = v;
   }
   const count = Object.keys(merged).length;
-  if (count > TAG_LIMITS.count) throw new SessionError('bad-request', `a game has at most ${TAG_LIMITS.count} tags (this change would make ${count}); clear some with an empty value first`);
+  if (count > TAG_LIMITS.count)
+    throw new SessionError(
+      'bad-request',
+      `a game has at most ${TAG_LIMITS.count} tags (this change would make ${count}); clear some with an empty value first`,
+    );
   const bytes = new TextEncoder().encode(JSON.stringify(merged)).length;
-  if (bytes > TAG_LIMITS.totalBytes) throw new SessionError('bad-request', `a game's tags take at most ${TAG_LIMITS.totalBytes} bytes in all (this change would make ${bytes})`);
+  if (bytes > TAG_LIMITS.totalBytes)
+    throw new SessionError(
+      'bad-request',
+      `a game's tags take at most ${TAG_LIMITS.totalBytes} bytes in all (this change would make ${bytes})`,
+    );
   return merged;
 }
 

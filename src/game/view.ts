@@ -4,7 +4,23 @@
 // functions of the table's state (TableState, which table.ts keeps); the
 // session adds the board's, the coach's and the calibration's parts.
 
-import { BALLOTS, START, legalMoves, makeFen, moveText, opposite, sameBoard, sideName, type Color, type Game, type GameOptions, type Move, type Outcome, type Ply, type Position } from '../rules/index.ts';
+import {
+  BALLOTS,
+  START,
+  legalMoves,
+  makeFen,
+  moveText,
+  opposite,
+  sameBoard,
+  sideName,
+  type Color,
+  type Game,
+  type GameOptions,
+  type Move,
+  type Outcome,
+  type Ply,
+  type Position,
+} from '../rules/index.ts';
 import { pdnFromGame, type PdnGame, type PdnResult } from '../pdn/index.ts';
 import type { BoardTracking } from '../tracking/board-tracking.ts';
 import { timeControlTag, type GameClock, type TimeControl } from './clock.ts';
@@ -42,7 +58,14 @@ export function piecesOf(pos: Position): Piece[] {
 }
 
 /** The record of one move: number from its ply index and who moved first (one numbering for every list). */
-export function moveRecord(move: Move, before: Position, ply: number, firstTurn: Color, options: GameOptions, huff: number | null): MoveRecord {
+export function moveRecord(
+  move: Move,
+  before: Position,
+  ply: number,
+  firstTurn: Color,
+  options: GameOptions,
+  huff: number | null,
+): MoveRecord {
   return {
     ply,
     number: Math.floor((ply + (firstTurn === 'white' ? 1 : 0)) / 2) + 1,
@@ -82,7 +105,8 @@ const TAG_ORDER = ['Event', 'Site', 'Date', 'Round', 'Black', 'White'];
 /** The game's PDN record: tags in the usual order, the time control and how the game ended, {[%clk]} after each move. */
 export function pdnRecord(t: TableState): PdnGame {
   const tags: [string, string][] = Object.entries(t.tags).sort(([a], [b]) => {
-    const ia = TAG_ORDER.indexOf(a), ib = TAG_ORDER.indexOf(b);
+    const ia = TAG_ORDER.indexOf(a),
+      ib = TAG_ORDER.indexOf(b);
     return (ia < 0 ? 99 : ia) - (ib < 0 ? 99 : ib);
   });
   if (t.timeControl) {
@@ -120,13 +144,20 @@ export type SnapshotExtras = 'calibration' | 'computer' | 'analysis' | 'evaluati
 
 /** The snapshot of the game at the table and the board (without the coach's and the calibration's parts). */
 export function tableSnapshot(t: TableState, board: BoardState, tournament: boolean, now: number): Omit<Snapshot, SnapshotExtras> {
-  const g = t.game, pos = g.position;
+  const g = t.game,
+    pos = g.position;
   const r = board.tracker.view;
   return {
     version: 1,
     gameId: t.gameId,
     tags: { ...t.tags },
-    options: { huffing: !!g.options.huffing, crownContinue: !!g.options.crownContinue, autoDraw: !!g.options.autoDraw, tournament, firstPlayer: g.start.turn },
+    options: {
+      huffing: !!g.options.huffing,
+      crownContinue: !!g.options.crownContinue,
+      autoDraw: !!g.options.autoDraw,
+      tournament,
+      firstPlayer: g.start.turn,
+    },
     ballot: t.ballot,
     startFen: makeFen(g.start),
     start: piecesOf(g.start),
@@ -157,24 +188,36 @@ export function tableSnapshot(t: TableState, board: BoardState, tournament: bool
 export function describeOutcome(o: Outcome): string {
   const w = o.winner ? sideName(o.winner) : null;
   switch (o.reason) {
-    case 'no-moves': return `${w} wins: ${sideName(opposite(o.winner!))} has no legal move.`;
-    case 'resignation': return `${w} wins: ${sideName(opposite(o.winner!))} resigned.`;
-    case 'time': return `${w} wins on time.`;
-    case 'agreement': return 'Draw by agreement.';
-    case 'repetition': return 'Draw by threefold repetition.';
-    case 'forty-move': return 'Draw by the 40-move rule.';
+    case 'no-moves':
+      return `${w} wins: ${sideName(opposite(o.winner!))} has no legal move.`;
+    case 'resignation':
+      return `${w} wins: ${sideName(opposite(o.winner!))} resigned.`;
+    case 'time':
+      return `${w} wins on time.`;
+    case 'agreement':
+      return 'Draw by agreement.';
+    case 'repetition':
+      return 'Draw by threefold repetition.';
+    case 'forty-move':
+      return 'Draw by the 40-move rule.';
   }
 }
 
 /** The PDN Termination value for an outcome (how the game ended). */
 export function terminationOf(o: Outcome): string {
   switch (o.reason) {
-    case 'no-moves': return `${sideName(opposite(o.winner!))} has no legal move`;
-    case 'resignation': return `${sideName(opposite(o.winner!))} resigned`;
-    case 'time': return `${sideName(opposite(o.winner!))} lost on time`;
-    case 'agreement': return 'draw by agreement';
-    case 'repetition': return 'draw by threefold repetition';
-    case 'forty-move': return 'draw by the 40-move rule';
+    case 'no-moves':
+      return `${sideName(opposite(o.winner!))} has no legal move`;
+    case 'resignation':
+      return `${sideName(opposite(o.winner!))} resigned`;
+    case 'time':
+      return `${sideName(opposite(o.winner!))} lost on time`;
+    case 'agreement':
+      return 'draw by agreement';
+    case 'repetition':
+      return 'draw by threefold repetition';
+    case 'forty-move':
+      return 'draw by the 40-move rule';
   }
 }
 
@@ -214,7 +257,8 @@ export function speakMove(m: MoveRecord): string {
 
 /** What a new game's announcement says about its start: the ballot, or the eleven-man ballot's set-up. */
 export function openingWords(game: Game, tags: Readonly<Record<string, string>>, ballot: number | null, eleven: number | null): string {
-  if (ballot !== null) return `Ballot ${(tags.Ballot ?? `ACF ${ballot} ${BALLOTS.find((b) => b.number === ballot)?.name ?? ''}`.trim()).replace(/^ACF /, '')}. `;
+  if (ballot !== null)
+    return `Ballot ${(tags.Ballot ?? `ACF ${ballot} ${BALLOTS.find((b) => b.number === ballot)?.name ?? ''}`.trim()).replace(/^ACF /, '')}. `;
   return eleven !== null ? `Eleven-man ballot ${eleven}: ${elevenManSetup(game.start)} ` : '';
 }
 

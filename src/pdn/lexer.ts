@@ -19,11 +19,14 @@ const RESULTS = ['1/2-1/2', '1-0', '0-1', '2-0', '0-2', '1-1', '0-0', '*'];
 
 const isDigit = (c: string): boolean => c >= '0' && c <= '9';
 const isSpace = (c: string): boolean => c === ' ' || c === '\t' || c === '\n' || c === '\r' || c === '\f' || c === '\v' || c === '\ufeff';
-const isWordEnd = (c: string | undefined): boolean => c === undefined || isSpace(c) || c === '[' || c === '(' || c === ')' || c === '{' || c === '$';
+const isWordEnd = (c: string | undefined): boolean =>
+  c === undefined || isSpace(c) || c === '[' || c === '(' || c === ')' || c === '{' || c === '$';
 
 export function tokenize(text: string): Token[] {
   const out: Token[] = [];
-  let i = 0, line = 1, lineStart = 0;
+  let i = 0,
+    line = 1,
+    lineStart = 0;
   const n = text.length;
   const col = () => i - lineStart + 1;
   const newline = (at: number) => {
@@ -41,7 +44,8 @@ export function tokenize(text: string): Token[] {
       i++;
       continue;
     }
-    const startLine = line, startCol = col();
+    const startLine = line,
+      startCol = col();
     // `%` at the start of a line, and `;` anywhere: comment to end of line.
     if ((c === '%' && text.slice(lineStart, i).trim() === '') || c === ';') {
       while (i < n && text[i] !== '\n') i++;
@@ -82,12 +86,13 @@ export function tokenize(text: string): Token[] {
     if (c === '$') {
       let j = i + 1;
       while (j < n && isDigit(text[j])) j++;
-      if (j === i + 1) out.push({ kind: 'error', message: '$ must be followed by a number (a NAG like $1)', line: startLine, col: startCol });
+      if (j === i + 1)
+        out.push({ kind: 'error', message: '$ must be followed by a number (a NAG like $1)', line: startLine, col: startCol });
       else out.push({ kind: 'nag', value: Number(text.slice(i + 1, Math.min(j, i + 7))), line: startLine, col: startCol });
       i = j;
       continue;
     }
-    if (c === '.' ) {
+    if (c === '.') {
       let j = i;
       while (j < n && text[j] === '.') j++;
       out.push({ kind: 'ellipsis', line: startLine, col: startCol });
@@ -125,7 +130,7 @@ export function tokenize(text: string): Token[] {
         if (!isWordEnd(text[k])) {
           let e = k;
           while (e < n && !isWordEnd(text[e])) e++;
-          out.push({ kind: 'text', text: text.slice(k, e), line: startLine, col: startCol + (k - (i - (k - j)) ) });
+          out.push({ kind: 'text', text: text.slice(k, e), line: startLine, col: startCol + (k - (i - (k - j))) });
           i = e;
         }
         continue;

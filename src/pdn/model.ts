@@ -65,7 +65,8 @@ export const tagValue = (game: Pick<PdnGame, 'tags'>, name: string): string | un
 export function gameName(game: Pick<PdnGame, 'tags' | 'index'>): string {
   const event = tagValue(game, 'Event');
   if (event && event !== '?') return `game ${game.index} "${event}"`;
-  const b = tagValue(game, 'Black'), w = tagValue(game, 'White');
+  const b = tagValue(game, 'Black'),
+    w = tagValue(game, 'White');
   if (b || w) return `game ${game.index} (${b || '?'} - ${w || '?'})`;
   return `game ${game.index}`;
 }

@@ -6,8 +6,17 @@
 import { tokenize, type Token } from './lexer.ts';
 import { gameName, VARIANT_NAMES, type PdnGame, type PdnMove, type PdnResult } from './model.ts';
 import {
-  FenError, GameError, MoveError, Game, legalMoves, parseFen, playMove, resolveMove, startPosition,
-  type GameOptions, type Position,
+  FenError,
+  GameError,
+  MoveError,
+  Game,
+  legalMoves,
+  parseFen,
+  playMove,
+  resolveMove,
+  startPosition,
+  type GameOptions,
+  type Position,
 } from '../rules/index.ts';
 import { CrownheadError } from '../common/errors.ts';
 
@@ -25,12 +34,7 @@ export class PdnError extends CrownheadError<PdnErrorCode> {
     readonly side?: 'Black' | 'White',
     readonly text?: string,
   ) {
-    super(
-      code,
-      `${game}, line ${line}: ` +
-        (moveNumber !== undefined ? `move ${moveNumber} for ${side}, "${text}": ` : '') +
-        detail,
-    );
+    super(code, `${game}, line ${line}: ` + (moveNumber !== undefined ? `move ${moveNumber} for ${side}, "${text}": ` : '') + detail);
   }
 }
 
@@ -165,13 +169,20 @@ interface LineContext {
 
 const describe = (t: Token): string => {
   switch (t.kind) {
-    case 'tag': return `tag [${t.name}]`;
-    case 'move': return `move ${t.text}`;
-    case 'result': return `result ${t.text}`;
-    case 'error': return t.message;
-    case 'open': return '(';
-    case 'close': return ')';
-    default: return t.kind;
+    case 'tag':
+      return `tag [${t.name}]`;
+    case 'move':
+      return `move ${t.text}`;
+    case 'result':
+      return `result ${t.text}`;
+    case 'error':
+      return t.message;
+    case 'open':
+      return '(';
+    case 'close':
+      return ')';
+    default:
+      return t.kind;
   }
 };
 
@@ -183,7 +194,13 @@ const HUFF = /\[%huff\s+(\d{1,2})\]/;
  * variations). Stops before a result or `)`; leaves ctx.i there.
  */
 function readLine(
-  ctx: LineContext, pos: Position, basePly: number, moves: PdnMove[], trailing: string[], game: Game | null, depth: number,
+  ctx: LineContext,
+  pos: Position,
+  basePly: number,
+  moves: PdnMove[],
+  trailing: string[],
+  game: Game | null,
+  depth: number,
 ): void | PdnError {
   const { tokens } = ctx;
   let pending: string[] = [];
@@ -239,7 +256,9 @@ function readLine(
       case 'text':
         if (!moves.length) return fail('syntax', t, `cannot read "${t.text.slice(0, 30)}"`);
         moves[moves.length - 1].after.push(t.text);
-        ctx.warnings.push(`line ${t.line}: text "${t.text.slice(0, 40)}" glued to move ${moves[moves.length - 1].text} kept as its comment`);
+        ctx.warnings.push(
+          `line ${t.line}: text "${t.text.slice(0, 40)}" glued to move ${moves[moves.length - 1].text} kept as its comment`,
+        );
         ctx.i++;
         continue;
       case 'nag':
@@ -282,7 +301,12 @@ function readLine(
         } catch (e) {
           if (e instanceof MoveError) {
             const code = e.code === 'invalid' ? 'invalid-move' : e.code === 'illegal' ? 'illegal-move' : 'ambiguous-move';
-            return fail(code, t, `${e.code === 'ambiguous' ? 'ambiguous' : e.code === 'invalid' ? 'invalid' : 'illegal'} move: ${e.reason}`, t.text + t.strength);
+            return fail(
+              code,
+              t,
+              `${e.code === 'ambiguous' ? 'ambiguous' : e.code === 'invalid' ? 'invalid' : 'illegal'} move: ${e.reason}`,
+              t.text + t.strength,
+            );
           }
           if (e instanceof GameError) return fail('illegal-move', t, e.message, t.text);
           throw e;
@@ -300,7 +324,13 @@ function readLine(
 
 function mk(move: PdnMove['move'], t: Extract<Token, { kind: 'move' }>, before: string[], huff: number | undefined): PdnMove {
   return {
-    move, text: t.text, strength: t.strength, nags: [], before: [...before], after: [], variations: [],
+    move,
+    text: t.text,
+    strength: t.strength,
+    nags: [],
+    before: [...before],
+    after: [],
+    variations: [],
     ...(huff !== undefined ? { huff } : {}),
   };
 }
@@ -321,8 +351,10 @@ function resolveWithLookahead(ctx: LineContext, pos: Position, text: string, leg
     const winners = scored.filter((s) => s.n === best);
     if (winners.length !== 1 || best === 0) throw e;
     const chosen = winners[0].m;
-    ctx.warnings.push(`${text} is ambiguous (${e.candidates.map((m) => [m.from, ...m.path].join('x')).join(' or ')}); ` +
-      `${[chosen.from, ...chosen.path].join('x')} taken, the only one the next moves agree with`);
+    ctx.warnings.push(
+      `${text} is ambiguous (${e.candidates.map((m) => [m.from, ...m.path].join('x')).join(' or ')}); ` +
+        `${[chosen.from, ...chosen.path].join('x')} taken, the only one the next moves agree with`,
+    );
     return chosen;
   }
 }

@@ -11,7 +11,11 @@ export const MAX_LINE = 79;
 const ORDER = ['Event', 'Site', 'Date', 'Round', 'Black', 'White'];
 const escapeTag = (v: string): string => v.replace(/[\\"]/g, (c) => '\\' + c).replace(/[\r\n]+/g, ' ');
 // eslint-disable-next-line no-control-regex
-const safeComment = (c: string): string => c.replace(/}/g, ')').replace(/[\s\x00-\x1f]+/g, ' ').trim();
+const safeComment = (c: string): string =>
+  c
+    .replace(/}/g, ')')
+    .replace(/[\s\x00-\x1f]+/g, ' ')
+    .trim();
 
 export function makePdnTags(game: PdnGame): [string, string][] {
   const tags: [string, string][] = [];
@@ -27,7 +31,9 @@ export function makePdnTags(game: PdnGame): [string, string][] {
     tags.push(['SetUp', '1']);
     tags.push(['FEN', makeFen(game.start)]);
   }
-  const variants = Object.entries(VARIANT_NAMES).filter(([, opt]) => game.options[opt]).map(([n]) => n);
+  const variants = Object.entries(VARIANT_NAMES)
+    .filter(([, opt]) => game.options[opt])
+    .map(([n]) => n);
   // A Variant tag is rebuilt from the options, so drop any copy from the source.
   const vk = rest.findIndex(([n]) => n.toLowerCase() === 'variant');
   if (vk >= 0) rest.splice(vk, 1);
@@ -37,7 +43,12 @@ export function makePdnTags(game: PdnGame): [string, string][] {
 
 /** Movetext units (tokens and comment words), before wrapping. */
 function lineUnits(
-  moves: readonly PdnMove[], start: Position, basePly: number, firstTurn: Position['turn'], options: GameOptions, units: string[],
+  moves: readonly PdnMove[],
+  start: Position,
+  basePly: number,
+  firstTurn: Position['turn'],
+  options: GameOptions,
+  units: string[],
 ): void {
   let pos = start;
   let needNumber = true;

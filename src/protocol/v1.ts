@@ -120,18 +120,20 @@ export const ClockState = z.object({
   /** false until the first move (or "Start clock"): clocks start with play, not with the set-up */
   started: z.boolean(),
   /** ACF time per move only: the move being timed (black/white above are what is left of each side's limit) */
-  perMove: z.optional(z.object({
-    /** whose move is being timed (null before the first) */
-    side: z.nullable(Side),
-    /** this move's limit (ms): the short one when `forced` */
-    limit: nonNeg(),
-    /** the mover has exactly one legal capture */
-    forced: z.boolean(),
-    /** "time" has been called on this side: the limit is reached and the grace period runs */
-    timeCalled: z.nullable(Side),
-    /** what is left of the grace period (ms); the side loses at 0 */
-    graceLeft: nonNeg(),
-  })),
+  perMove: z.optional(
+    z.object({
+      /** whose move is being timed (null before the first) */
+      side: z.nullable(Side),
+      /** this move's limit (ms): the short one when `forced` */
+      limit: nonNeg(),
+      /** the mover has exactly one legal capture */
+      forced: z.boolean(),
+      /** "time" has been called on this side: the limit is reached and the grace period runs */
+      timeCalled: z.nullable(Side),
+      /** what is left of the grace period (ms); the side loses at 0 */
+      graceLeft: nonNeg(),
+    }),
+  ),
 });
 export type ClockState = z.infer<typeof ClockState>;
 
@@ -326,7 +328,10 @@ export const Command = z.discriminatedUnion('name', [
     /** play the computer: its side and level 1–10 (null: two players; absent: the service's default) */
     computer: z.optional(z.nullable(z.object({ side: Side, level: z.number().check(z.int(), z.gte(1), z.lte(10)) }))),
   }),
-  z.object({ name: z.literal('set-tags'), tags: z.record(z.string().check(z.regex(/^[A-Za-z][A-Za-z0-9_]{0,39}$/)), z.string().check(z.maxLength(200))) }),
+  z.object({
+    name: z.literal('set-tags'),
+    tags: z.record(z.string().check(z.regex(/^[A-Za-z][A-Za-z0-9_]{0,39}$/)), z.string().check(z.maxLength(200))),
+  }),
   z.object({ name: z.literal('resign'), side: Side }),
   z.object({ name: z.literal('offer-draw'), side: Side }),
   z.object({ name: z.literal('accept-draw'), side: Side }),
@@ -345,7 +350,12 @@ export const Command = z.discriminatedUnion('name', [
   z.object({ name: z.literal('next-game'), kind: z.enum(['other-side', 'next']) }),
   z.object({ name: z.literal('clock-pause') }),
   /** Simulated board only: the "hand" on the page. */
-  z.object({ name: z.literal('hand'), action: z.enum(['place', 'lift', 'set']), square: Square, coins: z.optional(z.number().check(z.int(), z.gte(0), z.lte(2))) }),
+  z.object({
+    name: z.literal('hand'),
+    action: z.enum(['place', 'lift', 'set']),
+    square: Square,
+    coins: z.optional(z.number().check(z.int(), z.gte(0), z.lte(2))),
+  }),
   /** Simulated board only: put the game's position on the board. */
   z.object({ name: z.literal('hand-setup') }),
 ]);

@@ -80,7 +80,9 @@ export class Calibration {
    */
   static fromKnown(readings: ArrayLike<number>, counts: ArrayLike<number>, ownEmpty?: ArrayLike<number>, minGap = Infinity): Calibration {
     const c = new Calibration();
-    const empties: number[] = [], deltas: number[] = [], ratios: number[] = [];
+    const empties: number[] = [],
+      deltas: number[] = [],
+      ratios: number[] = [];
     for (let i = 0; i < SQUARE_COUNT; i++) {
       if (counts[i] === 0) {
         c.empty[i] = readings[i];
@@ -110,7 +112,8 @@ export class Calibration {
       // One coin placed far off-centre reads low; a square's one-coin level is taken as at
       // least ONE_FLOOR of the board's typical coin (sensor gains differ by only ~10 %).
       if (c.oneKnown[i]) c.one[i] = Math.max(c.one[i], c.empty[i] + ONE_FLOOR * delta);
-      if (!c.oneKnown[i]) c.one[i] = c.empty[i] + (c.twoKnown[i] ? Math.max((c.two[i] - c.empty[i]) / NOMINAL.stackRatio, ONE_FLOOR * delta) : delta);
+      if (!c.oneKnown[i])
+        c.one[i] = c.empty[i] + (c.twoKnown[i] ? Math.max((c.two[i] - c.empty[i]) / NOMINAL.stackRatio, ONE_FLOOR * delta) : delta);
       // A king reading lower than a stack on this square should is an off-centre stack: its
       // reading is no two-coin level (estimated from the one-coin level instead).
       if (c.twoKnown[i] && c.two[i] < c.empty[i] + NOMINAL.stackRatio * (c.one[i] - c.empty[i]) - 1) c.twoKnown[i] = 0;
@@ -143,7 +146,12 @@ export class Calibration {
     // (On measured levels a man may read above the routine's one-coin level — better centred, a
     // stronger magnet — but never into the upper part of the measured one-to-two gap: a reading
     // there is a stack, and learning it as a man would blind the square to stacks.)
-    if (count === 1 && (value < this.empty[i] + 2 * minGap || (this.measured[i] && value > this.two[i] - THRESHOLDS.measuredOneHeadroom * this.measuredGap[i]))) return;
+    if (
+      count === 1 &&
+      (value < this.empty[i] + 2 * minGap ||
+        (this.measured[i] && value > this.two[i] - THRESHOLDS.measuredOneHeadroom * this.measuredGap[i]))
+    )
+      return;
     // A man the game confirmed reading above a two-coin level learnt in play: that level came from
     // an off-centre king; it is estimated again from the one-coin level.
     if (count === 1 && this.twoKnown[i] && !this.measured[i] && value > this.two[i] - minGap) this.twoKnown[i] = 0;
@@ -196,12 +204,16 @@ export class Calibration {
       if (!Array.isArray(v) || v.length !== SQUARE_COUNT) fail(`"${name}" must be a list of ${SQUARE_COUNT} readings`);
       for (const [k, x] of (v as unknown[]).entries()) {
         if (x === null && nullable) continue;
-        if (typeof x !== 'number' || !Number.isFinite(x) || x < 0 || x > 1023) fail(`"${name}" square ${k + 1}: ${JSON.stringify(x)} is not a reading 0-1023`);
+        if (typeof x !== 'number' || !Number.isFinite(x) || x < 0 || x > 1023)
+          fail(`"${name}" square ${k + 1}: ${JSON.stringify(x)} is not a reading 0-1023`);
       }
       return v as (number | null)[];
     };
-    const empty = list('empty', false), one = list('one', false), two = list('two', true);
-    if (d.coding !== undefined && d.coding !== 'uniform' && d.coding !== 'polarity') fail(`"coding" must be "uniform" or "polarity", not ${JSON.stringify(d.coding)}`);
+    const empty = list('empty', false),
+      one = list('one', false),
+      two = list('two', true);
+    if (d.coding !== undefined && d.coding !== 'uniform' && d.coding !== 'polarity')
+      fail(`"coding" must be "uniform" or "polarity", not ${JSON.stringify(d.coding)}`);
     const c = new Calibration();
     c.coded = d.coding === 'polarity';
     const ratios: number[] = [];
@@ -236,7 +248,12 @@ export function median(xs: readonly number[]): number {
  * empty, one-coin and two-coin squares, on exactly the expected squares, with
  * a clear gap between the groups.
  */
-export function agreesWithOccupancy(readings: ArrayLike<number>, counts: ArrayLike<number>, minGap: number, ownEmpty?: ArrayLike<number>): boolean {
+export function agreesWithOccupancy(
+  readings: ArrayLike<number>,
+  counts: ArrayLike<number>,
+  minGap: number,
+  ownEmpty?: ArrayLike<number>,
+): boolean {
   return occupancyConflicts(readings, counts, minGap, ownEmpty).length === 0;
 }
 
@@ -252,7 +269,12 @@ export function agreesWithOccupancy(readings: ArrayLike<number>, counts: ArrayLi
  * readings: an off-centre king reads like a centred man, and the known
  * occupancy (the game) says which squares hold kings.
  */
-export function occupancyConflicts(readings: ArrayLike<number>, counts: ArrayLike<number>, minGap: number, ownEmpty?: ArrayLike<number>): number[] {
+export function occupancyConflicts(
+  readings: ArrayLike<number>,
+  counts: ArrayLike<number>,
+  minGap: number,
+  ownEmpty?: ArrayLike<number>,
+): number[] {
   let maxEmpty = -Infinity;
   for (let i = 0; i < SQUARE_COUNT; i++) if (counts[i] === 0) maxEmpty = Math.max(maxEmpty, readings[i]);
   // With no empty square to compare against, the coins must stand clear of the nominal empty level.

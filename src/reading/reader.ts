@@ -128,10 +128,24 @@ export class BoardReader {
   private readonly liveView: { -readonly [K in keyof BoardView]: BoardView[K] } = (() => {
     const r = this;
     return {
-      counts: this.counts, confidence: this.confidence, calibrated: false,
-      uncertain: 0, unexpected: 0, flipped: 0, faint: 0, plausibleStacks: 0, expectedStacks: 0,
-      lastChange: -Infinity, now: -Infinity, settling: false, measured: 0, unclear: 0,
-      coded: false, whiteSide: 0, blackSide: 0, half: 0,
+      counts: this.counts,
+      confidence: this.confidence,
+      calibrated: false,
+      uncertain: 0,
+      unexpected: 0,
+      flipped: 0,
+      faint: 0,
+      plausibleStacks: 0,
+      expectedStacks: 0,
+      lastChange: -Infinity,
+      now: -Infinity,
+      settling: false,
+      measured: 0,
+      unclear: 0,
+      coded: false,
+      whiteSide: 0,
+      blackSide: 0,
+      half: 0,
       get coins() {
         r.updateLevels();
         return r.coinLevels;
@@ -174,10 +188,18 @@ export class BoardReader {
     let recalibrated = false;
     for (const f of feedback) {
       switch (f.kind) {
-        case 'stack-prior': this.setStackPrior(f.plausible, f.expected); break;
-        case 'correct': this.correct(f.square, f.count); break;
-        case 'confirm': this.confirm(f.except); break;
-        case 'calibrate-from': if (this.calibrateFrom(f.counts)) recalibrated = true; break;
+        case 'stack-prior':
+          this.setStackPrior(f.plausible, f.expected);
+          break;
+        case 'correct':
+          this.correct(f.square, f.count);
+          break;
+        case 'confirm':
+          this.confirm(f.except);
+          break;
+        case 'calibrate-from':
+          if (this.calibrateFrom(f.counts)) recalibrated = true;
+          break;
       }
     }
     return recalibrated;
@@ -188,7 +210,8 @@ export class BoardReader {
    * 1 = one coin (the best-centred seen), and `stack`: 0 = one coin, 1 = two.
    */
   level(square: number): { coins: number; stack: number } {
-    const i = square - 1, c = this.calibration;
+    const i = square - 1,
+      c = this.calibration;
     return {
       coins: (this.smooth[i] - c.empty[i]) / Math.max(1, c.span(i)),
       stack: (this.smooth[i] - c.one[i]) / Math.max(1, c.two[i] - c.one[i]),
@@ -208,7 +231,8 @@ export class BoardReader {
 
   /** Feeds one frame; returns true when the debounced board changed. */
   push(t: number, readings: ArrayLike<number>): boolean {
-    const o = this.options, cal = this.calibration;
+    const o = this.options,
+      cal = this.calibration;
     let changed = false;
     this.now = t;
     const first = this.frames++ === 0;
@@ -217,7 +241,9 @@ export class BoardReader {
     let uncertain = 0;
     let flipped = 0;
     let faint = 0;
-    let white = 0, black = 0, half = 0;
+    let white = 0,
+      black = 0,
+      half = 0;
     for (let i = 0; i < SQUARE_COUNT; i++) {
       const raw = readings[i];
       const quiet = Math.abs(raw - this.rawSmooth[i]) <= steadyTol;
@@ -246,7 +272,13 @@ export class BoardReader {
       const gap12 = Math.max(cal.two[i] - cal.one[i], 1);
       const plausible = (this.stackMask >>> i) & 1;
       // (Where both levels were measured deliberately on this square, they are no guess: nearer midway.)
-      const stackBar = expected ? o.expectedStackBar : plausible ? T.plausibleStackBar : cal.measured[i] ? T.measuredStackBar : o.unexpectedStackBar;
+      const stackBar = expected
+        ? o.expectedStackBar
+        : plausible
+          ? T.plausibleStackBar
+          : cal.measured[i]
+            ? T.measuredStackBar
+            : o.unexpectedStackBar;
       const t12 = cal.one[i] + stackBar * gap12;
 
       // Candidate count, with hysteresis towards the current one. A reading clearly below the
@@ -266,7 +298,13 @@ export class BoardReader {
       const band = plausible || expected ? o.uncertainBand : cal.measured[i] ? T.measuredBand : 0;
       // (On measured levels the band is the band: the hysteresis margin would widen it over most of a
       // narrow one-to-two gap.)
-      if (band && !this.frozen[i] && sm > cal.empty[i] + T.uncertainFloor * span && Math.abs(sm - t12) < band * gap12 + (plausible || expected ? T.plausibleBandHysteresis * h : 0)) uncertain |= 1 << i;
+      if (
+        band &&
+        !this.frozen[i] &&
+        sm > cal.empty[i] + T.uncertainFloor * span &&
+        Math.abs(sm - t12) < band * gap12 + (plausible || expected ? T.plausibleBandHysteresis * h : 0)
+      )
+        uncertain |= 1 << i;
       // Faint: between a far off-centre or half-lifted coin and an empty square whose level was
       // guessed (off by the sensor's offset). Empty or one coin is then the game's call.
       const faintBand = sm > cal.empty[i] + T.faint[0] * span && sm < cal.empty[i] + T.faint[1] * span;
@@ -293,7 +331,8 @@ export class BoardReader {
       if (this.frozen[i]) {
         // (A man the game settled on a measured square, now reading steadily higher than any man
         // reads there: a coin was put on it. The evidence overrules the old call.)
-        const firm = this.frozen[i] === 1 && cal.measured[i] && (sm - cal.one[i]) / gap12 >= FIRM_STACK && Math.abs(v - sm) <= T.steady * span;
+        const firm =
+          this.frozen[i] === 1 && cal.measured[i] && (sm - cal.one[i]) / gap12 >= FIRM_STACK && Math.abs(v - sm) <= T.steady * span;
         if (c === 0 || sm < t01 || firm) this.frozen[i] = 0;
         else c = this.frozen[i];
       }
@@ -315,7 +354,12 @@ export class BoardReader {
           if (++this.steadyRun[i] === T.plateauFrames) {
             const base = this.plateau[i];
             const up = sm - base;
-            if (!Number.isNaN(base) && cur === 1 && expected && (up >= o.plateauStep * span || (up >= T.crownStep * span && sm >= cal.one[i] + T.crownAbove * span))) {
+            if (
+              !Number.isNaN(base) &&
+              cur === 1 &&
+              expected &&
+              (up >= o.plateauStep * span || (up >= T.crownStep * span && sm >= cal.one[i] + T.crownAbove * span))
+            ) {
               this.counts[i] = 2;
               this.frozen[i] = 2; // a step up where a crown is awaited is evidence the absolute level cannot overrule
               uncertain &= ~(1 << i);
@@ -405,8 +449,7 @@ export class BoardReader {
       const cal = this.calibration;
       if (!cal.emptyKnown[i]) cal.learn(i, 0, this.rawSmooth[i], 1);
       else if (Math.abs(raw - cal.empty[i]) < T.driftWindow * cal.span(i)) cal.learn(i, 0, raw, this.options.driftAlpha);
-    }
-    else if (!this.learnt[i]) {
+    } else if (!this.learnt[i]) {
       this.learnt[i] = 1;
       this.calibration.learn(i, count as 1 | 2, this.smooth[i], T.learnWeight);
     } else if (count === 1 && this.smooth[i] > this.calibration.one[i]) {
@@ -434,7 +477,7 @@ export class BoardReader {
     this.settledSince[i] = this.now;
     // Hold this one-or-two call until the piece is lifted (an empty-or-one call while the reading
     // stays faint); learn its level once the reading is steady.
-    if (count === 0 || ((this.faintMask >>> i) & 1)) this.held[i] = count;
+    if (count === 0 || (this.faintMask >>> i) & 1) this.held[i] = count;
     else this.frozen[i] = count;
     this.learnt[i] = 0;
     this.confirmed[i] = 1;

@@ -54,12 +54,27 @@ export class CalibrationRoutine {
   progress(): RoutineProgress {
     switch (this.step) {
       case 'clear':
-        return { step: 'clear', square: null, done: 0, total: 1, message: 'Calibration 1/3: take every coin off the board, then keep still.' };
+        return {
+          step: 'clear',
+          square: null,
+          done: 0,
+          total: 1,
+          message: 'Calibration 1/3: take every coin off the board, then keep still.',
+        };
       case 'start':
-        return { step: 'start', square: null, done: 0, total: 1, message: 'Calibration 2/3: set up the start position (one coin on squares 1–12 and 21–32).' };
+        return {
+          step: 'start',
+          square: null,
+          done: 0,
+          total: 1,
+          message: 'Calibration 2/3: set up the start position (one coin on squares 1–12 and 21–32).',
+        };
       case 'stack':
         return {
-          step: 'stack', square: this.stackSquare, done: this.stackSquare - 1, total: SQUARE_COUNT,
+          step: 'stack',
+          square: this.stackSquare,
+          done: this.stackSquare - 1,
+          total: SQUARE_COUNT,
           message: this.waitingForLift
             ? `Calibration 3/3: take the stack off square ${this.stackSquare - 1}.`
             : `Calibration 3/3: put a stack of two coins${this.coded ? ' of one colour' : ''} on square ${this.stackSquare}${this.stackSquare === 1 ? ' (clear the board first)' : ''}.`,

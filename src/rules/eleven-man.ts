@@ -140,7 +140,8 @@ const START_WHITE = 0xfff00000 | 0;
 
 /** Eleven-man ballot `n` (1–2400): the position to start from (Black to move). */
 export function elevenManPosition(n: number): Position {
-  if (!Number.isInteger(n) || n < 1 || n > ENTRIES.length) throw new RangeError(`no eleven-man ballot ${n}: they are numbered 1 to ${ENTRIES.length}`);
+  if (!Number.isInteger(n) || n < 1 || n > ENTRIES.length)
+    throw new RangeError(`no eleven-man ballot ${n}: they are numbered 1 to ${ENTRIES.length}`);
   const [b, w] = ENTRIES[n - 1].split('.');
   const mask = (s: string) => [...s].reduce((m, ch) => m ^ (1 << parseInt(ch, 32)), 0);
   return { black: (START_BLACK ^ mask(b)) >>> 0, white: (START_WHITE ^ mask(w)) >>> 0, kings: 0, turn: 'black' };

@@ -9,7 +9,11 @@ export type FenErrorCode = 'syntax' | PositionError['code'];
 
 export class FenError extends CrownheadError<FenErrorCode> {
   override readonly name = 'FenError';
-  constructor(code: FenErrorCode, message: string, readonly fen: string) {
+  constructor(
+    code: FenErrorCode,
+    message: string,
+    readonly fen: string,
+  ) {
     super(code, `bad FEN "${fen}": ${message}`);
   }
 }
@@ -26,7 +30,8 @@ export function parseFenSetup(fen: string): Setup {
   const turnText = parts[0].toUpperCase();
   if (turnText !== 'B' && turnText !== 'W') fail(`turn must be B or W, not "${parts[0]}"`);
   const setup: Setup = { turn: turnText === 'B' ? 'black' : 'white', blackMen: [], blackKings: [], whiteMen: [], whiteKings: [] };
-  if (parts.length !== 3) fail(`expected turn and two piece lists separated by ':', found ${parts.length} field${parts.length === 1 ? '' : 's'}`);
+  if (parts.length !== 3)
+    fail(`expected turn and two piece lists separated by ':', found ${parts.length} field${parts.length === 1 ? '' : 's'}`);
   const seenColors = new Set<string>();
   for (const part of parts.slice(1)) {
     if (part === '') continue; // an empty list: that side has no pieces

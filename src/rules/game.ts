@@ -57,7 +57,10 @@ export class Game {
   private hashValue: Hash;
   private legalCache: Move[] | null = null;
 
-  constructor(readonly start: Position, readonly options: GameOptions = {}) {
+  constructor(
+    readonly start: Position,
+    readonly options: GameOptions = {},
+  ) {
     this.hashValue = hashPosition(start);
     this.counts.set(hashKey(this.hashValue), 1);
     this.checkNoMoves();
@@ -162,7 +165,11 @@ export class Game {
     const key = hashKey(this.hashValue);
     this.counts.set(key, (this.counts.get(key) ?? 0) + 1);
     const ply: Ply = {
-      move, before, after, quiet: this.quietAfter(move), hash: key,
+      move,
+      before,
+      after,
+      quiet: this.quietAfter(move),
+      hash: key,
       ...(huff ? { huff: huff.square, beforeHuff: huff.beforeHuff } : {}),
     };
     this.plies.push(ply);
@@ -184,7 +191,11 @@ export class Game {
   /** Claims the draw that drawClaim() reports. */
   claimDraw(): Outcome {
     const claim = this.drawClaim();
-    if (!claim) throw new GameError('game-over', 'no draw can be claimed: the position has not stood three times and the 40-move count is not reached');
+    if (!claim)
+      throw new GameError(
+        'game-over',
+        'no draw can be claimed: the position has not stood three times and the 40-move count is not reached',
+      );
     return (this.outcomeValue = { winner: null, reason: claim });
   }
 
@@ -251,11 +262,17 @@ export class Game {
     }
     const beforeHuff = this.position;
     const b = 1 << (square - 1);
-    const huffed: Position = { black: beforeHuff.black & ~b, white: beforeHuff.white & ~b, kings: beforeHuff.kings & ~b, turn: beforeHuff.turn };
+    const huffed: Position = {
+      black: beforeHuff.black & ~b,
+      white: beforeHuff.white & ~b,
+      kings: beforeHuff.kings & ~b,
+      turn: beforeHuff.turn,
+    };
     const legal = legalMoves(huffed, this.options);
-    const move = typeof moveText === 'string'
-      ? resolveMove(huffed, moveText, this.options, legal)
-      : legal.find((m) => m.from === moveText.from && m.to === moveText.to && m.path.every((p, i) => p === moveText.path[i]));
+    const move =
+      typeof moveText === 'string'
+        ? resolveMove(huffed, moveText, this.options, legal)
+        : legal.find((m) => m.from === moveText.from && m.to === moveText.to && m.path.every((p, i) => p === moveText.path[i]));
     if (!move) throw new GameError('illegal-move', `illegal move after huffing ${square}`);
     this.hashValue = hashWithout(this.hashValue, beforeHuff, square);
     return this.commit(move, { square, beforeHuff, huffed });

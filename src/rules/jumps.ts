@@ -9,7 +9,15 @@ export const FORWARD_BLACK = [2, 3]; // DL, DR
 export const FORWARD_WHITE = [0, 1]; // UL, UR
 export const ALL_DIRS = [0, 1, 2, 3];
 
-export type JumpSink = (fromIdx: number, toIdx: number, capMask: number, crowned: boolean, path: Int8Array, caps: Int8Array, len: number) => void;
+export type JumpSink = (
+  fromIdx: number,
+  toIdx: number,
+  capMask: number,
+  crowned: boolean,
+  path: Int8Array,
+  caps: Int8Array,
+  len: number,
+) => void;
 
 export class JumpSearch {
   readonly path = new Int8Array(32);
@@ -55,4 +63,3 @@ export class JumpSearch {
     return found;
   }
 }
-

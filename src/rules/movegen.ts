@@ -3,10 +3,7 @@
 // the position after a move. Bitboards for simple moves and for "is there a
 // capture", the jump search in jumps.ts for jump sequences; perft lives in perft.ts.
 
-import {
-  BLACK_KING_ROW, WHITE_KING_ROW, NEIGHBOUR, lowestIndex,
-  stepDL, stepDR, stepUL, stepUR, type Bitboard,
-} from './squares.ts';
+import { BLACK_KING_ROW, WHITE_KING_ROW, NEIGHBOUR, lowestIndex, stepDL, stepDR, stepUL, stepUR, type Bitboard } from './squares.ts';
 import type { Position } from './position.ts';
 import { ALL_DIRS, FORWARD_BLACK, FORWARD_WHITE, JumpSearch } from './jumps.ts';
 
@@ -45,7 +42,8 @@ export function simpleMovers(own: Bitboard, kings: Bitboard, empty: Bitboard, bl
 /** Pieces of `own` that have at least one capture. */
 export function jumpers(own: Bitboard, opp: Bitboard, kings: Bitboard, empty: Bitboard, black: boolean): Bitboard {
   const k = own & kings;
-  let down = 0, up = 0;
+  let down = 0,
+    up = 0;
   // A piece at s can jump down-left if stepDL(s) is an opponent and stepDL²(s) is empty:
   // s ∈ stepUR(opp ∩ stepUR(empty)).
   down = stepUR(opp & stepUR(empty)) | stepUL(opp & stepUL(empty));
@@ -103,7 +101,8 @@ export function legalMoves(pos: Position, opts: RulesOptions = {}): Move[] {
   if (j) {
     const s = searcher;
     s.sink = (f, t, _cap, crowned, path, caps, len) => {
-      const p: number[] = [], c: number[] = [];
+      const p: number[] = [],
+        c: number[] = [];
       for (let i = 0; i < len; i++) {
         p.push(path[i] + 1);
         c.push(caps[i] + 1);
@@ -152,15 +151,16 @@ function applyMask(pos: Position, fromBit: number, toBit: number, capMask: numbe
   let kings = pos.kings & ~capMask;
   if (kings & fromBit) kings = (kings & ~fromBit) | toBit;
   else if (crowned) kings |= toBit;
-  return black
-    ? { black: own, white: opp, kings, turn: 'white' }
-    : { black: opp, white: own, kings, turn: 'black' };
+  return black ? { black: own, white: opp, kings, turn: 'white' } : { black: opp, white: own, kings, turn: 'black' };
 }
 
 /** Two moves that leave the same position (e.g. a king's two routes round the same pieces). */
 export const sameResult = (a: Move, b: Move): boolean =>
-  a.from === b.from && a.to === b.to && a.crowned === b.crowned &&
-  a.captures.length === b.captures.length && a.captures.every((c) => b.captures.includes(c));
+  a.from === b.from &&
+  a.to === b.to &&
+  a.crowned === b.crowned &&
+  a.captures.length === b.captures.length &&
+  a.captures.every((c) => b.captures.includes(c));
 
 export const sameMove = (a: Move, b: Move): boolean =>
   a.from === b.from && a.path.length === b.path.length && a.path.every((p, i) => p === b.path[i]);

@@ -30,11 +30,15 @@ export type MoveErrorCode = 'invalid' | 'illegal' | 'ambiguous';
 
 export class MoveError extends CrownheadError<MoveErrorCode> {
   override readonly name = 'MoveError';
-  constructor(code: MoveErrorCode, readonly text: string, readonly reason: string, readonly candidates: readonly Move[] = []) {
+  constructor(
+    code: MoveErrorCode,
+    readonly text: string,
+    readonly reason: string,
+    readonly candidates: readonly Move[] = [],
+  ) {
     super(code, `${code === 'invalid' ? 'invalid move' : code === 'illegal' ? 'illegal move' : 'ambiguous move'} ${text}: ${reason}`);
   }
 }
-
 
 function isSubsequence(needle: readonly number[], hay: readonly number[]): boolean {
   let i = 0;
@@ -47,7 +51,8 @@ export function resolveMove(pos: Position, text: string, opts: RulesOptions = {}
   const parsed = parseMoveText(text);
   if (!parsed) throw new MoveError('invalid', text, 'not a move in numeric notation (like 11-15 or 15x24)');
   const { squares } = parsed;
-  const from = squares[0], to = squares[squares.length - 1];
+  const from = squares[0],
+    to = squares[squares.length - 1];
   let candidates = legal.filter((m) => m.from === from && m.to === to);
   if (squares.length > 2) {
     const mid = squares.slice(1);
@@ -76,8 +81,7 @@ function explainIllegal(pos: Position, from: number, to: number, legal: Move[]):
 }
 
 export const shortText = (m: Move): string => `${m.from}${m.captures.length ? 'x' : '-'}${m.to}`;
-export const longText = (m: Move): string =>
-  m.captures.length ? [m.from, ...m.path].join('x') : `${m.from}-${m.to}`;
+export const longText = (m: Move): string => (m.captures.length ? [m.from, ...m.path].join('x') : `${m.from}-${m.to}`);
 
 /** Short notation, or long where another legal move has the same start and end. */
 export function moveText(move: Move, legal: readonly Move[]): string {

@@ -18,7 +18,6 @@ export function perftDivide(pos: Position, depth: number, opts: RulesOptions = {
   return legalMoves(pos, opts).map((move) => ({ move, nodes: perft(playMove(pos, move), depth - 1, opts) }));
 }
 
-
 const MAX_PLY = 64;
 const bufFrom = Array.from({ length: MAX_PLY }, () => new Int8Array(256));
 const bufTo = Array.from({ length: MAX_PLY }, () => new Int8Array(256));
@@ -35,8 +34,7 @@ function countSimple(own: number, kings: number, empty: number, black: boolean):
   const men = black ? own : k; // pieces that may move down
   const upMovers = black ? k : own; // pieces that may move up
   return (
-    popcount(stepDL(men) & empty) + popcount(stepDR(men) & empty) +
-    popcount(stepUL(upMovers) & empty) + popcount(stepUR(upMovers) & empty)
+    popcount(stepDL(men) & empty) + popcount(stepDR(men) & empty) + popcount(stepUL(upMovers) & empty) + popcount(stepUR(upMovers) & empty)
   );
 }
 
@@ -50,7 +48,10 @@ function perftRec(b: number, w: number, k: number, black: boolean, depth: number
     if (j === 0) return countSimple(own, k, empty, black);
     let n = 0;
     s.sink = countOnly;
-    s.black = black; s.opp = opp; s.kingRow = black ? BLACK_KING_ROW : WHITE_KING_ROW; s.crownContinue = !!opts.crownContinue;
+    s.black = black;
+    s.opp = opp;
+    s.kingRow = black ? BLACK_KING_ROW : WHITE_KING_ROW;
+    s.crownContinue = !!opts.crownContinue;
     while (j) {
       const i = lowestIndex(j);
       j &= j - 1;
@@ -61,10 +62,16 @@ function perftRec(b: number, w: number, k: number, black: boolean, depth: number
   }
   // Generate into this ply's buffers.
   let n = 0;
-  const F = bufFrom[ply], T = bufTo[ply], C = bufCap[ply], K = bufCrown[ply];
+  const F = bufFrom[ply],
+    T = bufTo[ply],
+    C = bufCap[ply],
+    K = bufCrown[ply];
   const captures = j !== 0;
   if (captures) {
-    s.black = black; s.opp = opp; s.kingRow = black ? BLACK_KING_ROW : WHITE_KING_ROW; s.crownContinue = !!opts.crownContinue;
+    s.black = black;
+    s.opp = opp;
+    s.kingRow = black ? BLACK_KING_ROW : WHITE_KING_ROW;
+    s.crownContinue = !!opts.crownContinue;
     s.sink = perftSink;
     sinkPly = ply;
     sinkN = 0;
@@ -87,7 +94,10 @@ function perftRec(b: number, w: number, k: number, black: boolean, depth: number
         if (!king && (black ? d < 2 : d >= 2)) continue;
         const t = NEIGHBOUR[i * 4 + d];
         if (t < 0 || (empty & (1 << t)) === 0) continue;
-        F[n] = i; T[n] = t; C[n] = 0; K[n] = !king && (kingRow & (1 << t)) !== 0 ? 1 : 0;
+        F[n] = i;
+        T[n] = t;
+        C[n] = 0;
+        K[n] = !king && (kingRow & (1 << t)) !== 0 ? 1 : 0;
         n++;
       }
     }
@@ -95,15 +105,15 @@ function perftRec(b: number, w: number, k: number, black: boolean, depth: number
   if (depth === 1) return n;
   let total = 0;
   for (let m = 0; m < n; m++) {
-    const fromBit = 1 << F[m], toBit = 1 << T[m], cap = C[m];
+    const fromBit = 1 << F[m],
+      toBit = 1 << T[m],
+      cap = C[m];
     const o = (own & ~fromBit) | toBit;
     const p = opp & ~cap;
     let nk = k & ~cap;
     if (nk & fromBit) nk = (nk & ~fromBit) | toBit;
     else if (K[m]) nk |= toBit;
-    total += black
-      ? perftRec(o, p, nk, false, depth - 1, ply + 1, opts)
-      : perftRec(p, o, nk, true, depth - 1, ply + 1, opts);
+    total += black ? perftRec(o, p, nk, false, depth - 1, ply + 1, opts) : perftRec(p, o, nk, true, depth - 1, ply + 1, opts);
   }
   return total;
 }

@@ -27,11 +27,7 @@ export interface Setup {
   whiteKings: number[];
 }
 
-export type PositionErrorCode =
-  | 'bad-square'
-  | 'two-pieces-on-square'
-  | 'uncrowned-man'
-  | 'too-many-pieces';
+export type PositionErrorCode = 'bad-square' | 'two-pieces-on-square' | 'uncrowned-man' | 'too-many-pieces';
 
 export class PositionError extends CrownheadError<PositionErrorCode> {
   override readonly name = 'PositionError';
@@ -49,7 +45,9 @@ export interface SetupOptions {
 
 /** Validates a set-up into a Position, or throws a PositionError naming the first problem. */
 export function positionFromSetup(setup: Setup, options: SetupOptions = {}): Position {
-  let black = 0, white = 0, kings = 0;
+  let black = 0,
+    white = 0,
+    kings = 0;
   const seen = new Map<number, string>();
   const lists: [number[], string, boolean, boolean][] = [
     [setup.blackMen, 'black man', true, false],
@@ -76,7 +74,10 @@ export function positionFromSetup(setup: Setup, options: SetupOptions = {}): Pos
       if (isKing) kings |= b;
     }
   }
-  for (const [bb, name] of [[black, 'black'], [white, 'white']] as const) {
+  for (const [bb, name] of [
+    [black, 'black'],
+    [white, 'white'],
+  ] as const) {
     const n = popcount(bb);
     if (n > 12) throw new PositionError('too-many-pieces', `${name} has ${n} pieces; a side has at most 12`);
   }
@@ -104,8 +105,7 @@ export const samePosition = (a: Position, b: Position): boolean =>
   a.black === b.black && a.white === b.white && a.kings === b.kings && a.turn === b.turn;
 
 /** Same pieces on the same squares, whoever is to move. */
-export const sameBoard = (a: Position, b: Position): boolean =>
-  a.black === b.black && a.white === b.white && a.kings === b.kings;
+export const sameBoard = (a: Position, b: Position): boolean => a.black === b.black && a.white === b.white && a.kings === b.kings;
 
 export type Piece = 'b' | 'w' | 'B' | 'W';
 

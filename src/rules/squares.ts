@@ -35,7 +35,7 @@ export const DR = 3;
 
 /** Row (0–7) and column (0–7) of a square index 0–31. */
 export const rowOf = (i: number): number => i >> 2;
-export const colOf = (i: number): number => ((i >> 2) & 1) === 0 ? 2 * (i & 3) + 1 : 2 * (i & 3);
+export const colOf = (i: number): number => (((i >> 2) & 1) === 0 ? 2 * (i & 3) + 1 : 2 * (i & 3));
 /** Square index 0–31 at row/column, or −1 for a light square or off the board. */
 export function indexAt(row: number, col: number): number {
   if (row < 0 || row > 7 || col < 0 || col > 7) return -1;
@@ -52,7 +52,8 @@ export const NEIGHBOUR = new Int8Array(128);
 export const JUMP_LAND = new Int8Array(128);
 for (let i = 0; i < 32; i++) {
   for (let d = 0; d < 4; d++) {
-    const r = rowOf(i), c = colOf(i);
+    const r = rowOf(i),
+      c = colOf(i);
     NEIGHBOUR[i * 4 + d] = indexAt(r + DR_ROW[d], c + DR_COL[d]);
     JUMP_LAND[i * 4 + d] = indexAt(r + 2 * DR_ROW[d], c + 2 * DR_COL[d]);
   }
@@ -61,7 +62,7 @@ for (let i = 0; i < 32; i++) {
 export function popcount(x: Bitboard): number {
   x = x - ((x >>> 1) & 0x55555555);
   x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
-  return (Math.imul((x + (x >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24);
+  return Math.imul((x + (x >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24;
 }
 
 /** Index of the lowest set bit (x must be non-zero). */

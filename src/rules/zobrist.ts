@@ -25,8 +25,12 @@ export interface Hash {
 const kindOf = (black: boolean, king: boolean): number => (black ? 0 : 2) + (king ? 1 : 0);
 
 export function hashPosition(pos: Position): Hash {
-  let hi = 0, lo = 0;
-  for (const [bb, black] of [[pos.black, true], [pos.white, false]] as const) {
+  let hi = 0,
+    lo = 0;
+  for (const [bb, black] of [
+    [pos.black, true],
+    [pos.white, false],
+  ] as const) {
     let x = bb;
     while (x) {
       const i = lowestIndex(x);

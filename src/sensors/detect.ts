@@ -42,7 +42,6 @@ export class HandshakeError extends CrownheadError<'handshake'> {
   }
 }
 
-
 /**
  * Open `path` and make sure a Crownhead board speaking proto=1 answers.
  * Resolves with the open port (lines after the identity are kept for the
@@ -76,7 +75,8 @@ export async function handshake(
         lines++;
         const r = parseBoardLine(line);
         if (r.type === 'identity') done(null, r);
-        else if (r.type === 'invalid' && r.reason === 'version') done(new HandshakeError(path, `not a Crownhead proto=1 board (${r.message})`));
+        else if (r.type === 'invalid' && r.reason === 'version')
+          done(new HandshakeError(path, `not a Crownhead proto=1 board (${r.message})`));
       });
       // the board announces itself at boot; ask anyway once the reset is over, and again halfway
       timers.push(setTimeout(() => void port.write(makeHostCommand({ type: 'identify' })), resetDelay));
@@ -136,7 +136,8 @@ export async function findBoard(
     const i = ranked.findIndex((p) => p.path === opts.prefer);
     if (i > 0) ranked.unshift(...ranked.splice(i, 1));
   }
-  if (!ranked.length && !error) tried.push(ports.length ? `none of ${ports.length} serial port(s) is a USB serial device` : 'no serial ports');
+  if (!ranked.length && !error)
+    tried.push(ports.length ? `none of ${ports.length} serial port(s) is a USB serial device` : 'no serial ports');
   for (const p of ranked) {
     try {
       return await handshake(binding, p.path, opts);

@@ -45,7 +45,10 @@ class Harness {
   private stderrTail: string[] = [];
   private gone = false;
 
-  constructor(private readonly proc: ChildProcessWithoutNullStreams, timeoutMs: number) {
+  constructor(
+    private readonly proc: ChildProcessWithoutNullStreams,
+    timeoutMs: number,
+  ) {
     const lines = createInterface({ input: proc.stdout });
     proc.stderr.on('data', (d: Buffer) => {
       this.stderrTail = [...this.stderrTail, ...d.toString().split('\n').filter(Boolean)].slice(-5);
@@ -208,7 +211,8 @@ export class EmulatorBoardSource extends SourceBase implements BoardHand {
   }
   async set(square: number, coins: number, color?: 'black' | 'white'): Promise<void> {
     this.coinsAt(square);
-    if (!Number.isInteger(coins) || coins < 0 || coins > 2) throw new RangeError(`square ${square}: ${coins} coins (a square holds 0, 1 or 2)`);
+    if (!Number.isInteger(coins) || coins < 0 || coins > 2)
+      throw new RangeError(`square ${square}: ${coins} coins (a square holds 0, 1 or 2)`);
     this.model.set(square, coins, color);
     await this.levels();
   }

@@ -198,7 +198,8 @@ export class FirmataBoardSource extends SourceBase {
       board.on('error', (e) => {
         clearTimeout(timer);
         const message = e instanceof Error ? e.message : String((e as { message?: unknown })?.message ?? e);
-        if (/timeout/i.test(message)) fail(); // johnny-five's own connect timer
+        if (/timeout/i.test(message))
+          fail(); // johnny-five's own connect timer
         else reject(new Error(message));
       });
     });
@@ -214,7 +215,9 @@ export class FirmataBoardSource extends SourceBase {
     io.sysexCommand([0x7a, interval & 0x7f, (interval >> 7) & 0x7f]); // SAMPLING_INTERVAL, below firmata-io's 10 ms floor
     this.led = new five.default.Led({ pin: ledPin, board });
     this.led.off();
-    port.on('close', (err?: { disconnected?: boolean; message?: string }) => this.onLost(err?.disconnected ? `unplugged (${err.message})` : 'port closed'));
+    port.on('close', (err?: { disconnected?: boolean; message?: string }) =>
+      this.onLost(err?.disconnected ? `unplugged (${err.message})` : 'port closed'),
+    );
     port.on('error', (err: Error) => this.onLost(`port error: ${err.message}`));
 
     const fw = io.firmware;

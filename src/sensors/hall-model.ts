@@ -152,7 +152,8 @@ export class HallModel {
 
   /** Exactly `coins` coins: extra ones lifted, missing ones placed. */
   set(square: number, coins: number, color?: 'black' | 'white'): void {
-    if (!Number.isInteger(coins) || coins < 0 || coins > 2) throw new RangeError(`square ${square}: ${coins} coins (a square holds 0, 1 or 2)`);
+    if (!Number.isInteger(coins) || coins < 0 || coins > 2)
+      throw new RangeError(`square ${square}: ${coins} coins (a square holds 0, 1 or 2)`);
     const s = this.stack(square);
     if (s.length > coins) s.length = coins;
     while (s.length < coins) this.place(square, undefined, color);

@@ -24,7 +24,10 @@ export class LinePort {
   private closed = false;
   private closeReason: string | null = null;
 
-  private constructor(port: SerialPort, readonly path: string) {
+  private constructor(
+    port: SerialPort,
+    readonly path: string,
+  ) {
     this.port = port;
     this.parser = port.pipe(new ReadlineParser({ delimiter: '\n', encoding: 'latin1' }));
     this.parser.on('data', (line: string) => {

@@ -2,13 +2,7 @@
 // of protocol error, and tracks the frame/heartbeat sequence number to detect
 // gaps (lost lines), including the wrap 0xFFFF → 0x0000.
 
-import {
-  MAX_SEQ,
-  PROTOCOL_ERROR_REASONS,
-  type BoardMessage,
-  type ProtocolError,
-  type ProtocolErrorReason,
-} from './protocol.ts';
+import { MAX_SEQ, PROTOCOL_ERROR_REASONS, type BoardMessage, type ProtocolError, type ProtocolErrorReason } from './protocol.ts';
 
 export interface LineStatsSnapshot {
   /** lines that parsed into a message */

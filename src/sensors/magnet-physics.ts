@@ -21,7 +21,9 @@ export interface Magnet {
   price: number;
 }
 
-const N35 = 1.19, N42 = 1.3, N52 = 1.44;
+const N35 = 1.19,
+  N42 = 1.3,
+  N52 = 1.44;
 export const MAGNETS: readonly Magnet[] = [
   { key: '6x1-N35', diameter: 6, thickness: 1, grade: 'N35', br: N35, price: 0.05 },
   { key: '6x2-N52', diameter: 6, thickness: 2, grade: 'N52', br: N52, price: 0.12 },
@@ -55,20 +57,94 @@ export interface Sensor {
 
 export const SENSORS: readonly Sensor[] = [
   // Honeywell SS49E at 5 V: 1.4 (1.0–1.75) mV/G, 2.5 (2.25–2.75) V at 0 G, output span ≈ 0.9–4.2 V.
-  { key: 'SS49E', name: 'Honeywell SS49E', sens: 1.4, sensMin: 1.0, sensMax: 1.75, q: 2500, qMin: 2250, qMax: 2750, outMin: 900, outMax: 4200, unipolar: false, price: 0.3 },
+  {
+    key: 'SS49E',
+    name: 'Honeywell SS49E',
+    sens: 1.4,
+    sensMin: 1.0,
+    sensMax: 1.75,
+    q: 2500,
+    qMin: 2250,
+    qMax: 2750,
+    outMin: 900,
+    outMax: 4200,
+    unipolar: false,
+    price: 0.3,
+  },
   // TI DRV5055A4 at 5 V: 12.5 mV/mT, VCC/2 at 0 mT, ±169 mT. The TI and Allegro tolerances below are
   // approximate (a few per cent; they only decide the 'saturates' column): check the current datasheet.
-  { key: 'DRV5055A4', name: 'TI DRV5055A4', sens: 1.25, sensMin: 1.19, sensMax: 1.31, q: 2500, qMin: 2450, qMax: 2550, outMin: 200, outMax: 4800, unipolar: false, price: 0.9 },
+  {
+    key: 'DRV5055A4',
+    name: 'TI DRV5055A4',
+    sens: 1.25,
+    sensMin: 1.19,
+    sensMax: 1.31,
+    q: 2500,
+    qMin: 2450,
+    qMax: 2550,
+    outMin: 200,
+    outMax: 4800,
+    unipolar: false,
+    price: 0.9,
+  },
   // TI DRV5055A3 at 5 V: 25 mV/mT, ±85 mT.
-  { key: 'DRV5055A3', name: 'TI DRV5055A3', sens: 2.5, sensMin: 2.38, sensMax: 2.62, q: 2500, qMin: 2450, qMax: 2550, outMin: 200, outMax: 4800, unipolar: false, price: 0.9 },
+  {
+    key: 'DRV5055A3',
+    name: 'TI DRV5055A3',
+    sens: 2.5,
+    sensMin: 2.38,
+    sensMax: 2.62,
+    q: 2500,
+    qMin: 2450,
+    qMax: 2550,
+    outMin: 200,
+    outMax: 4800,
+    unipolar: false,
+    price: 0.9,
+  },
   // TI DRV5056A4 at 5 V: unipolar, 0.6 V at 0 mT, 25 mV/mT.
-  { key: 'DRV5056A4', name: 'TI DRV5056A4', sens: 2.5, sensMin: 2.38, sensMax: 2.62, q: 600, qMin: 550, qMax: 650, outMin: 600, outMax: 4800, unipolar: true, price: 0.9 },
+  {
+    key: 'DRV5056A4',
+    name: 'TI DRV5056A4',
+    sens: 2.5,
+    sensMin: 2.38,
+    sensMax: 2.62,
+    q: 600,
+    qMin: 550,
+    qMax: 650,
+    outMin: 600,
+    outMax: 4800,
+    unipolar: true,
+    price: 0.9,
+  },
   // Allegro A1324: 5 mV/G, VCC/2; its output stops at ≈ 0.5 and 4.5 V (±400 G).
-  { key: 'A1324', name: 'Allegro A1324', sens: 5, sensMin: 4.75, sensMax: 5.25, q: 2500, qMin: 2450, qMax: 2550, outMin: 500, outMax: 4500, unipolar: false, price: 1.1 },
+  {
+    key: 'A1324',
+    name: 'Allegro A1324',
+    sens: 5,
+    sensMin: 4.75,
+    sensMax: 5.25,
+    q: 2500,
+    qMin: 2450,
+    qMax: 2550,
+    outMin: 500,
+    outMax: 4500,
+    unipolar: false,
+    price: 1.1,
+  },
 ];
 
 /** Nominal remanence of the usual neodymium grades, tesla. */
-export const GRADES: Readonly<Record<string, number>> = { N35: N35, N38: 1.23, N40: 1.26, N42: N42, N45: 1.34, N48: 1.39, N50: 1.42, N52: N52 };
+export const GRADES: Readonly<Record<string, number>> = {
+  N35: N35,
+  N38: 1.23,
+  N40: 1.26,
+  N42: N42,
+  N45: 1.34,
+  N48: 1.39,
+  N50: 1.42,
+  N52: N52,
+};
 
 /**
  * A magnet by key: one of MAGNETS, or any disc a builder may substitute,
@@ -79,14 +155,22 @@ export function magnet(key: string): Magnet {
   if (m) return m;
   const p = /^(\d+(?:\.\d+)?)x(\d+(?:\.\d+)?)-(N\d\d)$/.exec(key);
   const br = p ? GRADES[p[3]] : undefined;
-  if (!p || br === undefined) throw new RangeError(`no magnet "${key}": write DIAMETERxTHICKNESS-GRADE in mm, e.g. 8x1.5-N42 (grades ${Object.keys(GRADES).join(', ')})`);
+  if (!p || br === undefined)
+    throw new RangeError(
+      `no magnet "${key}": write DIAMETERxTHICKNESS-GRADE in mm, e.g. 8x1.5-N42 (grades ${Object.keys(GRADES).join(', ')})`,
+    );
   const [d, t] = [Number(p[1]), Number(p[2])];
-  if (!(d >= 3 && d <= 20 && t >= 0.5 && t <= 3)) throw new RangeError(`no magnet "${key}": a coin's magnet is 3–20 mm across and 0.5–3 mm thick`);
+  if (!(d >= 3 && d <= 20 && t >= 0.5 && t <= 3))
+    throw new RangeError(`no magnet "${key}": a coin's magnet is 3–20 mm across and 0.5–3 mm thick`);
   return { key, diameter: d, thickness: t, grade: p[3], br, price: 0 };
 }
 
 /** A magnet's field against sideways distance from the sensor (gauss): a lone coin, a king's upper coin, a coin upside down. */
-export function fieldTable(m: Magnet, offsets: readonly number[], g: Geometry = GEOMETRY): { lower: number[]; upper: number[]; flipped: number[] } {
+export function fieldTable(
+  m: Magnet,
+  offsets: readonly number[],
+  g: Geometry = GEOMETRY,
+): { lower: number[]; upper: number[]; flipped: number[] } {
   const z = z1(g);
   return {
     lower: offsets.map((o) => discBz(m, o, z)),
@@ -134,7 +218,10 @@ export const RING_TOLERANCE = 1;
 
 /** Complete elliptic integrals K(m), E(m) (parameter m = k²), by the AGM. */
 export function ellipticKE(m: number): [number, number] {
-  let a = 1, b = Math.sqrt(1 - m), sum = m / 2, p = 0.5;
+  let a = 1,
+    b = Math.sqrt(1 - m),
+    sum = m / 2,
+    p = 0.5;
   for (let i = 0; i < 40 && Math.abs(a - b) > 1e-15; i++) {
     const c = (a - b) / 2;
     [a, b] = [(a + b) / 2, Math.sqrt(a * b)];
@@ -158,15 +245,18 @@ function loopBz(a: number, rho: number, z: number): number {
  * magnet gives right under it (the sensor's output rises).
  */
 export function discBz(m: Magnet, rho: number, z: number): number {
-  const a = m.diameter / 2, L = m.thickness, n = 64; // Simpson over the thickness
+  const a = m.diameter / 2,
+    L = m.thickness,
+    n = 64; // Simpson over the thickness
   let s = 0;
   for (let i = 0; i <= n; i++) s += (i === 0 || i === n ? 1 : i % 2 ? 4 : 2) * loopBz(a, rho, z + (L * i) / n);
-  return ((m.br / (2 * Math.PI)) * (s * (L / n / 3))) * 1e4;
+  return (m.br / (2 * Math.PI)) * (s * (L / n / 3)) * 1e4;
 }
 
 /** Closed form on the axis (the formula in the README), gauss. */
 export function axialBz(m: Magnet, z: number): number {
-  const a = m.diameter / 2, L = m.thickness;
+  const a = m.diameter / 2,
+    L = m.thickness;
   return (m.br / 2) * ((z + L) / Math.hypot(a, z + L) - z / Math.hypot(a, z)) * 1e4;
 }
 
@@ -187,7 +277,8 @@ export interface Situation {
 
 /** Field at a square's sensor from the piece standing on it, gauss. */
 export function pieceField(m: Magnet, s: Situation, g: Geometry = GEOMETRY): number {
-  const rho = s.off ?? 0, z = z1(g);
+  const rho = s.off ?? 0,
+    z = z1(g);
   const [p0, p1] = [s.poles?.[0] ?? 1, s.poles?.[1] ?? s.poles?.[0] ?? 1];
   if (s.coins === 0) return 0;
   if (s.flipped) {

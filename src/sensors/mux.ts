@@ -17,9 +17,7 @@ export const channelOf = (square: number): number => (square - 1) % MUX_CHANNELS
 export const squareAt = (mux: number, channel: number): number => mux * MUX_CHANNELS + channel + 1;
 
 export type SelectFault =
-  | { kind: 'swap'; lines: [number, number] }
-  | { kind: 'stuck'; line: number; level: 0 | 1 }
-  | { kind: 'short'; lines: [number, number] };
+  { kind: 'swap'; lines: [number, number] } | { kind: 'stuck'; line: number; level: 0 | 1 } | { kind: 'short'; lines: [number, number] };
 
 const bit = (c: number, i: number): number => (c >> i) & 1;
 const withBit = (c: number, i: number, v: number): number => (v ? c | (1 << i) : c & ~(1 << i));

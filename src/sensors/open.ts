@@ -52,9 +52,7 @@ export async function createBoardSource(spec = 'auto'): Promise<BoardSource> {
  * Create and open a source. With "auto", when no Crownhead board is found,
  * falls back to the simulated board and says why in `fallback`.
  */
-export async function openBoardSource(
-  spec = 'auto',
-): Promise<{ source: BoardSource; identity: BoardIdentity; fallback?: string }> {
+export async function openBoardSource(spec = 'auto'): Promise<{ source: BoardSource; identity: BoardIdentity; fallback?: string }> {
   const source = await createBoardSource(spec);
   try {
     return { source, identity: await source.open() };

@@ -46,14 +46,7 @@ export interface BoardErrorMessage {
 export type BoardMessage = BoardIdentity | FrameMessage | HeartbeatMessage | OkMessage | BoardErrorMessage;
 
 export type ProtocolErrorReason = 'checksum' | 'length' | 'version' | 'syntax' | 'too-long' | 'garbage';
-export const PROTOCOL_ERROR_REASONS: readonly ProtocolErrorReason[] = [
-  'checksum',
-  'length',
-  'version',
-  'syntax',
-  'too-long',
-  'garbage',
-];
+export const PROTOCOL_ERROR_REASONS: readonly ProtocolErrorReason[] = ['checksum', 'length', 'version', 'syntax', 'too-long', 'garbage'];
 export interface ProtocolError {
   type: 'invalid';
   reason: ProtocolErrorReason;
@@ -268,9 +261,7 @@ export function makeBoardLine(msg: BoardMessage): string {
       body = 'H ' + hex(msg.seq & MAX_SEQ, 4);
       break;
     case 'identity': {
-      body =
-        `I CROWNHEAD proto=${msg.proto} fw=${msg.fw} id=${msg.id} n=${msg.n}` +
-        ` scan=${msg.scan} rate=${msg.rate} mode=${msg.mode}`;
+      body = `I CROWNHEAD proto=${msg.proto} fw=${msg.fw} id=${msg.id} n=${msg.n}` + ` scan=${msg.scan} rate=${msg.rate} mode=${msg.mode}`;
       for (const [k, v] of Object.entries(msg.extra)) body += ` ${k}=${v}`;
       break;
     }
@@ -344,7 +335,11 @@ export function parseHostCommand(raw: string): HostCommand | ProtocolError {
         ? { type: 'buzz', pattern: arg }
         : bad(`BUZZ ${arg}: unknown pattern`);
     case 'LED':
-      return arg === '0' || arg === '1' ? { type: 'led', state: arg === '1' ? 1 : 0 } : arg === 'BLINK' ? { type: 'led', state: 'BLINK' } : bad(`LED ${arg}: expected 0, 1 or BLINK`);
+      return arg === '0' || arg === '1'
+        ? { type: 'led', state: arg === '1' ? 1 : 0 }
+        : arg === 'BLINK'
+          ? { type: 'led', state: 'BLINK' }
+          : bad(`LED ${arg}: expected 0, 1 or BLINK`);
     case 'ID':
       return arg !== undefined && ID_RE.test(arg) ? { type: 'id', id: arg } : bad(`ID ${arg}: expected 1–16 of [A-Za-z0-9_-]`);
     default:

@@ -119,7 +119,12 @@ export class Access {
 
   /** Why a read was refused, for the 403 / WebSocket error. */
   readRefusal(r: Requester): string {
-    if (!this.sameOrigin(r)) return 'this server answers only its own pages: the request came from a page of another site (Origin ' + JSON.stringify(r.origin ?? '').slice(0, 80) + ')';
+    if (!this.sameOrigin(r))
+      return (
+        'this server answers only its own pages: the request came from a page of another site (Origin ' +
+        JSON.stringify(r.origin ?? '').slice(0, 80) +
+        ')'
+      );
     if (r.token) return 'the token is wrong: use the watch token or the control token printed when the server started';
     if (this.token !== null && !isLoopbackAddress(r.remoteAddress)) {
       return 'this server needs a token to watch the game: open the page with ?token=… (the watch or the control token printed when the server started), or send "Authorization: Bearer <token>"';
@@ -129,7 +134,8 @@ export class Access {
 
   /** Why a command was refused, for the 403 / error reply. */
   refusal(r: Requester): string {
-    if (!this.sameOrigin(r)) return 'commands are only taken from pages served by this server (the request came from another origin or host name)';
+    if (!this.sameOrigin(r))
+      return 'commands are only taken from pages served by this server (the request came from another origin or host name)';
     if (this.readTokenMatches(r.token)) return 'the watch token only lets this device follow the game: use the control token to play';
     if (r.token) return 'the control token is wrong: use the one printed when the server started';
     if (this.requireToken || !isLoopbackAddress(r.remoteAddress)) {

@@ -79,7 +79,13 @@ async function archiveList(ctx: ServerContext, lengths: Lengths): Promise<{ curr
   const games: ArchiveEntry[] = [];
   for (const g of saved.games) {
     games.push({
-      id: g.id, event: g.event, black: g.black, white: g.white, date: g.date, result: g.result, modified: g.modified,
+      id: g.id,
+      event: g.event,
+      black: g.black,
+      white: g.white,
+      date: g.date,
+      result: g.result,
+      modified: g.modified,
       plies: g.id === current ? ctx.session.game.plies.length : await lengths.of(g.id, g.modified),
       current: g.id === current,
     });
@@ -87,7 +93,17 @@ async function archiveList(ctx: ServerContext, lengths: Lengths): Promise<{ curr
   if (!games.some((g) => g.current)) {
     // The game in play belongs in the list even when the disk refused to store it.
     const t = ctx.session.tags;
-    games.unshift({ id: current, event: t.Event ?? '', black: t.Black ?? '', white: t.White ?? '', date: t.Date ?? '', result: ctx.session.result, plies: ctx.session.game.plies.length, modified: Date.now(), current: true });
+    games.unshift({
+      id: current,
+      event: t.Event ?? '',
+      black: t.Black ?? '',
+      white: t.White ?? '',
+      date: t.Date ?? '',
+      result: ctx.session.result,
+      plies: ctx.session.game.plies.length,
+      modified: Date.now(),
+      current: true,
+    });
   }
   return { current, games };
 }
@@ -97,15 +113,24 @@ async function openGame(ctx: ServerContext, req: express.Request, res: express.R
   res.setHeader('Cache-Control', 'no-store');
   const id = String(req.params.id);
   const n = req.query.game === undefined ? 1 : Number(req.query.game);
-  if (!Number.isInteger(n) || n < 1) return void res.status(400).json({ ok: false, code: 'bad-request', message: `?game= takes a game's number in its file, 1 for the first` });
+  if (!Number.isInteger(n) || n < 1)
+    return void res
+      .status(400)
+      .json({ ok: false, code: 'bad-request', message: `?game= takes a game's number in its file, 1 for the first` });
   let text: string | null;
   try {
     text = !ID.test(id) ? null : id === ctx.session.gameId && n === 1 ? ctx.session.pdn() : ((await ctx.store.game(id, n))?.text ?? null);
   } catch (e) {
-    if (!(e instanceof CollectionError)) return void res.status(500).json({ ok: false, code: 'internal', message: `game ${id} cannot be read: ${(e as Error).message}` });
-    return void res.status(e.code === 'too-large' ? 413 : 404).json({ ok: false, code: e.code === 'too-large' ? 'too-large' : 'not-found', message: `game ${n} of "${id}": ${e.message}` });
+    if (!(e instanceof CollectionError))
+      return void res.status(500).json({ ok: false, code: 'internal', message: `game ${id} cannot be read: ${(e as Error).message}` });
+    return void res
+      .status(e.code === 'too-large' ? 413 : 404)
+      .json({ ok: false, code: e.code === 'too-large' ? 'too-large' : 'not-found', message: `game ${n} of "${id}": ${e.message}` });
   }
-  if (text === null) return void res.status(404).json({ ok: false, code: 'not-found', message: `no saved game "${id}" (see /api/archive.json for the list)` });
+  if (text === null)
+    return void res
+      .status(404)
+      .json({ ok: false, code: 'not-found', message: `no saved game "${id}" (see /api/archive.json for the list)` });
   try {
     res.json(gameRecord(id, text));
   } catch (e) {
@@ -131,8 +156,12 @@ export function archiveRoutes(app: express.Express, ctx: ServerContext): void {
     const who = requesterOf(req);
     if (!ctx.access.canControl(who)) return void res.status(403).json({ ok: false, code: 'forbidden', message: ctx.access.refusal(who) });
     const id = String(req.params.id).replace(/\.pdn$/, '');
-    if (!ID.test(id)) return void res.status(400).json({ ok: false, code: 'bad-request', message: `"${id.slice(0, 40)}" is not a game id` });
-    if (id === ctx.session.gameId) return void res.status(409).json({ ok: false, code: 'not-allowed', message: 'the game in play cannot be deleted: start a new game first' });
+    if (!ID.test(id))
+      return void res.status(400).json({ ok: false, code: 'bad-request', message: `"${id.slice(0, 40)}" is not a game id` });
+    if (id === ctx.session.gameId)
+      return void res
+        .status(409)
+        .json({ ok: false, code: 'not-allowed', message: 'the game in play cannot be deleted: start a new game first' });
     try {
       if (!ctx.store.remove(id)) return void res.status(404).json({ ok: false, code: 'not-found', message: `no saved game "${id}"` });
     } catch (e) {

@@ -37,7 +37,11 @@ export class Broadcast {
   private countsTimer: ReturnType<typeof setTimeout> | null = null;
   private lastCountsAt = -Infinity;
 
-  constructor(private readonly session: GameSession, private readonly log: Logger, opts: BroadcastOptions = {}) {
+  constructor(
+    private readonly session: GameSession,
+    private readonly log: Logger,
+    opts: BroadcastOptions = {},
+  ) {
     this.maxBuffered = opts.maxBufferedBytes ?? 1024 * 1024;
     this.countsInterval = opts.countsIntervalMs ?? 50;
   }

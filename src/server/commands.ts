@@ -20,7 +20,17 @@ export class CommandError extends CrownheadError<CommandErrorCode> {
 export function runCommand(session: GameSession, source: BoardSource, command: Command): void {
   switch (command.name) {
     case 'new-game':
-      session.newGame({ fen: command.fen, ballot: command.ballot, elevenMan: command.elevenMan, crossboardOnly: command.crossboardOnly, firstPlayer: command.firstPlayer, tags: command.tags, timeControl: command.timeControl, rules: command.rules, computer: command.computer });
+      session.newGame({
+        fen: command.fen,
+        ballot: command.ballot,
+        elevenMan: command.elevenMan,
+        crossboardOnly: command.crossboardOnly,
+        firstPlayer: command.firstPlayer,
+        tags: command.tags,
+        timeControl: command.timeControl,
+        rules: command.rules,
+        computer: command.computer,
+      });
       return;
     case 'set-tags':
       session.setTags(command.tags);
@@ -91,7 +101,8 @@ function runHand(session: GameSession, sim: SimBoard, command: Extract<Command, 
 }
 
 function simOf(source: BoardSource): SimBoard {
-  if (!(source instanceof SimBoard)) throw new CommandError('not-sim', `the hand works only on the simulated board (this server uses the ${source.kind} board)`);
+  if (!(source instanceof SimBoard))
+    throw new CommandError('not-sim', `the hand works only on the simulated board (this server uses the ${source.kind} board)`);
   return source;
 }
 

@@ -104,7 +104,9 @@ function stateRoutes(app: express.Express, ctx: ServerContext): void {
 /** PDN downloads: the game in play, one saved game, and the whole archive streamed. */
 function downloadRoutes(app: express.Express, ctx: ServerContext): void {
   // ?annotated=1: with the analysis' ?/?? and better moves as comments (when the game was analysed).
-  app.get('/api/current.pdn', (req, res) => attachment(res, `${ctx.session.gameId}.pdn`, ctx.session.pdn({ annotated: req.query.annotated === '1' })));
+  app.get('/api/current.pdn', (req, res) =>
+    attachment(res, `${ctx.session.gameId}.pdn`, ctx.session.pdn({ annotated: req.query.annotated === '1' })),
+  );
   app.get('/api/archive.pdn', (req, res, next) => {
     streamArchive(ctx, req, res).catch((e) => {
       if (res.headersSent) return void res.destroy();
@@ -134,7 +136,11 @@ async function streamArchive(ctx: ServerContext, req: Request, res: Response): P
   res.setHeader('Cache-Control', 'no-store');
   const write = async (text: string) => {
     if (req.destroyed || res.destroyed) throw Object.assign(new Error('client gone'), { type: 'request.aborted' });
-    if (!res.write((sent++ ? '\n' : '') + text)) await new Promise<void>((resolve) => { res.once('drain', resolve); res.once('close', resolve); });
+    if (!res.write((sent++ ? '\n' : '') + text))
+      await new Promise<void>((resolve) => {
+        res.once('drain', resolve);
+        res.once('close', resolve);
+      });
   };
   for await (const g of ctx.store.archive()) {
     if (g.id === current) {
@@ -148,27 +154,38 @@ async function streamArchive(ctx: ServerContext, req: Request, res: Response): P
 
 /** POST /api/command: control rights, JSON, a valid command; the state after it. */
 function commandRoute(app: express.Express, ctx: ServerContext): void {
-  app.post('/api/command', (req, res, next) => {
-    const who = requesterOf(req);
-    if (!ctx.access.canControl(who)) return void apiError(res, 403, 'forbidden', ctx.access.refusal(who));
-    if (!req.is('application/json')) return void apiError(res, 415, 'bad-content-type', 'send the command as JSON with "Content-Type: application/json"');
-    next();
-  }, express.json({ limit: MAX_CLIENT_MESSAGE, strict: false }), (req, res) => {
-    const parsed = parseCommand(req.body);
-    if (!parsed.ok) return void apiError(res, statusFor(parsed.code), parsed.code, parsed.message);
-    try {
-      ctx.command(parsed.command);
-    } catch (e) {
-      const f = commandFailure(e);
-      if (f.internal) ctx.logger.error({ err: e, command: parsed.command.name }, 'command failed');
-      return void apiError(res, statusFor(f.code), f.code, f.message);
-    }
-    res.json({ ok: true, state: ctx.session.snapshot() });
-  });
+  app.post(
+    '/api/command',
+    (req, res, next) => {
+      const who = requesterOf(req);
+      if (!ctx.access.canControl(who)) return void apiError(res, 403, 'forbidden', ctx.access.refusal(who));
+      if (!req.is('application/json'))
+        return void apiError(res, 415, 'bad-content-type', 'send the command as JSON with "Content-Type: application/json"');
+      next();
+    },
+    express.json({ limit: MAX_CLIENT_MESSAGE, strict: false }),
+    (req, res) => {
+      const parsed = parseCommand(req.body);
+      if (!parsed.ok) return void apiError(res, statusFor(parsed.code), parsed.code, parsed.message);
+      try {
+        ctx.command(parsed.command);
+      } catch (e) {
+        const f = commandFailure(e);
+        if (f.internal) ctx.logger.error({ err: e, command: parsed.command.name }, 'command failed');
+        return void apiError(res, statusFor(f.code), f.code, f.message);
+      }
+      res.json({ ok: true, state: ctx.session.snapshot() });
+    },
+  );
 }
 
 const ROUTES: Record<string, string> = {
-  '/api/command': 'POST', '/api/state': 'GET', '/api/info': 'GET', '/api/games': 'GET', '/api/current.pdn': 'GET', '/api/archive.pdn': 'GET',
+  '/api/command': 'POST',
+  '/api/state': 'GET',
+  '/api/info': 'GET',
+  '/api/games': 'GET',
+  '/api/current.pdn': 'GET',
+  '/api/archive.pdn': 'GET',
 };
 
 /** A known path with the wrong method (405, with Allow), an unknown API path (404), anything else (plain 404). */
@@ -177,7 +194,12 @@ function fallbackRoutes(app: express.Express): void {
     const allowed = ROUTES[req.originalUrl.split('?')[0]!] ?? (req.path.startsWith('/games/') ? 'GET' : undefined);
     if (allowed) {
       res.setHeader('Allow', allowed === 'GET' ? 'GET, HEAD' : allowed);
-      return void apiError(res, 405, 'method-not-allowed', `${req.method} is not allowed on ${req.path === '/' ? '/api' : '/api' + req.path} (use ${allowed})`);
+      return void apiError(
+        res,
+        405,
+        'method-not-allowed',
+        `${req.method} is not allowed on ${req.path === '/' ? '/api' : '/api' + req.path} (use ${allowed})`,
+      );
     }
     apiError(res, 404, 'not-found', `no API endpoint ${req.method} /api${req.path}`);
   });

@@ -17,7 +17,15 @@ export interface HttpTimeouts {
 }
 
 export function createHttpServer(app: RequestListener, timeouts: HttpTimeouts): Server {
-  const srv = createServer({ headersTimeout: timeouts.headersMs ?? 20_000, requestTimeout: timeouts.requestMs ?? 30_000, keepAliveTimeout: 5_000, connectionsCheckingInterval: timeouts.checkEveryMs ?? 5_000 }, app);
+  const srv = createServer(
+    {
+      headersTimeout: timeouts.headersMs ?? 20_000,
+      requestTimeout: timeouts.requestMs ?? 30_000,
+      keepAliveTimeout: 5_000,
+      connectionsCheckingInterval: timeouts.checkEveryMs ?? 5_000,
+    },
+    app,
+  );
   srv.on('clientError', refuseBadClient);
   return srv;
 }
@@ -29,14 +37,22 @@ export function createHttpServer(app: RequestListener, timeouts: HttpTimeouts): 
  */
 function refuseBadClient(err: NodeJS.ErrnoException, socket: Duplex): void {
   if (!socket.writable) return void socket.destroy();
-  const status = err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? '408 Request Timeout' : err.code === 'HPE_HEADER_OVERFLOW' ? '431 Request Header Fields Too Large' : '400 Bad Request';
+  const status =
+    err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+      ? '408 Request Timeout'
+      : err.code === 'HPE_HEADER_OVERFLOW'
+        ? '431 Request Header Fields Too Large'
+        : '400 Bad Request';
   socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\n\r\n`, () => socket.destroy());
   // A client that does not read even that reply must not hold the socket either.
   setTimeout(() => socket.destroy(), 1000).unref();
 }
 
 function listenError(e: NodeJS.ErrnoException, host: string, port: number): Error {
-  if (e.code === 'EADDRINUSE') return new Error(`port ${port} on ${host} is already in use (another Crownhead or another program): choose another with --port (a second Crownhead also needs its own --games folder)`);
+  if (e.code === 'EADDRINUSE')
+    return new Error(
+      `port ${port} on ${host} is already in use (another Crownhead or another program): choose another with --port (a second Crownhead also needs its own --games folder)`,
+    );
   if (e.code === 'EACCES') return new Error(`not allowed to listen on port ${port} of ${host}: use a port above 1023`);
   if (e.code === 'EADDRNOTAVAIL' || e.code === 'ENOTFOUND') return new Error(`cannot listen on ${host}: this machine has no such address`);
   return new Error(`cannot listen on ${host}:${port}: ${e.message}`);

@@ -7,7 +7,13 @@ import { ClientMessage, Command } from '../protocol/v1.ts';
 
 // The schema itself lives in src/protocol/v1.ts (one declaration for server and page).
 export {
-  ClientMessage, Command, MAX_CLIENT_MESSAGE, PROTOCOL_VERSION, ServerMessage, type GameEvent, type Snapshot,
+  ClientMessage,
+  Command,
+  MAX_CLIENT_MESSAGE,
+  PROTOCOL_VERSION,
+  ServerMessage,
+  type GameEvent,
+  type Snapshot,
 } from '../protocol/v1.ts';
 import { MAX_CLIENT_MESSAGE, PROTOCOL_VERSION } from '../protocol/v1.ts';
 
@@ -27,7 +33,18 @@ function unknownFields(input: unknown, output: unknown, path: string[] = []): st
   return found;
 }
 
-type Issue = { message?: string; path?: PropertyKey[]; code?: string; expected?: string; values?: unknown[]; maximum?: unknown; minimum?: unknown; origin?: string; format?: string; input?: unknown };
+type Issue = {
+  message?: string;
+  path?: PropertyKey[];
+  code?: string;
+  expected?: string;
+  values?: unknown[];
+  maximum?: unknown;
+  minimum?: unknown;
+  origin?: string;
+  format?: string;
+  input?: unknown;
+};
 
 /** zod/mini issues say little ("Invalid input"): say what was wanted, and what came. */
 function describeIssue(issue: Issue | undefined, input: unknown): string {
@@ -36,7 +53,7 @@ function describeIssue(issue: Issue | undefined, input: unknown): string {
   let got: unknown = input;
   for (const k of path) got = got && typeof got === 'object' ? (got as Record<PropertyKey, unknown>)[k] : undefined;
   const where = path.length ? `"${path.map(String).join('.')}" ` : '';
-  const shown = got === undefined ? 'nothing' : JSON.stringify(got)?.slice(0, 40) ?? String(got);
+  const shown = got === undefined ? 'nothing' : (JSON.stringify(got)?.slice(0, 40) ?? String(got));
   const size = issue.origin === 'string' ? ' characters' : '';
   let want: string;
   switch (issue.code) {
@@ -53,12 +70,18 @@ function describeIssue(issue: Issue | undefined, input: unknown): string {
       want = `must be at least ${String(issue.minimum)}${size}`;
       break;
     case 'invalid_format':
-      want = issue.format === 'regex' ? 'is not allowed here (a tag name is a letter then letters, digits or _)' : `must be a ${issue.format}`;
+      want =
+        issue.format === 'regex' ? 'is not allowed here (a tag name is a letter then letters, digits or _)' : `must be a ${issue.format}`;
       break;
     case 'invalid_key':
       return `${path.slice(0, -1).map(String).join('.')}: "${String(path[path.length - 1]).slice(0, 40)}" is not a tag name (a letter, then letters, digits or _)`;
     case 'invalid_union':
-      want = path[path.length - 1] === 'ballot' ? 'must be a ballot number 1-174 or "random"' : path[path.length - 1] === 'elevenMan' ? 'must be an eleven-man ballot number 1-2400 or "random"' : 'matches none of the allowed forms';
+      want =
+        path[path.length - 1] === 'ballot'
+          ? 'must be a ballot number 1-174 or "random"'
+          : path[path.length - 1] === 'elevenMan'
+            ? 'must be an eleven-man ballot number 1-2400 or "random"'
+            : 'matches none of the allowed forms';
       break;
     default:
       want = issue.message ?? 'is not valid';
@@ -68,21 +91,29 @@ function describeIssue(issue: Issue | undefined, input: unknown): string {
 
 /** Checks a command object (a page's or an HTTP client's); unknown names and fields are errors naming them. */
 export function parseCommand(json: unknown): { ok: true; command: Command } | { ok: false; code: string; message: string } {
-  if (typeof json !== 'object' || json === null || Array.isArray(json)) return { ok: false, code: 'bad-message', message: 'a command must be a JSON object with a "name"' };
+  if (typeof json !== 'object' || json === null || Array.isArray(json))
+    return { ok: false, code: 'bad-message', message: 'a command must be a JSON object with a "name"' };
   const name = (json as { name?: unknown }).name;
   if (typeof name !== 'string') return { ok: false, code: 'bad-message', message: `a command needs a "name" (${list(COMMAND_NAMES)})` };
-  if (!COMMAND_NAMES.includes(name as Command['name'])) return { ok: false, code: 'unknown-command', message: `unknown command "${name.slice(0, 40)}" (expected ${list(COMMAND_NAMES)})` };
+  if (!COMMAND_NAMES.includes(name as Command['name']))
+    return { ok: false, code: 'unknown-command', message: `unknown command "${name.slice(0, 40)}" (expected ${list(COMMAND_NAMES)})` };
   const r = Command.safeParse(json);
   if (!r.success) return { ok: false, code: 'bad-message', message: `command ${name}: ${describeIssue(r.error.issues[0] as Issue, json)}` };
   const extra = unknownFields(json, r.data);
-  if (extra.length) return { ok: false, code: 'bad-message', message: `command ${name}: unknown field${extra.length > 1 ? 's' : ''} ${extra.map((f) => `"${f}"`).join(', ')}` };
+  if (extra.length)
+    return {
+      ok: false,
+      code: 'bad-message',
+      message: `command ${name}: unknown field${extra.length > 1 ? 's' : ''} ${extra.map((f) => `"${f}"`).join(', ')}`,
+    };
   return { ok: true, command: r.data };
 }
 
 /** Parses a client message; returns a typed error naming the problem instead of throwing. */
 export function parseClientMessage(raw: string): { ok: true; msg: ClientMessage } | { ok: false; code: string; message: string } {
   const bytes = Buffer.byteLength(raw);
-  if (bytes > MAX_CLIENT_MESSAGE) return { ok: false, code: 'too-large', message: `message of ${bytes} bytes is over the ${MAX_CLIENT_MESSAGE}-byte limit` };
+  if (bytes > MAX_CLIENT_MESSAGE)
+    return { ok: false, code: 'too-large', message: `message of ${bytes} bytes is over the ${MAX_CLIENT_MESSAGE}-byte limit` };
   let json: unknown;
   try {
     json = JSON.parse(raw);
@@ -93,12 +124,18 @@ export function parseClientMessage(raw: string): { ok: true; msg: ClientMessage 
     return { ok: false, code: 'bad-message', message: 'a message must be a JSON object like {"v":1,"type":"ping"}' };
   }
   const o = json as Record<string, unknown>;
-  if (!('v' in o)) return { ok: false, code: 'bad-version', message: `message has no protocol version "v" (this server speaks ${PROTOCOL_VERSION})` };
+  if (!('v' in o))
+    return { ok: false, code: 'bad-version', message: `message has no protocol version "v" (this server speaks ${PROTOCOL_VERSION})` };
   if (o.v !== PROTOCOL_VERSION) {
-    return { ok: false, code: 'bad-version', message: `protocol version ${JSON.stringify(o.v)} is not supported (this server speaks ${PROTOCOL_VERSION})` };
+    return {
+      ok: false,
+      code: 'bad-version',
+      message: `protocol version ${JSON.stringify(o.v)} is not supported (this server speaks ${PROTOCOL_VERSION})`,
+    };
   }
   if (typeof o.type !== 'string' || !(MESSAGE_TYPES as readonly string[]).includes(o.type)) {
-    const got = typeof o.type === 'string' ? `"${o.type.slice(0, 40)}"` : o.type === undefined ? 'missing' : JSON.stringify(o.type).slice(0, 40);
+    const got =
+      typeof o.type === 'string' ? `"${o.type.slice(0, 40)}"` : o.type === undefined ? 'missing' : JSON.stringify(o.type).slice(0, 40);
     return { ok: false, code: 'unknown-type', message: `unknown message type ${got} (expected ${list(MESSAGE_TYPES)})` };
   }
   if (o.type === 'command') {
@@ -109,6 +146,11 @@ export function parseClientMessage(raw: string): { ok: true; msg: ClientMessage 
   const r = ClientMessage.safeParse(json);
   if (!r.success) return { ok: false, code: 'bad-message', message: describeIssue(r.error.issues[0] as Issue, json) };
   const extra = unknownFields(json, r.data);
-  if (extra.length) return { ok: false, code: 'bad-message', message: `${o.type} message: unknown field${extra.length > 1 ? 's' : ''} ${extra.map((f) => `"${f}"`).join(', ')}` };
+  if (extra.length)
+    return {
+      ok: false,
+      code: 'bad-message',
+      message: `${o.type} message: unknown field${extra.length > 1 ? 's' : ''} ${extra.map((f) => `"${f}"`).join(', ')}`,
+    };
   return { ok: true, msg: r.data };
 }

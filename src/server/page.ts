@@ -40,7 +40,8 @@ function readPrebuiltPage(): Map<string, { body: Buffer; type: string }> {
   const files = new Map<string, { body: Buffer; type: string }>();
   for (const entry of manifest as unknown[]) {
     const { path, file, type } = (entry ?? {}) as Record<string, unknown>;
-    if (typeof path !== 'string' || typeof file !== 'string' || typeof type !== 'string' || file.includes('..')) throw new Error(`dist/page/manifest.json has a bad entry: ${JSON.stringify(entry)}`);
+    if (typeof path !== 'string' || typeof file !== 'string' || typeof type !== 'string' || file.includes('..'))
+      throw new Error(`dist/page/manifest.json has a bad entry: ${JSON.stringify(entry)}`);
     files.set(path, { body: readFileSync(new URL(file, dir)), type });
   }
   return files;
@@ -65,14 +66,23 @@ export function loadPage(logger: Logger): Promise<Page> {
       }
     } catch (e) {
       const err = e as NodeJS.ErrnoException;
-      const reason = err.code === 'ERR_MODULE_NOT_FOUND' && /web[\\/]build\.ts/.test(err.message) ? 'the page sources (src/web/build.ts) are missing from this installation' : `the page failed to load: ${err.message}`;
+      const reason =
+        err.code === 'ERR_MODULE_NOT_FOUND' && /web[\\/]build\.ts/.test(err.message)
+          ? 'the page sources (src/web/build.ts) are missing from this installation'
+          : `the page failed to load: ${err.message}`;
       return { ok: false, code: 'no-page', message: reason };
     }
     const assets = new Map<string, Asset>();
     for (const [path, { body, type }] of files) {
       const gzip = COMPRESSIBLE.test(type) && body.length > 512 ? gzipSync(body, { level: 9 }) : null;
       // `hash` is the `?v=` the page's HTML asks for (src/web/build.ts: sha256, 10 hex digits).
-      assets.set(path, { body, type, gzip: gzip && gzip.length < body.length ? gzip : null, etag: `"${createHash('sha1').update(body).digest('base64url')}"`, hash: createHash('sha256').update(body).digest('hex').slice(0, 10) });
+      assets.set(path, {
+        body,
+        type,
+        gzip: gzip && gzip.length < body.length ? gzip : null,
+        etag: `"${createHash('sha1').update(body).digest('base64url')}"`,
+        hash: createHash('sha256').update(body).digest('hex').slice(0, 10),
+      });
     }
     logger.debug({ files: assets.size, ms: Math.round(performance.now() - t0), prebuilt: BUNDLED }, 'page loaded');
     return { ok: true, assets };
@@ -86,7 +96,10 @@ export function pageRoutes(app: express.Express, page: Page): void {
     if (req.method !== 'GET' && req.method !== 'HEAD') return next();
     if (!page.ok) {
       if (req.path !== '/' && req.path !== '/index.html') return next();
-      res.status(503).type('text/plain').send(`Crownhead: ${page.message}.\nThe game API still works: /api/state, /api/current.pdn, /ws.\n`);
+      res
+        .status(503)
+        .type('text/plain')
+        .send(`Crownhead: ${page.message}.\nThe game API still works: /api/state, /api/current.pdn, /ws.\n`);
       return;
     }
     const asset = page.assets.get(req.path === '/index.html' ? '/' : req.path);

@@ -24,7 +24,10 @@ export const DEFAULT_COMMAND_RATES: CommandRates = { game: { burst: 20, perSecon
 class TokenBucket {
   private tokens: number;
   private at: number;
-  constructor(private readonly limit: RateLimit, private readonly now: () => number) {
+  constructor(
+    private readonly limit: RateLimit,
+    private readonly now: () => number,
+  ) {
     this.tokens = limit.burst;
     this.at = now();
   }
@@ -42,7 +45,10 @@ class TokenBucket {
 export class CommandRate {
   private readonly game: TokenBucket;
   private readonly hand: TokenBucket;
-  constructor(private readonly rates: CommandRates = DEFAULT_COMMAND_RATES, now: () => number = () => performance.now()) {
+  constructor(
+    private readonly rates: CommandRates = DEFAULT_COMMAND_RATES,
+    now: () => number = () => performance.now(),
+  ) {
     this.game = new TokenBucket(rates.game, now);
     this.hand = new TokenBucket(rates.hand, now);
   }

@@ -13,7 +13,11 @@ export class Recorder {
   /** time of the last frame: events are stamped with it */
   private lastT = 0;
 
-  constructor(readonly file: string, header: Record<string, unknown>, logger: Logger) {
+  constructor(
+    readonly file: string,
+    header: Record<string, unknown>,
+    logger: Logger,
+  ) {
     this.out = createWriteStream(file, { flags: 'a' });
     this.out.on('error', (e) => {
       logger.error({ file }, `recording stopped: ${e.message}`);

@@ -52,7 +52,10 @@ export interface StartPosition {
 }
 
 /** The game's settings: the session's (tags, time control, rules, tournament, computer; clock and tracker for tests), the first game, the timer. */
-export interface GameSettings extends Pick<SessionOptions, 'tags' | 'timeControl' | 'rules' | 'tournament' | 'computer' | 'tracker' | 'now'> {
+export interface GameSettings extends Pick<
+  SessionOptions,
+  'tags' | 'timeControl' | 'rules' | 'tournament' | 'computer' | 'tracker' | 'now'
+> {
   start?: StartPosition;
   /** session timer period (clocks, flags), default 250 ms */
   tickMs?: number;
@@ -76,7 +79,14 @@ export interface RoomDeps {
 
 /** Events after which the game's record (PDN) has changed. */
 const RECORD_EVENTS = new Set<SessionEvent['type']>(['new-game', 'move', 'move-replaced', 'takeback', 'tags', 'game-over', 'crowned']);
-const BUZZ: Partial<Record<SessionEvent['type'], 'ILLEGAL' | 'OK' | 'GAMEOVER' | 'YOURMOVE'>> = { alert: 'ILLEGAL', time: 'ILLEGAL', move: 'OK', 'move-replaced': 'OK', 'game-over': 'GAMEOVER', 'computer-move': 'YOURMOVE' };
+const BUZZ: Partial<Record<SessionEvent['type'], 'ILLEGAL' | 'OK' | 'GAMEOVER' | 'YOURMOVE'>> = {
+  alert: 'ILLEGAL',
+  time: 'ILLEGAL',
+  move: 'OK',
+  'move-replaced': 'OK',
+  'game-over': 'GAMEOVER',
+  'computer-move': 'YOURMOVE',
+};
 
 export function describeBoard(source: BoardSource, identity: BoardIdentity): string {
   const on = source.path ? ` on ${source.path}` : '';
@@ -100,7 +110,10 @@ export function describeBoard(source: BoardSource, identity: BoardIdentity): str
  */
 class PdnRecord {
   private pending: { id: string; text: string } | null = null;
-  constructor(private readonly session: GameSession, private readonly store: GameStore) {}
+  constructor(
+    private readonly session: GameSession,
+    private readonly store: GameStore,
+  ) {}
   changed(): void {
     const id = this.session.gameId;
     if (!id) return;
@@ -151,7 +164,10 @@ export class Room {
     return room;
   }
 
-  private constructor(private readonly opts: RoomOptions, private readonly deps: RoomDeps) {
+  private constructor(
+    private readonly opts: RoomOptions,
+    private readonly deps: RoomDeps,
+  ) {
     this.log = deps.logger;
     const dir = opts.storage.gamesDir;
     let pages: Broadcast | null = null;
@@ -176,7 +192,18 @@ export class Room {
   /** The session's options (a probe session for resuming gets the same, without the journal). */
   private sessionOptions(deps: RoomDeps): SessionOptions {
     const g = this.opts.game ?? {};
-    return { now: g.now, rules: g.rules, tournament: g.tournament, timeControl: g.timeControl, tracker: g.tracker, tags: g.tags, computer: g.computer ?? null, think: deps.think, stopThinking: deps.stopThinking, thinkMs: deps.thinkMs ?? 2000 };
+    return {
+      now: g.now,
+      rules: g.rules,
+      tournament: g.tournament,
+      timeControl: g.timeControl,
+      tracker: g.tracker,
+      tags: g.tags,
+      computer: g.computer ?? null,
+      think: deps.think,
+      stopThinking: deps.stopThinking,
+      thinkMs: deps.thinkMs ?? 2000,
+    };
   }
 
   private onSessionEvent(e: SessionEvent): void {
@@ -199,8 +226,14 @@ export class Room {
     const start = this.opts.game?.start ?? {};
     const resumed = resumeNewest(this.store, this.session, () => new GameSession(this.sessionOptions(this.deps)));
     if (resumed.resumed) {
-      this.log.info({ game: resumed.id, moves: resumed.moves, torn: resumed.torn }, `resumed unfinished game ${resumed.id} (${resumed.moves} moves)${resumed.torn ? '; its last journal line was cut off by a crash and dropped' : ''}`);
-      if (start.fen !== undefined || start.ballot !== undefined || start.elevenMan !== undefined) this.log.warn('an unfinished game was resumed: the start position asked for (FEN/ballot) is not used; start a new game from the page to use it');
+      this.log.info(
+        { game: resumed.id, moves: resumed.moves, torn: resumed.torn },
+        `resumed unfinished game ${resumed.id} (${resumed.moves} moves)${resumed.torn ? '; its last journal line was cut off by a crash and dropped' : ''}`,
+      );
+      if (start.fen !== undefined || start.ballot !== undefined || start.elevenMan !== undefined)
+        this.log.warn(
+          'an unfinished game was resumed: the start position asked for (FEN/ballot) is not used; start a new game from the page to use it',
+        );
     } else this.session.newGame({ ...start });
   }
 
@@ -221,7 +254,20 @@ export class Room {
     this.session.boardId = identity.id;
     this.loadCalibration(identity.id);
     if (b.record) {
-      this.recorder = new Recorder(b.record, { board: source.kind, id: identity.id, fw: identity.fw, rate: identity.rate, started: new Date().toISOString(), crownhead: VERSION, game: this.session.gameId, tournament: this.session.options.tournament }, this.log);
+      this.recorder = new Recorder(
+        b.record,
+        {
+          board: source.kind,
+          id: identity.id,
+          fw: identity.fw,
+          rate: identity.rate,
+          started: new Date().toISOString(),
+          crownhead: VERSION,
+          game: this.session.gameId,
+          tournament: this.session.options.tournament,
+        },
+        this.log,
+      );
       this.recorder.newGame({ fen: this.session.snapshot().fen, options: this.session.game.options });
     }
     this.offs.push(this.wireBoard(source));
@@ -290,7 +336,15 @@ export class Room {
       storage: this.store.health(),
       gamesDir: this.opts.storage.gamesDir,
     });
-    return { session: this.session, source: board.source, store: this.store, access, logger: this.log, info, command: (c) => runCommand(this.session, board.source, c) };
+    return {
+      session: this.session,
+      source: board.source,
+      store: this.store,
+      access,
+      logger: this.log,
+      info,
+      command: (c) => runCommand(this.session, board.source, c),
+    };
   }
 
   /** Stops the timer and the board, writes what is pending, releases the folder. Its pages are closed by the gateway first. */
@@ -305,7 +359,11 @@ export class Room {
     await this.board?.source.close();
     this.pdn.flush();
     this.store.close();
-    if (!this.store.flushed) this.log.error({ unsaved: this.store.unsaved() }, `stopping with ${this.store.unsaved()} change(s) not written to ${this.opts.storage.gamesDir}: they are lost`);
+    if (!this.store.flushed)
+      this.log.error(
+        { unsaved: this.store.unsaved() },
+        `stopping with ${this.store.unsaved()} change(s) not written to ${this.opts.storage.gamesDir}: they are lost`,
+      );
     await this.recorder?.close();
   }
 }

@@ -117,7 +117,10 @@ export async function startService(opts: ServiceOptions): Promise<Service> {
   const logger = opts.log?.logger ?? pino({ level: opts.log?.level ?? 'info' });
   const access = new Access({ host, requireToken: http.requireToken, token: http.token, readToken: http.readToken });
   const engine = engineLink(opts.engine ?? {});
-  const room = await Room.open({ board: opts.board, storage: opts.storage, game: opts.game, pages: http.ws }, { logger, think: engine.think, stopThinking: engine.stopThinking, thinkMs: opts.engine?.thinkMs }).catch(async (e) => {
+  const room = await Room.open(
+    { board: opts.board, storage: opts.storage, game: opts.game, pages: http.ws },
+    { logger, think: engine.think, stopThinking: engine.stopThinking, thinkMs: opts.engine?.thinkMs },
+  ).catch(async (e) => {
     await engine.close();
     throw e;
   });
@@ -139,11 +142,14 @@ export async function startService(opts: ServiceOptions): Promise<Service> {
     const port = (srv.address() as AddressInfo).port;
     const url = pageUrl(host, port);
     room.store.lockServing(url);
-    if (!isLoopbackBind(host)) logger.info(`listening on ${host}:${port}; other devices need a token: the control token to play, the watch token to follow`);
+    if (!isLoopbackBind(host))
+      logger.info(`listening on ${host}:${port}; other devices need a token: the control token to play, the watch token to follow`);
     let closing: Promise<void> | null = null;
     const board = room.board!;
     return {
-      url, port, host,
+      url,
+      port,
+      host,
       token: access.token,
       readToken: access.readToken,
       session: room.session,

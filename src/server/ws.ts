@@ -48,14 +48,23 @@ function refuseUpgrade(socket: Duplex, status: string, text: string): void {
 }
 
 export class WsGateway {
-  private readonly wss = new WebSocketServer({ noServer: true, maxPayload: HARD_MAX_PAYLOAD, perMessageDeflate: false, clientTracking: false });
+  private readonly wss = new WebSocketServer({
+    noServer: true,
+    maxPayload: HARD_MAX_PAYLOAD,
+    perMessageDeflate: false,
+    clientTracking: false,
+  });
   private readonly log: Logger;
   private readonly heartbeat: ReturnType<typeof setInterval>;
   private readonly onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) => this.upgrade(req, socket, head);
   private nextId = 1;
   private closed = false;
 
-  constructor(private readonly server: Server, private readonly room: WsRoom, private readonly opts: WsOptions = {}) {
+  constructor(
+    private readonly server: Server,
+    private readonly room: WsRoom,
+    private readonly opts: WsOptions = {},
+  ) {
     this.log = room.ctx.logger.child({ part: 'ws' });
     server.on('upgrade', this.onUpgrade);
     // A page opened with a token gets it as a same-site, script-proof cookie on the API path, so its
@@ -83,7 +92,12 @@ export class WsGateway {
       return;
     }
     socket.on('error', () => socket.destroy());
-    const requester: Requester = { remoteAddress: req.socket.remoteAddress, host: req.headers.host, origin: req.headers.origin, token: url.searchParams.get('token') };
+    const requester: Requester = {
+      remoteAddress: req.socket.remoteAddress,
+      host: req.headers.host,
+      origin: req.headers.origin,
+      token: url.searchParams.get('token'),
+    };
     const access = this.room.ctx.access;
     if (!access.sameOrigin(requester)) {
       this.log.info({ from: requester.remoteAddress, origin: requester.origin }, 'WebSocket from a foreign origin refused');
@@ -113,7 +127,12 @@ export class WsGateway {
       this.log.debug({ client: c.id }, 'page disconnected');
     });
     ws.on('message', (data, isBinary) => this.onMessage(c, data, isBinary));
-    pages.send(c, { v: 1, type: 'hello', server: { ...ctx.info(), readOnly: !c.canControl, tokenRequired: ctx.access.token !== null }, state: ctx.session.snapshot() });
+    pages.send(c, {
+      v: 1,
+      type: 'hello',
+      server: { ...ctx.info(), readOnly: !c.canControl, tokenRequired: ctx.access.token !== null },
+      state: ctx.session.snapshot(),
+    });
   }
 
   private onMessage(c: PageClient, data: RawData, isBinary: boolean): void {
@@ -121,7 +140,13 @@ export class WsGateway {
     c.alive = true;
     const size = Array.isArray(data) ? data.reduce((n, b) => n + b.length, 0) : (data as Buffer).byteLength;
     if (isBinary) return reply({ v: 1, type: 'error', code: 'binary', message: 'binary messages are not accepted: send JSON text' });
-    if (size > MAX_CLIENT_MESSAGE) return reply({ v: 1, type: 'error', code: 'too-large', message: `message of ${size} bytes is over the ${MAX_CLIENT_MESSAGE}-byte limit` });
+    if (size > MAX_CLIENT_MESSAGE)
+      return reply({
+        v: 1,
+        type: 'error',
+        code: 'too-large',
+        message: `message of ${size} bytes is over the ${MAX_CLIENT_MESSAGE}-byte limit`,
+      });
     const text = Array.isArray(data) ? Buffer.concat(data).toString('utf8') : Buffer.from(data as Buffer).toString('utf8');
     const parsed = parseClientMessage(text);
     if (!parsed.ok) return reply({ v: 1, type: 'error', code: parsed.code, message: parsed.message, ...idOf(text) });
@@ -143,7 +168,8 @@ export class WsGateway {
     const tooMany = c.rate?.admit(msg.command) ?? null;
     if (tooMany) return { v: 1, type: 'error', code: 'rate-limited', message: tooMany, ...id };
     const who = { ...c.requester, token: msg.token ?? c.requester.token };
-    if (!c.canControl && !ctx.access.canControl(who)) return { v: 1, type: 'error', code: 'forbidden', message: ctx.access.refusal(who), ...id };
+    if (!c.canControl && !ctx.access.canControl(who))
+      return { v: 1, type: 'error', code: 'forbidden', message: ctx.access.refusal(who), ...id };
     try {
       ctx.command(msg.command);
     } catch (e) {

@@ -89,10 +89,14 @@ export class Catalogue {
       // No folder yet, or one that cannot be read: no saved games, and why.
       this.cache = null;
       const code = (e as NodeJS.ErrnoException).code;
-      return code === 'ENOENT' ? { games: [], skipped: [] } : { games: [], skipped: [], error: `cannot read the games folder ${this.dir}: ${describeCode(e).why}` };
+      return code === 'ENOENT'
+        ? { games: [], skipped: [] }
+        : { games: [], skipped: [], error: `cannot read the games folder ${this.dir}: ${describeCode(e).why}` };
     }
     const pdns = entries.filter((d) => d.name.endsWith('.pdn'));
-    for (const d of pdns) if (!d.isFile() && !d.isSymbolicLink()) skipped.push({ file: d.name, why: d.isDirectory() ? 'a folder, not a game file' : 'not a regular file' });
+    for (const d of pdns)
+      if (!d.isFile() && !d.isSymbolicLink())
+        skipped.push({ file: d.name, why: d.isDirectory() ? 'a folder, not a game file' : 'not a regular file' });
     const files = pdns.filter((d) => d.isFile() || d.isSymbolicLink()).map((d) => d.name);
     // A few at a time: the folder may hold thousands of games, play must not wait for them.
     let next = 0;
@@ -117,7 +121,9 @@ export class Catalogue {
       if (!st.isFile()) return { skip: 'not a regular file' };
       if (prev && prev.mtimeMs === st.mtimeMs && prev.size === st.size) return prev;
       const game = summarise(file, await readHead(path, HEAD), st.mtimeMs);
-      return game ? { mtimeMs: st.mtimeMs, size: st.size, game } : { mtimeMs: st.mtimeMs, size: st.size, game: null, why: 'not a PDN game (no tags or moves)' };
+      return game
+        ? { mtimeMs: st.mtimeMs, size: st.size, game }
+        : { mtimeMs: st.mtimeMs, size: st.size, game: null, why: 'not a PDN game (no tags or moves)' };
     } catch (e) {
       return { skip: `cannot be read: ${describeCode(e).why}` };
     }

@@ -30,7 +30,10 @@ export interface GameIndex {
 }
 
 /** Game `k`'s byte range (0-based). */
-const spanOf = (index: GameIndex, k: number): Span => ({ start: index.starts[k], end: k + 1 < index.starts.length ? index.starts[k + 1] : index.size });
+const spanOf = (index: GameIndex, k: number): Span => ({
+  start: index.starts[k],
+  end: k + 1 < index.starts.length ? index.starts[k + 1] : index.size,
+});
 
 export class CollectionError extends CrownheadError<'no-such-game' | 'too-large'> {
   override readonly name = 'CollectionError';
@@ -207,10 +210,17 @@ export class CollectionIndex {
   async game(path: string, n = 1): Promise<{ text: string; games: number }> {
     const { index, whole } = await this.lookup(path);
     const count = index.starts.length;
-    if (!Number.isInteger(n) || n < 1 || n > count) throw new CollectionError('no-such-game', count ? `the file holds ${count} game${count === 1 ? '' : 's'}, not ${n}` : 'the file holds no game');
+    if (!Number.isInteger(n) || n < 1 || n > count)
+      throw new CollectionError(
+        'no-such-game',
+        count ? `the file holds ${count} game${count === 1 ? '' : 's'}, not ${n}` : 'the file holds no game',
+      );
     const span = spanOf(index, n - 1);
     if (span.end - span.start > MAX_GAME_BYTES) {
-      throw new CollectionError('too-large', `game ${n} is ${((span.end - span.start) / 2 ** 20).toFixed(1)} MiB of text, over the ${MAX_GAME_BYTES / 1024} KiB one request may read`);
+      throw new CollectionError(
+        'too-large',
+        `game ${n} is ${((span.end - span.start) / 2 ** 20).toFixed(1)} MiB of text, over the ${MAX_GAME_BYTES / 1024} KiB one request may read`,
+      );
     }
     const text = whole ? whole.subarray(span.start, span.end).toString('utf8') : await readRange(path, span);
     return { text, games: count };

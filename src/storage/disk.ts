@@ -10,7 +10,24 @@ import { join } from 'node:path';
 import type { StorageProblem } from '../protocol/v1.ts';
 
 /** The synchronous file operations the store writes with: a seam so tests can inject ENOSPC, short writes… */
-export type StoreFs = Pick<typeof nodeFs, 'openSync' | 'linkSync' | 'writeSync' | 'fsyncSync' | 'ftruncateSync' | 'fstatSync' | 'closeSync' | 'renameSync' | 'unlinkSync' | 'mkdirSync' | 'readFileSync' | 'readdirSync' | 'statSync' | 'copyFileSync' | 'existsSync'>;
+export type StoreFs = Pick<
+  typeof nodeFs,
+  | 'openSync'
+  | 'linkSync'
+  | 'writeSync'
+  | 'fsyncSync'
+  | 'ftruncateSync'
+  | 'fstatSync'
+  | 'closeSync'
+  | 'renameSync'
+  | 'unlinkSync'
+  | 'mkdirSync'
+  | 'readFileSync'
+  | 'readdirSync'
+  | 'statSync'
+  | 'copyFileSync'
+  | 'existsSync'
+>;
 
 export const realFs: StoreFs = nodeFs;
 
@@ -35,7 +52,11 @@ export function describeCode(e: unknown): { problem: StorageProblem; why: string
 }
 
 /** "20250101T120000Z": for the names of files kept aside. */
-export const stamp = (ms: number) => new Date(ms).toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
+export const stamp = (ms: number) =>
+  new Date(ms)
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d+Z$/, 'Z');
 
 /** Writes a whole buffer, however short the single writes. */
 export function writeAll(fs: StoreFs, fd: number, buf: Buffer): void {

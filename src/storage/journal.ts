@@ -14,7 +14,16 @@ import type { PdnResult } from '../pdn/index.ts';
 import type { GameClock } from '../game/clock.ts';
 
 export type JournalEntry =
-  | { k: 'new'; id: string; at: number; fen: string; options: GameOptions; tags: Record<string, string>; ballot: number | null; moves: number[][] }
+  | {
+      k: 'new';
+      id: string;
+      at: number;
+      fen: string;
+      options: GameOptions;
+      tags: Record<string, string>;
+      ballot: number | null;
+      moves: number[][];
+    }
   | { k: 'move'; at: number; path: number[]; huff?: number }
   | { k: 'takeback'; at: number }
   | { k: 'crown'; at: number; square: number }
@@ -173,7 +182,8 @@ export function readJournal(data: Buffer | string): JournalRead {
       }
     }
     if ('entry' in got) {
-      if (skipped) damage.push({ line: lineNo, offset: start, bytes: skipped, why: 'a fragment of an unfinished record', excerpt: excerpt(fragment) });
+      if (skipped)
+        damage.push({ line: lineNo, offset: start, bytes: skipped, why: 'a fragment of an unfinished record', excerpt: excerpt(fragment) });
       entries.push(got.entry);
       if (cr) crlf++;
       goodEnd = last ? end : end + 1;

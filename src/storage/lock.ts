@@ -27,17 +27,16 @@ export interface LockInfo {
 
 export class GamesFolderLocked extends CrownheadError<'folder-locked'> {
   override readonly name = 'GamesFolderLocked';
-  constructor(message: string, readonly holder: LockInfo) {
+  constructor(
+    message: string,
+    readonly holder: LockInfo,
+  ) {
     super('folder-locked', message);
   }
 }
 
 /** What stands at the lock's path. */
-type Found =
-  | { kind: 'none' }
-  | { kind: 'lock'; info: LockInfo }
-  | { kind: 'folder' }
-  | { kind: 'unreadable'; what: string };
+type Found = { kind: 'none' } | { kind: 'lock'; info: LockInfo } | { kind: 'folder' } | { kind: 'unreadable'; what: string };
 
 /** How long an empty or garbled lock is watched for an older Crownhead (which wrote its lock in place) finishing it. */
 const SETTLE_MS = 300;
@@ -62,7 +61,13 @@ export class FolderLock {
     } catch {
       return; // the folder cannot be made: nothing can be written, the trouble is reported on the first write
     }
-    const me: LockInfo = { pid: process.pid, machine: hostname(), started: new Date().toISOString(), url: null, nonce: randomBytes(8).toString('hex') };
+    const me: LockInfo = {
+      pid: process.pid,
+      machine: hostname(),
+      started: new Date().toISOString(),
+      url: null,
+      nonce: randomBytes(8).toString('hex'),
+    };
     for (let attempt = 0; attempt < 5; attempt++) {
       const put = this.put(me);
       if (put === 'taken') {
@@ -75,7 +80,9 @@ export class FolderLock {
       if (found.kind === 'lock') this.refuseIfAlive(found.info);
       this.clear(found);
     }
-    throw new Error(`cannot take the lock ${this.file}: another Crownhead took it each time it was freed (several starting on the same folder?)`);
+    throw new Error(
+      `cannot take the lock ${this.file}: another Crownhead took it each time it was freed (several starting on the same folder?)`,
+    );
   }
 
   /** Puts the lock down whole: a temp file linked into place (fails if a lock is there). */
@@ -137,7 +144,8 @@ export class FolderLock {
     if (text.trim() === '') return { kind: 'unreadable', what: 'an empty lock file' };
     try {
       const info = JSON.parse(text) as LockInfo;
-      if (info && typeof info.pid === 'number' && Number.isInteger(info.pid) && info.pid > 0) return { kind: 'lock', info: { ...info, machine: String(info.machine ?? hostname()) } };
+      if (info && typeof info.pid === 'number' && Number.isInteger(info.pid) && info.pid > 0)
+        return { kind: 'lock', info: { ...info, machine: String(info.machine ?? hostname()) } };
     } catch {
       /* garbled */
     }
@@ -174,13 +182,17 @@ export class FolderLock {
       if (found.kind === 'folder') {
         const aside = `${this.file}.found-${stamp(Date.now())}`;
         this.fs.renameSync(this.file, aside);
-        this.note(`found a folder where the lock file of ${this.dir} belongs (no Crownhead makes one): moved it aside to ${aside} and took the lock`);
+        this.note(
+          `found a folder where the lock file of ${this.dir} belongs (no Crownhead makes one): moved it aside to ${aside} and took the lock`,
+        );
         return;
       }
       this.fs.unlinkSync(this.file);
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code === 'ENOENT') return; // someone else cleared it: try again
-      throw new Error(`cannot take over the lock ${this.file} (${found.kind === 'lock' ? `left by process ${found.info.pid}` : found.kind === 'folder' ? 'a folder' : found.what}): ${describeCode(e).why}`);
+      throw new Error(
+        `cannot take over the lock ${this.file} (${found.kind === 'lock' ? `left by process ${found.info.pid}` : found.kind === 'folder' ? 'a folder' : found.what}): ${describeCode(e).why}`,
+      );
     }
     this.note(
       found.kind === 'lock'

@@ -16,9 +16,7 @@ import { atomicWrite, describeCode, stamp, type StoreFs } from './disk.ts';
 import { journalStart, makeJournalLine, readJournal, type JournalEntry, type JournalRead } from './journal.ts';
 
 /** The newest journal at start-up and what reading it found. */
-export type Found =
-  | { kind: 'none' }
-  | { kind: 'game'; id: string; file: string; read: JournalRead; finished: boolean };
+export type Found = { kind: 'none' } | { kind: 'game'; id: string; file: string; read: JournalRead; finished: boolean };
 
 export interface Damage {
   report: DamageReport;
@@ -122,7 +120,10 @@ export class Recovery {
   /** Records what a damaged journal lost, for the page and /api/info. */
   reportDamage(report: DamageReport): void {
     const lost = report.dropped.length + report.unreplayed;
-    const where = report.dropped.slice(0, 3).map((d) => `line ${d.line}: ${d.why}`).join('; ');
+    const where = report.dropped
+      .slice(0, 3)
+      .map((d) => `line ${d.line}: ${d.why}`)
+      .join('; ');
     const message = report.resumed
       ? `The journal of game ${report.game} was damaged: ${lost} record${lost === 1 ? '' : 's'} could not be read${where ? ` (${where})` : ''}${report.unreplayed ? `, and ${report.unreplayed} after them no longer fit the game` : ''}. The game was resumed from what could be read: ${report.moves} move${report.moves === 1 ? '' : 's'}.`
       : `The newest game, ${report.game}, cannot be resumed: its journal is damaged${where ? ` (${where})` : ''}. A new game was started; no older game was resumed in its place.`;
@@ -189,7 +190,8 @@ export function replayablePrefix(entries: readonly JournalEntry[], probe: () => 
     }
   };
   if (ok(entries.length)) return entries.length;
-  let lo = 0, hi = entries.length; // ok(lo) holds (or lo = 0), ok(hi) fails
+  let lo = 0,
+    hi = entries.length; // ok(lo) holds (or lo = 0), ok(hi) fails
   if (!ok(1)) return 0;
   lo = 1;
   while (hi - lo > 1) {
@@ -232,7 +234,16 @@ export function resumeNewest(store: ResumeStore, session: Replayable, probe: () 
     const size = store.rewriteJournal(id, kept);
     session.restore(kept);
     store.resume(id, size >= 0 ? { goodEnd: size, size, missingNewline: false, entries: kept } : read);
-    damage = { game: id, file, keptAt, dropped: read.damage, unreplayed: entries.length - n, resumed: true, moves: session.game.plies.length, pdn };
+    damage = {
+      game: id,
+      file,
+      keptAt,
+      dropped: read.damage,
+      unreplayed: entries.length - n,
+      resumed: true,
+      moves: session.game.plies.length,
+      pdn,
+    };
     store.reportDamage(damage);
     if (read.crlf) noteCrlf(store, id, read.crlf, size >= 0);
   } else if (read.crlf) {

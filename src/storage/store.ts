@@ -44,7 +44,10 @@ export class GameStore {
   private readonly recovery: Recovery;
   readonly catalogue: Catalogue;
 
-  constructor(readonly dir: string, opts: StoreOptions = {}) {
+  constructor(
+    readonly dir: string,
+    opts: StoreOptions = {},
+  ) {
     this.fs = opts.fs ?? realFs;
     this.onEvent = opts.onEvent ?? (() => {});
     this.catalogue = new Catalogue(dir, opts.listTtlMs ?? 2000, (file) => this.writer.waiting(file));
@@ -69,7 +72,14 @@ export class GameStore {
     const base = { ok: true, message: `games are saved in ${this.dir}` } as StorageHealth;
     const damage = this.recovery.damage;
     const trouble = this.writer.trouble;
-    if (damage) Object.assign(base, { ok: false, message: damage.message, problem: damage.problem, damaged: damage.report, choice: this.recovery.choice() });
+    if (damage)
+      Object.assign(base, {
+        ok: false,
+        message: damage.message,
+        problem: damage.problem,
+        damaged: damage.report,
+        choice: this.recovery.choice(),
+      });
     if (trouble) {
       Object.assign(base, { ok: false, message: trouble.message, problem: trouble.problem, since: trouble.since, unsaved: this.unsaved() });
       if (damage) base.message += ` Also: ${damage.message}`;
@@ -111,7 +121,10 @@ export class GameStore {
   /** Removes temp files left by a killed process (only call with the lock held). Returns the names removed. */
   cleanTemp(): string[] {
     const removed = removeTempFiles(this.fs, this.dir);
-    if (removed.length) this.note(`removed ${removed.length} temp file${removed.length > 1 ? 's' : ''} left by an earlier stop: ${removed.slice(0, 5).join(', ')}${removed.length > 5 ? ', …' : ''}`);
+    if (removed.length)
+      this.note(
+        `removed ${removed.length} temp file${removed.length > 1 ? 's' : ''} left by an earlier stop: ${removed.slice(0, 5).join(', ')}${removed.length > 5 ? ', …' : ''}`,
+      );
     return removed;
   }
 

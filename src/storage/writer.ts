@@ -204,7 +204,16 @@ export class JournalWriter {
       const id = this.queue[0].id;
       let n = 0;
       while (n < this.queue.length && this.queue[n].id === id) n++;
-      if (!this.writeJournal(id, this.queue.slice(0, n).map((i) => i.text).join(''))) return;
+      if (
+        !this.writeJournal(
+          id,
+          this.queue
+            .slice(0, n)
+            .map((i) => i.text)
+            .join(''),
+        )
+      )
+        return;
       this.queue.splice(0, n);
     }
     for (const [file, text] of [...this.files]) {

@@ -13,12 +13,19 @@ import { BoardReader } from '../reading/reader.ts';
 import type { BoardView, ReaderFeedback, ReaderOptions } from '../reading/view.ts';
 import type { Calibration } from '../reading/calibration.ts';
 import { CalibrationRoutine, type RoutineProgress } from '../reading/routine.ts';
-import { MoveTracker, type BoardStatus, type Phase, type Reminder, type TrackerEvent, type TrackerOptions, type TrackerStep } from './tracker.ts';
+import {
+  MoveTracker,
+  type BoardStatus,
+  type Phase,
+  type Reminder,
+  type TrackerEvent,
+  type TrackerOptions,
+  type TrackerStep,
+} from './tracker.ts';
 
 /** What a frame did to the calibration routine: it moved on, or it is done (its result in use, the board to be set up again). */
 export type CalibrationStep =
-  | { kind: 'progress'; progress: RoutineProgress }
-  | { kind: 'done'; calibration: Calibration; events: TrackerEvent[] };
+  { kind: 'progress'; progress: RoutineProgress } | { kind: 'done'; calibration: Calibration; events: TrackerEvent[] };
 
 export class BoardTracking {
   readonly reader: BoardReader;

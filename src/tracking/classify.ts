@@ -75,8 +75,12 @@ export function classify(boards: readonly Counts[], s: Situation): { verdict: Ve
   for (const b of boards) {
     const view = withCrown(b, s.crown);
     // The last mover part-way through a different move (their piece lifted again).
-    if (s.last && !s.last.opponentStarted && s.last.outs.some((o) => isPartOf(b, s.last!.counts, o.move, true)) &&
-      !s.outs.some((o) => isPartOf(view, s.counts, o.move, true))) {
+    if (
+      s.last &&
+      !s.last.opponentStarted &&
+      s.last.outs.some((o) => isPartOf(b, s.last!.counts, o.move, true)) &&
+      !s.outs.some((o) => isPartOf(view, s.counts, o.move, true))
+    ) {
       return { verdict: { kind: 'changing-mind' }, board: b };
     }
     const partial = s.outs.filter((o) => isPartOf(view, s.counts, o.move, true));
@@ -107,7 +111,8 @@ function matchVerdict(board: Counts, s: Situation): Verdict | null {
     const hits = s.outs.filter((o) => matchesResult(board, o));
     if (hits.length) {
       const r = s.retract ?? null;
-      if (r !== null && s.outs.some((o) => o.move.from === r) && !hits.some((o) => o.move.from === r)) return { kind: 'other-piece', hits, square: r };
+      if (r !== null && s.outs.some((o) => o.move.from === r) && !hits.some((o) => o.move.from === r))
+        return { kind: 'other-piece', hits, square: r };
       return { kind: 'legal', hits };
     }
     for (const h of s.huffs) {

@@ -54,10 +54,12 @@ export function colourIssues(v: BoardView, pos: Position): ColourIssues {
  */
 export function withColoursSeen(alert: Alert, v: BoardView, pos: Position, counts: Counts, board: Counts): Alert {
   if (!v.coded) return alert;
-  const mover = pos.turn, other = mover === 'black' ? 'white' : 'black';
+  const mover = pos.turn,
+    other = mover === 'black' ? 'white' : 'black';
   const otherSide = other === 'white' ? v.whiteSide : v.blackSide;
   const placed: number[] = [];
-  let moverMoved = false, otherMoved = false;
+  let moverMoved = false,
+    otherMoved = false;
   for (let i = 0; i < 32; i++) {
     if (board[i] > counts[i] && counts[i] === 0) placed.push(i + 1);
     if (board[i] !== counts[i] && ((mover === 'black' ? pos.black : pos.white) >>> i) & 1) moverMoved = true;
@@ -65,10 +67,15 @@ export function withColoursSeen(alert: Alert, v: BoardView, pos: Position, count
   }
   const theirs = placed.filter((sq) => (otherSide >>> (sq - 1)) & 1);
   if (!theirs.length) return alert;
-  const Other = other === 'white' ? 'White' : 'Black', Mover = mover === 'white' ? 'White' : 'Black';
+  const Other = other === 'white' ? 'White' : 'Black',
+    Mover = mover === 'white' ? 'White' : 'Black';
   const named = `The ${theirs.length > 1 ? 'coins' : 'coin'} put on ${joinWords(theirs.map(String))} ${theirs.length > 1 ? 'are' : 'is'} ${Other}'s.`;
   if (theirs.length === placed.length && !moverMoved && otherMoved && alert.category !== 'wrong-side') {
-    return { ...alert, category: 'wrong-side', message: `It is ${Mover}'s turn: ${named.charAt(0).toLowerCase()}${named.slice(1)} ${describeFixes(alert.fixes)}`.trim() };
+    return {
+      ...alert,
+      category: 'wrong-side',
+      message: `It is ${Mover}'s turn: ${named.charAt(0).toLowerCase()}${named.slice(1)} ${describeFixes(alert.fixes)}`.trim(),
+    };
   }
   return { ...alert, message: `${alert.message} ${named}` };
 }
@@ -96,15 +103,22 @@ export function mixedKings(v: BoardView, pos: Position, plausible: number, crown
 export function colourWords(issues: ColourIssues, pos: Position): string[] {
   const out: string[] = [];
   for (let i = 0; i < 32; i++) {
-    const bit = 1 << i, sq = i + 1;
+    const bit = 1 << i,
+      sq = i + 1;
     if (issues.wrong & bit) {
-      const mine = pos.black & bit ? 'Black' : 'White', theirs = mine === 'Black' ? 'White' : 'Black';
+      const mine = pos.black & bit ? 'Black' : 'White',
+        theirs = mine === 'Black' ? 'White' : 'Black';
       const king = pos.kings & bit;
       out.push(`The ${king ? 'king' : 'coin'} on ${sq} is ${theirs}'s: put ${king ? `a ${mine} king` : `a ${mine} coin`} there.`);
     }
   }
   const flipped = squaresOf(issues.upsideDown);
-  if (flipped.length) out.push(flipped.length === 1 ? `The coin on ${flipped[0]} is upside down: turn it over.` : `The coins on ${joinWords(flipped.map(String))} are upside down: turn them over.`);
+  if (flipped.length)
+    out.push(
+      flipped.length === 1
+        ? `The coin on ${flipped[0]} is upside down: turn it over.`
+        : `The coins on ${joinWords(flipped.map(String))} are upside down: turn them over.`,
+    );
   return out;
 }
 
@@ -141,15 +155,24 @@ export class ColourWatch {
         this.due = this.since + this.graceMs;
         return null;
       }
-      return { category: issues.wrong ? 'wrong-colour' : 'upside-down', message: colourWords(issues, pos).join(' '), squares: squaresOf(issues.wrong | issues.upsideDown), t };
+      return {
+        category: issues.wrong ? 'wrong-colour' : 'upside-down',
+        message: colourWords(issues, pos).join(' '),
+        squares: squaresOf(issues.wrong | issues.upsideDown),
+        t,
+      };
     }
     const squares = squaresOf(v.flipped);
     if (!squares.length) return null;
     const list = squares.length === 1 ? `${squares[0]}` : `${squares.slice(0, -1).join(', ')} and ${squares.at(-1)}`;
     return {
       category: 'upside-down',
-      message: squares.length === 1 ? `The coin on ${list} is upside down: turn it over.` : `The coins on ${list} are upside down: turn them over.`,
-      squares, t,
+      message:
+        squares.length === 1
+          ? `The coin on ${list} is upside down: turn it over.`
+          : `The coins on ${list} are upside down: turn them over.`,
+      squares,
+      t,
     };
   }
 }

@@ -7,9 +7,7 @@
 // legal moves in, an Alert out.
 
 import { joinWords } from '../words/index.ts';
-import {
-  NEIGHBOUR, JUMP_LAND, colorAt, moveText, opposite, shortText, type Move, type Position,
-} from '../rules/index.ts';
+import { NEIGHBOUR, JUMP_LAND, colorAt, moveText, opposite, shortText, type Move, type Position } from '../rules/index.ts';
 import { pieceName, sideName, type Counts } from './boards.ts';
 import type { Alert, Fix } from '../protocol/v1.ts';
 
@@ -62,14 +60,25 @@ export function otherPieceCorrection(r: Retract, move: Move): string | null {
 export function fixesTo(board: ArrayLike<number>, target: Position, targetCounts: Counts): Fix[] {
   const out: Fix[] = [];
   for (let i = 0; i < 32; i++) {
-    const have = board[i], want = targetCounts[i];
+    const have = board[i],
+      want = targetCounts[i];
     if (have === want) continue;
     const sq = i + 1;
     if (want > have) {
       const name = pieceName(target, sq)!;
-      out.push({ square: sq, action: 'place', piece: have === 1 && want === 2 ? 'a second coin (crown)' : `a ${name}`, coins: want - have });
+      out.push({
+        square: sq,
+        action: 'place',
+        piece: have === 1 && want === 2 ? 'a second coin (crown)' : `a ${name}`,
+        coins: want - have,
+      });
     } else {
-      out.push({ square: sq, action: 'remove', piece: have - want === 1 ? (want === 1 ? 'one coin' : 'the coin') : 'both coins', coins: have - want });
+      out.push({
+        square: sq,
+        action: 'remove',
+        piece: have - want === 1 ? (want === 1 ? 'one coin' : 'the coin') : 'both coins',
+        coins: have - want,
+      });
     }
   }
   return out;
@@ -99,13 +108,25 @@ function jumpOver(a: number, b: number): number {
  * board as it stands now; by default `board` itself — it differs when the
  * mistake was made on an earlier board and the opponent has moved on since).
  */
-export function diagnose(board: ArrayLike<number>, pos: Position, posCounts: Counts, legal: readonly Move[], t: number, standing: ArrayLike<number> = board): Alert {
+export function diagnose(
+  board: ArrayLike<number>,
+  pos: Position,
+  posCounts: Counts,
+  legal: readonly Move[],
+  t: number,
+  standing: ArrayLike<number> = board,
+): Alert {
   const side = pos.turn;
   const fixes = fixesTo(standing, pos, posCounts);
   const squares = fixes.map((f) => f.square);
   const restore = describeFixes(fixes);
   const mk = (category: AlertCategory, what: string, retract?: Retract): Alert => ({
-    category, message: [what, restore, retract ? retractSentence(retract) : ''].filter(Boolean).join(' '), squares, fixes, t, ...(retract ? { retract } : {}),
+    category,
+    message: [what, restore, retract ? retractSentence(retract) : ''].filter(Boolean).join(' '),
+    squares,
+    fixes,
+    t,
+    ...(retract ? { retract } : {}),
   });
   /** The retraction rule: the moved piece's own legal moves, if it has any. */
   const retractOf = (from: number): Retract | undefined => {
@@ -114,7 +135,9 @@ export function diagnose(board: ArrayLike<number>, pos: Position, posCounts: Cou
     return { square: from, moves: [...new Set(mine.map((m) => moveText(m, legal)))], capture: mine[0].captures.length > 0 };
   };
 
-  const gone: number[] = [], added: number[] = [], stacked: number[] = [];
+  const gone: number[] = [],
+    added: number[] = [],
+    stacked: number[] = [];
   for (let i = 0; i < 32; i++) {
     if (board[i] < posCounts[i]) gone.push(i + 1);
     if (board[i] > posCounts[i]) {
@@ -138,11 +161,14 @@ export function diagnose(board: ArrayLike<number>, pos: Position, posCounts: Cou
   if (added.length === 1) {
     const to = added[0];
     // (A king's two coins put down off-centre can read as one.)
-    const movers = gone.filter((s) => board[s - 1] === 0 && (posCounts[s - 1] === board[to - 1] || (posCounts[s - 1] === 2 && board[to - 1] === 1)));
+    const movers = gone.filter(
+      (s) => board[s - 1] === 0 && (posCounts[s - 1] === board[to - 1] || (posCounts[s - 1] === 2 && board[to - 1] === 1)),
+    );
     // The piece that moved: one with a legal move to `to`, else one a step or a jump away, else any.
     const near = (s: number) => isNeighbour(s, to) >= 0 || jumpOver(s, to) > 0;
     const own = movers.filter((s) => colorAt(pos, s) === side);
-    const from = own.find((s) => legal.some((m) => m.from === s && m.to === to)) ?? own.find(near) ?? movers.find(near) ?? own[0] ?? movers[0];
+    const from =
+      own.find((s) => legal.some((m) => m.from === s && m.to === to)) ?? own.find(near) ?? movers.find(near) ?? own[0] ?? movers[0];
     if (from !== undefined) {
       const owner = colorAt(pos, from)!;
       const name = pieceName(pos, from)!.split(' ')[1];
@@ -152,7 +178,10 @@ export function diagnose(board: ArrayLike<number>, pos: Position, posCounts: Cou
       }
       const ownOthers = others.filter((s) => colorAt(pos, s) === side);
       if (ownOthers.length) {
-        return mk('own-piece-removed', `${sideName(side)}'s own ${ownOthers.length === 1 ? 'piece' : 'pieces'} on ${list(ownOthers.map(String))} must not be removed.`);
+        return mk(
+          'own-piece-removed',
+          `${sideName(side)}'s own ${ownOthers.length === 1 ? 'piece' : 'pieces'} on ${list(ownOthers.map(String))} must not be removed.`,
+        );
       }
       const exact = legal.filter((m) => m.from === from && m.to === to);
       if (exact.length) {
@@ -163,7 +192,10 @@ export function diagnose(board: ArrayLike<number>, pos: Position, posCounts: Cou
         const wrong = others.filter((s) => !best.includes(s));
         const left = best.filter((s) => board[s - 1] !== 0);
         if (wrong.length) {
-          return mk('wrong-piece-removed', `The ${wrong.length === 1 ? 'piece' : 'pieces'} on ${list(wrong.map(String))} ${wrong.length === 1 ? 'was' : 'were'} not jumped; the captured ${best.length === 1 ? 'piece is' : 'pieces are'} on ${list(best.map(String))}.`);
+          return mk(
+            'wrong-piece-removed',
+            `The ${wrong.length === 1 ? 'piece' : 'pieces'} on ${list(wrong.map(String))} ${wrong.length === 1 ? 'was' : 'were'} not jumped; the captured ${best.length === 1 ? 'piece is' : 'pieces are'} on ${list(best.map(String))}.`,
+          );
         }
         if (left.length) {
           return mk('capture-not-removed', `Take the captured ${left.length === 1 ? 'piece' : 'pieces'} off ${list(left.map(String))}.`);
@@ -184,7 +216,11 @@ export function diagnose(board: ArrayLike<number>, pos: Position, posCounts: Cou
       const own = legal.filter((m) => m.from === from).map((m) => m.to);
       const hint = own.length && !retract ? ` The ${name} on ${from} can go to ${list([...new Set(own)].map(String))}.` : '';
       if (dir < 0 && !over) {
-        return mk('not-diagonal', `${from} to ${to} is not a legal move: a ${name} moves one square diagonally${name === 'man' ? ' forward' : ''}, or jumps.${hint}`, retract);
+        return mk(
+          'not-diagonal',
+          `${from} to ${to} is not a legal move: a ${name} moves one square diagonally${name === 'man' ? ' forward' : ''}, or jumps.${hint}`,
+          retract,
+        );
       }
       if (dir >= 0) {
         const backwards = !isKing && (side === 'black' ? dir < 2 : dir >= 2);
@@ -201,15 +237,25 @@ export function diagnose(board: ArrayLike<number>, pos: Position, posCounts: Cou
       if (captures.length && !captures.some((m) => m.from === from)) {
         return mk('capture-compulsory', `A capture is compulsory: ${captureText}.`);
       }
-      return mk('not-diagonal', `${from} to ${to} is not a legal move: a ${name} moves one square diagonally${name === 'man' ? ' forward' : ''}, or jumps.${hint}`, retract);
+      return mk(
+        'not-diagonal',
+        `${from} to ${to} is not a legal move: a ${name} moves one square diagonally${name === 'man' ? ' forward' : ''}, or jumps.${hint}`,
+        retract,
+      );
     }
   }
 
   if (added.length === 0 && gone.length > 0) {
     if (ownGone.length === 0 && oppGone.length > 0 && captures.length === 0) {
-      return mk('piece-missing', `${oppGone.length === 1 ? 'A piece is' : 'Pieces are'} missing from ${list(oppGone.map(String))} (knocked over?).`);
+      return mk(
+        'piece-missing',
+        `${oppGone.length === 1 ? 'A piece is' : 'Pieces are'} missing from ${list(oppGone.map(String))} (knocked over?).`,
+      );
     }
-    return mk('piece-missing', `${gone.length === 1 ? 'A piece is' : 'Pieces are'} missing from ${list(gone.map(String))} (knocked over?).`);
+    return mk(
+      'piece-missing',
+      `${gone.length === 1 ? 'A piece is' : 'Pieces are'} missing from ${list(gone.map(String))} (knocked over?).`,
+    );
   }
   if (gone.length === 0 && added.length > 0) {
     return mk('extra-piece', `There ${added.length === 1 ? 'is an extra piece' : 'are extra pieces'} on ${list(added.map(String))}.`);

@@ -20,7 +20,8 @@ import type { Crown } from './state.ts';
 export class PositionCache {
   private key: Position | null = null;
   private over = false;
-  private cache: { counts: Counts; outs: Outcome[]; before: Position | null; beforeCounts: Counts | null; beforeOuts: Outcome[] } | null = null;
+  private cache: { counts: Counts; outs: Outcome[]; before: Position | null; beforeCounts: Counts | null; beforeOuts: Outcome[] } | null =
+    null;
 
   /** The position's counts and legal outcomes, and the same before the last ply (for a takeback or a change of mind). */
   of(game: Game) {
@@ -146,12 +147,14 @@ export function likelyBoard(board: Counts, counts: Counts, v: BoardView, plausib
     for (let i = 0; i < 32; i++) if (counts[i] === size && b[i] === 0) out.push(i);
     return out;
   };
-  const near = (from: number[], i: number) => from.some((k) => [0, 1, 2, 3].some((d) => NEIGHBOUR[k * 4 + d] === i || JUMP_LAND[k * 4 + d] === i));
+  const near = (from: number[], i: number) =>
+    from.some((k) => [0, 1, 2, 3].some((d) => NEIGHBOUR[k * 4 + d] === i || JUMP_LAND[k * 4 + d] === i));
   // A faint reading where a man stood, while a piece appeared elsewhere: the man moved (its square's
   // empty level was only a guess).
   const placed = b.some((n, i) => n > counts[i]);
   for (let i = 0; i < 32; i++) if (placed && (v.faint >>> i) & 1 && b[i] === 1 && counts[i] === 1) b[i] = 0;
-  const kingsGone = gone(2), menGone = gone(1);
+  const kingsGone = gone(2),
+    menGone = gone(1);
   for (let i = 0; i < 32; i++) {
     if (b[i] !== 1 || counts[i] !== 0) continue;
     // (Not if a man that could have gone there is gone too: then it is likelier that man.)
@@ -172,9 +175,11 @@ export function sideToMoveTouched(pos: Position, counts: Counts, board: Counts):
 /** Among results with the same board (a king's routes), the one the hand's placements followed. */
 export function chooseRoute(hits: Outcome[], placements: readonly number[]): Outcome {
   if (hits.length === 1) return hits[0];
-  let best = hits[0], bestScore = -1;
+  let best = hits[0],
+    bestScore = -1;
   for (const h of hits) {
-    let k = 0, score = 0;
+    let k = 0,
+      score = 0;
     for (const p of placements) {
       const idx = h.move.path.indexOf(p, k);
       if (idx >= 0) {
@@ -190,7 +195,6 @@ export function chooseRoute(hits: Outcome[], placements: readonly number[]): Out
   return best;
 }
 
-
 /** Takes the man's level on the crowning square once its smoothed reading has stopped moving. */
 export function noteManLevel(wait: Extract<Crown, { kind: 'awaited' }>, board: Counts, view: BoardView): void {
   const i = wait.square - 1;
@@ -200,18 +204,33 @@ export function noteManLevel(wait: Extract<Crown, { kind: 'awaited' }>, board: C
   wait.manLevelLast = level;
 }
 
-
 /** The view before the first frame: nothing read yet. */
 export const EMPTY_VIEW: BoardView = {
-  counts: new Uint8Array(32), confidence: new Float32Array(32), calibrated: false,
-  uncertain: 0, unexpected: 0, flipped: 0, faint: 0, plausibleStacks: 0, expectedStacks: 0,
-  lastChange: -Infinity, now: -Infinity, settling: false, coins: new Float32Array(32), stack: new Float32Array(32), measured: 0, unclear: 0,
-  coded: false, signed: new Float32Array(32), whiteSide: 0, blackSide: 0, half: 0,
+  counts: new Uint8Array(32),
+  confidence: new Float32Array(32),
+  calibrated: false,
+  uncertain: 0,
+  unexpected: 0,
+  flipped: 0,
+  faint: 0,
+  plausibleStacks: 0,
+  expectedStacks: 0,
+  lastChange: -Infinity,
+  now: -Infinity,
+  settling: false,
+  coins: new Float32Array(32),
+  stack: new Float32Array(32),
+  measured: 0,
+  unclear: 0,
+  coded: false,
+  signed: new Float32Array(32),
+  whiteSide: 0,
+  blackSide: 0,
+  half: 0,
 };
 
 /** In set-up, a square where the game has a king and one coin is read counts as the king if it reads at least this (fraction of a coin above empty). */
 const KING_MIN_READING = 0.75;
-
 
 /** The same move: same start and the same landing squares in order. */
 export function sameMove(a: Move, b: Move): boolean {

@@ -51,7 +51,8 @@ export function* readRecording(text: string): Generator<RecordingItem> {
   const lines = text.split('\n');
   const torn = lines.length > 1 && lines[lines.length - 1] !== '';
   if (!torn) lines.pop();
-  if ((lines[0] ?? '').trim() !== RECORDING_MAGIC) throw new RecordingError(`line 1: not a crownhead recording (expected "${RECORDING_MAGIC}")`);
+  if ((lines[0] ?? '').trim() !== RECORDING_MAGIC)
+    throw new RecordingError(`line 1: not a crownhead recording (expected "${RECORDING_MAGIC}")`);
   for (let k = 1; k < lines.length; k++) {
     const line = lines[k].replace(/\r$/, '');
     const last = k === lines.length - 1 && torn;

@@ -28,10 +28,11 @@ export class TrackerReport {
    */
   setStatus(s: BoardStatus, t: number, extra: Reminder | null = null): void {
     if ((s.kind === 'moving' || s.kind === 'in-sync') && !s.reminder && extra) s = { ...s, reminder: extra };
-    this.setReminder(s.kind === 'moving' || s.kind === 'in-sync' ? s.reminder ?? null : null, t);
+    this.setReminder(s.kind === 'moving' || s.kind === 'in-sync' ? (s.reminder ?? null) : null, t);
     const was = this.status;
-    const same = s.kind === was.kind &&
-      (s.kind !== 'moving' && s.kind !== 'in-sync' || (was as { reminder?: Reminder }).reminder === s.reminder) &&
+    const same =
+      s.kind === was.kind &&
+      ((s.kind !== 'moving' && s.kind !== 'in-sync') || (was as { reminder?: Reminder }).reminder === s.reminder) &&
       (s.kind !== 'awaiting-crown' || (was as { square: number }).square === s.square) &&
       (s.kind !== 'illegal' || (was as { alert: Alert }).alert === s.alert) &&
       (s.kind !== 'setup' || (was as { message: string }).message === s.message);

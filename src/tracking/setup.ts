@@ -53,8 +53,11 @@ export function checkSetup(board: Counts, v: BoardView, pos: Position): SetupChe
 
 /** What the game allows now, for classify: the position's results, the last commit's, huffs, the crown awaited, the retraction rule's piece. */
 export function situationOf(
-  game: Game, positions: PositionCache,
-  play: { last: LastCommit | null; placements: number[] } | null, crown: number | null, retract: number | null,
+  game: Game,
+  positions: PositionCache,
+  play: { last: LastCommit | null; placements: number[] } | null,
+  crown: number | null,
+  retract: number | null,
 ): Situation {
   const snap = positions.of(game);
   const last = play?.last;
@@ -70,9 +73,10 @@ export function situationOf(
   return {
     counts: snap.counts,
     outs: snap.outs,
-    last: last && snap.before && snap.beforeCounts
-      ? { counts: snap.beforeCounts, outs: snap.beforeOuts, move: game.plies[last.index].move, opponentStarted: last.opponentStarted }
-      : null,
+    last:
+      last && snap.before && snap.beforeCounts
+        ? { counts: snap.beforeCounts, outs: snap.beforeOuts, move: game.plies[last.index].move, opponentStarted: last.opponentStarted }
+        : null,
     crown,
     huffs,
     placements: play?.placements ?? [],
@@ -80,4 +84,3 @@ export function situationOf(
     options: game.options,
   };
 }
-

@@ -73,9 +73,7 @@ export interface LastCommit {
  * under; its own steady reading, NaN until it has settled, and the last one
  * seen while waiting for that).
  */
-export type Crown =
-  | { kind: 'none' }
-  | { kind: 'awaited'; square: number; touched: boolean; manLevel: number; manLevelLast: number };
+export type Crown = { kind: 'none' } | { kind: 'awaited'; square: number; touched: boolean; manLevel: number; manLevelLast: number };
 
 /**
  * The last board seen part-way through a legal move that looked finished (a
@@ -96,8 +94,7 @@ export interface Stuck {
  * put down since (a king's route), a stuck part-way board.
  */
 export type TrackerState =
-  | { kind: 'setup' }
-  | { kind: 'play'; crown: Crown; last: LastCommit | null; placements: number[]; stuck: Stuck | null };
+  { kind: 'setup' } | { kind: 'play'; crown: Crown; last: LastCommit | null; placements: number[]; stuck: Stuck | null };
 
 /** Play from a fresh comparison of board and game: nothing pending. */
 export function freshPlay(): Extract<TrackerState, { kind: 'play' }> {

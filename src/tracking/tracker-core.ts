@@ -163,11 +163,14 @@ export abstract class TrackerCore {
     }
   }
 
-
   /** Tells the reader where a stack is plausible now, and where one is expected (a crown awaited): see stackPrior. */
   protected updatePrior(): void {
     this.plausible = stackPrior(this.game, this.crownCarried);
-    this.feedback.push({ kind: 'stack-prior', plausible: this.plausible, expected: this.awaitingCrown ? 1 << (this.awaitingCrown - 1) : 0 });
+    this.feedback.push({
+      kind: 'stack-prior',
+      plausible: this.plausible,
+      expected: this.awaitingCrown ? 1 << (this.awaitingCrown - 1) : 0,
+    });
   }
 
   /** A crowned man taken back as a stack: the square it went back to (its crown may still be on it). */
@@ -175,7 +178,8 @@ export abstract class TrackerCore {
 
   /** Sets the status; a coin magnet-up or of the wrong colour rides on an in-sync or moving one (see ColourWatch). */
   protected setStatus(s: BoardStatus, t: number): void {
-    const colour = (s.kind === 'moving' || s.kind === 'in-sync') && !s.reminder ? this.colours.reminder(this.v, this.game.position, t, s.kind) : null;
+    const colour =
+      (s.kind === 'moving' || s.kind === 'in-sync') && !s.reminder ? this.colours.reminder(this.v, this.game.position, t, s.kind) : null;
     this.said.setStatus(s, t, colour);
   }
 

@@ -26,7 +26,17 @@ import type { Reminder } from '../protocol/v1.ts';
 import { TrackerCore } from './tracker-core.ts';
 import { checkSetup, situationOf } from './setup.ts';
 import { freshPlay, type TrackerStep } from './state.ts';
-import { alternatives, chooseRoute, crownRead, firmStacks, likelyBoard, movedOnFrom, noteManLevel, sameMove, sideToMoveTouched } from './evidence.ts';
+import {
+  alternatives,
+  chooseRoute,
+  crownRead,
+  firmStacks,
+  likelyBoard,
+  movedOnFrom,
+  noteManLevel,
+  sameMove,
+  sideToMoveTouched,
+} from './evidence.ts';
 import { describeFixes, diagnose, fixesTo, otherPieceCorrection, retractSentence } from './diagnose.ts';
 
 /**
@@ -57,11 +67,16 @@ export class MoveTracker extends TrackerCore {
     this.markOpponentStarted();
     if (this.waitGrace(t)) return;
     const fixes = fixesTo(board, this.game.position, this.positions.of(this.game).counts);
-    this.raise({
-      category: 'not-computers-move',
-      message: `That is not the computer's move: ${lowerFirst(describeFixes(fixes).replace(/\.$/, ''))}, then play ${this.expectedText()}.`,
-      squares: fixes.map((f) => f.square), fixes, t,
-    }, t);
+    this.raise(
+      {
+        category: 'not-computers-move',
+        message: `That is not the computer's move: ${lowerFirst(describeFixes(fixes).replace(/\.$/, ''))}, then play ${this.expectedText()}.`,
+        squares: fixes.map((f) => f.square),
+        fixes,
+        t,
+      },
+      t,
+    );
   }
 
   /** Starts tracking a (new or loaded) game against the reader's view: the board must be set up to match it first. */
@@ -100,7 +115,7 @@ export class MoveTracker extends TrackerCore {
     this.wasCalibrated = view.calibrated;
     if (changed) this.logPlacements();
     // (A soft square appearing or going — one-or-two, or a faint reading — may change what the board shows.)
-    const uncertainMoved = (view.uncertain !== this.lastUncertain) && this.phase === 'play' && this.said.status.kind !== 'in-sync';
+    const uncertainMoved = view.uncertain !== this.lastUncertain && this.phase === 'play' && this.said.status.kind !== 'in-sync';
     this.lastUncertain = view.uncertain;
     if (view.flipped !== this.lastFlipped) {
       this.lastFlipped = view.flipped;
@@ -112,7 +127,8 @@ export class MoveTracker extends TrackerCore {
       this.lastSides = sides;
       this.dirty = true;
     }
-    if (changed || uncertainMoved || this.dirty || this.timerDue(t) || (this.phase === 'setup' && !view.calibrated)) this.evaluate(t, changed);
+    if (changed || uncertainMoved || this.dirty || this.timerDue(t) || (this.phase === 'setup' && !view.calibrated))
+      this.evaluate(t, changed);
     return this.said.events.length || this.feedback.length ? this.flush() : NO_STEP;
   }
 
@@ -134,7 +150,8 @@ export class MoveTracker extends TrackerCore {
     // (Coded board: the man lifted and put back on a coin of the opponent's colour — the rules' way
     // to crown with an opponent's coin — reads about half a coin on that side: crowned.)
     const crownSq = this.awaitingCrown;
-    if (crownSq !== null && board[crownSq - 1] === 1 && this.crownWait!.touched && (this.mixedKings() >>> (crownSq - 1)) & 1) this.correct(crownSq, 2);
+    if (crownSq !== null && board[crownSq - 1] === 1 && this.crownWait!.touched && (this.mixedKings() >>> (crownSq - 1)) & 1)
+      this.correct(crownSq, 2);
     if (this.awaitingCrown !== null && board[this.awaitingCrown - 1] === 2) {
       const sq = this.awaitingCrown;
       this.crownDone();
@@ -182,7 +199,8 @@ export class MoveTracker extends TrackerCore {
     let unsure = 0;
     // (Not the square where a crown is awaited: the crown must be seen, not assumed. Nor two coins
     // on measured levels reading higher than any man can: a stack there is a stack, plausible or not.)
-    const soft = (this.v.uncertain | this.plausible) & ~firmStacks(board, this.v) & ~(this.awaitingCrown ? 1 << (this.awaitingCrown - 1) : 0);
+    const soft =
+      (this.v.uncertain | this.plausible) & ~firmStacks(board, this.v) & ~(this.awaitingCrown ? 1 << (this.awaitingCrown - 1) : 0);
     // Likewise empty or one coin where the reading is faint (a coin half-lifted by a finger, an
     // emptied square whose empty level was only guessed).
     // (Any faint square: an emptied square still read as holding its coin matches the position.)
@@ -203,16 +221,16 @@ export class MoveTracker extends TrackerCore {
   private static readonly VERDICTS: { [K in Verdict['kind']]: Handler<K> } = {
     'in-sync': MoveTracker.prototype.onInSync,
     'crown-awaited': MoveTracker.prototype.onInSync,
-    'legal': MoveTracker.prototype.onLegal,
+    legal: MoveTracker.prototype.onLegal,
     'other-piece': MoveTracker.prototype.onOtherPiece,
-    'huff': MoveTracker.prototype.onHuff,
+    huff: MoveTracker.prototype.onHuff,
     'change-of-mind': MoveTracker.prototype.onChangeOfMind,
-    'takeback': MoveTracker.prototype.onTakeback,
+    takeback: MoveTracker.prototype.onTakeback,
     'changing-mind': MoveTracker.prototype.onChangingMind,
     'part-way': MoveTracker.prototype.onPartWay,
     'crown-missing': MoveTracker.prototype.onCrownMissing,
     'fast-reply': MoveTracker.prototype.onFastReply,
-    'illegal': MoveTracker.prototype.onIllegal,
+    illegal: MoveTracker.prototype.onIllegal,
   };
 
   /** Acts on a verdict about `b` (the reading of `board` that classify chose), at frame time t: its handler (VERDICTS). */
@@ -264,11 +282,17 @@ export class MoveTracker extends TrackerCore {
     }
     if (this.waitGrace(t)) return;
     const fixes = fixesTo(b, this.game.position, this.positions.of(this.game).counts);
-    this.raise({
-      category: 'wrong-piece-retraction',
-      message: `${words} ${describeFixes(fixes)} ${retractSentence(r)}`.replace(/\s+/g, ' ').trim(),
-      squares: fixes.map((f) => f.square), fixes, t, retract: r,
-    }, t);
+    this.raise(
+      {
+        category: 'wrong-piece-retraction',
+        message: `${words} ${describeFixes(fixes)} ${retractSentence(r)}`.replace(/\s+/g, ' ').trim(),
+        squares: fixes.map((f) => f.square),
+        fixes,
+        t,
+        retract: r,
+      },
+      t,
+    );
   }
 
   /** Huffing: a huffable piece taken off (and maybe a move made after it), committed once it has stood. */
@@ -296,7 +320,8 @@ export class MoveTracker extends TrackerCore {
   /** The position before the last move: taken back, or (tournament) refused once it has stood. */
   private onTakeback(a: Act<'takeback'>): void {
     const { b, t } = a;
-    const game = this.game, play = this.playing!;
+    const game = this.game,
+      play = this.playing!;
     this.settle(a);
     if (this.options.takebacks) {
       const ply = game.undo();
@@ -315,11 +340,19 @@ export class MoveTracker extends TrackerCore {
       const snap = this.positions.of(this.game);
       const lastMove = game.plies[play.last!.index].move;
       const fixes = fixesTo(b, game.position, snap.counts);
-      this.raise({
-        category: 'takeback-refused',
-        message: `Takebacks are not allowed in this game: the move ${moveText(lastMove, snap.beforeOuts.map((o) => o.move))} stands. ${describeFixes(fixes)}`,
-        squares: fixes.map((f) => f.square), fixes, t,
-      }, t);
+      this.raise(
+        {
+          category: 'takeback-refused',
+          message: `Takebacks are not allowed in this game: the move ${moveText(
+            lastMove,
+            snap.beforeOuts.map((o) => o.move),
+          )} stands. ${describeFixes(fixes)}`,
+          squares: fixes.map((f) => f.square),
+          fixes,
+          t,
+        },
+        t,
+      );
     } else this.setStatus({ kind: 'moving' }, t);
   }
 
@@ -341,15 +374,24 @@ export class MoveTracker extends TrackerCore {
     if (sideToMoveTouched(this.game.position, this.positions.of(this.game).counts, view)) this.markOpponentStarted();
     let reminder: Reminder | undefined;
     if (verdict.finished) {
-      const d = diagnose(view, this.game.position, snap.counts, snap.outs.map((o) => o.move), t);
+      const d = diagnose(
+        view,
+        this.game.position,
+        snap.counts,
+        snap.outs.map((o) => o.move),
+        t,
+      );
       if (d.category === 'capture-not-removed' || d.category === 'incomplete-jump') {
         this.playing!.stuck = { board: new Uint8Array(view), category: d.category };
         if (t - this.candidateSince >= this.options.patienceMs) {
           // (Carrying out the computer's move: say whose move it is.)
           // (Only what is left to do: the computer's move is to be finished, not undone.)
           const todo = d.message.split(/(?<=\.) /)[0];
-          const message = this.expected ? `The computer played ${this.expectedText()}: ${todo.charAt(0).toLowerCase()}${todo.slice(1)}` : d.message;
-          reminder = this.said.reminder?.message === message ? this.said.reminder : { category: d.category, message, squares: d.squares, t };
+          const message = this.expected
+            ? `The computer played ${this.expectedText()}: ${todo.charAt(0).toLowerCase()}${todo.slice(1)}`
+            : d.message;
+          reminder =
+            this.said.reminder?.message === message ? this.said.reminder : { category: d.category, message, squares: d.squares, t };
         }
       }
     }
@@ -359,7 +401,8 @@ export class MoveTracker extends TrackerCore {
 
   /** The opponent went on while a crown is awaited. */
   private onCrownMissing({ verdict, b, board, t }: Act<'crown-missing'>): void {
-    if (!verdict.partial || sideToMoveTouched(this.game.position, this.positions.of(this.game).counts, withCrown(b, this.awaitingCrown))) this.markOpponentStarted();
+    if (!verdict.partial || sideToMoveTouched(this.game.position, this.positions.of(this.game).counts, withCrown(b, this.awaitingCrown)))
+      this.markOpponentStarted();
     this.notCrownedAfterGrace(board, t);
   }
 
@@ -378,14 +421,18 @@ export class MoveTracker extends TrackerCore {
   /** Nothing legal explains the board: once it has stood for the grace period, illegal, diagnosed. */
   private onIllegal({ board, t }: Act<'illegal'>): void {
     if (this.waitGrace(t)) return;
-    const snap = this.positions.of(this.game), game = this.game, stuck = this.playing!.stuck;
+    const snap = this.positions.of(this.game),
+      game = this.game,
+      stuck = this.playing!.stuck;
     // The mistake is described on the likeliest reading of the board (see likelyBoard).
     const view = withCrown(likelyBoard(board, snap.counts, this.v, this.plausible), this.awaitingCrown);
     const legal = snap.outs.map((o) => o.move);
     // Left part-way through a move (captured coins on, a jump stopped short) and the opponent has
     // moved on since: the mistake is the unfinished move, named as such however long it stood.
     const movedOn = stuck !== null && movedOnFrom(game.position, snap.counts, stuck.board, view);
-    const alert = movedOn ? diagnose(stuck.board, game.position, snap.counts, legal, t, view) : diagnose(view, game.position, snap.counts, legal, t);
+    const alert = movedOn
+      ? diagnose(stuck.board, game.position, snap.counts, legal, t, view)
+      : diagnose(view, game.position, snap.counts, legal, t);
     const named = movedOn ? alert : withColoursSeen(alert, this.v, game.position, snap.counts, view);
     this.raise(this.expected ? { ...named, message: `${named.message} The computer's move is ${this.expectedText()}.` } : named, t);
   }
@@ -403,7 +450,8 @@ export class MoveTracker extends TrackerCore {
    * once: the new king may be about to move).
    */
   private acceptAmbiguousCrown(board: Counts, t: number): boolean {
-    const wait = this.crownWait!, sq = wait.square;
+    const wait = this.crownWait!,
+      sq = wait.square;
     // The opponent has begun and the player did something on the crowning square after the man
     // arrived (lifted it, or the reading rose): they crowned. A reading in the band where an
     // off-centre stack and a well-centred man overlap is then taken as the crown. A reading above
@@ -429,11 +477,16 @@ export class MoveTracker extends TrackerCore {
     if (this.acceptAmbiguousCrown(board, t)) return;
     const snap = this.positions.of(this.game);
     const fixes = fixesTo(board, this.game.position, snap.counts);
-    this.raise({
-      category: 'not-crowned',
-      message: `Crown the king on ${sq} first: stack a second coin on it. ${describeFixes(fixes.filter((f) => f.square !== sq))}`.trim(),
-      squares: fixes.map((f) => f.square), fixes, t,
-    }, t);
+    this.raise(
+      {
+        category: 'not-crowned',
+        message: `Crown the king on ${sq} first: stack a second coin on it. ${describeFixes(fixes.filter((f) => f.square !== sq))}`.trim(),
+        squares: fixes.map((f) => f.square),
+        fixes,
+        t,
+      },
+      t,
+    );
   }
 
   /** Commits a move (or, huffing, a huff and a move) the board showed, and announces it. */

@@ -24,16 +24,29 @@ export function renderArchive(s: ViewState, now: number): string {
   else if (!a.entries) body = '<p class="note">Loading…</p>';
   else if (!a.entries.length) body = '<p class="note">No saved games yet.</p>';
   else {
-    const rows = sortedArchive(a).map((g) => {
-      const del = control && !g.current
-        ? button('archive-delete', isArmed(s, `delete-${g.id}`, now) ? 'Confirm delete' : 'Delete', { id: g.id }, `small danger${isArmed(s, `delete-${g.id}`, now) ? ' armed' : ''}`).replace(/id="b-archive-delete"/, `id="del-${esc(g.id)}"`)
-        : '';
-      return `<tr data-game="${esc(g.id)}"${g.current ? ' class="current"' : ''}><td data-date="${g.modified}">${esc(archiveDate(g.modified, g.date))}</td><td>${esc(g.black || '?')} – ${esc(g.white || '?')}</td><td>${esc(g.event || '')}</td><td>${esc(g.result)}</td><td class="num" data-plies="${g.plies ?? ''}">${g.plies === null ? '?' : Math.ceil(g.plies / 2)}</td>`
-        + `<td class="acts">${button('archive-view', g.current ? 'Review' : 'Open', { id: g.id }, 'small').replace(/id="b-archive-view"/, `id="open-${esc(g.id)}"`)}<a class="btn small" href="/api/games/${encodeURIComponent(g.id)}.pdn" download="${esc(g.id)}.pdn">PDN</a>${del}</td></tr>`;
-    }).join('');
+    const rows = sortedArchive(a)
+      .map((g) => {
+        const del =
+          control && !g.current
+            ? button(
+                'archive-delete',
+                isArmed(s, `delete-${g.id}`, now) ? 'Confirm delete' : 'Delete',
+                { id: g.id },
+                `small danger${isArmed(s, `delete-${g.id}`, now) ? ' armed' : ''}`,
+              ).replace(/id="b-archive-delete"/, `id="del-${esc(g.id)}"`)
+            : '';
+        return (
+          `<tr data-game="${esc(g.id)}"${g.current ? ' class="current"' : ''}><td data-date="${g.modified}">${esc(archiveDate(g.modified, g.date))}</td><td>${esc(g.black || '?')} – ${esc(g.white || '?')}</td><td>${esc(g.event || '')}</td><td>${esc(g.result)}</td><td class="num" data-plies="${g.plies ?? ''}">${g.plies === null ? '?' : Math.ceil(g.plies / 2)}</td>` +
+          `<td class="acts">${button('archive-view', g.current ? 'Review' : 'Open', { id: g.id }, 'small').replace(/id="b-archive-view"/, `id="open-${esc(g.id)}"`)}<a class="btn small" href="/api/games/${encodeURIComponent(g.id)}.pdn" download="${esc(g.id)}.pdn">PDN</a>${del}</td></tr>`
+        );
+      })
+      .join('');
     body = `<div class="archive-scroll"><table class="archive-table"><thead><tr>${head('date', 'Date')}${head('players', 'Players')}${head('event', 'Event')}${head('result', 'Result')}${head('length', 'Moves')}<th scope="col"><span class="sr-only">Actions</span></th></tr></thead><tbody>${rows}</tbody></table></div>`;
   }
-  return `<div class="archive-panel card" role="dialog" aria-modal="true" aria-labelledby="archive-title">`
-    + `<div class="archive-head"><h2 id="archive-title">Past games</h2><a class="btn small" id="dl-archive" href="/api/archive.pdn" download="crownhead-archive.pdn">Download all (PDN)</a>${button('archive-close', 'Close', {}, 'small')}</div>`
-    + body + `</div>`;
+  return (
+    `<div class="archive-panel card" role="dialog" aria-modal="true" aria-labelledby="archive-title">` +
+    `<div class="archive-head"><h2 id="archive-title">Past games</h2><a class="btn small" id="dl-archive" href="/api/archive.pdn" download="crownhead-archive.pdn">Download all (PDN)</a>${button('archive-close', 'Close', {}, 'small')}</div>` +
+    body +
+    `</div>`
+  );
 }

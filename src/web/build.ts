@@ -16,7 +16,8 @@ export interface PageAsset {
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 
-const CROWN_SVG = '<svg viewBox="0 0 32 32" aria-hidden="true"><circle cx="16" cy="19" r="11" fill="#1c1c20" stroke="#5d5d66" stroke-width="2"/><path d="M8.5 22 7 11l5.5 4.5L16 8l3.5 7.5L25 11l-1.5 11z" fill="#f2c14e"/></svg>';
+const CROWN_SVG =
+  '<svg viewBox="0 0 32 32" aria-hidden="true"><circle cx="16" cy="19" r="11" fill="#1c1c20" stroke="#5d5d66" stroke-width="2"/><path d="M8.5 22 7 11l5.5 4.5L16 8l3.5 7.5L25 11l-1.5 11z" fill="#f2c14e"/></svg>';
 const FAVICON = 'data:image/svg+xml,' + encodeURIComponent(CROWN_SVG.replace(' aria-hidden="true"', ' xmlns="http://www.w3.org/2000/svg"'));
 
 function indexHtml(js: string, css: string): string {
@@ -73,7 +74,8 @@ export async function buildPage(): Promise<Map<string, PageAsset>> {
     logLevel: 'silent',
   });
   const out = new Map<string, PageAsset>();
-  let js = '', css = '';
+  let js = '',
+    css = '';
   for (const f of result.outputFiles) {
     const body = Buffer.from(f.contents);
     const name = f.path.replace(/\\/g, '/').replace(/^.*\/assets\//, '/assets/');
@@ -93,7 +95,8 @@ export async function buildPage(): Promise<Map<string, PageAsset>> {
 /** Total size of the page (HTML + JS + CSS), raw and gzipped. */
 export async function pageSize(page?: Map<string, PageAsset>): Promise<{ raw: number; gzip: number }> {
   const entries = page ?? (await buildPage());
-  let raw = 0, gzip = 0;
+  let raw = 0,
+    gzip = 0;
   for (const { body } of entries.values()) {
     raw += body.length;
     gzip += gzipSync(body, { level: 9 }).length;

@@ -19,7 +19,6 @@ export interface FormDeps {
 
 const $ = <T extends HTMLElement = HTMLElement>(id: string): T => document.getElementById(id) as T;
 
-
 type FormEls = HTMLFormControlsCollection & Record<string, HTMLInputElement | HTMLSelectElement | RadioNodeList>;
 const val = (form: HTMLFormElement, name: string): string => {
   const el = (form.elements as FormEls)[name] as HTMLInputElement | HTMLSelectElement | RadioNodeList | undefined;
@@ -35,7 +34,7 @@ const COMPUTER_NAME = /^Crownhead \(level \d+\)$/;
 
 function fillNames(deps: FormDeps, form: HTMLFormElement): void {
   const tags = deps.state().snap?.tags ?? {};
-  for (const k of ['Black', 'White', 'Event']) setVal(form, k, COMPUTER_NAME.test(tags[k] ?? '') ? '' : tags[k] ?? '');
+  for (const k of ['Black', 'White', 'Event']) setVal(form, k, COMPUTER_NAME.test(tags[k] ?? '') ? '' : (tags[k] ?? ''));
 }
 
 /** The new-game form starts from the current game: its clock, opponent and level, first player and rules (names by fillNames). */
@@ -45,7 +44,9 @@ function fillNewGame(deps: FormDeps, ng: HTMLFormElement): void {
   // The clock: the listed choice that reads as the game's control ("10 min + 5 s"), else "Other…" with its TimeControl tag.
   const words = snap.clock?.control ?? '';
   const tc = ng.querySelector<HTMLSelectElement>('[name=tc]')!;
-  const listed = words ? [...tc.options].find((o) => o.value !== 'custom' && (o.text === words || o.text.startsWith(`${words} (`))) : tc.options[0];
+  const listed = words
+    ? [...tc.options].find((o) => o.value !== 'custom' && (o.text === words || o.text.startsWith(`${words} (`)))
+    : tc.options[0];
   setVal(ng, 'tc', listed ? listed.value : 'custom');
   if (!listed) setVal(ng, 'tcText', formTimeControl(snap.tags.TimeControl ?? ''));
   setVal(ng, 'computer', snap.computer?.side ?? '');
@@ -66,8 +67,13 @@ export function wireForms(deps: FormDeps): void {
   };
   syncFrom();
   ng.addEventListener('change', syncFrom);
-  for (const [card, form] of [['new-game-card', ng], ['names-card', names]] as const) {
-    $(card).addEventListener('toggle', () => { if (($(card) as HTMLDetailsElement).open) fillNames(deps, form); });
+  for (const [card, form] of [
+    ['new-game-card', ng],
+    ['names-card', names],
+  ] as const) {
+    $(card).addEventListener('toggle', () => {
+      if (($(card) as HTMLDetailsElement).open) fillNames(deps, form);
+    });
   }
   $('new-game-card').addEventListener('toggle', () => {
     if (!($('new-game-card') as HTMLDetailsElement).open) return;
@@ -77,7 +83,10 @@ export function wireForms(deps: FormDeps): void {
   ng.addEventListener('submit', (e) => {
     e.preventDefault();
     const tags: Record<string, string> = {};
-    for (const k of ['Black', 'White', 'Event']) { const v = val(ng, k); if (v) tags[k] = v; }
+    for (const k of ['Black', 'White', 'Event']) {
+      const v = val(ng, k);
+      if (v) tags[k] = v;
+    }
     const from = val(ng, 'from');
     // Over a game in progress the button asks first (a second click within a few seconds confirms).
     if (deps.gameInProgress() && !isArmed(deps.state(), 'new-game', Date.now())) {
@@ -90,15 +99,24 @@ export function wireForms(deps: FormDeps): void {
     const huffing = (ng.querySelector('[name=huffing]') as HTMLInputElement).checked;
     const crownContinue = (ng.querySelector('[name=crownContinue]') as HTMLInputElement).checked;
     const side = val(ng, 'computer');
-    const computer = side === 'white' || side === 'black' ? { side, level: Number(val(ng, 'level')) || 5 } as const : null;
+    const computer = side === 'white' || side === 'black' ? ({ side, level: Number(val(ng, 'level')) || 5 } as const) : null;
     // (The computer's side has its name in the record; a name typed for it is not used.)
     if (computer) delete tags[computer.side === 'white' ? 'White' : 'Black'];
     // Only the Opponent control chooses the computer: its old name is no player's name.
     for (const k of ['Black', 'White']) if (COMPUTER_NAME.test(tags[k] ?? '')) delete tags[k];
-    const cmd: Command = { name: 'new-game', ...(Object.keys(tags).length ? { tags } : {}), timeControl: tc, rules: { huffing, crownContinue }, computer };
+    const cmd: Command = {
+      name: 'new-game',
+      ...(Object.keys(tags).length ? { tags } : {}),
+      timeControl: tc,
+      rules: { huffing, crownContinue },
+      computer,
+    };
     if (from === 'fen') {
       const fen = val(ng, 'fen');
-      if (!fen) { ($(`new-game-form`).querySelector('[name=fen]') as HTMLInputElement).focus(); return; }
+      if (!fen) {
+        ($(`new-game-form`).querySelector('[name=fen]') as HTMLInputElement).focus();
+        return;
+      }
       cmd.fen = fen;
     } else if (from === 'ballot') {
       // (The field's min/max stop a number out of range in the browser; the service checks again and names the problem.)

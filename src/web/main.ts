@@ -12,7 +12,18 @@
 import './style.css';
 import { ArchiveEntry, GameRecord, type Command } from '../protocol/v1.ts';
 import * as z from 'zod/mini';
-import { canControl, clockNow, handCommand, initialState, isArmed, reduce, statusHeadline, timeCall, type Action, type ViewState } from './state.ts';
+import {
+  canControl,
+  clockNow,
+  handCommand,
+  initialState,
+  isArmed,
+  reduce,
+  statusHeadline,
+  timeCall,
+  type Action,
+  type ViewState,
+} from './state.ts';
 import { clockFace, formatClock, renderArchive, renderRegions } from './render.ts';
 import { wireForms } from './forms.ts';
 import { ServerSocket } from './socket.ts';
@@ -27,18 +38,25 @@ const sounds = new Sounds();
 const speech = new Speech();
 const token = new URLSearchParams(location.search).get('token');
 let heard = false;
-const socket = new ServerSocket(ServerSocket.urlFor(location, token), {
-  message: (raw) => {
-    if (!heard) { heard = true; performance.mark('crownhead-first-message'); }
-    dispatch({ type: 'message', raw, now: Date.now() }, raw);
-    if (!performance.getEntriesByName('crownhead-parsed').length) performance.mark('crownhead-parsed');
+const socket = new ServerSocket(
+  ServerSocket.urlFor(location, token),
+  {
+    message: (raw) => {
+      if (!heard) {
+        heard = true;
+        performance.mark('crownhead-first-message');
+      }
+      dispatch({ type: 'message', raw, now: Date.now() }, raw);
+      if (!performance.getEntriesByName('crownhead-parsed').length) performance.mark('crownhead-parsed');
+    },
+    open: () => {
+      if (!heard) performance.mark('crownhead-socket-open');
+      dispatch({ type: 'socket', state: 'open', now: Date.now() });
+    },
+    closed: (retryInMs) => dispatch({ type: 'socket', state: 'closed', now: Date.now(), retryInMs }),
   },
-  open: () => {
-    if (!heard) performance.mark('crownhead-socket-open');
-    dispatch({ type: 'socket', state: 'open', now: Date.now() });
-  },
-  closed: (retryInMs) => dispatch({ type: 'socket', state: 'closed', now: Date.now(), retryInMs }),
-}, token);
+  token,
+);
 
 // ------------------------------------------------------------------ state
 
@@ -99,7 +117,9 @@ function perform(): void {
     const region = $(a.urgent ? 'live-assertive' : 'live-polite');
     // Clear first so the same sentence twice is announced twice.
     region.textContent = '';
-    setTimeout(() => { region.textContent = a.text; }, 30);
+    setTimeout(() => {
+      region.textContent = a.text;
+    }, 30);
   }
 }
 
@@ -154,7 +174,12 @@ function render(): void {
     window.scrollTo({ top: 0 });
   }
   const ngSubmit = $<HTMLButtonElement>('ng-submit');
-  if (ngSubmit) ngSubmit.textContent = isArmed(state, 'new-game', now) ? 'Confirm: abandon the game in progress' : gameInProgress() ? 'Start new game…' : 'Start new game';
+  if (ngSubmit)
+    ngSubmit.textContent = isArmed(state, 'new-game', now)
+      ? 'Confirm: abandon the game in progress'
+      : gameInProgress()
+        ? 'Start new game…'
+        : 'Start new game';
   ngSubmit?.classList.toggle('armed', isArmed(state, 'new-game', now));
   document.body.classList.toggle('offline', state.connection !== 'open' && state.snap !== null);
   document.body.classList.toggle('reviewing', state.review !== null);
@@ -311,11 +336,32 @@ function onAct(el: HTMLElement, e: MouseEvent | KeyboardEvent): void {
 function moveFocus(from: number, key: string): void {
   const p = squareXY(from, state.flipped);
   const at = new Map<string, number>();
-  for (let s = 1; s <= 32; s++) { const q = squareXY(s, state.flipped); at.set(`${q.x},${q.y}`, s); }
-  const tries: [number, number][] = key === 'ArrowUp' ? [[1, -1], [-1, -1]]
-    : key === 'ArrowDown' ? [[-1, 1], [1, 1]]
-    : key === 'ArrowLeft' ? [[-2, 0], [-1, -1], [-1, 1]]
-    : [[2, 0], [1, 1], [1, -1]];
+  for (let s = 1; s <= 32; s++) {
+    const q = squareXY(s, state.flipped);
+    at.set(`${q.x},${q.y}`, s);
+  }
+  const tries: [number, number][] =
+    key === 'ArrowUp'
+      ? [
+          [1, -1],
+          [-1, -1],
+        ]
+      : key === 'ArrowDown'
+        ? [
+            [-1, 1],
+            [1, 1],
+          ]
+        : key === 'ArrowLeft'
+          ? [
+              [-2, 0],
+              [-1, -1],
+              [-1, 1],
+            ]
+          : [
+              [2, 0],
+              [1, 1],
+              [1, -1],
+            ];
   for (const [dx, dy] of tries) {
     const s = at.get(`${p.x + dx},${p.y + dy}`);
     if (s) {
@@ -395,27 +441,43 @@ function onKey(e: KeyboardEvent): void {
     else if (state.review) dispatch({ type: 'review', to: 'live' });
     return;
   }
-  const to = e.key === 'ArrowLeft' ? 'prev' : e.key === 'ArrowRight' ? 'next' : e.key === 'Home' ? 'first' : e.key === 'End' ? 'last' : null;
+  const to =
+    e.key === 'ArrowLeft' ? 'prev' : e.key === 'ArrowRight' ? 'next' : e.key === 'Home' ? 'first' : e.key === 'End' ? 'last' : null;
   if (!to || !state.snap || state.archive.open) return;
-  if (to === 'first' || to === 'last') { if (!state.review) return; }
+  if (to === 'first' || to === 'last') {
+    if (!state.review) return;
+  }
   e.preventDefault();
   dispatch({ type: 'review', to });
 }
 
 /** A horizontal swipe on the board steps through the game (right: back, left: forward). */
 function wireSwipe(): void {
-  let x0 = 0, y0 = 0, t0 = 0, on = false;
+  let x0 = 0,
+    y0 = 0,
+    t0 = 0,
+    on = false;
   const board = $('board');
-  board.addEventListener('touchstart', (e) => {
-    if (e.touches.length !== 1) { on = false; return; }
-    on = true;
-    x0 = e.touches[0].clientX; y0 = e.touches[0].clientY; t0 = Date.now();
-  }, { passive: true });
+  board.addEventListener(
+    'touchstart',
+    (e) => {
+      if (e.touches.length !== 1) {
+        on = false;
+        return;
+      }
+      on = true;
+      x0 = e.touches[0].clientX;
+      y0 = e.touches[0].clientY;
+      t0 = Date.now();
+    },
+    { passive: true },
+  );
   board.addEventListener('touchend', (e) => {
     if (!on) return;
     on = false;
     const t = e.changedTouches[0];
-    const dx = t.clientX - x0, dy = t.clientY - y0;
+    const dx = t.clientX - x0,
+      dy = t.clientY - y0;
     if (Math.abs(dx) < 60 || Math.abs(dy) > Math.abs(dx) / 2 || Date.now() - t0 > 800) return;
     dispatch({ type: 'review', to: dx > 0 ? 'prev' : 'next' });
   });
@@ -457,7 +519,9 @@ function start(): void {
       moveFocus(Number(el.dataset.sq), e.key);
     }
   });
-  document.addEventListener('visibilitychange', () => { if (!document.hidden) socket.nudge(); });
+  document.addEventListener('visibilitychange', () => {
+    if (!document.hidden) socket.nudge();
+  });
   setInterval(tick, 200);
   render();
   // browser edge: the page's state for the browser tests and the console (window has no such property in the DOM types)

@@ -6,8 +6,18 @@
 import type { MoveRecord, Piece, Side } from '../protocol/v1.ts';
 
 export type {
-  Alert, BoardStatus as Status, CalibrationProgress as Calibration, ClockState as Clock, Fix, GameRecord, MoveRecord as Move, Piece,
-  ServerInfo, Side, Snapshot, ArchiveEntry,
+  Alert,
+  BoardStatus as Status,
+  CalibrationProgress as Calibration,
+  ClockState as Clock,
+  Fix,
+  GameRecord,
+  MoveRecord as Move,
+  Piece,
+  ServerInfo,
+  Side,
+  Snapshot,
+  ArchiveEntry,
 } from '../protocol/v1.ts';
 
 /**
@@ -58,6 +68,10 @@ export const other = (s: Side): Side => (s === 'black' ? 'white' : 'black');
 export function formTimeControl(tag: string): string {
   if (!tag || /\/\s*(move|forced|grace)/.test(tag)) return tag;
   const secs = (t: string) => (/^\d+$/.test(t) ? `${t}s` : t);
-  if (tag.includes(':') || tag.includes('/')) return tag.split(':').map((p) => (p.includes('/') ? `${p.split('/')[0]}/${secs(p.split('/')[1])}` : secs(p))).join(',');
+  if (tag.includes(':') || tag.includes('/'))
+    return tag
+      .split(':')
+      .map((p) => (p.includes('/') ? `${p.split('/')[0]}/${secs(p.split('/')[1])}` : secs(p)))
+      .join(',');
   return tag.split('+').map(secs).join('+');
 }

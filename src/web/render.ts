@@ -7,14 +7,8 @@
 // Elements that take clicks carry data-act (and data-* arguments); main.ts
 // turns those into commands.
 
-import {
-  other, sideName,
-  type Clock, type Move, type Piece, type Side, type Snapshot,
-} from './model.ts';
-import {
-  canControl, canUseHand, clockNow, isArmed, reviewView, statusHeadline, timeCall,
-  type ViewState,
-} from './state.ts';
+import { other, sideName, type Clock, type Move, type Piece, type Side, type Snapshot } from './model.ts';
+import { canControl, canUseHand, clockNow, isArmed, reviewView, statusHeadline, timeCall, type ViewState } from './state.ts';
 import { fixSentences, piecesSentence, squareList } from '../words/index.ts';
 import { button, esc } from './html.ts';
 import { evaluationWords, renderBoard, renderEvalBar } from './board.ts';
@@ -38,12 +32,21 @@ export function formatClock(ms: number): string {
   const t = Math.max(0, ms);
   if (t < 10_000) return `${Math.floor(t / 1000)}.${Math.floor((t % 1000) / 100)}`;
   const total = Math.ceil(t / 1000);
-  const h = Math.floor(total / 3600), m = Math.floor((total % 3600) / 60), s = total % 60;
+  const h = Math.floor(total / 3600),
+    m = Math.floor((total % 3600) / 60),
+    s = total % 60;
   const ss = String(s).padStart(2, '0');
   return h ? `${h}:${String(m).padStart(2, '0')}:${ss}` : `${m}:${ss}`;
 }
 
-const RESULT_WORDS: Record<string, string> = { '1-0': 'Black wins', '0-1': 'White wins', '1/2-1/2': 'Draw', '2-0': 'Black wins', '0-2': 'White wins', '1-1': 'Draw' };
+const RESULT_WORDS: Record<string, string> = {
+  '1-0': 'Black wins',
+  '0-1': 'White wins',
+  '1/2-1/2': 'Draw',
+  '2-0': 'Black wins',
+  '0-2': 'White wins',
+  '1-1': 'Draw',
+};
 
 /** "White wins: Black resigned." */
 export function outcomeWords(snap: Snapshot): string {
@@ -76,7 +79,8 @@ export function renderStatus(s: ViewState, now?: number): string {
   if (!snap) {
     detail = 'Waiting for the board service.';
   } else if (s.connection !== 'open') {
-    detail = 'The board service cannot be reached. The game shown is as it last stood; the clocks are stopped here until the connection is back.';
+    detail =
+      'The board service cannot be reached. The game shown is as it last stood; the clocks are stopped here until the connection is back.';
   } else if (!snap.board.connected) {
     detail = `${snap.board.detail || 'The board is disconnected'}. The game is kept; reconnect the board to go on.`;
   } else if (snap.calibration) {
@@ -95,7 +99,9 @@ export function renderStatus(s: ViewState, now?: number): string {
         else if (snap.moves.length === 0 && !isStandardStart(snap.start)) {
           // Sensors count coins, not colours: a set-up position is checked by eye before play.
           detail = 'Board in sync. The sensors cannot see colours: check them before the first move.';
-          list = [piecesSentence(snap.pieces, 'black'), piecesSentence(snap.pieces, 'white')].filter(Boolean).map((t) => t[0].toUpperCase() + t.slice(1));
+          list = [piecesSentence(snap.pieces, 'black'), piecesSentence(snap.pieces, 'white')]
+            .filter(Boolean)
+            .map((t) => t[0].toUpperCase() + t.slice(1));
         } else detail = 'Board in sync.';
         break;
       case 'moving':
@@ -114,31 +120,39 @@ export function renderStatus(s: ViewState, now?: number): string {
   }
   const over = !!snap && (snap.outcome !== null || snap.result !== '*');
   // (A finished game is not "in order": its icon is a flag, not a tick.)
-  const icon = over && h.tone === 'ok' ? '⚑' : { ok: '✓', busy: '↻', warn: '♛', bad: '!', off: '×', time: '!', idle: st.kind === 'setup' && snap ? '+' : '…' }[h.tone];
+  const icon =
+    over && h.tone === 'ok'
+      ? '⚑'
+      : { ok: '✓', busy: '↻', warn: '♛', bad: '!', off: '×', time: '!', idle: st.kind === 'setup' && snap ? '+' : '…' }[h.tone];
   // Time called: what to do and the grace left, counted down (main.ts updates [data-grace] between renders).
   const timeLine = called
     ? `<p class="status-detail time-call" data-time-called="${called.side}">${sideName(called.side)} must move within <strong class="grace" data-grace="${called.side}">${formatClock(called.graceLeft)}</strong> or lose on time.</p>`
     : '';
   const offer = snap?.drawOffer ? `<p class="offer">${sideName(snap.drawOffer)} offers a draw.</p>` : '';
   const c = snap?.computer;
-  const computer = c && !snap?.outcome
-    ? `<p class="computer" role="status">The computer (${sideName(c.side)}, level ${c.level}) ${c.move ? `plays <strong>${esc(c.move.text)}</strong>: carry it out on the board.` : c.thinking ? 'is thinking…' : snap?.turn === c.side ? 'moves next.' : 'waits for your move.'}</p>`
-    : '';
+  const computer =
+    c && !snap?.outcome
+      ? `<p class="computer" role="status">The computer (${sideName(c.side)}, level ${c.level}) ${c.move ? `plays <strong>${esc(c.move.text)}</strong>: carry it out on the board.` : c.thinking ? 'is thinking…' : snap?.turn === c.side ? 'moves next.' : 'waits for your move.'}</p>`
+      : '';
   const notice = s.notice && s.connection === 'open' ? `<p class="notice" role="note">${esc(s.notice.text)}</p>` : '';
   const kind = snap && s.connection !== 'open' ? 'offline' : snap && !snap.board.connected ? 'lost' : st.kind;
-  return `<div class="status status-${h.tone} st-${kind}${over ? ' game-over' : ''}" data-status="${kind}"${called ? ' data-time="called"' : ''}>`
-    + `<div class="status-head"><span class="status-icon" aria-hidden="true">${icon}</span><h2 class="status-title">${esc(h.title)}</h2></div>`
-    + timeLine
-    + (detail ? `<p class="status-detail">${esc(detail)}</p>` : '')
-    + (list.length ? `<ul class="fixes">${list.map((t) => `<li>${esc(t)}</li>`).join('')}</ul>` : '')
-    + (retract ? `<p class="retract" data-retract="${retract.square}"><strong>Use the piece on ${retract.square}</strong>: ${esc(retract.moves.join(retract.moves.length > 2 ? ', ' : ' or '))}</p>` : '')
-    + (snap?.calibration && snap.calibration.total > 0
+  return (
+    `<div class="status status-${h.tone} st-${kind}${over ? ' game-over' : ''}" data-status="${kind}"${called ? ' data-time="called"' : ''}>` +
+    `<div class="status-head"><span class="status-icon" aria-hidden="true">${icon}</span><h2 class="status-title">${esc(h.title)}</h2></div>` +
+    timeLine +
+    (detail ? `<p class="status-detail">${esc(detail)}</p>` : '') +
+    (list.length ? `<ul class="fixes">${list.map((t) => `<li>${esc(t)}</li>`).join('')}</ul>` : '') +
+    (retract
+      ? `<p class="retract" data-retract="${retract.square}"><strong>Use the piece on ${retract.square}</strong>: ${esc(retract.moves.join(retract.moves.length > 2 ? ', ' : ' or '))}</p>`
+      : '') +
+    (snap?.calibration && snap.calibration.total > 0
       ? `<div class="progress" role="progressbar" aria-valuemin="0" aria-valuemax="${snap.calibration.total}" aria-valuenow="${snap.calibration.done}"><span style="width:${Math.round((100 * snap.calibration.done) / snap.calibration.total)}%"></span></div>`
-      : '')
-    + computer
-    + notice
-    + offer
-    + `</div>`;
+      : '') +
+    computer +
+    notice +
+    offer +
+    `</div>`
+  );
 }
 
 /** "Black 11 (1 king)": what one side has on the board in a position. */
@@ -166,20 +180,27 @@ export function renderReview(s: ViewState): string {
     return `<div class="review-bar live" role="toolbar" aria-label="Step through the game">${step('first', '«', 'First position', none)}${step('prev', '◀', 'Previous move (←)', none)}<span class="review-label">Live</span>${step('next', '▶', 'Next move (→)', true)}${step('last', '»', 'Last move', true)}</div>`;
   }
   const rec = rv.archived && s.review?.record ? s.review.record : null;
-  const whose = rec ? `${esc(rec.tags.Black || 'Black')} – ${esc(rec.tags.White || 'White')}${rec.tags.Date ? `, ${esc(rec.tags.Date)}` : ''} · ` : '';
+  const whose = rec
+    ? `${esc(rec.tags.Black || 'Black')} – ${esc(rec.tags.White || 'White')}${rec.tags.Date ? `, ${esc(rec.tags.Date)}` : ''} · `
+    : '';
   const what = rv.ply === 0 ? 'the start position' : `move ${esc(rv.moveLabel)}`;
   const note = !rec && rv.ply > 0 ? snap?.analysis?.marks.find((a) => a.ply === rv.ply - 1) : undefined;
-  return `<div class="review-bar reviewing" role="toolbar" aria-label="Step through the game" data-ply="${rv.ply}">`
-    + step('first', '«', 'First position', rv.ply === 0) + step('prev', '◀', 'Previous move (←)', rv.ply === 0)
-    + `<span class="review-label" role="status">${rec ? 'Archived game' : 'Reviewing'}: ${whose}${what} (${rv.ply}/${rv.total})</span>`
-    + (note ? `<span class="review-note" data-mark="${esc(note.mark)}">${esc(note.comment)}</span>` : '')
-    + `<span class="review-material" data-material="${material(rv.pieces, 'black')}/${material(rv.pieces, 'white')}">${material(rv.pieces, 'black')} · ${material(rv.pieces, 'white')}</span>`
-    + step('next', '▶', 'Next move (→)', rec !== null && rv.ply === rv.total) + step('last', '»', 'Last move', rec !== null && rv.ply === rv.total)
-    + `<button type="button" class="btn small primary" id="rv-live" data-act="review" data-to="live">${rec ? 'Close — back to live' : 'Back to live'}</button>`
-    + (rec ? `<a class="btn small" id="rv-download" href="/api/games/${encodeURIComponent(rec.id)}.pdn" download="${esc(rec.id)}.pdn">Download</a>` : '')
-    + `</div>`;
+  return (
+    `<div class="review-bar reviewing" role="toolbar" aria-label="Step through the game" data-ply="${rv.ply}">` +
+    step('first', '«', 'First position', rv.ply === 0) +
+    step('prev', '◀', 'Previous move (←)', rv.ply === 0) +
+    `<span class="review-label" role="status">${rec ? 'Archived game' : 'Reviewing'}: ${whose}${what} (${rv.ply}/${rv.total})</span>` +
+    (note ? `<span class="review-note" data-mark="${esc(note.mark)}">${esc(note.comment)}</span>` : '') +
+    `<span class="review-material" data-material="${material(rv.pieces, 'black')}/${material(rv.pieces, 'white')}">${material(rv.pieces, 'black')} · ${material(rv.pieces, 'white')}</span>` +
+    step('next', '▶', 'Next move (→)', rec !== null && rv.ply === rv.total) +
+    step('last', '»', 'Last move', rec !== null && rv.ply === rv.total) +
+    `<button type="button" class="btn small primary" id="rv-live" data-act="review" data-to="live">${rec ? 'Close — back to live' : 'Back to live'}</button>` +
+    (rec
+      ? `<a class="btn small" id="rv-download" href="/api/games/${encodeURIComponent(rec.id)}.pdn" download="${esc(rec.id)}.pdn">Download</a>`
+      : '') +
+    `</div>`
+  );
 }
-
 
 /** Players: names, side to move, clocks, and each side's resign/draw buttons. */
 export function renderPlayers(s: ViewState, now: number): string {
@@ -208,31 +229,63 @@ export function renderPlayers(s: ViewState, now: number): string {
       } else {
         b.push('<span class="note">Draw offered</span>');
       }
-      b.push(button('resign', isArmed(s, `resign-${side}`, now) ? 'Confirm resign?' : 'Resign', { side }, `small danger${isArmed(s, `resign-${side}`, now) ? ' armed' : ''}`));
+      b.push(
+        button(
+          'resign',
+          isArmed(s, `resign-${side}`, now) ? 'Confirm resign?' : 'Resign',
+          { side },
+          `small danger${isArmed(s, `resign-${side}`, now) ? ' armed' : ''}`,
+        ),
+      );
       buttons = b.join('');
     }
-    return `<div class="player player-${side} ${pos}${toMove ? ' to-move' : ''}" data-side="${side}">`
-      + `<span class="swatch swatch-${side}" aria-hidden="true"></span>`
-      + `<div class="player-name"><span class="who">${esc(name)}</span><span class="role">${[named ? sideName(side) : '', toMove ? 'to move' : ''].filter(Boolean).join(' · ')}</span></div>`
+    return (
+      `<div class="player player-${side} ${pos}${toMove ? ' to-move' : ''}" data-side="${side}">` +
+      `<span class="swatch swatch-${side}" aria-hidden="true"></span>` +
+      `<div class="player-name"><span class="who">${esc(name)}</span><span class="role">${[named ? sideName(side) : '', toMove ? 'to move' : ''].filter(Boolean).join(' · ')}</span></div>` +
       // (The actions' row is there even when empty: on a phone it keeps its height, and the board its place, when the game ends.)
-      + clockHtml + `<div class="player-actions">${buttons}</div>` + `</div>`;
+      clockHtml +
+      `<div class="player-actions">${buttons}</div>` +
+      `</div>`
+    );
   };
   const pm = clock?.perMove;
   const forcedNote = pm && pm.forced && pm.side && !over ? `one capture only: ${formatClock(pm.limit)} for this move` : '';
-  const note = clock ? [clock.control, forcedNote, !clock.started && !over ? 'clocks start with the first move' : ''].filter(Boolean).join(' · ') : '';
-  const clockCtl = clock && !over
-    ? `<div class="clock-ctl">${control ? (clock.running ? button('clock-pause', 'Pause clock', {}, 'small') : button('clock-start', 'Start clock', {}, 'small primary')) : ''}${note ? `<span class="note">${esc(note)}</span>` : ''}</div>`
+  const note = clock
+    ? [clock.control, forcedNote, !clock.started && !over ? 'clocks start with the first move' : ''].filter(Boolean).join(' · ')
     : '';
+  const clockCtl =
+    clock && !over
+      ? `<div class="clock-ctl">${control ? (clock.running ? button('clock-pause', 'Pause clock', {}, 'small') : button('clock-start', 'Start clock', {}, 'small primary')) : ''}${note ? `<span class="note">${esc(note)}</span>` : ''}</div>`
+      : '';
   // The game's rules when they are not the plain ones (huffing, crowned men jumping on, tournament).
-  const rules = [snap.options.huffing ? 'huffing' : '', snap.options.crownContinue ? 'crowned men keep jumping' : '', snap.options.tournament ? 'tournament: no takebacks' : ''].filter(Boolean).join(', ');
+  const rules = [
+    snap.options.huffing ? 'huffing' : '',
+    snap.options.crownContinue ? 'crowned men keep jumping' : '',
+    snap.options.tournament ? 'tournament: no takebacks' : '',
+  ]
+    .filter(Boolean)
+    .join(', ');
   // (A ballot pair's game says its round: "round 1.2" is the second game of the first pair.)
-  const roundNote = snap.tags.Round ? ` <span class="round" data-round="${esc(snap.tags.Round)}">· round ${esc(snap.tags.Round)}</span>` : '';
+  const roundNote = snap.tags.Round
+    ? ` <span class="round" data-round="${esc(snap.tags.Round)}">· round ${esc(snap.tags.Round)}</span>`
+    : '';
   const rulesNote = roundNote + (rules ? ` <span class="rules" data-rules="${esc(rules)}">· ${esc(rules)}</span>` : '');
   // ("Ballot 51" alone when the tag says no more than its number: no dangling colon.)
   const opening = (snap.tags.Ballot ?? '').replace(/^ACF \d+\s*:?\s*/, '').trim();
-  const event = snap.tags.Event ? `<p class="event">${esc(snap.tags.Event)}${snap.ballot ? ` · ballot ${snap.ballot}` : ''}${rulesNote}</p>` : snap.ballot ? `<p class="event">Ballot ${snap.ballot}${opening ? ': ' + esc(opening) : ''}${rulesNote}</p>` : snap.tags.Ballot ? `<p class="event">${esc(snap.tags.Ballot.replace(/^11-man /, 'Eleven-man ballot '))}${rulesNote}</p>` : rules ? `<p class="event"><span class="rules" data-rules="${esc(rules)}">Rules: ${esc(rules)}</span></p>` : '';
+  const event = snap.tags.Event
+    ? `<p class="event">${esc(snap.tags.Event)}${snap.ballot ? ` · ballot ${snap.ballot}` : ''}${rulesNote}</p>`
+    : snap.ballot
+      ? `<p class="event">Ballot ${snap.ballot}${opening ? ': ' + esc(opening) : ''}${rulesNote}</p>`
+      : snap.tags.Ballot
+        ? `<p class="event">${esc(snap.tags.Ballot.replace(/^11-man /, 'Eleven-man ballot '))}${rulesNote}</p>`
+        : rules
+          ? `<p class="event"><span class="rules" data-rules="${esc(rules)}">Rules: ${esc(rules)}</span></p>`
+          : '';
   const ev = snap.evaluation;
-  const evalLine = ev ? `<p class="eval-text" data-eval="${ev.score ?? ''}">Evaluation: <strong>${esc(evaluationWords(ev))}</strong></p>` : '';
+  const evalLine = ev
+    ? `<p class="eval-text" data-eval="${ev.score ?? ''}">Evaluation: <strong>${esc(evaluationWords(ev))}</strong></p>`
+    : '';
   const extra = event + clockCtl + evalLine;
   // (On a phone the two rows go above and below the board, the rest after: style.css.)
   return row(top, 'p-top') + row(other(top), 'p-bottom') + (extra ? `<div class="players-extra">${extra}</div>` : '');
@@ -248,7 +301,13 @@ export function renderMoves(s: ViewState): string {
   const rows = new Map<number, { black?: Move; white?: Move; bi?: number; wi?: number }>();
   moves.forEach((m, i) => {
     const r = rows.get(m.number) ?? {};
-    if (m.side === 'black') { r.black = m; r.bi = i; } else { r.white = m; r.wi = i; }
+    if (m.side === 'black') {
+      r.black = m;
+      r.bi = i;
+    } else {
+      r.white = m;
+      r.wi = i;
+    }
     rows.set(m.number, r);
   });
   // The move the board shows: the last one live, the reviewed one while reviewing.
@@ -262,27 +321,43 @@ export function renderMoves(s: ViewState): string {
     const mark = a ? `<span class="mark-${a.mark === '??' ? 'blunder' : 'mistake'}" title="${esc(a.comment)}">${a.mark}</span>` : '';
     return `<td class="mv${i === shownIndex ? ' current' : ''}${m.crowned ? ' crowned' : ''}" data-act="review" data-to="${i! + 1}" id="mv-${i! + 1}" tabindex="0" role="button" aria-label="Show the position after ${m.number}${m.side === 'black' ? '.' : '...'} ${esc(m.text)}${a ? `, ${esc(a.comment)}` : ''}"${i === shownIndex ? ' aria-current="step"' : ''}>${esc(m.text)}${mark}</td>`;
   };
-  const body = [...rows.entries()].sort(([a], [b]) => a - b)
-    .map(([n, r]) => `<tr><th scope="row">${n}.</th>${cell(r.black, r.bi)}${cell(r.white, r.wi)}</tr>`).join('');
+  const body = [...rows.entries()]
+    .sort(([a], [b]) => a - b)
+    .map(([n, r]) => `<tr><th scope="row">${n}.</th>${cell(r.black, r.bi)}${cell(r.white, r.wi)}</tr>`)
+    .join('');
   const result = record ? record.result : snap.result;
   const over = record ? true : snap.outcome !== null || snap.result !== '*';
   const foot = over
     ? `<p class="result" data-result="${esc(result)}"><strong>${esc(result)}</strong> ${esc(RESULT_WORDS[result] ?? (result === '*' ? 'unfinished' : ''))}</p>`
     : `<p class="turn">${sideName(snap.turn)} to move</p>`;
-  const claim = !record && snap.drawClaim && canControl(s) && !over
-    ? button('claim-draw', snap.drawClaim === 'repetition' ? 'Claim draw (threefold repetition)' : 'Claim draw (40-move rule)', {}, 'primary')
-    : '';
+  const claim =
+    !record && snap.drawClaim && canControl(s) && !over
+      ? button(
+          'claim-draw',
+          snap.drawClaim === 'repetition' ? 'Claim draw (threefold repetition)' : 'Claim draw (40-move rule)',
+          {},
+          'primary',
+        )
+      : '';
   // After the game: ask the engine for its analysis; once done, the annotated PDN.
-  const analysis = !record && over && snap.moves.length
-    ? snap.analysis?.running
-      ? '<p class="analysis" role="status">Analysing the game…</p>'
-      : snap.analysis
-        ? `<p class="analysis">${snap.analysis.marks.length ? `${snap.analysis.marks.length} move${snap.analysis.marks.length > 1 ? 's' : ''} marked.` : 'No mistakes found.'} <a class="btn small" id="dl-annotated" href="/api/current.pdn?annotated=1" download="crownhead-game-annotated.pdn">Download annotated PDN</a></p>`
-        : canControl(s) ? button('analyse', 'Analyse game', {}, '') : ''
-    : '';
-  return `<div class="moves-head"><h2>${record ? 'Moves of the archived game' : 'Moves'}</h2>${foot}</div>`
-    + (moves.length ? `<div class="moves-scroll"><table class="movelist${reviewing ? ' reviewing' : ''}" aria-label="Moves (click one to see its position)"><colgroup><col class="c-num"><col class="c-mv"><col class="c-mv"></colgroup><tbody>${body}</tbody></table></div>` : '<p class="empty-moves">No moves yet.</p>')
-    + claim + analysis;
+  const analysis =
+    !record && over && snap.moves.length
+      ? snap.analysis?.running
+        ? '<p class="analysis" role="status">Analysing the game…</p>'
+        : snap.analysis
+          ? `<p class="analysis">${snap.analysis.marks.length ? `${snap.analysis.marks.length} move${snap.analysis.marks.length > 1 ? 's' : ''} marked.` : 'No mistakes found.'} <a class="btn small" id="dl-annotated" href="/api/current.pdn?annotated=1" download="crownhead-game-annotated.pdn">Download annotated PDN</a></p>`
+          : canControl(s)
+            ? button('analyse', 'Analyse game', {}, '')
+            : ''
+      : '';
+  return (
+    `<div class="moves-head"><h2>${record ? 'Moves of the archived game' : 'Moves'}</h2>${foot}</div>` +
+    (moves.length
+      ? `<div class="moves-scroll"><table class="movelist${reviewing ? ' reviewing' : ''}" aria-label="Moves (click one to see its position)"><colgroup><col class="c-num"><col class="c-mv"><col class="c-mv"></colgroup><tbody>${body}</tbody></table></div>`
+      : '<p class="empty-moves">No moves yet.</p>') +
+    claim +
+    analysis
+  );
 }
 
 /** Game controls: takeback and the downloads (the forms are static, see renderForms). */
@@ -295,20 +370,36 @@ export function renderGameControls(s: ViewState, now: number = Date.now()): stri
     // a resignation, an agreed or claimed draw or a flag is final (the server refuses too).
     const o = snap.outcome;
     const over = o !== null || snap.result !== '*';
-    const reopenable = o !== null && (o.reason === 'no-moves' || (snap.options.autoDraw && (o.reason === 'repetition' || o.reason === 'forty-move')));
+    const reopenable =
+      o !== null && (o.reason === 'no-moves' || (snap.options.autoDraw && (o.reason === 'repetition' || o.reason === 'forty-move')));
     if (!over) parts.push(button('takeback', 'Take back last move', {}, ''));
     else if (reopenable) {
       const armed = isArmed(s, 'takeback', now);
-      parts.push(button('takeback', armed ? 'Confirm: reopen the finished game?' : 'Take back last move (reopens the game)', {}, `danger${armed ? ' armed' : ''}`));
+      parts.push(
+        button(
+          'takeback',
+          armed ? 'Confirm: reopen the finished game?' : 'Take back last move (reopens the game)',
+          {},
+          `danger${armed ? ' armed' : ''}`,
+        ),
+      );
     }
   }
   // The coach (not in tournament mode): the engine's move for the side to move, said quietly. Key: H.
-  if (control && snap && !snap.options.tournament && !snap.outcome && snap.result === '*' && !(snap.computer && snap.computer.side === snap.turn)) {
+  if (
+    control &&
+    snap &&
+    !snap.options.tournament &&
+    !snap.outcome &&
+    snap.result === '*' &&
+    !(snap.computer && snap.computer.side === snap.turn)
+  ) {
     parts.push(button('hint', 'Hint', {}, ''));
   }
   // After a game: the other side of its ballot (a ballot pair), or the next game with the first player alternating.
   if (control && snap && (snap.outcome !== null || snap.result !== '*')) {
-    if (snap.ballot !== null || /^11-man /.test(snap.tags.Ballot ?? '')) parts.push(button('next-game', 'Play the other side of this ballot', { kind: 'other-side' }, 'primary'));
+    if (snap.ballot !== null || /^11-man /.test(snap.tags.Ballot ?? ''))
+      parts.push(button('next-game', 'Play the other side of this ballot', { kind: 'other-side' }, 'primary'));
     parts.push(button('next-game', 'Next game', { kind: 'next' }, ''));
   }
   parts.push('<a class="btn" id="dl-pdn" href="/api/current.pdn" download="crownhead-game.pdn">Download PDN</a>');
@@ -322,12 +413,15 @@ export function renderHand(s: ViewState): string {
   if (!canUseHand(s)) return '';
   const mode = (m: 'move' | 'crown', label: string) =>
     `<button type="button" id="hm-${m}" class="seg${s.handMode === m ? ' on' : ''}" data-act="hand-mode" data-mode="${m}" aria-pressed="${s.handMode === m}">${label}</button>`;
-  const held = s.held === 2 && s.heldStack.length === 1 ? 'a king (2 coins)' : s.held === 1 ? 'one coin' : s.held ? `${s.held} coins` : 'nothing';
-  return `<div class="hand-bar"><span class="hand-label">Simulated board</span>`
-    + `<div class="segmented" role="group" aria-label="Hand mode">${mode('move', 'Lift / place')}${mode('crown', 'Crown')}</div>`
-    + `<span class="held" data-held="${s.held}">In hand: ${held}</span>`
-    + button('hand-setup', 'Set up board', {}, 'primary')
-    + `</div><p class="hint">Click a square to lift its coins or put a coin down; Shift-click (or Crown mode) stacks a second coin.</p>`;
+  const held =
+    s.held === 2 && s.heldStack.length === 1 ? 'a king (2 coins)' : s.held === 1 ? 'one coin' : s.held ? `${s.held} coins` : 'nothing';
+  return (
+    `<div class="hand-bar"><span class="hand-label">Simulated board</span>` +
+    `<div class="segmented" role="group" aria-label="Hand mode">${mode('move', 'Lift / place')}${mode('crown', 'Crown')}</div>` +
+    `<span class="held" data-held="${s.held}">In hand: ${held}</span>` +
+    button('hand-setup', 'Set up board', {}, 'primary') +
+    `</div><p class="hint">Click a square to lift its coins or put a coin down; Shift-click (or Crown mode) stacks a second coin.</p>`
+  );
 }
 
 /** The connection banner and the error toast. */
@@ -335,20 +429,29 @@ export function renderBanner(s: ViewState, now: number): string {
   const parts: string[] = [];
   if (s.connection === 'reconnecting') {
     const secs = Math.max(0, Math.ceil((s.retryAt - now) / 1000));
-    parts.push(`<div class="banner banner-warn" role="status">Connection lost — reconnecting${secs ? ` in ${secs} s` : '…'} (attempt ${s.attempts})</div>`);
+    parts.push(
+      `<div class="banner banner-warn" role="status">Connection lost — reconnecting${secs ? ` in ${secs} s` : '…'} (attempt ${s.attempts})</div>`,
+    );
   } else if (s.connection === 'connecting' && !s.snap) {
     parts.push('<div class="banner banner-info" role="status">Connecting to the board service…</div>');
   }
   if (s.server?.readOnly) {
-    parts.push(`<div class="banner banner-info">Read-only view${s.server.tokenRequired ? ': to control the game from this device, open the address the service printed (with ?token=…)' : ''}</div>`);
+    parts.push(
+      `<div class="banner banner-info">Read-only view${s.server.tokenRequired ? ': to control the game from this device, open the address the service printed (with ?token=…)' : ''}</div>`,
+    );
   }
   if (s.storage && !s.storage.ok) {
     const st = s.storage;
     const damaged = st.problem === 'damaged-journal' || st.problem === 'unresumable';
     const head = damaged ? 'The last game’s record was damaged.' : 'Games are not being saved.';
-    parts.push(`<div class="banner banner-error" role="alert" data-storage="${damaged ? 'damaged' : 'failing'}"><span><strong>${head}</strong> ${esc(st.message)}${st.choice ? ` ${esc(st.choice)}` : ''}</span></div>`);
+    parts.push(
+      `<div class="banner banner-error" role="alert" data-storage="${damaged ? 'damaged' : 'failing'}"><span><strong>${head}</strong> ${esc(st.message)}${st.choice ? ` ${esc(st.choice)}` : ''}</span></div>`,
+    );
   }
-  if (s.error) parts.push(`<div class="banner banner-error" role="alert"><span>${esc(s.error.message)}</span>${button('dismiss-error', 'Dismiss', {}, 'small')}</div>`);
+  if (s.error)
+    parts.push(
+      `<div class="banner banner-error" role="alert"><span>${esc(s.error.message)}</span>${button('dismiss-error', 'Dismiss', {}, 'small')}</div>`,
+    );
   return parts.join('');
 }
 
@@ -357,7 +460,17 @@ export function renderConnection(s: ViewState): string {
   const snap = s.snap;
   const socket = s.connection === 'open';
   const board = snap?.board.connected ?? false;
-  const label = !socket ? 'Offline' : s.review ? 'Reviewing' : !snap ? 'Connecting' : board ? (s.server?.sim ? 'Simulated board' : 'Board connected') : 'Board lost';
+  const label = !socket
+    ? 'Offline'
+    : s.review
+      ? 'Reviewing'
+      : !snap
+        ? 'Connecting'
+        : board
+          ? s.server?.sim
+            ? 'Simulated board'
+            : 'Board connected'
+          : 'Board lost';
   return `<span class="pill ${socket && board ? 'pill-ok' : 'pill-bad'}" data-board="${socket && board ? 'connected' : 'lost'}"><span class="dot" aria-hidden="true"></span>${esc(label)}</span>`;
 }
 
@@ -374,13 +487,16 @@ export function renderToggles(s: ViewState): string {
   const t = (act: string, on: boolean, ic: string, label: string, title: string) =>
     `<button type="button" id="t-${act}" class="toggle${on ? ' on' : ''}" data-act="${act}" aria-pressed="${on}" title="${esc(title)}">${icon(ic)}<span>${label}</span></button>`;
   // The evaluation bar is the service's (every page sees it); not offered in tournament mode.
-  const evalToggle = s.snap && !s.snap.options.tournament && canControl(s)
-    ? `<button type="button" id="t-evaluation" class="toggle${s.snap.evaluation ? ' on' : ''}" data-act="toggle-evaluation" aria-pressed="${!!s.snap.evaluation}" title="The engine's view of the position after each move">${icon('speech')}<span>Evaluation</span></button>`
-    : '';
-  return t('toggle-sound', s.sound, s.sound ? 'soundOn' : 'soundOff', 'Sound', 'Tones for moves and alerts')
-    + t('toggle-speech', s.speech, 'speech', 'Speech', 'Speak moves and alerts aloud')
-    + evalToggle
-    + `<button type="button" id="t-flip" class="toggle${s.flipped ? ' on' : ''}" data-act="flip" aria-pressed="${s.flipped}" title="Turn the board around">${icon('flip')}<span>Flip board</span></button>`;
+  const evalToggle =
+    s.snap && !s.snap.options.tournament && canControl(s)
+      ? `<button type="button" id="t-evaluation" class="toggle${s.snap.evaluation ? ' on' : ''}" data-act="toggle-evaluation" aria-pressed="${!!s.snap.evaluation}" title="The engine's view of the position after each move">${icon('speech')}<span>Evaluation</span></button>`
+      : '';
+  return (
+    t('toggle-sound', s.sound, s.sound ? 'soundOn' : 'soundOff', 'Sound', 'Tones for moves and alerts') +
+    t('toggle-speech', s.speech, 'speech', 'Speech', 'Speak moves and alerts aloud') +
+    evalToggle +
+    `<button type="button" id="t-flip" class="toggle${s.flipped ? ' on' : ''}" data-act="flip" aria-pressed="${s.flipped}" title="Turn the board around">${icon('flip')}<span>Flip board</span></button>`
+  );
 }
 
 /** The static forms (new game, names); rendered once, shown when the page may control the game. */
@@ -423,7 +539,10 @@ export function renderForms(): string {
 export function renderLog(s: ViewState): string {
   if (!s.log.length) return '';
   // Long alerts are cut to two lines; focus or hover shows all of it (and the title has it too).
-  return `<ol class="log" aria-label="Recent announcements">${[...s.log].reverse().map((a) => `<li class="${a.urgent ? 'urgent' : a.quiet ? 'quiet' : ''}" tabindex="0" title="${esc(a.text)}">${esc(a.text)}</li>`).join('')}</ol>`;
+  return `<ol class="log" aria-label="Recent announcements">${[...s.log]
+    .reverse()
+    .map((a) => `<li class="${a.urgent ? 'urgent' : a.quiet ? 'quiet' : ''}" tabindex="0" title="${esc(a.text)}">${esc(a.text)}</li>`)
+    .join('')}</ol>`;
 }
 
 /** Every dynamic region of the page, keyed by the id of its container. */

@@ -30,7 +30,12 @@ export class ServerSocket {
   private lastHeard = 0;
   private nextId = 1;
 
-  constructor(private readonly url: string, private readonly on: SocketEvents, private readonly token: string | null, private readonly random: () => number = Math.random) {}
+  constructor(
+    private readonly url: string,
+    private readonly on: SocketEvents,
+    private readonly token: string | null,
+    private readonly random: () => number = Math.random,
+  ) {}
 
   /** /ws on the page's host; the control token (if the page has one) goes along so the server grants control. */
   static urlFor(loc: Pick<Location, 'protocol' | 'host'>, token: string | null = null): string {

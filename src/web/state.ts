@@ -8,8 +8,17 @@
 
 import { ServerMessage, type Command, type GameEvent, type StorageHealth } from '../protocol/v1.ts';
 import {
-  piecesAfter, sideName,
-  type ArchiveEntry, type Clock, type GameRecord, type Move, type Piece, type ServerInfo, type Side, type Snapshot, type Status,
+  piecesAfter,
+  sideName,
+  type ArchiveEntry,
+  type Clock,
+  type GameRecord,
+  type Move,
+  type Piece,
+  type ServerInfo,
+  type Side,
+  type Snapshot,
+  type Status,
 } from './model.ts';
 
 export type Tone = 'alert' | 'click' | 'crown' | 'ready' | 'end';
@@ -260,7 +269,11 @@ function onMessage(s: ViewState, raw: string, now: number): ViewState {
         return announce(next, ev.say, false, null, true);
       }
       // Play went on: a reminder about the last position is no longer current.
-      if (next.notice && (ev.type === 'move' || ev.type === 'move-replaced' || ev.type === 'takeback' || ev.type === 'new-game' || ev.type === 'alert')) next = { ...next, notice: null };
+      if (
+        next.notice &&
+        (ev.type === 'move' || ev.type === 'move-replaced' || ev.type === 'takeback' || ev.type === 'new-game' || ev.type === 'alert')
+      )
+        next = { ...next, notice: null };
       const { tone, urgent } = toneOf(ev);
       return announce(next, ev.say, urgent, tone);
     }
@@ -268,19 +281,28 @@ function onMessage(s: ViewState, raw: string, now: number): ViewState {
       // A reminder stands while the board's status carries it; once put right it goes.
       const st = msg.status;
       const reminded = (st.kind === 'in-sync' || st.kind === 'moving') && st.reminder !== undefined;
-      return { ...s, counts: msg.counts, differences: msg.differences, status: st, pending: settlePending(s.pending, msg.counts, now), notice: reminded ? s.notice : null };
+      return {
+        ...s,
+        counts: msg.counts,
+        differences: msg.differences,
+        status: st,
+        pending: settlePending(s.pending, msg.counts, now),
+        notice: reminded ? s.notice : null,
+      };
     }
     case 'clock':
       return { ...s, clock: msg.clock, clockAt: now };
     case 'ok': {
       const next = { ...s, inFlight: s.inFlight.filter((id) => id !== msg.id) };
-      if (msg.id !== undefined && msg.id === s.newGame.pending) return { ...next, newGame: { pending: null, error: null, started: s.newGame.started + 1 } };
+      if (msg.id !== undefined && msg.id === s.newGame.pending)
+        return { ...next, newGame: { pending: null, error: null, started: s.newGame.started + 1 } };
       return next;
     }
     case 'error': {
       const inFlight = s.inFlight.filter((id) => id !== msg.id);
       // A refused new game (a bad FEN, a bad time control) is shown beside the form's fields, which stay open.
-      if (msg.id !== undefined && msg.id === s.newGame.pending) return announce({ ...s, inFlight, newGame: { ...s.newGame, pending: null, error: msg.message } }, msg.message, true, 'alert');
+      if (msg.id !== undefined && msg.id === s.newGame.pending)
+        return announce({ ...s, inFlight, newGame: { ...s.newGame, pending: null, error: msg.message } }, msg.message, true, 'alert');
       const next = { ...s, inFlight, error: { message: msg.message, at: now } };
       return announce(next, msg.message, true, 'alert');
     }
@@ -297,7 +319,16 @@ export function reduce(s: ViewState, a: Action): ViewState {
       if (a.state === 'open') return { ...s, connection: 'open' };
       {
         const first = s.connection === 'open';
-        const next: ViewState = { ...s, connection: 'reconnecting', attempts: s.attempts + 1, retryAt: a.now + (a.retryInMs ?? 0), inFlight: [], pending: [], held: 0, heldStack: [] };
+        const next: ViewState = {
+          ...s,
+          connection: 'reconnecting',
+          attempts: s.attempts + 1,
+          retryAt: a.now + (a.retryInMs ?? 0),
+          inFlight: [],
+          pending: [],
+          held: 0,
+          heldStack: [],
+        };
         return first && s.snap ? announce(next, 'Connection to the board service lost. Reconnecting.', true, 'alert') : next;
       }
     case 'command-sent': {
@@ -305,9 +336,15 @@ export function reduce(s: ViewState, a: Action): ViewState {
       const c = a.command;
       if (c.name === 'hand') {
         const have = effectiveCounts(s, a.now)[c.square - 1];
-        const coins = c.action === 'set' ? (c.coins ?? 0) : c.action === 'place' ? Math.min(2, have + 1) : Math.max(0, have - (c.coins ?? have));
+        const coins =
+          c.action === 'set' ? (c.coins ?? 0) : c.action === 'place' ? Math.min(2, have + 1) : Math.max(0, have - (c.coins ?? have));
         const heldStack = handAfter(s.heldStack, c.action, c.action === 'lift' ? have - coins : coins - have);
-        next = { ...next, heldStack, held: heldStack.reduce((a, b) => a + b, 0), pending: [...s.pending.filter((p) => p.square !== c.square), { square: c.square, coins, at: a.now }] };
+        next = {
+          ...next,
+          heldStack,
+          held: heldStack.reduce((a, b) => a + b, 0),
+          pending: [...s.pending.filter((p) => p.square !== c.square), { square: c.square, coins, at: a.now }],
+        };
       } else if (c.name === 'hand-setup' || c.name === 'new-game') {
         next = { ...next, held: 0, heldStack: [], pending: [] };
         if (c.name === 'new-game') next = { ...next, newGame: { ...s.newGame, pending: a.id, error: null } };
@@ -348,7 +385,10 @@ export function reduce(s: ViewState, a: Action): ViewState {
       return { ...s, archive: { ...s.archive, loading: false, error: a.message } };
     case 'archive-sort': {
       const same = s.archive.sort === a.by;
-      return { ...s, archive: { ...s.archive, sort: a.by, descending: same ? !s.archive.descending : a.by === 'date' || a.by === 'length' } };
+      return {
+        ...s,
+        archive: { ...s.archive, sort: a.by, descending: same ? !s.archive.descending : a.by === 'date' || a.by === 'length' },
+      };
     }
     case 'open-record':
       return { ...s, review: { ply: a.record.moves.length, record: a.record }, archive: { ...s.archive, open: false } };
@@ -380,31 +420,47 @@ function reviewTo(s: ViewState, to: number | 'prev' | 'next' | 'first' | 'last' 
 }
 
 /** What the board shows while reviewing: the position after `ply` moves, its last move, and where it stands. */
-export function reviewView(s: ViewState): { pieces: Piece[]; moves: Move[]; ply: number; total: number; last: Move | null; archived: boolean; moveLabel: string } | null {
+export function reviewView(
+  s: ViewState,
+): { pieces: Piece[]; moves: Move[]; ply: number; total: number; last: Move | null; archived: boolean; moveLabel: string } | null {
   if (!s.review) return null;
   const g = reviewGame(s, s.review);
   if (!g) return null;
   const ply = Math.min(s.review.ply, g.moves.length);
   const last = ply > 0 ? g.moves[ply - 1] : null;
   const moveLabel = last ? `${last.number}${last.side === 'black' ? '.' : '...'} ${last.text}` : 'the start';
-  return { pieces: piecesAfter(g.start, g.moves, ply), moves: g.moves, ply, total: g.moves.length, last, archived: s.review.record !== null, moveLabel };
+  return {
+    pieces: piecesAfter(g.start, g.moves, ply),
+    moves: g.moves,
+    ply,
+    total: g.moves.length,
+    last,
+    archived: s.review.record !== null,
+    moveLabel,
+  };
 }
 
 /** The archive list in the chosen order. */
 export function sortedArchive(a: ArchiveView): ArchiveEntry[] {
   const key = (e: ArchiveEntry): string | number => {
     switch (a.sort) {
-      case 'date': return e.modified;
-      case 'players': return `${e.black} ${e.white}`.toLowerCase();
-      case 'event': return e.event.toLowerCase();
-      case 'result': return e.result;
-      case 'length': return e.plies ?? -1;
+      case 'date':
+        return e.modified;
+      case 'players':
+        return `${e.black} ${e.white}`.toLowerCase();
+      case 'event':
+        return e.event.toLowerCase();
+      case 'result':
+        return e.result;
+      case 'length':
+        return e.plies ?? -1;
     }
   };
   const dir = a.descending ? -1 : 1;
   return [...(a.entries ?? [])].sort((x, y) => {
-    const kx = key(x), ky = key(y);
-    return (kx < ky ? -1 : kx > ky ? 1 : 0) * dir || (y.modified - x.modified);
+    const kx = key(x),
+      ky = key(y);
+    return (kx < ky ? -1 : kx > ky ? 1 : 0) * dir || y.modified - x.modified;
   });
 }
 
@@ -500,7 +556,10 @@ export function handAfter(stack: readonly number[], action: 'lift' | 'place' | '
 }
 
 /** The board's state in one short phrase (the big status line); with `now`, a time call counted down to it. */
-export function statusHeadline(s: ViewState, now?: number): { tone: 'ok' | 'busy' | 'warn' | 'bad' | 'idle' | 'off' | 'time'; title: string } {
+export function statusHeadline(
+  s: ViewState,
+  now?: number,
+): { tone: 'ok' | 'busy' | 'warn' | 'bad' | 'idle' | 'off' | 'time'; title: string } {
   if (!s.snap) return { tone: 'idle', title: 'Connecting…' };
   if (s.connection !== 'open') return { tone: 'off', title: 'Offline' };
   if (!s.snap.board.connected) return { tone: 'bad', title: 'Board not connected' };
@@ -514,7 +573,9 @@ export function statusHeadline(s: ViewState, now?: number): { tone: 'ok' | 'busy
       return { tone: 'idle', title: 'Set up the board' };
     case 'in-sync':
       // What players look for first: whose move it is (the board being in order is the tone and the small line).
-      return s.snap.outcome || s.snap.result !== '*' ? { tone: 'ok', title: 'Game over' } : { tone: 'ok', title: `${sideName(s.snap.turn)} to move` };
+      return s.snap.outcome || s.snap.result !== '*'
+        ? { tone: 'ok', title: 'Game over' }
+        : { tone: 'ok', title: `${sideName(s.snap.turn)} to move` };
     case 'moving':
       return { tone: 'busy', title: 'Move in progress' };
     case 'awaiting-crown':

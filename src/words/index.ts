@@ -16,7 +16,7 @@ export function joinWords(items: readonly string[], conjunction: 'and' | 'or' = 
 export function squareList(squares: readonly number[]): string {
   const xs = [...new Set(squares)].sort((a, b) => a - b);
   const parts: string[] = [];
-  for (let i = 0; i < xs.length; ) {
+  for (let i = 0; i < xs.length;) {
     let j = i;
     while (j + 1 < xs.length && xs[j + 1] === xs[j] + 1) j++;
     if (j - i >= 2) parts.push(`${xs[i]}–${xs[j]}`);
@@ -35,7 +35,9 @@ export function fixSentences(fixes: readonly Fix[]): string[] {
     g.squares.push(f.square);
     groups.set(key, g);
   }
-  return [...groups.values()].map((g) => (g.action === 'place' ? `Put ${g.piece} on ${squareList(g.squares)}` : `Take ${g.piece} off ${squareList(g.squares)}`));
+  return [...groups.values()].map((g) =>
+    g.action === 'place' ? `Put ${g.piece} on ${squareList(g.squares)}` : `Take ${g.piece} off ${squareList(g.squares)}`,
+  );
 }
 
 /** The fixes as one spoken sentence: "Put a black man on 1–12; take the coin off 13." */
@@ -46,7 +48,10 @@ export function fixesSentence(fixes: readonly Fix[]): string {
 }
 
 /** "black men on 12 and 16, a black king on 22": what stands where, for checking colours. */
-export function piecesSentence(pieces: readonly { square: number; color: 'black' | 'white'; king: boolean }[], color: 'black' | 'white'): string {
+export function piecesSentence(
+  pieces: readonly { square: number; color: 'black' | 'white'; king: boolean }[],
+  color: 'black' | 'white',
+): string {
   const men = pieces.filter((p) => p.color === color && !p.king).map((p) => p.square);
   const kings = pieces.filter((p) => p.color === color && p.king).map((p) => p.square);
   const parts: string[] = [];

@@ -33,7 +33,11 @@ describe('architecture', () => {
   });
 
   it('gives the reason for every `as unknown as` beside it', () => {
-    const bare = SRC.flatMap((f) => unknownCasts(f).filter((c) => !c.reasoned).map((c) => `${f}:${c.line}`));
+    const bare = SRC.flatMap((f) =>
+      unknownCasts(f)
+        .filter((c) => !c.reasoned)
+        .map((c) => `${f}:${c.line}`),
+    );
     expect(bare).toEqual([]);
   });
 

@@ -34,33 +34,51 @@ describe('architecture scanner', () => {
   });
 
   it('measures functions, methods, constructors and block arrows, not ifs or object literals', () => {
-    const f = put('fn.ts', [
-      'export function outer(x: number, o: { a: number } = { a: 1 }): number {', // 1
-      '  if (x > 1) {',
-      '    return 1;',
-      '  }',
-      '  const inner = (y: number) => {', // 5
-      '    return y;',
-      '  };',
-      '  const obj = { k: 1, m() { return 2; } };',
-      '  return inner(x) + obj.m() + o.a;',
-      '}', // 10
-      'class K {',
-      '  constructor(readonly n: number) {',
-      '    this.n = n;',
-      '  }',
-      '  private async run<T>(t: T): Promise<T> {', // 15
-      '    return t;',
-      '  }',
-      '}',
-      '',
-    ].join('\n'));
-    const spans = functionSpans(f).map((s) => [s.line, s.lines]).sort((p, q) => p[0] - q[0]);
-    expect(spans).toEqual([[1, 10], [5, 3], [8, 1], [12, 3], [15, 3]]);
+    const f = put(
+      'fn.ts',
+      [
+        'export function outer(x: number, o: { a: number } = { a: 1 }): number {', // 1
+        '  if (x > 1) {',
+        '    return 1;',
+        '  }',
+        '  const inner = (y: number) => {', // 5
+        '    return y;',
+        '  };',
+        '  const obj = { k: 1, m() { return 2; } };',
+        '  return inner(x) + obj.m() + o.a;',
+        '}', // 10
+        'class K {',
+        '  constructor(readonly n: number) {',
+        '    this.n = n;',
+        '  }',
+        '  private async run<T>(t: T): Promise<T> {', // 15
+        '    return t;',
+        '  }',
+        '}',
+        '',
+      ].join('\n'),
+    );
+    const spans = functionSpans(f)
+      .map((s) => [s.line, s.lines])
+      .sort((p, q) => p[0] - q[0]);
+    expect(spans).toEqual([
+      [1, 10],
+      [5, 3],
+      [8, 1],
+      [12, 3],
+      [15, 3],
+    ]);
   });
 
   it('tells a reasoned `as unknown as` from a bare one', () => {
-    const f = put('cast.ts', "// the library's type omits it\nconst a = 1 as unknown as string;\nconst b = 2 as unknown as string;\nconst c = 3 as unknown as string; // library edge: untyped\n");
-    expect(unknownCasts(f)).toEqual([{ line: 2, reasoned: true }, { line: 3, reasoned: false }, { line: 4, reasoned: true }]);
+    const f = put(
+      'cast.ts',
+      "// the library's type omits it\nconst a = 1 as unknown as string;\nconst b = 2 as unknown as string;\nconst c = 3 as unknown as string; // library edge: untyped\n",
+    );
+    expect(unknownCasts(f)).toEqual([
+      { line: 2, reasoned: true },
+      { line: 3, reasoned: false },
+      { line: 4, reasoned: true },
+    ]);
   });
 });

@@ -170,7 +170,8 @@ export function functionSpans(file: string): FunctionSpan[] {
   const lineStarts = [0];
   for (let i = 0; i < src.length; i++) if (src[i] === '\n') lineStarts.push(i + 1);
   const lineOf = (pos: number) => {
-    let lo = 0, hi = lineStarts.length - 1;
+    let lo = 0,
+      hi = lineStarts.length - 1;
     while (lo < hi) {
       const mid = (lo + hi + 1) >> 1;
       if (lineStarts[mid] <= pos) lo = mid;
@@ -190,9 +191,12 @@ export function functionSpans(file: string): FunctionSpan[] {
     else if (c === ')') parens--;
     else if (c === '{') {
       const header = src.slice(stmtStart, i).replace(/\s+/g, ' ').trim();
-      const isFn = /=>\s*$/.test(header)
-        || (/\)\s*(?::\s*[^()]*?)?$/.test(header) && !NOT_FUNCTION.test(header) && /(?:^|[\s(,=:!?&|])(?:function\b[^(]*|[A-Za-z_$][\w$]*\s*(?:<[^>]*>)?)\s*\(/.test(header))
-        || /^(?:(?:export|async|static|private|public|protected|readonly|get|set)\s+)*constructor\s*\(/.test(header);
+      const isFn =
+        /=>\s*$/.test(header) ||
+        (/\)\s*(?::\s*[^()]*?)?$/.test(header) &&
+          !NOT_FUNCTION.test(header) &&
+          /(?:^|[\s(,=:!?&|])(?:function\b[^(]*|[A-Za-z_$][\w$]*\s*(?:<[^>]*>)?)\s*\(/.test(header)) ||
+        /^(?:(?:export|async|static|private|public|protected|readonly|get|set)\s+)*constructor\s*\(/.test(header);
       open.push({ pos: i, fn: isFn, saved: stmtStart });
       if (isFn || parens === 0) stmtStart = i + 1;
     } else if (c === '}') {

@@ -6,7 +6,6 @@ import { join, resolve } from 'node:path';
 import { run } from './run.ts';
 import { CORPUS } from '../corpus.ts';
 
-
 describe('crownhead perft', () => {
   it('prints the node count as its last line', async () => {
     const r = await run('perft', '5');
@@ -72,7 +71,11 @@ describe('crownhead pdn', () => {
 describe('the crownhead bin', () => {
   const root = resolve(import.meta.dirname, '../..');
   it('runs from the checkout as npx crownhead (the bin npm links)', () => {
-    const out = execFileSync('npx', ['--no-install', 'crownhead', 'perft', '4'], { cwd: root, encoding: 'utf8', env: { ...process.env, npm_config_update_notifier: 'false' } });
+    const out = execFileSync('npx', ['--no-install', 'crownhead', 'perft', '4'], {
+      cwd: root,
+      encoding: 'utf8',
+      env: { ...process.env, npm_config_update_notifier: 'false' },
+    });
     expect(out.trim().split('\n').at(-1)).toBe('1469');
   });
 

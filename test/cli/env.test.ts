@@ -18,7 +18,12 @@ const dir = mkdtempSync(join(tmpdir(), 'crownhead-env-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 writeFileSync(join(dir, 'settings.json'), '{}');
 /** A sensible value for each documented variable (the README's own example where it gives one). */
-const SAMPLE: Record<string, string> = { CROWNHEAD_PORT: '9000', CROWNHEAD_CONFIG: join(dir, 'settings.json'), CROWNHEAD_CACHE: join(dir, 'cache'), CROWNHEAD_FROM_SOURCE: '1' };
+const SAMPLE: Record<string, string> = {
+  CROWNHEAD_PORT: '9000',
+  CROWNHEAD_CONFIG: join(dir, 'settings.json'),
+  CROWNHEAD_CACHE: join(dir, 'cache'),
+  CROWNHEAD_FROM_SOURCE: '1',
+};
 
 describe("the README's environment variables", () => {
   it('are found (the list is not empty)', () => {

@@ -11,22 +11,36 @@ import { removeTempDirs, tempDir } from '../server/helpers.ts';
 
 const ROOT = join(import.meta.dirname, '../..');
 const BIN = join(ROOT, 'bin/crownhead.js');
-const env = (extra: Record<string, string> = {}) => ({ ...Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('CROWNHEAD_') && !k.startsWith('npm_'))), ...extra });
+const env = (extra: Record<string, string> = {}) => ({
+  ...Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('CROWNHEAD_') && !k.startsWith('npm_'))),
+  ...extra,
+});
 const children = new Set<ChildProcess>();
 afterAll(() => {
   for (const c of children) c.kill('SIGKILL');
   removeTempDirs();
 });
 
-const cli = (args: string[], extra: Record<string, string> = {}) => spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', env: env(extra), cwd: tempDir() });
+const cli = (args: string[], extra: Record<string, string> = {}) =>
+  spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', env: env(extra), cwd: tempDir() });
 
 /** Starts `serve` on the simulated board; resolves with the child, its URL and the pid that serves. */
-function serve(cmd: string, args: string[], cwd?: string, extra: Record<string, string> = {}): Promise<{ child: ChildProcess; url: string; pid: number }> {
+function serve(
+  cmd: string,
+  args: string[],
+  cwd?: string,
+  extra: Record<string, string> = {},
+): Promise<{ child: ChildProcess; url: string; pid: number }> {
   const dir = tempDir();
-  const child = spawn(cmd, args.map((a) => a.replace('GAMES', join(dir, 'games'))), { cwd: cwd ?? dir, env: env(extra), stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(
+    cmd,
+    args.map((a) => a.replace('GAMES', join(dir, 'games'))),
+    { cwd: cwd ?? dir, env: env(extra), stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   children.add(child);
   child.on('exit', () => children.delete(child));
-  let out = '', err = '';
+  let out = '',
+    err = '';
   child.stderr!.on('data', (d) => (err += d));
   return new Promise((ok, fail) => {
     child.stdout!.on('data', (d) => {
@@ -39,7 +53,10 @@ function serve(cmd: string, args: string[], cwd?: string, extra: Record<string, 
 }
 
 const alive = (pid: number) => existsSync(`/proc/${pid}`) && !/^State:\s+Z/m.test(readFileSync(`/proc/${pid}/status`, 'utf8'));
-const childrenOf = (pid: number) => readdirSync(`/proc/${pid}/task`).flatMap((t) => readFileSync(`/proc/${pid}/task/${t}/children`, 'utf8').trim().split(/\s+/).filter(Boolean));
+const childrenOf = (pid: number) =>
+  readdirSync(`/proc/${pid}/task`).flatMap((t) =>
+    readFileSync(`/proc/${pid}/task/${t}/children`, 'utf8').trim().split(/\s+/).filter(Boolean),
+  );
 
 describe('the built package', () => {
   it('dist/ holds the command and the page, and the bundle loads neither tsx nor esbuild', () => {
@@ -108,7 +125,9 @@ describe('the built package', () => {
   });
 
   it('from source (CROWNHEAD_FROM_SOURCE=1) the page is bundled in memory and served the same way', async () => {
-    const s = await serve(process.execPath, [BIN, 'serve', '--board', 'sim', '--port', '0', '--games', 'GAMES'], undefined, { CROWNHEAD_FROM_SOURCE: '1' });
+    const s = await serve(process.execPath, [BIN, 'serve', '--board', 'sim', '--port', '0', '--games', 'GAMES'], undefined, {
+      CROWNHEAD_FROM_SOURCE: '1',
+    });
     const html = await fetch(s.url);
     expect(html.status).toBe(200);
     expect(await html.text()).toMatch(/<script type="module" src="\/assets\/app\.js\?v=[0-9a-f]+"><\/script>/);

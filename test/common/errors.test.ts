@@ -17,7 +17,10 @@ describe('one error shape', () => {
     const fen = caught as FenError;
     expect(typeof fen.code).toBe('string');
     expect(errorBody(fen)).toEqual({ ok: false, code: fen.code, message: fen.message });
-    expect(JSON.parse(JSON.stringify(new GameError('game-over', 'the game is over')))).toEqual({ code: 'game-over', message: 'the game is over' });
+    expect(JSON.parse(JSON.stringify(new GameError('game-over', 'the game is over')))).toEqual({
+      code: 'game-over',
+      message: 'the game is over',
+    });
     expect(new UsageError('no such flag --x').code).toBe('usage');
   });
 
@@ -29,7 +32,11 @@ describe('one error shape', () => {
   });
 
   it('anything else goes on the wire as internal, without its details', () => {
-    expect(errorBody(new Error('EACCES /secret/path'))).toEqual({ ok: false, code: 'internal', message: 'internal error (see the service log)' });
+    expect(errorBody(new Error('EACCES /secret/path'))).toEqual({
+      ok: false,
+      code: 'internal',
+      message: 'internal error (see the service log)',
+    });
     expect(errorBody('a string')).toMatchObject({ code: 'internal' });
   });
 });

@@ -9,7 +9,8 @@ import { main } from '../../src/cli/main.ts';
 import { parseSquares } from '../../src/cli/doctor.ts';
 
 const capture = () => {
-  const out: string[] = [], err: string[] = [];
+  const out: string[] = [],
+    err: string[] = [];
   return { io: { out: (l: string) => out.push(l), err: (l: string) => err.push(l) }, out, err };
 };
 

@@ -13,11 +13,19 @@ const SQUARES = [1, 2, 3, 5, 9, 12, 17, 24, 32];
 async function onHall(faults?: HallFaults, seed = 1, parts: 'typical' | 'datasheet' = 'typical') {
   const board = new HallBoard({ seed, parts, faults });
   const said: string[] = [];
-  const run = await runDoctor({ source: board, hand: board, squares: SQUARES, stepTimeoutMs: 5000, say: (l) => said.push(l), advance: (ms) => board.advance(ms) });
+  const run = await runDoctor({
+    source: board,
+    hand: board,
+    squares: SQUARES,
+    stepTimeoutMs: 5000,
+    say: (l) => said.push(l),
+    advance: (ms) => board.advance(ms),
+  });
   return { ...run, said };
 }
 
-const codes = (r: { verdict: { findings: { code: string; severity: string }[] } }) => r.verdict.findings.filter((f) => f.severity !== 'note').map((f) => f.code);
+const codes = (r: { verdict: { findings: { code: string; severity: string }[] } }) =>
+  r.verdict.findings.filter((f) => f.severity !== 'note').map((f) => f.code);
 
 describe('crownhead doctor: the bring-up check', () => {
   it('gives a simulated board a clean verdict, and finds the specified magnet', async () => {
@@ -40,7 +48,12 @@ describe('crownhead doctor: the bring-up check', () => {
   });
 
   it('gives good emulated parts a clean verdict (typical lots and the datasheet extremes)', async () => {
-    for (const [seed, parts] of [[1, 'typical'], [2, 'typical'], [3, 'datasheet'], [4, 'datasheet']] as const) {
+    for (const [seed, parts] of [
+      [1, 'typical'],
+      [2, 'typical'],
+      [3, 'datasheet'],
+      [4, 'datasheet'],
+    ] as const) {
       const r = await onHall(undefined, seed, parts);
       expect(codes(r), `seed ${seed} ${parts}`).toEqual([]);
       expect(r.verdict.magnet?.fits).toContain('12x1');

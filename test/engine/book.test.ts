@@ -19,7 +19,8 @@ describe('opening book from the corpus', () => {
     expect(again.games).toBe(book.games);
     // Same moves and counts along every line of the first four plies.
     const walk = (pos: Position, plies: number): number => {
-      const a = book.lookup(pos), b = again.lookup(pos);
+      const a = book.lookup(pos),
+        b = again.lookup(pos);
       expect(b.map((m) => `${shortText(m.move)}:${m.games}`)).toEqual(a.map((m) => `${shortText(m.move)}:${m.games}`));
       return plies === 0 ? 1 : a.reduce((n, m) => n + walk(playMove(pos, m.move), plies - 1), 1);
     };

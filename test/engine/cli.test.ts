@@ -11,7 +11,6 @@ import { makePdn, pdnFromGame, readOnePdn } from '../../src/pdn/index.ts';
 // The endgame database's cache goes to the tests' shared temporary folder, not the home directory.
 process.env.CROWNHEAD_CACHE = TEST_EGDB_DIR;
 
-
 describe('crownhead bestmove', () => {
   it('prints the move, its score and the principal variation in PDN notation', async () => {
     const r = await run('bestmove', '--fen', 'W:W32,28,23,19:B20,11,9,5', '--depth', '12');

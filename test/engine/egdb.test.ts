@@ -32,7 +32,11 @@ describe('endgame database, 3 pieces (built in a fresh folder)', () => {
     const good = readFileSync(file);
     const flipped = Buffer.from(good);
     flipped[40_000] ^= 4; // one bit of one value
-    for (const [bytes, why] of [[flipped, /checksum mismatch/], [good.subarray(0, 1000), /truncated/], [Buffer.from('hello'), /not an endgame database/]] as const) {
+    for (const [bytes, why] of [
+      [flipped, /checksum mismatch/],
+      [good.subarray(0, 1000), /truncated/],
+      [Buffer.from('hello'), /not an endgame database/],
+    ] as const) {
       writeFileSync(file, bytes);
       forgetEgdbs();
       const logs: string[] = [];
@@ -47,12 +51,14 @@ describe('endgame database, 3 pieces (built in a fresh folder)', () => {
   it('kings-only endings agree with an independent solver, and two kings beat one king except where the lone king wins a king or holds a single-corner bind', () => {
     const sq = (b: number): number[] => [...Array(32).keys()].filter((i) => b & (1 << i)).map((i) => i + 1);
     const exact = solveKings();
-    let compared = 0, checked = 0;
+    let compared = 0,
+      checked = 0;
     const binds: string[] = [];
     for (const [i, p] of db.entries()) {
       const occ = p.black | p.white;
       if ((p.kings & occ) !== occ || !p.black || !p.white) continue;
-      const own = p.turn === 'black' ? p.black : p.white, opp = p.turn === 'black' ? p.white : p.black;
+      const own = p.turn === 'black' ? p.black : p.white,
+        opp = p.turn === 'black' ? p.white : p.black;
       const kp = { mine: sq(own), theirs: sq(opp) };
       expect(Math.sign(db.valueAt(i)!), makeFen(p)).toBe(exact.get(kingsKey(kp)));
       compared++;
@@ -97,7 +103,6 @@ describe('endgame database, 3 pieces (built in a fresh folder)', () => {
     const r = think({ position: odd, limits: { depth: 8 } }, { egdb: db3 });
     expect(r.move).not.toBeNull();
   });
-
 });
 
 describe('endgame database, 4 pieces', () => {

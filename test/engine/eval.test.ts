@@ -7,7 +7,10 @@ import { corpusFile } from '../corpus.ts';
 describe('evaluation features (what npm run tune fits)', () => {
   it('the score is the weights times the features, for the current table and for other tables', () => {
     const random = seededRandom(3);
-    const tables: Weights[] = [WEIGHTS, Object.fromEntries(WEIGHT_NAMES.map((k) => [k, Math.round(random() * 200 - 50)])) as unknown as Weights];
+    const tables: Weights[] = [
+      WEIGHTS,
+      Object.fromEntries(WEIGHT_NAMES.map((k) => [k, Math.round(random() * 200 - 50)])) as unknown as Weights,
+    ];
     let checked = 0;
     for (const g of readPdn(corpusFile('tinsley.pdn')).games.slice(0, 40)) {
       const game = new Game(START);

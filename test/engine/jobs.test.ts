@@ -5,25 +5,30 @@ import { EngineJobs, type EngineSeat } from '../../src/engine/jobs.ts';
 import type { EngineRequest, EngineResult, Purpose } from '../../src/engine/port.ts';
 import { START } from '../../src/rules/index.ts';
 
-interface Search { req: EngineRequest; stopped: boolean; finish(score?: number): void }
+interface Search {
+  req: EngineRequest;
+  stopped: boolean;
+  finish(score?: number): void;
+}
 
 /** An engine that records each search and ends it on finish() or stop() (stopped: answers at once, score −1). */
 function scripted(): { seat: EngineSeat; searches: Search[]; stops: number } {
   const out = { searches: [] as Search[], stops: 0, seat: null as unknown as EngineSeat };
   let current: Search | null = null;
   out.seat = {
-    run: (req) => new Promise<EngineResult | null>((resolve) => {
-      const s: Search = {
-        req,
-        stopped: false,
-        finish: (score = req.limits.seed ?? 0) => {
-          if (current === s) current = null;
-          resolve(answer(score));
-        },
-      };
-      current = s;
-      out.searches.push(s);
-    }),
+    run: (req) =>
+      new Promise<EngineResult | null>((resolve) => {
+        const s: Search = {
+          req,
+          stopped: false,
+          finish: (score = req.limits.seed ?? 0) => {
+            if (current === s) current = null;
+            resolve(answer(score));
+          },
+        };
+        current = s;
+        out.searches.push(s);
+      }),
     stop: () => {
       out.stops++;
       if (current) {
@@ -60,7 +65,13 @@ describe('the engine takes its searches in turn', () => {
       e.searches[i]!.finish();
     }
     await tick();
-    expect(e.searches.map((s) => `${s.req.purpose}${s.req.limits.seed}`)).toEqual(['analysis1', 'computer5', 'hint4', 'evaluation3', 'analysis2']);
+    expect(e.searches.map((s) => `${s.req.purpose}${s.req.limits.seed}`)).toEqual([
+      'analysis1',
+      'computer5',
+      'hint4',
+      'evaluation3',
+      'analysis2',
+    ]);
     expect(done).toEqual(['analysis1:1', 'computer5:5', 'hint4:4', 'evaluation3:3', 'analysis2:2']);
     expect(jobs.busyWith).toBeNull();
   });

@@ -44,11 +44,20 @@ describe('hand-checked positions', () => {
   });
 
   it('evaluation is symmetric: the colour-reversed position scores the same for its mover', () => {
-    const flip = (bb: number): number => { let r = 0; for (let i = 0; i < 32; i++) if (bb & (1 << i)) r |= 1 << (31 - i); return r; };
+    const flip = (bb: number): number => {
+      let r = 0;
+      for (let i = 0; i < 32; i++) if (bb & (1 << i)) r |= 1 << (31 - i);
+      return r;
+    };
     const g = Game.fromBallot(5).game;
     let pos = g.position;
     for (let k = 0; k < 12; k++) {
-      const mirrored: Position = { black: flip(pos.white), white: flip(pos.black), kings: flip(pos.kings), turn: pos.turn === 'black' ? 'white' : 'black' };
+      const mirrored: Position = {
+        black: flip(pos.white),
+        white: flip(pos.black),
+        kings: flip(pos.kings),
+        turn: pos.turn === 'black' ? 'white' : 'black',
+      };
       expect(evaluate(mirrored)).toBe(evaluate(pos));
       pos = playMove(pos, legalMoves(pos)[0]!);
     }
@@ -73,14 +82,16 @@ describe('never an illegal move', () => {
 describe('deterministic modes', () => {
   it('fixed depth: same move, score, line and node count on every run', () => {
     const pos = Game.fromBallot(8).game.position;
-    const a = think({ position: pos, limits: { depth: 7 } }), b = think({ position: pos, limits: { depth: 7 } });
+    const a = think({ position: pos, limits: { depth: 7 } }),
+      b = think({ position: pos, limits: { depth: 7 } });
     expect(a.score).toBe(b.score);
     expect(a.nodes).toBe(b.nodes);
     expect(a.pv.map((m) => m.path.join())).toEqual(b.pv.map((m) => m.path.join()));
   });
 
   it('fixed nodes: stops at the node count, same answer each time', () => {
-    const a = think({ position: START, limits: { nodes: 20000 } }), b = think({ position: START, limits: { nodes: 20000 } });
+    const a = think({ position: START, limits: { nodes: 20000 } }),
+      b = think({ position: START, limits: { nodes: 20000 } });
     expect(a.nodes).toBeLessThanOrEqual(20000);
     expect(a.move && b.move && sameMove(a.move, b.move)).toBe(true);
     expect(a.depth).toBe(b.depth);
@@ -96,7 +107,8 @@ describe('deterministic modes', () => {
 
   it('a level with the same seed repeats its choices; levels cap the depth', () => {
     const pos = Game.fromBallot(20).game.position;
-    const a = think({ position: pos, limits: { level: 2, seed: 7 } }), b = think({ position: pos, limits: { level: 2, seed: 7 } });
+    const a = think({ position: pos, limits: { level: 2, seed: 7 } }),
+      b = think({ position: pos, limits: { level: 2, seed: 7 } });
     expect(a.move && b.move && sameMove(a.move, b.move)).toBe(true);
     expect(a.depth).toBeLessThanOrEqual(levelOf(2).maxDepth);
     expect(() => levelOf(11)).toThrow(/1 to 10/);

@@ -135,10 +135,13 @@ export class EmulatedBoard {
     const s = await this.control('STATS');
     if (!s.startsWith('STATS ')) throw new Error(`bad STATS answer ${s}`);
     return Object.fromEntries(
-      s.slice(6).split(' ').map((kv) => {
-        const [k, v] = kv.split('=');
-        return [k, Number(v)];
-      }),
+      s
+        .slice(6)
+        .split(' ')
+        .map((kv) => {
+          const [k, v] = kv.split('=');
+          return [k, Number(v)];
+        }),
     );
   }
 

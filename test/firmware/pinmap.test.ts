@@ -22,7 +22,11 @@ const pinmap = JSON.parse(read('hardware/pinmap.json')) as PinMap;
 function cArray(src: string, name: string): number[] {
   const m = new RegExp(`${name}\\s*\\[\\s*\\d*\\s*\\][^=]*=\\s*\\{([^}]*)\\}`).exec(src);
   if (!m) throw new Error(`pins.h: no array ${name}`);
-  return m[1].split(',').map((s) => s.trim()).filter(Boolean).map(Number);
+  return m[1]
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)
+    .map(Number);
 }
 function cScalar(src: string, name: string): number {
   const m = new RegExp(`${name}\\s*=\\s*(\\d+)\\s*;`).exec(src);

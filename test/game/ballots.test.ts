@@ -47,7 +47,9 @@ describe('eleven-man ballots at the table', () => {
     expect(s.tags.Ballot).toBe('11-man 1');
     expect(s.ballot).toBeNull();
     // Ballot 1: B:W19,21-23,25-27,29-32:B1-7,9-12 (Black's 8 off; White's 24 and 28 off, a man on 19).
-    expect(said.at(-1)).toBe("New game. Eleven-man ballot 1: from the start position take Black's man off 8 and White's men off 24 and 28, and put a white man on 19. Set up the position shown.");
+    expect(said.at(-1)).toBe(
+      "New game. Eleven-man ballot 1: from the start position take Black's man off 8 and White's men off 24 and 28, and put a white man on 19. Set up the position shown.",
+    );
     expect(s.pdn()).toMatch(/\[Ballot "11-man 1"\]/);
     expect(s.pdn()).toContain(`[FEN "${makeFen(elevenManPosition(1))}"]`);
   });
@@ -62,7 +64,9 @@ describe('eleven-man ballots at the table', () => {
 
   it('the set-up sentence names only what differs from the start', () => {
     const p = elevenManPosition(5); // Black: 9-13 with 12 off; White: 24-19 with 28 off
-    expect(elevenManSetup(p)).toBe("from the start position take Black's men off 9 and 12 and White's men off 24 and 28, and put a black man on 13 and a white man on 19.");
+    expect(elevenManSetup(p)).toBe(
+      "from the start position take Black's men off 9 and 12 and White's men off 24 and 28, and put a black man on 13 and a white man on 19.",
+    );
   });
 });
 
@@ -77,7 +81,14 @@ describe('ballot pairs', () => {
     finish(s);
     s.nextGame('other-side');
     expect(s.ballot).toBe(5);
-    expect(s.tags).toMatchObject({ Black: 'Bob', White: 'Ann', Round: '1.2', Event: 'Club night', Ballot: 'ACF 5 Dreaded Edinburgh', TimeControl: '300s/move,60s/forced,60s/grace' });
+    expect(s.tags).toMatchObject({
+      Black: 'Bob',
+      White: 'Ann',
+      Round: '1.2',
+      Event: 'Club night',
+      Ballot: 'ACF 5 Dreaded Edinburgh',
+      TimeControl: '300s/move,60s/forced,60s/grace',
+    });
     expect(s.game.plies.map((p) => `${p.move.from}-${p.move.to}`)).toEqual(['9-13', '22-18', '6-9']);
     expect(said.at(-1)).toMatch(/^New game\. Ballot 5 Dreaded Edinburgh\./);
     expect(s.pdn()).toMatch(/\[Round "1\.2"\]/);

@@ -2,7 +2,14 @@
 // the session's use of them: time running out loses. (The journal's tests are
 // in journal.test.ts.)
 import { describe, expect, it } from 'vitest';
-import { GameClock, describeTimeControl, parseTimeControl, parseTimeControlTag, timeControlTag, TimeControlError } from '../../src/game/clock.ts';
+import {
+  GameClock,
+  describeTimeControl,
+  parseTimeControl,
+  parseTimeControlTag,
+  timeControlTag,
+  TimeControlError,
+} from '../../src/game/clock.ts';
 import type { JournalEntry } from '../../src/storage/journal.ts';
 import { GameSession } from '../../src/game/session.ts';
 
@@ -10,7 +17,14 @@ describe('time controls', () => {
   it('reads Fischer and moves-per-period controls', () => {
     expect(parseTimeControl('5m+3s')).toEqual({ kind: 'fischer', baseMs: 300_000, incrementMs: 3000, text: '5m+3s' });
     expect(parseTimeControl('15')).toMatchObject({ kind: 'fischer', baseMs: 900_000, incrementMs: 0 });
-    expect(parseTimeControl('40/90m,30m')).toEqual({ kind: 'periods', periods: [{ moves: 40, ms: 5_400_000 }, { moves: undefined, ms: 1_800_000 }], text: '40/90m,30m' });
+    expect(parseTimeControl('40/90m,30m')).toEqual({
+      kind: 'periods',
+      periods: [
+        { moves: 40, ms: 5_400_000 },
+        { moves: undefined, ms: 1_800_000 },
+      ],
+      text: '40/90m,30m',
+    });
   });
 
   it('rejects bad controls with a message naming the problem', () => {
@@ -89,7 +103,12 @@ describe('ACF time per move', () => {
     expect(c).toEqual({ kind: 'per-move', moveMs: 300_000, forcedMs: 60_000, graceMs: 60_000, text: '5m/move,1m/forced' });
     expect(parseTimeControl('3m/move, 30s/grace')).toMatchObject({ moveMs: 180_000, forcedMs: 180_000, graceMs: 30_000 });
     expect(timeControlTag(c)).toBe('300s/move,60s/forced,60s/grace');
-    expect(parseTimeControlTag('300s/move,60s/forced,60s/grace')).toMatchObject({ kind: 'per-move', moveMs: 300_000, forcedMs: 60_000, graceMs: 60_000 });
+    expect(parseTimeControlTag('300s/move,60s/forced,60s/grace')).toMatchObject({
+      kind: 'per-move',
+      moveMs: 300_000,
+      forcedMs: 60_000,
+      graceMs: 60_000,
+    });
     expect(describeTimeControl(c)).toBe('5 min a move, 1 min for a forced capture');
   });
 
@@ -105,7 +124,11 @@ describe('ACF time per move', () => {
   it('each move counts down afresh; the short limit exactly when the mover has one capture', () => {
     const c = new GameClock(parseTimeControl('5m/move,1m/forced'));
     c.start('black', 0, false);
-    expect(c.state(100_000)).toMatchObject({ black: 200_000, running: 'black', perMove: { side: 'black', limit: 300_000, forced: false, timeCalled: null } });
+    expect(c.state(100_000)).toMatchObject({
+      black: 200_000,
+      running: 'black',
+      perMove: { side: 'black', limit: 300_000, forced: false, timeCalled: null },
+    });
     c.moved('black', 100_000, true); // white has exactly one capture: 1 minute
     expect(c.state(130_000)).toMatchObject({ white: 30_000, running: 'white', perMove: { side: 'white', limit: 60_000, forced: true } });
     c.moved('white', 130_000, false); // black again, a fresh 5 minutes (nothing carried over)
@@ -121,7 +144,12 @@ describe('ACF time per move', () => {
     expect(c.timeCalled).toBeNull();
     expect(c.settle(300_000)).toBeNull();
     expect(c.timeCalled).toBe('black');
-    expect(c.state(330_000)).toMatchObject({ black: 0, flagged: null, running: 'black', perMove: { timeCalled: 'black', graceLeft: 30_000 } });
+    expect(c.state(330_000)).toMatchObject({
+      black: 0,
+      flagged: null,
+      running: 'black',
+      perMove: { timeCalled: 'black', graceLeft: 30_000 },
+    });
     expect(c.settle(359_999)).toBeNull();
     expect(c.settle(360_000)).toBe('black');
     expect(c.state(400_000)).toMatchObject({ flagged: 'black', running: null, perMove: { graceLeft: 0 } });
@@ -137,7 +165,7 @@ describe('ACF time per move', () => {
     expect(c.state(90_000)).toMatchObject({ white: 60_000, running: 'white', flagged: null, perMove: { timeCalled: null } });
   });
 
-  it('pause holds the move\'s time; resuming goes on from there (not afresh)', () => {
+  it("pause holds the move's time; resuming goes on from there (not afresh)", () => {
     const c = new GameClock(parseTimeControl('5m/move,1m/forced'));
     c.start('black', 0);
     c.moved('black', 10_000, true);
@@ -178,7 +206,9 @@ describe('the session with time per move', () => {
     now += 10_000;
     s.tick();
     const time = events.filter((e) => e.type === 'time');
-    expect(time).toEqual([expect.objectContaining({ type: 'time', side: 'black', graceMs: 60_000, say: 'Time, Black. Move within a minute or lose on time.' })]);
+    expect(time).toEqual([
+      expect.objectContaining({ type: 'time', side: 'black', graceMs: 60_000, say: 'Time, Black. Move within a minute or lose on time.' }),
+    ]);
     expect(s.game.outcome).toBeNull();
     now += 50_000;
     s.tick();
@@ -204,7 +234,7 @@ describe('the session with time per move', () => {
 });
 
 describe('time per move and takebacks', () => {
-  it('a move taken back is made again with a fresh limit, on the right side\'s clock', () => {
+  it("a move taken back is made again with a fresh limit, on the right side's clock", () => {
     let now = 0;
     const s = new GameSession({ now: () => now, timeControl: '5m/move,1m/forced' });
     s.newGame({ ballot: 5 }); // 9-13 22-18 6-9: White to move
@@ -230,7 +260,10 @@ describe('time per move across a restart', () => {
     const r = new GameSession({ now: () => now });
     r.restore(JSON.parse(JSON.stringify(journal)));
     expect(r.pdn()).toContain('[TimeControl "300s/move,60s/forced,60s/grace"]');
-    expect(r.snapshot().clock).toMatchObject({ running: null, perMove: { side: 'white', forced: true, timeCalled: 'white', graceLeft: 50_000 } });
+    expect(r.snapshot().clock).toMatchObject({
+      running: null,
+      perMove: { side: 'white', forced: true, timeCalled: 'white', graceLeft: 50_000 },
+    });
     r.clockStart();
     now += 49_000;
     r.tick();

@@ -9,25 +9,30 @@ import { EngineJobs, type EngineSeat } from '../../src/engine/jobs.ts';
 import type { JournalEntry } from '../../src/storage/journal.ts';
 import { makeFen, START } from '../../src/rules/index.ts';
 
-interface Search { purpose: string; stopped: boolean; finish(): void }
+interface Search {
+  purpose: string;
+  stopped: boolean;
+  finish(): void;
+}
 
 /** A fake engine worker: every search waits until finished or stopped (then it answers at once, as the worker does). */
 function fakeWorker(): { seat: EngineSeat; searches: Search[]; running: () => Search | null } {
   const searches: Search[] = [];
   let current: Search | null = null;
   const seat: EngineSeat = {
-    run: (req) => new Promise((resolve) => {
-      const s: Search = {
-        purpose: req.purpose ?? 'computer',
-        stopped: false,
-        finish: () => {
-          if (current === s) current = null;
-          resolve({ move: null, score: 0, depth: 1, pv: [], nodes: 0, ms: 0 });
-        },
-      };
-      current = s;
-      searches.push(s);
-    }),
+    run: (req) =>
+      new Promise((resolve) => {
+        const s: Search = {
+          purpose: req.purpose ?? 'computer',
+          stopped: false,
+          finish: () => {
+            if (current === s) current = null;
+            resolve({ move: null, score: 0, depth: 1, pv: [], nodes: 0, ms: 0 });
+          },
+        };
+        current = s;
+        searches.push(s);
+      }),
     stop: () => {
       if (current) {
         current.stopped = true;

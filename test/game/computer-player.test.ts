@@ -7,18 +7,24 @@ import type { EngineRequest, EngineResult } from '../../src/engine/port.ts';
 import { Game, legalMoves, START } from '../../src/rules/index.ts';
 
 describe('ComputerPlayer', () => {
-  it("thinks on its turn only; a cancel while thinking stops the search and drops its answer; one after it does not stop anything", async () => {
+  it('thinks on its turn only; a cancel while thinking stops the search and drops its answer; one after it does not stop anything', async () => {
     const asked: EngineRequest[] = [];
     const answers: ((r: EngineResult | null) => void)[] = [];
     let stops = 0;
-    const player = new ComputerPlayer({ side: 'white', level: 5 }, (req) => {
-      asked.push(req);
-      return new Promise((resolve) => answers.push(resolve));
-    }, () => stops++);
+    const player = new ComputerPlayer(
+      { side: 'white', level: 5 },
+      (req) => {
+        asked.push(req);
+        return new Promise((resolve) => answers.push(resolve));
+      },
+      () => stops++,
+    );
     const game = new Game(START);
     const moves: string[] = [];
     const onMove = (_: unknown, text: string) => moves.push(text);
-    const onError = (e: Error) => { throw e; };
+    const onError = (e: Error) => {
+      throw e;
+    };
     player.consider(game, true, onMove, onError);
     expect(asked).toHaveLength(0); // Black's turn
     game.play(legalMoves(game.position)[0]!);

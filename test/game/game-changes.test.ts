@@ -12,7 +12,12 @@ import type { JournalEntry } from '../../src/storage/journal.ts';
 function watched(opts: ConstructorParameters<typeof GameSession>[0] = {}) {
   const journal: JournalEntry[] = [];
   const dropped: string[] = [];
-  const s = new GameSession({ now: () => Date.UTC(2026, 10, 25, 12), journal: (e) => journal.push(e), dropped: (id) => dropped.push(id), ...opts });
+  const s = new GameSession({
+    now: () => Date.UTC(2026, 10, 25, 12),
+    journal: (e) => journal.push(e),
+    dropped: (id) => dropped.push(id),
+    ...opts,
+  });
   const heard: { type: SessionEvent['type']; game: string }[] = [];
   s.on((e) => heard.push({ type: e.type, game: s.gameId }));
   return { s, journal, dropped, heard };

@@ -10,12 +10,20 @@ import { SessionError } from '../../src/game/errors.ts';
 function table(opts: Partial<ConstructorParameters<typeof GameTable>[0]> = {}) {
   const journal: JournalEntry[] = [];
   const heard: TableEvent[] = [];
-  const t = new GameTable({ now: () => Date.UTC(2026, 10, 25, 9, 30), tournament: false, tags: {}, journal: (e) => journal.push(e), emit: (e) => heard.push(e), newId: gameIds(0), ...opts });
+  const t = new GameTable({
+    now: () => Date.UTC(2026, 10, 25, 9, 30),
+    tournament: false,
+    tags: {},
+    journal: (e) => journal.push(e),
+    emit: (e) => heard.push(e),
+    newId: gameIds(0),
+    ...opts,
+  });
   return { t, journal, heard };
 }
 
 describe('the game at the table', () => {
-  it('journals a new game with its tags: the date, the ballot and round, the time control and the computer\'s name', () => {
+  it("journals a new game with its tags: the date, the ballot and round, the time control and the computer's name", () => {
     const { t, journal } = table({ tags: { Event: 'Club' } });
     const started = t.newGame({ ballot: 5, timeControl: '5m+3s' }, { side: 'white', name: 'Crownhead (level 3)' });
     expect(t.gameId).toBe('20261125-093000-001');
@@ -28,18 +36,24 @@ describe('the game at the table', () => {
     expect(t.played).toBe(false); // the ballot's opening is not the players'
   });
 
-  it('refuses a bad start with the session\'s error codes, changing nothing', () => {
+  it("refuses a bad start with the session's error codes, changing nothing", () => {
     const { t, journal } = table();
     t.newGame({}, null);
     const id = t.gameId;
-    for (const [req, code] of [[{ fen: 'nonsense' }, 'bad-fen'], [{ ballot: 999 }, 'bad-ballot'], [{ elevenMan: 0 }, 'bad-ballot'], [{ timeControl: '5x' }, 'bad-time-control'], [{ fen: 'B:W18:B14', ballot: 1 }, 'bad-request']] as const) {
+    for (const [req, code] of [
+      [{ fen: 'nonsense' }, 'bad-fen'],
+      [{ ballot: 999 }, 'bad-ballot'],
+      [{ elevenMan: 0 }, 'bad-ballot'],
+      [{ timeControl: '5x' }, 'bad-time-control'],
+      [{ fen: 'B:W18:B14', ballot: 1 }, 'bad-request'],
+    ] as const) {
       expect(() => t.newGame(req, null)).toThrow(expect.objectContaining({ code }) as SessionError);
     }
     expect(t.gameId).toBe(id);
     expect(journal).toHaveLength(1);
   });
 
-  it('the next game: sides swapped, the round counted, the ballot pair\'s second game on the same ballot', () => {
+  it("the next game: sides swapped, the round counted, the ballot pair's second game on the same ballot", () => {
     const { t } = table();
     t.newGame({ ballot: 7, tags: { Black: 'Ann', White: 'Bo' } }, null);
     expect(() => t.nextGameRequest('next')).toThrow(/not over yet/);
@@ -57,7 +71,10 @@ describe('the game at the table', () => {
   it('restores a journal whole, or changes nothing when it does not replay', () => {
     const { t, journal } = table();
     t.newGame({ tags: { Black: 'Ann' } }, null);
-    for (const m of [[11, 15], [22, 18]]) {
+    for (const m of [
+      [11, 15],
+      [22, 18],
+    ]) {
       t.game.play(t.game.legalMoves().find((x) => x.from === m[0] && x.to === m[1])!);
       t.moved(t.game.plies[t.game.plies.length - 1], false);
     }

@@ -8,7 +8,13 @@ import { GameSession } from '../../src/game/session.ts';
 import type { JournalEntry } from '../../src/storage/journal.ts';
 import { readPdn } from '../../src/pdn/index.ts';
 
-const RESERVED = [['FEN', 'W:W18:B14'], ['SetUp', '1'], ['Result', '1-0'], ['GameType', '21'], ['fen', 'B:W18:B14']] as const;
+const RESERVED = [
+  ['FEN', 'W:W18:B14'],
+  ['SetUp', '1'],
+  ['Result', '1-0'],
+  ['GameType', '21'],
+  ['fen', 'B:W18:B14'],
+] as const;
 
 /** The errors the PDN reader (and `crownhead pdn check`) finds in a record. */
 const pdnErrors = (text: string) => readPdn(text).errors.map((e) => e.message);
@@ -24,7 +30,7 @@ describe('one tag validator for every path', () => {
     expect(pdnErrors(s.pdn())).toEqual([]);
   });
 
-  it('the service\'s tags for new games are checked too', () => {
+  it("the service's tags for new games are checked too", () => {
     expect(() => new GameSession({ tags: { Result: '1-0' } })).toThrow(/set by the game/);
     expect(() => new GameSession({ tags: { Event: 'a\nb' } })).toThrow(/line breaks/);
     expect(() => new GameSession({ tags: { Black: 'x'.repeat(81) } })).toThrow(/at most 80/);

@@ -8,7 +8,19 @@ import { moveRecords, openingWords, pdnRecord, piecesOf, speakMove, terminationO
 import { parseTimeControlTag } from '../../src/game/clock.ts';
 
 function state(game: Game, extra: Partial<TableState> = {}): TableState {
-  return { game, gameId: 'g', tags: { White: 'Bo', Event: 'Club', Black: 'Ann' }, ballot: null, clock: null, drawOffer: null, result: '*', timeControl: null, plyClocks: new WeakMap(), records: new WeakMap(), ...extra };
+  return {
+    game,
+    gameId: 'g',
+    tags: { White: 'Bo', Event: 'Club', Black: 'Ann' },
+    ballot: null,
+    clock: null,
+    drawOffer: null,
+    result: '*',
+    timeControl: null,
+    plyClocks: new WeakMap(),
+    records: new WeakMap(),
+    ...extra,
+  };
 }
 
 describe('the view', () => {

@@ -10,7 +10,8 @@ const read = (f: string) => readFileSync(`${HARDWARE_DIR}${f}`, 'utf8');
 /** Millimetres per user unit, from the root element's width/height (must be in mm) and viewBox. */
 function mmPerUnit(svg: string): { sx: number; sy: number; w: number; h: number } {
   const root = /<svg\b[^>]*>/.exec(svg)![0];
-  const w = /\swidth="([\d.]+)mm"/.exec(root), h = /\sheight="([\d.]+)mm"/.exec(root);
+  const w = /\swidth="([\d.]+)mm"/.exec(root),
+    h = /\sheight="([\d.]+)mm"/.exec(root);
   const vb = /\sviewBox="0 0 ([\d.]+) ([\d.]+)"/.exec(root);
   expect(w, 'width in mm').not.toBeNull();
   expect(h, 'height in mm').not.toBeNull();

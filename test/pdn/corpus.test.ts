@@ -26,7 +26,13 @@ const comparable = (g: PdnGame) => ({
   start: g.start,
   result: g.result,
   trailing: g.trailing,
-  moves: g.moves.map((m) => ({ path: [m.move.from, ...m.move.path], before: m.before, after: m.after, nags: m.nags, strength: m.strength })),
+  moves: g.moves.map((m) => ({
+    path: [m.move.from, ...m.move.path],
+    before: m.before,
+    after: m.after,
+    nags: m.nags,
+    strength: m.strength,
+  })),
 });
 
 describe('the corpus (data/corpus)', () => {
@@ -37,7 +43,9 @@ describe('the corpus (data/corpus)', () => {
     expect(sums.length).toBe(13);
     for (const line of sums) {
       const [sum, name] = line.split(/\s+/);
-      const actual = createHash('sha256').update(readFileSync(join(CORPUS, name!))).digest('hex');
+      const actual = createHash('sha256')
+        .update(readFileSync(join(CORPUS, name!)))
+        .digest('hex');
       expect(`${actual}  ${name}`).toBe(`${sum}  ${name}`);
     }
   });

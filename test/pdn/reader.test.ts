@@ -15,7 +15,11 @@ describe('PDN reader: the grammar as real files use it', () => {
       '3. 4-8 23-19 1/2-1/2',
     ].join('\r\n');
     const g = readOnePdn(text);
-    expect(g.tags).toEqual([['Event', 'Club night'], ['Black', 'Ann "the hammer" Lee'], ['White', 'Bo']]);
+    expect(g.tags).toEqual([
+      ['Event', 'Club night'],
+      ['Black', 'Ann "the hammer" Lee'],
+      ['White', 'Bo'],
+    ]);
     expect(g.moves.map((m) => m.text)).toEqual(['11-15', '23-18', '8-11', '27-23', '4-8', '23-19']);
     expect(g.moves[0].before).toEqual(['Before the first move']);
     expect(g.moves[0].after).toEqual(['Old Faithful']);
@@ -33,7 +37,9 @@ describe('PDN reader: the grammar as real files use it', () => {
     expect(v1[1].variations[0].map((m) => m.text)).toEqual(['21-17', '5-9']);
     expect(v2.map((m) => m.text)).toEqual(['10-14']);
     const again = readOnePdn(makePdn(g));
-    expect(again.moves[0].variations.map((v) => v.map((m) => m.move.path))).toEqual(g.moves[0].variations.map((v) => v.map((m) => m.move.path)));
+    expect(again.moves[0].variations.map((v) => v.map((m) => m.move.path))).toEqual(
+      g.moves[0].variations.map((v) => v.map((m) => m.move.path)),
+    );
     expect(makePdn(g)).toContain('1. 11-15 (1. 9-13 22-18 (1... 21-17 2. 5-9) 2. 13-17) (1. 10-14) 1... 23-18\n2. 8-11 *');
   });
 
@@ -89,7 +95,12 @@ describe('PDN reader: errors name the game, the move and the text', () => {
   it('an illegal move', () => {
     const e = one('[Event "Bad"]\n1. 11-15 23-18 2. 15-22 *');
     expect(e.code).toBe('illegal-move');
-    expect(e.message).toBe('game 1 "Bad", line 2: move 2 for Black, "15-22": illegal move: the piece on 15 cannot go to 22 (it can go to 19, 22)'.replace('(it can go to 19, 22)', e.message.match(/\(it can go to [^)]*\)|a capture[^$]*/)![0]));
+    expect(e.message).toBe(
+      'game 1 "Bad", line 2: move 2 for Black, "15-22": illegal move: the piece on 15 cannot go to 22 (it can go to 19, 22)'.replace(
+        '(it can go to 19, 22)',
+        e.message.match(/\(it can go to [^)]*\)|a capture[^$]*/)![0],
+      ),
+    );
     expect(e.moveNumber).toBe(2);
     expect(e.side).toBe('Black');
   });

@@ -4,8 +4,22 @@ import { Game, parseFen } from '../../src/rules/index.ts';
 
 describe('PDN writer', () => {
   it('writes tags in the usual order, then GameType, then SetUp/FEN, then the rest', () => {
-    const g = readOnePdn('[Clock "5m"]\n[White "W"]\n[Round "3"]\n[Black "B"]\n[Event "E"]\n[Site "S"]\n[Date "2026.11.22"]\n[FEN "W:W21-32:B1-12"]\n*');
-    expect(makePdnTags(g).map(([k]) => k)).toEqual(['Event', 'Site', 'Date', 'Round', 'Black', 'White', 'Result', 'GameType', 'SetUp', 'FEN', 'Clock']);
+    const g = readOnePdn(
+      '[Clock "5m"]\n[White "W"]\n[Round "3"]\n[Black "B"]\n[Event "E"]\n[Site "S"]\n[Date "2026.11.22"]\n[FEN "W:W21-32:B1-12"]\n*',
+    );
+    expect(makePdnTags(g).map(([k]) => k)).toEqual([
+      'Event',
+      'Site',
+      'Date',
+      'Round',
+      'Black',
+      'White',
+      'Result',
+      'GameType',
+      'SetUp',
+      'FEN',
+      'Clock',
+    ]);
     expect(makePdn(g)).toMatch(/^\[Event "E"\]\n\[Site "S"\]/);
   });
 
@@ -39,7 +53,13 @@ describe('PDN writer', () => {
     const g = Game.standard();
     for (const m of '11-15 23-18 8-11 27-23 4-8 23-19 10x14 19x10 14x23 26x19'.split(' ')) g.playText(m);
     g.resign('white');
-    const pdn = pdnFromGame(g, { tags: [['Event', 'Test'], ['Black', 'A'], ['White', 'B']] });
+    const pdn = pdnFromGame(g, {
+      tags: [
+        ['Event', 'Test'],
+        ['Black', 'A'],
+        ['White', 'B'],
+      ],
+    });
     expect(pdn.result).toBe('1-0');
     const out = makePdn(pdn);
     expect(out).toBe(

@@ -67,7 +67,10 @@ describe('move records', () => {
     events(t);
     const snap = t.session.snapshot();
     expect(Snapshot.safeParse(snap).success).toBe(true);
-    expect(snap.moves.map((m) => [m.ply, m.number, m.side, m.text])).toEqual([[0, 1, 'white', '22-18'], [1, 2, 'black', '5-9']]);
+    expect(snap.moves.map((m) => [m.ply, m.number, m.side, m.text])).toEqual([
+      [0, 1, 'white', '22-18'],
+      [1, 2, 'black', '5-9'],
+    ]);
     expect(snap.start).toHaveLength(10);
   });
 
@@ -76,12 +79,21 @@ describe('move records', () => {
     t.setUp();
     // Why, said once on the page (the first ready of the service), not at every game.
     const first = events(t).filter((e) => e.type === 'notice' && /colour checks are off/.test(e.say));
-    expect(first).toEqual([{ type: 'notice', level: 'info', squares: [], say: "This set's magnets are all glued the same way up, so the board cannot see colours: colour checks are off." }]);
+    expect(first).toEqual([
+      {
+        type: 'notice',
+        level: 'info',
+        squares: [],
+        say: "This set's magnets are all glued the same way up, so the board cannot see colours: colour checks are off.",
+      },
+    ]);
     t.session.newGame({ fen: 'B:W18,24,K10:B12,16' });
     t.setUp();
     const all = events(t);
     const ready = all.find((e) => e.type === 'ready');
-    expect(ready?.say).toBe('Board ready. Check the colours: black men on 12 and 16; white men on 18 and 24, a white king on 10. Black to move.');
+    expect(ready?.say).toBe(
+      'Board ready. Check the colours: black men on 12 and 16; white men on 18 and 24, a white king on 10. Black to move.',
+    );
     expect(all.filter((e) => e.type === 'notice')).toEqual([]);
   });
 
@@ -125,7 +137,10 @@ describe('clocks', () => {
     expect(timeControlTag(parseTimeControl('15m'))).toBe('900');
     expect(timeControlTag(parseTimeControl('40/90m,30m'))).toBe('40/5400:1800');
     expect(parseTimeControlTag('300+3')).toMatchObject({ kind: 'fischer', baseMs: 300_000, incrementMs: 3_000 });
-    expect(parseTimeControlTag('40/5400:1800')).toMatchObject({ kind: 'periods', periods: [{ moves: 40, ms: 5_400_000 }, { ms: 1_800_000 }] });
+    expect(parseTimeControlTag('40/5400:1800')).toMatchObject({
+      kind: 'periods',
+      periods: [{ moves: 40, ms: 5_400_000 }, { ms: 1_800_000 }],
+    });
     expect(parseTimeControlTag('5m+3s')).toMatchObject({ kind: 'fischer', baseMs: 300_000, incrementMs: 3_000 });
     expect(parseTimeControlTag('-')).toBeNull();
     expect(describeTimeControl(parseTimeControl('40/90m,30m'))).toBe('40 moves in 90 min, then 30 min');
@@ -178,7 +193,8 @@ describe('PDN with clocks and how the game ended', () => {
     const dir = mkdtempSync(join(tmpdir(), 'crownhead-clk-'));
     try {
       writeFileSync(join(dir, 'g.pdn'), pdn);
-      const out: string[] = [], err: string[] = [];
+      const out: string[] = [],
+        err: string[] = [];
       expect(pdnCommand(['check', '--warnings', join(dir, 'g.pdn')], { out: (l) => out.push(l), err: (l) => err.push(l) })).toBe(0);
       expect(err).toEqual([]);
       expect(out.join('\n')).toMatch(/1 game/);

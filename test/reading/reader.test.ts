@@ -2,7 +2,14 @@
 // a change counts, what a step in a reading means (and does not), stacks where
 // the game allows them and where it does not, coins lying magnet-up, learning.
 import { describe, expect, it } from 'vitest';
-import { Calibration, MIN_STACK_RATIO, NOMINAL, SQUARE_COUNT, agreesWithOccupancy, occupancyConflicts } from '../../src/reading/calibration.ts';
+import {
+  Calibration,
+  MIN_STACK_RATIO,
+  NOMINAL,
+  SQUARE_COUNT,
+  agreesWithOccupancy,
+  occupancyConflicts,
+} from '../../src/reading/calibration.ts';
 import { BoardReader } from '../../src/reading/reader.ts';
 import { THRESHOLDS } from '../../src/reading/thresholds.ts';
 
@@ -10,7 +17,9 @@ const UPSIDE_DOWN_STEP = THRESHOLDS.upsideDown;
 import { CalibrationRoutine } from '../../src/reading/routine.ts';
 
 const START: number[] = Array.from({ length: SQUARE_COUNT }, (_, i) => (i < 12 || i >= 20 ? 1 : 0));
-const EMPTY = 500, ONE = 700, TWO = 780; // span 200, stack ratio 1.4
+const EMPTY = 500,
+  ONE = 700,
+  TWO = 780; // span 200, stack ratio 1.4
 
 /** A board whose every square is known: empty 500, one coin 700, two 780. */
 function calibrated(measured = false): Calibration {
@@ -86,7 +95,7 @@ describe('calibration', () => {
     expect(m.twoKnown[0]).toBe(1);
   });
 
-  it('a measured square: a man may read a little above the routine\'s one-coin level, never into the upper part of the gap (that is a stack)', () => {
+  it("a measured square: a man may read a little above the routine's one-coin level, never into the upper part of the gap (that is a stack)", () => {
     const m = calibrated(true); // one 700, two 780: gap 80
     m.learn(0, 1, 725, 0.3); // a stronger magnet, better centred
     expect(m.one[0]).toBe(725);
@@ -266,7 +275,10 @@ describe('reader', () => {
     expect(r.calibrateFrom(START)).toBe(false);
     expect(r.view().unclear).toBe(1); // square 1
     // The coin on 1 lifted for half a second, then put back.
-    run(frame.map((v, i) => (i === 0 ? zero[0] : v)), 500);
+    run(
+      frame.map((v, i) => (i === 0 ? zero[0] : v)),
+      500,
+    );
     run(frame, 400);
     expect(r.calibrateFrom(START)).toBe(true);
     expect(r.view().unclear).toBe(0);
@@ -298,7 +310,10 @@ describe('reader', () => {
   it('feedback from the game is applied in order: where stacks are plausible and expected, calls it settled, boards it confirmed', () => {
     const r = new BoardReader({}, calibrated());
     feed(r, 0, 300, () => ONE);
-    r.apply([{ kind: 'stack-prior', plausible: 0b11, expected: 0b1 }, { kind: 'confirm', except: 0 }]);
+    r.apply([
+      { kind: 'stack-prior', plausible: 0b11, expected: 0b1 },
+      { kind: 'confirm', except: 0 },
+    ]);
     expect(r.view().plausibleStacks).toBe(0b11);
     expect(r.view().expectedStacks).toBe(0b1);
     r.apply([{ kind: 'correct', square: 1, count: 2 }]);
@@ -308,7 +323,7 @@ describe('reader', () => {
 });
 
 describe('the calibration routine on a polarity-coded set', () => {
-  it('recognises the set at the start position, measures distances from empty either way, and a reader using it counts White\'s coins', () => {
+  it("recognises the set at the start position, measures distances from empty either way, and a reader using it counts White's coins", () => {
     const empty = Array.from({ length: 32 }, (_, i) => 500 + ((i * 13) % 40) - 20);
     const routine = new CalibrationRoutine();
     let t = 0;
@@ -333,7 +348,9 @@ describe('the calibration routine on a polarity-coded set', () => {
     // Saved and read back, it stays a coded calibration; a bad coding is named.
     const back = Calibration.fromJSON(JSON.parse(JSON.stringify(c.toJSON('B1'))));
     expect(back.coded).toBe(true);
-    expect(() => Calibration.fromJSON({ ...c.toJSON(), coding: 'stripes' })).toThrow(/"coding" must be "uniform" or "polarity", not "stripes"/);
+    expect(() => Calibration.fromJSON({ ...c.toJSON(), coding: 'stripes' })).toThrow(
+      /"coding" must be "uniform" or "polarity", not "stripes"/,
+    );
     const r = new BoardReader({}, back);
     const frame = empty.map((e, i) => (i === 25 ? e - 200 : e));
     for (let k = 0; k < 300; k += 10) r.push(k, frame);

@@ -13,7 +13,10 @@ const popcount = (x: number) => {
 
 describe('eleven-man ballots', () => {
   it('the embedded table equals 11_man_english.pdn', () => {
-    const fens = corpusFile('11_man_english.pdn').trim().split(/\r?\n/).map((l) => /\[FEN "([^"]+)"\]/.exec(l)![1]);
+    const fens = corpusFile('11_man_english.pdn')
+      .trim()
+      .split(/\r?\n/)
+      .map((l) => /\[FEN "([^"]+)"\]/.exec(l)![1]);
     expect(fens).toHaveLength(2400);
     expect(ELEVEN_MAN_COUNT).toBe(fens.length);
     fens.forEach((fen, i) => {

@@ -58,7 +58,9 @@ describe('FEN', () => {
 
   it('validates set-ups built by hand', () => {
     expect(() => positionFromSetup({ turn: 'black', blackMen: [0], blackKings: [], whiteMen: [], whiteKings: [] })).toThrow(PositionError);
-    expect(() => positionFromSetup({ turn: 'black', blackMen: [5], blackKings: [5], whiteMen: [], whiteKings: [] })).toThrow(/two pieces on square 5/);
+    expect(() => positionFromSetup({ turn: 'black', blackMen: [5], blackKings: [5], whiteMen: [], whiteKings: [] })).toThrow(
+      /two pieces on square 5/,
+    );
   });
 
   it('parses every FEN of 11_man_english.pdn, each an eleven-man position', () => {

@@ -1,6 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import {
-  BALLOTS, FORTY_MOVE_PLIES, Game, GameError, MoveError, START, hashKey, hashPosition, legalMoves, parseFen, playMove,
+  BALLOTS,
+  FORTY_MOVE_PLIES,
+  Game,
+  GameError,
+  MoveError,
+  START,
+  hashKey,
+  hashPosition,
+  legalMoves,
+  parseFen,
+  playMove,
 } from '../../src/rules/index.ts';
 import { corpusFile } from '../corpus.ts';
 
@@ -63,7 +73,9 @@ describe('game end and draws', () => {
     expect(g.quietPlies).toBe(FORTY_MOVE_PLIES - 1);
     expect(g.drawClaim()).toBeNull();
     expect(g.drawClaimingMoves().some((c) => c.claim === 'forty-move')).toBe(true);
-    const last = g.legalMoves().find((m) => (g.position.kings & (1 << (m.from - 1))) !== 0 && !seen.has(hashKey(hashPosition(playMove(g.position, m)))))!;
+    const last = g
+      .legalMoves()
+      .find((m) => (g.position.kings & (1 << (m.from - 1))) !== 0 && !seen.has(hashKey(hashPosition(playMove(g.position, m)))))!;
     g.play(last);
     expect(g.quietPlies).toBe(FORTY_MOVE_PLIES);
     expect(g.drawClaim()).toBe('forty-move');
@@ -155,7 +167,11 @@ describe('variants', () => {
 
 describe('three-move ballots', () => {
   it('the embedded table equals acf_three_move_ballots.tsv', () => {
-    const rows = corpusFile('acf_three_move_ballots.tsv').trim().split('\n').slice(1).map((l) => l.split('\t'));
+    const rows = corpusFile('acf_three_move_ballots.tsv')
+      .trim()
+      .split('\n')
+      .slice(1)
+      .map((l) => l.split('\t'));
     expect(rows.length).toBe(174);
     expect(BALLOTS.map((b) => [String(b.number), b.moves.join(' '), b.status, b.name])).toEqual(
       rows.map((r) => [r[0], r[1], r[2], r[3] ?? '']),

@@ -48,7 +48,10 @@ describe('hand-checked positions', () => {
   it('a king circling back through its start square: two routes, kept apart, same result', () => {
     const pos = parseFen('B:W14,15,22,23:BK10');
     const moves = legalMoves(pos);
-    expect(moves.map((m) => [m.from, ...m.path])).toEqual([[10, 17, 26, 19, 10], [10, 19, 26, 17, 10]]);
+    expect(moves.map((m) => [m.from, ...m.path])).toEqual([
+      [10, 17, 26, 19, 10],
+      [10, 19, 26, 17, 10],
+    ]);
     expect(perft(pos, 1)).toBe(2);
     expect(sameResult(moves[0], moves[1])).toBe(true);
     expect(playMove(pos, moves[0])).toEqual(playMove(pos, moves[1]));
@@ -73,7 +76,11 @@ describe('hand-checked positions', () => {
     const black = parseFen('B:WK18:B14');
     expect(legalMoves(black).map((m) => [m.from, ...m.path])).toEqual([[14, 23]]);
     const backwards = parseFen('B:W32:B14');
-    expect(legalMoves(backwards).map((m) => m.to).sort()).toEqual([17, 18]);
+    expect(
+      legalMoves(backwards)
+        .map((m) => m.to)
+        .sort(),
+    ).toEqual([17, 18]);
   });
 
   it('a side with no pieces or all blocked has no moves', () => {

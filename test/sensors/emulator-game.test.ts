@@ -59,12 +59,13 @@ describe('a game with kings on the emulated board, through the realistic sensor 
   // machine the emulator runs slower than real time, a real board never does.
   let frameCount = 0;
   const frameWaiters: { at: number; resolve: () => void }[] = [];
-  const pause = (ms: number) =>
-    new Promise<void>((resolve) => frameWaiters.push({ at: frameCount + Math.ceil(ms / 10), resolve }));
+  const pause = (ms: number) => new Promise<void>((resolve) => frameWaiters.push({ at: frameCount + Math.ceil(ms / 10), resolve }));
   const waiters: { pred: (e: TrackerEvent) => boolean; resolve: (e: TrackerEvent) => void }[] = [];
   /** what the reader makes of a square, for failure messages */
   const diag = (sq: number) => {
-    const r = tracker.reader, c = r.calibration, i = sq - 1;
+    const r = tracker.reader,
+      c = r.calibration,
+      i = sq - 1;
     return `square ${sq}: reading ${r.smooth[i].toFixed(1)}, count ${r.counts[i]}, calibrated empty ${c.empty[i].toFixed(1)} one ${c.one[i].toFixed(1)} two ${c.two[i].toFixed(1)}; model: ${src.model.coins(sq)} coin(s), ${src.model.millivolts(sq).toFixed(0)} mV`;
   };
   const next = (pred: (e: TrackerEvent) => boolean, what: string, ms = 8000, sq?: number) =>
@@ -78,13 +79,23 @@ describe('a game with kings on the emulated board, through the realistic sensor 
         if (k >= 0) {
           waiters.splice(k, 1);
           const alerts = events.filter((e) => e.type === 'alert').map((e) => (e.type === 'alert' ? e.alert.message : ''));
-          reject(new Error(`no ${what} within ${ms} ms (alerts: ${alerts.join(' | ') || 'none'}; status: ${JSON.stringify(tracker.boardStatus).slice(0, 300)}${sq ? '; ' + diag(sq) : ''})`));
+          reject(
+            new Error(
+              `no ${what} within ${ms} ms (alerts: ${alerts.join(' | ') || 'none'}; status: ${JSON.stringify(tracker.boardStatus).slice(0, 300)}${sq ? '; ' + diag(sq) : ''})`,
+            ),
+          );
         }
       }, ms).unref();
     });
 
   beforeAll(async () => {
-    src = new EmulatorBoardSource({ model: { seed: Number(process.env.CROWNHEAD_EMU_SEED ?? 1), parts: process.env.CROWNHEAD_EMU_PARTS === 'datasheet' ? 'datasheet' : 'typical', coding: process.env.CROWNHEAD_EMU_CODING === 'uniform' ? 'uniform' : 'polarity' } });
+    src = new EmulatorBoardSource({
+      model: {
+        seed: Number(process.env.CROWNHEAD_EMU_SEED ?? 1),
+        parts: process.env.CROWNHEAD_EMU_PARTS === 'datasheet' ? 'datasheet' : 'typical',
+        coding: process.env.CROWNHEAD_EMU_CODING === 'uniform' ? 'uniform' : 'polarity',
+      },
+    });
     tracker = new BoardTracking(Game.standard());
     src.onFrame((f) => {
       frameCount++;
@@ -101,7 +112,8 @@ describe('a game with kings on the emulated board, through the realistic sensor 
   });
 
   it('the parts really differ: the empty board is not flat', async () => {
-    const q = src.model.quiescent, s = src.model.sensitivity;
+    const q = src.model.quiescent,
+      s = src.model.sensitivity;
     // a typical production lot of SS49E: zero levels ±3σ over 2.25–2.75 V, gains over 1.0–1.75 mV/G
     expect(Math.max(...q) - Math.min(...q)).toBeGreaterThan(150); // mV (the old emulator: 80)
     expect(Math.max(...s) / Math.min(...s)).toBeGreaterThan(1.25); // (the old emulator: 1.22)
@@ -117,7 +129,8 @@ describe('a game with kings on the emulated board, through the realistic sensor 
 
   it('follows a game with captures, crownings and king moves, with no false alert', async () => {
     const played: string[] = [];
-    let crownings = 0, kingMoves = 0;
+    let crownings = 0,
+      kingMoves = 0;
     for (let ply = 0; ply < 90 && (crownings < 2 || kingMoves < 4); ply++) {
       const game = tracker.currentGame;
       if (game.outcome) break;

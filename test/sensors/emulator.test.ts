@@ -70,7 +70,8 @@ describe('emulated board (simavr) through the serial driver', () => {
 
   it('shows the start position, then each change of a played game', async () => {
     await src.setupStart();
-    const start = (fr: RawFrame) => Array.from({ length: 32 }, (_, i) => i + 1).every((sq) => (sq <= 12 || sq >= 21 ? occupied(fr, sq) : empty(fr, sq)));
+    const start = (fr: RawFrame) =>
+      Array.from({ length: 32 }, (_, i) => i + 1).every((sq) => (sq <= 12 || sq >= 21 ? occupied(fr, sq) : empty(fr, sq)));
     await frames.next(start, 'the start position');
 
     const move = async (steps: [op: 'lift' | 'place', sq: number][]) => {
@@ -84,10 +85,24 @@ describe('emulated board (simavr) through the serial driver', () => {
         }
       }
     };
-    await move([['lift', 11], ['place', 15]]); // 11-15
-    await move([['lift', 22], ['place', 18]]); // 22-18
-    await move([['lift', 15], ['place', 22], ['lift', 18]]); // 15x22
-    await move([['lift', 25], ['place', 18], ['lift', 22]]); // 25x18
+    await move([
+      ['lift', 11],
+      ['place', 15],
+    ]); // 11-15
+    await move([
+      ['lift', 22],
+      ['place', 18],
+    ]); // 22-18
+    await move([
+      ['lift', 15],
+      ['place', 22],
+      ['lift', 18],
+    ]); // 15x22
+    await move([
+      ['lift', 25],
+      ['place', 18],
+      ['lift', 22],
+    ]); // 25x18
     const last = frames.latest()!;
     for (const sq of [11, 15, 22, 25]) expect(empty(last, sq)).toBe(true);
     for (const sq of [18, 1, 12, 21, 32]) expect(occupied(last, sq)).toBe(true);
@@ -101,7 +116,7 @@ describe('emulated board (simavr) through the serial driver', () => {
     expect(src.stats().errors.version).toBe(0);
   });
 
-  it('a coin turned upside down reads more than half a coin step below its square\'s empty level', async () => {
+  it("a coin turned upside down reads more than half a coin step below its square's empty level", async () => {
     const one = frames.latest()!.readings[0]; // square 1 holds a man
     await src.flip(1);
     const f = await frames.next((fr) => fr.readings[0] < base[0] - 20, 'square 1 below empty');

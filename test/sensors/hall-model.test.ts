@@ -10,7 +10,9 @@ const counts = (mv: number) => (mv * 1024) / 5000;
 
 describe('HallModel', () => {
   it('is seeded: the same seed gives the same parts and the same hand', () => {
-    const a = new HallModel({ seed: 7 }), b = new HallModel({ seed: 7 }), c = new HallModel({ seed: 8 });
+    const a = new HallModel({ seed: 7 }),
+      b = new HallModel({ seed: 7 }),
+      c = new HallModel({ seed: 8 });
     a.set(5, 2);
     b.set(5, 2);
     expect(a.levels()).toEqual(b.levels());
@@ -28,7 +30,8 @@ describe('HallModel', () => {
   });
 
   it("'typical' parts (the default) centre on the typical values with the limits at ±3σ", () => {
-    const sens: number[] = [], q: number[] = [];
+    const sens: number[] = [],
+      q: number[] = [];
     for (let seed = 1; seed <= 40; seed++) {
       const m = new HallModel({ seed });
       sens.push(...m.sensitivity);

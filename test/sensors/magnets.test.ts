@@ -8,7 +8,18 @@ import { fieldTable, magnet, z1, discBz, GEOMETRY } from '../../src/sensors/magn
 import { BoardPhysics, physicsForMagnet } from '../../src/sensors/sim/physics.ts';
 
 /** The magnets issue #26 names: 8 × 1.5, 10 × 1, 10 × 2, 12 × 1 mm; N35–N52. */
-const BUILDERS = ['8x1.5-N35', '8x1.5-N42', '8x1.5-N52', '10x1-N35', '10x1-N52', '10x2-N35', '10x2-N52', '12x1-N35', '12x1-N42', '12x1-N52'];
+const BUILDERS = [
+  '8x1.5-N35',
+  '8x1.5-N42',
+  '8x1.5-N52',
+  '10x1-N35',
+  '10x1-N52',
+  '10x2-N35',
+  '10x2-N52',
+  '12x1-N35',
+  '12x1-N42',
+  '12x1-N52',
+];
 
 describe('magnets as a parameter of the sensor models', () => {
   it('computes the generated table of the specified part exactly', () => {
@@ -23,9 +34,10 @@ describe('magnets as a parameter of the sensor models', () => {
     expect(() => magnet('40x2-N35')).toThrow(/3–20 mm across/);
   });
 
-  it('the emulator model: a coin upside down reads below empty by the geometry\'s fraction, for every builder magnet', () => {
+  it("the emulator model: a coin upside down reads below empty by the geometry's fraction, for every builder magnet", () => {
     for (const key of BUILDERS) {
-      const m = magnet(key), z = z1();
+      const m = magnet(key),
+        z = z1();
       const want = discBz(m, 0, z + GEOMETRY.coin - m.thickness) / discBz(m, 0, z);
       const model = new HallModel({ magnet: key, offCentreMm: 0, maxOffMm: 0 });
       const empty = model.millivolts(1);

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { FirmataBoardSource, SerialBoardSource, SimBoard, createBoardSource, openBoardSource, EmulatorBoardSource } from '../../src/sensors/index.ts';
+import {
+  FirmataBoardSource,
+  SerialBoardSource,
+  SimBoard,
+  createBoardSource,
+  openBoardSource,
+  EmulatorBoardSource,
+} from '../../src/sensors/index.ts';
 
 describe('board specs', () => {
   it('maps spec strings to sources', async () => {

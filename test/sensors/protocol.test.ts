@@ -141,7 +141,7 @@ describe('every error kind', () => {
   });
   it('never throws on random input', () => {
     let x = 12345;
-    const rnd = () => ((x = (x * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff);
+    const rnd = () => (x = (x * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff;
     for (let i = 0; i < 5000; i++) {
       const len = Math.floor(rnd() * 140);
       let s = '';

@@ -108,7 +108,10 @@ describe('streaming', () => {
     expect(await s.send({ type: 'buzz', pattern: 'GAMEOVER' })).toBe(true);
     expect(await s.send({ type: 'led', state: 'BLINK' })).toBe(true);
     await until(() => peer.commands.length === 3, 'commands');
-    expect(bus.written('/dev/ttyACM0').slice(-2)).toEqual([`BUZZ GAMEOVER*${checksum('BUZZ GAMEOVER')}`, `LED BLINK*${checksum('LED BLINK')}`]);
+    expect(bus.written('/dev/ttyACM0').slice(-2)).toEqual([
+      `BUZZ GAMEOVER*${checksum('BUZZ GAMEOVER')}`,
+      `LED BLINK*${checksum('LED BLINK')}`,
+    ]);
     expect(s.stats()).toMatchObject({ frames: 5, commandsSent: 2, errorTotal: 0 });
     expect(await s.send({ type: 'rate', fps: 0 })).toBe(false); // invalid: refused, not thrown
   });

@@ -77,7 +77,14 @@ describe('physics', () => {
   });
 
   it('clamps to the 10-bit ADC range', () => {
-    const p = new BoardPhysics({ seed: 1, coinDelta: 900, baseline: 100, offsetSpread: 0, motionMs: 0, saturation: { knee: 2000, rail: 2100 } });
+    const p = new BoardPhysics({
+      seed: 1,
+      coinDelta: 900,
+      baseline: 100,
+      offsetSpread: 0,
+      motionMs: 0,
+      saturation: { knee: 2000, rail: 2100 },
+    });
     p.setCoins(1, 2, 0, { offMm: 0 });
     const r = p.read(0);
     expect(r[0]).toBe(1023);
@@ -270,16 +277,21 @@ describe('SimBoard', () => {
     const late = () => performance.now() + 3_600_000;
     const sim = new SimBoard({ clock: 'real', now: late, startPosition: true });
     const empty = new SimBoard({ clock: 'real', now: late });
-    const frame = (b: SimBoard) => new Promise<RawFrame>((resolve) => {
-      const off = b.onFrame((f) => { off(); resolve(f); });
-    });
+    const frame = (b: SimBoard) =>
+      new Promise<RawFrame>((resolve) => {
+        const off = b.onFrame((f) => {
+          off();
+          resolve(f);
+        });
+      });
     await sim.open();
     await empty.open();
     // (a coin put down ramps in over the hand's last fraction of a second)
     await new Promise((r) => setTimeout(r, 400));
     const [a, e] = await Promise.all([frame(sim), frame(empty)]);
     // Every square of the start position reads a coin: well above the same square empty.
-    for (let sq = 1; sq <= 32; sq++) if (sq <= 12 || sq >= 21) expect(a.readings[sq - 1], `square ${sq}`).toBeGreaterThan(e.readings[sq - 1] + 60);
+    for (let sq = 1; sq <= 32; sq++)
+      if (sq <= 12 || sq >= 21) expect(a.readings[sq - 1], `square ${sq}`).toBeGreaterThan(e.readings[sq - 1] + 60);
     await sim.close();
     sim.lift(1);
     await sim.open();

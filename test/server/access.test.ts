@@ -20,7 +20,12 @@ describe('access control', () => {
   it('refuses commands from another origin or host name (CSRF, DNS rebinding)', async () => {
     const s = await start();
     const port = s.service.port;
-    const cmd = (headers: Record<string, string>) => rawRequest(s.service.url + 'api/command', { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: SET_ROUND });
+    const cmd = (headers: Record<string, string>) =>
+      rawRequest(s.service.url + 'api/command', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+        body: SET_ROUND,
+      });
     const evil = await cmd({ origin: 'http://evil.example' });
     expect(evil.status).toBe(403);
     expect(JSON.parse(evil.body).message).toMatch(/another origin or host name/);
@@ -70,8 +75,15 @@ describe('access control', () => {
     clients.push(ro);
     const hello = await ro.next();
     expect(hello.server).toMatchObject({ readOnly: true, tokenRequired: true });
-    expect(await ro.command({ name: 'takeback' })).toMatchObject({ type: 'error', code: 'forbidden', message: expect.stringMatching(/token/) });
-    expect(await ro.command({ name: 'set-tags', tags: { Round: '3' } }, { token: 'wrong' })).toMatchObject({ code: 'forbidden', message: expect.stringMatching(/wrong/) });
+    expect(await ro.command({ name: 'takeback' })).toMatchObject({
+      type: 'error',
+      code: 'forbidden',
+      message: expect.stringMatching(/token/),
+    });
+    expect(await ro.command({ name: 'set-tags', tags: { Round: '3' } }, { token: 'wrong' })).toMatchObject({
+      code: 'forbidden',
+      message: expect.stringMatching(/wrong/),
+    });
     expect((await ro.command({ name: 'set-tags', tags: { Round: '3' } }, { token: 'sekret-token' })).type).toBe('ok');
 
     const rw = await s.ws('ws?token=sekret-token');

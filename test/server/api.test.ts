@@ -34,13 +34,21 @@ describe('HTTP API', () => {
     expect(cur.headers.get('content-disposition')).toBe(`attachment; filename="${first}.pdn"`);
     expect(cur.headers.get('content-type')).toMatch(/pdn/);
     const g = readOnePdn(await cur.text());
-    expect(g.tags).toEqual(expect.arrayContaining([['Black', 'Ann'], ['White', 'Bo']]));
+    expect(g.tags).toEqual(
+      expect.arrayContaining([
+        ['Black', 'Ann'],
+        ['White', 'Bo'],
+      ]),
+    );
 
     expect((await post(url + 'api/command', { name: 'resign', side: 'black' })).status).toBe(200);
     expect((await post(url + 'api/command', { name: 'new-game', tags: { Black: 'Cy' } })).status).toBe(200);
     const second = s.service.session.gameId;
     expect(second).not.toBe(first);
-    await until(() => existsSync(`${s.dir}/${second}.pdn`) && readFileSync(`${s.dir}/${first}.pdn`, 'utf8').includes('0-1'), 'both PDN files');
+    await until(
+      () => existsSync(`${s.dir}/${second}.pdn`) && readFileSync(`${s.dir}/${first}.pdn`, 'utf8').includes('0-1'),
+      'both PDN files',
+    );
 
     const saved = await fetch(url + `api/games/${first}.pdn`);
     expect(saved.status).toBe(200);

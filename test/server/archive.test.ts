@@ -30,7 +30,7 @@ describe('archive JSON', () => {
     session.newGame({ tags: { Black: 'Cy' } });
     await new Promise((r) => setTimeout(r, 50));
     const url = (p: string) => new URL(p, s.service.url).toString();
-    const list = await (await fetch(url('/api/archive.json'))).json() as { current: string; games: unknown[] };
+    const list = (await (await fetch(url('/api/archive.json'))).json()) as { current: string; games: unknown[] };
     const games = list.games.map((g) => ArchiveEntry.parse(g));
     expect(list.current).toBe(session.gameId);
     const old = games.find((g) => g.id === oldId)!;
@@ -57,7 +57,7 @@ describe('archive JSON', () => {
     expect(ok.status).toBe(200);
     expect(existsSync(join(s.dir, `${oldId}.pdn`))).toBe(false);
     expect(existsSync(join(s.dir, `${oldId}.journal`))).toBe(false);
-    const after = await (await fetch(url('/api/archive.json'))).json() as { games: { id: string }[] };
+    const after = (await (await fetch(url('/api/archive.json'))).json()) as { games: { id: string }[] };
     expect(after.games.map((g) => g.id)).not.toContain(oldId);
     expect((await fetch(url(`/api/games/${oldId}`), { method: 'DELETE', headers: { Authorization: 'Bearer tok-1' } })).status).toBe(404);
   });
@@ -109,7 +109,7 @@ describe('archive JSON', () => {
     expect(far.status).toBe(404);
     expect((await far.json()).message).toMatch(/holds 2\d{4} games, not 99999/);
     expect((await fetch(url('/api/games/big.json?game=zero'))).status).toBe(400);
-    const list = await (await fetch(url('/api/archive.json'))).json() as { games: { id: string; plies: number | null }[] };
+    const list = (await (await fetch(url('/api/archive.json'))).json()) as { games: { id: string; plies: number | null }[] };
     expect(list.games.find((g) => g.id === 'big')?.plies).toBe(one.games[0].moves.length);
   });
 });

@@ -16,7 +16,8 @@ const ROOT = resolve(fileURLToPath(import.meta.url), '../../..');
 afterEach(removeTempDirs);
 
 function io() {
-  const out: string[] = [], err: string[] = [];
+  const out: string[] = [],
+    err: string[] = [];
   return { out, err, io: { out: (l: string) => out.push(l), err: (l: string) => err.push(l) } };
 }
 const settings = (argv: string[], env: Record<string, string> = {}, cwd = tempDir()) => resolveServeSettings(argv, env, cwd)!;
@@ -31,11 +32,20 @@ const failure = (argv: string[], env: Record<string, string> = {}, cwd = tempDir
 };
 
 /** Runs the real command line; resolves with its exit code and output. */
-function runCli(args: string[], env: Record<string, string> = {}, cwd = ROOT): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function runCli(
+  args: string[],
+  env: Record<string, string> = {},
+  cwd = ROOT,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((done) => {
     const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('CROWNHEAD_')));
-    const child = spawn(process.execPath, [join(ROOT, 'bin/crownhead.js'), ...args], { cwd, env: { ...clean, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '', stderr = '';
+    const child = spawn(process.execPath, [join(ROOT, 'bin/crownhead.js'), ...args], {
+      cwd,
+      env: { ...clean, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '',
+      stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
     child.stderr.on('data', (d) => (stderr += d));
     child.on('close', (code) => done({ code, stdout, stderr }));
@@ -45,7 +55,11 @@ function runCli(args: string[], env: Record<string, string> = {}, cwd = ROOT): P
 describe('serve settings', () => {
   it('has defaults', () => {
     const s = settings([]);
-    expect(s.options).toMatchObject({ board: { spec: 'auto' }, http: { host: '127.0.0.1', port: 8080 }, game: { tags: {}, tournament: false, rules: { huffing: false, crownContinue: false, autoDraw: false } } });
+    expect(s.options).toMatchObject({
+      board: { spec: 'auto' },
+      http: { host: '127.0.0.1', port: 8080 },
+      game: { tags: {}, tournament: false, rules: { huffing: false, crownContinue: false, autoDraw: false } },
+    });
     expect(s.options.storage.gamesDir).toMatch(/games$/);
     expect(s.logLevel).toBe('info');
     expect(s.configFile).toBeNull();
@@ -53,34 +67,92 @@ describe('serve settings', () => {
 
   it('takes flags over environment over the config file', () => {
     const cwd = tempDir();
-    writeFileSync(join(cwd, 'crownhead.config.json'), JSON.stringify({ board: 'sim:3', port: 9000, black: 'Config', white: 'Config', huffing: true, 'time-control': '5m+3s', ballot: 12 }));
-    const s = settings(['--black', 'Flag', '--port', '9100'], { CROWNHEAD_WHITE: 'Env', CROWNHEAD_PORT: '9050', CROWNHEAD_HUFFING: 'false', CROWNHEAD_TOURNAMENT: 'yes' }, cwd);
+    writeFileSync(
+      join(cwd, 'crownhead.config.json'),
+      JSON.stringify({ board: 'sim:3', port: 9000, black: 'Config', white: 'Config', huffing: true, 'time-control': '5m+3s', ballot: 12 }),
+    );
+    const s = settings(
+      ['--black', 'Flag', '--port', '9100'],
+      { CROWNHEAD_WHITE: 'Env', CROWNHEAD_PORT: '9050', CROWNHEAD_HUFFING: 'false', CROWNHEAD_TOURNAMENT: 'yes' },
+      cwd,
+    );
     expect(s.configFile).toBe(join(cwd, 'crownhead.config.json'));
-    expect(s.options).toMatchObject({ board: { spec: 'sim:3' }, http: { port: 9100 }, game: { tags: { Black: 'Flag', White: 'Env' }, timeControl: '5m+3s', start: { ballot: 12 }, tournament: true, rules: { huffing: false } } });
+    expect(s.options).toMatchObject({
+      board: { spec: 'sim:3' },
+      http: { port: 9100 },
+      game: {
+        tags: { Black: 'Flag', White: 'Env' },
+        timeControl: '5m+3s',
+        start: { ballot: 12 },
+        tournament: true,
+        rules: { huffing: false },
+      },
+    });
     expect(s.from).toMatchObject({ board: 'config', port: 'flag', black: 'flag', white: 'env', huffing: 'env' });
   });
 
   it('reads every game setting', () => {
-    const s = settings(['--board', 'serial:/dev/ttyACM0', '--host', '0.0.0.0', '--port', '0', '--games', 'g', '--event', 'Open', '--site', 'Hall', '--round', '3', '--crown-continue', '--auto-draw', '--first-player', 'white', '--record', 'r.rec', '--log-level', 'debug', '--require-token']);
-    expect(s.options).toMatchObject({ board: { spec: 'serial:/dev/ttyACM0' }, http: { host: '0.0.0.0', port: 0, requireToken: true }, game: { start: { firstPlayer: 'white' }, tags: { Event: 'Open', Site: 'Hall', Round: '3' }, rules: { crownContinue: true, autoDraw: true } } });
+    const s = settings([
+      '--board',
+      'serial:/dev/ttyACM0',
+      '--host',
+      '0.0.0.0',
+      '--port',
+      '0',
+      '--games',
+      'g',
+      '--event',
+      'Open',
+      '--site',
+      'Hall',
+      '--round',
+      '3',
+      '--crown-continue',
+      '--auto-draw',
+      '--first-player',
+      'white',
+      '--record',
+      'r.rec',
+      '--log-level',
+      'debug',
+      '--require-token',
+    ]);
+    expect(s.options).toMatchObject({
+      board: { spec: 'serial:/dev/ttyACM0' },
+      http: { host: '0.0.0.0', port: 0, requireToken: true },
+      game: {
+        start: { firstPlayer: 'white' },
+        tags: { Event: 'Open', Site: 'Hall', Round: '3' },
+        rules: { crownContinue: true, autoDraw: true },
+      },
+    });
     expect(s.options.board?.record).toMatch(/r\.rec$/);
     expect(s.logLevel).toBe('debug');
     expect(settings(['--fen', 'W:W18:B14,K1']).options.game?.start?.fen).toBe('W:W18:B14,K1');
     expect(settings(['--ballot', 'random']).options.game?.start?.ballot).toBe('random');
     expect(settings(['--eleven-man', '17']).options.game?.start?.elevenMan).toBe(17);
     expect(settings(['--eleven-man', 'random']).options.game?.start?.elevenMan).toBe('random');
-    expect(settings(['--ballot', 'random', '--crossboard-only']).options.game?.start).toMatchObject({ ballot: 'random', crossboardOnly: true });
+    expect(settings(['--ballot', 'random', '--crossboard-only']).options.game?.start).toMatchObject({
+      ballot: 'random',
+      crossboardOnly: true,
+    });
   });
 
   it('rejects bad values naming the flag, variable or key', () => {
     expect(failure(['--port', '70000'])).toMatch(/^--port: the port must be a whole number from 0 to 65535, not "70000"/);
     expect(failure(['--board', 'usb'])).toMatch(/--board: "usb" is not a board/);
     expect(failure(['--ballot', '0'])).toMatch(/--ballot: must be a ballot number from 1 to 174/);
-    expect(failure(['--eleven-man', '2401'])).toMatch(/--eleven-man: must be an eleven-man ballot number from 1 to 2400 or "random", not "2401"/);
-    expect(failure(['--eleven-man', '3', '--ballot', '5'])).toMatch(/give either an eleven-man ballot \(--eleven-man\) or a three-move ballot \(--ballot\), not both/);
+    expect(failure(['--eleven-man', '2401'])).toMatch(
+      /--eleven-man: must be an eleven-man ballot number from 1 to 2400 or "random", not "2401"/,
+    );
+    expect(failure(['--eleven-man', '3', '--ballot', '5'])).toMatch(
+      /give either an eleven-man ballot \(--eleven-man\) or a three-move ballot \(--ballot\), not both/,
+    );
     expect(failure(['--first-player', 'red'])).toMatch(/--first-player: must be black, white or random/);
     expect(failure(['--time-control', '5x'])).toMatch(/--time-control: .*not a duration/);
-    expect(failure(['--time-control', '1m/forced'])).toMatch(/--time-control: a per-move control needs the time for a move \(like 5m\/move\)/);
+    expect(failure(['--time-control', '1m/forced'])).toMatch(
+      /--time-control: a per-move control needs the time for a move \(like 5m\/move\)/,
+    );
     expect(failure(['--time-control', '5m/move,1m/sudden'])).toMatch(/--time-control: "1m\/sudden" is not a per-move limit/);
     expect(failure(['--fen', 'Q:W1'])).toMatch(/^--fen: /);
     expect(failure(['--fen', 'B:W18:B14', '--ballot', '3'])).toMatch(/either a FEN .* or a ballot/);
@@ -135,7 +207,11 @@ describe('crownhead serve, spawned', () => {
 
   it('says which board it uses and where to go, as JSON lines when not on a terminal, and stops cleanly on SIGTERM', async () => {
     const dir = tempDir();
-    const child = spawn(process.execPath, [join(ROOT, 'bin/crownhead.js'), 'serve', '--board', 'sim', '--port', '0', '--games', join(dir, 'games'), '--black', 'Ann'], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(
+      process.execPath,
+      [join(ROOT, 'bin/crownhead.js'), 'serve', '--board', 'sim', '--port', '0', '--games', join(dir, 'games'), '--black', 'Ann'],
+      { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     const lines: Record<string, unknown>[] = [];
     let buf = '';
     const ready = new Promise<string>((resolveUrl, reject) => {
@@ -153,7 +229,9 @@ describe('crownhead serve, spawned', () => {
     });
     const url = await ready;
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/);
-    expect(lines.map((l) => l.msg)).toEqual(expect.arrayContaining(['Board: simulated board SIM', expect.stringMatching(/^Crownhead is ready: open http/)]));
+    expect(lines.map((l) => l.msg)).toEqual(
+      expect.arrayContaining(['Board: simulated board SIM', expect.stringMatching(/^Crownhead is ready: open http/)]),
+    );
     const state = await (await fetch(url + 'api/state')).json();
     expect(state.tags.Black).toBe('Ann');
     const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));

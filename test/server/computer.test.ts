@@ -25,69 +25,78 @@ function pick(game: Game, text: string | undefined): Move {
 }
 
 describe('playing the computer on the board', () => {
-  it('the computer (White, level 3) answers each move; the player carries it out; any other move is refused', { timeout: 60_000 }, async () => {
-    const s = await watched({ game: { computer: { side: 'white', level: 3 } }, engine: { thinkMs: 300 } });
-    s.sim.setupStart();
-    s.sim.advance(800);
-    await s.c.event('ready');
-    expect(s.service.session.snapshot().tags.White).toBe('Crownhead (level 3)');
-    const game = new Game(s.service.session.game.start);
-    // The computer's replies vary from game to game (a seeded choice from its
-    // book, and a timed search), so the player's moves after the first are
-    // whatever the position allows: the scripted one where legal, else the
-    // first legal move. The refusal is tried at the first reply with a legal
-    // alternative from another square (a capture is compulsory, so while one
-    // is on there is no quiet alternative).
-    const script = ['11-15', '8-11'];
-    let refused = false;
-    let rounds = 0;
-    while (rounds < 2 || (!refused && rounds < 5)) {
-      const m = pick(game, script[rounds]);
-      rounds++;
-      game.play(m);
-      playOnSim(s.sim, m);
-      await s.c.event('move');
-      // The computer thinks (in its worker) and says its move.
-      const said = await s.c.next((e) => e.type === 'event' && e.event.type === 'computer-move', "the computer's move", 20_000);
-      const reply = find(game, said.event.text);
-      expect(said.event.say).toMatch(/^The computer plays \d+ (to|takes) \d+.*: carry it out on the board\.$/);
-      // The board's buzzer gives its "your move" pattern.
-      await until(() => s.sim.snapshot().buzzer === 'YOURMOVE', 'the your-move buzz');
-      const snap = s.service.session.snapshot();
-      expect(Snapshot.safeParse(snap).success).toBe(true);
-      expect(snap.computer).toMatchObject({ side: 'white', level: 3, thinking: false, move: { text: said.event.text, from: reply.from } });
-      const alternatives = legalMoves(game.position).filter((x) => x.from !== reply.from);
-      const other = alternatives.find((x) => !x.captures.length);
-      if (rounds >= 2 && !refused && other) {
-        refused = true;
-        // Another white move instead: refused, with the computer's move named.
-        playOnSim(s.sim, other);
-        s.sim.advance(1000);
-        const alert = await s.c.next((e) => e.type === 'event' && e.event.type === 'alert', 'the refusal');
-        expect(alert.event.alert.category).toBe('not-computers-move');
-        expect(alert.event.alert.message).toContain(`then play ${said.event.text}.`);
-        // Put back as told.
-        s.sim.lift(other.to);
-        s.sim.place(other.from);
-        s.sim.advance(800);
-        await s.c.event('alert-cleared');
+  it(
+    'the computer (White, level 3) answers each move; the player carries it out; any other move is refused',
+    { timeout: 60_000 },
+    async () => {
+      const s = await watched({ game: { computer: { side: 'white', level: 3 } }, engine: { thinkMs: 300 } });
+      s.sim.setupStart();
+      s.sim.advance(800);
+      await s.c.event('ready');
+      expect(s.service.session.snapshot().tags.White).toBe('Crownhead (level 3)');
+      const game = new Game(s.service.session.game.start);
+      // The computer's replies vary from game to game (a seeded choice from its
+      // book, and a timed search), so the player's moves after the first are
+      // whatever the position allows: the scripted one where legal, else the
+      // first legal move. The refusal is tried at the first reply with a legal
+      // alternative from another square (a capture is compulsory, so while one
+      // is on there is no quiet alternative).
+      const script = ['11-15', '8-11'];
+      let refused = false;
+      let rounds = 0;
+      while (rounds < 2 || (!refused && rounds < 5)) {
+        const m = pick(game, script[rounds]);
+        rounds++;
+        game.play(m);
+        playOnSim(s.sim, m);
+        await s.c.event('move');
+        // The computer thinks (in its worker) and says its move.
+        const said = await s.c.next((e) => e.type === 'event' && e.event.type === 'computer-move', "the computer's move", 20_000);
+        const reply = find(game, said.event.text);
+        expect(said.event.say).toMatch(/^The computer plays \d+ (to|takes) \d+.*: carry it out on the board\.$/);
+        // The board's buzzer gives its "your move" pattern.
+        await until(() => s.sim.snapshot().buzzer === 'YOURMOVE', 'the your-move buzz');
+        const snap = s.service.session.snapshot();
+        expect(Snapshot.safeParse(snap).success).toBe(true);
+        expect(snap.computer).toMatchObject({
+          side: 'white',
+          level: 3,
+          thinking: false,
+          move: { text: said.event.text, from: reply.from },
+        });
+        const alternatives = legalMoves(game.position).filter((x) => x.from !== reply.from);
+        const other = alternatives.find((x) => !x.captures.length);
+        if (rounds >= 2 && !refused && other) {
+          refused = true;
+          // Another white move instead: refused, with the computer's move named.
+          playOnSim(s.sim, other);
+          s.sim.advance(1000);
+          const alert = await s.c.next((e) => e.type === 'event' && e.event.type === 'alert', 'the refusal');
+          expect(alert.event.alert.category).toBe('not-computers-move');
+          expect(alert.event.alert.message).toContain(`then play ${said.event.text}.`);
+          // Put back as told.
+          s.sim.lift(other.to);
+          s.sim.place(other.from);
+          s.sim.advance(800);
+          await s.c.event('alert-cleared');
+        }
+        game.play(reply);
+        playOnSim(s.sim, reply);
+        const mv = await s.c.event('move');
+        expect(mv.event.move.text).toBe(said.event.text);
       }
-      game.play(reply);
-      playOnSim(s.sim, reply);
-      const mv = await s.c.event('move');
-      expect(mv.event.move.text).toBe(said.event.text);
-    }
-    expect(refused).toBe(true);
-    expect(s.service.session.game.plies).toHaveLength(2 * rounds);
-    // A takeback from the page on the player's turn takes back the pair.
-    expect((await s.c.command({ name: 'takeback' })).type).toBe('ok');
-    const tb = await s.c.event('takeback');
-    expect(tb.event.say).toBe('Two moves taken back. Put the pieces back as shown.');
-    expect(s.service.session.game.plies).toHaveLength(2 * rounds - 2);
-    // A new game from the page without the computer: two players again.
-    expect((await s.c.command({ name: 'new-game', computer: null })).type).toBe('ok');
-    expect(s.service.session.snapshot().computer).toBeNull();
-  });
+      expect(refused).toBe(true);
+      expect(s.service.session.game.plies).toHaveLength(2 * rounds);
+      // A takeback from the page on the player's turn takes back the pair.
+      expect((await s.c.command({ name: 'takeback' })).type).toBe('ok');
+      const tb = await s.c.event('takeback');
+      expect(tb.event.say).toBe('Two moves taken back. Put the pieces back as shown.');
+      expect(s.service.session.game.plies).toHaveLength(2 * rounds - 2);
+      // A new game from the page without the computer: two players again.
+      expect((await s.c.command({ name: 'new-game', computer: null })).type).toBe('ok');
+      expect(s.service.session.snapshot().computer).toBeNull();
+    },
+  );
 
   it('the coach: a hint on request, said quietly with its squares; none in tournament mode', { timeout: 60_000 }, async () => {
     const s = await watched({ engine: { thinkMs: 200 } });
@@ -101,48 +110,61 @@ describe('playing the computer on the board', () => {
     expect(hint.event).toMatchObject({ level: 'info', squares: [Number(m![1]), Number(m![2])] });
     expect(legalMoves(s.service.session.game.position).some((x) => x.from === Number(m![1]) && x.to === Number(m![2]))).toBe(true);
     const t = await watched({ game: { tournament: true } });
-    expect(await t.c.command({ name: 'hint' })).toMatchObject({ type: 'error', code: 'not-allowed', message: 'no hints in tournament mode' });
+    expect(await t.c.command({ name: 'hint' })).toMatchObject({
+      type: 'error',
+      code: 'not-allowed',
+      message: 'no hints in tournament mode',
+    });
   });
 
-  it('after the game: the analysis marks a blunder with the better move; shown in the snapshot, written into the PDN on request', { timeout: 60_000 }, async () => {
-    const s = await watched({ engine: { thinkMs: 150 } });
-    // Black's 14-18 hands a man to 22x15 (14-17 or 1-5 keep it).
-    expect((await s.c.command({ name: 'new-game', fen: 'B:W22,30:B1,14' })).type).toBe('ok');
-    s.sim.clear();
-    for (const sq of [1, 14]) s.sim.set(sq, 1, { color: 'black' });
-    for (const sq of [22, 30]) s.sim.set(sq, 1, { color: 'white' });
-    s.sim.advance(1000);
-    await s.c.event('ready');
-    const game = new Game(s.service.session.game.start);
-    for (const text of ['14-18', '22x15']) {
-      const m = find(game, text);
-      game.play(m);
-      playOnSim(s.sim, m);
-      await s.c.event('move');
-    }
-    expect(await s.c.command({ name: 'analyse' })).toMatchObject({ type: 'error', code: 'not-allowed', message: 'the analysis is for a finished game' });
-    expect((await s.c.command({ name: 'resign', side: 'black' })).type).toBe('ok');
-    expect((await s.c.command({ name: 'analyse' })).type).toBe('ok');
-    const done = await s.c.next((e) => e.type === 'event' && e.event.type === 'analysis', 'the analysis', 30_000);
-    expect(done.event.say).toMatch(/^Analysis done: 0 mistakes and 1 blunder, marked in the move list\.$/);
-    const marks = s.service.session.snapshot().analysis!.marks;
-    expect(marks).toHaveLength(1);
-    expect(marks[0]).toMatchObject({ ply: 0, mark: '??' });
-    expect(['14-17', '1-5', '1-6']).toContain(marks[0].better);
-    const plain = await (await fetch(new URL('/api/current.pdn', s.service.url))).text();
-    expect(plain).not.toContain('??');
-    const annotated = await (await fetch(new URL('/api/current.pdn?annotated=1', s.service.url))).text();
-    expect(annotated).toContain('14-18??');
-    expect(annotated).toContain(`{Blunder: ${marks[0].better} was better`);
-  });
+  it(
+    'after the game: the analysis marks a blunder with the better move; shown in the snapshot, written into the PDN on request',
+    { timeout: 60_000 },
+    async () => {
+      const s = await watched({ engine: { thinkMs: 150 } });
+      // Black's 14-18 hands a man to 22x15 (14-17 or 1-5 keep it).
+      expect((await s.c.command({ name: 'new-game', fen: 'B:W22,30:B1,14' })).type).toBe('ok');
+      s.sim.clear();
+      for (const sq of [1, 14]) s.sim.set(sq, 1, { color: 'black' });
+      for (const sq of [22, 30]) s.sim.set(sq, 1, { color: 'white' });
+      s.sim.advance(1000);
+      await s.c.event('ready');
+      const game = new Game(s.service.session.game.start);
+      for (const text of ['14-18', '22x15']) {
+        const m = find(game, text);
+        game.play(m);
+        playOnSim(s.sim, m);
+        await s.c.event('move');
+      }
+      expect(await s.c.command({ name: 'analyse' })).toMatchObject({
+        type: 'error',
+        code: 'not-allowed',
+        message: 'the analysis is for a finished game',
+      });
+      expect((await s.c.command({ name: 'resign', side: 'black' })).type).toBe('ok');
+      expect((await s.c.command({ name: 'analyse' })).type).toBe('ok');
+      const done = await s.c.next((e) => e.type === 'event' && e.event.type === 'analysis', 'the analysis', 30_000);
+      expect(done.event.say).toMatch(/^Analysis done: 0 mistakes and 1 blunder, marked in the move list\.$/);
+      const marks = s.service.session.snapshot().analysis!.marks;
+      expect(marks).toHaveLength(1);
+      expect(marks[0]).toMatchObject({ ply: 0, mark: '??' });
+      expect(['14-17', '1-5', '1-6']).toContain(marks[0].better);
+      const plain = await (await fetch(new URL('/api/current.pdn', s.service.url))).text();
+      expect(plain).not.toContain('??');
+      const annotated = await (await fetch(new URL('/api/current.pdn?annotated=1', s.service.url))).text();
+      expect(annotated).toContain('14-18??');
+      expect(annotated).toContain(`{Blunder: ${marks[0].better} was better`);
+    },
+  );
 
-  it('the evaluation bar: the engine\'s score after each move, for every page; off in tournament mode', { timeout: 60_000 }, async () => {
+  it("the evaluation bar: the engine's score after each move, for every page; off in tournament mode", { timeout: 60_000 }, async () => {
     const s = await watched({ engine: { thinkMs: 150 } });
     s.sim.setupStart();
     s.sim.advance(800);
     await s.c.event('ready');
     expect((await s.c.command({ name: 'evaluation', on: true })).type).toBe('ok');
-    const scored = () => s.c.next((e) => e.type === 'event' && e.event.type === 'evaluation' && e.state.evaluation?.score !== null, 'a score', 20_000);
+    const scored = () =>
+      s.c.next((e) => e.type === 'event' && e.event.type === 'evaluation' && e.state.evaluation?.score !== null, 'a score', 20_000);
     const first = await scored();
     expect(first.state.evaluation.text).toMatch(/^(level|Black \+\d\.\d\d|White \+\d\.\d\d)$/);
     expect(Snapshot.safeParse(first.state).success).toBe(true);
@@ -156,7 +178,11 @@ describe('playing the computer on the board', () => {
     expect((await s.c.command({ name: 'evaluation', on: false })).type).toBe('ok');
     expect(s.service.session.snapshot().evaluation).toBeNull();
     const t = await watched({ game: { tournament: true } });
-    expect(await t.c.command({ name: 'evaluation', on: true })).toMatchObject({ type: 'error', code: 'not-allowed', message: 'no evaluation bar in tournament mode' });
+    expect(await t.c.command({ name: 'evaluation', on: true })).toMatchObject({
+      type: 'error',
+      code: 'not-allowed',
+      message: 'no evaluation bar in tournament mode',
+    });
   });
 
   it("with the bar on, the computer's move does not wait out the evaluation's search", { timeout: 60_000 }, async () => {

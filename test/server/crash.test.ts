@@ -32,7 +32,11 @@ async function startServe(dir: string, diskFullFlag?: string): Promise<{ child: 
   const env: NodeJS.ProcessEnv = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('CROWNHEAD_')));
   if (diskFullFlag) Object.assign(env, { CH_TEST_DISK_FULL: diskFullFlag, CH_TEST_GAMES: dir });
   const preload = diskFullFlag ? ['--import', pathToFileURL(join(ROOT, 'test/server/disk-full-preload.mjs')).href] : [];
-  const child = spawn(process.execPath, [...preload, join(ROOT, 'bin/crownhead.js'), 'serve', '--board', 'sim', '--port', '0', '--games', dir], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(
+    process.execPath,
+    [...preload, join(ROOT, 'bin/crownhead.js'), 'serve', '--board', 'sim', '--port', '0', '--games', dir],
+    { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   children.add(child);
   child.on('exit', () => children.delete(child));
   let buf = '';
@@ -41,7 +45,7 @@ async function startServe(dir: string, diskFullFlag?: string): Promise<{ child: 
   const url = await new Promise<string>((ok, fail) => {
     child.stdout!.on('data', (d) => {
       buf += d;
-      for (let nl; (nl = buf.indexOf('\n')) >= 0; ) {
+      for (let nl; (nl = buf.indexOf('\n')) >= 0;) {
         const line = buf.slice(0, nl);
         buf = buf.slice(nl + 1);
         try {
@@ -99,7 +103,8 @@ describe('crash safety', () => {
     const rng = mulberry32(20240917);
     // Six kills at distinct moves, each at a random phase of that move.
     const killAt = new Map<number, Phase>();
-    while (killAt.size < 6) killAt.set(1 + Math.floor(rng() * 18), (['mid-move', 'pieces-down', 'after-event'] as const)[Math.floor(rng() * 3)]);
+    while (killAt.size < 6)
+      killAt.set(1 + Math.floor(rng() * 18), (['mid-move', 'pieces-down', 'after-event'] as const)[Math.floor(rng() * 3)]);
 
     let confirmed = 0; // moves whose event a page received
     let gameId: string | null = null;
@@ -151,7 +156,10 @@ describe('crash safety', () => {
       // All moves played: the record on disk and on the API is the game.
       const file = join(dir, `${gameId}.pdn`);
       const wanted = moves.map(pathOf);
-      await until(() => existsSync(file) && readOnePdn(readFileSync(file, 'utf8')).moves.length === wanted.length, 'the PDN file with every move');
+      await until(
+        () => existsSync(file) && readOnePdn(readFileSync(file, 'utf8')).moves.length === wanted.length,
+        'the PDN file with every move',
+      );
       expect(readOnePdn(readFileSync(file, 'utf8')).moves.map((m) => pathOf(m.move))).toEqual(wanted);
       const api = readOnePdn(await (await fetch(url + 'api/current.pdn')).text());
       expect(api.moves.map((m) => pathOf(m.move))).toEqual(wanted);
@@ -174,7 +182,13 @@ describe('crash safety', () => {
     type Episode = { at: number; len: number; bytes: number; kill: 'while-full' | 'after-recovery'; phase: Phase };
     const episodes: Episode[] = [];
     for (let at = 2; episodes.length < 4 && at < 20; at += 4 + Math.floor(rng() * 2)) {
-      episodes.push({ at, len: 1 + Math.floor(rng() * 3), bytes: Math.floor(rng() * 90), kill: episodes.length % 2 ? 'while-full' : 'after-recovery', phase: (['mid-move', 'pieces-down', 'after-event'] as const)[Math.floor(rng() * 3)] });
+      episodes.push({
+        at,
+        len: 1 + Math.floor(rng() * 3),
+        bytes: Math.floor(rng() * 90),
+        kill: episodes.length % 2 ? 'while-full' : 'after-recovery',
+        phase: (['mid-move', 'pieces-down', 'after-event'] as const)[Math.floor(rng() * 3)],
+      });
     }
     let durable = 0; // announced moves that must survive any kill (announced before a fill, or before the recovery was confirmed)
     let gameId: string | null = null;
@@ -221,11 +235,13 @@ describe('crash safety', () => {
             // the service retries on its own; every announced move is on disk once it says storage is back
             // (if no write failed during the episode, nothing waited in memory)
             const failed = c.received.some((m) => m.type === 'event' && m.event.type === 'storage' && m.event.ok === false);
-            if (failed) await c.next((m) => m.type === 'event' && m.event.type === 'storage' && m.event.ok === true, 'storage back', 15_000);
+            if (failed)
+              await c.next((m) => m.type === 'event' && m.event.type === 'storage' && m.event.ok === true, 'storage back', 15_000);
             durable = i;
           }
         }
-        const killNow = episode && ((episode.kill === 'while-full' && i === fullUntil - 1) || (episode.kill === 'after-recovery' && i === fullUntil));
+        const killNow =
+          episode && ((episode.kill === 'while-full' && i === fullUntil - 1) || (episode.kill === 'after-recovery' && i === fullUntil));
         const phase = killNow ? episode!.phase : undefined;
         const mv = moves[i];
         if (!(await handMove(c, child, game, mv, i, phase))) {
@@ -241,14 +257,19 @@ describe('crash safety', () => {
           break;
         }
       }
-      failures += c.received.filter((m) => m.type === 'event' && m.event.type === 'storage' && m.event.ok === false && m.event.problem === 'disk-full').length;
+      failures += c.received.filter(
+        (m) => m.type === 'event' && m.event.type === 'storage' && m.event.ok === false && m.event.problem === 'disk-full',
+      ).length;
       c.close();
       if (killed) {
         kills++;
         continue;
       }
       const file = join(dir, `${gameId}.pdn`);
-      await until(() => existsSync(file) && readOnePdn(readFileSync(file, 'utf8')).moves.length === moves.length, 'the PDN file with every move');
+      await until(
+        () => existsSync(file) && readOnePdn(readFileSync(file, 'utf8')).moves.length === moves.length,
+        'the PDN file with every move',
+      );
       expect(readOnePdn(readFileSync(file, 'utf8')).moves.map((m) => pathOf(m.move))).toEqual(moves.map(pathOf));
       expect(readdirSync(dir).filter((f) => f.endsWith('.journal'))).toEqual([`${gameId}.journal`]);
       expect(readdirSync(dir).filter((f) => f.includes('.tmp'))).toEqual([]);

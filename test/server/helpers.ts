@@ -43,7 +43,11 @@ export type WatchedService = SimService & { c: Client; hello: Msg };
  * pushed on `clients` and the temp dirs); `watched` also connects a page and
  * waits for its hello. Closing one early is fine (close is idempotent).
  */
-export function useServices(): { start: (opts?: TestServiceOptions) => Promise<SimService>; watched: (opts?: TestServiceOptions) => Promise<WatchedService>; clients: Client[] } {
+export function useServices(): {
+  start: (opts?: TestServiceOptions) => Promise<SimService>;
+  watched: (opts?: TestServiceOptions) => Promise<WatchedService>;
+  clients: Client[];
+} {
   const running: SimService[] = [];
   const clients: Client[] = [];
   afterEach(async () => {
@@ -75,7 +79,13 @@ export type TestServiceOptions = Omit<Partial<ServiceOptions>, 'storage'> & { st
 export async function startSimService(opts: TestServiceOptions = {}): Promise<SimService> {
   const sim = (opts.board?.source as SimBoard | undefined) ?? new SimBoard({ clock: 'manual', seed: 7 });
   const dir = opts.storage?.gamesDir ?? join(tempDir(), 'games');
-  const service = await startService({ ...opts, board: { ...opts.board, source: sim }, storage: { ...opts.storage, gamesDir: dir }, http: { port: 0, ...opts.http }, log: { level: 'silent', ...opts.log } });
+  const service = await startService({
+    ...opts,
+    board: { ...opts.board, source: sim },
+    storage: { ...opts.storage, gamesDir: dir },
+    http: { port: 0, ...opts.http },
+    log: { level: 'silent', ...opts.log },
+  });
   return {
     service,
     sim,
@@ -130,7 +140,18 @@ export class Client {
       return Promise.resolve(ready);
     }
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`timed out waiting for ${what}; got ${this.received.filter((m) => !this.taken.has(m)).map((m) => m.type + (m.event ? ':' + m.event.type : '')).join(', ')}`)), ms);
+      const timer = setTimeout(
+        () =>
+          reject(
+            new Error(
+              `timed out waiting for ${what}; got ${this.received
+                .filter((m) => !this.taken.has(m))
+                .map((m) => m.type + (m.event ? ':' + m.event.type : ''))
+                .join(', ')}`,
+            ),
+          ),
+        ms,
+      );
       this.waiters.push({
         pred,
         resolve: (m) => {
@@ -206,7 +227,17 @@ export class StillBoard extends SourceBase {
   readonly kind = 'serial';
   readonly sent: HostCommand[] = [];
   async open(): Promise<BoardIdentity> {
-    const identity: BoardIdentity = { type: 'identity', proto: 1, fw: '1.0.0', id: 'STILL', n: 32, scan: 1000, rate: 100, mode: 'S', extra: {} };
+    const identity: BoardIdentity = {
+      type: 'identity',
+      proto: 1,
+      fw: '1.0.0',
+      id: 'STILL',
+      n: 32,
+      scan: 1000,
+      rate: 100,
+      mode: 'S',
+      extra: {},
+    };
     this.setStatus({ state: 'connected', identity });
     return identity;
   }
@@ -218,10 +249,17 @@ export class StillBoard extends SourceBase {
 }
 
 export const post = (url: string, body: unknown, headers: Record<string, string> = {}) =>
-  fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: typeof body === 'string' ? body : JSON.stringify(body) });
+  fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
 
 /** A raw HTTP request (fetch will not set Host), for access-control tests. */
-export function rawRequest(url: string, opts: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
+export function rawRequest(
+  url: string,
+  opts: { method?: string; headers?: Record<string, string>; body?: string } = {},
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
   return new Promise((resolve, reject) => {
     const req = httpRequest(url, { method: opts.method ?? 'GET', headers: opts.headers }, (res) => {
       const chunks: Buffer[] = [];

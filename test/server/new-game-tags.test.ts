@@ -11,14 +11,29 @@ import { until, useServices } from './helpers.ts';
 const services = useServices();
 
 describe('new-game tags', () => {
-  it.each([['FEN', 'W:W18:B14'], ['SetUp', '1'], ['Result', '1-0'], ['GameType', '21']])('refuses %s, and the saved record stays readable', async (name, value) => {
+  it.each([
+    ['FEN', 'W:W18:B14'],
+    ['SetUp', '1'],
+    ['Result', '1-0'],
+    ['GameType', '21'],
+  ])('refuses %s, and the saved record stays readable', async (name, value) => {
     const s = await services.watched();
     const id = s.service.session.gameId;
-    expect(await s.c.command({ name: 'new-game', tags: { [name]: value } })).toMatchObject({ type: 'error', code: 'bad-request', message: expect.stringMatching(/set by the game/) });
+    expect(await s.c.command({ name: 'new-game', tags: { [name]: value } })).toMatchObject({
+      type: 'error',
+      code: 'bad-request',
+      message: expect.stringMatching(/set by the game/),
+    });
     expect(s.service.session.gameId).toBe(id);
     expect((await s.c.command({ name: 'set-tags', tags: { Event: 'Club' } })).type).toBe('ok');
     const file = join(s.dir, `${id}.pdn`);
-    await until(() => { try { return readFileSync(file, 'utf8').includes('Club'); } catch { return false; } }, 'the PDN with the new tag');
+    await until(() => {
+      try {
+        return readFileSync(file, 'utf8').includes('Club');
+      } catch {
+        return false;
+      }
+    }, 'the PDN with the new tag');
     expect(readPdn(readFileSync(file, 'utf8')).errors).toEqual([]);
   });
 });

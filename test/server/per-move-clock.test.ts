@@ -24,7 +24,11 @@ describe('time per move through the service', () => {
     await c.event('ready');
     expect((await c.command({ name: 'clock-start' })).type).toBe('ok');
     const started = await c.next((m) => m.type === 'clock' && m.clock.running === 'white');
-    expect(started.clock).toMatchObject({ control: '5 min a move, 1 min for a forced capture', white: 60_000, perMove: { side: 'white', forced: true, limit: 60_000, timeCalled: null } });
+    expect(started.clock).toMatchObject({
+      control: '5 min a move, 1 min for a forced capture',
+      white: 60_000,
+      perMove: { side: 'white', forced: true, limit: 60_000, timeCalled: null },
+    });
 
     now += 61_000;
     const time = await c.event('time');
@@ -41,7 +45,11 @@ describe('time per move through the service', () => {
     const mv = await c.event('move');
     expect(mv.event.move).toMatchObject({ from: 22, to: 15 });
     // (The move's event carries the state, clock included.)
-    expect(mv.state.clock).toMatchObject({ black: 300_000, running: 'black', perMove: { side: 'black', forced: false, limit: 300_000, timeCalled: null } });
+    expect(mv.state.clock).toMatchObject({
+      black: 300_000,
+      running: 'black',
+      perMove: { side: 'black', forced: false, limit: 300_000, timeCalled: null },
+    });
     expect(s.service.session.game.outcome).toBeNull();
 
     // Black never moves: time at 5 minutes, lost a minute later.
@@ -61,7 +69,9 @@ describe('time per move through the service', () => {
     const id = service.session.gameId;
     const bad = await c.command({ name: 'new-game', timeControl: '1m/move,5m/forced' });
     expect(bad).toMatchObject({ type: 'error', code: 'bad-time-control' });
-    expect(bad.message).toMatch(/time control "1m\/move,5m\/forced": the limit for a forced capture \(5 min\) is longer than for a move \(1 min\)/);
+    expect(bad.message).toMatch(
+      /time control "1m\/move,5m\/forced": the limit for a forced capture \(5 min\) is longer than for a move \(1 min\)/,
+    );
     expect(service.session.gameId).toBe(id);
   });
 });

@@ -18,7 +18,9 @@ describe('command rate', () => {
     await flood.next((m) => m.type === 'hello');
     await other.next((m) => m.type === 'hello');
     for (let i = 0; i < 1000; i++) flood.send({ v: 1, type: 'command', id: `n${i}`, command: { name: 'new-game' } });
-    const replies = await Promise.all(Array.from({ length: 1000 }, (_, i) => flood.next((m) => (m.type === 'ok' || m.type === 'error') && m.id === `n${i}`, `reply n${i}`)));
+    const replies = await Promise.all(
+      Array.from({ length: 1000 }, (_, i) => flood.next((m) => (m.type === 'ok' || m.type === 'error') && m.id === `n${i}`, `reply n${i}`)),
+    );
     const ok = replies.filter((m) => m.type === 'ok');
     const refused = replies.filter((m) => m.type === 'error');
     expect(ok.length).toBe(20);
@@ -42,8 +44,11 @@ describe('command rate', () => {
     const c = await s.ws();
     clients.push(c);
     await c.next((m) => m.type === 'hello');
-    for (let i = 0; i < 300; i++) c.send({ v: 1, type: 'command', id: `h${i}`, command: { name: 'hand', action: i % 2 ? 'place' : 'lift', square: 9 } });
-    const replies = await Promise.all(Array.from({ length: 300 }, (_, i) => c.next((m) => (m.type === 'ok' || m.type === 'error') && m.id === `h${i}`)));
+    for (let i = 0; i < 300; i++)
+      c.send({ v: 1, type: 'command', id: `h${i}`, command: { name: 'hand', action: i % 2 ? 'place' : 'lift', square: 9 } });
+    const replies = await Promise.all(
+      Array.from({ length: 300 }, (_, i) => c.next((m) => (m.type === 'ok' || m.type === 'error') && m.id === `h${i}`)),
+    );
     expect(replies.filter((m) => m.code === 'rate-limited')).toEqual([]);
     // …and the game's allowance is untouched by it.
     expect((await c.command({ name: 'new-game' })).type).toBe('ok');

@@ -54,7 +54,10 @@ describe('room', () => {
     playOnSim(a.sim, corpusMoves(1)[0]!);
     const id = a.room.session.gameId;
     await a.room.close();
-    const again = await Room.open({ board: { source: new SimBoard({ clock: 'manual', seed: 4 }) }, storage: { gamesDir: a.dir } }, noEngine);
+    const again = await Room.open(
+      { board: { source: new SimBoard({ clock: 'manual', seed: 4 }) }, storage: { gamesDir: a.dir } },
+      noEngine,
+    );
     opened.push(again);
     expect(again.session.gameId).toBe(id);
     expect(again.session.game.plies).toHaveLength(1);

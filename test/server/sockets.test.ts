@@ -37,7 +37,11 @@ async function connectionsDropTo(count: () => Promise<number>, n: number, what: 
 describe('half-open sockets', () => {
   it('a client that never finishes its headers gets 408 and its socket is destroyed', async () => {
     const s = await start({ http: { timeouts: { headersMs: 150, requestMs: 300, checkEveryMs: 25 } } });
-    const clients = await Promise.all([lingering(s.service.port, 'GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n'), lingering(s.service.port, 'GET /api/state HTTP/1.1\r\n'), lingering(s.service.port, null)]);
+    const clients = await Promise.all([
+      lingering(s.service.port, 'GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n'),
+      lingering(s.service.port, 'GET /api/state HTTP/1.1\r\n'),
+      lingering(s.service.port, null),
+    ]);
     await until(() => clients.every((c) => c.ended()), 'the server to end every lingering connection');
     // The clients never close their side: the server must still let go of the sockets.
     await connectionsDropTo(() => s.service.connections(), 0, 'the server to drop the connections');
@@ -47,8 +51,12 @@ describe('half-open sockets', () => {
 
   it('a refused WebSocket upgrade (wrong path, foreign origin) closes the socket too', async () => {
     const s = await start();
-    const upgrade = (path: string, extra = '') => `GET ${path} HTTP/1.1\r\nHost: 127.0.0.1:${s.service.port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n${extra}\r\n`;
-    const clients = await Promise.all([lingering(s.service.port, upgrade('/nope')), lingering(s.service.port, upgrade('/ws', 'Origin: http://evil.example\r\n'))]);
+    const upgrade = (path: string, extra = '') =>
+      `GET ${path} HTTP/1.1\r\nHost: 127.0.0.1:${s.service.port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n${extra}\r\n`;
+    const clients = await Promise.all([
+      lingering(s.service.port, upgrade('/nope')),
+      lingering(s.service.port, upgrade('/ws', 'Origin: http://evil.example\r\n')),
+    ]);
     await until(() => clients.every((c) => c.ended()), 'the refusals');
     expect(clients[0]!.data()).toMatch(/^HTTP\/1\.1 404 Not Found\r\n/);
     expect(clients[1]!.data()).toMatch(/^HTTP\/1\.1 403 Forbidden\r\n/);

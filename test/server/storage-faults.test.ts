@@ -26,7 +26,10 @@ const services = useServices();
 const clients = services.clients;
 const start = services.watched;
 const pathOf = (m: { from: number; path: readonly number[] }) => [m.from, ...m.path].join('-');
-const movesIn = (dir: string, id: string) => readJournal(readFileSync(join(dir, `${id}.journal`))).entries.filter((e) => e.k === 'move').map((e) => (e as { path: number[] }).path.join('-'));
+const movesIn = (dir: string, id: string) =>
+  readJournal(readFileSync(join(dir, `${id}.journal`)))
+    .entries.filter((e) => e.k === 'move')
+    .map((e) => (e as { path: number[] }).path.join('-'));
 
 async function play(s: Awaited<ReturnType<typeof start>>, moves: ReturnType<typeof corpusMoves>, from: number, to: number) {
   for (let k = from; k < to; k++) {
@@ -58,7 +61,12 @@ describe('1-2. a full disk', () => {
     const late = await s.ws();
     clients.push(late);
     const hello = await late.next((m) => m.type === 'hello');
-    expect(hello.server.storage).toMatchObject({ ok: false, problem: 'disk-full', unsaved: expect.any(Number), message: expect.stringMatching(/the disk is full/) });
+    expect(hello.server.storage).toMatchObject({
+      ok: false,
+      problem: 'disk-full',
+      unsaved: expect.any(Number),
+      message: expect.stringMatching(/the disk is full/),
+    });
     expect((await (await fetch(s.service.url + 'api/info')).json()).storage).toMatchObject({ ok: false, problem: 'disk-full' });
 
     disk.free(); // space freed: the retry writes everything without waiting for a move
@@ -108,7 +116,10 @@ describe('1-2. a full disk', () => {
     disk.free();
     await s.c.next((m) => m.type === 'event' && m.event.type === 'storage' && m.event.ok, 'storage back');
     expect(movesIn(s.dir, first)).toEqual(moves.map(pathOf));
-    await until(() => existsSync(join(s.dir, `${first}.pdn`)) && readOnePdn(readFileSync(join(s.dir, `${first}.pdn`), 'utf8')).moves.length === 10, 'the first game\'s PDN with its 10 moves');
+    await until(
+      () => existsSync(join(s.dir, `${first}.pdn`)) && readOnePdn(readFileSync(join(s.dir, `${first}.pdn`), 'utf8')).moves.length === 10,
+      "the first game's PDN with its 10 moves",
+    );
     expect(existsSync(join(s.dir, `${second}.journal`))).toBe(true);
   });
 });
@@ -116,7 +127,11 @@ describe('1-2. a full disk', () => {
 describe('3. a damaged journal', () => {
   const FEN = 'B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12';
   const journal = (id: string, moves: ReturnType<typeof corpusMoves>, extra: JournalEntry[] = []) =>
-    [{ k: 'new', id, at: 1, fen: FEN, options: {}, tags: { Event: id }, ballot: null, moves: [] } as JournalEntry, ...extra, ...moves.map((m, k) => ({ k: 'move', at: 2 + k, path: [m.from, ...m.path] }) as JournalEntry)].map(makeJournalLine);
+    [
+      { k: 'new', id, at: 1, fen: FEN, options: {}, tags: { Event: id }, ballot: null, moves: [] } as JournalEntry,
+      ...extra,
+      ...moves.map((m, k) => ({ k: 'move', at: 2 + k, path: [m.from, ...m.path] }) as JournalEntry),
+    ].map(makeJournalLine);
 
   it('a damaged middle line: the newest game is resumed from the rest and the page is told what was lost and what it can do', async () => {
     const dir = join(tempDir(), 'games');
@@ -131,7 +146,11 @@ describe('3. a damaged journal', () => {
     expect(s.service.session.gameId).toBe('newest');
     expect(s.hello.state.moves.map(pathOf)).toEqual(moves.map(pathOf));
     const st = s.hello.server.storage;
-    expect(st).toMatchObject({ ok: false, problem: 'damaged-journal', damaged: { game: 'newest', dropped: [{ line: 2, offset: lines[0].length }], unreplayed: 0, resumed: true, moves: 20 } });
+    expect(st).toMatchObject({
+      ok: false,
+      problem: 'damaged-journal',
+      damaged: { game: 'newest', dropped: [{ line: 2, offset: lines[0].length }], unreplayed: 0, resumed: true, moves: 20 },
+    });
     expect(st.message).toMatch(/damaged: 1 record could not be read .*resumed from what could be read: 20 moves/);
     expect(st.choice).toMatch(/start a new game/);
     expect(readFileSync(st.damaged.keptAt, 'utf8')).toBe(lines.join(''));
@@ -154,7 +173,11 @@ describe('3. a damaged journal', () => {
     const s = await start({ storage: { gamesDir: dir } });
     expect(['older', 'newest']).not.toContain(s.service.session.gameId);
     expect(s.hello.state.moves).toEqual([]);
-    expect(s.hello.server.storage).toMatchObject({ ok: false, problem: 'unresumable', damaged: { game: 'newest', resumed: false, keptAt: expect.stringMatching(/newest\.journal\.damaged-/) } });
+    expect(s.hello.server.storage).toMatchObject({
+      ok: false,
+      problem: 'unresumable',
+      damaged: { game: 'newest', resumed: false, keptAt: expect.stringMatching(/newest\.journal\.damaged-/) },
+    });
     expect(s.hello.server.storage.message).toMatch(/cannot be resumed.*no older game was resumed/);
   });
 });
@@ -162,10 +185,16 @@ describe('3. a damaged journal', () => {
 describe('4. two services on one folder', () => {
   it('the second is refused with a message naming the process that holds the folder (in process and as a command)', async () => {
     const s = await start();
-    await expect(startSimService({ storage: { gamesDir: s.dir } })).rejects.toThrow(new RegExp(`in use by another Crownhead \\(process ${process.pid}, serving ${s.service.url.replace(/[.]/g, '\\.')}`));
+    await expect(startSimService({ storage: { gamesDir: s.dir } })).rejects.toThrow(
+      new RegExp(`in use by another Crownhead \\(process ${process.pid}, serving ${s.service.url.replace(/[.]/g, '\\.')}`),
+    );
     // the CLI: exits 1 and says why (spawned through bin/crownhead.js like a user would)
     const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('CROWNHEAD_')));
-    const child = spawn(process.execPath, [join(ROOT, 'bin/crownhead.js'), 'serve', '--board', 'sim', '--port', '0', '--games', s.dir], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [join(ROOT, 'bin/crownhead.js'), 'serve', '--board', 'sim', '--port', '0', '--games', s.dir], {
+      cwd: ROOT,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     child.stdout!.on('data', (d) => (out += d));
     child.stderr!.on('data', (d) => (out += d));
@@ -194,7 +223,10 @@ describe('5. leftovers, junk, floods and limits', () => {
     expect(games.status).toBe(200);
     const list = await games.json();
     expect(list.games.map((g: { id: string }) => g.id).sort()).toEqual([s.service.session.gameId, '20000101-120000-001'].sort());
-    expect(list.skipped).toEqual([{ file: 'junk.pdn', why: expect.stringMatching(/not a PDN game/) }, { file: 'x.pdn', why: expect.stringMatching(/folder/) }]);
+    expect(list.skipped).toEqual([
+      { file: 'junk.pdn', why: expect.stringMatching(/not a PDN game/) },
+      { file: 'x.pdn', why: expect.stringMatching(/folder/) },
+    ]);
     const archive = await fetch(s.service.url + 'api/archive.pdn');
     expect(archive.status).toBe(200);
     const read = readPdn(await archive.text());
@@ -206,16 +238,32 @@ describe('5. leftovers, junk, floods and limits', () => {
     // Floods on purpose: no command rate limit here (that is rate.test.ts's).
     const s = await start({ http: { ws: { commandRates: null } } });
     const cmd = (c: Record<string, unknown>) => s.c.command(c);
-    expect(await cmd({ name: 'set-tags', tags: { Black: 'x'.repeat(81) } })).toMatchObject({ type: 'error', code: 'bad-request', message: 'tag Black: at most 80 characters (got 81)' });
-    expect(await cmd({ name: 'set-tags', tags: { Site: 'a\nb' } })).toMatchObject({ type: 'error', message: expect.stringMatching(/line breaks/) });
+    expect(await cmd({ name: 'set-tags', tags: { Black: 'x'.repeat(81) } })).toMatchObject({
+      type: 'error',
+      code: 'bad-request',
+      message: 'tag Black: at most 80 characters (got 81)',
+    });
+    expect(await cmd({ name: 'set-tags', tags: { Site: 'a\nb' } })).toMatchObject({
+      type: 'error',
+      message: expect.stringMatching(/line breaks/),
+    });
     const many = Object.fromEntries(Array.from({ length: 30 }, (_, k) => [`T${k}`, 'v']));
-    expect(await cmd({ name: 'set-tags', tags: many })).toMatchObject({ type: 'error', message: expect.stringMatching(/at most 24 tags \(this change would make 3\d\)/) });
+    expect(await cmd({ name: 'set-tags', tags: many })).toMatchObject({
+      type: 'error',
+      message: expect.stringMatching(/at most 24 tags \(this change would make 3\d\)/),
+    });
     const big = Object.fromEntries(Array.from({ length: 20 }, (_, k) => [`T${k}`, 'v'.repeat(200)]));
-    expect(await cmd({ name: 'set-tags', tags: big })).toMatchObject({ type: 'error', message: expect.stringMatching(/at most 4096 bytes/) });
+    expect(await cmd({ name: 'set-tags', tags: big })).toMatchObject({
+      type: 'error',
+      message: expect.stringMatching(/at most 4096 bytes/),
+    });
 
     const id = s.service.session.gameId;
     await Promise.all(Array.from({ length: 60 }, (_, k) => cmd({ name: 'set-tags', tags: { Round: String(k) } })));
-    await until(() => readJournal(readFileSync(join(s.dir, `${id}.journal`))).entries.some((e) => e.k === 'tags' && e.tags.Round === '59'), 'the last tags on disk');
+    await until(
+      () => readJournal(readFileSync(join(s.dir, `${id}.journal`))).entries.some((e) => e.k === 'tags' && e.tags.Round === '59'),
+      'the last tags on disk',
+    );
     const tagRecords = readJournal(readFileSync(join(s.dir, `${id}.journal`))).entries.filter((e) => e.k === 'tags');
     expect(tagRecords.length).toBeLessThan(6);
 
@@ -243,7 +291,10 @@ describe('6. reads guarded like commands', () => {
     expect(await ws.next()).toMatchObject({ type: 'error', code: 'forbidden' });
     expect((await ws.waitClosed()).code).toBe(1008);
     // this machine's own page, with or without Origin, needs nothing
-    expect((await rawRequest(s.service.url + 'api/state', { headers: { host: `localhost:${port}`, origin: `http://localhost:${port}` } })).status).toBe(200);
+    expect(
+      (await rawRequest(s.service.url + 'api/state', { headers: { host: `localhost:${port}`, origin: `http://localhost:${port}` } }))
+        .status,
+    ).toBe(200);
     expect((await fetch(s.service.url + 'api/archive.pdn')).status).toBe(200);
     expect(s.hello.server.readOnly).toBe(false);
   });
@@ -254,7 +305,10 @@ describe('6. reads guarded like commands', () => {
     expect(s.service.readToken).toBeTruthy();
     expect(s.service.readToken).not.toBe(s.service.token);
     expect((await fetch(s.service.url + 'api/state')).status).toBe(200);
-    expect((await rawRequest(s.service.url + `api/state?token=${s.service.readToken}`, { headers: { host: `192.168.1.5:${s.service.port}` } })).status).toBe(200);
+    expect(
+      (await rawRequest(s.service.url + `api/state?token=${s.service.readToken}`, { headers: { host: `192.168.1.5:${s.service.port}` } }))
+        .status,
+    ).toBe(200);
     expect((await rawRequest(s.service.url + 'api/state', { headers: { host: `192.168.1.5:${s.service.port}` } })).status).toBe(403);
   });
 });
@@ -264,7 +318,14 @@ describe('6b. tokens for other devices', () => {
     const s = await services.start({ http: { requireToken: true, token: 'control-token-1', readToken: 'watch-token-1' } });
     const url = s.service.url;
     const cookie = await new Promise<string>((ok, fail) => {
-      const req = httpRequest(url.replace(/\/$/, '') + '/ws?token=watch-token-1', { headers: { connection: 'Upgrade', upgrade: 'websocket', 'sec-websocket-version': '13', 'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==' } });
+      const req = httpRequest(url.replace(/\/$/, '') + '/ws?token=watch-token-1', {
+        headers: {
+          connection: 'Upgrade',
+          upgrade: 'websocket',
+          'sec-websocket-version': '13',
+          'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==',
+        },
+      });
       req.on('upgrade', (res, socket) => {
         socket.destroy();
         ok(String(res.headers['set-cookie']));
@@ -278,7 +339,9 @@ describe('6b. tokens for other devices', () => {
     // From another device (its own Host name), a wrong cookie reads nothing; the right one does.
     const other = { host: `192.168.1.5:${s.service.port}` };
     expect((await rawRequest(url + 'api/archive.pdn', { headers: { ...other, cookie: 'crownhead_token=nope' } })).status).toBe(403);
-    expect((await rawRequest(url + 'api/current.pdn', { headers: { ...other, cookie: 'crownhead_token=watch-token-1' } })).status).toBe(200);
+    expect((await rawRequest(url + 'api/current.pdn', { headers: { ...other, cookie: 'crownhead_token=watch-token-1' } })).status).toBe(
+      200,
+    );
     expect((await post(url + 'api/command', { name: 'takeback' }, { cookie: 'crownhead_token=watch-token-1' })).status).toBe(403);
   });
 });

@@ -28,14 +28,18 @@ describe('storage', () => {
     s.service.session.setTags({ Round: '7' });
     s.service.session.newGame({});
     expect(s.service.session.gameId).not.toBe(first);
-    await until(() => existsSync(join(s.dir, `${first}.pdn`)) && readFileSync(join(s.dir, `${first}.pdn`), 'utf8').includes('[Round "7"]'), "the first game's final PDN");
+    await until(
+      () => existsSync(join(s.dir, `${first}.pdn`)) && readFileSync(join(s.dir, `${first}.pdn`), 'utf8').includes('[Round "7"]'),
+      "the first game's final PDN",
+    );
     expect(paths(readFileSync(join(s.dir, `${first}.pdn`), 'utf8'))).toHaveLength(1);
   });
 
   it('journals and rewrites the PDN after every move; a restart resumes the game', async () => {
     const s = await start();
     const id = s.service.session.gameId;
-    const journal = join(s.dir, `${id}.journal`), pdn = join(s.dir, `${id}.pdn`);
+    const journal = join(s.dir, `${id}.journal`),
+      pdn = join(s.dir, `${id}.pdn`);
     setUp(s.sim);
     await s.c.event('ready');
     const moves = corpusMoves(8);
@@ -44,7 +48,9 @@ describe('storage', () => {
       await s.c.next((m) => m.type === 'event' && m.event.type === 'move' && m.state.moves.length === k + 1, `move ${k + 1}`);
       // the journal was fsynced before the event went out
       const entries = parseJournal(readFileSync(journal, 'utf8')).entries;
-      expect(entries.filter((e) => e.k === 'move').map((e) => (e as { path: number[] }).path.join('-'))).toEqual(moves.slice(0, k + 1).map(pathOf));
+      expect(entries.filter((e) => e.k === 'move').map((e) => (e as { path: number[] }).path.join('-'))).toEqual(
+        moves.slice(0, k + 1).map(pathOf),
+      );
       await until(() => existsSync(pdn) && paths(readFileSync(pdn, 'utf8')).length === k + 1, `PDN with ${k + 1} moves`);
       expect(paths(readFileSync(pdn, 'utf8'))).toEqual(moves.slice(0, k + 1).map(pathOf));
     }

@@ -75,7 +75,10 @@ describe('websocket: state and events', () => {
     const changes = s.service.session.tracker.reader.counts.reduce((a, b) => a + b, 0);
     expect(changes).toBe(24);
     // one message at once, then one carrying the latest counts when the interval is over
-    const last = await c.next((m) => m.type === 'counts' && m.counts.reduce((a: number, b: number) => a + b, 0) === 24, 'the latest counts');
+    const last = await c.next(
+      (m) => m.type === 'counts' && m.counts.reduce((a: number, b: number) => a + b, 0) === 24,
+      'the latest counts',
+    );
     expect(ServerMessage.safeParse(last).success).toBe(true);
     expect(last.status.kind).toBe('in-sync');
     expect(c.received.filter((m) => m.type === 'counts')).toHaveLength(2);
@@ -150,7 +153,11 @@ describe('websocket: bad peers', () => {
       [{ v: 2, type: 'ping' }, 'bad-version', /version 2/],
       [{ type: 'ping' }, 'bad-version', /no protocol version/],
       [{ v: 1, type: 'command', id: 'x1', command: { name: 'fly' } }, 'unknown-command', /unknown command "fly"/],
-      [{ v: 1, type: 'command', id: 'x2', command: { name: 'resign', side: 'red' } }, 'bad-message', /"side" must be "black" or "white", not "red"/],
+      [
+        { v: 1, type: 'command', id: 'x2', command: { name: 'resign', side: 'red' } },
+        'bad-message',
+        /"side" must be "black" or "white", not "red"/,
+      ],
       [{ v: 1, type: 'command', command: { name: 'resign', side: 'black', extra: 1 } }, 'bad-message', /unknown field "extra"/],
       [{ v: 1, type: 'ping', junk: true }, 'bad-message', /unknown field "junk"/],
       [{ v: 1, type: 'command', command: { name: 'hand', action: 'place', square: 33 } }, 'bad-message', /"square" must be at most 32/],
@@ -221,7 +228,13 @@ describe('websocket: bad peers', () => {
     let sent = 0;
     while (s.service.clients() === 3) {
       // A draw offered and declined: two events, each with the (large) state.
-      for (let i = 0; i < 50; i++) driver.send({ v: 1, type: 'command', id: `d${sent++}`, command: i % 2 ? { name: 'decline-draw' } : { name: 'offer-draw', side: 'black' } });
+      for (let i = 0; i < 50; i++)
+        driver.send({
+          v: 1,
+          type: 'command',
+          id: `d${sent++}`,
+          command: i % 2 ? { name: 'decline-draw' } : { name: 'offer-draw', side: 'black' },
+        });
       await driver.next((m) => m.type === 'ok' && m.id === `d${sent - 1}`, `ok d${sent - 1}`);
       if (sent > 40_000) throw new Error('the stalled client was never dropped');
     }

@@ -22,7 +22,11 @@ export const NEEDS: Need[] = [
   { what: 'a host C++ compiler (g++)', ok: onPath('g++'), pkg: 'g++' },
   { what: 'avr-g++ (AVR compiler)', ok: onPath('avr-g++'), pkg: 'gcc-avr' },
   { what: 'avr-libc headers', ok: () => existsSync('/usr/lib/avr/include/avr/io.h'), pkg: 'avr-libc' },
-  { what: 'the Arduino AVR core', ok: () => existsSync('/usr/share/arduino/hardware/arduino/avr/cores/arduino/Arduino.h'), pkg: 'arduino-core-avr' },
+  {
+    what: 'the Arduino AVR core',
+    ok: () => existsSync('/usr/share/arduino/hardware/arduino/avr/cores/arduino/Arduino.h'),
+    pkg: 'arduino-core-avr',
+  },
   { what: 'simavr headers and library', ok: () => existsSync('/usr/include/simavr/sim_avr.h'), pkg: 'libsimavr-dev' },
   { what: 'simavr', ok: onPath('simavr'), pkg: 'simavr' },
   { what: 'Chromium (/usr/bin/chromium)', ok: () => existsSync('/usr/bin/chromium'), pkg: 'chromium' },

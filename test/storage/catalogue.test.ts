@@ -15,8 +15,14 @@ describe('the catalogue', () => {
     writeFileSync(join(dir, 'b.pdn'), '[Event "B"]\n1. 11-15 *\n');
     const { store } = open(dir, { listTtlMs: 60_000 });
     const list = await store.list();
-    expect(list.games.map((g) => [g.id, g.event, g.black, g.result])).toEqual([['b', 'B', '', '*'], ['a', 'A', 'Ann', '1-0']]);
-    expect(list.skipped).toEqual([{ file: 'junk.pdn', why: 'not a PDN game (no tags or moves)' }, { file: 'x.pdn', why: 'a folder, not a game file' }]);
+    expect(list.games.map((g) => [g.id, g.event, g.black, g.result])).toEqual([
+      ['b', 'B', '', '*'],
+      ['a', 'A', 'Ann', '1-0'],
+    ]);
+    expect(list.skipped).toEqual([
+      { file: 'junk.pdn', why: 'not a PDN game (no tags or moves)' },
+      { file: 'x.pdn', why: 'a folder, not a game file' },
+    ]);
     writeFileSync(join(dir, 'c.pdn'), '[Event "C"]\n*\n');
     expect((await store.list()).games).toHaveLength(2); // cached
     store.writePdn('d', '[Event "D"]\n*\n'); // its own writes update the cache

@@ -12,7 +12,9 @@ import { CollectionError, GameStartScanner, MAX_GAME_BYTES } from '../../src/sto
 import { CORPUS } from '../corpus.ts';
 import { folder, open } from './helpers.ts';
 
-const corpusFiles = readdirSync(CORPUS).filter((f) => f.endsWith('.pdn')).sort();
+const corpusFiles = readdirSync(CORPUS)
+  .filter((f) => f.endsWith('.pdn'))
+  .sort();
 
 describe('the game index of a PDN file', () => {
   it('finds every game of every corpus file where the PDN reader does, whatever the chunk size', () => {
@@ -31,7 +33,11 @@ describe('the game index of a PDN file', () => {
       const step = buf.length > 50_000 ? 25 : 1;
       const sample = spans.filter((_, k) => k % step === 0).map((s) => readPdn(buf.subarray(s.start, s.end).toString('utf8')));
       for (const r of sample) expect(r.games.length + r.errors.length, f).toBe(1);
-      if (step === 1) expect(sample.map((r) => r.games[0]?.moves.length), f).toEqual(spans.map((_, k) => whole.games[k]?.moves.length));
+      if (step === 1)
+        expect(
+          sample.map((r) => r.games[0]?.moves.length),
+          f,
+        ).toEqual(spans.map((_, k) => whole.games[k]?.moves.length));
     }
   });
 

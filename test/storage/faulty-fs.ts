@@ -7,7 +7,8 @@
 import * as fs from 'node:fs';
 import type { StoreFs } from '../../src/storage/disk.ts';
 
-export const enospc = (syscall: string) => Object.assign(new Error(`ENOSPC: no space left on device, ${syscall}`), { code: 'ENOSPC', errno: -28, syscall });
+export const enospc = (syscall: string) =>
+  Object.assign(new Error(`ENOSPC: no space left on device, ${syscall}`), { code: 'ENOSPC', errno: -28, syscall });
 
 export class FaultyFs {
   /** bytes that can still be written while full (Infinity when not full) */

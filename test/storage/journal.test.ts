@@ -5,7 +5,15 @@
 
 import { describe, expect, it } from 'vitest';
 import { GameSession } from '../../src/game/session.ts';
-import { isFinished, journalStart, makeJournalLine, parseJournal, readJournal, JournalError, type JournalEntry } from '../../src/storage/journal.ts';
+import {
+  isFinished,
+  journalStart,
+  makeJournalLine,
+  parseJournal,
+  readJournal,
+  JournalError,
+  type JournalEntry,
+} from '../../src/storage/journal.ts';
 
 const START_FEN = 'B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12';
 const entries: JournalEntry[] = [
@@ -52,10 +60,21 @@ describe('the journal reader', () => {
   it('reads lines ending CRLF as records, counting them, and appends after them', () => {
     const crlf = text.replace(/\n/g, '\r\n');
     const r = readJournal(crlf);
-    expect(r).toMatchObject({ entries, damage: [], torn: false, crlf: entries.length, goodEnd: Buffer.byteLength(crlf), missingNewline: false });
+    expect(r).toMatchObject({
+      entries,
+      damage: [],
+      torn: false,
+      crlf: entries.length,
+      goodEnd: Buffer.byteLength(crlf),
+      missingNewline: false,
+    });
     expect(parseJournal(crlf).entries).toEqual(entries);
     // mixed: CRLF records followed by plain ones (appended after a resume)
-    expect(readJournal(crlf + makeJournalLine({ k: 'takeback', at: 9 }))).toMatchObject({ damage: [], crlf: entries.length, entries: [...entries, { k: 'takeback', at: 9 }] });
+    expect(readJournal(crlf + makeJournalLine({ k: 'takeback', at: 9 }))).toMatchObject({
+      damage: [],
+      crlf: entries.length,
+      entries: [...entries, { k: 'takeback', at: 9 }],
+    });
     expect(readJournal(text).crlf).toBe(0);
   });
 
@@ -72,7 +91,15 @@ describe('the journal reader', () => {
     const damaged = [lines[0], lines[1], garbled, lines[3], lines[4]].join('');
     const r = readJournal(damaged);
     expect(r.entries).toEqual([entries[0], entries[1], entries[3], entries[4]]);
-    expect(r.damage).toEqual([{ line: 3, offset: offsetOfLine(2), bytes: lines[2].length - 1, why: expect.stringMatching(/checksum/), excerpt: expect.stringContaining('"k":"tags"') }]);
+    expect(r.damage).toEqual([
+      {
+        line: 3,
+        offset: offsetOfLine(2),
+        bytes: lines[2].length - 1,
+        why: expect.stringMatching(/checksum/),
+        excerpt: expect.stringContaining('"k":"tags"'),
+      },
+    ]);
     expect(() => parseJournal(damaged)).toThrow(/line 3: checksum mismatch/);
   });
 
@@ -81,7 +108,9 @@ describe('the journal reader', () => {
     const damaged = lines[0] + lines[1] + lines[2] + fragment + lines[3] + lines[4];
     const r = readJournal(damaged);
     expect(r.entries).toEqual(entries);
-    expect(r.damage).toEqual([{ line: 4, offset: offsetOfLine(3), bytes: 20, why: 'a fragment of an unfinished record', excerpt: fragment }]);
+    expect(r.damage).toEqual([
+      { line: 4, offset: offsetOfLine(3), bytes: 20, why: 'a fragment of an unfinished record', excerpt: fragment },
+    ]);
   });
 
   it('keeps records after a fragment followed by a newline (what the old writer left after a disk-full episode)', () => {
@@ -96,7 +125,10 @@ describe('the journal reader', () => {
     const junk = Buffer.concat([Buffer.from(lines[0] + lines[1]), Buffer.from([0, 0xff, 0xfe, 0x0a]), Buffer.from(bad + lines[3])]);
     const r = readJournal(junk);
     expect(r.entries).toEqual([entries[0], entries[1], entries[3]]);
-    expect(r.damage.map((d) => [d.line, d.why])).toEqual([[3, 'not a journal record'], [4, 'a move needs a path of squares 1-32']]);
+    expect(r.damage.map((d) => [d.line, d.why])).toEqual([
+      [3, 'not a journal record'],
+      [4, 'a move needs a path of squares 1-32'],
+    ]);
   });
 
   it('finds no start when the new-game record is lost; strict parsing names the problem', () => {

@@ -19,13 +19,18 @@ describe('the lock', () => {
     store.lockServing('http://127.0.0.1:8123/');
     const second = open(dir).store;
     expect(() => second.lock()).toThrow(GamesFolderLocked);
-    expect(() => second.lock()).toThrow(new RegExp(`in use by another Crownhead \\(process ${process.pid}, serving http://127\\.0\\.0\\.1:8123/`));
+    expect(() => second.lock()).toThrow(
+      new RegExp(`in use by another Crownhead \\(process ${process.pid}, serving http://127\\.0\\.0\\.1:8123/`),
+    );
     store.unlock();
     expect(existsSync(join(dir, 'crownhead.lock'))).toBe(false);
 
     // A lock left by a process that is gone (killed) is stale.
     const dead = spawnSync(process.execPath, ['-e', 'console.log(process.pid)'], { encoding: 'utf8' });
-    writeFileSync(join(dir, 'crownhead.lock'), JSON.stringify({ pid: Number(dead.stdout.trim()), machine: hostname(), started: 'earlier', url: null, nonce: 'x' }));
+    writeFileSync(
+      join(dir, 'crownhead.lock'),
+      JSON.stringify({ pid: Number(dead.stdout.trim()), machine: hostname(), started: 'earlier', url: null, nonce: 'x' }),
+    );
     writeFileSync(join(dir, 'g1.pdn.tmp-12345'), 'half a PDN');
     writeFileSync(join(dir, 'calibration-B1.json.tmp'), '{');
     const third = open(dir);
@@ -34,7 +39,6 @@ describe('the lock', () => {
     expect(third.store.cleanTemp().sort()).toEqual(['calibration-B1.json.tmp', 'g1.pdn.tmp-12345']);
     expect(readdirSync(dir)).toEqual(['crownhead.lock']);
   });
-
 
   // (#25) A lock under 2 s old that is empty or garbled (a stop mid-write) used to block start-up with
   // "it keeps changing", and a lock that is a folder was refused for ever.
@@ -80,7 +84,12 @@ describe('the lock', () => {
 
   it('on a file system without hard links (FAT) the lock is written in place, and still refuses a second service', () => {
     const dir = folder();
-    const noLinks = { ...fs, linkSync: () => { throw Object.assign(new Error('EPERM: operation not permitted, link'), { code: 'EPERM' }); } };
+    const noLinks = {
+      ...fs,
+      linkSync: () => {
+        throw Object.assign(new Error('EPERM: operation not permitted, link'), { code: 'EPERM' });
+      },
+    };
     const { store, notes } = open(dir, { fs: noLinks });
     store.lock();
     expect(notes).toEqual([]);

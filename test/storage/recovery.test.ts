@@ -32,13 +32,21 @@ describe('resuming', () => {
     const r = resumeNewest(store, session, probe);
     expect(r).toMatchObject({ resumed: true, id: 'new', moves: 12 });
     expect(session.game.plies).toHaveLength(12);
-    expect(r.damage).toMatchObject({ game: 'new', dropped: [{ line: 7, why: expect.stringMatching(/checksum/) }], unreplayed: 0, resumed: true, moves: 12 });
+    expect(r.damage).toMatchObject({
+      game: 'new',
+      dropped: [{ line: 7, why: expect.stringMatching(/checksum/) }],
+      unreplayed: 0,
+      resumed: true,
+      moves: 12,
+    });
     expect(readFileSync(r.damage!.keptAt!, 'utf8')).toBe(l.join(''));
     expect(readFileSync(r.damage!.pdn!, 'utf8')).toContain('as last saved');
     expect(journalOf(dir, 'new')).toMatchObject({ damage: [], entries: [newGame('new'), ...moves] });
     const h = store.health();
     expect(h).toMatchObject({ ok: false, problem: 'damaged-journal', damaged: { keptAt: r.damage!.keptAt } });
-    expect(h.message).toMatch(/journal of game new was damaged: 1 record could not be read \(line 7: checksum mismatch.*resumed from what could be read: 12 moves/);
+    expect(h.message).toMatch(
+      /journal of game new was damaged: 1 record could not be read \(line 7: checksum mismatch.*resumed from what could be read: 12 moves/,
+    );
     expect(h.choice).toMatch(/Play on .* or start a new game .* kept at/);
     expect(events).toHaveLength(1);
     // play goes on in the same journal; a new game clears the report
@@ -94,7 +102,9 @@ describe('resuming', () => {
     const session = new GameSession({ journal: (e) => store.append(e) });
     const r = resumeNewest(store, session, probe);
     expect(r).toMatchObject({ resumed: true, id: 'g', moves: 12, damage: null, crlf: true });
-    expect(notes.join('\n')).toMatch(/journal of game g has Windows line ends \(CRLF, 13 records\).*read as line ends and the game resumed; the journal was rewritten with plain line ends/);
+    expect(notes.join('\n')).toMatch(
+      /journal of game g has Windows line ends \(CRLF, 13 records\).*read as line ends and the game resumed; the journal was rewritten with plain line ends/,
+    );
     expect(readFileSync(join(dir, 'g.journal'), 'utf8')).not.toContain('\r');
     expect(events).toEqual([]); // nothing was lost: no damage report
     store.append(movesOf(13)[12]);

@@ -117,7 +117,11 @@ describe('the journal writer on a full disk', () => {
       store.append(newGame(`g${k}`));
       store.writePdn(`g${k}`, '[Event "x"]\n*\n');
     }
-    expect(readdirSync(dir).filter((f) => f.endsWith('.journal')).sort()).toEqual(['g0.journal', 'g1000.journal']);
+    expect(
+      readdirSync(dir)
+        .filter((f) => f.endsWith('.journal'))
+        .sort(),
+    ).toEqual(['g0.journal', 'g1000.journal']);
     expect(readdirSync(dir).filter((f) => f.endsWith('.pdn'))).toEqual(['g1000.pdn']);
   });
 
@@ -136,7 +140,11 @@ describe('the journal writer on a full disk', () => {
       store.writePdn(`b${k}`, '[Event "b"]\n*\n');
     }
     expect(readdirSync(dir).filter((f) => f.endsWith('.pdn'))).toEqual(['b5.pdn']);
-    expect(readdirSync(dir).filter((f) => f.endsWith('.journal')).sort()).toEqual(['b5.journal', 'g0.journal']);
+    expect(
+      readdirSync(dir)
+        .filter((f) => f.endsWith('.journal'))
+        .sort(),
+    ).toEqual(['b5.journal', 'g0.journal']);
   });
 
   it('keeps a replaced game that had a move, and its PDN written late', () => {

@@ -9,7 +9,14 @@ import { diagnose, otherPieceCorrection, retractSentence } from '../../src/track
 
 const pos = parseFen('W:W22,23:B18,1');
 const situation = (retract: number | null): Situation => ({
-  counts: countsOf(pos), outs: outcomes(pos, {}), last: null, crown: null, huffs: [], placements: [], options: {}, retract,
+  counts: countsOf(pos),
+  outs: outcomes(pos, {}),
+  last: null,
+  crown: null,
+  huffs: [],
+  placements: [],
+  options: {},
+  retract,
 });
 const board = (changes: Record<number, number>): Counts => {
   const c = countsOf(pos);
@@ -38,7 +45,9 @@ describe('the retraction rule in classify and diagnose', () => {
 
   it('the words for a correction with another piece', () => {
     const m = new Game(pos).legalMoves().find((x) => x.from === 23)!;
-    expect(otherPieceCorrection({ square: 22, moves: ['22x15'], capture: true }, m)).toBe('The illegal move was made with the piece on 22, so it must be put right with that piece, not the one on 23: capture with it (22x15).');
+    expect(otherPieceCorrection({ square: 22, moves: ['22x15'], capture: true }, m)).toBe(
+      'The illegal move was made with the piece on 22, so it must be put right with that piece, not the one on 23: capture with it (22x15).',
+    );
     expect(otherPieceCorrection({ square: 23, moves: ['23x14'], capture: true }, m)).toBeNull();
   });
 });

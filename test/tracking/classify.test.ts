@@ -17,7 +17,14 @@ function situation(g: Game, opts: { crown?: number; opponentStarted?: boolean; p
   return {
     counts: countsOf(g.position),
     outs: outcomes(g.position, g.options),
-    last: ply ? { counts: countsOf(ply.before), outs: outcomes(ply.before, g.options), move: ply.move, opponentStarted: opts.opponentStarted ?? false } : null,
+    last: ply
+      ? {
+          counts: countsOf(ply.before),
+          outs: outcomes(ply.before, g.options),
+          move: ply.move,
+          opponentStarted: opts.opponentStarted ?? false,
+        }
+      : null,
     crown: opts.crown ?? null,
     huffs: [],
     placements: opts.placements ?? [],
@@ -108,6 +115,10 @@ describe('classify', () => {
     const s = situation(g);
     s.huffs = [{ square: 15, counts: countsOf(huffed), outs: outcomes(huffed, g.options) }];
     expect(classify([board(pos, { 15: 0 })], s).verdict).toMatchObject({ kind: 'huff', square: 15, hit: null });
-    expect(classify([board(pos, { 15: 0, 18: 0, 14: 1 })], s).verdict).toMatchObject({ kind: 'huff', square: 15, hit: { move: { from: 18, to: 14 } } });
+    expect(classify([board(pos, { 15: 0, 18: 0, 14: 1 })], s).verdict).toMatchObject({
+      kind: 'huff',
+      square: 15,
+      hit: { move: { from: 18, to: 14 } },
+    });
   });
 });

@@ -14,7 +14,7 @@ function move(game: Game, text: string): Move {
 }
 
 describe('polarity-coded board', () => {
-  it('is recognised at the set-up (from empty, and started on a set board), and each coin\'s side is read', async () => {
+  it("is recognised at the set-up (from empty, and started on a set board), and each coin's side is read", async () => {
     for (let seed = 1; seed <= 6; seed++) {
       for (const fromEmpty of [true, false]) {
         const t = new Table({ seed, physics: coded });
@@ -24,7 +24,9 @@ describe('polarity-coded board', () => {
         t.wait(1000);
         t.feeding = true;
         t.wait(1500);
-        expect(t.tracker.phase, `seed ${seed} ${fromEmpty ? 'from empty' : 'set before'}: ${JSON.stringify(t.tracker.boardStatus)}`).toBe('play');
+        expect(t.tracker.phase, `seed ${seed} ${fromEmpty ? 'from empty' : 'set before'}: ${JSON.stringify(t.tracker.boardStatus)}`).toBe(
+          'play',
+        );
         const v = t.tracker.view;
         expect(v.coded).toBe(true);
         for (let sq = 1; sq <= 12; sq++) expect(v.signed[sq - 1], `square ${sq}`).toBeGreaterThan(0.5);
@@ -60,7 +62,10 @@ describe('polarity-coded board', () => {
       }
       t.wait(1500);
       expect(t.alerts(), `seed ${seed}`).toEqual([]);
-      expect(t.game.plies.map((p) => moveText(p.move, legalMoves(p.before))), `seed ${seed}`).toEqual(played);
+      expect(
+        t.game.plies.map((p) => moveText(p.move, legalMoves(p.before))),
+        `seed ${seed}`,
+      ).toEqual(played);
     }
   });
 
@@ -80,7 +85,9 @@ describe('polarity-coded board', () => {
     t.wait(800);
     expect(t.tracker.phase).toBe('setup');
     const status = t.tracker.boardStatus;
-    expect(status.kind === 'setup' && status.message).toBe("Set up the position: The coin on 5 is White's: put a Black coin there. The coin on 26 is Black's: put a White coin there.");
+    expect(status.kind === 'setup' && status.message).toBe(
+      "Set up the position: The coin on 5 is White's: put a Black coin there. The coin on 26 is Black's: put a White coin there.",
+    );
     t.sim.lift(5);
     t.sim.place(5, { color: 'black' });
     t.wait(400);
@@ -145,7 +152,6 @@ describe('polarity-coded board', () => {
   });
 });
 
-
 describe('polarity-coded board: restart with kings', () => {
   it('a service started on a board already holding kings of both colours calibrates without a king lifted (6 boards)', async () => {
     const pos = parseFen('B:WK5,K14,21,22,30:BK27,K31,1,2,9');
@@ -164,8 +170,8 @@ describe('polarity-coded board: restart with kings', () => {
   });
 });
 
-describe('polarity-coded board: a crown of the opponent\'s colour', () => {
-  it('a man crowned with an opponent\'s coin slipped under it is a king of the side that crowned, and moves as one', async () => {
+describe("polarity-coded board: a crown of the opponent's colour", () => {
+  it("a man crowned with an opponent's coin slipped under it is a king of the side that crowned, and moves as one", async () => {
     const pos = parseFen('B:W9,10:B26');
     const t = new Table({ seed: 3, physics: coded, game: new Game(pos) });
     await t.open();
@@ -215,7 +221,7 @@ describe('polarity-coded board: a crown of the opponent\'s colour', () => {
 });
 
 describe('polarity-coded board: mistakes named from the colours seen', () => {
-  it('a White man moved on Black\'s turn is named as such, with the coin\'s colour', async () => {
+  it("a White man moved on Black's turn is named as such, with the coin's colour", async () => {
     const t = new Table({ seed: 6, physics: coded });
     await t.open();
     t.sim.setupStart();

@@ -20,8 +20,8 @@ async function table(game?: Game): Promise<Table> {
   return t;
 }
 
-describe('the computer\'s move carried out on the board', () => {
-  it('only the computer\'s move is taken; another legal move is refused, and putting it back and playing the right one goes on', async () => {
+describe("the computer's move carried out on the board", () => {
+  it("only the computer's move is taken; another legal move is refused, and putting it back and playing the right one goes on", async () => {
     const t = await table();
     t.tracker.expectMove(move(t.game, '11-15'));
     t.play(move(t.game, '9-13'));
@@ -44,7 +44,7 @@ describe('the computer\'s move carried out on the board', () => {
     expect(t.game.plies).toHaveLength(2);
   });
 
-  it('a capture of the computer\'s left part-way: the quiet reminder says it is the computer\'s move', async () => {
+  it("a capture of the computer's left part-way: the quiet reminder says it is the computer's move", async () => {
     const t = await table(new Game(parseFen('B:W18,30:B15,1')));
     t.tracker.expectMove(move(t.game, '15x22'));
     t.sim.hold('black');
@@ -59,4 +59,3 @@ describe('the computer\'s move carried out on the board', () => {
     expect(t.alerts()).toEqual([]);
   });
 });
-

@@ -29,7 +29,13 @@ export interface GameRun {
 
 const route = (m: { from: number; path: readonly number[] }) => [m.from, ...m.path].join('-');
 
-export async function playCorpusGame(file: string, index: number, style: Partial<HandStyle> = HUMAN, seed = index + 1, routine = false): Promise<GameRun> {
+export async function playCorpusGame(
+  file: string,
+  index: number,
+  style: Partial<HandStyle> = HUMAN,
+  seed = index + 1,
+  routine = false,
+): Promise<GameRun> {
   const game = readPdn(corpusFile(file)).games[index];
   const table = new Table({ seed, routine, physics: { coding: codingFor(seed, routine) } });
   await table.open();
@@ -58,7 +64,9 @@ export async function playCorpusGame(file: string, index: number, style: Partial
     reminders: table.of('reminder').length,
     habits: hand.habits,
     latencies,
-    detail: ok ? '' : `${file} game ${index} (seed ${seed}): ${table.game.plies.length}/${game.moves.length} moves; alerts: ${alerts.map((a) => `[${a.category}] ${a.message}`).join(' | ') || 'none'}`,
+    detail: ok
+      ? ''
+      : `${file} game ${index} (seed ${seed}): ${table.game.plies.length}/${game.moves.length} moves; alerts: ${alerts.map((a) => `[${a.category}] ${a.message}`).join(' | ') || 'none'}`,
   };
 }
 

@@ -23,7 +23,9 @@ describe('OCA_2.0.pdn on the simulated board', () => {
       for (const node of g.moves) hand.playMove(node.move);
       table.wait(1000);
       // (Not the physically ambiguous crown, counted apart: see table.ts.)
-      expect(table.alerts().filter((a) => a.category !== 'not-crowned' || !a.squares.some((q) => table.ambiguousCrowns.includes(q)))).toEqual([]);
+      expect(
+        table.alerts().filter((a) => a.category !== 'not-crowned' || !a.squares.some((q) => table.ambiguousCrowns.includes(q))),
+      ).toEqual([]);
       // The result is given by the players (resignation, agreement), not seen on the board.
       const written = makePdn(pdnFromGame(table.game, { tags: g.tags, result: g.result }));
       expect(written).toBe(makePdn(g));

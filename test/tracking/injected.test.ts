@@ -9,9 +9,7 @@
 // calibration routine): those games run on a routine-calibrated board.
 import { describe, expect, it } from 'vitest';
 import { readPdn } from '../../src/pdn/index.ts';
-import {
-  NEIGHBOUR, colorAt, legalMoves, opposite, playMove, type Move, type Position,
-} from '../../src/rules/index.ts';
+import { NEIGHBOUR, colorAt, legalMoves, opposite, playMove, type Move, type Position } from '../../src/rules/index.ts';
 import { mulberry32, type Rng } from '../../src/sensors/sim/index.ts';
 import { corpusFile } from '../corpus.ts';
 import { codingFor, soakIndexes } from './corpus-games.ts';
@@ -19,7 +17,7 @@ import { HUMAN, RandomHand, Table } from './table.ts';
 
 type Injection = { category: string; act: () => void; what?: string };
 
-const pick = <T,>(r: Rng, xs: T[]): T => xs[Math.floor(r() * xs.length)];
+const pick = <T>(r: Rng, xs: T[]): T => xs[Math.floor(r() * xs.length)];
 const isKing = (p: Position, s: number) => (p.kings & (1 << (s - 1))) !== 0;
 const occupied = (p: Position, s: number) => ((p.black | p.white) & (1 << (s - 1))) !== 0;
 const neighbours = (s: number) => [0, 1, 2, 3].map((d) => NEIGHBOUR[(s - 1) * 4 + d] + 1).filter((x) => x > 0);
@@ -36,7 +34,8 @@ function injections(t: Table, pos: Position, r: Rng, measured: boolean): Injecti
   const theirs = squares.filter((s) => colorAt(pos, s) === opposite(side));
   const empty = squares.filter((s) => !occupied(pos, s));
   const out: Injection[] = [];
-  const step = (from: number, dirs: number[]) => dirs.map((d) => NEIGHBOUR[(from - 1) * 4 + d] + 1).filter((x) => x > 0 && !occupied(pos, x));
+  const step = (from: number, dirs: number[]) =>
+    dirs.map((d) => NEIGHBOUR[(from - 1) * 4 + d] + 1).filter((x) => x > 0 && !occupied(pos, x));
   const move = (from: number, to: number) => () => {
     const size = sim.coinsAt(from);
     sim.lift(from);
@@ -87,23 +86,55 @@ function injections(t: Table, pos: Position, r: Rng, measured: boolean): Injecti
     if (multi.length) {
       const m = pick(r, multi);
       const answer = reply(m);
-      if (answer) out.push({ category: 'incomplete-jump', act: () => { move(m.from, m.path[0])(); t.wait(150); sim.lift(m.captures[0]); answer(); } });
+      if (answer)
+        out.push({
+          category: 'incomplete-jump',
+          act: () => {
+            move(m.from, m.path[0])();
+            t.wait(150);
+            sim.lift(m.captures[0]);
+            answer();
+          },
+        });
     }
     const single = captures.filter((m) => m.path.length === 1 && !m.crowned);
     if (single.length) {
       const m: Move = pick(r, single);
       const answer = reply(m);
-      if (answer) out.push({ category: 'capture-not-removed', act: () => { move(m.from, m.to)(); answer(); } });
+      if (answer)
+        out.push({
+          category: 'capture-not-removed',
+          act: () => {
+            move(m.from, m.to)();
+            answer();
+          },
+        });
       const bystanders = theirs.filter((s) => !captures.some((c) => c.captures.includes(s)));
       if (bystanders.length) {
         const b = pick(r, bystanders);
-        out.push({ category: 'wrong-piece-removed', act: () => { move(m.from, m.to)(); t.wait(150); sim.lift(b); } });
+        out.push({
+          category: 'wrong-piece-removed',
+          act: () => {
+            move(m.from, m.to)();
+            t.wait(150);
+            sim.lift(b);
+          },
+        });
       }
       const mine = own.filter((s) => s !== m.from);
       if (mine.length) {
         const b = pick(r, mine);
         // The own piece goes first: done after the capture, the capture would already stand as a move.
-        out.push({ category: 'own-piece-removed', act: () => { sim.lift(b); t.wait(150); move(m.from, m.to)(); t.wait(150); sim.lift(m.captures[0]); } });
+        out.push({
+          category: 'own-piece-removed',
+          act: () => {
+            sim.lift(b);
+            t.wait(150);
+            move(m.from, m.to)();
+            t.wait(150);
+            sim.lift(m.captures[0]);
+          },
+        });
       }
     }
   }
@@ -127,7 +158,14 @@ function injections(t: Table, pos: Position, r: Rng, measured: boolean): Injecti
   const men = squares.filter((s) => occupied(pos, s) && !isKing(pos, s) && !(s <= 4 || s >= 29) && !lastSquares.includes(s));
   if (measured && men.length) {
     const s = pick(r, men);
-    out.push({ category: 'stack-not-king', act: () => { sim.slide(s, 0); sim.place(s, { offMm: 0 }); }, what: `coin on the man on ${s}` });
+    out.push({
+      category: 'stack-not-king',
+      act: () => {
+        sim.slide(s, 0);
+        sim.place(s, { offMm: 0 });
+      },
+      what: `coin on the man on ${s}`,
+    });
   }
   return out;
 }
@@ -174,7 +212,8 @@ describe('injected illegal actions in corpus games', () => {
             else caught['not-crowned'] = (caught['not-crowned'] ?? 0) + 1;
             table.sim.place(node.move.to); // crown it now
             table.wait(800);
-            if (table.tracker.currentAlert) failures.push(`${where}: alert not cleared after crowning (${table.tracker.currentAlert.message})`);
+            if (table.tracker.currentAlert)
+              failures.push(`${where}: alert not cleared after crowning (${table.tracker.currentAlert.message})`);
             ply++;
             continue;
           }
@@ -191,7 +230,12 @@ describe('injected illegal actions in corpus games', () => {
             inj.act();
             table.wait(3500);
             if (table.game.plies.length !== plies) {
-              failures.push(`${file} game ${k} ply ${ply} ${inj.category}: taken as a move (${table.game.plies.slice(plies).map((p) => [p.move.from, ...p.move.path].join('-')).join(' ')})`);
+              failures.push(
+                `${file} game ${k} ply ${ply} ${inj.category}: taken as a move (${table.game.plies
+                  .slice(plies)
+                  .map((p) => [p.move.from, ...p.move.path].join('-'))
+                  .join(' ')})`,
+              );
               break;
             }
             const a = table.alerts().slice(alertsBefore).at(-1);
@@ -203,21 +247,27 @@ describe('injected illegal actions in corpus games', () => {
             if (a) {
               for (const f of a.fixes) {
                 const want = f.action === 'place' ? table.sim.coinsAt(f.square) + f.coins : table.sim.coinsAt(f.square) - f.coins;
-                if (want < 0 || want > 2) failures.push(`${where}: the fix list does not fit the board (${f.action} ${f.coins} on ${f.square}, which holds ${table.sim.coinsAt(f.square)})`);
+                if (want < 0 || want > 2)
+                  failures.push(
+                    `${where}: the fix list does not fit the board (${f.action} ${f.coins} on ${f.square}, which holds ${table.sim.coinsAt(f.square)})`,
+                  );
                 else table.sim.set(f.square, want);
               }
             }
-            if (a && table.sim.occupancy().join('') !== before.join('')) failures.push(`${where}: the fix list does not restore the board (${a.message})`);
+            if (a && table.sim.occupancy().join('') !== before.join(''))
+              failures.push(`${where}: the fix list does not restore the board (${a.message})`);
             for (let s = 1; s <= 32; s++) if (table.sim.coinsAt(s) !== before[s - 1]) table.sim.set(s, before[s - 1]);
             table.wait(600);
-            if (table.tracker.currentAlert) failures.push(`${where}: alert not cleared after the retraction (${table.tracker.currentAlert.message})`);
+            if (table.tracker.currentAlert)
+              failures.push(`${where}: alert not cleared after the retraction (${table.tracker.currentAlert.message})`);
           }
           hand.playMove(node.move);
         }
         table.wait(1000);
         const got = table.game.plies.map((p) => [p.move.from, ...p.move.path].join('-')).join(' ');
         const want = g.moves.map((n) => [n.move.from, ...n.move.path].join('-')).join(' ');
-        if (got !== want) failures.push(`${file} game ${k}: moves differ after the injections (${table.game.plies.length}/${g.moves.length})`);
+        if (got !== want)
+          failures.push(`${file} game ${k}: moves differ after the injections (${table.game.plies.length}/${g.moves.length})`);
       }
     }
     console.log('injected:', JSON.stringify(injected));
@@ -232,8 +282,18 @@ describe('injected illegal actions in corpus games', () => {
     expect((caught['not-crowned'] ?? 0) / injected['not-crowned']).toBeGreaterThanOrEqual(0.75);
     // Every category was exercised.
     expect(Object.keys(caught).sort()).toEqual([
-      'backwards', 'capture-compulsory', 'capture-not-removed', 'extra-piece', 'incomplete-jump', 'not-crowned', 'not-diagonal',
-      'own-piece-removed', 'piece-missing', 'stack-not-king', 'wrong-piece-removed', 'wrong-side',
+      'backwards',
+      'capture-compulsory',
+      'capture-not-removed',
+      'extra-piece',
+      'incomplete-jump',
+      'not-crowned',
+      'not-diagonal',
+      'own-piece-removed',
+      'piece-missing',
+      'stack-not-king',
+      'wrong-piece-removed',
+      'wrong-side',
     ]);
   });
 });

@@ -62,7 +62,8 @@ describe('recordings', () => {
     const dir = tempDir();
     const file = join(dir, 'session.rec');
     await recordSession(file);
-    const out: string[] = [], err: string[] = [];
+    const out: string[] = [],
+      err: string[] = [];
     const io: Io = { out: (l) => out.push(...l.split('\n')), err: (l) => err.push(l) };
     expect(await main(['replay', file, '--pdn', join(dir, 'out.pdn')], io)).toBe(0);
     expect(out[0]).toMatch(/^alert at \d+\.\d\d s \[backwards\]: A man cannot move backwards \(15 to 11\)\./);

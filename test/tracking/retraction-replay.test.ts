@@ -58,12 +58,17 @@ describe('the retraction rule in a replayed recording', () => {
     const r = replayRecording(readFileSync(file, 'utf8'));
     expect(r.alerts.map((a) => a.category)).toEqual(['not-diagonal', 'wrong-piece-retraction']);
     expect(r.alerts[0].message).toMatch(/Put 9 back and move it again: 9-13 or 9-14\.$/);
-    expect(r.alerts[1].message).toMatch(/^The illegal move was made with the piece on 9, so it must be put right with that piece, not the one on 11: move it \(9-13 or 9-14\)\. .*Put 9 back and move it again: 9-13 or 9-14\.$/);
+    expect(r.alerts[1].message).toMatch(
+      /^The illegal move was made with the piece on 9, so it must be put right with that piece, not the one on 11: move it \(9-13 or 9-14\)\. .*Put 9 back and move it again: 9-13 or 9-14\.$/,
+    );
     expect(paths(r.pdn)).toEqual(['9-13']);
     // The command prints them.
     const out: string[] = [];
     expect(await main(['replay', file], { out: (l) => out.push(l), err: () => {} })).toBe(0);
-    expect(out.filter((l) => l.startsWith('alert at')).map((l) => /\[(.*?)\]/.exec(l)![1])).toEqual(['not-diagonal', 'wrong-piece-retraction']);
+    expect(out.filter((l) => l.startsWith('alert at')).map((l) => /\[(.*?)\]/.exec(l)![1])).toEqual([
+      'not-diagonal',
+      'wrong-piece-retraction',
+    ]);
   });
 
   it('outside tournament mode the correction stands, with a notice; --tournament replays it under the rule', async () => {
@@ -74,7 +79,9 @@ describe('the retraction rule in a replayed recording', () => {
     const r = replayRecording(readFileSync(file, 'utf8'));
     expect(paths(r.pdn)).toEqual(['11-15']);
     // (Besides the service's one-off word that this set cannot show colours.)
-    expect(r.notices.map((n) => n.message).filter((m) => !/colour checks are off/.test(m))).toEqual([expect.stringMatching(/^The illegal move was made with the piece on 9, so it must be put right with that piece, not the one on 11/)]);
+    expect(r.notices.map((n) => n.message).filter((m) => !/colour checks are off/.test(m))).toEqual([
+      expect.stringMatching(/^The illegal move was made with the piece on 9, so it must be put right with that piece, not the one on 11/),
+    ]);
     const strict = replayRecording(readFileSync(file, 'utf8'), { tournament: true });
     expect(strict.alerts.map((a) => a.category)).toEqual(['not-diagonal', 'wrong-piece-retraction']);
     expect(paths(strict.pdn)).toEqual([]);

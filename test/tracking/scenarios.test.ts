@@ -211,7 +211,10 @@ describe('moves', () => {
   });
 
   it("a king's two routes round the same pieces: the record keeps the route the hand took", async () => {
-    for (const [first, path] of [[17, [17, 26, 19, 10]], [19, [19, 26, 17, 10]]] as const) {
+    for (const [first, path] of [
+      [17, [17, 26, 19, 10]],
+      [19, [19, 26, 17, 10]],
+    ] as const) {
       const game = new Game(parseFen('B:W14,15,22,23,31:BK10,1'));
       const t = await table({ game });
       const second = first === 17 ? 19 : 17;
@@ -303,7 +306,9 @@ describe('moves', () => {
     t.wait(1500);
     const a = t.alerts().at(-1)!;
     expect(a.category).toBe('takeback-refused');
-    expect(a.message).toBe('Takebacks are not allowed in this game: the move 11-15 stands. Take the coin off 11 and put a black man on 15.');
+    expect(a.message).toBe(
+      'Takebacks are not allowed in this game: the move 11-15 stands. Take the coin off 11 and put a black man on 15.',
+    );
     t.sim.lift(11);
     t.sim.place(15);
     t.wait(300);
@@ -415,7 +420,12 @@ describe('crowning by stacking', () => {
     t.sim.lift(26);
     t.sim.lift(27);
     t.wait(400);
-    expect(t.game.plies.map((p) => [p.move.path, p.move.captures])).toEqual([[[31, 24], [26, 27]]]);
+    expect(t.game.plies.map((p) => [p.move.path, p.move.captures])).toEqual([
+      [
+        [31, 24],
+        [26, 27],
+      ],
+    ]);
     expect(t.alerts()).toEqual([]);
   });
 });
@@ -442,20 +452,50 @@ describe('huffing variant', () => {
 });
 
 describe('incomplete moves: a quiet reminder (no buzzer); once the opponent moves on, the mistake is named', () => {
-  const cases: { name: string; fen?: string; pre?: string[]; act: (t: Table) => void; reply: (t: Table) => void; category: string; message: RegExp; later: RegExp; squares: number[] }[] = [
+  const cases: {
+    name: string;
+    fen?: string;
+    pre?: string[];
+    act: (t: Table) => void;
+    reply: (t: Table) => void;
+    category: string;
+    message: RegExp;
+    later: RegExp;
+    squares: number[];
+  }[] = [
     {
-      name: 'multi-jump stopped short', fen: 'B:W14,22,30:B10,1',
-      act: (t) => { t.sim.lift(10); t.sim.place(17); t.sim.lift(14); },
-      reply: (t) => { t.sim.lift(30); t.sim.place(25); },
-      category: 'incomplete-jump', message: /^The jump is not finished: continue jumping from 17 \(17x26\)\. Put a black man on 10, put a white man on 14 and take the coin off 17\.$/,
-      later: /^The jump is not finished: continue jumping from 17 \(17x26\)\. /, squares: [10, 14, 17, 25, 30],
+      name: 'multi-jump stopped short',
+      fen: 'B:W14,22,30:B10,1',
+      act: (t) => {
+        t.sim.lift(10);
+        t.sim.place(17);
+        t.sim.lift(14);
+      },
+      reply: (t) => {
+        t.sim.lift(30);
+        t.sim.place(25);
+      },
+      category: 'incomplete-jump',
+      message:
+        /^The jump is not finished: continue jumping from 17 \(17x26\)\. Put a black man on 10, put a white man on 14 and take the coin off 17\.$/,
+      later: /^The jump is not finished: continue jumping from 17 \(17x26\)\. /,
+      squares: [10, 14, 17, 25, 30],
     },
     {
-      name: 'captured piece not removed', pre: ['11-15', '22-18'],
-      act: (t) => { t.sim.lift(15); t.sim.place(22); },
-      reply: (t) => { t.sim.lift(24); t.sim.place(20); },
-      category: 'capture-not-removed', message: /^Take the captured piece off 18\. /,
-      later: /^Take the captured piece off 18\. /, squares: [15, 20, 22, 24],
+      name: 'captured piece not removed',
+      pre: ['11-15', '22-18'],
+      act: (t) => {
+        t.sim.lift(15);
+        t.sim.place(22);
+      },
+      reply: (t) => {
+        t.sim.lift(24);
+        t.sim.place(20);
+      },
+      category: 'capture-not-removed',
+      message: /^Take the captured piece off 18\. /,
+      later: /^Take the captured piece off 18\. /,
+      squares: [15, 20, 22, 24],
     },
   ];
   for (const c of cases) {
@@ -478,7 +518,8 @@ describe('incomplete moves: a quiet reminder (no buzzer); once the opponent move
       expect(a.message).toMatch(c.later);
       expect([...a.squares].sort((x, y) => x - y)).toEqual(c.squares);
       expect(t.game.plies.length).toBe(plies);
-      for (const f of a.fixes) t.sim.set(f.square, f.action === 'place' ? t.sim.coinsAt(f.square) + f.coins : t.sim.coinsAt(f.square) - f.coins);
+      for (const f of a.fixes)
+        t.sim.set(f.square, f.action === 'place' ? t.sim.coinsAt(f.square) + f.coins : t.sim.coinsAt(f.square) - f.coins);
       t.wait(500);
       expect(t.sim.occupancy()).toEqual(before);
       expect(t.tracker.currentAlert).toBeNull();
@@ -509,19 +550,116 @@ describe('incomplete moves: a quiet reminder (no buzzer); once the opponent move
 });
 
 describe('illegal moves: caught, explained, guided back', () => {
-  const cases: { name: string; fen?: string; pre?: string[]; routine?: boolean; act: (t: Table) => void; category: string; message: RegExp; squares: number[] }[] = [
-    { name: 'wrong side moved', act: (t) => { t.sim.lift(22); t.sim.place(18); }, category: 'wrong-side', message: /^It is Black's turn, but a white man moved from 22 to 18\. Take the coin off 18 and put a white man on 22\.$/, squares: [18, 22] },
-    { name: 'man moved backwards', pre: ['11-15', '22-18'], act: (t) => { t.sim.lift(15); t.sim.place(11); }, category: 'backwards', message: /^A man cannot move backwards \(15 to 11\)\./, squares: [11, 15] },
-    { name: 'not one diagonal step', act: (t) => { t.sim.lift(9); t.sim.place(17); }, category: 'not-diagonal', message: /^9 to 17 is not a legal move: a man moves one square diagonally forward, or jumps\. .* Put 9 back and move it again: 9-13 or 9-14\.$/, squares: [9, 17] },
-    { name: 'capture was compulsory', pre: ['11-15', '22-18'], act: (t) => { t.sim.lift(9); t.sim.place(14); }, category: 'capture-compulsory', message: /^A capture is compulsory: 15x22\./, squares: [9, 14] },
-    { name: 'wrong piece removed', pre: ['11-15', '22-18'], act: (t) => { t.sim.lift(15); t.sim.place(22); t.sim.lift(23); }, category: 'wrong-piece-removed', message: /^The piece on 23 was not jumped; the captured piece is on 18\./, squares: [15, 22, 23] },
-    { name: 'own piece removed', pre: ['11-15', '22-18'], act: (t) => { t.sim.lift(15); t.sim.place(22); t.sim.lift(18); t.sim.lift(1); }, category: 'own-piece-removed', message: /^Black's own piece on 1 must not be removed\./, squares: [1, 15, 18, 22] },
-    { name: 'a piece missing', act: (t) => { t.sim.lift(30); }, category: 'piece-missing', message: /^A piece is missing from 30 \(knocked over\?\)\. Put a white man on 30\.$/, squares: [30] },
-    { name: 'an extra piece', act: (t) => { t.sim.place(17); }, category: 'extra-piece', message: /^There is an extra piece on 17\. Take the coin off 17\.$/, squares: [17] },
+  const cases: {
+    name: string;
+    fen?: string;
+    pre?: string[];
+    routine?: boolean;
+    act: (t: Table) => void;
+    category: string;
+    message: RegExp;
+    squares: number[];
+  }[] = [
+    {
+      name: 'wrong side moved',
+      act: (t) => {
+        t.sim.lift(22);
+        t.sim.place(18);
+      },
+      category: 'wrong-side',
+      message: /^It is Black's turn, but a white man moved from 22 to 18\. Take the coin off 18 and put a white man on 22\.$/,
+      squares: [18, 22],
+    },
+    {
+      name: 'man moved backwards',
+      pre: ['11-15', '22-18'],
+      act: (t) => {
+        t.sim.lift(15);
+        t.sim.place(11);
+      },
+      category: 'backwards',
+      message: /^A man cannot move backwards \(15 to 11\)\./,
+      squares: [11, 15],
+    },
+    {
+      name: 'not one diagonal step',
+      act: (t) => {
+        t.sim.lift(9);
+        t.sim.place(17);
+      },
+      category: 'not-diagonal',
+      message:
+        /^9 to 17 is not a legal move: a man moves one square diagonally forward, or jumps\. .* Put 9 back and move it again: 9-13 or 9-14\.$/,
+      squares: [9, 17],
+    },
+    {
+      name: 'capture was compulsory',
+      pre: ['11-15', '22-18'],
+      act: (t) => {
+        t.sim.lift(9);
+        t.sim.place(14);
+      },
+      category: 'capture-compulsory',
+      message: /^A capture is compulsory: 15x22\./,
+      squares: [9, 14],
+    },
+    {
+      name: 'wrong piece removed',
+      pre: ['11-15', '22-18'],
+      act: (t) => {
+        t.sim.lift(15);
+        t.sim.place(22);
+        t.sim.lift(23);
+      },
+      category: 'wrong-piece-removed',
+      message: /^The piece on 23 was not jumped; the captured piece is on 18\./,
+      squares: [15, 22, 23],
+    },
+    {
+      name: 'own piece removed',
+      pre: ['11-15', '22-18'],
+      act: (t) => {
+        t.sim.lift(15);
+        t.sim.place(22);
+        t.sim.lift(18);
+        t.sim.lift(1);
+      },
+      category: 'own-piece-removed',
+      message: /^Black's own piece on 1 must not be removed\./,
+      squares: [1, 15, 18, 22],
+    },
+    {
+      name: 'a piece missing',
+      act: (t) => {
+        t.sim.lift(30);
+      },
+      category: 'piece-missing',
+      message: /^A piece is missing from 30 \(knocked over\?\)\. Put a white man on 30\.$/,
+      squares: [30],
+    },
+    {
+      name: 'an extra piece',
+      act: (t) => {
+        t.sim.place(17);
+      },
+      category: 'extra-piece',
+      message: /^There is an extra piece on 17\. Take the coin off 17\.$/,
+      squares: [17],
+    },
     // Where the square's two-coin level was measured (the calibration routine's kings step), a
     // centred stack on a man is told from the man. (Elsewhere one coin or two is the game's call:
     // an off-centre stack reads like a centred man, and a man sitting better is never a stack.)
-    { name: 'a stack where no king can be', routine: true, act: (t) => { t.sim.slide(9, 0); t.sim.place(9, { offMm: 0 }); }, category: 'stack-not-king', message: /^Two coins are stacked on 9, but no king can be there\. Take one coin off 9\.$/, squares: [9] },
+    {
+      name: 'a stack where no king can be',
+      routine: true,
+      act: (t) => {
+        t.sim.slide(9, 0);
+        t.sim.place(9, { offMm: 0 });
+      },
+      category: 'stack-not-king',
+      message: /^Two coins are stacked on 9, but no king can be there\. Take one coin off 9\.$/,
+      squares: [9],
+    },
   ];
   for (const c of cases) {
     it(`${c.name}: alert "${c.category}", then the board put back clears it and play goes on`, async () => {
@@ -536,7 +674,8 @@ describe('illegal moves: caught, explained, guided back', () => {
       expect([...a.squares].sort((x, y) => x - y)).toEqual(c.squares);
       expect(t.game.plies.length).toBe(plies);
       // Guide back: do what the fixes say.
-      for (const f of a.fixes) t.sim.set(f.square, f.action === 'place' ? t.sim.coinsAt(f.square) + f.coins : t.sim.coinsAt(f.square) - f.coins);
+      for (const f of a.fixes)
+        t.sim.set(f.square, f.action === 'place' ? t.sim.coinsAt(f.square) + f.coins : t.sim.coinsAt(f.square) - f.coins);
       t.wait(500);
       expect(t.sim.occupancy()).toEqual(before);
       expect(t.tracker.currentAlert).toBeNull();

@@ -35,7 +35,16 @@ describe('tracking through the service', () => {
       // The board stays as it was (kings standing, two of them far off-centre); the service comes back.
       const sim = new SimBoard({ clock: 'manual', seed: 40 + k });
       await sim.open();
-      placePosition(sim, fen, [[14, 5], [30, 27], [5, 27], [14, 30]][k]);
+      placePosition(
+        sim,
+        fen,
+        [
+          [14, 5],
+          [30, 27],
+          [5, 27],
+          [14, 30],
+        ][k],
+      );
       await sim.close();
       const again = await start({ board: { source: sim }, storage: { gamesDir: dir } });
       sim.advance(1500);
@@ -48,7 +57,12 @@ describe('tracking through the service', () => {
     }
   });
 
-  for (const [name, delay] of [['at once (0 ms)', 0], ['40 ms after the man landed', 40], ['120 ms after the man landed', 120], ['as a ready-made stack', -1]] as const) {
+  for (const [name, delay] of [
+    ['at once (0 ms)', 0],
+    ['40 ms after the man landed', 40],
+    ['120 ms after the man landed', 120],
+    ['as a ready-made stack', -1],
+  ] as const) {
     it(`a crown put on ${name} is seen: the opponent plays on with no alert`, async () => {
       const fen = 'B:W5,20:B26,1';
       const s = await start({ game: { start: { fen } } });
@@ -96,7 +110,10 @@ describe('tracking through the service', () => {
     const snap = s.service.session.snapshot();
     expect(snap.status).toMatchObject({ kind: 'in-sync', reminder: { category: 'upside-down', squares: [15] } });
     // The page hears it as a quiet notice (spoken politely, no buzzer), with the square to look at.
-    const notice = await s.c.next((e) => e.type === 'event' && e.event.type === 'notice' && e.event.level === 'reminder', 'the reminder as a notice');
+    const notice = await s.c.next(
+      (e) => e.type === 'event' && e.event.type === 'notice' && e.event.level === 'reminder',
+      'the reminder as a notice',
+    );
     expect(notice.event).toEqual({ type: 'notice', level: 'reminder', squares: [15], say: 'The coin on 15 is upside down: turn it over.' });
     s.sim.flip(15);
     s.sim.advance(600);

@@ -55,8 +55,11 @@ describe('the default simulated board (seed 1)', () => {
     expect(game.plies.length).toBe(record.moves.length);
   });
 
-  it('a game resumed after a restart, set up by hand on the start position: a king made on a man\'s square moves on', async () => {
-    for (const [fen, from, to] of [['W:WK6,28:B3,12', 6, 10], ['B:WK30,5:BK2,K27,10', 27, 24]] as const) {
+  it("a game resumed after a restart, set up by hand on the start position: a king made on a man's square moves on", async () => {
+    for (const [fen, from, to] of [
+      ['W:WK6,28:B3,12', 6, 10],
+      ['B:WK30,5:BK2,K27,10', 27, 24],
+    ] as const) {
       const game = new Game(parseFen(fen));
       const sim = new SimBoard({ seed: 1, startPosition: true });
       const tracking = new BoardTracking(game);
@@ -72,8 +75,14 @@ describe('the default simulated board (seed 1)', () => {
       sim.advance(200);
       sim.set(to, 2);
       sim.advance(1500);
-      expect(events.filter((e) => e.type === 'alert' || e.type === 'reminder'), fen).toEqual([]);
-      expect(game.plies.map((p) => `${p.move.from}-${p.move.to}`), fen).toEqual([`${from}-${to}`]);
+      expect(
+        events.filter((e) => e.type === 'alert' || e.type === 'reminder'),
+        fen,
+      ).toEqual([]);
+      expect(
+        game.plies.map((p) => `${p.move.from}-${p.move.to}`),
+        fen,
+      ).toEqual([`${from}-${to}`]);
     }
   });
 });

@@ -5,7 +5,15 @@
 
 import { countsOf } from '../../src/tracking/boards.ts';
 import { Calibration } from '../../src/reading/calibration.ts';
-import { BoardPhysics, SimBoard, mulberry32, rowColToSquare, squareToRowCol, type Rng, type SimBoardOptions } from '../../src/sensors/sim/index.ts';
+import {
+  BoardPhysics,
+  SimBoard,
+  mulberry32,
+  rowColToSquare,
+  squareToRowCol,
+  type Rng,
+  type SimBoardOptions,
+} from '../../src/sensors/sim/index.ts';
 import { Game, colorAt, type Color, type Move, type Position } from '../../src/rules/index.ts';
 import type { TrackerEvent, TrackerOptions } from '../../src/tracking/tracker.ts';
 import { BoardTracking } from '../../src/tracking/board-tracking.ts';
@@ -23,7 +31,10 @@ export function routineCalibration(seed: number, physics: SimBoardOptions['physi
     p.setCoins(sq, 0, 0);
     return v;
   };
-  const c = Calibration.fromKnown(Array.from({ length: 32 }, (_, i) => at(i + 1, 0)), new Array(32).fill(0));
+  const c = Calibration.fromKnown(
+    Array.from({ length: 32 }, (_, i) => at(i + 1, 0)),
+    new Array(32).fill(0),
+  );
   for (let sq = 1; sq <= 32; sq++) {
     c.learn(sq - 1, 1, at(sq, 1), 1);
     c.learn(sq - 1, 2, at(sq, 2), 1);
@@ -45,7 +56,9 @@ export class Table {
   readonly ambiguousCrowns: number[] = [];
 
   /** `routine`: the board was calibrated by the explicit routine (every square measured empty, with one coin and two, centred). */
-  constructor(opts: { seed?: number; game?: Game; tracker?: Partial<TrackerOptions>; physics?: SimBoardOptions['physics']; routine?: boolean } = {}) {
+  constructor(
+    opts: { seed?: number; game?: Game; tracker?: Partial<TrackerOptions>; physics?: SimBoardOptions['physics']; routine?: boolean } = {},
+  ) {
     this.sim = new SimBoard({ seed: opts.seed ?? 1, physics: opts.physics });
     this.game = opts.game ?? Game.standard();
     this.tracker = new BoardTracking(this.game, opts.tracker);
@@ -141,14 +154,32 @@ export interface HandStyle {
 
 /** The tidy hand of the original tests. */
 export const TIDY: HandStyle = {
-  touchAndPutBack: 0.08, stepThrough: 0.5, fastReply: 0.04, longPause: 0.05,
-  touchOther: 0, offCentreNudge: 0, knockNeighbour: 0, carryOver: 0, capturesLate: 0, kingCoinByCoin: 0, upsideDown: 0,
+  touchAndPutBack: 0.08,
+  stepThrough: 0.5,
+  fastReply: 0.04,
+  longPause: 0.05,
+  touchOther: 0,
+  offCentreNudge: 0,
+  knockNeighbour: 0,
+  carryOver: 0,
+  capturesLate: 0,
+  kingCoinByCoin: 0,
+  upsideDown: 0,
 };
 
 /** Everyday people: every habit mixed in. */
 export const HUMAN: HandStyle = {
-  touchAndPutBack: 0.06, stepThrough: 0.5, fastReply: 0.03, longPause: 0.05,
-  touchOther: 0.12, offCentreNudge: 0.12, knockNeighbour: 0.08, carryOver: 0.08, capturesLate: 0.2, kingCoinByCoin: 0.3, upsideDown: 0.02,
+  touchAndPutBack: 0.06,
+  stepThrough: 0.5,
+  fastReply: 0.03,
+  longPause: 0.05,
+  touchOther: 0.12,
+  offCentreNudge: 0.12,
+  knockNeighbour: 0.08,
+  carryOver: 0.08,
+  capturesLate: 0.2,
+  kingCoinByCoin: 0.3,
+  upsideDown: 0.02,
 };
 
 /** How a crown arrives: on top after a delay (0 ms included), slipped under, or the man swapped for a ready-made stack. */
@@ -157,7 +188,12 @@ export type CrownStyle = 'top' | 'under' | 'stacked' | 'none';
 const diagonalNeighbours = (s: number): number[] => {
   const [r, c] = squareToRowCol(s);
   const out: number[] = [];
-  for (const [dr, dc] of [[-1, -1], [-1, 1], [1, -1], [1, 1]]) {
+  for (const [dr, dc] of [
+    [-1, -1],
+    [-1, 1],
+    [1, -1],
+    [1, 1],
+  ]) {
     const n = rowColToSquare(r + dr, c + dc);
     if (n !== undefined) out.push(n);
   }
@@ -183,7 +219,11 @@ export class RandomHand {
    * the hand has left.
    */
   lastMove = { rest: 0, inPlace: 0, after: [] as string[] };
-  constructor(readonly table: Table, seed: number, style: Partial<HandStyle> = HUMAN) {
+  constructor(
+    readonly table: Table,
+    seed: number,
+    style: Partial<HandStyle> = HUMAN,
+  ) {
     this.rng = mulberry32(seed);
     this.style = { ...TIDY, ...style };
   }
@@ -254,7 +294,9 @@ export class RandomHand {
     }
     if (r() < st.touchOther) {
       // Touch one of the mover's other pieces: lift it a little, think, let go.
-      const own = Array.from({ length: 32 }, (_, i) => i + 1).filter((s) => s !== move.from && colorOf(this.table.game.position, s) === mover && sim.coinsAt(s) > 0);
+      const own = Array.from({ length: 32 }, (_, i) => i + 1).filter(
+        (s) => s !== move.from && colorOf(this.table.game.position, s) === mover && sim.coinsAt(s) > 0,
+      );
       if (own.length) {
         const s = own[Math.floor(r() * own.length)];
         this.did('touch');
@@ -314,7 +356,8 @@ export class RandomHand {
     }
     const stepping = move.path.length > 1 && r() < st.stepThrough;
     // Crowned on top (after any delay, 0 ms included), underneath, or a ready-made stack put down.
-    const crown = move.crowned && crownStyle !== 'none' ? (crownStyle ?? (['top', 'top', 'under', 'stacked'] as const)[Math.floor(r() * 4)]) : null;
+    const crown =
+      move.crowned && crownStyle !== 'none' ? (crownStyle ?? (['top', 'top', 'under', 'stacked'] as const)[Math.floor(r() * 4)]) : null;
     const nudge = r() < st.offCentreNudge;
     const land = (sq: number, last: boolean) => {
       this.landedAt = this.table.now();

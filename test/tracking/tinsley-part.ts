@@ -16,9 +16,12 @@ export function tinsleyPart(part: number, parts: number): void {
   describe(`tinsley.pdn on the simulated board, part ${part + 1}/${parts}`, () => {
     it('every game comes out move for move, with no alert', { timeout: 600_000 }, async () => {
       const n = corpusGameCount('tinsley.pdn');
-      const lo = Math.floor((n * part) / parts), hi = Math.floor((n * (part + 1)) / parts);
+      const lo = Math.floor((n * part) / parts),
+        hi = Math.floor((n * (part + 1)) / parts);
       const failures: string[] = [];
-      let moves = 0, reminders = 0, ambiguous = 0;
+      let moves = 0,
+        reminders = 0,
+        ambiguous = 0;
       const games = soakIndexes(lo, hi);
       for (const k of games) {
         const run = await playCorpusGame('tinsley.pdn', k);
@@ -27,7 +30,9 @@ export function tinsleyPart(part: number, parts: number): void {
         ambiguous += run.ambiguousCrowns;
         if (!run.ok) failures.push(run.detail);
       }
-      console.log(`tinsley part ${part + 1}/${parts}: ${games.length} games, ${moves} moves, ${failures.length} not exact or with alerts, ${reminders} incomplete-move reminders, ${ambiguous} ambiguous-crown alerts (an off-centre crown stack reading like a man)`);
+      console.log(
+        `tinsley part ${part + 1}/${parts}: ${games.length} games, ${moves} moves, ${failures.length} not exact or with alerts, ${reminders} incomplete-move reminders, ${ambiguous} ambiguous-crown alerts (an off-centre crown stack reading like a man)`,
+      );
       expect(failures).toEqual([]);
       if (games.length === hi - lo) expect(moves).toBeGreaterThan(10_000);
       // The one physically ambiguous alert (see table.ts) stays rare: under 1 game in 100.

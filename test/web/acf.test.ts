@@ -23,10 +23,25 @@ const problems: string[] = [];
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'crownhead-acf-'));
   mkdirSync(ARTIFACTS, { recursive: true });
-  svc = await startService({ board: { spec: 'sim' }, storage: { gamesDir: join(dir, 'games') }, game: { tournament: true }, http: { host: '127.0.0.1', port: 0 }, log: { level: 'silent' } });
+  svc = await startService({
+    board: { spec: 'sim' },
+    storage: { gamesDir: join(dir, 'games') },
+    game: { tournament: true },
+    http: { host: '127.0.0.1', port: 0 },
+    log: { level: 'silent' },
+  });
   browser = await chromium.launch({
     executablePath: '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
   page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
   page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
@@ -51,10 +66,14 @@ async function hand(...squares: number[]): Promise<void> {
 }
 
 async function waitMoves(texts: string[]): Promise<void> {
-  await page.waitForFunction((want: string[]) => {
-    const got = [...document.querySelectorAll('.movelist td.mv:not(.empty)')].map((e) => e.textContent);
-    return JSON.stringify(got) === JSON.stringify(want);
-  }, texts, { timeout: WAIT });
+  await page.waitForFunction(
+    (want: string[]) => {
+      const got = [...document.querySelectorAll('.movelist td.mv:not(.empty)')].map((e) => e.textContent);
+      return JSON.stringify(got) === JSON.stringify(want);
+    },
+    texts,
+    { timeout: WAIT },
+  );
 }
 
 describe('the ACF rules on the page', () => {
@@ -80,7 +99,11 @@ describe('the ACF rules on the page', () => {
     await waitStatus('in-sync');
     await hand(23, 14, 18);
     await waitStatus('illegal');
-    await page.waitForFunction(() => /must be put right with that piece, not the one on 23/.test(document.querySelector('#status')?.textContent ?? ''), null, { timeout: WAIT });
+    await page.waitForFunction(
+      () => /must be put right with that piece, not the one on 23/.test(document.querySelector('#status')?.textContent ?? ''),
+      null,
+      { timeout: WAIT },
+    );
     expect(await page.locator('#status .retract[data-retract="22"]').count()).toBe(1);
     expect(await page.locator('.movelist td.mv:not(.empty)').count()).toBe(0);
 
@@ -125,7 +148,9 @@ describe('the ACF rules on the page', () => {
     // The board is set back to the ballot's position (the hand does what the set-up list says).
     await page.click('#b-hand-setup');
     await waitStatus('in-sync');
-    const squares = await page.locator('#board .piece').evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-square'))).sort((a, b) => a - b));
+    const squares = await page
+      .locator('#board .piece')
+      .evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-square'))).sort((a, b) => a - b));
     expect(squares).toEqual([1, 2, 3, 4, 5, 7, 8, 9, 10, 11, 12, 13, 18, 21, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32]);
     expect(await page.locator('#players .event .round').innerText()).toBe('· round 1.2');
     const round = (svc.session.tags as Record<string, string>).Round;
@@ -141,8 +166,17 @@ describe('the ACF rules on the page', () => {
     await page.fill('#ng-eleven', '1');
     await page.click('#ng-submit');
     if ((await page.locator('#ng-submit.armed').count()) > 0) await page.click('#ng-submit');
-    await page.waitForFunction(() => /Eleven-man ballot 1/.test(document.querySelector('#players .event')?.textContent ?? ''), null, { timeout: WAIT });
-    await page.waitForFunction(() => [...document.querySelectorAll('#live-polite, #live-assertive, #log, body')].some((e) => /take Black's man off 8 and White's men off 24 and 28, and put a white man on 19/.test(e.textContent ?? '')), null, { timeout: WAIT });
+    await page.waitForFunction(() => /Eleven-man ballot 1/.test(document.querySelector('#players .event')?.textContent ?? ''), null, {
+      timeout: WAIT,
+    });
+    await page.waitForFunction(
+      () =>
+        [...document.querySelectorAll('#live-polite, #live-assertive, #log, body')].some((e) =>
+          /take Black's man off 8 and White's men off 24 and 28, and put a white man on 19/.test(e.textContent ?? ''),
+        ),
+      null,
+      { timeout: WAIT },
+    );
     await page.click('#b-hand-setup');
     await waitStatus('in-sync');
     expect(await page.locator('#board .piece').count()).toBe(22);
@@ -152,7 +186,9 @@ describe('the ACF rules on the page', () => {
     await page.fill('#ng-eleven', '2401');
     const id = svc.session.gameId;
     await page.click('#ng-submit');
-    const validity = await page.locator('#ng-eleven').evaluate((e) => ({ over: (e as HTMLInputElement).validity.rangeOverflow, message: (e as HTMLInputElement).validationMessage }));
+    const validity = await page
+      .locator('#ng-eleven')
+      .evaluate((e) => ({ over: (e as HTMLInputElement).validity.rangeOverflow, message: (e as HTMLInputElement).validationMessage }));
     expect(validity.over).toBe(true);
     expect(validity.message).toMatch(/2400/);
     await page.waitForTimeout(300);

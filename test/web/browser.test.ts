@@ -24,10 +24,24 @@ const problems: string[] = [];
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'crownhead-web-'));
   mkdirSync(ARTIFACTS, { recursive: true });
-  svc = await startService({ board: { spec: 'sim' }, storage: { gamesDir: join(dir, 'games') }, http: { host: '127.0.0.1', port: 0 }, log: { level: 'silent' } });
+  svc = await startService({
+    board: { spec: 'sim' },
+    storage: { gamesDir: join(dir, 'games') },
+    http: { host: '127.0.0.1', port: 0 },
+    log: { level: 'silent' },
+  });
   browser = await chromium.launch({
     executablePath: '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
   page = await browser.newPage({ viewport: { width: 1280, height: 860 }, acceptDownloads: true });
   page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
@@ -46,10 +60,14 @@ const status = () => page.locator('#status [data-status]');
 const waitStatus = (kind: string) => page.waitForSelector(`#status [data-status="${kind}"]`, { timeout: WAIT });
 
 async function waitMoves(texts: string[]): Promise<void> {
-  await page.waitForFunction((want: string[]) => {
-    const got = [...document.querySelectorAll('.movelist td.mv:not(.empty)')].map((e) => e.textContent);
-    return JSON.stringify(got) === JSON.stringify(want);
-  }, texts, { timeout: WAIT });
+  await page.waitForFunction(
+    (want: string[]) => {
+      const got = [...document.querySelectorAll('.movelist td.mv:not(.empty)')].map((e) => e.textContent);
+      return JSON.stringify(got) === JSON.stringify(want);
+    },
+    texts,
+    { timeout: WAIT },
+  );
 }
 
 /** A screenshot of the page from the top (test-artifacts/NAME). */
@@ -107,11 +125,15 @@ describe('the page on the simulated board', () => {
     expect(text).toContain('A man cannot move backwards (15 to 11)');
     expect(text).toContain('Put a black man on 15');
     expect(text).toContain('Take the coin off 11');
-    const fixed = await page.locator('#board rect.mark.fix').evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-mark'))).sort((a, b) => a - b));
+    const fixed = await page
+      .locator('#board rect.mark.fix')
+      .evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-mark'))).sort((a, b) => a - b));
     expect(fixed).toEqual([11, 15]);
     expect(await page.locator('#board [data-fix="15"].badge-place').count()).toBe(1);
     expect(await page.locator('#board [data-fix="11"].badge-remove').count()).toBe(1);
-    await page.waitForFunction(() => /backwards/.test(document.getElementById('live-assertive')?.textContent ?? ''), null, { timeout: WAIT });
+    await page.waitForFunction(() => /backwards/.test(document.getElementById('live-assertive')?.textContent ?? ''), null, {
+      timeout: WAIT,
+    });
     expect(await page.title()).toMatch(/^Illegal move/);
     await shot('web-illegal.png');
 
@@ -147,7 +169,7 @@ describe('the page on the simulated board', () => {
     expect(api).toMatch(/1\. 11-15 24-19 2\. 15x24 28x19/);
   }, 60_000);
 
-  it('sets the players\' names', async () => {
+  it("sets the players' names", async () => {
     await page.click('#names-card summary');
     await page.fill('#names-form [name=Black]', 'Ann');
     await page.fill('#names-form [name=White]', 'Ben');
@@ -167,7 +189,9 @@ describe('the page on the simulated board', () => {
     await page.fill('#new-game-form [name=fen]', 'B:W32:B26');
     // A game is in progress: the first click asks, the second confirms.
     await page.click('#ng-submit');
-    await page.waitForFunction(() => document.getElementById('ng-submit')?.textContent === 'Confirm: abandon the game in progress', null, { timeout: WAIT });
+    await page.waitForFunction(() => document.getElementById('ng-submit')?.textContent === 'Confirm: abandon the game in progress', null, {
+      timeout: WAIT,
+    });
     expect(await page.locator('#board .piece').count()).toBe(22);
     await page.click('#ng-submit');
     await waitStatus('setup');
@@ -236,7 +260,12 @@ describe('the page on the simulated board', () => {
 
   it('shows a reconnecting banner when the service goes away, and catches up when it is back', async () => {
     const gamesDir = join(dir, 'games-2');
-    let other = await startService({ board: { spec: 'sim' }, storage: { gamesDir }, http: { host: '127.0.0.1', port: 0 }, log: { level: 'silent' } });
+    let other = await startService({
+      board: { spec: 'sim' },
+      storage: { gamesDir },
+      http: { host: '127.0.0.1', port: 0 },
+      log: { level: 'silent' },
+    });
     const port = other.port;
     const p2 = await browser.newPage({ viewport: { width: 1000, height: 800 } });
     try {
@@ -248,7 +277,12 @@ describe('the page on the simulated board', () => {
       expect(await p2.locator('#conn').innerText()).toContain('Offline');
       // Controls are off while disconnected.
       expect(await p2.locator('#sq-11').count()).toBe(0);
-      other = await startService({ board: { spec: 'sim' }, storage: { gamesDir }, http: { host: '127.0.0.1', port }, log: { level: 'silent' } });
+      other = await startService({
+        board: { spec: 'sim' },
+        storage: { gamesDir },
+        http: { host: '127.0.0.1', port },
+        log: { level: 'silent' },
+      });
       await p2.waitForFunction(() => !document.querySelector('#banner .banner-warn'), null, { timeout: WAIT });
       await p2.waitForSelector('#sq-11', { timeout: WAIT });
       expect(await p2.locator('#conn').innerText()).toContain('Simulated board');
@@ -262,7 +296,9 @@ describe('the page on the simulated board', () => {
 describe('the page, second edition', () => {
   const noHorizontalScroll = (p: Page) => p.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
 
-  async function newGameFromForm(opts: { tc?: string; huffing?: boolean; computer?: { side: 'black' | 'white'; level: number } } = {}): Promise<void> {
+  async function newGameFromForm(
+    opts: { tc?: string; huffing?: boolean; computer?: { side: 'black' | 'white'; level: number } } = {},
+  ): Promise<void> {
     await page.setViewportSize({ width: 1280, height: 860 });
     if (!(await page.locator('#new-game-card[open]').count())) await page.click('#new-game-card summary');
     await page.check('#new-game-form input[name=from][value=start]');
@@ -271,10 +307,17 @@ describe('the page, second edition', () => {
     if (opts.computer) await page.selectOption('#ng-level', String(opts.computer.level));
     if (opts.huffing) await page.check('#ng-huffing');
     else await page.uncheck('#ng-huffing');
-    const id = await page.evaluate(() => (window as unknown as { crownhead: { state(): { snap: { gameId: string } } } }).crownhead.state().snap.gameId);
+    const id = await page.evaluate(
+      () => (window as unknown as { crownhead: { state(): { snap: { gameId: string } } } }).crownhead.state().snap.gameId,
+    );
     await page.click('#ng-submit');
     if ((await page.locator('#ng-submit.armed').count()) > 0) await page.click('#ng-submit');
-    await page.waitForFunction((old: string) => (window as unknown as { crownhead: { state(): { snap: { gameId: string } } } }).crownhead.state().snap.gameId !== old, id, { timeout: WAIT });
+    await page.waitForFunction(
+      (old: string) =>
+        (window as unknown as { crownhead: { state(): { snap: { gameId: string } } } }).crownhead.state().snap.gameId !== old,
+      id,
+      { timeout: WAIT },
+    );
     await page.click('#b-hand-setup');
     await waitStatus('in-sync');
   }
@@ -339,12 +382,16 @@ describe('the page, second edition', () => {
     expect(await page.locator('#conn').innerText()).toContain('Reviewing');
     await page.keyboard.press('ArrowLeft');
     await page.keyboard.press('ArrowLeft');
-    await page.waitForFunction(() => document.querySelector('.review-label')?.textContent === 'Reviewing: the start position (0/3)', null, { timeout: WAIT });
+    await page.waitForFunction(() => document.querySelector('.review-label')?.textContent === 'Reviewing: the start position (0/3)', null, {
+      timeout: WAIT,
+    });
     expect(await page.locator('#board .piece').count()).toBe(24);
     await shot('web-review.png');
     // The live game goes on underneath: a move while reviewing is recorded, the review stays.
     await page.keyboard.press('ArrowRight');
-    await page.waitForFunction(() => document.querySelector('.review-label')?.textContent === 'Reviewing: move 1. 11-16 (1/3)', null, { timeout: WAIT });
+    await page.waitForFunction(() => document.querySelector('.review-label')?.textContent === 'Reviewing: move 1. 11-16 (1/3)', null, {
+      timeout: WAIT,
+    });
     // Clicking a move shows its position; "Back to live" returns.
     await page.click('.movelist td.mv[data-to="3"]');
     await page.waitForSelector('.review-bar.live', { timeout: WAIT });
@@ -354,15 +401,19 @@ describe('the page, second edition', () => {
     await page.waitForSelector('.review-bar.live', { timeout: WAIT });
     expect(await page.locator('#board .piece[data-square="14"]').count()).toBe(1);
     // A swipe on the board (touch) steps too: right is back.
-    const swipe = (dx: number) => page.evaluate((d: number) => {
-      const el = document.getElementById('board')!;
-      const r = el.getBoundingClientRect();
-      const at = (x: number) => new Touch({ identifier: 1, target: el, clientX: r.left + r.width / 2 + x, clientY: r.top + r.height / 2 });
-      el.dispatchEvent(new TouchEvent('touchstart', { touches: [at(0)], changedTouches: [at(0)], bubbles: true }));
-      el.dispatchEvent(new TouchEvent('touchend', { touches: [], changedTouches: [at(d)], bubbles: true }));
-    }, dx);
+    const swipe = (dx: number) =>
+      page.evaluate((d: number) => {
+        const el = document.getElementById('board')!;
+        const r = el.getBoundingClientRect();
+        const at = (x: number) =>
+          new Touch({ identifier: 1, target: el, clientX: r.left + r.width / 2 + x, clientY: r.top + r.height / 2 });
+        el.dispatchEvent(new TouchEvent('touchstart', { touches: [at(0)], changedTouches: [at(0)], bubbles: true }));
+        el.dispatchEvent(new TouchEvent('touchend', { touches: [], changedTouches: [at(d)], bubbles: true }));
+      }, dx);
     await swipe(120);
-    await page.waitForFunction(() => document.querySelector('.review-label')?.textContent === 'Reviewing: move 1... 24-20 (2/3)', null, { timeout: WAIT });
+    await page.waitForFunction(() => document.querySelector('.review-label')?.textContent === 'Reviewing: move 1... 24-20 (2/3)', null, {
+      timeout: WAIT,
+    });
     await swipe(-120);
     await page.waitForSelector('.review-bar.live', { timeout: WAIT });
     // Keys too: Left then Escape.
@@ -411,7 +462,9 @@ describe('the page, second edition', () => {
     // Newest first: the game in play, then the drawn one (3 plies: 2 moves), dated with its time.
     expect(await rows.nth(0).getAttribute('class')).toBe('current');
     const drawn = rows.nth(1);
-    expect((await drawn.innerText()).replace(/\s+/g, ' ')).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d Ann – Ben Club night 1\/2-1\/2 2 Open PDN Delete$/);
+    expect((await drawn.innerText()).replace(/\s+/g, ' ')).toMatch(
+      /^\d{4}-\d\d-\d\d \d\d:\d\d Ann – Ben Club night 1\/2-1\/2 2 Open PDN Delete$/,
+    );
     await shot('web-archive.png');
     const id = (await drawn.getAttribute('data-game'))!;
     await page.click(`#open-${id}`);
@@ -421,7 +474,9 @@ describe('the page, second edition', () => {
     await waitMoves(['11-16', '24-20', '9-14']);
     expect(await page.locator('#moves h2').innerText()).toMatch(/archived game/i);
     await page.keyboard.press('ArrowLeft');
-    await page.waitForFunction(() => /1\.\.\. 24-20 \(2\/3\)$/.test(document.querySelector('.review-label')?.textContent ?? ''), null, { timeout: WAIT });
+    await page.waitForFunction(() => /1\.\.\. 24-20 \(2\/3\)$/.test(document.querySelector('.review-label')?.textContent ?? ''), null, {
+      timeout: WAIT,
+    });
     const [download] = await Promise.all([page.waitForEvent('download', { timeout: WAIT }), page.click('#rv-download')]);
     const pdn = readFileSync(await download.path(), 'utf8');
     expect(pdn).toMatch(/1\. 11-16 24-20 2\. 9-14 1\/2-1\/2/);
@@ -467,7 +522,12 @@ describe('the page, second edition', () => {
   }, 60_000);
 
   it('read-only watchers see no forms and no controls', async () => {
-    const other = await startService({ board: { spec: 'sim' }, storage: { gamesDir: join(dir, 'games-ro') }, http: { host: '127.0.0.1', port: 0, requireToken: true, token: 'ro-test-token' }, log: { level: 'silent' } });
+    const other = await startService({
+      board: { spec: 'sim' },
+      storage: { gamesDir: join(dir, 'games-ro') },
+      http: { host: '127.0.0.1', port: 0, requireToken: true, token: 'ro-test-token' },
+      log: { level: 'silent' },
+    });
     const p2 = await browser.newPage({ viewport: { width: 1000, height: 800 } });
     try {
       await p2.goto(other.url);
@@ -506,4 +566,3 @@ describe('the page, second edition', () => {
     await shot('web-offline.png');
   }, 60_000);
 });
-

@@ -20,7 +20,8 @@ describe('buildPage', () => {
     expect(html).toMatch(/<link rel="stylesheet" href="\/assets\/app\.css\?v=[0-9a-f]{10}">/);
     expect(html).toContain('<meta name="viewport"');
     // The containers the script renders into, and the two live regions.
-    for (const id of ['board', 'hand', 'status', 'players', 'moves', 'game', 'forms', 'banner', 'conn', 'toggles', 'log']) expect(html).toContain(`id="${id}"`);
+    for (const id of ['board', 'hand', 'status', 'players', 'moves', 'game', 'forms', 'banner', 'conn', 'toggles', 'log'])
+      expect(html).toContain(`id="${id}"`);
     expect(html).toContain('id="live-polite" class="sr-only" aria-live="polite"');
     expect(html).toContain('id="live-assertive" class="sr-only" aria-live="assertive"');
     // Minified, no source map, no Node leftovers, nothing from the network.

@@ -23,7 +23,16 @@ beforeAll(async () => {
   mkdirSync(ARTIFACTS, { recursive: true });
   browser = await chromium.launch({
     executablePath: '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
 }, 60_000);
 
@@ -34,7 +43,12 @@ afterAll(async () => {
 
 describe('the page, playing the computer', () => {
   it('plays the computer, chosen in the form: its move drawn and said on the page, carried out on the board', async () => {
-    const own = await startService({ board: { spec: 'sim' }, storage: { gamesDir: join(dir, 'games-computer') }, http: { host: '127.0.0.1', port: 0 }, log: { level: 'silent' } });
+    const own = await startService({
+      board: { spec: 'sim' },
+      storage: { gamesDir: join(dir, 'games-computer') },
+      http: { host: '127.0.0.1', port: 0 },
+      log: { level: 'silent' },
+    });
     const p = await browser.newPage({ viewport: { width: 1280, height: 860 } });
     p.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
     try {
@@ -44,11 +58,19 @@ describe('the page, playing the computer', () => {
       await p.selectOption('#ng-computer', 'white');
       await p.selectOption('#ng-level', '1');
       await p.click('#ng-submit');
-      await p.waitForFunction(() => (window as unknown as { crownhead: { state(): { snap: { tags: Record<string, string> } | null } } }).crownhead.state().snap?.tags.White === 'Crownhead (level 1)', undefined, { timeout: WAIT });
+      await p.waitForFunction(
+        () =>
+          (window as unknown as { crownhead: { state(): { snap: { tags: Record<string, string> } | null } } }).crownhead.state().snap?.tags
+            .White === 'Crownhead (level 1)',
+        undefined,
+        { timeout: WAIT },
+      );
       await p.waitForSelector('#b-hand-setup', { timeout: WAIT });
       await p.click('#b-hand-setup');
       await p.waitForSelector('#status [data-status="in-sync"]', { timeout: WAIT }).catch(async (e) => {
-        throw new Error(`${e.message}; status: ${await p.locator('#status').innerText()}; sent: ${JSON.stringify(await p.evaluate(() => (window as unknown as { crownhead: { state(): unknown } }).crownhead.state()).then((st) => (st as { pending?: unknown }).pending))}`);
+        throw new Error(
+          `${e.message}; status: ${await p.locator('#status').innerText()}; sent: ${JSON.stringify(await p.evaluate(() => (window as unknown as { crownhead: { state(): unknown } }).crownhead.state()).then((st) => (st as { pending?: unknown }).pending))}`,
+        );
       });
       const click = async (...squares: number[]) => {
         for (const sq of squares) {
@@ -60,11 +82,17 @@ describe('the page, playing the computer', () => {
       // The computer (in its worker) answers: a dashed route on the board and the words in the status.
       const route = await p.waitForSelector('#board .computer-route', { timeout: WAIT });
       const text = (await route.getAttribute('data-computer'))!;
-      expect(await p.locator('#status .computer').innerText()).toBe(`The computer (White, level 1) plays ${text}: carry it out on the board.`);
+      expect(await p.locator('#status .computer').innerText()).toBe(
+        `The computer (White, level 1) plays ${text}: carry it out on the board.`,
+      );
       await p.screenshot({ path: join(ARTIFACTS, 'web-computer.png') });
       const [from, to] = text.split('-').map(Number);
       await click(from, to);
-      await p.waitForFunction((want: string) => [...document.querySelectorAll('.movelist td.mv:not(.empty)')].map((e) => e.textContent).join(' ') === want, `11-15 ${text}`, { timeout: WAIT });
+      await p.waitForFunction(
+        (want: string) => [...document.querySelectorAll('.movelist td.mv:not(.empty)')].map((e) => e.textContent).join(' ') === want,
+        `11-15 ${text}`,
+        { timeout: WAIT },
+      );
       expect(await p.locator('#board .computer-route').count()).toBe(0);
       expect(problems).toEqual([]);
     } finally {

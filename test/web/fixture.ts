@@ -38,7 +38,15 @@ export class TableServer {
   private onEvent(e: SessionEvent): void {
     if (e.type === 'counts') {
       const tr = this.session.tracker;
-      this.queue.push(JSON.stringify({ v: 1, type: 'counts', counts: Array.from(tr.reader.counts), differences: tr.differences(), status: tr.boardStatus }));
+      this.queue.push(
+        JSON.stringify({
+          v: 1,
+          type: 'counts',
+          counts: Array.from(tr.reader.counts),
+          differences: tr.differences(),
+          status: tr.boardStatus,
+        }),
+      );
     } else if (e.type === 'clock') {
       this.queue.push(JSON.stringify({ v: 1, type: 'clock', clock: e.clock }));
     } else {
@@ -50,8 +58,16 @@ export class TableServer {
 
   hello(server: Partial<ServerInfo> = {}): string {
     const info: ServerInfo = {
-      name: 'crownhead', version: '0.1.0', readOnly: false, tokenRequired: false, sim: true, source: 'sim', board: 'simulated board SIM', fallback: null,
-      storage: { ok: true, message: 'games are saved in ./games' }, ...server,
+      name: 'crownhead',
+      version: '0.1.0',
+      readOnly: false,
+      tokenRequired: false,
+      sim: true,
+      source: 'sim',
+      board: 'simulated board SIM',
+      fallback: null,
+      storage: { ok: true, message: 'games are saved in ./games' },
+      ...server,
     };
     const msg: ServerMessage = { v: 1, type: 'hello', server: info, state: this.session.snapshot() };
     return JSON.stringify(msg);

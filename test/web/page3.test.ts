@@ -28,10 +28,24 @@ let dir: string;
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'crownhead-page3-'));
   mkdirSync(SHOTS, { recursive: true });
-  svc = await startService({ board: { spec: 'sim' }, storage: { gamesDir: join(dir, 'games') }, http: { host: '127.0.0.1', port: 0 }, log: { level: 'silent' } });
+  svc = await startService({
+    board: { spec: 'sim' },
+    storage: { gamesDir: join(dir, 'games') },
+    http: { host: '127.0.0.1', port: 0 },
+    log: { level: 'silent' },
+  });
   browser = await chromium.launch({
     executablePath: '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
 }, 60_000);
 
@@ -88,10 +102,11 @@ describe.each(VIEWPORTS)('the page, third edition, at $width×$height ($name)', 
     await page.waitForFunction((k: number) => document.querySelectorAll('.movelist td.mv:not(.empty)').length === k, n, { timeout: WAIT });
   }
   /** The board's box on the page (document coordinates, whatever the scroll). */
-  const boardBox = (): Promise<Box> => page.evaluate(() => {
-    const r = document.querySelector('#board svg.board-svg')!.getBoundingClientRect();
-    return { x: r.x + scrollX, y: r.y + scrollY, w: r.width, h: r.height };
-  });
+  const boardBox = (): Promise<Box> =>
+    page.evaluate(() => {
+      const r = document.querySelector('#board svg.board-svg')!.getBoundingClientRect();
+      return { x: r.x + scrollX, y: r.y + scrollY, w: r.width, h: r.height };
+    });
   async function stillHome(when: string): Promise<void> {
     // Let a render land first (the page draws on the next animation frame).
     await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
@@ -100,19 +115,26 @@ describe.each(VIEWPORTS)('the page, third edition, at $width×$height ($name)', 
     expect(moved, `the board moved ${moved.toFixed(1)} px (${when}): ${JSON.stringify(home)} → ${JSON.stringify(b)}`).toBeLessThan(0.5);
   }
   /** Inside the viewport with the page scrolled to the top. */
-  const onFirstScreen = (selector: string) => page.evaluate((sel: string) => {
-    const el = document.querySelector(sel);
-    if (!el) return `${sel}: missing`;
-    const r = el.getBoundingClientRect();
-    const ok = scrollY === 0 && r.top >= 0 && r.left >= 0 && r.bottom <= innerHeight && r.right <= innerWidth && r.width > 0;
-    return ok ? 'ok' : `${sel}: ${Math.round(r.left)},${Math.round(r.top)}–${Math.round(r.right)},${Math.round(r.bottom)} in ${innerWidth}×${innerHeight} (scrolled ${scrollY})`;
-  }, selector);
+  const onFirstScreen = (selector: string) =>
+    page.evaluate((sel: string) => {
+      const el = document.querySelector(sel);
+      if (!el) return `${sel}: missing`;
+      const r = el.getBoundingClientRect();
+      const ok = scrollY === 0 && r.top >= 0 && r.left >= 0 && r.bottom <= innerHeight && r.right <= innerWidth && r.width > 0;
+      return ok
+        ? 'ok'
+        : `${sel}: ${Math.round(r.left)},${Math.round(r.top)}–${Math.round(r.right)},${Math.round(r.bottom)} in ${innerWidth}×${innerHeight} (scrolled ${scrollY})`;
+    }, selector);
 
   async function submitNewGame(): Promise<string> {
     const id = (await snap()).gameId;
     await page.click('#ng-submit');
     if ((await page.locator('#ng-submit.armed').count()) > 0) await page.click('#ng-submit');
-    await page.waitForFunction((old: string) => (window as unknown as { crownhead: { state(): { snap: Snap } } }).crownhead.state().snap.gameId !== old, id, { timeout: WAIT });
+    await page.waitForFunction(
+      (old: string) => (window as unknown as { crownhead: { state(): { snap: Snap } } }).crownhead.state().snap.gameId !== old,
+      id,
+      { timeout: WAIT },
+    );
     return id;
   }
   async function openForm(): Promise<void> {
@@ -158,16 +180,28 @@ describe.each(VIEWPORTS)('the page, third edition, at $width×$height ($name)', 
     expect(s.clock?.control).toBe('10 min + 5 s');
     expect(s.tags.TimeControl).toBe('600+5');
     // "Start new game" brings the page back to the board.
-    await page.waitForFunction(() => {
-      const r = document.querySelector('#board svg.board-svg')!.getBoundingClientRect();
-      return r.top >= 0 && r.top < innerHeight / 2;
-    }, null, { timeout: WAIT });
+    await page.waitForFunction(
+      () => {
+        const r = document.querySelector('#board svg.board-svg')!.getBoundingClientRect();
+        return r.top >= 0 && r.top < innerHeight / 2;
+      },
+      null,
+      { timeout: WAIT },
+    );
   }, 90_000);
 
   it('shows the board, both clocks and their buttons on the first screen', async () => {
     await setUp();
     home = await boardBox();
-    for (const sel of ['#board svg.board-svg', '[data-clock=black]', '[data-clock=white]', '#b-resign-black', '#b-resign-white', '#b-offer-draw-black', '#b-offer-draw-white']) {
+    for (const sel of [
+      '#board svg.board-svg',
+      '[data-clock=black]',
+      '[data-clock=white]',
+      '#b-resign-black',
+      '#b-resign-white',
+      '#b-offer-draw-black',
+      '#b-offer-draw-white',
+    ]) {
       expect(await onFirstScreen(sel)).toBe('ok');
     }
     // At 1280×800 the simulated board's bar is on the first screen too.
@@ -186,7 +220,9 @@ describe.each(VIEWPORTS)('the page, third edition, at $width×$height ($name)', 
     // Illegal: the man on 15 goes back to 11.
     await hand(15, 11);
     await waitStatus('illegal');
-    await page.waitForFunction(() => /backwards/.test(document.getElementById('live-assertive')?.textContent ?? ''), null, { timeout: WAIT });
+    await page.waitForFunction(() => /backwards/.test(document.getElementById('live-assertive')?.textContent ?? ''), null, {
+      timeout: WAIT,
+    });
     await stillHome('with the illegal-move alert');
     await shot('illegal');
     await hand(11, 15);
@@ -224,12 +260,18 @@ describe.each(VIEWPORTS)('the page, third edition, at $width×$height ($name)', 
     expect(await page.locator('#status .status-time').count()).toBe(1);
     const grace = await page.locator('#status [data-grace]').innerText();
     expect(grace).toMatch(/^\d+:\d\d$|^\d\.\d$/);
-    await page.waitForFunction((g: string) => {
-      const t = document.querySelector('#status [data-grace]')?.textContent;
-      return !!t && t !== g;
-    }, grace, { timeout: WAIT });
+    await page.waitForFunction(
+      (g: string) => {
+        const t = document.querySelector('#status [data-grace]')?.textContent;
+        return !!t && t !== g;
+      },
+      grace,
+      { timeout: WAIT },
+    );
     // Spoken and sounded as an alert (the service's "time" event), and the status colour is the alert's.
-    await page.waitForFunction(() => /Time, Black/.test(document.getElementById('live-assertive')?.textContent ?? ''), null, { timeout: WAIT });
+    await page.waitForFunction(() => /Time, Black/.test(document.getElementById('live-assertive')?.textContent ?? ''), null, {
+      timeout: WAIT,
+    });
     await stillHome('with time called');
     // (On a phone the status is on the first screen with the board.)
     await page.evaluate(() => window.scrollTo(0, 0));
@@ -241,13 +283,15 @@ describe.each(VIEWPORTS)('the page, third edition, at $width×$height ($name)', 
     await hand(11, 15);
     await waitMoves(1);
     await page.waitForFunction(() => !document.querySelector('#status [data-time-called="black"]'), null, { timeout: WAIT });
-    const text = await page.waitForSelector('#board polyline.computer-route', { timeout: 30_000 }).then((el) => el.getAttribute('data-computer'));
-    await stillHome('with the computer\'s move to carry out');
+    const text = await page
+      .waitForSelector('#board polyline.computer-route', { timeout: 30_000 })
+      .then((el) => el.getAttribute('data-computer'));
+    await stillHome("with the computer's move to carry out");
     await shot('computer');
     const [from, to] = text!.split(/[-x]/).map(Number);
     await hand(from, to);
     await waitMoves(2);
-    await stillHome('after the computer\'s move');
+    await stillHome("after the computer's move");
 
     // The end: Black resigns; a finished game shows no tick.
     await page.click('#b-resign-black');
@@ -261,11 +305,15 @@ describe.each(VIEWPORTS)('the page, third edition, at $width×$height ($name)', 
   it('shows the evaluation as a vertical bar beside the board, a signed score from a stated side or "equal"', async () => {
     await page.click('#t-evaluation');
     await page.waitForSelector('#evalbar .evalbar', { timeout: WAIT });
-    await page.waitForFunction(() => !/thinking/.test(document.querySelector('.eval-text')?.textContent ?? 'thinking'), null, { timeout: 30_000 });
-    const [bar, board] = await page.evaluate(() => [document.querySelector('#evalbar .evalbar')!, document.querySelector('#board svg.board-svg')!].map((e) => {
-      const r = e.getBoundingClientRect();
-      return { x: r.x, y: r.y, w: r.width, h: r.height };
-    }));
+    await page.waitForFunction(() => !/thinking/.test(document.querySelector('.eval-text')?.textContent ?? 'thinking'), null, {
+      timeout: 30_000,
+    });
+    const [bar, board] = await page.evaluate(() =>
+      [document.querySelector('#evalbar .evalbar')!, document.querySelector('#board svg.board-svg')!].map((e) => {
+        const r = e.getBoundingClientRect();
+        return { x: r.x, y: r.y, w: r.width, h: r.height };
+      }),
+    );
     expect(bar.h).toBeGreaterThan(bar.w * 5);
     expect(bar.x + bar.w).toBeLessThanOrEqual(board.x + 1);
     expect(Math.abs(bar.h - board.h)).toBeLessThan(board.h * 0.05);
@@ -294,11 +342,15 @@ describe.each(VIEWPORTS)('the page, third edition, at $width×$height ($name)', 
     await page.click('#b-resign-black');
     await page.waitForSelector('#b-analyse', { timeout: WAIT });
     await page.click('#b-analyse');
-    await page.waitForFunction(() => /marked|No mistakes/.test(document.querySelector('#moves .analysis')?.textContent ?? ''), null, { timeout: 120_000 });
+    await page.waitForFunction(() => /marked|No mistakes/.test(document.querySelector('#moves .analysis')?.textContent ?? ''), null, {
+      timeout: 120_000,
+    });
     expect(await page.locator('#moves .analysis').innerText()).toMatch(/1 move marked/);
     await page.click('#mv-1');
     await page.waitForSelector('.review-bar.reviewing', { timeout: WAIT });
-    const better = await page.waitForSelector('#board polyline.better-route', { timeout: WAIT }).then((el) => el.getAttribute('data-better'));
+    const better = await page
+      .waitForSelector('#board polyline.better-route', { timeout: WAIT })
+      .then((el) => el.getAttribute('data-better'));
     expect(better).toMatch(/^14[-x]/);
     expect(await page.locator('.review-note').innerText()).toContain(`${better} was better`);
     await stillHome('reviewing an analysed move');
@@ -319,7 +371,9 @@ describe.each(VIEWPORTS)('the page, third edition, at $width×$height ($name)', 
     await page.focus('#board [tabindex="0"]');
     const first = await page.evaluate(() => document.activeElement?.id);
     await page.keyboard.press('ArrowDown');
-    await page.waitForFunction((f: string) => document.activeElement?.id !== f && /^sq-/.test(document.activeElement?.id ?? ''), first!, { timeout: WAIT });
+    await page.waitForFunction((f: string) => document.activeElement?.id !== f && /^sq-/.test(document.activeElement?.id ?? ''), first!, {
+      timeout: WAIT,
+    });
     const now = await page.evaluate(() => document.activeElement!.id);
     expect(await page.locator('#board [tabindex="0"]').evaluateAll((els) => els.map((e) => e.id))).toEqual([now]);
 
@@ -348,12 +402,17 @@ describe.each(VIEWPORTS)('the page, third edition, at $width×$height ($name)', 
     // Square numbers: at least 10 px on a phone, and 4.5:1 against the square under them.
     const num = await page.evaluate(() => {
       const lum = (c: string) => {
-        const [r, g, b] = (c.match(/[\d.]+/g) ?? []).slice(0, 3).map(Number).map((v) => v / 255).map((v) => (v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4));
+        const [r, g, b] = (c.match(/[\d.]+/g) ?? [])
+          .slice(0, 3)
+          .map(Number)
+          .map((v) => v / 255)
+          .map((v) => (v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4));
         return 0.2126 * r + 0.7152 * g + 0.0722 * b;
       };
       const text = document.querySelector('#board .nums text')!;
       const dark = document.querySelector('#board rect.dark')!;
-      const fg = getComputedStyle(text).fill, bg = getComputedStyle(dark).fill;
+      const fg = getComputedStyle(text).fill,
+        bg = getComputedStyle(dark).fill;
       const alpha = /rgba/.test(fg) ? Number(fg.match(/[\d.]+/g)![3]) : 1;
       const [lf, lb] = [lum(fg), lum(bg)];
       // A translucent fill over the square: blend first.

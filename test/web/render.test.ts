@@ -7,7 +7,18 @@ import { describe, expect, it } from 'vitest';
 import { colOf, rowOf } from '../../src/rules/squares.ts';
 import { squareRowCol, squareXY } from '../../src/web/model.ts';
 import {
-  fixSentences, formatClock, renderBanner, renderBoard, renderEvalBar, renderHand, renderMoves, renderPlayers, renderRegions, renderStatus, renderToggles, squareList,
+  fixSentences,
+  formatClock,
+  renderBanner,
+  renderBoard,
+  renderEvalBar,
+  renderHand,
+  renderMoves,
+  renderPlayers,
+  renderRegions,
+  renderStatus,
+  renderToggles,
+  squareList,
 } from '../../src/web/render.ts';
 import { initialState, reduce, type ViewState } from '../../src/web/state.ts';
 import { TableServer } from './fixture.ts';
@@ -76,8 +87,12 @@ describe('board', () => {
     const { s } = await synced();
     const pieces = elements(board(s), 'piece');
     expect(pieces).toHaveLength(24);
-    expect(pieces.filter((p) => p['data-color'] === 'black').map((p) => Number(p['data-square']))).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
-    expect(pieces.filter((p) => p['data-color'] === 'white').map((p) => Number(p['data-square']))).toEqual([21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32]);
+    expect(pieces.filter((p) => p['data-color'] === 'black').map((p) => Number(p['data-square']))).toEqual([
+      1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12,
+    ]);
+    expect(pieces.filter((p) => p['data-color'] === 'white').map((p) => Number(p['data-square']))).toEqual([
+      21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32,
+    ]);
     expect(pieces.every((p) => p['data-coins'] === '1' && p['data-want'] === '1')).toBe(true);
     expect(count(board(s), /class="disc"/)).toBe(24);
     expect(count(board(s), /<path class="crown/)).toBe(0);
@@ -88,7 +103,10 @@ describe('board', () => {
     const svg = board(s);
     const pieces = elements(svg, 'piece');
     expect(pieces.map((p) => [Number(p['data-square']), p['data-color'], p.class.includes('king')])).toEqual([
-      [6, 'black', true], [10, 'black', false], [18, 'white', false], [27, 'white', true],
+      [6, 'black', true],
+      [10, 'black', false],
+      [18, 'white', false],
+      [27, 'white', true],
     ]);
     expect(count(svg, /class="disc"/)).toBe(6);
     expect(count(svg, /<path class="crown crown-b"/)).toBe(1);
@@ -120,7 +138,11 @@ describe('board', () => {
     const s = feed(s0, t.take());
     expect(s.status.kind).toBe('illegal');
     const svg = board(s);
-    expect(elements(svg, 'mark fix').map((m) => Number(m['data-mark'])).sort((a, b) => a - b)).toEqual([11, 15]);
+    expect(
+      elements(svg, 'mark fix')
+        .map((m) => Number(m['data-mark']))
+        .sort((a, b) => a - b),
+    ).toEqual([11, 15]);
     expect(elements(svg, 'badge badge-place').map((b) => b['data-fix'])).toEqual(['15']);
     expect(elements(svg, 'badge badge-remove').map((b) => b['data-fix'])).toEqual(['11']);
     // The board as it stands: 15 lifted (an outline of the black man), a coin on 11 that should not be there.
@@ -173,7 +195,8 @@ describe('board', () => {
     expect(flipped).toMatch(/<text x="1\.05" y="0\.175">32<\/text>/);
     expect(board(s)).toMatch(/<text x="1\.05" y="0\.175">1<\/text>/);
     // Pieces move with their squares.
-    const p1 = (svg: string) => /<g class="piece" data-square="1"[^>]*>(<g class="coin[^"]*"><circle class="shadow" cx="([\d.]+)" cy="([\d.]+)")/.exec(svg);
+    const p1 = (svg: string) =>
+      /<g class="piece" data-square="1"[^>]*>(<g class="coin[^"]*"><circle class="shadow" cx="([\d.]+)" cy="([\d.]+)")/.exec(svg);
     expect(Number(p1(board(s))![3])).toBeLessThan(1);
     expect(Number(p1(flipped)![3])).toBeGreaterThan(7);
   });
@@ -186,7 +209,11 @@ describe('board', () => {
     expect(hits.every((h) => h.role === 'button' && h['data-act'] === 'square')).toBe(true);
     // One tab stop for the board (a roving tabindex): the square the arrow keys last reached.
     expect(hits.filter((h) => h.tabindex === '0').map((h) => h['data-sq'])).toEqual(['1']);
-    expect(elements(board(reduce(s, { type: 'board-focus', square: 22 })), 'hit').filter((h) => h.tabindex === '0').map((h) => h['data-sq'])).toEqual(['22']);
+    expect(
+      elements(board(reduce(s, { type: 'board-focus', square: 22 })), 'hit')
+        .filter((h) => h.tabindex === '0')
+        .map((h) => h['data-sq']),
+    ).toEqual(['22']);
     expect(hits[10]['aria-label']).toBe('Square 11, black man: lift');
     expect(hits[14]['aria-label']).toBe('Square 15, empty: place');
     expect(renderHand(s)).toContain('data-act="hand-setup"');
@@ -205,8 +232,12 @@ describe('panels', () => {
     let s = feed(s0, t.take());
     let html = renderMoves(s);
     // Each move is a button that shows its position (review mode).
-    expect(html).toMatch(/<tr><th scope="row">1\.<\/th><td class="mv" data-act="review" data-to="1"[^>]*>11-15<\/td><td class="mv" data-act="review" data-to="2"[^>]*>23-19<\/td><\/tr>/);
-    expect(html).toMatch(/<tr><th scope="row">2\.<\/th><td class="mv current" data-act="review" data-to="3"[^>]*aria-current="step">8-11<\/td><td class="mv empty">…<\/td><\/tr>/);
+    expect(html).toMatch(
+      /<tr><th scope="row">1\.<\/th><td class="mv" data-act="review" data-to="1"[^>]*>11-15<\/td><td class="mv" data-act="review" data-to="2"[^>]*>23-19<\/td><\/tr>/,
+    );
+    expect(html).toMatch(
+      /<tr><th scope="row">2\.<\/th><td class="mv current" data-act="review" data-to="3"[^>]*aria-current="step">8-11<\/td><td class="mv empty">…<\/td><\/tr>/,
+    );
     expect(html).toContain('White to move');
     t.session.resign('white');
     s = feed(s, t.take());
@@ -301,12 +332,14 @@ describe('panels', () => {
   it('words: square lists, grouped fixes, clock times', () => {
     expect(squareList([3, 1, 2, 4, 9, 6, 7])).toBe('1–4, 6, 7 and 9');
     expect(squareList([15])).toBe('15');
-    expect(fixSentences([
-      { square: 2, action: 'place', piece: 'a black man', coins: 1 },
-      { square: 1, action: 'place', piece: 'a black man', coins: 1 },
-      { square: 30, action: 'place', piece: 'a second coin (crown)', coins: 1 },
-      { square: 11, action: 'remove', piece: 'the coin', coins: 1 },
-    ])).toEqual(['Put a black man on 1 and 2', 'Put a second coin (crown) on 30', 'Take the coin off 11']);
+    expect(
+      fixSentences([
+        { square: 2, action: 'place', piece: 'a black man', coins: 1 },
+        { square: 1, action: 'place', piece: 'a black man', coins: 1 },
+        { square: 30, action: 'place', piece: 'a second coin (crown)', coins: 1 },
+        { square: 11, action: 'remove', piece: 'the coin', coins: 1 },
+      ]),
+    ).toEqual(['Put a black man on 1 and 2', 'Put a second coin (crown) on 30', 'Take the coin off 11']);
     expect(formatClock(300_000)).toBe('5:00');
     expect(formatClock(61_001)).toBe('1:02');
     expect(formatClock(9_950)).toBe('9.9');
@@ -316,15 +349,24 @@ describe('panels', () => {
 });
 
 describe('playing the computer', () => {
-  it('draws the computer\'s move as a dashed route and says it in the status; while it thinks, says so', async () => {
+  it("draws the computer's move as a dashed route and says it in the status; while it thinks, says so", async () => {
     const { t, s } = await synced();
     const snap = t.session.snapshot();
-    const withMove = { ...s, snap: { ...snap, computer: { side: 'white' as const, level: 7, thinking: false, move: { text: '22-18', from: 22, path: [18], captures: [] } } } };
+    const withMove = {
+      ...s,
+      snap: {
+        ...snap,
+        computer: { side: 'white' as const, level: 7, thinking: false, move: { text: '22-18', from: 22, path: [18], captures: [] } },
+      },
+    };
     const routes = elements(board(withMove), 'computer-route');
     expect(routes).toHaveLength(1);
     expect(routes[0]['data-computer']).toBe('22-18');
     expect(renderStatus(withMove)).toContain('The computer (White, level 7) plays <strong>22-18</strong>: carry it out on the board.');
-    const thinking = { ...s, snap: { ...snap, turn: 'white' as const, computer: { side: 'white' as const, level: 7, thinking: true, move: null } } };
+    const thinking = {
+      ...s,
+      snap: { ...snap, turn: 'white' as const, computer: { side: 'white' as const, level: 7, thinking: true, move: null } },
+    };
     expect(renderStatus(thinking)).toContain('The computer (White, level 7) is thinking…');
     expect(elements(board(thinking), 'computer-route')).toHaveLength(0);
     // Two players: nothing about a computer.
@@ -342,7 +384,10 @@ describe('the analysis of a finished game', () => {
     const s = at(t.hello());
     expect(renderMoves(s)).toContain('id="b-analyse"');
     const comment = 'Blunder: 14-17 was better (+0.05 against -1.00)';
-    const analysed = { ...s, snap: { ...s.snap!, analysis: { running: false, marks: [{ ply: 0, mark: '??' as const, better: '14-17', comment }] } } };
+    const analysed = {
+      ...s,
+      snap: { ...s.snap!, analysis: { running: false, marks: [{ ply: 0, mark: '??' as const, better: '14-17', comment }] } },
+    };
     const html = renderMoves(analysed);
     expect(html).toContain(`14-18<span class="mark-blunder" title="${comment}">??</span>`);
     expect(html).toContain('href="/api/current.pdn?annotated=1"');
@@ -353,7 +398,7 @@ describe('the analysis of a finished game', () => {
 });
 
 describe('the evaluation bar', () => {
-  it('shows the engine\'s score as a bar and in words when on, a toggle to turn it on, nothing when off', async () => {
+  it("shows the engine's score as a bar and in words when on, a toggle to turn it on, nothing when off", async () => {
     const { s } = await synced();
     expect(renderToggles(s)).toContain('id="t-evaluation"');
     expect(renderEvalBar(s)).toBe('');

@@ -5,7 +5,15 @@
 
 import { describe, expect, it } from 'vitest';
 import { piecesAfter } from '../../src/web/model.ts';
-import { renderArchive, renderBanner, renderBoard, renderGameControls, renderMoves, renderReview, renderStatus } from '../../src/web/render.ts';
+import {
+  renderArchive,
+  renderBanner,
+  renderBoard,
+  renderGameControls,
+  renderMoves,
+  renderReview,
+  renderStatus,
+} from '../../src/web/render.ts';
 import { initialState, reduce, reviewView, sortedArchive, statusHeadline, type ViewState } from '../../src/web/state.ts';
 import { gameRecord } from '../../src/server/archive.ts';
 import type { ArchiveEntry } from '../../src/protocol/v1.ts';
@@ -111,10 +119,38 @@ describe('review mode', () => {
   });
 
   it('piecesAfter applies huffs, captures and crowning', () => {
-    const start = [{ square: 26, color: 'black' as const, king: false }, { square: 32, color: 'white' as const, king: false }, { square: 5, color: 'white' as const, king: false }];
+    const start = [
+      { square: 26, color: 'black' as const, king: false },
+      { square: 32, color: 'white' as const, king: false },
+      { square: 5, color: 'white' as const, king: false },
+    ];
     const moves = [
-      { ply: 0, number: 1, side: 'black' as const, text: '26-30', from: 26, to: 30, path: [30], captures: [], crowned: true, huff: null, clock: null },
-      { ply: 1, number: 1, side: 'white' as const, text: '32-27', from: 32, to: 27, path: [27], captures: [], crowned: false, huff: 5, clock: null },
+      {
+        ply: 0,
+        number: 1,
+        side: 'black' as const,
+        text: '26-30',
+        from: 26,
+        to: 30,
+        path: [30],
+        captures: [],
+        crowned: true,
+        huff: null,
+        clock: null,
+      },
+      {
+        ply: 1,
+        number: 1,
+        side: 'white' as const,
+        text: '32-27',
+        from: 32,
+        to: 27,
+        path: [27],
+        captures: [],
+        crowned: false,
+        huff: 5,
+        clock: null,
+      },
     ];
     expect(piecesAfter(start, moves, 1)).toContainEqual({ square: 30, color: 'black', king: true });
     expect(piecesAfter(start, moves, 2).map((p) => p.square)).toEqual([27, 30]);
@@ -152,7 +188,12 @@ describe('what the board and the status say', () => {
 
   it('shows a quiet reminder without tone, beside the status, and drops it when play goes on', async () => {
     const { t, s: s0 } = await played();
-    const raw = JSON.stringify({ v: 1, type: 'event', event: { type: 'notice', level: 'reminder', squares: [19], say: 'Take the captured man off 19.' }, state: t.session.snapshot() });
+    const raw = JSON.stringify({
+      v: 1,
+      type: 'event',
+      event: { type: 'notice', level: 'reminder', squares: [19], say: 'Take the captured man off 19.' },
+      state: t.session.snapshot(),
+    });
     let s = at(raw, s0);
     expect(s.announcement).toMatchObject({ text: 'Take the captured man off 19.', urgent: false, tone: null, quiet: true });
     expect(renderStatus(s)).toContain('<p class="notice" role="note">Take the captured man off 19.</p>');
@@ -164,9 +205,23 @@ describe('what the board and the status say', () => {
 
   it('keeps a reminder while the board status carries it, and drops it once the board is put right', async () => {
     const { t, s: s0 } = await played();
-    let s = at(JSON.stringify({ v: 1, type: 'event', event: { type: 'notice', level: 'reminder', squares: [15], say: 'The coin on 15 is upside down: turn it over.' }, state: t.session.snapshot() }), s0);
+    let s = at(
+      JSON.stringify({
+        v: 1,
+        type: 'event',
+        event: { type: 'notice', level: 'reminder', squares: [15], say: 'The coin on 15 is upside down: turn it over.' },
+        state: t.session.snapshot(),
+      }),
+      s0,
+    );
     const counts = (status: unknown) => JSON.stringify({ v: 1, type: 'counts', counts: new Array(32).fill(0), differences: [], status });
-    s = at(counts({ kind: 'in-sync', reminder: { category: 'upside-down', message: 'The coin on 15 is upside down: turn it over.', squares: [15], t: 1 } }), s);
+    s = at(
+      counts({
+        kind: 'in-sync',
+        reminder: { category: 'upside-down', message: 'The coin on 15 is upside down: turn it over.', squares: [15], t: 1 },
+      }),
+      s,
+    );
     expect(s.notice?.squares).toEqual([15]);
     s = at(counts({ kind: 'in-sync' }), s);
     expect(s.notice).toBeNull();
@@ -176,18 +231,46 @@ describe('what the board and the status say', () => {
     const { t } = await played();
     let s = at(t.hello({ storage: { ok: false, message: 'cannot write in ./games: the disk is full.' } }));
     expect(renderBanner(s, NOW)).toContain('Games are not being saved.</strong> cannot write in ./games: the disk is full.');
-    s = at(JSON.stringify({ v: 1, type: 'event', event: { type: 'storage', ok: true, say: 'games are saved in ./games again', storage: { ok: true, message: 'games are saved in ./games again' } }, state: t.session.snapshot() }), s);
+    s = at(
+      JSON.stringify({
+        v: 1,
+        type: 'event',
+        event: {
+          type: 'storage',
+          ok: true,
+          say: 'games are saved in ./games again',
+          storage: { ok: true, message: 'games are saved in ./games again' },
+        },
+        state: t.session.snapshot(),
+      }),
+      s,
+    );
     expect(s.storage).toEqual({ ok: true, message: 'games are saved in ./games again' });
     expect(renderBanner(s, NOW)).not.toContain('not being saved');
     // A damaged record is not "not being saved": it says what was lost and what the user can do.
-    const damaged = { ok: false, problem: 'damaged-journal', message: 'line 7 of the journal was damaged; 12 moves resumed, the original kept as g.journal.damaged-1.', choice: 'Play on, or start a new game.' };
-    s = at(JSON.stringify({ v: 1, type: 'event', event: { type: 'storage', ok: false, problem: 'damaged-journal', say: damaged.message, storage: damaged }, state: t.session.snapshot() }), s);
-    expect(renderBanner(s, NOW)).toContain('The last game’s record was damaged.</strong> line 7 of the journal was damaged; 12 moves resumed, the original kept as g.journal.damaged-1. Play on, or start a new game.');
+    const damaged = {
+      ok: false,
+      problem: 'damaged-journal',
+      message: 'line 7 of the journal was damaged; 12 moves resumed, the original kept as g.journal.damaged-1.',
+      choice: 'Play on, or start a new game.',
+    };
+    s = at(
+      JSON.stringify({
+        v: 1,
+        type: 'event',
+        event: { type: 'storage', ok: false, problem: 'damaged-journal', say: damaged.message, storage: damaged },
+        state: t.session.snapshot(),
+      }),
+      s,
+    );
+    expect(renderBanner(s, NOW)).toContain(
+      'The last game’s record was damaged.</strong> line 7 of the journal was damaged; 12 moves resumed, the original kept as g.journal.damaged-1. Play on, or start a new game.',
+    );
   });
 });
 
 describe('the move list', () => {
-  it('keeps its columns when White moves first: an empty Black cell, then White\'s move, fixed widths', async () => {
+  it("keeps its columns when White moves first: an empty Black cell, then White's move, fixed widths", async () => {
     const t = await TableServer.open();
     t.session.newGame({ fen: 'W:W21,22,23,24,25:B1,2,3,4,5' });
     t.setUp();
@@ -196,7 +279,9 @@ describe('the move list', () => {
     const s = feed(at(t.hello()), t.take());
     const html = renderMoves(s);
     expect(html).toContain('<colgroup><col class="c-num"><col class="c-mv"><col class="c-mv"></colgroup>');
-    expect(html).toMatch(/<tr><th scope="row">1\.<\/th><td class="mv empty">…<\/td><td class="mv" data-act="review" data-to="1"[^>]*>22-18<\/td><\/tr><tr><th scope="row">2\.<\/th><td class="mv current" data-act="review" data-to="2"[^>]*>5-9<\/td><td class="mv empty">…<\/td><\/tr>/);
+    expect(html).toMatch(
+      /<tr><th scope="row">1\.<\/th><td class="mv empty">…<\/td><td class="mv" data-act="review" data-to="1"[^>]*>22-18<\/td><\/tr><tr><th scope="row">2\.<\/th><td class="mv current" data-act="review" data-to="2"[^>]*>5-9<\/td><td class="mv empty">…<\/td><\/tr>/,
+    );
   });
 });
 
@@ -222,7 +307,10 @@ describe('confirmations and the archive', () => {
   it('a refused new game is shown beside the form, an accepted one closes it', async () => {
     const { s: s0 } = await played();
     let s = reduce(s0, { type: 'command-sent', id: 'c7', command: { name: 'new-game', fen: 'X:nonsense' }, now: NOW });
-    s = at(JSON.stringify({ v: 1, type: 'error', id: 'c7', code: 'bad-fen', message: 'FEN "X:nonsense": the side to move must be B or W' }), s);
+    s = at(
+      JSON.stringify({ v: 1, type: 'error', id: 'c7', code: 'bad-fen', message: 'FEN "X:nonsense": the side to move must be B or W' }),
+      s,
+    );
     expect(s.newGame).toEqual({ pending: null, error: 'FEN "X:nonsense": the side to move must be B or W', started: 0 });
     expect(s.error).toBeNull();
     s = reduce(s, { type: 'command-sent', id: 'c8', command: { name: 'new-game' }, now: NOW });
@@ -233,7 +321,17 @@ describe('confirmations and the archive', () => {
 
   it('lists saved games newest first, sorts by a column, and offers delete only with control', async () => {
     const { t, s: s0 } = await played();
-    const e = (id: string, modified: number, black: string, plies: number, current = false): ArchiveEntry => ({ id, event: 'Club', black, white: 'W', date: '2026.11.2' + (modified % 10), result: '*', plies, modified, current });
+    const e = (id: string, modified: number, black: string, plies: number, current = false): ArchiveEntry => ({
+      id,
+      event: 'Club',
+      black,
+      white: 'W',
+      date: '2026.11.2' + (modified % 10),
+      result: '*',
+      plies,
+      modified,
+      current,
+    });
     let s = reduce(s0, { type: 'archive', open: true });
     expect(renderArchive(s, NOW)).toContain('Loading');
     s = reduce(s, { type: 'archive-list', entries: [e('a', 1, 'Cy', 40), e('c', 3, 'Ann', 12, true), e('b', 2, 'Bo', 70)] });

@@ -68,7 +68,13 @@ describe('ServerSocket', () => {
     expect(ws.sent).toEqual([]); // the server greets first
     const id = s.command({ name: 'hand', action: 'lift', square: 11 });
     expect(id).toMatch(/^c\d+$/);
-    expect(JSON.parse(ws.sent[0])).toEqual({ v: 1, type: 'command', id, token: 'secret', command: { name: 'hand', action: 'lift', square: 11 } });
+    expect(JSON.parse(ws.sent[0])).toEqual({
+      v: 1,
+      type: 'command',
+      id,
+      token: 'secret',
+      command: { name: 'hand', action: 'lift', square: 11 },
+    });
     const errors = vi.spyOn(console, 'error').mockImplementation(() => {});
     expect(s.command({ name: 'hand', action: 'lift', square: 33 })).toBeNull();
     expect(ws.sent).toHaveLength(1);

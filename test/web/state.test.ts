@@ -4,8 +4,18 @@
 
 import { describe, expect, it } from 'vitest';
 import {
-  ARM_MS, PENDING_MS, canControl, clockNow, effectiveCounts, handCommand, initialState, isArmed, reduce, statusHeadline,
-  type Action, type ViewState,
+  ARM_MS,
+  PENDING_MS,
+  canControl,
+  clockNow,
+  effectiveCounts,
+  handCommand,
+  initialState,
+  isArmed,
+  reduce,
+  statusHeadline,
+  type Action,
+  type ViewState,
 } from '../../src/web/state.ts';
 import { TableServer } from './fixture.ts';
 
@@ -37,7 +47,9 @@ describe('hello', () => {
     expect(s.snap!.moves).toEqual([]);
     // An empty board: the setup view lists what to place where.
     expect(s.status.kind).toBe('setup');
-    expect(s.status.kind === 'setup' && s.status.fixes.map((f) => f.square)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32]);
+    expect(s.status.kind === 'setup' && s.status.fixes.map((f) => f.square)).toEqual([
+      1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32,
+    ]);
     expect(s.counts.every((c) => c === 0)).toBe(true);
     expect(statusHeadline(s)).toEqual({ tone: 'idle', title: 'Set up the board' });
     expect(canControl(s)).toBe(true);
@@ -66,7 +78,21 @@ describe('events', () => {
     t.place(15);
     t.wait(400);
     s = feed(s, t.take());
-    expect(s.snap!.moves).toEqual([{ ply: 0, number: 1, side: 'black', text: '11-15', from: 11, to: 15, path: [15], captures: [], crowned: false, huff: null, clock: null }]);
+    expect(s.snap!.moves).toEqual([
+      {
+        ply: 0,
+        number: 1,
+        side: 'black',
+        text: '11-15',
+        from: 11,
+        to: 15,
+        path: [15],
+        captures: [],
+        crowned: false,
+        huff: null,
+        clock: null,
+      },
+    ]);
     expect(s.snap!.turn).toBe('white');
     expect(s.status.kind).toBe('in-sync');
     expect(s.announcement).toMatchObject({ seq: before + 1, text: 'Black, 11 to 15.', urgent: false, tone: 'click' });
@@ -90,10 +116,12 @@ describe('events', () => {
     expect(s.status.alert.category).toBe('backwards');
     expect(s.status.alert.message).toMatch(/cannot move backwards \(15 to 11\)/);
     expect([...s.status.alert.squares].sort((a, b) => a - b)).toEqual([11, 15]);
-    expect(s.status.alert.fixes).toEqual(expect.arrayContaining([
-      expect.objectContaining({ square: 11, action: 'remove' }),
-      expect.objectContaining({ square: 15, action: 'place', piece: 'a black man' }),
-    ]));
+    expect(s.status.alert.fixes).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ square: 11, action: 'remove' }),
+        expect.objectContaining({ square: 15, action: 'place', piece: 'a black man' }),
+      ]),
+    );
     expect(statusHeadline(s)).toEqual({ tone: 'bad', title: 'Illegal move' });
     expect(s.announcement).toMatchObject({ urgent: true, tone: 'alert' });
     expect(s.announcement!.text).toMatch(/backwards/);
@@ -119,9 +147,27 @@ describe('events', () => {
 
   it('awaiting the crown and the board lost', async () => {
     const { s: s0 } = await connected();
-    let s = reduce(s0, msg(JSON.stringify({ v: 1, type: 'counts', counts: new Array(32).fill(0), differences: [], status: { kind: 'awaiting-crown', square: 30 } })));
+    let s = reduce(
+      s0,
+      msg(
+        JSON.stringify({
+          v: 1,
+          type: 'counts',
+          counts: new Array(32).fill(0),
+          differences: [],
+          status: { kind: 'awaiting-crown', square: 30 },
+        }),
+      ),
+    );
     expect(statusHeadline(s)).toEqual({ tone: 'warn', title: 'Crown the king on 30' });
-    const lost = JSON.parse(JSON.stringify({ v: 1, type: 'event', event: { type: 'board', connected: false, say: 'Board lost: unplugged.' }, state: { ...s0.snap, version: 1, board: { ...s0.snap!.board, connected: false } } }));
+    const lost = JSON.parse(
+      JSON.stringify({
+        v: 1,
+        type: 'event',
+        event: { type: 'board', connected: false, say: 'Board lost: unplugged.' },
+        state: { ...s0.snap, version: 1, board: { ...s0.snap!.board, connected: false } },
+      }),
+    );
     lost.state.status = { kind: 'in-sync' };
     s = reduce(s, msg(JSON.stringify(lost)));
     expect(statusHeadline(s)).toEqual({ tone: 'bad', title: 'Board not connected' });
@@ -217,18 +263,46 @@ describe('clock', () => {
     const white = s.clock!.white;
     expect(clockNow(s, 12_500)!.white).toBe(white - 2_500);
     expect(clockNow(s, 12_500)!.black).toBe(s.clock!.black);
-    s = reduce(s, { type: 'message', raw: JSON.stringify({ v: 1, type: 'clock', clock: { control: '5m+3s', black: 300_000, white: 300_000, running: 'black', flagged: null, started: true } }), now: 10_000 });
+    s = reduce(s, {
+      type: 'message',
+      raw: JSON.stringify({
+        v: 1,
+        type: 'clock',
+        clock: { control: '5m+3s', black: 300_000, white: 300_000, running: 'black', flagged: null, started: true },
+      }),
+      now: 10_000,
+    });
     const black = s.clock!.black;
     expect(clockNow(s, 12_500)!.black).toBe(black - 2_500);
     expect(clockNow(s, 12_500)!.white).toBe(s.clock!.white);
-    s = reduce(s, { type: 'message', raw: JSON.stringify({ v: 1, type: 'clock', clock: { control: '5m+3s', black: 100_000, white: 200_000, running: 'white', flagged: null, started: true } }), now: 20_000 });
+    s = reduce(s, {
+      type: 'message',
+      raw: JSON.stringify({
+        v: 1,
+        type: 'clock',
+        clock: { control: '5m+3s', black: 100_000, white: 200_000, running: 'white', flagged: null, started: true },
+      }),
+      now: 20_000,
+    });
     expect(clockNow(s, 21_000)).toMatchObject({ black: 100_000, white: 199_000, running: 'white' });
     expect(clockNow(s, 10_000_000)!.white).toBe(0);
     // A clock message is the whole clock (the protocol has no partial ones): an incomplete one is refused.
-    const bad = reduce(s, { type: 'message', raw: JSON.stringify({ v: 1, type: 'clock', clock: { black: 0, white: 5, running: null, flagged: 'black' } }), now: 30_000 });
+    const bad = reduce(s, {
+      type: 'message',
+      raw: JSON.stringify({ v: 1, type: 'clock', clock: { black: 0, white: 5, running: null, flagged: 'black' } }),
+      now: 30_000,
+    });
     expect(bad.invalid).toBe(s.invalid + 1);
     expect(bad.clock).toBe(s.clock);
-    s = reduce(s, { type: 'message', raw: JSON.stringify({ v: 1, type: 'clock', clock: { control: '5m+3s', black: 0, white: 5, running: null, flagged: 'black', started: true } }), now: 30_000 });
+    s = reduce(s, {
+      type: 'message',
+      raw: JSON.stringify({
+        v: 1,
+        type: 'clock',
+        clock: { control: '5m+3s', black: 0, white: 5, running: null, flagged: 'black', started: true },
+      }),
+      now: 30_000,
+    });
     expect(clockNow(s, 40_000)).toMatchObject({ black: 0, white: 5, running: null, flagged: 'black', control: '5m+3s' });
   });
 });
@@ -242,7 +316,11 @@ describe('the simulated hand', () => {
     expect(handCommand(s, 15, { now })).toEqual({ name: 'hand', action: 'place', square: 15 });
     // Crown: a modifier or the mode stacks a second coin on a man.
     expect(handCommand(s, 11, { now, crown: true })).toEqual({ name: 'hand', action: 'place', square: 11 });
-    expect(handCommand(reduce(s, { type: 'hand-mode', mode: 'crown' }), 11, { now })).toEqual({ name: 'hand', action: 'place', square: 11 });
+    expect(handCommand(reduce(s, { type: 'hand-mode', mode: 'crown' }), 11, { now })).toEqual({
+      name: 'hand',
+      action: 'place',
+      square: 11,
+    });
     // The lift shows at once, before the board reports it.
     s = reduce(s, { type: 'command-sent', id: 'c1', command: { name: 'hand', action: 'lift', square: 11 }, now: 100 });
     expect(effectiveCounts(s, 150)[10]).toBe(0);
@@ -254,7 +332,11 @@ describe('the simulated hand', () => {
     // The board's report settles it.
     const counts = s.counts.slice();
     counts[10] = 0;
-    s = reduce(s, { type: 'message', raw: JSON.stringify({ v: 1, type: 'counts', counts, differences: [11], status: { kind: 'moving' } }), now: 200 });
+    s = reduce(s, {
+      type: 'message',
+      raw: JSON.stringify({ v: 1, type: 'counts', counts, differences: [11], status: { kind: 'moving' } }),
+      now: 200,
+    });
     expect(s.pending).toEqual([]);
     expect(effectiveCounts(s, 200)[10]).toBe(0);
   });
@@ -263,8 +345,17 @@ describe('the simulated hand', () => {
     const { s: s0 } = await connected();
     const counts = new Array(32).fill(0);
     counts[17] = 2;
-    let s = reduce(s0, { type: 'message', raw: JSON.stringify({ v: 1, type: 'counts', counts, differences: [], status: { kind: 'in-sync' } }), now: 0 });
-    expect(handCommand(reduce(s, { type: 'hand-mode', mode: 'crown' }), 18, { now: 0 })).toEqual({ name: 'hand', action: 'lift', square: 18, coins: 1 });
+    let s = reduce(s0, {
+      type: 'message',
+      raw: JSON.stringify({ v: 1, type: 'counts', counts, differences: [], status: { kind: 'in-sync' } }),
+      now: 0,
+    });
+    expect(handCommand(reduce(s, { type: 'hand-mode', mode: 'crown' }), 18, { now: 0 })).toEqual({
+      name: 'hand',
+      action: 'lift',
+      square: 18,
+      coins: 1,
+    });
     s = reduce(s, { type: 'command-sent', id: 'c1', command: { name: 'hand', action: 'lift', square: 18 }, now: 0 });
     expect(s.held).toBe(2);
     const put = handCommand(s, 22, { now: 10 });

@@ -24,7 +24,12 @@ async function synced(opts: { timeControl?: string } = {}): Promise<{ t: TableSe
 describe('the time call', () => {
   it('is the status, with the grace left counted down between clock messages', async () => {
     const { s } = await synced({ timeControl: '5m/move,1m/forced' });
-    const clock = { ...s.clock!, running: 'black' as const, started: true, perMove: { side: 'black' as const, limit: 300_000, forced: false, timeCalled: 'black' as const, graceLeft: 42_000 } };
+    const clock = {
+      ...s.clock!,
+      running: 'black' as const,
+      started: true,
+      perMove: { side: 'black' as const, limit: 300_000, forced: false, timeCalled: 'black' as const, graceLeft: 42_000 },
+    };
     const called: ViewState = { ...s, clock, clockAt: NOW };
     expect(timeCall(called, NOW)).toEqual({ side: 'black', graceLeft: 42_000 });
     expect(timeCall(called, NOW + 2_000)).toEqual({ side: 'black', graceLeft: 40_000 });
@@ -37,7 +42,11 @@ describe('the time call', () => {
     // Not called: the usual headline.
     expect(statusHeadline(s, NOW).title).toBe('Black to move');
     // The limit runs out between messages: the page calls it itself.
-    const running: ViewState = { ...s, clock: { ...clock, black: 1_000, perMove: { ...clock.perMove, timeCalled: null, graceLeft: 60_000 } }, clockAt: NOW };
+    const running: ViewState = {
+      ...s,
+      clock: { ...clock, black: 1_000, perMove: { ...clock.perMove, timeCalled: null, graceLeft: 60_000 } },
+      clockAt: NOW,
+    };
     expect(timeCall(running, NOW)).toBeNull();
     expect(timeCall(running, NOW + 3_000)).toEqual({ side: 'black', graceLeft: 58_000 });
   });
@@ -80,7 +89,8 @@ describe('the hand and the board', () => {
 
   it('has one tab stop, moved by board-focus', async () => {
     const { s } = await synced();
-    const tabStops = (st: ViewState) => [...renderBoard(st, { now: NOW }).matchAll(/id="sq-(\d+)"[^>]*tabindex="0"/g)].map((m) => Number(m[1]));
+    const tabStops = (st: ViewState) =>
+      [...renderBoard(st, { now: NOW }).matchAll(/id="sq-(\d+)"[^>]*tabindex="0"/g)].map((m) => Number(m[1]));
     expect(tabStops(s)).toEqual([1]);
     expect(tabStops(reduce(s, { type: 'board-focus', square: 30 }))).toEqual([30]);
     expect(reduce(s, { type: 'board-focus', square: 33 })).toBe(s);
@@ -93,9 +103,20 @@ describe('the hand and the board', () => {
     t.move(8, 11);
     const s0 = at(t.state(), at(t.hello()));
     expect(s0.snap!.moves).toHaveLength(3);
-    const analysed: ViewState = { ...s0, snap: { ...s0.snap!, analysis: { running: false, marks: [{ ply: 1, mark: '?', better: '22-18', comment: 'Mistake: 22-18 was better (+0.10 against -0.70)' }] } } };
+    const analysed: ViewState = {
+      ...s0,
+      snap: {
+        ...s0.snap!,
+        analysis: {
+          running: false,
+          marks: [{ ply: 1, mark: '?', better: '22-18', comment: 'Mistake: 22-18 was better (+0.10 against -0.70)' }],
+        },
+      },
+    };
     const after = reduce(analysed, { type: 'review', to: 2 });
-    expect(renderBoard(after, { now: NOW })).toMatch(/<polyline class="better-route" data-better="22-18" points="[^"]+" marker-end="url\(#arrow-better\)">/);
+    expect(renderBoard(after, { now: NOW })).toMatch(
+      /<polyline class="better-route" data-better="22-18" points="[^"]+" marker-end="url\(#arrow-better\)">/,
+    );
     expect(renderBoard(reduce(analysed, { type: 'review', to: 1 }), { now: NOW })).not.toContain('better-route');
     expect(renderBoard(analysed, { now: NOW })).not.toContain('better-route');
   });
@@ -113,7 +134,26 @@ describe('small words', () => {
   it('counts moves, not plies, in the archive, and dates games with their time', () => {
     const s: ViewState = {
       ...initialState(),
-      archive: { open: true, entries: [{ id: 'g1', event: '', black: 'A', white: 'B', date: '2026.11.25', result: '*', plies: 7, modified: new Date(2026, 10, 25, 21, 48).getTime(), current: false }], loading: false, error: null, sort: 'date', descending: true },
+      archive: {
+        open: true,
+        entries: [
+          {
+            id: 'g1',
+            event: '',
+            black: 'A',
+            white: 'B',
+            date: '2026.11.25',
+            result: '*',
+            plies: 7,
+            modified: new Date(2026, 10, 25, 21, 48).getTime(),
+            current: false,
+          },
+        ],
+        loading: false,
+        error: null,
+        sort: 'date',
+        descending: true,
+      },
     };
     const html = renderArchive(s, NOW);
     expect(html).toContain('<td class="num" data-plies="7">4</td>');

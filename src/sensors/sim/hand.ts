@@ -92,11 +92,7 @@ export function rowColToSquare(r: number, c: number): number | undefined {
  * then lift each captured piece; `crown` stacks a second coin on arrival.
  * `coins` is the piece's size (1 man, 2 king). `gapMs` separates the actions.
  */
-export function moveTimeline(
-  move: string,
-  at: number,
-  opts: { coins?: number; gapMs?: number; crown?: boolean } = {},
-): TimelineStep[] {
+export function moveTimeline(move: string, at: number, opts: { coins?: number; gapMs?: number; crown?: boolean } = {}): TimelineStep[] {
   const gap = opts.gapMs ?? 200;
   const coins = opts.coins ?? 1;
   const capture = move.includes('x');

@@ -89,12 +89,15 @@ export const DEFAULT_PHYSICS: PhysicsOptions = {
  * the off-centre fall-off all from the same disc geometry (magnet-physics.ts).
  */
 export function physicsForMagnet(key: string): Partial<PhysicsOptions> {
-  const m = magnet(key), ref = magnet('12x1-N35');
+  const m = magnet(key),
+    ref = magnet('12x1-N35');
   const t = fieldTable(m, [0]);
-  const lower = t.lower[0], upper = t.upper[0];
+  const lower = t.lower[0],
+    upper = t.upper[0];
   const ratio = 1 + upper / lower;
   // the off-centre distance where a lone coin reads half: the sim's fall-off is 1/(1 + (d/h)²)
-  let lo = 0, hi = 30;
+  let lo = 0,
+    hi = 30;
   const z = z1();
   for (let k = 0; k < 40; k++) {
     const mid = (lo + hi) / 2;
@@ -190,10 +193,17 @@ export class BoardPhysics {
         to: 0,
         changedAt: -Infinity,
       });
-      const r = Math.floor(i / 4), c = 2 * (i % 4) + (r % 2 === 0 ? 1 : 0);
+      const r = Math.floor(i / 4),
+        c = 2 * (i % 4) + (r % 2 === 0 ? 1 : 0);
       const n: number[] = [];
-      for (const [dr, dc] of [[-1, -1], [-1, 1], [1, -1], [1, 1]]) {
-        const rr = r + dr, cc = c + dc;
+      for (const [dr, dc] of [
+        [-1, -1],
+        [-1, 1],
+        [1, -1],
+        [1, 1],
+      ]) {
+        const rr = r + dr,
+          cc = c + dc;
         if (rr >= 0 && rr < 8 && cc >= 0 && cc < 8) n.push(rr * 4 + Math.floor(cc / 2));
       }
       this.neighbours.push(n);
@@ -245,9 +255,10 @@ export class BoardPhysics {
       s.stackRatio = uniform(this.handRng, o.stackRatio[0], o.stackRatio[1]);
       if (how.offMm === undefined) {
         const lower = s.coins[0].offMm;
-        s.coins[1].offMm = before === 1
-          ? Math.min(o.maxOffCentreMm, (lower + s.coins[1].offMm) / 2)
-          : Math.max(0, Math.min(o.maxOffCentreMm, lower + uniform(this.handRng, -0.5, 0.5)));
+        s.coins[1].offMm =
+          before === 1
+            ? Math.min(o.maxOffCentreMm, (lower + s.coins[1].offMm) / 2)
+            : Math.max(0, Math.min(o.maxOffCentreMm, lower + uniform(this.handRng, -0.5, 0.5)));
       }
     }
     if (coins === 0) s.lift = 1;

@@ -5,13 +5,7 @@
 // unplugged (the pending read fails, as on a real unplug) and plugged back.
 
 import { SerialPortMock } from 'serialport';
-import {
-  makeBoardLine,
-  parseHostCommand,
-  type BoardIdentity,
-  type BoardMessage,
-  type HostCommand,
-} from '../../../src/sensors/index.ts';
+import { makeBoardLine, parseHostCommand, type BoardIdentity, type BoardMessage, type HostCommand } from '../../../src/sensors/index.ts';
 import type { SerialBinding } from '../../../src/sensors/line-port.ts';
 
 const mock = SerialPortMock.binding;
@@ -159,7 +153,10 @@ export const IDENTITY: BoardIdentity = {
 };
 
 /** A Crownhead board: identity at boot and on `?`, OK for every command. */
-export function crownheadPeer(identity: Partial<BoardIdentity> = {}, opts: { bootIdentity?: boolean } = {}): Peer & { commands: HostCommand[] } {
+export function crownheadPeer(
+  identity: Partial<BoardIdentity> = {},
+  opts: { bootIdentity?: boolean } = {},
+): Peer & { commands: HostCommand[] } {
   const id = { ...IDENTITY, ...identity };
   const commands: HostCommand[] = [];
   return {
