@@ -42,7 +42,7 @@ export type Retract = NonNullable<Alert['retract']>;
 
 /** "Put 22 back and capture with it: 22x15." / "Put 22 back and move it again: 22-17 or 22-18." */
 export function retractSentence(r: Retract): string {
-  return `Put ${r.square} back and ${r.capture ? 'capture with it' : 'move it again'}: ${list(r.moves)}.`;
+  return `Put ${r.square} back and ${r.capture ? 'capture with it' : 'move it again'}: ${anyOf(r.moves)}.`;
 }
 
 /**
@@ -53,7 +53,7 @@ export function retractSentence(r: Retract): string {
  */
 export function otherPieceCorrection(r: Retract, move: Move): string | null {
   if (move.from === r.square) return null;
-  return `The illegal move was made with the piece on ${r.square}, so it must be put right with that piece, not the one on ${move.from}: ${r.capture ? 'capture with it' : 'move it'} (${list(r.moves)}).`;
+  return `The illegal move was made with the piece on ${r.square}, so it must be put right with that piece, not the one on ${move.from}: ${r.capture ? 'capture with it' : 'move it'} (${anyOf(r.moves)}).`;
 }
 
 /** What to put where to turn `board` back into `target`. */
@@ -91,7 +91,10 @@ export function describeFixes(fixes: readonly Fix[]): string {
   return text.charAt(0).toUpperCase() + text.slice(1) + '.';
 }
 
-const list = (xs: string[]): string => joinWords(xs, 'or');
+/** Alternatives ("13 or 14": moves, destinations, captures to choose from). */
+const anyOf = (xs: string[]): string => joinWords(xs, 'or');
+/** Every one of them ("18 and 10": pieces to take off, squares something is missing from). */
+const allOf = (xs: string[]): string => joinWords(xs, 'and');
 
 function isNeighbour(a: number, b: number): number {
   for (let d = 0; d < 4; d++) if (NEIGHBOUR[(a - 1) * 4 + d] === b - 1) return d;
@@ -146,7 +149,7 @@ export function diagnose(
     }
   }
   const captures = legal.filter((m) => m.captures.length > 0);
-  const captureText = list([...new Set(captures.map(shortText))]);
+  const captureText = anyOf([...new Set(captures.map(shortText))]);
 
   // A stack where no king can be.
   const badStack = stacked.find((s) => !(posCounts[s - 1] === 0 && gone.some((g) => posCounts[g - 1] === 2)));
@@ -180,7 +183,7 @@ export function diagnose(
       if (ownOthers.length) {
         return mk(
           'own-piece-removed',
-          `${sideName(side)}'s own ${ownOthers.length === 1 ? 'piece' : 'pieces'} on ${list(ownOthers.map(String))} must not be removed.`,
+          `${sideName(side)}'s own ${ownOthers.length === 1 ? 'piece' : 'pieces'} on ${allOf(ownOthers.map(String))} must not be removed.`,
         );
       }
       const exact = legal.filter((m) => m.from === from && m.to === to);
@@ -194,11 +197,11 @@ export function diagnose(
         if (wrong.length) {
           return mk(
             'wrong-piece-removed',
-            `The ${wrong.length === 1 ? 'piece' : 'pieces'} on ${list(wrong.map(String))} ${wrong.length === 1 ? 'was' : 'were'} not jumped; the captured ${best.length === 1 ? 'piece is' : 'pieces are'} on ${list(best.map(String))}.`,
+            `The ${wrong.length === 1 ? 'piece' : 'pieces'} on ${allOf(wrong.map(String))} ${wrong.length === 1 ? 'was' : 'were'} not jumped; the captured ${best.length === 1 ? 'piece is' : 'pieces are'} on ${allOf(best.map(String))}.`,
           );
         }
         if (left.length) {
-          return mk('capture-not-removed', `Take the captured ${left.length === 1 ? 'piece' : 'pieces'} off ${list(left.map(String))}.`);
+          return mk('capture-not-removed', `Take the captured ${left.length === 1 ? 'piece' : 'pieces'} off ${allOf(left.map(String))}.`);
         }
       }
       // Stopped part-way through a multi-jump.
@@ -214,7 +217,7 @@ export function diagnose(
       const retract = retractOf(from);
       // (With the retraction rule the piece's moves are named in its own sentence.)
       const own = legal.filter((m) => m.from === from).map((m) => m.to);
-      const hint = own.length && !retract ? ` The ${name} on ${from} can go to ${list([...new Set(own)].map(String))}.` : '';
+      const hint = own.length && !retract ? ` The ${name} on ${from} can go to ${anyOf([...new Set(own)].map(String))}.` : '';
       if (dir < 0 && !over) {
         return mk(
           'not-diagonal',
@@ -249,16 +252,16 @@ export function diagnose(
     if (ownGone.length === 0 && oppGone.length > 0 && captures.length === 0) {
       return mk(
         'piece-missing',
-        `${oppGone.length === 1 ? 'A piece is' : 'Pieces are'} missing from ${list(oppGone.map(String))} (knocked over?).`,
+        `${oppGone.length === 1 ? 'A piece is' : 'Pieces are'} missing from ${allOf(oppGone.map(String))} (knocked over?).`,
       );
     }
     return mk(
       'piece-missing',
-      `${gone.length === 1 ? 'A piece is' : 'Pieces are'} missing from ${list(gone.map(String))} (knocked over?).`,
+      `${gone.length === 1 ? 'A piece is' : 'Pieces are'} missing from ${allOf(gone.map(String))} (knocked over?).`,
     );
   }
   if (gone.length === 0 && added.length > 0) {
-    return mk('extra-piece', `There ${added.length === 1 ? 'is an extra piece' : 'are extra pieces'} on ${list(added.map(String))}.`);
+    return mk('extra-piece', `There ${added.length === 1 ? 'is an extra piece' : 'are extra pieces'} on ${allOf(added.map(String))}.`);
   }
   return mk('illegal-move', 'The board does not match any legal move.');
 }
