@@ -209,6 +209,11 @@ export class GameClock {
     if (byPlayer) this.held = true;
   }
 
+  /** Whose clock is running (null: stopped). */
+  get runningSide(): Color | null {
+    return this.running;
+  }
+
   /** The mover's time left (ms), as the clock reads after `settle` (per move: left of this move's limit, 0 once time is called). */
   remainingOf(side: Color): number {
     return Math.max(0, this.remaining[side]);

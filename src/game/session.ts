@@ -259,6 +259,8 @@ export class GameSession {
       this.table.restore(entries);
       this.install(this.tags);
       this.emit({ type: 'new-game', say: 'Game resumed. Check the board against the position shown.' });
+      const clocks = this.table.stoppedByRestart();
+      if (clocks) this.emit({ type: 'notice', level: 'info', squares: [], say: clocks });
       this.afterTracker(this.tracker.setGame(this.game));
     });
   }

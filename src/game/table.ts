@@ -43,6 +43,9 @@ import { applyTags, restoredTags } from './tags.ts';
 import { describeOutcome, graceWords, terminationOf, type TableState } from './view.ts';
 
 /** What the table announces (the session passes them on to its listeners). */
+/** How often a running clock is journalled, ms (what a restart can give back at most). */
+export const CLOCK_SAVE_MS = 5000;
+
 export type TableEvent = Extract<GameEvent, { type: 'game-over' | 'draw-offer' | 'tags' | 'time' }> | { type: 'clock'; clock: ClockState };
 
 export interface TableOptions {
@@ -105,6 +108,8 @@ export class GameTable implements TableState {
   /** The side "time" was last called on (announced once per move). */
   private timeAnnounced: Color | null = null;
   private lastClockTick = -Infinity;
+  /** When the clocks were last journalled. */
+  private lastClockSaved = -Infinity;
 
   constructor(private readonly o: TableOptions) {
     this.game = Game.standard(this.rulesOptions());
@@ -405,6 +410,23 @@ export class GameTable implements TableState {
     this.o.journal({ k: 'clock', clock: c.toJSON(), at: this.now() });
   }
 
+  private saveClock(now: number): void {
+    this.lastClockSaved = now;
+    this.o.journal({ k: 'clock', clock: this.clock!.toJSON(), at: now });
+  }
+
+  /** The clocks as a restart left them: stopped at what was left at the last journalled instant (null: no clock, or the game is over). */
+  stoppedByRestart(): string | null {
+    const c = this.clock;
+    if (!c || this.game.outcome) return null;
+    const mmss = (ms: number) => {
+      const t = Math.ceil(ms / 1000);
+      return `${Math.floor(t / 60)}:${String(t % 60).padStart(2, '0')}`;
+    };
+    const words = (side: Color) => `${sideName(side)} ${mmss(c.remainingOf(side))}`;
+    return `The clocks stopped with the restart (${words('black')}, ${words('white')} left): press Start clock, or make the next move, to go on.`;
+  }
+
   /** Runs the clocks: "time" called, a flag fallen, and the clock shown once a second. */
   tick(): void {
     if (!this.clock) return;
@@ -428,6 +450,9 @@ export class GameTable implements TableState {
       const outcome = this.game.timeForfeit(flagged);
       this.finish(outcome);
     }
+    // A running clock is journalled every few seconds, so a restart (or a crash) resumes it at what
+    // was left then, not at the last move: thinking time is never refunded by more than this.
+    if (this.clock.runningSide && !this.game.outcome && now - this.lastClockSaved >= CLOCK_SAVE_MS) this.saveClock(now);
     if (now - this.lastClockTick >= 1000) {
       this.lastClockTick = now;
       this.o.emit({ type: 'clock', clock: this.clock.state(now) });

@@ -109,3 +109,28 @@ describe('the game at the table', () => {
     expect(() => strict.checkTakeback()).toThrow(/tournament/);
   });
 });
+
+describe('clocks across a restart (#24 item 5)', () => {
+  it('a running clock is journalled every few seconds, so a restart gives back at most that, and says the clocks stopped', async () => {
+    const { GameSession } = await import('../../src/game/session.ts');
+    let now = Date.UTC(2026, 10, 25, 20, 0);
+    const journal: JournalEntry[] = [];
+    const s = new GameSession({ now: () => now, journal: (e) => journal.push(e) });
+    s.newGame({ timeControl: '5m' });
+    s.clockStart();
+    for (let k = 0; k < 63; k++) {
+      now += 1000;
+      s.tick();
+    }
+    expect(s.clock!.remainingOf('black')).toBe(300_000 - 63_000);
+    // killed here: a new service resumes from the journal
+    const again = new GameSession({ now: () => now });
+    const said: string[] = [];
+    again.on((e) => 'say' in e && said.push(e.say));
+    again.restore(journal);
+    const left = again.clock!.remainingOf('black');
+    expect(left).toBeLessThanOrEqual(300_000 - 60_000); // not the whole 5 minutes back (main gave 5:00)
+    expect(left).toBeGreaterThanOrEqual(300_000 - 63_000);
+    expect(said.join(' ')).toMatch(/The clocks stopped with the restart \(Black (3:5\d|4:00), White 5:00 left\)/);
+  });
+});
