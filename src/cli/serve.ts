@@ -92,15 +92,18 @@ export async function serveCommand(argv: string[], io: Io, env: NodeJS.ProcessEn
     io.err(`crownhead serve: cannot start: ${(e as Error).message}`);
     return 1;
   }
-  announce(service, settings.options.storage.gamesDir, logger);
+  // (Piped, the log is JSON lines: the address also goes to standard error as a plain line a person can read.)
+  const plain = process.stdout.isTTY ? null : (line: string) => process.stderr.write(line + '\n');
+  announce(service, settings.options.storage.gamesDir, logger, settings.options.board?.spec ?? 'auto', plain);
   return untilSignal(service, logger);
 }
 
 /** What the person starting the server needs: the board, where games go, the address (and tokens for other devices). */
-function announce(service: Service, gamesDir: string, logger: Logger): void {
+function announce(service: Service, gamesDir: string, logger: Logger, spec: string, plain: ((line: string) => void) | null): void {
   const { board } = service;
+  // No board plugged in is the usual way to try Crownhead: said plainly, not as a warning (it is one if a board was asked for).
   if (board.fallback)
-    logger.warn(
+    logger[spec === 'auto' ? 'info' : 'warn'](
       { board: 'sim', fallback: board.fallback },
       `No Crownhead board found (${board.fallback.replace(/ — using the simulated board$/, '').replace(/^no board found:\s*/i, '')}). Running on the simulated board: move pieces with the hand on the page.`,
     );
@@ -119,6 +122,7 @@ function announce(service: Service, gamesDir: string, logger: Logger): void {
     { url: service.url, port: service.port, game: service.session.gameId, ...(service.token ? { token: service.token } : {}) },
     `Crownhead is ready: open ${service.token && !remote ? tokenUrl(service.url) : service.url} in a browser`,
   );
+  plain?.(`Crownhead is ready: open ${service.token && !remote ? tokenUrl(service.url) : service.url} in a browser`);
 }
 
 /** Runs until SIGINT/SIGTERM, then closes the service (a second signal, or 5 s, exits at once). Resolves with the exit code. */

@@ -238,4 +238,36 @@ describe('crownhead serve, spawned', () => {
     child.kill('SIGTERM');
     expect(await exited).toBe(0);
   });
+
+  it('with no board plugged in says so as information, not a warning, and piped gives the address as a plain line too (#24)', async () => {
+    const dir = tempDir();
+    // auto with no serial device (the test machine has none): the simulated board, the usual first run
+    const child = spawn(process.execPath, [join(ROOT, 'bin/crownhead.js'), 'serve', '--port', '0', '--games', join(dir, 'games')], {
+      cwd: dir,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '',
+      err = '';
+    child.stderr.on('data', (d) => (err += d));
+    await new Promise<void>((resolve, reject) => {
+      child.stdout.on('data', (d) => {
+        out += d;
+        if (/"url":/.test(out)) resolve();
+      });
+      child.on('exit', (code) => reject(new Error(`serve exited ${code}: ${err}`)));
+    });
+    // the plain line comes on the other pipe: wait for it (no fixed delay)
+    while (!/Crownhead is ready/.test(err)) await new Promise((r) => child.stderr.once('data', r));
+    const lines = out
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as { level: number; msg: string });
+    const board = lines.find((l) => /simulated board/.test(l.msg))!;
+    expect(board.msg).toMatch(/^No Crownhead board found/);
+    expect(board.level).toBe(30); // info (pino: 40 is warn)
+    expect(err).toMatch(/^Crownhead is ready: open http:\/\/127\.0\.0\.1:\d+\/ in a browser$/m);
+    const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+  });
 });
