@@ -20,7 +20,7 @@
 //   sim/          simulated board: physics, hand API, timelines, clocks
 
 export * from './protocol.ts';
-export { LineStats, type LineStatsSnapshot } from './linestats.ts';
+export { LineStats, type LineFigures } from './linestats.ts';
 export {
   SourceBase,
   defaultTimeSource,

@@ -4,7 +4,7 @@
 
 import { MAX_SEQ, PROTOCOL_ERROR_REASONS, type BoardMessage, type ProtocolError, type ProtocolErrorReason } from './protocol.ts';
 
-export interface LineStatsSnapshot {
+export interface LineFigures {
   /** lines that parsed into a message */
   linesOk: number;
   frames: number;
@@ -79,7 +79,7 @@ export class LineStats {
     this.last = null;
   }
 
-  snapshot(): LineStatsSnapshot {
+  figures(): LineFigures {
     let errorTotal = 0;
     for (const r of PROTOCOL_ERROR_REASONS) errorTotal += this.errors[r];
     return {

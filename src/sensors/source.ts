@@ -4,7 +4,7 @@
 // purpose; everything else (calibration, occupancy, moves) lives above.
 
 import { Emitter } from './emitter.ts';
-import { LineStats, type LineStatsSnapshot } from './linestats.ts';
+import { LineStats, type LineFigures } from './linestats.ts';
 import type { BoardIdentity, HostCommand } from './protocol.ts';
 import { CrownheadError } from '../common/errors.ts';
 
@@ -34,7 +34,7 @@ export type SourceStatus =
   | { state: 'error'; message: string }
   | { state: 'closed' };
 
-export interface SourceStats extends LineStatsSnapshot {
+export interface SourceStats extends LineFigures {
   /** times the board was lost / came back */
   lost: number;
   reconnects: number;
@@ -99,7 +99,7 @@ export abstract class SourceBase implements BoardSource {
     return this.lastStatus;
   }
   stats(): SourceStats {
-    return { ...this.lines.snapshot(), ...this.counters };
+    return { ...this.lines.figures(), ...this.counters };
   }
 
   protected setStatus(s: SourceStatus): void {

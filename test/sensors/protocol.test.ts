@@ -165,7 +165,7 @@ describe('LineStats', () => {
     expect(st.record(f(0xfffe))).toBe(0); // 4 → 0xfffe: backwards, a restart, not lost lines
     st.record(parseBoardLine('junk'));
     st.record(parseBoardLine('H 002A*00'));
-    const s = st.snapshot();
+    const s = st.figures();
     expect(s).toMatchObject({ frames: 6, heartbeats: 1, linesOk: 7, gaps: 1, linesMissed: 2, restarts: 1 });
     expect(s.errors).toMatchObject({ syntax: 1, checksum: 1 });
     expect(s.errorTotal).toBe(2);
@@ -175,6 +175,6 @@ describe('LineStats', () => {
     st.seq(1000);
     st.seq(10); // board rebooted
     st.seq(10); // duplicate
-    expect(st.snapshot()).toMatchObject({ restarts: 2, gaps: 0, linesMissed: 0 });
+    expect(st.figures()).toMatchObject({ restarts: 2, gaps: 0, linesMissed: 0 });
   });
 });

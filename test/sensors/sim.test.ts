@@ -245,7 +245,7 @@ describe('SimBoard', () => {
     const changes: { square: number; coins: number }[] = [];
     sim.onHand(({ square, coins }) => changes.push({ square, coins }));
     await sim.open();
-    expect(sim.snapshot().readings).toBeNull();
+    expect(sim.view().readings).toBeNull();
     sim.place(9);
     sim.place(9);
     sim.lift(9, 1);
@@ -257,7 +257,7 @@ describe('SimBoard', () => {
       { square: 9, coins: 2 },
       { square: 9, coins: 1 },
     ]);
-    const snap = sim.snapshot();
+    const snap = sim.view();
     expect(snap).toMatchObject({ t: 100, buzzer: 'OK', led: 0 });
     expect(snap.coins[8]).toBe(1);
     expect(snap.readings![8]).toBeGreaterThan(snap.readings![9] + 100);

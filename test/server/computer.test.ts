@@ -55,7 +55,7 @@ describe('playing the computer on the board', () => {
         const reply = find(game, said.event.text);
         expect(said.event.say).toMatch(/^The computer plays \d+ (to|takes) \d+.*: carry it out on the board\.$/);
         // The board's buzzer gives its "your move" pattern.
-        await until(() => s.sim.snapshot().buzzer === 'YOURMOVE', 'the your-move buzz');
+        await until(() => s.sim.view().buzzer === 'YOURMOVE', 'the your-move buzz');
         const snap = s.service.session.snapshot();
         expect(Snapshot.safeParse(snap).success).toBe(true);
         expect(snap.computer).toMatchObject({

@@ -38,7 +38,7 @@ export interface SimBoardOptions {
 }
 
 /** What an interactive view (the web page) shows of the simulated board. */
-export interface SimSnapshot {
+export interface SimView {
   t: number;
   /** coins on squares 1–32 (index 0 = square 1) */
   coins: number[];
@@ -226,7 +226,7 @@ export class SimBoard extends SourceBase implements BoardHand {
   }
 
   /** Interactive use: the board as a view shows it. */
-  snapshot(): SimSnapshot {
+  view(): SimView {
     return {
       t: this.now(),
       coins: this.occupancy(),
