@@ -16,7 +16,7 @@
 
 import { Calibration, NOMINAL, SQUARE_COUNT, median, occupancyConflicts } from './calibration.ts';
 import { FIRM_STACK, THRESHOLDS as T } from './thresholds.ts';
-import { DEFAULT_READER, type BoardView, type ReaderFeedback, type ReaderOptions } from './view.ts';
+import { DEFAULT_READER, UNREAD, type BoardView, type ReaderFeedback, type ReaderOptions } from './view.ts';
 
 export { DEFAULT_READER, type BoardView, type ReaderFeedback, type ReaderOptions } from './view.ts';
 
@@ -128,24 +128,9 @@ export class BoardReader {
   private readonly liveView: { -readonly [K in keyof BoardView]: BoardView[K] } = (() => {
     const r = this;
     return {
+      ...UNREAD,
       counts: this.counts,
       confidence: this.confidence,
-      calibrated: false,
-      uncertain: 0,
-      unexpected: 0,
-      flipped: 0,
-      faint: 0,
-      plausibleStacks: 0,
-      expectedStacks: 0,
-      lastChange: -Infinity,
-      now: -Infinity,
-      settling: false,
-      measured: 0,
-      unclear: 0,
-      coded: false,
-      whiteSide: 0,
-      blackSide: 0,
-      half: 0,
       get coins() {
         r.updateLevels();
         return r.coinLevels;

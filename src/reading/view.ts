@@ -104,6 +104,39 @@ export interface BoardView {
  * reader's owner (BoardReader.apply). The tracker returns these; it never
  * holds the reader.
  */
+/** The levels a view reads out per square: the arrays, which each reader keeps its own of. */
+type PerSquare = 'counts' | 'confidence' | 'coins' | 'stack' | 'signed';
+
+/** A view's every other field before the first frame: nothing read yet. */
+export const UNREAD: Omit<BoardView, PerSquare> = {
+  calibrated: false,
+  uncertain: 0,
+  unexpected: 0,
+  flipped: 0,
+  faint: 0,
+  plausibleStacks: 0,
+  expectedStacks: 0,
+  lastChange: -Infinity,
+  now: -Infinity,
+  settling: false,
+  measured: 0,
+  unclear: 0,
+  coded: false,
+  whiteSide: 0,
+  blackSide: 0,
+  half: 0,
+};
+
+/** The view before the first frame (what a tracker holds until its reader has read). */
+export const EMPTY_VIEW: BoardView = {
+  ...UNREAD,
+  counts: new Uint8Array(32),
+  confidence: new Float32Array(32),
+  coins: new Float32Array(32),
+  stack: new Float32Array(32),
+  signed: new Float32Array(32),
+};
+
 export type ReaderFeedback =
   /** where a two-coin stack is plausible now (kings, crowning squares, king destinations), and where one is expected (a crown awaited) */
   | { kind: 'stack-prior'; plausible: number; expected: number }

@@ -204,31 +204,6 @@ export function noteManLevel(wait: Extract<Crown, { kind: 'awaited' }>, board: C
   wait.manLevelLast = level;
 }
 
-/** The view before the first frame: nothing read yet. */
-export const EMPTY_VIEW: BoardView = {
-  counts: new Uint8Array(32),
-  confidence: new Float32Array(32),
-  calibrated: false,
-  uncertain: 0,
-  unexpected: 0,
-  flipped: 0,
-  faint: 0,
-  plausibleStacks: 0,
-  expectedStacks: 0,
-  lastChange: -Infinity,
-  now: -Infinity,
-  settling: false,
-  coins: new Float32Array(32),
-  stack: new Float32Array(32),
-  measured: 0,
-  unclear: 0,
-  coded: false,
-  signed: new Float32Array(32),
-  whiteSide: 0,
-  blackSide: 0,
-  half: 0,
-};
-
 /** In set-up, a square where the game has a king and one coin is read counts as the king if it reads at least this (fraction of a coin above empty). */
 const KING_MIN_READING = 0.75;
 

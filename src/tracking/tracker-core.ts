@@ -8,12 +8,12 @@
 // from the frames.
 
 import { legalMoves, moveText, type Game, type Move } from '../rules/index.ts';
-import type { BoardView, ReaderFeedback } from '../reading/view.ts';
+import { EMPTY_VIEW, type BoardView, type ReaderFeedback } from '../reading/view.ts';
 import type { Alert, BoardStatus, Reminder } from '../protocol/v1.ts';
 import { diffSquares } from './boards.ts';
 import { ColourWatch, mixedKings } from './colour.ts';
 import type { Retract } from './diagnose.ts';
-import { EMPTY_VIEW, PositionCache, stackPrior } from './evidence.ts';
+import { PositionCache, stackPrior } from './evidence.ts';
 import { TrackerReport } from './report.ts';
 import { DEFAULT_TRACKER, type Crown, type Phase, type TrackerOptions, type TrackerState, type TrackerStep } from './state.ts';
 
