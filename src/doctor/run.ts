@@ -38,13 +38,14 @@ export interface DoctorRun {
 export async function runDoctor(o: RunOptions): Promise<DoctorRun> {
   const bringUp = new BringUp({ squares: o.squares, stepTimeoutMs: o.stepTimeoutMs });
   const delay = o.handDelayMs ?? 300;
-  let pending: { step: DoctorStep; prev: DoctorStep; at: number } | null = null;
+  // The simulated hand's next job: what it was told, and from what frame time it does it.
+  const hand: { next: { step: DoctorStep; prev: DoctorStep; at: number } | null } = { next: null };
   let lastT = 0;
-  const announce = (step: DoctorStep, prev: DoctorStep, t: number) => {
+  const announce = (step: DoctorStep, prev: DoctorStep, at: number) => {
     if (prev.kind === 'place' && step.kind !== 'lift' && bringUp.obs.responses.at(-1)?.timedOut)
       o.say(`No change seen under ${prev.square}: lift the coin if you put one there, and go on.`);
     o.say(stepText(step));
-    pending = o.hand ? { step, prev, at: t + delay } : null;
+    hand.next = o.hand ? { step, prev, at } : null;
   };
   let finished!: () => void;
   const done = new Promise<void>((r) => (finished = r));
@@ -52,19 +53,17 @@ export async function runDoctor(o: RunOptions): Promise<DoctorRun> {
     lastT = f.t;
     const prev = bringUp.step;
     const next = bringUp.push(f.t, f.readings);
-    if (next) announce(next, prev, f.t);
+    if (next) announce(next, prev, f.t + delay);
     if (bringUp.done) finished();
   };
   const off = o.source.onFrame(onFrame);
   try {
     announce(bringUp.step, bringUp.step, 0);
-    if (pending) pending = { ...(pending as { step: DoctorStep; prev: DoctorStep; at: number }), at: 0 };
-    for (;;) {
-      if (bringUp.done) break;
-      const p = pending as { step: DoctorStep; prev: DoctorStep; at: number } | null;
-      if (p && o.hand && lastT >= p.at) {
-        pending = null;
-        await act(o.hand, p.step, p.prev);
+    while (!bringUp.done) {
+      const job = hand.next;
+      if (job && o.hand && lastT >= job.at) {
+        hand.next = null;
+        await act(o.hand, job.step, job.prev);
       }
       if (o.advance) o.advance(20);
       else await Promise.race([done, new Promise((r) => setTimeout(r, 20))]);

@@ -40,7 +40,7 @@ import type { JournalEntry } from '../storage/journal.ts';
 import type { ComputerSetting } from './computer.ts';
 import { SessionError } from './errors.ts';
 import { applyTags, restoredTags } from './tags.ts';
-import { describeOutcome, graceWords, terminationOf, type TableState } from './view.ts';
+import { clockWords, describeOutcome, graceWords, terminationOf, type TableState } from './view.ts';
 
 /** What the table announces (the session passes them on to its listeners). */
 /** How often a running clock is journalled, ms (what a restart can give back at most). */
@@ -419,11 +419,7 @@ export class GameTable implements TableState {
   stoppedByRestart(): string | null {
     const c = this.clock;
     if (!c || this.game.outcome) return null;
-    const mmss = (ms: number) => {
-      const t = Math.ceil(ms / 1000);
-      return `${Math.floor(t / 60)}:${String(t % 60).padStart(2, '0')}`;
-    };
-    const words = (side: Color) => `${sideName(side)} ${mmss(c.remainingOf(side))}`;
+    const words = (side: Color) => `${sideName(side)} ${clockWords(c.remainingOf(side))}`;
     return `The clocks stopped with the restart (${words('black')}, ${words('white')} left): press Start clock, or make the next move, to go on.`;
   }
 

@@ -249,6 +249,14 @@ export function clkText(ms: number): string {
   return `${Math.floor(t / 3600)}:${String(Math.floor((t % 3600) / 60)).padStart(2, '0')}:${String(t % 60).padStart(2, '0')}`;
 }
 
+/** Time left as a player says it: "3:59", "1:02:05" (whole seconds, rounded up as a clock shows them). */
+export function clockWords(ms: number): string {
+  const t = Math.ceil(Math.max(0, ms) / 1000);
+  const [h, m, sec] = [Math.floor(t / 3600), Math.floor((t % 3600) / 60), t % 60];
+  const two = (n: number) => String(n).padStart(2, '0');
+  return h ? `${h}:${two(m)}:${two(sec)}` : `${m}:${two(sec)}`;
+}
+
 /** How a move is spoken: "Black, 11 to 15", "White takes, 22 jumps to 15". */
 export function speakMove(m: MoveRecord): string {
   const route = m.captures.length ? `${m.from} takes ${m.path.join(', then ')}` : `${m.from} to ${m.to}`;

@@ -4,7 +4,17 @@
 import { describe, expect, it } from 'vitest';
 import { Game } from '../../src/rules/index.ts';
 import { makePdn, readOnePdn } from '../../src/pdn/index.ts';
-import { moveRecords, openingWords, pdnRecord, piecesOf, speakMove, terminationOf, type TableState } from '../../src/game/view.ts';
+import {
+  clkText,
+  clockWords,
+  moveRecords,
+  openingWords,
+  pdnRecord,
+  piecesOf,
+  speakMove,
+  terminationOf,
+  type TableState,
+} from '../../src/game/view.ts';
 import { parseTimeControlTag } from '../../src/game/clock.ts';
 
 function state(game: Game, extra: Partial<TableState> = {}): TableState {
@@ -56,5 +66,15 @@ describe('the view', () => {
     expect(piecesOf(Game.standard().position)).toHaveLength(24);
     expect(openingWords(Game.standard(), { Ballot: 'ACF 5 Dyke' }, 5, null)).toBe('Ballot 5 Dyke. ');
     expect(openingWords(Game.standard(), {}, null, null)).toBe('');
+  });
+});
+
+describe('time left in words', () => {
+  it('is said as a clock shows it, and written for %clk with hours', () => {
+    expect(clockWords(239_000)).toBe('3:59');
+    expect(clockWords(238_200)).toBe('3:59'); // a clock shows the second not yet over
+    expect(clockWords(3_725_000)).toBe('1:02:05');
+    expect(clockWords(-5)).toBe('0:00');
+    expect(clkText(297_000)).toBe('0:04:57');
   });
 });
