@@ -142,12 +142,13 @@ export class BringUp {
   private settled(t: number, ms: number): number[] | null {
     const w = this.frames.filter((f) => t - f.t <= ms);
     if (w.length < 4 || t - w[0].t < ms * 0.9) return null;
-    const half = Math.floor(w.length / 2);
+    const [first, second] = [w.slice(0, Math.floor(w.length / 2)), w.slice(Math.floor(w.length / 2))];
     const mean = (fs: Frame[], i: number) => fs.reduce((a, f) => a + f.r[i], 0) / fs.length;
     const out: number[] = [];
     for (let i = 0; i < 32; i++) {
-      if (Math.abs(mean(w.slice(0, half), i) - mean(w.slice(half), i)) > SETTLE_COUNTS) return null;
-      out.push(mean(w, i));
+      const [a, b] = [mean(first, i), mean(second, i)];
+      if (Math.abs(a - b) > SETTLE_COUNTS) return null;
+      out.push((a * first.length + b * second.length) / w.length);
     }
     return out;
   }

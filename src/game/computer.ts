@@ -38,6 +38,11 @@ export function computerName(level: number): string {
 }
 
 /** The setting a game's player tags say (a game resumed after a restart), or null. */
+/** Player tags without the computer's name: a two-player game never takes it (a resumed game would read it as the computer). */
+export function withoutComputerNames(tags: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(tags).filter(([k, v]) => !((k === 'Black' || k === 'White') && computerFromTags({ [k]: v }))));
+}
+
 export function computerFromTags(tags: Record<string, string>): ComputerSetting | null {
   for (const side of ['black', 'white'] as const) {
     const m = /^Crownhead \(level (\d{1,2})\)$/.exec(tags[side === 'black' ? 'Black' : 'White'] ?? '');

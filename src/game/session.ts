@@ -18,7 +18,7 @@ import type { ClockState } from './clock.ts';
 import type { GameEvent, MoveRecord as MoveRecordV1, Snapshot } from '../protocol/v1.ts';
 import { fixesSentence } from '../words/index.ts';
 import type { JournalEntry } from '../storage/journal.ts';
-import { computerFromTags, computerName, type ComputerPlayer, type ComputerSetting } from './computer.ts';
+import { computerName, withoutComputerNames, type ComputerPlayer, type ComputerSetting } from './computer.ts';
 import { Coach } from './coach.ts';
 import type { Purpose, Think } from '../engine/port.ts';
 import { Calibration, type CalibrationData } from '../reading/calibration.ts';
@@ -221,13 +221,7 @@ export class GameSession {
     const computer = req.computer === undefined ? (this.options.computer ?? null) : req.computer;
     if (computer && !this.options.think) throw new SessionError('not-allowed', 'this service has no engine to play the computer');
     const replaced = this.table.gameId && !this.table.played ? this.table.gameId : null;
-    // The computer's name is its own: a two-player game never takes it (a resumed game would read it as the computer).
-    const tags =
-      req.tags && !computer
-        ? Object.fromEntries(
-            Object.entries(req.tags).filter(([k, v]) => !((k === 'Black' || k === 'White') && computerFromTags({ [k]: v }))),
-          )
-        : req.tags;
+    const tags = req.tags && !computer ? withoutComputerNames(req.tags) : req.tags;
     const started = this.table.newGame(
       { ...req, ...(tags ? { tags } : {}) },
       computer ? { side: computer.side, name: computerName(computer.level) } : null,
