@@ -414,3 +414,46 @@ export const GameRecord = z.object({
   result: Result,
 });
 export type GameRecord = z.infer<typeof GameRecord>;
+
+// ------------------------------------------------------------------ club mode: many boards (GET /api/boards, /watch)
+
+/** A board's state at a glance, for the arbiter's grid and the spectators' page. */
+export const BoardState = z.enum(['setup', 'in-sync', 'moving', 'awaiting-crown', 'illegal', 'reminder', 'disconnected', 'game-over']);
+export type BoardState = z.infer<typeof BoardState>;
+
+/** One board of the service: who plays, where the game stands, and its state in one word and one sentence. */
+export const BoardSummary = z.object({
+  /** the board's identity (its EEPROM id; simulated boards SIM-1, SIM-2 …): stable across ports and restarts */
+  id: z.string(),
+  /** its number in the room (the PDN Board tag) */
+  number: int(),
+  description: z.string(),
+  source: z.string(),
+  state: BoardState,
+  /** the state in words (the alert or reminder when there is one) */
+  say: z.string(),
+  gameId: z.string(),
+  tags: z.record(z.string(), z.string()),
+  fen: z.string(),
+  pieces: z.array(Piece),
+  turn: Side,
+  plies: int(),
+  /** the last move's PDN text, and its squares for the board's highlight */
+  last: z.nullable(z.object({ text: z.string(), from: Square, to: Square })),
+  result: Result,
+  clock: z.nullable(ClockState),
+});
+export type BoardSummary = z.infer<typeof BoardSummary>;
+
+/** GET /api/boards */
+export const BoardList = z.object({ boards: z.array(BoardSummary) });
+export type BoardList = z.infer<typeof BoardList>;
+
+/** What the spectators' socket (/watch/ws) sends: every board on connect, then each board as it changes. */
+export const WatchMessage = z.discriminatedUnion('type', [
+  z.object({ v: z.literal(1), type: z.literal('boards'), boards: z.array(BoardSummary) }),
+  z.object({ v: z.literal(1), type: z.literal('board'), board: BoardSummary }),
+  z.object({ v: z.literal(1), type: z.literal('error'), code: z.string(), message: z.string() }),
+  z.object({ v: z.literal(1), type: z.literal('pong') }),
+]);
+export type WatchMessage = z.infer<typeof WatchMessage>;
