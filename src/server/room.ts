@@ -84,7 +84,16 @@ export interface RoomDeps {
 }
 
 /** Events after which the game's record (PDN) has changed. */
-const RECORD_EVENTS = new Set<SessionEvent['type']>(['new-game', 'move', 'move-replaced', 'takeback', 'tags', 'game-over', 'crowned']);
+const RECORD_EVENTS = new Set<SessionEvent['type']>([
+  'new-game',
+  'move',
+  'move-replaced',
+  'takeback',
+  'tags',
+  'game-over',
+  'crowned',
+  'corrected',
+]);
 const BUZZ: Partial<Record<SessionEvent['type'], 'ILLEGAL' | 'OK' | 'GAMEOVER' | 'YOURMOVE'>> = {
   alert: 'ILLEGAL',
   time: 'ILLEGAL',
