@@ -25,7 +25,7 @@ const RECORD_EVENTS = new Set<SessionEvent['type']>([
 ]);
 
 export interface FeedOptions {
-  /** least time between two summaries of one board (default 100 ms) */
+  /** least time between two summaries of one board (default 50 ms) */
   summaryMs?: number;
   /** a spectator whose unsent data passes this many bytes is dropped (default 1 MiB) */
   maxBufferedBytes?: number;
@@ -57,7 +57,7 @@ export class SpectatorFeed {
     private readonly log: Logger,
     opts: FeedOptions = {},
   ) {
-    this.summaryMs = opts.summaryMs ?? 100;
+    this.summaryMs = opts.summaryMs ?? 50;
     this.maxBuffered = opts.maxBufferedBytes ?? 1024 * 1024;
     for (const room of rooms) this.offs.push(room.session.on((e) => this.changed(room, e)));
     this.heartbeat = setInterval(() => this.beat(), opts.heartbeatMs ?? 30_000);
