@@ -37,7 +37,8 @@ const int = () => z.number().check(z.int());
 const pos = () => z.number().check(z.int(), z.gte(1));
 /** A pairing's game: 1, or 2 (the ballot's other side, colours swapped). */
 const gameNo = () => z.union([z.literal(1), z.literal(2)]);
-const name = () => z.string().check(z.minLength(1), z.maxLength(80));
+/** A name as a PDN tag can hold it: 1–80 characters, no line breaks or control characters. */
+const name = () => z.string().check(z.minLength(1), z.maxLength(80), z.regex(/^[^\u0000-\u001f\u007f]*\S[^\u0000-\u001f\u007f]*$/));
 
 /** A game's result as PDN writes it (1-0: Black, the first player, won). `*` clears a result. */
 export const GameResult = z.enum(['1-0', '0-1', '1/2-1/2', '*']);
