@@ -163,11 +163,19 @@ function candidates(top: SwissPlayer, rest: SwissPlayer[]): SwissPlayer[] {
   return [...group.slice(h), ...group.slice(0, h).reverse(), ...below];
 }
 
-/** Pairs `players` (ranked), no repeat meeting; with `strict`, nobody's colour difference past the limit. Backtracks; null when impossible. */
-function pairUp(players: SwissPlayer[], strict: boolean, firstBlack: boolean): [number, number][] | null {
+/** Search steps one attempt at a Swiss round may take (a field that cannot be paired fails fast instead of searching every matching). */
+export const SWISS_SEARCH_STEPS = 200_000;
+
+/**
+ * Pairs `players` (ranked), no repeat meeting; with `strict`, nobody's colour
+ * difference past the limit. Backtracks within `budget.steps`; null when
+ * impossible (or the budget ran out: `budget.steps` ≤ 0).
+ */
+function pairUp(players: SwissPlayer[], strict: boolean, firstBlack: boolean, budget: { steps: number }): [number, number][] | null {
   if (players.length === 0) return [];
   const [top, ...rest] = players;
   for (const c of candidates(top, rest)) {
+    if (--budget.steps <= 0) return null;
     if (top.opponents.has(c.seed)) continue;
     const pair = colours(top, c, 1, firstBlack, strict);
     if (!pair) continue;
@@ -175,6 +183,7 @@ function pairUp(players: SwissPlayer[], strict: boolean, firstBlack: boolean): [
       rest.filter((p) => p !== c),
       strict,
       firstBlack,
+      budget,
     );
     if (tail) return [pair, ...tail];
   }
@@ -194,20 +203,25 @@ export function pairSwiss(s: TournamentState, at: number, by: string): PairRound
   if (players.length < 2) throw new TournamentError('bad-pairing', 'a Swiss round needs at least two players who have not withdrawn');
   const firstBlack = mulberry32(s.seed >>> 0)() < 0.5;
   const byeOrder = players.length % 2 ? [...players].reverse().sort((a, b) => a.byes - b.byes) : [null];
+  let gaveUp = false;
   for (const strict of [true, false])
     for (const bye of byeOrder) {
+      const budget = { steps: SWISS_SEARCH_STEPS };
       const pairs = pairUp(
         players.filter((p) => p !== bye),
         strict,
         firstBlack,
+        budget,
       );
+      if (budget.steps <= 0) gaveUp = true;
       if (!pairs) continue;
       const ballot = drawBallot(s, round);
       // Board colours: a tie alternates down the boards, so recompute now that boards are known.
       const pairings = pairs.map(([black, white], i) => ({ board: i + 1, black, white, ballot }));
       return { t: 'pair-round', at, by, round, pairings: rebalanceTies(players, pairings, firstBlack, strict), bye: bye?.seed ?? null };
     }
-  throw new TournamentError('bad-pairing', `round ${round} cannot be paired without a repeat meeting: pair it by hand (a pairing list)`);
+  const why = gaveUp ? 'no pairing without a repeat meeting was found' : 'cannot be paired without a repeat meeting';
+  throw new TournamentError('bad-pairing', `round ${round} ${why}: the arbiter pairs it by hand`);
 }
 
 /** Colours decided by a tie (same balance and history) alternate by board, the first board's from the seed. */

@@ -192,10 +192,19 @@ export function csvField(v: string): string {
   return /[",\r\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v;
 }
 
-/** The crosstable as CSV (CRLF line ends, RFC 4180); points as decimals ("1.5"), tie-breaks to two places at most. */
+/** Text a spreadsheet would run as a formula (starting =, +, -, @, tab or CR) gets a leading apostrophe, as OWASP advises for CSV exports. */
+export const csvText = (v: string): string => (/^[=+\-@\t\r]/.test(v) ? `'${v}` : v);
+
+/**
+ * The crosstable as CSV (CRLF line ends, RFC 4180); points as decimals
+ * ("1.5"), tie-breaks to two places at most; names and clubs guarded
+ * against formula injection (`csvText`).
+ */
 export function crosstableCsv(s: TournamentState): string {
   const m = crosstableModel(s, (n) => String(Math.round(n * 100) / 100));
-  return [m.head, ...m.rows].map((row) => row.map(csvField).join(',')).join('\r\n') + '\r\n';
+  const text = new Set([m.nameColumn, m.head.indexOf('Club')]);
+  const rows = m.rows.map((row) => row.map((v, i) => (text.has(i) ? csvText(v) : v)));
+  return [m.head, ...rows].map((row) => row.map(csvField).join(',')).join('\r\n') + '\r\n';
 }
 
 const ESC: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };

@@ -194,12 +194,8 @@ function change(s: TournamentState, e: Exclude<TournamentEvent, { t: 'create' }>
       return repairBoard(s, e.round, e.pairing);
     case 'swap-boards':
       return swapBoards(s, e.round, e.a, e.b);
-    case 'start-game': {
-      const g = gameAt(s, e.round, e.board, e.game);
-      g.started = true;
-      g.gameId = e.gameId;
-      return;
-    }
+    case 'start-game':
+      return startGame(s, e);
     case 'result':
       return recordResult(s, e);
     case 'set-result': {
@@ -236,6 +232,20 @@ function gameAt(s: TournamentState, round: number, board: number, game: 1 | 2): 
   if (!g)
     throw new TournamentError('no-pairing', `round ${round} board ${board} has no game ${game} (one game per pairing: no ballot pairs)`);
   return g;
+}
+
+function startGame(s: TournamentState, e: Extract<TournamentEvent, { t: 'start-game' }>): void {
+  const g = gameAt(s, e.round, e.board, e.game);
+  const where = `round ${e.round} board ${e.board} game ${e.game}`;
+  if (g.result !== '*')
+    throw new TournamentError('result-recorded', `${where} is over (${g.result}): to play it again the arbiter clears its result first`);
+  if (e.game === 2) {
+    const first = gameAt(s, e.round, e.board, 1);
+    if (first.result === '*')
+      throw new TournamentError('bad-result', `round ${e.round} board ${e.board} game 1 has no result yet: it is played first`);
+  }
+  g.started = true;
+  g.gameId = e.gameId;
 }
 
 function recordResult(s: TournamentState, e: Extract<TournamentEvent, { t: 'result' }>): void {

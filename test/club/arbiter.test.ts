@@ -117,6 +117,34 @@ describe('arbiter edits', () => {
     expect(g.result).toBe('1/2-1/2');
   });
 
+  it('starts game 2 of a pairing only after game 1, and a finished game only once its result is cleared', () => {
+    let s = fourPlayers();
+    const start = (game: 1 | 2, gameId: string): TournamentEvent => ({
+      t: 'start-game',
+      at,
+      by: 'board',
+      round: 1,
+      board: 1,
+      game,
+      gameId,
+    });
+    expect(refusal(s, start(2, 'g2')).message).toBe('round 1 board 1 game 1 has no result yet: it is played first');
+    s = apply(s, start(1, 'g1'), result(1, 1, 1, '0-1'));
+    expect(refusal(s, start(1, 'g1b')).message).toBe(
+      'round 1 board 1 game 1 is over (0-1): to play it again the arbiter clears its result first',
+    );
+    s = apply(
+      s,
+      start(2, 'g2'),
+      { t: 'set-result', at, by, round: 1, board: 1, game: 1, result: '*', reason: 'irregular: replay' },
+      start(1, 'g1b'),
+    );
+    expect(s.played[0].pairings[0].games.map((g) => [g.gameId, g.result])).toEqual([
+      ['g1b', '*'],
+      ['g2', '*'],
+    ]);
+  });
+
   it('withdraws, renames and renames the tournament; the log keeps every event with who and when', () => {
     let s = apply(null, create({ system: 'swiss', ballots: 'none' }), addPlayer('Ann'), addPlayer('Bob'), addPlayer('Cat'));
     s = apply(s, { t: 'rename-tournament', at: 1, by, name: 'Spring Open' });

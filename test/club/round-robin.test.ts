@@ -139,4 +139,9 @@ describe('a four-player round robin with ballot pairs', () => {
     expect(html).toContain('<td>7½</td>');
     expect(html).not.toContain('<Dan>');
   });
+
+  it('guards names a spreadsheet would run as formulas', () => {
+    const t = apply(s, { t: 'rename-player', at: 1, by: 'arbiter', player: 4, name: '=HYPERLINK("x")' });
+    expect(crosstableCsv(t).split('\r\n')[4]).toBe(`4,4,"'=HYPERLINK(""x"")",,0.5,0,0.5,x,1,0,2,4,3.5`);
+  });
 });

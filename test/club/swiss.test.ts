@@ -112,6 +112,16 @@ describe('Swiss pairing', () => {
     expect(b.played).toEqual(a.played);
   });
 
+  it('says so when no pairing without a repeat is left', () => {
+    let s = field(4, 'none', 1);
+    for (let round = 1; round <= 3; round++) {
+      s = apply(s, pairSwiss(s, round, 'arbiter'));
+      for (const p of s.played[round - 1].pairings)
+        s = apply(s, { t: 'result', at: round, by: 'board', round, board: p.board, game: 1, result: '1/2-1/2', gameId: null });
+    }
+    expect(() => pairSwiss(s, 4, 'arbiter')).toThrow('round 4 cannot be paired without a repeat meeting: the arbiter pairs it by hand');
+  });
+
   it('leaves a withdrawn player out', () => {
     let s = field(6, 'none', 1);
     s = apply(s, { t: 'withdraw-player', at: 3000, by: 'arbiter', player: 2, reason: 'ill' });
