@@ -6,6 +6,7 @@
 // The API (what src/server wires):
 //   Tournament.create(dir, settings, { now })      a new tournament-ID.jsonl in the games folder
 //   Tournament.open(file, { now })                 replay it (t.torn: a dropped unfinished last line)
+//   tournamentFiles(dir) → string[]                the tournament journals in the games folder
 //   t.state / t.currentRound()                     the state; the round paired last (0: none)
 //   t.gamesOfRound(round?) → BoardGames[]          per board, the games in order, each with the
 //                                                  `newGame` request (ballot or start, tags)

@@ -74,6 +74,33 @@ export function replayEvents(events: readonly TournamentEvent[], name = 'tournam
   return s;
 }
 
+/** The folder fsynced, so a new file's name survives a power cut too (best effort: some systems cannot open a folder). */
+function syncFolder(fs: StoreFs, dir: string): void {
+  let fd: number;
+  try {
+    fd = fs.openSync(dir, 'r');
+  } catch {
+    return;
+  }
+  try {
+    fs.fsyncSync(fd);
+  } catch {
+    // (not every file system fsyncs a folder)
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/** The tournament journals in the games folder, by file name. */
+export function tournamentFiles(dir: string, fs: StoreFs = realFs): string[] {
+  if (!fs.existsSync(dir)) return [];
+  return fs
+    .readdirSync(dir)
+    .filter((f) => /^tournament-[A-Za-z0-9_-]{1,40}\.jsonl$/.test(f))
+    .sort()
+    .map((f) => join(dir, f));
+}
+
 export interface JournalOptions {
   fs?: StoreFs;
 }
@@ -125,6 +152,7 @@ export class TournamentJournal {
     const j = new TournamentJournal(file, state, null, fs, fd, 0);
     try {
       j.write(event);
+      syncFolder(fs, dir);
     } catch (e) {
       j.close();
       fs.unlinkSync(file);

@@ -137,17 +137,6 @@ export function applyTournamentEvent(state: TournamentState | null, e: Tournamen
   }
 }
 
-/** Every event in turn from nothing; throws the first refusal, naming the event's place. */
-export function replayTournament(events: readonly TournamentEvent[]): TournamentState | null {
-  let s: TournamentState | null = null;
-  events.forEach((e, i) => {
-    const r = applyTournamentEvent(s, e);
-    if (r instanceof TournamentError) throw new TournamentError(r.code, `event ${i + 1} (${e.t}): ${r.message}`);
-    s = r;
-  });
-  return s;
-}
-
 function create(state: TournamentState | null, e: Extract<TournamentEvent, { t: 'create' }>): TournamentState {
   if (state) throw new TournamentError('already-created', `the tournament "${state.name}" already exists`);
   return {

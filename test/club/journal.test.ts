@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Tournament } from '../../src/club/index.ts';
-import { readTournamentJournal, tournamentFile, TournamentJournal } from '../../src/club/journal.ts';
+import { readTournamentJournal, tournamentFile, tournamentFiles, TournamentJournal } from '../../src/club/journal.ts';
 import { makeTournamentEvent, TournamentError, type TournamentEvent } from '../../src/club/events.ts';
 import { FaultyFs } from '../storage/faulty-fs.ts';
 import type { TournamentState } from '../../src/club/tournament.ts';
@@ -58,6 +58,8 @@ describe('the tournament journal', () => {
     expect(lines).toHaveLength(61);
     expect(lines[60]).toBe('');
     expect(lines.slice(0, 60)).toEqual(script(60).map(makeTournamentEvent));
+    writeFileSync(join(dir, 'tournament-notes.txt'), 'not a journal');
+    expect(tournamentFiles(dir)).toEqual([file]);
     const again = TournamentJournal.open(file);
     expect(again.torn).toBeNull();
     expect(again.state).toEqual(state);
