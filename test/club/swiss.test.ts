@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { mulberry32 } from '../../src/common/prng.ts';
 import type { BallotMode, GameResult, TournamentEvent } from '../../src/club/events.ts';
 import { MAX_COLOUR_DIFFERENCE, pairSwiss } from '../../src/club/pairing.ts';
-import { scores } from '../../src/club/standings.ts';
+import { scores, standings } from '../../src/club/standings.ts';
 import type { TournamentState } from '../../src/club/tournament.ts';
 import { addPlayer, apply, create } from './helpers.ts';
 
@@ -106,10 +106,49 @@ describe('Swiss pairing', () => {
     expect(new Set(e.pairings.map((p) => p.ballot)).size).toBe(1);
   });
 
+  it('pairs within score groups: after a round of wins, winners meet winners and losers meet losers', () => {
+    let s = field(12, 'none', 6);
+    s = apply(s, pairSwiss(s, 1, 'arbiter'));
+    s = apply(
+      s,
+      ...s.played[0].pairings.map((p) => ({
+        t: 'result' as const,
+        at: 2,
+        by: 'board',
+        round: 1,
+        board: p.board,
+        game: 1 as const,
+        result: '1-0' as const,
+        gameId: null,
+      })),
+    );
+    const winners = new Set(s.played[0].pairings.map((p) => p.black));
+    const e = pairSwiss(s, 3, 'arbiter');
+    for (const p of e.pairings) expect(winners.has(p.black)).toBe(winners.has(p.white));
+    // The winners' group on the top boards.
+    expect(e.pairings.map((p) => winners.has(p.black))).toEqual([true, true, true, false, false, false]);
+  });
+
   it('is deterministic: the same state pairs the same way', () => {
     const a = run(9, 'acf', 5).s;
     const b = run(9, 'acf', 5).s;
     expect(b.played).toEqual(a.played);
+  });
+
+  it('scores a bye as the arbiter set it, per game of a pairing, and lists it apart from games', () => {
+    for (const [byePoints, ballots, expected] of [
+      [undefined, 'acf', 2],
+      [0.5, 'acf', 1],
+      [0, 'none', 0],
+      [0.5, 'none', 0.5],
+    ] as const) {
+      let s = apply(null, create({ system: 'swiss', rounds: 2, ballots, byePoints }), addPlayer('A'), addPlayer('B'), addPlayer('C'));
+      s = apply(s, pairSwiss(s, 1, 'arbiter'));
+      const bye = s.played[0].bye!;
+      const row = standings(s).find((r) => r.seed === bye)!;
+      expect([row.points, row.byes, row.played, row.won]).toEqual([expected, 1, 0, 0]);
+      expect(row.tieBreaks.map((t) => t.value)).toEqual([0, 0]);
+    }
   });
 
   it('says so when no pairing without a repeat is left', () => {
