@@ -194,8 +194,10 @@ function pairUp(players: SwissPlayer[], strict: boolean, firstBlack: boolean, bu
  * The next Swiss round: players ranked by score (then rating, then seed);
  * with an odd number the bye goes to the lowest-ranked player without one
  * whose absence still lets the rest pair; no pairing repeats; colours of
- * game 1 balanced (difference kept within ±2 when any pairing allows it).
- * Boards in ranking order; the colour of a tie on board 1 comes from the seed.
+ * game 1 balanced (difference kept within ±2 when any pairing allows it:
+ * the limit comes before the bye order, so a player ranked higher may take
+ * the bye rather than anyone reach 3). Boards in ranking order; the colour
+ * of a tie on board 1 comes from the seed.
  */
 export function pairSwiss(s: TournamentState, at: number, by: string): PairRoundEvent {
   const round = nextRound(s);
