@@ -134,7 +134,11 @@ export class TournamentJournal {
     return this.state_;
   }
 
-  /** Starts a new tournament's journal with its create event; refuses to replace an existing file. */
+  /**
+   * Starts a new tournament's journal with its create event; refuses to
+   * replace a file holding an event (a file with nothing but a torn line, a
+   * creation that never finished, is taken over and reported in `torn`).
+   */
   static create(dir: string, event: Extract<TournamentEvent, { t: 'create' }>, o: JournalOptions = {}): TournamentJournal {
     const fs = o.fs ?? realFs;
     const state = applyTournamentEvent(null, event);
@@ -142,14 +146,20 @@ export class TournamentJournal {
     const file = tournamentFile(dir, event.id);
     fs.mkdirSync(dir, { recursive: true });
     let fd: number;
+    let torn: TornLine | null = null;
     try {
       fd = fs.openSync(file, 'wx');
     } catch (e) {
-      if ((e as NodeJS.ErrnoException).code === 'EEXIST')
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+      // A creation killed before its line was whole left a file with no event: it was never acknowledged, so it is taken over.
+      const read = readTournamentJournal(fs.readFileSync(file), file);
+      if (read.events.length)
         throw new TournamentError('already-created', `a tournament with the id "${event.id}" already exists (${file})`);
-      throw e;
+      torn = read.torn;
+      fd = fs.openSync(file, 'r+');
+      fs.ftruncateSync(fd, 0);
     }
-    const j = new TournamentJournal(file, state, null, fs, fd, 0);
+    const j = new TournamentJournal(file, state, torn, fs, fd, 0);
     try {
       j.write(event);
       syncFolder(fs, dir);

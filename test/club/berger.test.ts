@@ -111,4 +111,27 @@ describe('a round robin paired from the tables', () => {
     }
     expect(rounds).toEqual([...PUBLISHED[4], '4-1 3-2', '3-4 2-1', '4-2 1-3']);
   });
+
+  it('leaves out the pairings of a player who withdrew, the others keeping their table', () => {
+    let s = build([
+      { t: 'create', at: 0, by: 'arbiter', id: 'rr6', name: 'Six', system: 'round-robin', rounds: 5, ballots: 'none', seed: 1 },
+      ...['A', 'B', 'C', 'D', 'E', 'F'].map(player),
+      { t: 'withdraw-player', at: 10, by: 'arbiter', player: 3, reason: 'called away' },
+    ]);
+    const e = pairRoundRobin(s, 11, 'arbiter');
+    // Round 1 of the table is 1-6 2-5 3-4: without player 3, two boards.
+    expect(e.pairings.map((p) => [p.board, p.black, p.white])).toEqual([
+      [1, 1, 6],
+      [2, 2, 5],
+    ]);
+    expect(e.bye).toBeNull();
+    s = applyOrThrow(s, e);
+    expect(s.played[0].pairings).toHaveLength(2);
+  });
 });
+
+function applyOrThrow(s: TournamentState, e: TournamentEvent): TournamentState {
+  const r = applyTournamentEvent(s, e);
+  if (r instanceof TournamentError) throw r;
+  return r;
+}

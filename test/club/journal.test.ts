@@ -80,6 +80,18 @@ describe('the tournament journal', () => {
     expect(readFileSync(file, 'utf8')).toBe(before);
   });
 
+  it('takes over a file a killed creation left with nothing but a torn line', () => {
+    const dir = tempDir();
+    const [first] = script(1);
+    if (first.t !== 'create') throw new Error('script starts with create');
+    writeFileSync(tournamentFile(dir, 'kill9'), makeTournamentEvent(first).slice(0, 30));
+    expect(() => TournamentJournal.open(tournamentFile(dir, 'kill9'))).toThrow(/is empty: it has no create event/);
+    const j = TournamentJournal.create(dir, first);
+    expect(j.torn).toMatchObject({ line: 1, offset: 0, bytes: 30 });
+    j.close();
+    expect(readFileSync(tournamentFile(dir, 'kill9'), 'utf8')).toBe(`${makeTournamentEvent(first)}\n`);
+  });
+
   it('drops a torn last line, says so, and appends after the last whole event', () => {
     const dir = tempDir();
     const { file, state } = written(dir, 20);
