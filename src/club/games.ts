@@ -3,10 +3,13 @@
 // session's `newGame` takes (the ballot, or the start position with Black to
 // move, and the PDN tags: Event, Round, Board, Black, White, and for ballot
 // pairs Game "1" or "2"; the table adds Ballot, Date and TimeControl
-// itself, and the reserved Result/FEN/SetUp/GameType are never given), and
-// the events a board reports (a game started, a result). Pure.
+// itself, and the reserved Result/FEN/SetUp/GameType are never given), the
+// way back from a session's tags and result to the tournament's game
+// (`gameOfTags`, `tournamentResult`), and the events a board reports (a
+// game started, a result). Pure.
 
 import type { NewGameRequest } from '../game/table.ts';
+import { resultWinner, type PdnResult } from '../pdn/index.ts';
 import { tagProblem } from '../game/tags.ts';
 import { TournamentError, type GameResult, type TournamentEvent } from './events.ts';
 import { gamesPerPairing, type TournamentState } from './tournament.ts';
@@ -103,4 +106,26 @@ export function resultEvent(
   by: string,
 ): TournamentEvent {
   return { t: 'result', at, by, round, board, game, result, gameId };
+}
+
+/** Where a session's game sits in the tournament, read back from the tags `gamesOfRound` gave it (null: not one of this tournament's games). */
+export function gameOfTags(
+  s: TournamentState,
+  tags: Readonly<Record<string, string>>,
+): { round: number; board: number; game: 1 | 2 } | null {
+  const num = (v: string | undefined) => (v !== undefined && /^[1-9]\d{0,3}$/.test(v) ? Number(v) : null);
+  const round = num(tags.Round);
+  const board = num(tags.Board);
+  const game = gamesPerPairing(s) === 2 ? num(tags.Game) : 1;
+  if (round === null || board === null || (game !== 1 && game !== 2)) return null;
+  const p = s.played[round - 1]?.pairings.find((x) => x.board === board);
+  const g = p?.games.find((x) => x.game === game);
+  if (!g || tags.Black !== s.players[g.black - 1].name || tags.White !== s.players[g.white - 1].name) return null;
+  return { round, board, game };
+}
+
+/** A session's result as the tournament records it (the PDN's 2-0 style scores too), or null while the game goes on. */
+export function tournamentResult(result: PdnResult): Exclude<GameResult, '*'> | null {
+  const w = resultWinner(result);
+  return w === 'black' ? '1-0' : w === 'white' ? '0-1' : w === 'draw' ? '1/2-1/2' : null;
 }

@@ -11,6 +11,8 @@
 //   t.gamesOfRound(round?) → BoardGames[]          per board, the games in order, each with the
 //                                                  `newGame` request (ballot or start, tags)
 //   t.nextGameOnBoard(board) → GameToPlay | null   the board's next game in the current round
+//   gameOfTags(t.state, session.tags)              which tournament game a session is playing (or null)
+//   tournamentResult(session.result)               the session's PDN result as the tournament takes it
 //   t.startGame(round, board, game, gameId, by?)   a game began: its pairing is fixed
 //   t.recordResult(round, board, game, result, gameId, by?)   the board's result
 //   t.roundComplete(round?) / t.nextRoundProblem() whether the next round can be paired

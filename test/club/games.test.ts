@@ -9,9 +9,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { gamesOfRound, nextGameOnBoard, Tournament } from '../../src/club/index.ts';
+import { gameOfTags, gamesOfRound, nextGameOnBoard, Tournament, tournamentResult } from '../../src/club/index.ts';
 import { pairRoundRobin } from '../../src/club/pairing.ts';
 import { GameSession } from '../../src/game/session.ts';
+import type { PdnResult } from '../../src/pdn/index.ts';
 import { BALLOTS } from '../../src/rules/ballots.ts';
 import { addPlayer, apply, create } from './helpers.ts';
 
@@ -46,6 +47,11 @@ describe('games of a round', () => {
     session.newGame(g2.request);
     expect(session.tags).toMatchObject({ Round: '1', Board: '1', Game: '2', Black: g1.white, White: g1.black });
     expect(session.ballot).toBe(ballot.number);
+    // And back: the session's tags say which tournament game it is.
+    expect(gameOfTags(s, session.tags)).toEqual({ round: 1, board: 1, game: 2 });
+    expect(gameOfTags(s, { ...session.tags, Black: 'Someone else' })).toBeNull();
+    expect(gameOfTags(s, { ...session.tags, Board: '2' })).toBeNull();
+    expect(gameOfTags(s, { Event: 'Casual' })).toBeNull();
   });
 
   it('without ballots: one game from the start position, Black to move', () => {
@@ -63,6 +69,11 @@ describe('games of a round', () => {
     expect(session.game.turn).toBe('black');
     expect(session.snapshot().moves).toEqual([]);
     expect(session.tags.Ballot).toBeUndefined();
+  });
+
+  it('takes a session result as PDN writes it, 2-0 style scores included', () => {
+    const results: PdnResult[] = ['1-0', '2-0', '0-1', '0-2', '1/2-1/2', '1-1', '0-0', '*'];
+    expect(results.map(tournamentResult)).toEqual(['1-0', '1-0', '0-1', '0-1', '1/2-1/2', '1/2-1/2', '1/2-1/2', null]);
   });
 
   it('the Tournament journals each step and tells a board what it plays next', () => {
