@@ -5,7 +5,7 @@
 // pairs Game "1" or "2"; the table adds Ballot, Date and TimeControl
 // itself, and the reserved Result/FEN/SetUp/GameType are never given), the
 // way back from a session's tags and result to the tournament's game
-// (`gameOfTags`, `tournamentResult`), and the events a board reports (a
+// (`gameOfTags`, `gameById`, `tournamentResult`), and the events a board reports (a
 // game started, a result). Pure.
 
 import type { NewGameRequest } from '../game/table.ts';
@@ -29,6 +29,13 @@ export interface GameToPlay {
   gameId: string | null;
   started: boolean;
   result: GameResult;
+}
+
+/** One game of the tournament: its round, board and place in the pairing. */
+export interface GameRef {
+  round: number;
+  board: number;
+  game: 1 | 2;
 }
 
 /** A board's games in a round, in playing order (game 2 of a ballot pair after game 1). */
@@ -108,20 +115,27 @@ export function resultEvent(
   return { t: 'result', at, by, round, board, game, result, gameId };
 }
 
-/** Where a session's game sits in the tournament, read back from the tags `gamesOfRound` gave it (null: not one of this tournament's games). */
-export function gameOfTags(
-  s: TournamentState,
-  tags: Readonly<Record<string, string>>,
-): { round: number; board: number; game: 1 | 2 } | null {
+/**
+ * Where a session's game sits in the tournament, read back from the Round,
+ * Board and Game tags `gamesOfRound` gave it (null: no such game). Names are
+ * not compared (a player renamed mid-game keeps the old name in the tags);
+ * once the game's start is recorded, `gameById` is the sure way.
+ */
+export function gameOfTags(s: TournamentState, tags: Readonly<Record<string, string>>): GameRef | null {
   const num = (v: string | undefined) => (v !== undefined && /^[1-9]\d{0,3}$/.test(v) ? Number(v) : null);
   const round = num(tags.Round);
   const board = num(tags.Board);
   const game = gamesPerPairing(s) === 2 ? num(tags.Game) : 1;
   if (round === null || board === null || (game !== 1 && game !== 2)) return null;
   const p = s.played[round - 1]?.pairings.find((x) => x.board === board);
-  const g = p?.games.find((x) => x.game === game);
-  if (!g || tags.Black !== s.players[g.black - 1].name || tags.White !== s.players[g.white - 1].name) return null;
-  return { round, board, game };
+  return p?.games.some((x) => x.game === game) ? { round, board, game } : null;
+}
+
+/** A tournament game by its id in the games folder (recorded by start-game or a result), or null. */
+export function gameById(s: TournamentState, gameId: string): GameRef | null {
+  for (const r of s.played)
+    for (const p of r.pairings) for (const g of p.games) if (g.gameId === gameId) return { round: r.round, board: p.board, game: g.game };
+  return null;
 }
 
 /** A session's result as the tournament records it (the PDN's 2-0 style scores too), or null while the game goes on. */

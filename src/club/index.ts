@@ -11,7 +11,7 @@
 //   t.gamesOfRound(round?) → BoardGames[]          per board, the games in order, each with the
 //                                                  `newGame` request (ballot or start, tags)
 //   t.nextGameOnBoard(board) → GameToPlay | null   the board's next game in the current round
-//   gameOfTags(t.state, session.tags)              which tournament game a session is playing (or null)
+//   gameById(t.state, gameId) / gameOfTags(t.state, session.tags)   which tournament game a session plays
 //   tournamentResult(session.result)               the session's PDN result as the tournament takes it
 //   t.startGame(round, board, game, gameId, by?)   a game began: its pairing is fixed
 //   t.recordResult(round, board, game, result, gameId, by?)   the board's result

@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { gameOfTags, gamesOfRound, nextGameOnBoard, Tournament, tournamentResult } from '../../src/club/index.ts';
+import { gameById, gameOfTags, gamesOfRound, nextGameOnBoard, Tournament, tournamentResult } from '../../src/club/index.ts';
 import { pairRoundRobin } from '../../src/club/pairing.ts';
 import { GameSession } from '../../src/game/session.ts';
 import type { PdnResult } from '../../src/pdn/index.ts';
@@ -49,7 +49,8 @@ describe('games of a round', () => {
     expect(session.ballot).toBe(ballot.number);
     // And back: the session's tags say which tournament game it is.
     expect(gameOfTags(s, session.tags)).toEqual({ round: 1, board: 1, game: 2 });
-    expect(gameOfTags(s, { ...session.tags, Black: 'Someone else' })).toBeNull();
+    expect(gameOfTags(s, { ...session.tags, Game: '3' })).toBeNull();
+    expect(gameOfTags(s, { ...session.tags, Round: '2' })).toBeNull();
     expect(gameOfTags(s, { ...session.tags, Board: '2' })).toBeNull();
     expect(gameOfTags(s, { Event: 'Casual' })).toBeNull();
   });
@@ -116,6 +117,8 @@ describe('games of a round', () => {
     expect(again.crosstableCsv()).toContain('\r\n1,1,Ann,,x,');
     expect(again.state.played[0].pairings[0].games[1].history.map((h) => h.by)).toEqual(['board', 'arbiter Eve']);
     expect(nextGameOnBoard(again.state, 3)).toBeNull();
+    expect(gameById(again.state, 'g-3')).toEqual({ round: 1, board: 2, game: 1 });
+    expect(gameById(again.state, 'g-9')).toBeNull();
     again.close();
   });
 });
