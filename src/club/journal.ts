@@ -11,7 +11,7 @@
 import { join } from 'node:path';
 import { realFs, type StoreFs } from '../storage/disk.ts';
 import { TournamentError, makeTournamentEvent, parseTournamentEvent, type TournamentEvent } from './events.ts';
-import { applyTournamentEvent, type TournamentState } from './tournament.ts';
+import { applyTournamentEvent, replayTournament, type TournamentState } from './tournament.ts';
 
 /** The file of a tournament in the games folder. */
 export const tournamentFile = (dir: string, id: string): string => join(dir, `tournament-${id}.jsonl`);
@@ -27,6 +27,8 @@ export interface TornLine {
 
 export interface TournamentRead {
   events: TournamentEvent[];
+  /** each event's line number in the file (blank lines are skipped) */
+  lines: number[];
   torn: TornLine | null;
   /** bytes of the good lines (with their newlines) */
   goodEnd: number;
@@ -38,6 +40,7 @@ const excerpt = (s: string) => (s.length > 60 ? `${s.slice(0, 60)}…` : s).repl
 export function readTournamentJournal(data: Buffer | string, name = 'tournament journal'): TournamentRead {
   const buf = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
   const events: TournamentEvent[] = [];
+  const lines: number[] = [];
   let pos = 0;
   let lineNo = 0;
   while (pos < buf.length) {
@@ -47,11 +50,12 @@ export function readTournamentJournal(data: Buffer | string, name = 'tournament 
     const line = buf.subarray(pos, end).toString('utf8').replace(/\r$/, '');
     if (nl < 0) {
       // No newline: the last write did not finish (a whole event always ends with its newline).
-      return { events, torn: { line: lineNo, offset: pos, bytes: end - pos, excerpt: excerpt(line) }, goodEnd: pos };
+      return { events, lines, torn: { line: lineNo, offset: pos, bytes: end - pos, excerpt: excerpt(line) }, goodEnd: pos };
     }
     if (line.trim() !== '') {
       try {
         events.push(parseTournamentEvent(line));
+        lines.push(lineNo);
       } catch (e) {
         const why = e instanceof TournamentError ? e.message : String(e);
         throw new TournamentError('bad-journal', `${name} line ${lineNo}: ${why} ("${excerpt(line)}")`);
@@ -59,19 +63,19 @@ export function readTournamentJournal(data: Buffer | string, name = 'tournament 
     }
     pos = nl + 1;
   }
-  return { events, torn: null, goodEnd: pos };
+  return { events, lines, torn: null, goodEnd: pos };
 }
 
-/** Replays events from nothing; throws TournamentError 'bad-journal' naming the first refused line. */
-export function replayEvents(events: readonly TournamentEvent[], name = 'tournament journal'): TournamentState {
-  let s: TournamentState | null = null;
-  events.forEach((e, i) => {
-    const r = applyTournamentEvent(s, e);
-    if (r instanceof TournamentError) throw new TournamentError('bad-journal', `${name} line ${i + 1} (${e.t}): ${r.message}`);
-    s = r;
-  });
-  if (!s) throw new TournamentError('bad-journal', `${name} is empty: it has no create event`);
-  return s;
+/** Replays events from nothing; throws TournamentError 'bad-journal' naming the first refused line (`lines`: each event's line, default one a line). */
+export function replayEvents(events: readonly TournamentEvent[], name = 'tournament journal', lines?: readonly number[]): TournamentState {
+  const { state, refused } = replayTournament(events);
+  if (refused) {
+    const e = events[refused.index];
+    const line = lines?.[refused.index] ?? refused.index + 1;
+    throw new TournamentError('bad-journal', `${name} line ${line} (${e.t}): ${refused.error.message}`);
+  }
+  if (!state) throw new TournamentError('bad-journal', `${name} is empty: it has no create event`);
+  return state;
 }
 
 /** The folder fsynced, so a new file's name survives a power cut too (best effort: some systems cannot open a folder). */
@@ -175,7 +179,7 @@ export class TournamentJournal {
   static open(file: string, o: JournalOptions = {}): TournamentJournal {
     const fs = o.fs ?? realFs;
     const read = readTournamentJournal(fs.readFileSync(file), file);
-    const state = replayEvents(read.events, file);
+    const state = replayEvents(read.events, file, read.lines);
     const fd = fs.openSync(file, 'r+');
     try {
       if (read.torn) {

@@ -11,7 +11,7 @@ import {
   type TournamentEvent,
 } from '../../src/club/events.ts';
 import { pairRoundRobin, pairSwiss } from '../../src/club/pairing.ts';
-import { applyTournamentEvent, currentRound, type TournamentState } from '../../src/club/tournament.ts';
+import { applyTournamentEvent, currentRound, replayTournament, type TournamentState } from '../../src/club/tournament.ts';
 import { addPlayer, apply, create, refusal } from './helpers.ts';
 
 const at = 9000;
@@ -193,5 +193,20 @@ describe('events on the wire', () => {
     expect(() => parseTournamentEvent('{oops')).toThrow('not a tournament event: not JSON');
     expect(() => checkTournamentEvent({ t: 'add-player', at: 1, by: 'a', name: 'Ann\nBob' })).toThrow(/name/);
     expect(applyTournamentEvent(null, { ...create(), id: 'ok' })).not.toBeInstanceOf(TournamentError);
+  });
+});
+
+describe('replaying', () => {
+  it('in place gives the state applying each event gives, and stops at a refusal with the state before it', () => {
+    let s = fourPlayers();
+    s = apply(s, result(1, 1, 1, '1-0'), { t: 'set-result', at, by, round: 1, board: 1, game: 1, result: '0-1', reason: 'misread' });
+    const before = structuredClone(s.log);
+    expect(replayTournament(s.log)).toEqual({ state: s, refused: null });
+    expect(s.log).toEqual(before);
+    const bad: TournamentEvent = { t: 'swap-boards', at, by, round: 1, a: 1, b: 3 };
+    const r = replayTournament([...s.log, bad, result(1, 2, 1, '1-0')]);
+    expect(r.state).toEqual(s);
+    expect([r.refused?.index, r.refused?.error.message]).toEqual([s.log.length, 'round 1 has no board 3']);
+    expect(replayTournament([]).state).toBeNull();
   });
 });

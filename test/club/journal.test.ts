@@ -118,6 +118,9 @@ describe('the tournament journal', () => {
     expect(() => TournamentJournal.open(file)).toThrow(new RegExp(`^${file} line 7: not a tournament event: `));
     writeFileSync(file, [...lines.slice(0, 6), lines[2], ...lines.slice(7)].join('\n'));
     expect(() => TournamentJournal.open(file)).toThrow(`${file} line 7 (add-player): player 2 is already named "Player 2"`);
+    // A blank line (an editor's) is skipped, and the line numbers stay the file's.
+    writeFileSync(file, [...lines.slice(0, 3), '', ...lines.slice(3, 6), lines[2], ...lines.slice(7)].join('\n'));
+    expect(() => TournamentJournal.open(file)).toThrow(`${file} line 8 (add-player): player 2 is already named "Player 2"`);
     try {
       TournamentJournal.open(file);
     } catch (e) {
