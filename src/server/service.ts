@@ -26,6 +26,8 @@ import { Room, type BoardOptions, type GameSettings, type RoomDeps, type Storage
 import { WsGateway, type WsOptions, type WsRoom } from './ws.ts';
 import { SpectatorFeed, type FeedOptions } from './feed.ts';
 import { clubRoutes, type ClubRoutesOptions } from './club-routes.ts';
+import { Director } from './director.ts';
+import { roundPdn, tournamentRoutes } from './tourney-routes.ts';
 import { openBoardSources, type OpenedSource, type SerialTuning } from '../sensors/open.ts';
 import type { SerialBinding } from '../sensors/line-port.ts';
 import express from 'express';
@@ -105,6 +107,8 @@ export interface Service {
   rooms: readonly Room[];
   /** the spectators' feed (club mode) */
   feed: SpectatorFeed | null;
+  /** the tournament director (club mode) */
+  director: Director | null;
   logger: Logger;
   /** the board in words, and why the simulated board is used if a real one was not found */
   board: { description: string; fallback: string | null; identity: BoardIdentity };
@@ -176,15 +180,25 @@ async function openRooms(opts: ServiceOptions, deps: RoomDeps): Promise<Room[]> 
   return rooms;
 }
 
-/** The HTTP app: club routes (the board list, each board under /boards/ID/, the broadcast) in front of the first board's. */
-function serviceApp(rooms: readonly Room[], access: Access, feed: SpectatorFeed | null, page: Page, club?: ClubOptions): express.Express {
+/** The HTTP app: club routes (the board list, each board under /boards/ID/, the broadcast, the tournament) in front of the first board's. */
+function serviceApp(
+  rooms: readonly Room[],
+  access: Access,
+  club: { feed: SpectatorFeed; director: Director } | null,
+  page: Page,
+  opts?: ClubOptions,
+): express.Express {
   const first = createApp(rooms[0]!.context(access), page);
-  if (!feed) return first;
+  if (!club) return first;
+  const { feed, director } = club;
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
   const boardApps = new Map(rooms.map((r) => [r.board!.identity.id, createApp(r.context(access), page)]));
-  clubRoutes(app, { feed, access, boardApps }, club?.feed);
+  const roundText = () =>
+    director.tournament?.currentRound() ? roundPdn(director, rooms, director.tournament.currentRound()) : Promise.resolve(null);
+  tournamentRoutes(app, director, rooms, access);
+  clubRoutes(app, { feed, access, boardApps, roundText }, opts?.feed);
   app.use(first);
   return app;
 }
@@ -216,9 +230,11 @@ export async function startService(opts: ServiceOptions): Promise<Service> {
   });
   const room = rooms[0]!;
   const feed = rooms.length > 1 ? new SpectatorFeed(rooms, logger.child({ part: 'feed' }), opts.club?.feed) : null;
+  const director = feed ? new Director(rooms, opts.storage.gamesDir, logger.child({ part: 'tournament' })) : null;
   let server: Server | null = null;
   let gateway: WsGateway | null = null;
   const teardown = async () => {
+    director?.close();
     feed?.close();
     await gateway?.close();
     await closeServer(server);
@@ -226,9 +242,13 @@ export async function startService(opts: ServiceOptions): Promise<Service> {
     await engine.close();
   };
   try {
+    await director?.open();
     const page = await loadPage(logger);
     if (!page.ok) logger.error(`the web page is not available: ${page.message}`);
-    const srv = (server = createHttpServer(serviceApp(rooms, access, feed, page, opts.club), http.timeouts ?? {}));
+    const srv = (server = createHttpServer(
+      serviceApp(rooms, access, feed && director ? { feed, director } : null, page, opts.club),
+      http.timeouts ?? {},
+    ));
     await listen(srv, host, http.port ?? 8080, logger);
     const gw = (gateway = new WsGateway(srv, wsRooms(rooms, access, logger, feed), http.ws));
     const port = (srv.address() as AddressInfo).port;
@@ -249,6 +269,7 @@ export async function startService(opts: ServiceOptions): Promise<Service> {
       store: room.store,
       rooms,
       feed,
+      director,
       logger,
       board: { description: board.description, fallback: board.fallback, identity: board.identity },
       storage: () => room.store.health(),
