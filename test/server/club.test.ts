@@ -202,3 +202,22 @@ describe('club mode on serial boards', () => {
     expect(a!.summary().state).not.toBe('disconnected');
   });
 });
+
+describe('the broadcast feed', () => {
+  it('answers 304 with the same ETag when nothing changed within the wait, and refuses other devices without a token', async () => {
+    const boards = sims(2);
+    const s = await startService({
+      club: { sources: boards, feed: { longPollMs: 200 } },
+      storage: { gamesDir: join(tempDir(), 'games') },
+      http: { port: 0 },
+      log: { level: 'silent' },
+    });
+    running.push(s);
+    const first = await fetch(s.url + 'broadcast.pdn');
+    const etag = first.headers.get('etag')!;
+    const again = await fetch(s.url + 'broadcast.pdn', { headers: { 'If-None-Match': etag } });
+    expect(again.status).toBe(304);
+    expect(again.headers.get('etag')).toBe(etag);
+    expect(s.feed!.etag).toBe(etag);
+  });
+});
