@@ -196,6 +196,33 @@ describe('events on the wire', () => {
   });
 });
 
+describe('the state before an event', () => {
+  it('is never changed by any kind of event (changes are copied, the rest shared)', () => {
+    let s = apply(null, create({ ballots: 'acf' }), addPlayer('Ann'), addPlayer('Bob'), addPlayer('Cat'), addPlayer('Dan'));
+    const events: TournamentEvent[] = [
+      pairRoundRobin(s, at, by),
+      { t: 'repair-board', at, by, round: 1, pairing: { board: 1, black: 4, white: 1, ballot: 9 } },
+      { t: 'swap-boards', at, by, round: 1, a: 1, b: 2 },
+      { t: 'start-game', at, by: 'board', round: 1, board: 1, game: 1, gameId: 'g1' },
+      result(1, 1, 1, '1-0'),
+      { t: 'set-result', at, by, round: 1, board: 1, game: 1, result: '1/2-1/2', reason: 'agreed draw misread' },
+      { t: 'start-game', at, by: 'board', round: 1, board: 1, game: 2, gameId: 'g2' },
+      result(1, 1, 2, '0-1'),
+      { t: 'rename-player', at, by, player: 2, name: 'Robert' },
+      { t: 'withdraw-player', at, by, player: 3 },
+      { t: 'rename-tournament', at, by, name: 'Renamed' },
+    ];
+    for (const e of events) {
+      const before = structuredClone(s);
+      const next = apply(s, e);
+      expect(s, e.t).toEqual(before);
+      expect(next).not.toEqual(before);
+      s = next;
+    }
+    expect(replayTournament(s.log).state).toEqual(s);
+  });
+});
+
 describe('replaying', () => {
   it('in place gives the state applying each event gives, and stops at a refusal with the state before it', () => {
     let s = fourPlayers();
