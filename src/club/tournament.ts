@@ -3,9 +3,11 @@
 // bye is worth, the seed), its players, and its rounds with their pairings
 // and games. `applyTournamentEvent(state, event)` is the one way the state
 // changes: pure, it returns the next state or the TournamentError naming why
-// the event is refused (the state is never changed in place). A correction
-// is a new event: a game keeps every result it was given, with who, when and
-// why, so the original stays visible. Pure.
+// the event is refused (the state is never changed in place; the next
+// state shares what the event left alone, so states are read-only to their
+// holders). `replayTournament` rebuilds a state from a journal's events in
+// linear time. A correction is a new event: a game keeps every result it was
+// given, with who, when and why, so the original stays visible. Pure.
 
 import { BALLOTS } from '../rules/ballots.ts';
 import { TournamentError, type BallotMode, type GameResult, type PairingSpec, type PairingSystem, type TournamentEvent } from './events.ts';
