@@ -304,8 +304,18 @@ function startGame(d: Draft, e: Extract<TournamentEvent, { t: 'start-game' }>): 
     if (first.result === '*')
       throw new TournamentError('bad-result', `round ${e.round} board ${e.board} game 1 has no result yet: it is played first`);
   }
+  checkGameId(d.s, e.gameId, g);
   g.started = true;
   g.gameId = e.gameId;
+}
+
+/** A game id belongs to one tournament game: refused when another game already has it. */
+function checkGameId(s: TournamentState, gameId: string, self: PairingGame): void {
+  for (const r of s.played)
+    for (const p of r.pairings)
+      for (const g of p.games)
+        if (g !== self && g.gameId === gameId)
+          throw new TournamentError('game-id-taken', `game id ${gameId} is already round ${r.round} board ${p.board} game ${g.game}`);
 }
 
 function recordResult(d: Draft, e: Extract<TournamentEvent, { t: 'result' }>): void {
@@ -316,6 +326,7 @@ function recordResult(d: Draft, e: Extract<TournamentEvent, { t: 'result' }>): v
       'result-recorded',
       `round ${e.round} board ${e.board} game ${e.game} already has ${g.result}: the arbiter replaces a result with a reason`,
     );
+  if (e.gameId !== null) checkGameId(d.s, e.gameId, g);
   g.started = true;
   if (e.gameId !== null) g.gameId = e.gameId;
   g.history.push({ result: e.result, at: e.at, by: e.by, reason: null });

@@ -139,6 +139,9 @@ describe('arbiter edits', () => {
       { t: 'set-result', at, by, round: 1, board: 1, game: 1, result: '*', reason: 'irregular: replay' },
       start(1, 'g1b'),
     );
+    expect(refusal(s, start(1, 'g2')).message).toBe('game id g2 is already round 1 board 1 game 2');
+    const taken: TournamentEvent = { t: 'result', at, by: 'board', round: 1, board: 2, game: 1, result: '1-0', gameId: 'g1b' };
+    expect(refusal(s, taken).code).toBe('game-id-taken');
     expect(s.played[0].pairings[0].games.map((g) => [g.gameId, g.result])).toEqual([
       ['g1b', '*'],
       ['g2', '*'],
