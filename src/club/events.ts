@@ -24,6 +24,7 @@ export type TournamentErrorCode =
   | 'bad-pairing'
   | 'bad-result'
   | 'result-recorded'
+  | 'game-id-taken'
   | 'no-more-rounds'
   | 'bad-pairing-list'
   | 'bad-journal';

@@ -3,9 +3,11 @@
 // bye is worth, the seed), its players, and its rounds with their pairings
 // and games. `applyTournamentEvent(state, event)` is the one way the state
 // changes: pure, it returns the next state or the TournamentError naming why
-// the event is refused (the state is never changed in place). A correction
-// is a new event: a game keeps every result it was given, with who, when and
-// why, so the original stays visible. Pure.
+// the event is refused (the state is never changed in place; the next
+// state shares what the event left alone, so states are read-only to their
+// holders). `replayTournament` rebuilds a state from a journal's events in
+// linear time. A correction is a new event: a game keeps every result it was
+// given, with who, when and why, so the original stays visible. Pure.
 
 import { BALLOTS } from '../rules/ballots.ts';
 import { TournamentError, type BallotMode, type GameResult, type PairingSpec, type PairingSystem, type TournamentEvent } from './events.ts';
@@ -128,8 +130,8 @@ export function applyTournamentEvent(state: TournamentState | null, e: Tournamen
   try {
     if (e.t === 'create') return create(state, e);
     if (!state) throw new TournamentError('no-tournament', 'there is no tournament yet: create it first');
-    const next: TournamentState = { ...structuredClone({ ...state, log: [] }), log: [...state.log, e] };
-    change(next, e);
+    const next: TournamentState = { ...state, players: [...state.players], played: [...state.played], log: [...state.log, e] };
+    change({ s: next, fresh: new Set() }, e);
     return next;
   } catch (err) {
     if (err instanceof TournamentError) return err;
@@ -157,7 +159,7 @@ export function replayTournament(events: readonly TournamentEvent[]): Replayed {
       else {
         if (!s) throw new TournamentError('no-tournament', 'there is no tournament yet: create it first');
         // (A refusal may leave this private copy half changed: the replay stops there and rebuilds the state before.)
-        change(s, e);
+        change({ s, fresh: null }, e);
         s.log.push(e);
       }
     } catch (err) {
@@ -187,19 +189,46 @@ function create(state: TournamentState | null, e: Extract<TournamentEvent, { t: 
   };
 }
 
-/** Changes `s` (a private copy) by one event, or throws the refusal. */
-function change(s: TournamentState, e: Exclude<TournamentEvent, { t: 'create' }>): void {
+/**
+ * A state being changed by one event. Copy on write: the state's arrays of
+ * players and rounds are fresh copies, and every player, round, pairing or
+ * game changed is copied on the way down (once: `fresh` holds the copies),
+ * so the state before is never touched and unchanged parts are shared.
+ * `fresh` null: the state is private (a replay) and changes in place.
+ */
+interface Draft {
+  s: TournamentState;
+  fresh: Set<object> | null;
+}
+
+function own<T extends object>(d: Draft, x: T, copy: (x: T) => T): T {
+  if (!d.fresh || d.fresh.has(x)) return x;
+  const c = copy(x);
+  d.fresh.add(c);
+  return c;
+}
+
+/** A player of the draft, to change. */
+function playerAt(d: Draft, seed: number): Player {
+  const p = own(d, playerBySeed(d.s, seed), (x) => ({ ...x }));
+  d.s.players[seed - 1] = p;
+  return p;
+}
+
+/** Changes the draft by one event, or throws the refusal. */
+function change(d: Draft, e: Exclude<TournamentEvent, { t: 'create' }>): void {
+  const s = d.s;
   switch (e.t) {
     case 'add-player':
       return addPlayer(s, e.name, e.rating ?? null, e.club ?? null);
     case 'withdraw-player': {
-      const p = playerBySeed(s, e.player);
+      const p = playerAt(d, e.player);
       if (p.withdrawn) throw new TournamentError('no-player', `${p.name} has already withdrawn`);
       p.withdrawn = true;
       return;
     }
     case 'rename-player': {
-      const p = playerBySeed(s, e.player);
+      const p = playerAt(d, e.player);
       const other = s.players.find((x) => x !== p && sameName(x.name, e.name));
       if (other) throw new TournamentError('duplicate-player', `player ${other.seed} is already named "${other.name}"`);
       p.name = e.name.trim();
@@ -211,15 +240,15 @@ function change(s: TournamentState, e: Exclude<TournamentEvent, { t: 'create' }>
     case 'pair-round':
       return pairRound(s, e);
     case 'repair-board':
-      return repairBoard(s, e.round, e.pairing);
+      return repairBoard(d, e.round, e.pairing);
     case 'swap-boards':
-      return swapBoards(s, e.round, e.a, e.b);
+      return swapBoards(d, e.round, e.a, e.b);
     case 'start-game':
-      return startGame(s, e);
+      return startGame(d, e);
     case 'result':
-      return recordResult(s, e);
+      return recordResult(d, e);
     case 'set-result': {
-      const g = gameAt(s, e.round, e.board, e.game);
+      const g = gameAt(d, e.round, e.board, e.game);
       g.history.push({ result: e.result, at: e.at, by: e.by, reason: e.reason });
       g.result = e.result;
       return;
@@ -235,47 +264,69 @@ function addPlayer(s: TournamentState, name: string, rating: number | null, club
   s.players.push({ seed: s.players.length + 1, name: name.trim(), rating, club: club?.trim() || null, withdrawn: false });
 }
 
-function roundAt(s: TournamentState, round: number): Round {
-  const r = s.played[round - 1];
-  if (!r) throw new TournamentError('no-round', `round ${round} is not paired (${s.played.length} round(s) so far)`);
-  return r;
+/** A round of the draft, to change (its pairings array a copy). */
+function roundAt(d: Draft, round: number): Round {
+  const r = d.s.played[round - 1];
+  if (!r) throw new TournamentError('no-round', `round ${round} is not paired (${d.s.played.length} round(s) so far)`);
+  const o = own(d, r, (x) => ({ ...x, pairings: [...x.pairings] }));
+  d.s.played[round - 1] = o;
+  return o;
 }
 
-function pairingAt(s: TournamentState, round: number, board: number): Pairing {
-  const p = roundAt(s, round).pairings.find((x) => x.board === board);
-  if (!p) throw new TournamentError('no-pairing', `round ${round} has no board ${board}`);
-  return p;
+/** A pairing of the draft, to change (its games array a copy). */
+function pairingAt(d: Draft, round: number, board: number): Pairing {
+  const r = roundAt(d, round);
+  const i = r.pairings.findIndex((x) => x.board === board);
+  if (i < 0) throw new TournamentError('no-pairing', `round ${round} has no board ${board}`);
+  const o = own(d, r.pairings[i], (x) => ({ ...x, games: [...x.games] }));
+  r.pairings[i] = o;
+  return o;
 }
 
-function gameAt(s: TournamentState, round: number, board: number, game: 1 | 2): PairingGame {
-  const g = pairingAt(s, round, board).games.find((x) => x.game === game);
-  if (!g)
+/** A game of the draft, to change (its history a copy). */
+function gameAt(d: Draft, round: number, board: number, game: 1 | 2): PairingGame {
+  const p = pairingAt(d, round, board);
+  const i = p.games.findIndex((x) => x.game === game);
+  if (i < 0)
     throw new TournamentError('no-pairing', `round ${round} board ${board} has no game ${game} (one game per pairing: no ballot pairs)`);
-  return g;
+  const o = own(d, p.games[i], (x) => ({ ...x, history: [...x.history] }));
+  p.games[i] = o;
+  return o;
 }
 
-function startGame(s: TournamentState, e: Extract<TournamentEvent, { t: 'start-game' }>): void {
-  const g = gameAt(s, e.round, e.board, e.game);
+function startGame(d: Draft, e: Extract<TournamentEvent, { t: 'start-game' }>): void {
+  const g = gameAt(d, e.round, e.board, e.game);
   const where = `round ${e.round} board ${e.board} game ${e.game}`;
   if (g.result !== '*')
     throw new TournamentError('result-recorded', `${where} is over (${g.result}): to play it again the arbiter clears its result first`);
   if (e.game === 2) {
-    const first = gameAt(s, e.round, e.board, 1);
+    const first = gameAt(d, e.round, e.board, 1);
     if (first.result === '*')
       throw new TournamentError('bad-result', `round ${e.round} board ${e.board} game 1 has no result yet: it is played first`);
   }
+  checkGameId(d.s, e.gameId, g);
   g.started = true;
   g.gameId = e.gameId;
 }
 
-function recordResult(s: TournamentState, e: Extract<TournamentEvent, { t: 'result' }>): void {
-  const g = gameAt(s, e.round, e.board, e.game);
+/** A game id belongs to one tournament game: refused when another game already has it. */
+function checkGameId(s: TournamentState, gameId: string, self: PairingGame): void {
+  for (const r of s.played)
+    for (const p of r.pairings)
+      for (const g of p.games)
+        if (g !== self && g.gameId === gameId)
+          throw new TournamentError('game-id-taken', `game id ${gameId} is already round ${r.round} board ${p.board} game ${g.game}`);
+}
+
+function recordResult(d: Draft, e: Extract<TournamentEvent, { t: 'result' }>): void {
+  const g = gameAt(d, e.round, e.board, e.game);
   if (e.result === '*') throw new TournamentError('bad-result', 'a finished game needs a result: 1-0, 0-1 or 1/2-1/2');
   if (g.result !== '*')
     throw new TournamentError(
       'result-recorded',
       `round ${e.round} board ${e.board} game ${e.game} already has ${g.result}: the arbiter replaces a result with a reason`,
     );
+  if (e.gameId !== null) checkGameId(d.s, e.gameId, g);
   g.started = true;
   if (e.gameId !== null) g.gameId = e.gameId;
   g.history.push({ result: e.result, at: e.at, by: e.by, reason: null });
@@ -353,23 +404,23 @@ function pairRound(s: TournamentState, e: Extract<TournamentEvent, { t: 'pair-ro
   else s.played.push(round);
 }
 
-function repairBoard(s: TournamentState, round: number, spec: PairingSpec): void {
-  const r = roundAt(s, round);
-  const old = pairingAt(s, round, spec.board);
+function repairBoard(d: Draft, round: number, spec: PairingSpec): void {
+  const r = roundAt(d, round);
+  const old = pairingAt(d, round, spec.board);
   if (pairingStarted(old))
     throw new TournamentError('round-started', `round ${round} board ${spec.board} has started: its pairing is fixed`);
   const others = r.pairings.filter((p) => p !== old);
-  checkRound(s, round, [...others, spec], r.bye);
-  r.pairings[r.pairings.indexOf(old)] = { ...spec, games: gamesOf(s, spec) };
+  checkRound(d.s, round, [...others, spec], r.bye);
+  r.pairings[r.pairings.indexOf(old)] = { ...spec, games: gamesOf(d.s, spec) };
 }
 
-function swapBoards(s: TournamentState, round: number, a: number, b: number): void {
+function swapBoards(d: Draft, round: number, a: number, b: number): void {
   if (a === b) throw new TournamentError('bad-pairing', `board ${a} cannot be swapped with itself`);
-  const pa = pairingAt(s, round, a);
-  const pb = pairingAt(s, round, b);
+  const pa = pairingAt(d, round, a);
+  const pb = pairingAt(d, round, b);
   for (const p of [pa, pb])
     if (pairingStarted(p)) throw new TournamentError('round-started', `round ${round} board ${p.board} has started: its board is fixed`);
   pa.board = b;
   pb.board = a;
-  roundAt(s, round).pairings.sort((x, y) => x.board - y.board);
+  roundAt(d, round).pairings.sort((x, y) => x.board - y.board);
 }

@@ -139,6 +139,9 @@ describe('arbiter edits', () => {
       { t: 'set-result', at, by, round: 1, board: 1, game: 1, result: '*', reason: 'irregular: replay' },
       start(1, 'g1b'),
     );
+    expect(refusal(s, start(1, 'g2')).message).toBe('game id g2 is already round 1 board 1 game 2');
+    const taken: TournamentEvent = { t: 'result', at, by: 'board', round: 1, board: 2, game: 1, result: '1-0', gameId: 'g1b' };
+    expect(refusal(s, taken).code).toBe('game-id-taken');
     expect(s.played[0].pairings[0].games.map((g) => [g.gameId, g.result])).toEqual([
       ['g1b', '*'],
       ['g2', '*'],
@@ -193,6 +196,33 @@ describe('events on the wire', () => {
     expect(() => parseTournamentEvent('{oops')).toThrow('not a tournament event: not JSON');
     expect(() => checkTournamentEvent({ t: 'add-player', at: 1, by: 'a', name: 'Ann\nBob' })).toThrow(/name/);
     expect(applyTournamentEvent(null, { ...create(), id: 'ok' })).not.toBeInstanceOf(TournamentError);
+  });
+});
+
+describe('the state before an event', () => {
+  it('is never changed by any kind of event (changes are copied, the rest shared)', () => {
+    let s = apply(null, create({ ballots: 'acf' }), addPlayer('Ann'), addPlayer('Bob'), addPlayer('Cat'), addPlayer('Dan'));
+    const events: TournamentEvent[] = [
+      pairRoundRobin(s, at, by),
+      { t: 'repair-board', at, by, round: 1, pairing: { board: 1, black: 4, white: 1, ballot: 9 } },
+      { t: 'swap-boards', at, by, round: 1, a: 1, b: 2 },
+      { t: 'start-game', at, by: 'board', round: 1, board: 1, game: 1, gameId: 'g1' },
+      result(1, 1, 1, '1-0'),
+      { t: 'set-result', at, by, round: 1, board: 1, game: 1, result: '1/2-1/2', reason: 'agreed draw misread' },
+      { t: 'start-game', at, by: 'board', round: 1, board: 1, game: 2, gameId: 'g2' },
+      result(1, 1, 2, '0-1'),
+      { t: 'rename-player', at, by, player: 2, name: 'Robert' },
+      { t: 'withdraw-player', at, by, player: 3 },
+      { t: 'rename-tournament', at, by, name: 'Renamed' },
+    ];
+    for (const e of events) {
+      const before = structuredClone(s);
+      const next = apply(s, e);
+      expect(s, e.t).toEqual(before);
+      expect(next).not.toEqual(before);
+      s = next;
+    }
+    expect(replayTournament(s.log).state).toEqual(s);
   });
 });
 

@@ -12,6 +12,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { gameById, gameOfTags, gamesOfRound, nextGameOnBoard, Tournament, tournamentResult } from '../../src/club/index.ts';
 import { pairRoundRobin } from '../../src/club/pairing.ts';
 import { GameSession } from '../../src/game/session.ts';
+import { gameIds } from '../../src/game/table.ts';
 import type { PdnResult } from '../../src/pdn/index.ts';
 import { BALLOTS } from '../../src/rules/ballots.ts';
 import { addPlayer, apply, create } from './helpers.ts';
@@ -120,5 +121,62 @@ describe('games of a round', () => {
     expect(gameById(again.state, 'g-3')).toEqual({ round: 1, board: 2, game: 1 });
     expect(gameById(again.state, 'g-9')).toBeNull();
     again.close();
+  });
+
+  it('a four-player round robin played through game sessions, one per board: every game one PDN with its tags; reopened in round 2 and finished', () => {
+    let now = 1_000_000;
+    const o = { now: () => now++ };
+    let t = Tournament.create(dir, { id: 'boards', name: 'Board Cup', system: 'round-robin', rounds: 3, ballots: 'acf', seed: 9 }, o);
+    for (const name of ['Ann', 'Bob', 'Cat', 'Dan']) t.addPlayer(name, 'arbiter');
+    // One id generator for every board: each session's own is unique only among its games (see the report to the lead).
+    const newGameId = gameIds(0);
+    const sessions = new Map(
+      [1, 2].map((b) => [b, new GameSession({ now: () => now, tournament: true, tags: { Site: 'Club room' }, newGameId })]),
+    );
+    const pdns: string[] = [];
+    // The players' results, game after game: Black wins, White wins, a draw…
+    const ends = ['black', 'white', 'draw'] as const;
+    let played = 0;
+    for (let round = 1; round <= 3; round++) {
+      t.pairNextRound('arbiter');
+      for (const board of t.gamesOfRound())
+        for (const g of board.games) {
+          const session = sessions.get(board.board)!;
+          session.newGame(g.request);
+          t.startGame(round, board.board, g.game, session.gameId);
+          const end = ends[played++ % 3];
+          if (end === 'draw') {
+            session.offerDraw('black');
+            session.acceptDraw('white');
+          } else session.resign(end === 'black' ? 'white' : 'black');
+          const located = gameById(t.state, session.gameId)!;
+          t.recordResult(located.round, located.board, located.game, tournamentResult(session.result)!, session.gameId);
+          pdns.push(session.pdn());
+          if (round === 2 && board.board === 1 && g.game === 1) {
+            // The service restarts here: the tournament is read back from its journal.
+            t.close();
+            t = Tournament.open(t.file, o);
+          }
+        }
+    }
+    expect(pdns).toHaveLength(12);
+    for (const [i, pdn] of pdns.entries()) {
+      const round = Math.floor(i / 4) + 1;
+      expect(pdn).toContain('[Event "Board Cup"]');
+      expect(pdn).toContain('[Site "Club room"]');
+      expect(pdn).toContain(`[Round "${round}"]`);
+      expect(pdn).toMatch(/\[Board "[12]"\]/);
+      expect(pdn).toMatch(/\[Game "[12]"\]/);
+      expect(pdn).toMatch(/\[Ballot "ACF \d+/);
+      expect(pdn).toMatch(/\[Black "(Ann|Bob|Cat|Dan)"\]/);
+      expect(pdn).toContain(`[Result "${['1-0', '0-1', '1/2-1/2'][i % 3]}"]`);
+    }
+    expect(t.roundComplete(3)).toBe(true);
+    expect(t.nextRoundProblem()).toBe('all 3 rounds are paired');
+    // 12 games: results cycle Black win, White win, draw: 4 of each.
+    const table = t.standings();
+    expect(table.reduce((k, r) => k + r.points, 0)).toBe(12);
+    expect(table.reduce((k, r) => k + r.drawn, 0)).toBe(8);
+    t.close();
   });
 });
