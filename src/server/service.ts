@@ -27,6 +27,7 @@ import { WsGateway, type WsOptions, type WsRoom } from './ws.ts';
 import { SpectatorFeed, type FeedOptions } from './feed.ts';
 import { clubRoutes, type ClubRoutesOptions } from './club-routes.ts';
 import { Director } from './director.ts';
+import { gameIds } from '../game/ids.ts';
 import { roundPdn, tournamentRoutes } from './tourney-routes.ts';
 import { openBoardSources, type OpenedSource, type SerialTuning } from '../sensors/open.ts';
 import type { SerialBinding } from '../sensors/line-port.ts';
@@ -223,7 +224,8 @@ export async function startService(opts: ServiceOptions): Promise<Service> {
     publicWatch: http.publicWatch,
   });
   const engine = engineLink(opts.engine ?? {});
-  const deps = { logger, think: engine.think, stopThinking: engine.stopThinking, thinkMs: opts.engine?.thinkMs };
+  // One game-id generator for every board: two boards never mint the same id (a tournament refuses a duplicate).
+  const deps = { logger, think: engine.think, stopThinking: engine.stopThinking, thinkMs: opts.engine?.thinkMs, newGameId: gameIds() };
   const rooms = await openRooms(opts, deps).catch(async (e) => {
     await engine.close();
     throw e;

@@ -12,7 +12,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { gameById, gameOfTags, gamesOfRound, nextGameOnBoard, Tournament, tournamentResult } from '../../src/club/index.ts';
 import { pairRoundRobin } from '../../src/club/pairing.ts';
 import { GameSession } from '../../src/game/session.ts';
-import { gameIds } from '../../src/game/table.ts';
+import { gameIds } from '../../src/game/ids.ts';
 import type { PdnResult } from '../../src/pdn/index.ts';
 import { BALLOTS } from '../../src/rules/ballots.ts';
 import { addPlayer, apply, create } from './helpers.ts';
