@@ -13,8 +13,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readPdn } from '../src/pdn/index.ts';
 import { makeFen, START, Game, type Move } from '../src/rules/index.ts';
-import { corpusFile } from '../test/corpus.ts';
-import { Client } from '../test/server/helpers.ts';
+import { corpusFile } from '../test/harness/corpus.ts';
+import { Client } from '../test/harness/ws-client.ts';
 
 const ROOT = join(import.meta.dirname, '..');
 const BIN = join(ROOT, 'bin/crownhead.js');
