@@ -442,18 +442,13 @@ export type CommandReplyBody = z.infer<typeof CommandReplyBody>;
 export const ArchiveList = z.object({ current: z.string(), games: z.array(ArchiveEntry) });
 export type ArchiveList = z.infer<typeof ArchiveList>;
 
-/** One saved game file as the games folder's listing summarises it (from the PDN's first tags). */
-export const SavedGame = z.object({
-  id: z.string(),
-  file: z.string(),
-  event: z.string(),
-  black: z.string(),
-  white: z.string(),
-  date: z.string(),
-  result: z.string(),
-  /** the file's mtime (ms since 1970) */
-  modified: z.number(),
-});
+/** One saved game file as the games folder's listing summarises it (from the PDN's first tags): an archive entry's fields read from the file, and its name. */
+export const SavedGame = z.extend(
+  z.pick(ArchiveEntry, { id: true, event: true, black: true, white: true, date: true, result: true, modified: true }),
+  {
+    file: z.string(),
+  },
+);
 export type SavedGame = z.infer<typeof SavedGame>;
 
 /** An entry of the games folder that is not a readable game, and why. */
