@@ -26,7 +26,7 @@ import { readPdn } from '../src/pdn/index.ts';
 import { makeFen, START, type Move } from '../src/rules/index.ts';
 import { SimBoard } from '../src/sensors/sim/board.ts';
 import { startService, type Service } from '../src/server/service.ts';
-import { CORPUS } from '../test/corpus.ts';
+import { CORPUS } from '../test/harness/corpus.ts';
 
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;

@@ -485,3 +485,57 @@ export const WatchMessage = z.discriminatedUnion('type', [
   z.object({ v: z.literal(1), type: z.literal('pong') }),
 ]);
 export type WatchMessage = z.infer<typeof WatchMessage>;
+
+// ------------------------------------------------------------------ the HTTP API's bodies
+// What every HTTP route answers (src/server/http.ts, src/server/archive.ts),
+// besides the shapes above it shares with the WebSocket (GET /api/state is a
+// Snapshot, GET /api/games/:id.json a GameRecord).
+// The routes check their bodies against these types (`satisfies`); the page
+// parses what it fetches with them.
+
+/** Every refusal or failure of the HTTP API: a code a program can test, a message a person can read. */
+export const ApiErrorBody = z.object({ ok: z.literal(false), code: z.string(), message: z.string() });
+export type ApiErrorBody = z.infer<typeof ApiErrorBody>;
+
+/** GET /api/info: the server's description as the asking page may use it (ServerInfo less tokenRequired, which pages learn in their hello). */
+export const ServerInfoBody = z.omit(ServerInfo, { tokenRequired: true });
+export type ServerInfoBody = z.infer<typeof ServerInfoBody>;
+
+/** Done, nothing more to say (DELETE /api/games/:id). */
+export const ApiOkBody = z.object({ ok: z.literal(true) });
+export type ApiOkBody = z.infer<typeof ApiOkBody>;
+
+/** A command carried out (POST /api/command): the state after it. */
+export const CommandReplyBody = z.object({ ok: z.literal(true), state: Snapshot });
+export type CommandReplyBody = z.infer<typeof CommandReplyBody>;
+
+/** The archive list (GET /api/archive.json): every saved game, the game in play (`current`) always among them. */
+export const ArchiveList = z.object({ current: z.string(), games: z.array(ArchiveEntry) });
+export type ArchiveList = z.infer<typeof ArchiveList>;
+
+/** One saved game file as the games folder's listing summarises it (from the PDN's first tags): an archive entry's fields read from the file, and its name. */
+export const SavedGame = z.extend(
+  z.pick(ArchiveEntry, { id: true, event: true, black: true, white: true, date: true, result: true, modified: true }),
+  {
+    file: z.string(),
+  },
+);
+export type SavedGame = z.infer<typeof SavedGame>;
+
+/** An entry of the games folder that is not a readable game, and why. */
+export const SkippedFile = z.object({ file: z.string(), why: z.string() });
+export type SkippedFile = z.infer<typeof SkippedFile>;
+
+/** The games folder's listing (the store's, newest first). */
+export const GameList = z.object({
+  games: z.array(SavedGame),
+  /** entries of the folder that look like games but cannot be read as one */
+  skipped: z.array(SkippedFile),
+  /** why the folder itself could not be read (then `games` is empty) */
+  error: z.optional(z.string()),
+});
+export type GameList = z.infer<typeof GameList>;
+
+/** GET /api/games: the game in play's id and the games folder's listing. */
+export const GameListBody = z.extend(GameList, { current: z.string() });
+export type GameListBody = z.infer<typeof GameListBody>;

@@ -10,8 +10,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { START, resolveMove } from '../../src/rules/index.ts';
 import { SimBoard } from '../../src/sensors/sim/board.ts';
 import { startService, type Service } from '../../src/server/service.ts';
-import { Client, playOnSim, removeTempDirs, setUp, tempDir } from './helpers.ts';
-import { MockBus, crownheadPeer, until } from '../sensors/helpers/mock-board.ts';
+import { playOnSim, removeTempDirs, setUp, tempDir } from './helpers.ts';
+import { Client } from '../harness/ws-client.ts';
+import { MockBus, crownheadPeer, until } from '../harness/mock-board.ts';
 
 const running: Service[] = [];
 const clients: Client[] = [];
