@@ -199,7 +199,10 @@ async function runClub(n: number, seconds: number): Promise<Run> {
 }
 
 /** 1,000 spectators in a child process on a club of 4 boards: commit → the last spectator's message. */
-async function spectators(count: number, seconds: number): Promise<{ p50: number; p99: number; samples: number; connected: number }> {
+async function spectators(
+  count: number,
+  seconds: number,
+): Promise<{ p50: number; p99: number; samples: number; connected: number; lags: number[] }> {
   const dir = mkdtempSync(join(tmpdir(), 'crownhead-club-'));
   const boards = Array.from(
     { length: 4 },
@@ -224,14 +227,21 @@ async function spectators(count: number, seconds: number): Promise<{ p50: number
     // the child's clock is its own: it reports the delay after its first copy; add the time to that copy
     if (at !== undefined) samples.push(m.t - at);
   });
+  // The boards' own lag with the spectators watching (frames handled late), to set beside the run without them.
+  const lags: number[] = [];
+  const base = boards.map((b) => b.now());
+  let wall0 = performance.now();
   service.rooms.forEach((room, i) =>
     room.session.on((e) => {
-      if (e.type === 'move') committed.set(`${i + 1}:${room.session.game.plies.length}`, performance.timeOrigin + performance.now());
+      if (e.type !== 'move') return;
+      const now = performance.now();
+      committed.set(`${i + 1}:${room.session.game.plies.length}`, performance.timeOrigin + now);
+      lags.push(Math.max(0, now - (wall0 + (boards[i]!.now() - base[i]!))));
     }),
   );
   const scripts = boards.map((_, i) => script(games[(i + 9) % games.length]!, 50 + i));
   const next = boards.map(() => 0);
-  const wall0 = performance.now();
+  wall0 = performance.now();
   let boardT = 0;
   while (performance.now() - wall0 < seconds * 1000) {
     await new Promise((r) => setTimeout(r, 10));
@@ -258,7 +268,7 @@ async function spectators(count: number, seconds: number): Promise<{ p50: number
   child.kill();
   await service.close();
   rmSync(dir, { recursive: true, force: true });
-  return { p50: pct(samples, 50), p99: pct(samples, 99), samples: samples.length, connected: ready };
+  return { p50: pct(samples, 50), p99: pct(samples, 99), samples: samples.length, connected: ready, lags };
 }
 
 const f = (x: number) => (Number.isNaN(x) ? '—' : x.toFixed(1));
