@@ -516,6 +516,12 @@ export class GameSession {
     this.coach.analyse(this.game);
   }
 
+  /** The page no longer wants the analysis or the hint it asked for: the engine stops it (nothing to cancel: nothing happens). */
+  cancel(what: 'analysis' | 'hint'): void {
+    if (what === 'analysis') this.coach.cancelAnalysis();
+    else this.coach.cancelHint();
+  }
+
   /** The evaluation bar on or off (not in tournament mode: it would be advice). */
   setEvaluation(on: boolean): void {
     if (on && this.options.tournament) throw new SessionError('not-allowed', 'no evaluation bar in tournament mode');

@@ -203,7 +203,20 @@ export const Snapshot = z.object({
   /** playing the computer (absent or null: two players) */
   computer: z.optional(z.nullable(ComputerState)),
   /** the engine's analysis of the finished game: its mistakes (?) and blunders (??) with the better move (absent or null: none asked for) */
-  analysis: z.optional(z.nullable(z.object({ running: z.boolean(), marks: z.array(AnalysisMark) }))),
+  analysis: z.optional(
+    z.nullable(
+      z.object({
+        running: z.boolean(),
+        marks: z.array(AnalysisMark),
+        /** while it runs: moves judged so far, of `total` (the game's plies) */
+        done: z.optional(int()),
+        total: z.optional(int()),
+      }),
+    ),
+  ),
+  /** the engine is working out a hint (the page shows a spinner and does not ask twice) */
+  hinting: z.optional(z.boolean()),
+
   /** the evaluation bar (absent or null: off): the engine's score of the position, hundredths of a man from Black's view (null while it thinks), and in words */
   evaluation: z.optional(z.nullable(z.object({ score: z.nullable(z.number()), text: z.string() }))),
 });
@@ -271,6 +284,11 @@ export type ServerInfo = z.infer<typeof ServerInfo>;
 
 const said = { say: z.string() };
 
+// ------------------------------------------------------------------ page additions (s28: engine progress, takeback by consent, sensor view)
+// Events: "coach" (the coach's state in the snapshot changed: a hint started
+// or ended, the analysis moved on; nothing to say).
+const CoachEvent = z.object({ type: z.literal('coach'), ...said });
+
 /** Every event the page hears, discriminated by `type`; `say` is the sentence spoken and logged. */
 export const GameEvent = z.discriminatedUnion('type', [
   z.object({ type: z.literal('new-game'), ...said }),
@@ -306,6 +324,7 @@ export const GameEvent = z.discriminatedUnion('type', [
   z.object({ type: z.literal('time'), side: Side, graceMs: nonNeg(), ...said }),
   /** storage trouble or recovery, with the health as it now stands */
   z.object({ type: z.literal('storage'), ok: z.boolean(), problem: z.optional(StorageProblem), storage: StorageHealth, ...said }),
+  CoachEvent,
 ]);
 export type GameEvent = z.infer<typeof GameEvent>;
 export type GameEventType = GameEvent['type'];
@@ -338,6 +357,9 @@ export const Command = z.discriminatedUnion('name', [
   z.object({ name: z.literal('decline-draw') }),
   z.object({ name: z.literal('claim-draw') }),
   z.object({ name: z.literal('takeback') }),
+  /** (s28) stop the engine's work the page asked for: the analysis, or a hint */
+  z.object({ name: z.literal('cancel'), what: z.enum(['analysis', 'hint']) }),
+
   /** the coach: the engine's suggestion for the side to move, said quietly (refused in tournament mode) */
   z.object({ name: z.literal('hint') }),
   /** after the game: the engine marks its mistakes and blunders (shown in review, written into the PDN on request) */

@@ -59,6 +59,9 @@ export function runCommand(session: GameSession, source: BoardSource, command: C
     case 'analyse':
       session.analyse();
       return;
+    case 'cancel':
+      session.cancel(command.what);
+      return;
     case 'evaluation':
       session.setEvaluation(command.on);
       return;

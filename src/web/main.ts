@@ -26,6 +26,7 @@ import {
 } from './state.ts';
 import { clockFace, formatClock, renderArchive, renderRegions } from './render.ts';
 import { wireForms } from './forms.ts';
+import { hintBusy } from './engine-work.ts';
 import { ServerSocket } from './socket.ts';
 import { Sounds, Speech } from './sound.ts';
 import { squareXY, type Side } from './model.ts';
@@ -288,13 +289,16 @@ function onAct(el: HTMLElement, e: MouseEvent | KeyboardEvent): void {
       return;
     }
     case 'hint':
-      send({ name: 'hint' });
+      if (!hintBusy(state.asked, state.snap)) send({ name: 'hint' });
+      return;
+    case 'cancel':
+      send({ name: 'cancel', what: el.dataset.what === 'hint' ? 'hint' : 'analysis' });
       return;
     case 'toggle-evaluation':
       send({ name: 'evaluation', on: !state.snap?.evaluation });
       return;
     case 'analyse':
-      send({ name: 'analyse' });
+      if (!state.asked.analyse && !state.snap?.analysis?.running) send({ name: 'analyse' });
       return;
     case 'calibrate':
       send({ name: 'calibrate' });
@@ -433,7 +437,7 @@ function onKey(e: KeyboardEvent): void {
   if (e.altKey || e.ctrlKey || e.metaKey || t.closest('input, select, textarea, [data-act=square]')) return;
   if ((e.key === 'h' || e.key === 'H') && document.getElementById('b-hint')) {
     // One hint per press: a held key repeats about 30 times a second, and each would be a search.
-    if (!e.repeat) send({ name: 'hint' });
+    if (!e.repeat && !hintBusy(state.asked, state.snap)) send({ name: 'hint' });
     return;
   }
   if (e.key === 'Escape') {

@@ -21,7 +21,9 @@ import {
   type Status,
 } from './model.ts';
 
-export type Tone = 'alert' | 'click' | 'crown' | 'ready' | 'end';
+import { toneOf, type Tone } from './tones.ts';
+import { asked, answered, type Asked } from './engine-work.ts';
+export type { Tone } from './tones.ts';
 
 export interface Announcement {
   /** Increases with every announcement (main.ts acts on new ones only). */
@@ -105,6 +107,8 @@ export interface ViewState {
   newGame: { pending: string | null; error: string | null; started: number };
   /** the board's one tab stop (a roving tabindex: arrow keys move it between the squares) */
   boardFocus: number;
+  /** engine work asked for and not yet answered (engine-work.ts): its button stays disabled meanwhile */
+  asked: Asked;
 }
 
 export type Action =
@@ -168,6 +172,7 @@ export function initialState(): ViewState {
     review: null,
     archive: { open: false, entries: null, loading: false, error: null, sort: 'date', descending: true },
     newGame: { pending: null, error: null, started: 0 },
+    asked: {},
     boardFocus: 1,
   };
 }
@@ -206,34 +211,6 @@ function withSnapshot(s: ViewState, snap: Snapshot, now: number): ViewState {
     clockAt: now,
     pending: settlePending(s.pending, snap.board.counts, now),
   };
-}
-
-/** Which sound goes with a session event. */
-function toneOf(event: GameEvent): { tone: Tone | null; urgent: boolean } {
-  switch (event.type) {
-    case 'alert':
-    case 'time':
-      return { tone: 'alert', urgent: true };
-    case 'move':
-    case 'move-replaced':
-    case 'takeback':
-      return { tone: 'click', urgent: false };
-    case 'crown-awaited':
-    case 'crowned':
-      return { tone: 'crown', urgent: false };
-    case 'ready':
-    case 'alert-cleared':
-    case 'calibrated':
-      return { tone: 'ready', urgent: false };
-    case 'game-over':
-      return { tone: 'end', urgent: true };
-    case 'board':
-      return event.connected === false ? { tone: 'alert', urgent: true } : { tone: 'ready', urgent: false };
-    case 'storage':
-      return event.ok ? { tone: null, urgent: false } : { tone: 'alert', urgent: true };
-    default:
-      return { tone: null, urgent: false };
-  }
 }
 
 function onMessage(s: ViewState, raw: string, now: number): ViewState {
@@ -293,13 +270,14 @@ function onMessage(s: ViewState, raw: string, now: number): ViewState {
     case 'clock':
       return { ...s, clock: msg.clock, clockAt: now };
     case 'ok': {
-      const next = { ...s, inFlight: s.inFlight.filter((id) => id !== msg.id) };
+      const next = { ...s, inFlight: s.inFlight.filter((id) => id !== msg.id), asked: answered(s.asked, msg.id) };
       if (msg.id !== undefined && msg.id === s.newGame.pending)
         return { ...next, newGame: { pending: null, error: null, started: s.newGame.started + 1 } };
       return next;
     }
     case 'error': {
       const inFlight = s.inFlight.filter((id) => id !== msg.id);
+      s = { ...s, asked: answered(s.asked, msg.id) };
       // A refused new game (a bad FEN, a bad time control) is shown beside the form's fields, which stay open.
       if (msg.id !== undefined && msg.id === s.newGame.pending)
         return announce({ ...s, inFlight, newGame: { ...s.newGame, pending: null, error: msg.message } }, msg.message, true, 'alert');
@@ -325,6 +303,7 @@ export function reduce(s: ViewState, a: Action): ViewState {
           attempts: s.attempts + 1,
           retryAt: a.now + (a.retryInMs ?? 0),
           inFlight: [],
+          asked: {},
           pending: [],
           held: 0,
           heldStack: [],
@@ -332,7 +311,7 @@ export function reduce(s: ViewState, a: Action): ViewState {
         return first && s.snap ? announce(next, 'Connection to the board service lost. Reconnecting.', true, 'alert') : next;
       }
     case 'command-sent': {
-      let next: ViewState = { ...s, inFlight: [...s.inFlight, a.id], error: null };
+      let next: ViewState = { ...s, inFlight: [...s.inFlight, a.id], error: null, asked: asked(s.asked, a.id, a.command) };
       const c = a.command;
       if (c.name === 'hand') {
         const have = effectiveCounts(s, a.now)[c.square - 1];

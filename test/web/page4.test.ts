@@ -1,0 +1,174 @@
+// The page, s28 items (issues #24 and #26), in a real browser (Debian
+// chromium via playwright-core) against the real service on the simulated
+// board with the real engine, at a desktop (1280×800) and a phone (390×844)
+// viewport: engine work shows progress (Hint's spinner, the analysis' moves
+// checked of total), can't be asked twice by a double press, and can be
+// cancelled (the server stops the search). Screenshots go to scratch/ (not
+// committed).
+
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Browser, type Page } from 'playwright-core';
+import { launchChromium } from './chromium.ts';
+import { startService } from '../../src/server/service.ts';
+
+const SHOTS = join(import.meta.dirname, '../../scratch');
+const WAIT = 15_000;
+
+let svc: Awaited<ReturnType<typeof startService>>;
+let browser: Browser;
+let dir: string;
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'crownhead-page4-'));
+  mkdirSync(SHOTS, { recursive: true });
+  svc = await startService({
+    board: { spec: 'sim' },
+    storage: { gamesDir: join(dir, 'games') },
+    http: { host: '127.0.0.1', port: 0 },
+    log: { level: 'silent' },
+  });
+  browser = await launchChromium();
+}, 60_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await svc?.close();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+const VIEWPORTS = [
+  { name: 'desktop', width: 1280, height: 800 },
+  { name: 'phone', width: 390, height: 844 },
+] as const;
+
+/** Commands the page sent, by name (counted in the page: a wrapper around WebSocket.send). */
+const SENT = `(() => {
+  const sent = (window.__sent = []);
+  const orig = WebSocket.prototype.send;
+  WebSocket.prototype.send = function (data) {
+    try { const m = JSON.parse(data); if (m.type === 'command') sent.push(m.command.name); } catch {}
+    return orig.call(this, data);
+  };
+})()`;
+
+describe.each(VIEWPORTS)('the page, s28, at $width×$height ($name)', (vp) => {
+  let page: Page;
+  const problems: string[] = [];
+
+  beforeAll(async () => {
+    page = await browser.newPage({ viewport: { width: vp.width, height: vp.height } });
+    page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+    await page.addInitScript(SENT);
+  }, 60_000);
+  afterAll(async () => {
+    await page?.close();
+    expect(problems).toEqual([]);
+  });
+
+  const shot = async (name: string) => {
+    await page.mouse.move(0, 0);
+    await page.waitForTimeout(150);
+    await page.screenshot({ path: join(SHOTS, `page4-${vp.name}-${name}.png`) });
+  };
+  const sent = (name: string) =>
+    page.evaluate((n: string) => (window as unknown as { __sent: string[] }).__sent.filter((x) => x === n).length, name);
+  async function hand(...squares: number[]): Promise<void> {
+    for (const s of squares) {
+      await page.click(`#sq-${s}`);
+      await page.waitForTimeout(180);
+    }
+  }
+  async function waitMoves(n: number): Promise<void> {
+    await page.waitForFunction((k: number) => document.querySelectorAll('.movelist td.mv:not(.empty)').length === k, n, { timeout: WAIT });
+  }
+  async function freshGame(): Promise<void> {
+    if (!(await page.locator('#new-game-card[open]').count())) await page.click('#new-game-card summary');
+    await page.check('#new-game-form input[name=from][value=start]');
+    await page.selectOption('#ng-computer', '');
+    await page.selectOption('#ng-tc', '');
+    const id = await page.evaluate(
+      () => (window as unknown as { crownhead: { state(): { snap: { gameId: string } } } }).crownhead.state().snap.gameId,
+    );
+    await page.click('#ng-submit');
+    if ((await page.locator('#ng-submit.armed').count()) > 0) await page.click('#ng-submit');
+    await page.waitForFunction(
+      (old: string) =>
+        (window as unknown as { crownhead: { state(): { snap: { gameId: string } } } }).crownhead.state().snap.gameId !== old,
+      id,
+      { timeout: WAIT },
+    );
+    await page.click('#b-hand-setup');
+    await page.waitForSelector('#status [data-status="in-sync"]', { timeout: WAIT });
+    await page.evaluate(() => window.scrollTo(0, 0));
+  }
+
+  it('Hint shows a spinner while the engine thinks and is not asked twice; the hint comes', async () => {
+    await page.goto(svc.url);
+    await page.waitForSelector('#board svg.board-svg', { timeout: WAIT });
+    await freshGame();
+    // A double press (two clicks in the same task, before any render) asks once.
+    await page.evaluate(() => {
+      const b = document.getElementById('b-hint')!;
+      b.click();
+      b.click();
+    });
+    await page.waitForSelector('#b-hint[aria-busy="true"] .spinner', { timeout: WAIT });
+    expect(await page.locator('#b-hint').isDisabled()).toBe(true);
+    await page.keyboard.press('h');
+    await shot('hint-thinking');
+    await page.waitForFunction(() => /Hint for Black/.test(document.body.textContent ?? ''), null, { timeout: 60_000 });
+    await page.waitForSelector('#b-hint:not([disabled])', { timeout: WAIT });
+    expect(await sent('hint')).toBe(1);
+  }, 120_000);
+
+  it('a hint can be cancelled: the spinner goes and no hint comes', async () => {
+    await hand(11, 15);
+    await waitMoves(1);
+    await page.click('#b-hint');
+    await page.waitForSelector('#b-hint[aria-busy="true"]', { timeout: WAIT });
+    await page.click('[data-act="cancel"][data-what="hint"]');
+    await page.waitForSelector('#b-hint:not([disabled])', { timeout: WAIT });
+    await page.waitForTimeout(2500);
+    expect(await page.evaluate(() => /Hint for White/.test(document.body.textContent ?? ''))).toBe(false);
+  }, 60_000);
+
+  it('"Analyse game" shows moves checked of the total, is not asked twice, and can be cancelled; asked again it finishes', async () => {
+    await hand(24, 20);
+    await waitMoves(2);
+    await hand(8, 11);
+    await waitMoves(3);
+    await page.click('#b-resign-white');
+    await page.click('#b-resign-white');
+    await page.waitForSelector('#b-analyse', { timeout: WAIT });
+    await page.evaluate(() => {
+      const b = document.getElementById('b-analyse')!;
+      b.click();
+      b.click();
+    });
+    await page.waitForFunction(
+      () => /[1-3] of 3 moves checked/.test(document.getElementById('analysis-progress')?.textContent ?? ''),
+      null,
+      {
+        timeout: 60_000,
+      },
+    );
+    expect(await page.locator('#b-analyse').count()).toBe(0);
+    expect(await page.locator('#analysis-bar').getAttribute('max')).toBe('3');
+    expect(await sent('analyse')).toBe(1);
+    await page.evaluate(() => window.scrollTo(0, document.getElementById('moves')!.getBoundingClientRect().top + scrollY - 40));
+    await shot('analysing');
+    await page.click('[data-act="cancel"][data-what="analysis"]');
+    await page.waitForSelector('#b-analyse:not([disabled])', { timeout: WAIT });
+    await page.waitForFunction(() => /Analysis cancelled/.test(document.body.textContent ?? ''), null, { timeout: WAIT });
+    expect(await page.locator('#analysis-progress').count()).toBe(0);
+    // Asked again, it runs to the end.
+    await page.click('#b-analyse');
+    await page.waitForFunction(() => /marked|No mistakes/.test(document.querySelector('#moves .analysis')?.textContent ?? ''), null, {
+      timeout: 120_000,
+    });
+    expect(await sent('analyse')).toBe(2);
+  }, 240_000);
+});
