@@ -182,6 +182,8 @@ export const NOTICE_MS = 12_000;
 
 function announce(s: ViewState, text: string, urgent: boolean, tone: Tone | null, quiet = false): ViewState {
   if (!text && !tone) return s;
+  // The same quiet sentence again (a set-up list re-sent while the board settles): said and logged once.
+  if (text && !urgent && s.log.at(-1)?.text === text) return s;
   const a: Announcement = { seq: (s.announcement?.seq ?? 0) + 1, text, urgent, tone, ...(quiet ? { quiet } : {}) };
   return { ...s, announcement: a, log: text ? [...s.log, a].slice(-LOG_SIZE) : s.log };
 }

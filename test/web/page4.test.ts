@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Browser, type Page } from 'playwright-core';
 import { launchChromium } from './chromium.ts';
 import { startService } from '../../src/server/service.ts';
+import { pino } from 'pino';
 
 const SHOTS = join(import.meta.dirname, '../../scratch');
 const WAIT = 15_000;
@@ -171,4 +172,68 @@ describe.each(VIEWPORTS)('the page, s28, at $width×$height ($name)', (vp) => {
     });
     expect(await sent('analyse')).toBe(2);
   }, 240_000);
+});
+
+describe.each(VIEWPORTS)('a restart of the simulated board, at $width×$height ($name)', (vp) => {
+  it('resumes with the pieces where the game left them: no set-up or calibration messages that do not apply, no repeated lines', async () => {
+    const games = mkdtempSync(join(tmpdir(), 'crownhead-restart-'));
+    const lines: string[] = [];
+    const logger = pino({ level: 'info' }, { write: (l: string) => void lines.push(JSON.parse(l).msg as string) });
+    const open = (port: number) =>
+      startService({ board: { spec: 'sim' }, storage: { gamesDir: games }, http: { host: '127.0.0.1', port }, log: { logger } });
+    let first: Awaited<ReturnType<typeof startService>> | null = await open(0);
+    let second: Awaited<ReturnType<typeof startService>> | null = null;
+    const page = await browser.newPage({ viewport: { width: vp.width, height: vp.height } });
+    const problems: string[] = [];
+    page.on('pageerror', (e) => problems.push(e.message));
+    try {
+      await page.goto(first.url);
+      await page.waitForSelector('#status [data-status="in-sync"]', { timeout: WAIT });
+      for (const [a, b] of [
+        [11, 15],
+        [23, 19],
+        [8, 11],
+      ]) {
+        await page.click(`#sq-${a}`);
+        await page.waitForTimeout(200);
+        await page.click(`#sq-${b}`);
+        await page.waitForTimeout(400);
+      }
+      await page.waitForFunction(() => document.querySelectorAll('.movelist td.mv:not(.empty)').length === 3, null, { timeout: WAIT });
+      const port = first.port;
+      await first.close();
+      first = null;
+      await page.waitForFunction(
+        () => (window as unknown as { crownhead: { state(): { connection: string } } }).crownhead.state().connection !== 'open',
+        null,
+        { timeout: WAIT },
+      );
+      const before = lines.length;
+      second = await open(port);
+      await page.waitForFunction(
+        () => (window as unknown as { crownhead: { state(): { connection: string } } }).crownhead.state().connection === 'open',
+        null,
+        { timeout: 30_000 },
+      );
+      // The page reconnects by itself and finds the game where it was, the board in sync.
+      await page.waitForSelector('#status [data-status="in-sync"]', { timeout: 30_000 });
+      await page.waitForTimeout(1500);
+      const text = await page.evaluate(() => document.body.innerText);
+      expect(text).not.toMatch(/Lift the coins?|cannot yet tell/);
+      expect(text).not.toMatch(/glued the same way/);
+      expect(text).not.toMatch(/Set up the position/);
+      const log = await page.locator('ol.log li').allInnerTexts();
+      expect(new Set(log).size, `the page's log repeats a line: ${JSON.stringify(log)}`).toBe(log.length);
+      const after = lines.slice(before);
+      expect(new Set(after).size, `the server's log repeats a line: ${JSON.stringify(after)}`).toBe(after.length);
+      expect(after.some((l) => /resumed unfinished game/.test(l))).toBe(true);
+      await page.screenshot({ path: join(SHOTS, `page4-${vp.name}-restart.png`) });
+      expect(problems).toEqual([]);
+    } finally {
+      await page.close();
+      await first?.close();
+      await second?.close();
+      rmSync(games, { recursive: true, force: true });
+    }
+  }, 120_000);
 });
