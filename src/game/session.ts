@@ -10,7 +10,7 @@
 // but for the injected wall clock and the engine's promise; board I/O,
 // storage, the engine worker and the network are wired on by the service.
 
-import { legalMoves, moveText, sideName, type Color, type GameOptions } from '../rules/index.ts';
+import { legalMoves, moveText, opposite, sideName, type Color, type GameOptions } from '../rules/index.ts';
 import { makePdn, type PdnResult } from '../pdn/index.ts';
 import type { TrackerEvent, TrackerOptions } from '../tracking/tracker.ts';
 import { BoardTracking } from '../tracking/board-tracking.ts';
@@ -20,6 +20,7 @@ import { fixesSentence } from '../words/index.ts';
 import type { JournalEntry } from '../storage/journal.ts';
 import { computerName, withoutComputerNames, type ComputerPlayer, type ComputerSetting } from './computer.ts';
 import { Coach } from './coach.ts';
+import { TakebackOffers, type TakebackKey } from './takeback.ts';
 import type { Purpose, Think } from '../engine/port.ts';
 import { Calibration, type CalibrationData } from '../reading/calibration.ts';
 import { SessionError } from './errors.ts';
@@ -90,6 +91,8 @@ export class GameSession {
   private readonly listeners = new Set<(e: SessionEvent) => void>();
   /** The computer opponent, hints, the evaluation bar and the analysis (coach.ts). */
   private readonly coach: Coach;
+  /** A takeback asked for by one of two players, waiting for the other's answer. */
+  private readonly takebacks = new TakebackOffers();
   /** Playing the computer (null: two players). */
   get computer(): ComputerPlayer | null {
     return this.coach.computer;
@@ -476,8 +479,21 @@ export class GameSession {
     this.table.claimDraw();
   }
 
-  /** Takes back the last move from the page (the board must then be put back to match). */
-  takeback(): void {
+  /**
+   * Takes back the last move from the page (the board must then be put back to match). Two players:
+   * `side` asks and the other side answers (takebackAnswer); asked by both, it happens. Against the
+   * computer, or without a side (the HTTP API), at once.
+   */
+  takeback(side?: Color): void {
+    if (side && !this.computer) {
+      this.table.checkTakeback();
+      const key = this.takebackKey();
+      if (this.takebacks.pending(key) === opposite(side)) return this.takebackAnswer(true);
+      this.takebacks.ask(side, key);
+      this.emit({ type: 'takeback-offer', side, say: `${sideName(side)} asks to take back the last move.` });
+      return;
+    }
+    this.takebacks.clear(this.takebackKey());
     this.change(() => {
       this.table.checkTakeback();
       // Against the computer, on the player's turn: the computer's move and the player's before it.
@@ -488,6 +504,20 @@ export class GameSession {
       this.emit({ type: 'takeback', say: `${pair ? 'Two moves' : 'Move'} taken back. Put the pieces back as shown.` });
       this.afterTracker(this.tracker.setGame(this.game));
     });
+  }
+
+  /** The other side's answer to a takeback offer: accepted, the move is taken back. */
+  takebackAnswer(accept: boolean): void {
+    const key = this.takebackKey();
+    const side = this.takebacks.pending(key);
+    if (!side) throw new SessionError('not-allowed', 'no takeback has been asked for');
+    if (accept) return this.takeback();
+    this.takebacks.clear(key);
+    this.emit({ type: 'takeback-offer', side: null, say: `${sideName(opposite(side))} declines the takeback.` });
+  }
+
+  private takebackKey(): TakebackKey {
+    return { gameId: this.gameId, plies: this.game.plies.length };
   }
 
   /**
@@ -562,6 +592,7 @@ export class GameSession {
       ),
       calibration: this.tracker.calibration,
       ...this.coach.state(),
+      takebackOffer: this.takebacks.pending(this.takebackKey()),
     };
   }
 }

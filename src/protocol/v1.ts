@@ -216,6 +216,8 @@ export const Snapshot = z.object({
   ),
   /** the engine is working out a hint (the page shows a spinner and does not ask twice) */
   hinting: z.optional(z.boolean()),
+  /** two players: the side that asked to take back the last move, waiting for the other's answer (absent or null: none) */
+  takebackOffer: z.optional(z.nullable(Side)),
 
   /** the evaluation bar (absent or null: off): the engine's score of the position, hundredths of a man from Black's view (null while it thinks), and in words */
   evaluation: z.optional(z.nullable(z.object({ score: z.nullable(z.number()), text: z.string() }))),
@@ -286,8 +288,10 @@ const said = { say: z.string() };
 
 // ------------------------------------------------------------------ page additions (s28: engine progress, takeback by consent, sensor view)
 // Events: "coach" (the coach's state in the snapshot changed: a hint started
-// or ended, the analysis moved on; nothing to say).
+// or ended, the analysis moved on; nothing to say); "takeback-offer" (two
+// players: a side asks to take back; null: the offer was declined).
 const CoachEvent = z.object({ type: z.literal('coach'), ...said });
+const TakebackOfferEvent = z.object({ type: z.literal('takeback-offer'), side: z.nullable(Side), ...said });
 
 /** Every event the page hears, discriminated by `type`; `say` is the sentence spoken and logged. */
 export const GameEvent = z.discriminatedUnion('type', [
@@ -325,6 +329,7 @@ export const GameEvent = z.discriminatedUnion('type', [
   /** storage trouble or recovery, with the health as it now stands */
   z.object({ type: z.literal('storage'), ok: z.boolean(), problem: z.optional(StorageProblem), storage: StorageHealth, ...said }),
   CoachEvent,
+  TakebackOfferEvent,
 ]);
 export type GameEvent = z.infer<typeof GameEvent>;
 export type GameEventType = GameEvent['type'];
@@ -356,7 +361,10 @@ export const Command = z.discriminatedUnion('name', [
   z.object({ name: z.literal('accept-draw'), side: Side }),
   z.object({ name: z.literal('decline-draw') }),
   z.object({ name: z.literal('claim-draw') }),
-  z.object({ name: z.literal('takeback') }),
+  /** take back the last move: two players, `side` asks and the other side answers (takeback-answer); against the computer, or without `side`, at once */
+  z.object({ name: z.literal('takeback'), side: z.optional(Side) }),
+  /** (s28) the other side's answer to a takeback asked for */
+  z.object({ name: z.literal('takeback-answer'), accept: z.boolean() }),
   /** (s28) stop the engine's work the page asked for: the analysis, or a hint */
   z.object({ name: z.literal('cancel'), what: z.enum(['analysis', 'hint']) }),
 

@@ -51,7 +51,10 @@ export function runCommand(session: GameSession, source: BoardSource, command: C
       session.claimDraw();
       return;
     case 'takeback':
-      session.takeback();
+      session.takeback(command.side);
+      return;
+    case 'takeback-answer':
+      session.takebackAnswer(command.accept);
       return;
     case 'hint':
       session.hint();

@@ -1,10 +1,14 @@
-// The engine work a page asked for (a hint, the analysis) between the click
-// and the server's answer: its button stays disabled meanwhile, so a double
-// press never asks twice; once answered, the snapshot says whether the work
-// runs (\`hinting\`, \`analysis.running\` with its progress). Pure helpers for
-// the reducer (state.ts) and the renderer (render.ts).
+// Requests that wait for an answer, as the page shows them: the engine work a
+// page asked for (a hint, the analysis) between the click and the server's
+// answer (its button stays disabled meanwhile, so a double press never asks
+// twice; once answered, the snapshot says whether the work runs: `hinting`,
+// `analysis.running` with its progress), and a takeback between two players,
+// asked by one side and answered by the other. Pure helpers for the reducer
+// (state.ts) and the renderer (render.ts).
 
 import type { Command, Snapshot } from '../protocol/v1.ts';
+import { button, esc } from './html.ts';
+import { other, sideName } from './model.ts';
 
 /** Command ids in flight, by the engine work they asked for. */
 export type Asked = Partial<Record<'hint' | 'analyse', string>>;
@@ -33,4 +37,21 @@ export function analysisProgress(snap: Snapshot): string {
   const a = snap.analysis;
   if (!a?.running) return '';
   return a.total ? `Analysing the game: ${a.done ?? 0} of ${a.total} moves checked` : 'Analysing the game…';
+}
+
+/**
+ * The takeback control of a game in progress. Against the computer: at once.
+ * Two players: the side that just moved asks; while it waits, the other side
+ * accepts or declines.
+ */
+export function takebackControls(snap: Snapshot): string {
+  if (snap.computer) return button('takeback', 'Take back last move', {}, '');
+  const asking = snap.takebackOffer ?? null;
+  if (asking === null) return button('takeback', 'Ask to take back', { side: other(snap.turn) }, '');
+  const answerer = other(asking);
+  return (
+    `<p class="offer" id="takeback-offer" role="status">${esc(sideName(asking))} asks to take back the last move.</p>` +
+    button('takeback-answer', `${sideName(answerer)}: accept takeback`, { kind: 'accept' }, 'small primary') +
+    button('takeback-answer', 'Decline', { kind: 'decline' }, 'small')
+  );
 }

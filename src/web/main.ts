@@ -256,7 +256,7 @@ function onAct(el: HTMLElement, e: MouseEvent | KeyboardEvent): void {
       const over = !!state.snap && (state.snap.outcome !== null || state.snap.result !== '*');
       if (over && !isArmed(state, 'takeback', now)) return dispatch({ type: 'arm', key: 'takeback', now });
       dispatch({ type: 'disarm' });
-      send({ name: 'takeback' });
+      send(side && !over ? { name: 'takeback', side } : { name: 'takeback' });
       return;
     }
     case 'review': {
@@ -290,6 +290,9 @@ function onAct(el: HTMLElement, e: MouseEvent | KeyboardEvent): void {
     }
     case 'hint':
       if (!hintBusy(state.asked, state.snap)) send({ name: 'hint' });
+      return;
+    case 'takeback-answer':
+      send({ name: 'takeback-answer', accept: el.dataset.kind === 'accept' });
       return;
     case 'cancel':
       send({ name: 'cancel', what: el.dataset.what === 'hint' ? 'hint' : 'analysis' });

@@ -11,7 +11,7 @@ import { other, sideName, type Clock, type Move, type Piece, type Side, type Sna
 import { canControl, canUseHand, clockNow, isArmed, reviewView, statusHeadline, timeCall, type ViewState } from './state.ts';
 import { fixSentences, piecesSentence, squareList } from '../words/index.ts';
 import { button, esc } from './html.ts';
-import { analysisProgress, hintBusy } from './engine-work.ts';
+import { analysisProgress, hintBusy, takebackControls } from './engine-work.ts';
 import { evaluationWords, renderBoard, renderEvalBar } from './board.ts';
 
 export { fixSentences, squareList };
@@ -373,7 +373,7 @@ export function renderGameControls(s: ViewState, now: number = Date.now()): stri
     const over = o !== null || snap.result !== '*';
     const reopenable =
       o !== null && (o.reason === 'no-moves' || (snap.options.autoDraw && (o.reason === 'repetition' || o.reason === 'forty-move')));
-    if (!over) parts.push(button('takeback', 'Take back last move', {}, ''));
+    if (!over) parts.push(takebackControls(snap));
     else if (reopenable) {
       const armed = isArmed(s, 'takeback', now);
       parts.push(

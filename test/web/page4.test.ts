@@ -86,6 +86,10 @@ describe.each(VIEWPORTS)('the page, s28, at $width×$height ($name)', (vp) => {
     await page.waitForFunction((k: number) => document.querySelectorAll('.movelist td.mv:not(.empty)').length === k, n, { timeout: WAIT });
   }
   async function freshGame(): Promise<void> {
+    if (!page.url().startsWith('http')) {
+      await page.goto(svc.url);
+      await page.waitForSelector('#board svg.board-svg', { timeout: WAIT });
+    }
     if (!(await page.locator('#new-game-card[open]').count())) await page.click('#new-game-card summary');
     await page.check('#new-game-form input[name=from][value=start]');
     await page.selectOption('#ng-computer', '');
@@ -172,6 +176,25 @@ describe.each(VIEWPORTS)('the page, s28, at $width×$height ($name)', (vp) => {
     });
     expect(await sent('analyse')).toBe(2);
   }, 240_000);
+
+  it('a takeback between two players is asked for by one side and accepted or declined by the other', async () => {
+    await freshGame();
+    await hand(11, 15);
+    await waitMoves(1);
+    await page.click('#b-takeback-black');
+    await page.waitForSelector('#takeback-offer', { timeout: WAIT });
+    expect(await page.locator('#takeback-offer').innerText()).toBe('Black asks to take back the last move.');
+    await shot('takeback-asked');
+    await page.click('#b-takeback-answer-decline');
+    await page.waitForSelector('#b-takeback-black', { timeout: WAIT });
+    expect(await page.locator('.movelist td.mv:not(.empty)').count()).toBe(1);
+    expect(await page.locator('ol.log').innerText()).toContain('White declines the takeback.');
+    await page.click('#b-takeback-black');
+    await page.waitForSelector('#b-takeback-answer-accept', { timeout: WAIT });
+    await page.click('#b-takeback-answer-accept');
+    await page.waitForSelector('#moves .empty-moves', { timeout: WAIT });
+    expect(await page.locator('#takeback-offer').count()).toBe(0);
+  }, 60_000);
 });
 
 describe.each(VIEWPORTS)('a restart of the simulated board, at $width×$height ($name)', (vp) => {
