@@ -444,3 +444,22 @@ export const GameRecord = z.object({
   result: Result,
 });
 export type GameRecord = z.infer<typeof GameRecord>;
+
+// ------------------------------------------------------------------ page additions (s28): the archive's trash (HTTP JSON)
+
+/** A deleted game waiting in the trash (GET /api/trash.json); POST /api/trash/:id/restore puts it back. */
+export const TrashEntry = z.object({
+  id: z.string(),
+  event: z.string(),
+  black: z.string(),
+  white: z.string(),
+  date: z.string(),
+  result: z.string(),
+  /** when it was deleted (ms since 1970) */
+  deleted: z.number(),
+});
+export type TrashEntry = z.infer<typeof TrashEntry>;
+
+/** The trash: its games, and how many days a deleted game is kept before it is emptied. */
+export const TrashList = z.object({ days: int(), games: z.array(TrashEntry) });
+export type TrashList = z.infer<typeof TrashList>;

@@ -3,7 +3,9 @@
 // event, result and length (GET /api/archive.json), one game as move records
 // to replay on the page's board (GET /api/games/:id.json; ?game=N for the
 // Nth game of a PDN collection), and deleting a saved game (DELETE
-// /api/games/:id, control rights only, never the game in play). Everything
+// /api/games/:id, control rights only, never the game in play) into the
+// trash, listed by GET /api/trash.json and put back by POST
+// /api/trash/:id/restore (catalogue.ts's Trash: kept TRASH_DAYS). Everything
 // is read through the store's catalogue (src/storage/catalogue.ts): one game
 // at a time, by its byte range, so a 20 MB collection in the folder costs
 // one game's parse per request, never the whole file's. Lengths are read
@@ -13,8 +15,9 @@ import type express from 'express';
 import { gameFromPdn, readPdn, resultOf, type PdnResult } from '../pdn/index.ts';
 import { moveRecord, piecesOf } from '../game/session.ts';
 import { makeFen } from '../rules/index.ts';
-import type { ArchiveEntry, GameRecord } from '../protocol/v1.ts';
+import type { ArchiveEntry, GameRecord, TrashList } from '../protocol/v1.ts';
 import { CollectionError } from '../storage/index.ts';
+import { Trash } from '../storage/catalogue.ts';
 import type { ServerContext } from './context.ts';
 import { requesterOf } from './access.ts';
 
@@ -140,6 +143,8 @@ async function openGame(ctx: ServerContext, req: express.Request, res: express.R
 
 export function archiveRoutes(app: express.Express, ctx: ServerContext): void {
   const lengths = new Lengths(ctx);
+  const trash = new Trash(ctx.store.catalogue);
+  trashRoutes(app, ctx, trash);
 
   app.get('/api/archive.json', async (_req, res) => {
     res.setHeader('Cache-Control', 'no-store');
@@ -152,7 +157,7 @@ export function archiveRoutes(app: express.Express, ctx: ServerContext): void {
 
   app.get('/api/games/:id.json', (req, res) => openGame(ctx, req, res));
 
-  app.delete('/api/games/:id', (req, res) => {
+  app.delete('/api/games/:id', async (req, res) => {
     const who = requesterOf(req);
     if (!ctx.access.canControl(who)) return void res.status(403).json({ ok: false, code: 'forbidden', message: ctx.access.refusal(who) });
     const id = String(req.params.id).replace(/\.pdn$/, '');
@@ -163,12 +168,51 @@ export function archiveRoutes(app: express.Express, ctx: ServerContext): void {
         .status(409)
         .json({ ok: false, code: 'not-allowed', message: 'the game in play cannot be deleted: start a new game first' });
     try {
+      // Kept in the trash first: if it cannot be kept, nothing is deleted.
+      await trash.keep(id);
       if (!ctx.store.remove(id)) return void res.status(404).json({ ok: false, code: 'not-found', message: `no saved game "${id}"` });
     } catch (e) {
       return void res.status(500).json({ ok: false, code: 'internal', message: `cannot delete game ${id}: ${(e as Error).message}` });
     }
     lengths.forget(id);
-    ctx.logger.info({ game: id }, `saved game ${id} deleted from the page`);
+    ctx.logger.info({ game: id }, `saved game ${id} moved to the trash from the page (kept ${trash.days} days)`);
+    res.json({ ok: true, trashed: true, days: trash.days });
+  });
+}
+
+/** The trash: GET /api/trash.json (expired games emptied on the way), POST /api/trash/:id/restore (control rights). */
+function trashRoutes(app: express.Express, ctx: ServerContext, trash: Trash): void {
+  app.get('/api/trash.json', async (_req, res) => {
+    res.setHeader('Cache-Control', 'no-store');
+    try {
+      const games = (await trash.list()).map((g) => ({
+        id: g.id,
+        event: g.event,
+        black: g.black,
+        white: g.white,
+        date: g.date,
+        result: g.result,
+        deleted: g.deleted,
+      }));
+      res.json({ days: trash.days, games } satisfies TrashList);
+    } catch (e) {
+      res.status(500).json({ ok: false, code: 'internal', message: `the trash cannot be read: ${(e as Error).message}` });
+    }
+  });
+
+  app.post('/api/trash/:id/restore', async (req, res) => {
+    const who = requesterOf(req);
+    if (!ctx.access.canControl(who)) return void res.status(403).json({ ok: false, code: 'forbidden', message: ctx.access.refusal(who) });
+    const id = String(req.params.id);
+    if (!ID.test(id))
+      return void res.status(400).json({ ok: false, code: 'bad-request', message: `"${id.slice(0, 40)}" is not a game id` });
+    try {
+      if (!(await trash.restore(id)))
+        return void res.status(404).json({ ok: false, code: 'not-found', message: `no game "${id}" in the trash` });
+    } catch (e) {
+      return void res.status(409).json({ ok: false, code: 'not-allowed', message: `cannot restore game ${id}: ${(e as Error).message}` });
+    }
+    ctx.logger.info({ game: id }, `game ${id} restored from the trash`);
     res.json({ ok: true });
   });
 }

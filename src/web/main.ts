@@ -10,7 +10,7 @@
 // The forms are forms.ts's.
 
 import './style.css';
-import { ArchiveEntry, GameRecord, type Command } from '../protocol/v1.ts';
+import { ArchiveEntry, GameRecord, TrashList, type Command } from '../protocol/v1.ts';
 import * as z from 'zod/mini';
 import {
   canControl,
@@ -288,6 +288,9 @@ function onAct(el: HTMLElement, e: MouseEvent | KeyboardEvent): void {
       void deleteGame(id);
       return;
     }
+    case 'archive-restore':
+      if (el.dataset.id) void restoreGame(el.dataset.id);
+      return;
     case 'hint':
       if (!hintBusy(state.asked, state.snap)) send({ name: 'hint' });
       return;
@@ -398,7 +401,9 @@ async function loadArchive(): Promise<void> {
   try {
     const r = ArchiveList.safeParse(await getJson('/api/archive.json'));
     if (!r.success) throw new Error('the archive list is not in the expected form');
-    dispatch({ type: 'archive-list', entries: r.data.games });
+    // The trash is a second, optional list: the archive shows without it if it cannot be read.
+    const t = TrashList.safeParse(await getJson('/api/trash.json').catch(() => null));
+    dispatch({ type: 'archive-list', entries: r.data.games, trash: t.success ? t.data : null });
   } catch (e) {
     dispatch({ type: 'archive-error', message: `Cannot list the saved games: ${(e as Error).message}`, now: Date.now() });
   }
@@ -416,6 +421,19 @@ async function openRecord(id: string): Promise<void> {
     dispatch({ type: 'open-record', record: r.data });
   } catch (e) {
     dispatch({ type: 'archive-error', message: `Cannot open game ${id}: ${(e as Error).message}`, now: Date.now() });
+  }
+}
+
+async function restoreGame(id: string): Promise<void> {
+  try {
+    const res = await fetch(`/api/trash/${encodeURIComponent(id)}/restore`, { method: 'POST', headers: authHeaders() });
+    if (!res.ok) {
+      const body = (await res.json().catch(() => null)) as { message?: unknown } | null;
+      throw new Error(typeof body?.message === 'string' ? body.message : `the server answered ${res.status}`);
+    }
+    await loadArchive();
+  } catch (e) {
+    dispatch({ type: 'archive-error', message: `Cannot restore game ${id}: ${(e as Error).message}`, now: Date.now() });
   }
 }
 

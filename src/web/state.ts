@@ -6,7 +6,7 @@
 // Side effects (sounds, speech, the live region) are described here as
 // numbered announcements and performed by main.ts.
 
-import { ServerMessage, type Command, type GameEvent, type StorageHealth } from '../protocol/v1.ts';
+import { ServerMessage, type Command, type GameEvent, type StorageHealth, type TrashList } from '../protocol/v1.ts';
 import {
   piecesAfter,
   sideName,
@@ -52,6 +52,8 @@ export interface ArchiveView {
   sort: 'date' | 'players' | 'event' | 'result' | 'length';
   /** newest (or largest) first */
   descending: boolean;
+  /** deleted games waiting in the trash (absent: not read) */
+  trash?: TrashList | null;
 }
 
 /** A hand action sent to the simulated board, shown at once until the board reports it. */
@@ -128,7 +130,7 @@ export type Action =
   | { type: 'review'; to: number | 'prev' | 'next' | 'first' | 'last' | 'live' }
   | { type: 'archive'; open: boolean }
   | { type: 'archive-loading' }
-  | { type: 'archive-list'; entries: ArchiveEntry[] }
+  | { type: 'archive-list'; entries: ArchiveEntry[]; trash?: TrashList | null }
   | { type: 'archive-error'; message: string; now: number }
   | { type: 'archive-sort'; by: ArchiveView['sort'] }
   | { type: 'open-record'; record: GameRecord }
@@ -361,7 +363,7 @@ export function reduce(s: ViewState, a: Action): ViewState {
     case 'archive-loading':
       return { ...s, archive: { ...s.archive, loading: true, error: null } };
     case 'archive-list':
-      return { ...s, archive: { ...s.archive, loading: false, error: null, entries: a.entries } };
+      return { ...s, archive: { ...s.archive, loading: false, error: null, entries: a.entries, trash: a.trash ?? null } };
     case 'archive-error':
       return { ...s, archive: { ...s.archive, loading: false, error: a.message } };
     case 'archive-sort': {

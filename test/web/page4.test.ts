@@ -195,6 +195,25 @@ describe.each(VIEWPORTS)('the page, s28, at $width×$height ($name)', (vp) => {
     await page.waitForSelector('#moves .empty-moves', { timeout: WAIT });
     expect(await page.locator('#takeback-offer').count()).toBe(0);
   }, 60_000);
+
+  it("a deleted game waits in the archive's trash and can be restored", async () => {
+    await freshGame();
+    await page.click('#b-archive-open');
+    await page.waitForSelector('.archive-table tbody tr:not(.current)', { timeout: WAIT });
+    const id = (await page.locator('.archive-table tbody tr:not(.current)').first().getAttribute('data-game'))!;
+    await page.click(`#del-${id}`);
+    await page.waitForSelector(`#del-${id}.armed`, { timeout: WAIT });
+    await page.click(`#del-${id}`);
+    await page.waitForSelector(`#trash li[data-trashed="${id}"]`, { timeout: WAIT });
+    expect(await page.locator(`.archive-table tr[data-game="${id}"]`).count()).toBe(0);
+    expect(await page.locator('#trash-title').innerText()).toMatch(/Deleted games\s+kept 30 days, then emptied/);
+    await page.locator('#trash').scrollIntoViewIfNeeded();
+    await shot('trash');
+    await page.click(`#restore-${id}`);
+    await page.waitForSelector(`.archive-table tr[data-game="${id}"]`, { timeout: WAIT });
+    expect(await page.locator(`#trash li[data-trashed="${id}"]`).count()).toBe(0);
+    await page.click('#b-archive-close');
+  }, 60_000);
 });
 
 describe.each(VIEWPORTS)('a restart of the simulated board, at $width×$height ($name)', (vp) => {
