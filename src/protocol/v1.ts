@@ -463,3 +463,27 @@ export type TrashEntry = z.infer<typeof TrashEntry>;
 /** The trash: its games, and how many days a deleted game is kept before it is emptied. */
 export const TrashList = z.object({ days: int(), games: z.array(TrashEntry) });
 export type TrashList = z.infer<typeof TrashList>;
+
+// ------------------------------------------------------------------ page additions (s28): the builder's sensor view (HTTP JSON, control rights)
+
+/** The per-square test (as `crownhead doctor` does it) on one square: its step, the instruction, and once over, what answered. */
+export const SensorTest = z.object({
+  square: Square,
+  step: z.enum(['clear', 'place', 'lift', 'stack', 'unstack', 'flip', 'unflip', 'done']),
+  instruction: z.string(),
+  result: z.nullable(z.object({ ok: z.boolean(), text: z.string(), moved: z.array(z.object({ square: Square, dev: z.number() })) })),
+});
+export type SensorTest = z.infer<typeof SensorTest>;
+
+/** GET /api/sensors.json: the latest raw reading of the 32 sensors, each square's learnt levels, the counts read, the test. */
+export const SensorSnapshot = z.object({
+  /** the frame's time (null: no frame yet) */
+  t: z.nullable(z.number()),
+  readings: z.nullable(z.array(z.number())),
+  calibrated: z.boolean(),
+  /** per square (index 0 = square 1): the reading of an empty square, one coin, two, and the level below which a coin reads as upside down */
+  levels: z.array(z.object({ empty: z.number(), one: z.number(), two: z.number(), flipped: z.number() })),
+  counts: z.array(int()),
+  test: z.nullable(SensorTest),
+});
+export type SensorSnapshot = z.infer<typeof SensorSnapshot>;

@@ -10,7 +10,7 @@
 // The forms are forms.ts's.
 
 import './style.css';
-import { ArchiveEntry, GameRecord, TrashList, type Command } from '../protocol/v1.ts';
+import { ArchiveEntry, GameRecord, SensorSnapshot, TrashList, type Command } from '../protocol/v1.ts';
 import * as z from 'zod/mini';
 import {
   canControl,
@@ -27,6 +27,7 @@ import {
 import { clockFace, formatClock, renderArchive, renderRegions } from './render.ts';
 import { wireForms } from './forms.ts';
 import { hintBusy } from './engine-work.ts';
+import { renderSensors, SENSOR_POLL_MS, type SensorPanel } from './sensors.ts';
 import { ServerSocket } from './socket.ts';
 import { Sounds, Speech } from './sound.ts';
 import { squareXY, type Side } from './model.ts';
@@ -288,6 +289,14 @@ function onAct(el: HTMLElement, e: MouseEvent | KeyboardEvent): void {
       void deleteGame(id);
       return;
     }
+    case 'sensors-open':
+      return openSensors(true);
+    case 'sensors-close':
+      return openSensors(false);
+    case 'sensor-test':
+      return void sensorRequest('POST', `/api/sensors/test/${Number(el.dataset.sq)}`);
+    case 'sensor-test-stop':
+      return void sensorRequest('DELETE', '/api/sensors/test');
     case 'archive-restore':
       if (el.dataset.id) void restoreGame(el.dataset.id);
       return;
@@ -424,6 +433,46 @@ async function openRecord(id: string): Promise<void> {
   }
 }
 
+// ------------------------------------------------------------------ the builder's sensor view (sensors.ts)
+
+const sensors: SensorPanel = { open: false, snap: null, error: null };
+let sensorTimer: ReturnType<typeof setInterval> | null = null;
+
+function drawSensors(): void {
+  const el = $('sensors');
+  el.hidden = !sensors.open;
+  patch('sensors', renderSensors(sensors));
+}
+
+/** Opens the panel (asking for the latest reading a few times a second while it is open) or closes it. */
+function openSensors(open: boolean): void {
+  sensors.open = open;
+  if (sensorTimer) clearInterval(sensorTimer);
+  sensorTimer = open ? setInterval(() => void pollSensors(), SENSOR_POLL_MS) : null;
+  if (open) void pollSensors();
+  else document.getElementById('b-sensors-open')?.focus();
+  drawSensors();
+}
+
+async function pollSensors(): Promise<void> {
+  try {
+    const r = SensorSnapshot.safeParse(await getJson('/api/sensors.json'));
+    if (!r.success) throw new Error('the readings are not in the expected form');
+    sensors.snap = r.data;
+    sensors.error = null;
+  } catch (e) {
+    sensors.error = `Cannot read the sensors: ${(e as Error).message}`;
+  }
+  if (sensors.open) drawSensors();
+}
+
+async function sensorRequest(method: 'POST' | 'DELETE', url: string): Promise<void> {
+  const res = await fetch(url, { method, headers: authHeaders() }).catch((e: unknown) => e as Error);
+  if (res instanceof Error || !res.ok)
+    sensors.error = `The sensor test could not start: ${res instanceof Error ? res.message : res.status}`;
+  await pollSensors();
+}
+
 async function restoreGame(id: string): Promise<void> {
   try {
     const res = await fetch(`/api/trash/${encodeURIComponent(id)}/restore`, { method: 'POST', headers: authHeaders() });
@@ -518,7 +567,10 @@ function start(): void {
   const archive = document.createElement('div');
   archive.id = 'archive';
   archive.hidden = true;
-  document.body.append(archive);
+  const sensorPanel = document.createElement('div');
+  sensorPanel.id = 'sensors';
+  sensorPanel.hidden = true;
+  document.body.append(archive, sensorPanel);
   document.addEventListener('keydown', onKey);
   const unlock = () => sounds.unlock();
   document.addEventListener('pointerdown', unlock, { capture: true });

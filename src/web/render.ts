@@ -412,6 +412,8 @@ export function renderGameControls(s: ViewState, now: number = Date.now()): stri
   parts.push('<a class="btn" id="dl-pdn" href="/api/current.pdn" download="crownhead-game.pdn">Download PDN</a>');
   parts.push(button('archive-open', 'Past games', {}, ''));
   if (control && snap && !snap.calibration && !s.server?.sim) parts.push(button('calibrate', 'Calibrate board', {}, ''));
+  // The builder's view of the raw sensors (sensors.ts), for a page with control rights.
+  if (control) parts.push(button('sensors-open', 'Sensor view', {}, ''));
   return `<div class="row">${parts.join('')}</div>`;
 }
 

@@ -214,6 +214,68 @@ describe.each(VIEWPORTS)('the page, s28, at $width×$height ($name)', (vp) => {
     expect(await page.locator(`#trash li[data-trashed="${id}"]`).count()).toBe(0);
     await page.click('#b-archive-close');
   }, 60_000);
+
+  it('the sensor view shows the live readings as a heat map with the learnt levels, and tests a square as the doctor does', async () => {
+    await freshGame();
+    await page.click('#b-sensors-open');
+    await page.waitForSelector('#sensors:not([hidden]) .sv-board', { timeout: WAIT });
+    await page.waitForFunction(() => document.querySelectorAll('#sv-board .r[data-reading]:not([data-reading=""])').length === 32, null, {
+      timeout: WAIT,
+    });
+    // A square holding a man reads well above an empty one; the levels are on each square and in its title.
+    const reading = (sq: number) => page.locator(`#sv-${sq} .r`).getAttribute('data-reading').then(Number);
+    expect(await reading(11)).toBeGreaterThan((await reading(14)) + 50);
+    expect(await page.locator('#sv-14').getAttribute('title')).toMatch(
+      /^Square 14: reading \d+(\.\d)?; empty [\d.]+, one coin [\d.]+, two [\d.]+, upside down below [\d.]+$/,
+    );
+    expect(await page.locator('#sv-14 .lv').innerText()).toMatch(/^\d+\/\d+\/\d+$/);
+    // Only this page asked: the readings came over HTTP, never over the game's WebSocket.
+    expect(await page.evaluate(() => (window as unknown as { __sent: string[] }).__sent.includes('sensor-view'))).toBe(false);
+    await shot('sensors');
+    const hand = (action: 'place' | 'lift') =>
+      fetch(new URL('/api/command', svc.url), {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'hand', action, square: 14 }),
+      });
+    await page.click('#sv-14');
+    await page.waitForSelector('#sv-14.testing', { timeout: WAIT });
+    await page.waitForFunction(() => /Put a coin on 14/.test(document.getElementById('sv-step')?.textContent ?? ''), null, {
+      timeout: WAIT,
+    });
+    await hand('place');
+    await page.waitForFunction(() => /Lift the coin off 14/.test(document.getElementById('sv-step')?.textContent ?? ''), null, {
+      timeout: WAIT,
+    });
+    await shot('sensor-test');
+    await hand('lift');
+    await page.waitForSelector('#sv-result.ok', { timeout: 30_000 });
+    expect(await page.locator('#sv-result').innerText()).toMatch(
+      /^14 is good: a coin reads \+\d+ counts above its zero and nothing else moved\.$/,
+    );
+    await page.click('#b-sensors-close');
+    await page.waitForSelector('#sensors[hidden]', { state: 'attached', timeout: WAIT });
+  }, 90_000);
+
+  it('the sensor view is for pages with control rights only', async () => {
+    const ro = await startService({
+      board: { spec: 'sim' },
+      storage: { gamesDir: join(dir, `ro-${vp.name}`) },
+      http: { host: '127.0.0.1', port: 0, requireToken: true, token: 'tok-s28' },
+      log: { level: 'silent' },
+    });
+    try {
+      const res = await fetch(new URL('/api/sensors.json', ro.url));
+      expect(res.status).toBe(403);
+      expect((await res.json()).message).toMatch(/^the sensor view needs control rights/);
+      expect((await fetch(new URL('/api/sensors/test/14', ro.url), { method: 'POST' })).status).toBe(403);
+      const ok = await fetch(new URL('/api/sensors.json', ro.url), { headers: { Authorization: 'Bearer tok-s28' } });
+      expect(ok.status).toBe(200);
+      expect(((await ok.json()) as { levels: unknown[] }).levels).toHaveLength(32);
+    } finally {
+      await ro.close();
+    }
+  }, 60_000);
 });
 
 describe.each(VIEWPORTS)('a restart of the simulated board, at $width×$height ($name)', (vp) => {

@@ -1,6 +1,7 @@
 // The page's s28 items in Node, without a browser: the engine work a page
 // asked for keeps its button disabled until answered, the analysis' progress
-// in words, and a quiet sentence re-sent while the board settles logged once.
+// in words, a quiet sentence re-sent while the board settles logged once, and
+// the sensor view's colours and square-test findings.
 // The browser side is test/web/page4.test.ts.
 
 import { describe, expect, it } from 'vitest';
@@ -8,6 +9,9 @@ import { analysisProgress, answered, asked, hintBusy } from '../../src/web/engin
 import { renderGameControls, renderMoves } from '../../src/web/render.ts';
 import { initialState, reduce, type ViewState } from '../../src/web/state.ts';
 import { TableServer } from './fixture.ts';
+import { coinSteps, heat } from '../../src/web/sensors.ts';
+import { testResult } from '../../src/server/sensor-view.ts';
+import { BringUp } from '../../src/doctor/bring-up.ts';
 
 const NOW = 50_000;
 const at = (raw: string, s: ViewState = initialState()) => reduce(s, { type: 'message', raw, now: NOW });
@@ -61,5 +65,41 @@ describe('the log', () => {
     s = at(setup('Put a black man on 15.'), s);
     s = at(setup('Take the coin off 8 and 23.'), s);
     expect(s.log).toHaveLength(3);
+  });
+});
+
+describe('the sensor view', () => {
+  it('colours a reading by its coin steps from empty: noise stays dark, a flipped magnet is blue, a stack hottest', () => {
+    const lv = { empty: 500, one: 700, two: 780, flipped: 428 };
+    expect(coinSteps(500, lv)).toBe(0);
+    expect(coinSteps(700, lv)).toBe(1);
+    expect(coinSteps(430, lv)).toBeCloseTo(-0.35);
+    expect(heat(coinSteps(498, lv))).toBe(heat(0));
+    expect(heat(coinSteps(430, lv))).toMatch(/^hsl\(210 /);
+    expect(heat(coinSteps(780, lv))).not.toBe(heat(1));
+  });
+
+  it('names what a square test found, as the doctor would', () => {
+    const run = (moved: { square: number; dev: number }[], extra: Partial<{ timedOut: boolean; stuck: boolean }> = {}) => {
+      const m = new BringUp({ squares: [14] });
+      m.obs.responses.push({ square: 14, moved, timedOut: false, stuck: false, ...extra });
+      return testResult(14, m);
+    };
+    expect(run([{ square: 14, dev: 180 }])).toMatchObject({
+      ok: true,
+      text: '14 is good: a coin reads +180 counts above its zero and nothing else moved.',
+    });
+    expect(run([], { timedOut: true }).text).toMatch(/^Nothing answered a coin on 14: its sensor may be dead/);
+    expect(run([{ square: 15, dev: 170 }]).text).toMatch(/^A coin on 14 moved 15 \(\+170\) instead: the sensors are swapped/);
+    expect(run([{ square: 14, dev: -160 }]).text).toMatch(
+      /answered the wrong way \(-160 counts\): the sensor is mounted the wrong way round/,
+    );
+    expect(
+      run([
+        { square: 14, dev: 150 },
+        { square: 18, dev: 60 },
+      ]).text,
+    ).toMatch(/but so did 18 \(\+60\): crosstalk/);
+    expect(run([{ square: 14, dev: 150 }], { stuck: true }).ok).toBe(false);
   });
 });
