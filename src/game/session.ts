@@ -4,7 +4,8 @@
 // opponent, hints, the evaluation bar and the analysis through the engine's
 // port: coach.ts) and the journal, and announces every change to its
 // listeners; what pages and the PDN are given comes from the view (view.ts).
-// Game changes (new game, next game, restore, takeback) are applied one at a
+// A takeback between two players waits for the other side's consent
+// (takeback.ts). Game changes (new game, next game, restore, takeback) are applied one at a
 // time: one asked for while another change is being applied and announced
 // waits for it. No module-level state: a service may hold many sessions. Pure
 // but for the injected wall clock and the engine's promise; board I/O,

@@ -1,6 +1,6 @@
 // The HTTP side as routes: the page (page.ts), the read API (state, saved
 // games, PDN downloads, the archive streamed; the archive view's JSON in
-// archive.ts) and POST /api/command for controls, with access control on
+// archive.ts; the builder's sensor view in sensor-view.ts) and POST /api/command for controls, with access control on
 // reads and commands alike, security headers, and every error in the API's one
 // shape (api-error.ts) naming the problem.
 

@@ -1,6 +1,7 @@
 // The page's entry point: wires the WebSocket client, the reducer (state.ts)
 // and the renderer (render.ts) to the DOM. Owns the DOM and the page's own
-// HTTP reads (the archive): regions are re-rendered when their HTML changes
+// HTTP reads (the archive and its trash; the builder's sensor view, asked for
+// a few times a second only while its panel is open: sensors.ts): regions are re-rendered when their HTML changes
 // (keeping keyboard focus), clicks on elements with data-act become local
 // actions or server commands, arrow keys and swipes step through the game
 // (on the board the arrow keys move its one tab stop), the forms (the new-game
@@ -10,7 +11,7 @@
 // The forms are forms.ts's.
 
 import './style.css';
-import { ArchiveEntry, GameRecord, SensorSnapshot, TrashList, type Command } from '../protocol/v1.ts';
+import { ArchiveEntry, GameRecord, TrashList, type Command } from '../protocol/v1.ts';
 import * as z from 'zod/mini';
 import {
   canControl,
@@ -27,7 +28,7 @@ import {
 import { clockFace, formatClock, renderArchive, renderRegions } from './render.ts';
 import { wireForms } from './forms.ts';
 import { hintBusy } from './engine-work.ts';
-import { renderSensors, SENSOR_POLL_MS, type SensorPanel } from './sensors.ts';
+import { SensorPanelView } from './sensor-panel.ts';
 import { ServerSocket } from './socket.ts';
 import { Sounds, Speech } from './sound.ts';
 import { squareXY, type Side } from './model.ts';
@@ -290,13 +291,13 @@ function onAct(el: HTMLElement, e: MouseEvent | KeyboardEvent): void {
       return;
     }
     case 'sensors-open':
-      return openSensors(true);
+      return sensors.open(true);
     case 'sensors-close':
-      return openSensors(false);
+      return sensors.open(false);
     case 'sensor-test':
-      return void sensorRequest('POST', `/api/sensors/test/${Number(el.dataset.sq)}`);
+      return void sensors.request('POST', `/api/sensors/test/${Number(el.dataset.sq)}`);
     case 'sensor-test-stop':
-      return void sensorRequest('DELETE', '/api/sensors/test');
+      return void sensors.request('DELETE', '/api/sensors/test');
     case 'archive-restore':
       if (el.dataset.id) void restoreGame(el.dataset.id);
       return;
@@ -433,45 +434,12 @@ async function openRecord(id: string): Promise<void> {
   }
 }
 
-// ------------------------------------------------------------------ the builder's sensor view (sensors.ts)
-
-const sensors: SensorPanel = { open: false, snap: null, error: null };
-let sensorTimer: ReturnType<typeof setInterval> | null = null;
-
-function drawSensors(): void {
-  const el = $('sensors');
-  el.hidden = !sensors.open;
-  patch('sensors', renderSensors(sensors));
-}
-
-/** Opens the panel (asking for the latest reading a few times a second while it is open) or closes it. */
-function openSensors(open: boolean): void {
-  sensors.open = open;
-  if (sensorTimer) clearInterval(sensorTimer);
-  sensorTimer = open ? setInterval(() => void pollSensors(), SENSOR_POLL_MS) : null;
-  if (open) void pollSensors();
-  else document.getElementById('b-sensors-open')?.focus();
-  drawSensors();
-}
-
-async function pollSensors(): Promise<void> {
-  try {
-    const r = SensorSnapshot.safeParse(await getJson('/api/sensors.json'));
-    if (!r.success) throw new Error('the readings are not in the expected form');
-    sensors.snap = r.data;
-    sensors.error = null;
-  } catch (e) {
-    sensors.error = `Cannot read the sensors: ${(e as Error).message}`;
-  }
-  if (sensors.open) drawSensors();
-}
-
-async function sensorRequest(method: 'POST' | 'DELETE', url: string): Promise<void> {
-  const res = await fetch(url, { method, headers: authHeaders() }).catch((e: unknown) => e as Error);
-  if (res instanceof Error || !res.ok)
-    sensors.error = `The sensor test could not start: ${res instanceof Error ? res.message : res.status}`;
-  await pollSensors();
-}
+/** The builder's sensor view (sensor-panel.ts), asking over HTTP with this page's token. */
+const sensors = new SensorPanelView({
+  getJson: (url) => getJson(url),
+  headers: () => authHeaders(),
+  patch: (html) => patch('sensors', html),
+});
 
 async function restoreGame(id: string): Promise<void> {
   try {
