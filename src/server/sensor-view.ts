@@ -106,7 +106,7 @@ export class SensorView {
   }
 
   private frame(f: RawFrame): void {
-    this.last = f;
+    this.last = { ...f, readings: Uint16Array.from(f.readings) }; // (a source may reuse its buffer)
     const t = this.test;
     if (t && !t.result) {
       t.machine.push(f.t, f.readings);
@@ -120,8 +120,10 @@ export class SensorView {
         t.result = testResult(t.square, t.machine);
     }
     if (this.now() - this.askedAt > IDLE_MS && !(t && !t.result)) {
+      // Let go: the next page to ask starts from a fresh frame, never this old one.
       this.off?.();
       this.off = null;
+      this.last = null;
     }
   }
 
