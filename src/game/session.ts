@@ -4,14 +4,14 @@
 // opponent, hints, the evaluation bar and the analysis through the engine's
 // port: coach.ts) and the journal, and announces every change to its
 // listeners; what pages and the PDN are given comes from the view (view.ts).
-// A takeback between two players waits for the other side's consent
-// (takeback.ts). Game changes (new game, next game, restore, takeback) are applied one at a
-// time: one asked for while another change is being applied and announced
+// Game changes (new game, next game, restore, takeback: between two players
+// with the other side's consent, takeback.ts) are applied one at a time: one asked for while another change is being applied and announced
 // waits for it. No module-level state: a service may hold many sessions. Pure
 // but for the injected wall clock and the engine's promise; board I/O,
 // storage, the engine worker and the network are wired on by the service.
 
-import { legalMoves, moveText, opposite, sideName, type Color, type GameOptions } from '../rules/index.ts';
+import type { Correction } from '../protocol/v1.ts';
+import { legalMoves, moveText, sideName, type Color, type GameOptions } from '../rules/index.ts';
 import { makePdn, type PdnResult } from '../pdn/index.ts';
 import type { TrackerEvent, TrackerOptions } from '../tracking/tracker.ts';
 import { BoardTracking } from '../tracking/board-tracking.ts';
@@ -26,7 +26,8 @@ import type { Purpose, Think } from '../engine/port.ts';
 import { Calibration, type CalibrationData } from '../reading/calibration.ts';
 import { SessionError } from './errors.ts';
 import { applyTags } from './tags.ts';
-import { GameTable, gameIds, type NewGameRequest } from './table.ts';
+import { GameTable, type NewGameRequest } from './table.ts';
+import { gameIds } from './ids.ts';
 import { colourCheck, moveRecords, openingWords, pdnRecord, recordAt, setupSentence, speakMove, tableSnapshot } from './view.ts';
 
 export { SessionError, type SessionErrorCode } from './errors.ts';
@@ -92,8 +93,7 @@ export class GameSession {
   private readonly listeners = new Set<(e: SessionEvent) => void>();
   /** The computer opponent, hints, the evaluation bar and the analysis (coach.ts). */
   private readonly coach: Coach;
-  /** A takeback asked for by one of two players, waiting for the other's answer. */
-  private readonly takebacks = new TakebackOffers();
+  private readonly takebacks = new TakebackOffers(); // a takeback one of two players asked for
   /** Playing the computer (null: two players). */
   get computer(): ComputerPlayer | null {
     return this.coach.computer;
@@ -480,20 +480,10 @@ export class GameSession {
     this.table.claimDraw();
   }
 
-  /**
-   * Takes back the last move from the page (the board must then be put back to match). Two players:
-   * `side` asks and the other side answers (takebackAnswer); asked by both, it happens. Against the
-   * computer, or without a side (the HTTP API), at once.
-   */
+  /** Takes back the last move (the board is then put back to match); two players: `side` asks, the other answers (takeback.ts). */
   takeback(side?: Color): void {
-    if (side && !this.computer) {
-      this.table.checkTakeback();
-      const key = this.takebackKey();
-      if (this.takebacks.pending(key) === opposite(side)) return this.takebackAnswer(true);
-      this.takebacks.ask(side, key);
-      this.emit({ type: 'takeback-offer', side, say: `${sideName(side)} asks to take back the last move.` });
-      return;
-    }
+    if (side && !this.computer) this.table.checkTakeback();
+    if (side && !this.computer && !this.takebacks.ask(side, this.takebackKey(), (e) => this.emit(e))) return;
     this.takebacks.clear(this.takebackKey());
     this.change(() => {
       this.table.checkTakeback();
@@ -507,18 +497,28 @@ export class GameSession {
     });
   }
 
-  /** The other side's answer to a takeback offer: accepted, the move is taken back. */
+  /** The other side's answer to a takeback asked for: accepted, the move is taken back. */
   takebackAnswer(accept: boolean): void {
-    const key = this.takebackKey();
-    const side = this.takebacks.pending(key);
-    if (!side) throw new SessionError('not-allowed', 'no takeback has been asked for');
-    if (accept) return this.takeback();
-    this.takebacks.clear(key);
-    this.emit({ type: 'takeback-offer', side: null, say: `${sideName(opposite(side))} declines the takeback.` });
+    if (this.takebacks.answer(accept, this.takebackKey(), (e) => this.emit(e))) this.takeback();
   }
+  private readonly takebackKey = (): TakebackKey => ({ gameId: this.gameId, plies: this.game.plies.length });
 
-  private takebackKey(): TakebackKey {
-    return { gameId: this.gameId, plies: this.game.plies.length };
+  /**
+   * An arbiter's correction (the command needs the control token): planned
+   * and journalled by the table; the board must then be put to match a
+   * changed position, as after a takeback.
+   */
+  correct(c: Correction, by = 'arbiter', reason = ''): void {
+    this.change(() => {
+      const moves = c.kind === 'replace-move' || c.kind === 'delete-moves';
+      if (moves) {
+        this.computer?.cancel();
+        this.tracker.expectMove(null);
+      }
+      const note = this.table.correct(c, by, reason);
+      this.emit({ type: 'corrected', correction: note, say: `Arbiter: ${note.say}.${moves ? ' Put the pieces as shown.' : ''}` });
+      if (moves) this.afterTracker(this.tracker.setGame(this.game));
+    });
   }
 
   /**

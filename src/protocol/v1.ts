@@ -105,7 +105,7 @@ export const MoveRecord = z.object({
 });
 export type MoveRecord = z.infer<typeof MoveRecord>;
 
-export const EndReason = z.enum(['no-moves', 'resignation', 'agreement', 'time', 'repetition', 'forty-move']);
+export const EndReason = z.enum(['no-moves', 'resignation', 'agreement', 'time', 'repetition', 'forty-move', 'arbiter']);
 export const Outcome = z.object({ winner: z.nullable(Side), reason: EndReason });
 export type Outcome = z.infer<typeof Outcome>;
 
@@ -167,6 +167,23 @@ export type ComputerState = z.infer<typeof ComputerState>;
 export const AnalysisMark = z.object({ ply: int(), mark: z.enum(['?', '??']), better: z.string(), comment: z.string() });
 export type AnalysisMark = z.infer<typeof AnalysisMark>;
 
+/** An arbiter's correction of a game, during or after play (club mode): journalled with who and when; the original stays in the journal. */
+export const Correction = z.discriminatedUnion('kind', [
+  /** the move at `ply` (0-based) was another: `move` in PDN ("11-15", "15x24"); the later moves are kept if they stay legal */
+  z.object({ kind: z.literal('replace-move'), ply: int().check(z.gte(0)), move: z.string().check(z.minLength(3), z.maxLength(40)) }),
+  /** the moves from `ply` on were never played */
+  z.object({ kind: z.literal('delete-moves'), ply: int().check(z.gte(0)) }),
+  /** the result the arbiter decides ("*": the game goes on) */
+  z.object({ kind: z.literal('set-result'), result: z.enum(['1-0', '0-1', '1/2-1/2', '*']) }),
+  /** a side's time left, ms */
+  z.object({ kind: z.literal('adjust-clock'), side: Side, ms: int().check(z.gte(0), z.lte(24 * 3600_000)) }),
+]);
+export type Correction = z.infer<typeof Correction>;
+
+/** A correction as the game's history shows it: when, who, why, and what changed in words. */
+export const CorrectionNote = z.object({ at: z.number(), by: z.string(), reason: z.string(), say: z.string() });
+export type CorrectionNote = z.infer<typeof CorrectionNote>;
+
 /** The whole state of the game at the table, as the page draws it. */
 export const Snapshot = z.object({
   version: z.literal(1),
@@ -218,7 +235,8 @@ export const Snapshot = z.object({
   hinting: z.optional(z.boolean()),
   /** two players: the side that asked to take back the last move, waiting for the other's answer (absent or null: none) */
   takebackOffer: z.optional(z.nullable(Side)),
-
+  /** the arbiter's corrections of this game, oldest first (absent: none) */
+  corrections: z.optional(z.array(CorrectionNote)),
   /** the evaluation bar (absent or null: off): the engine's score of the position, hundredths of a man from Black's view (null while it thinks), and in words */
   evaluation: z.optional(z.nullable(z.object({ score: z.nullable(z.number()), text: z.string() }))),
 });
@@ -299,6 +317,8 @@ export const GameEvent = z.discriminatedUnion('type', [
   z.object({ type: z.literal('move'), move: MoveRecord, ...said }),
   z.object({ type: z.literal('move-replaced'), move: MoveRecord, ...said }),
   z.object({ type: z.literal('takeback'), ...said }),
+  /** the arbiter corrected the game (a move replaced or deleted, a result, a clock): in its history, with who and why */
+  z.object({ type: z.literal('corrected'), correction: CorrectionNote, ...said }),
   z.object({ type: z.literal('crown-awaited'), square: Square, ...said }),
   z.object({ type: z.literal('crowned'), square: Square, ...said }),
   /** an illegal board: buzzer, tone, assertive announcement */
@@ -388,6 +408,13 @@ export const Command = z.discriminatedUnion('name', [
   }),
   /** Simulated board only: put the game's position on the board. */
   z.object({ name: z.literal('hand-setup') }),
+  /** The arbiter corrects the game (needs the control token): who (a name) and why are recorded with it. */
+  z.object({
+    name: z.literal('correct'),
+    correction: Correction,
+    by: z.optional(z.string().check(z.maxLength(60))),
+    reason: z.optional(z.string().check(z.maxLength(200))),
+  }),
 ]);
 export type Command = z.infer<typeof Command>;
 
@@ -445,45 +472,103 @@ export const GameRecord = z.object({
 });
 export type GameRecord = z.infer<typeof GameRecord>;
 
-// ------------------------------------------------------------------ page additions (s28): the archive's trash (HTTP JSON)
+// ------------------------------------------------------------------ club mode: many boards (GET /api/boards, /watch)
 
-/** A deleted game waiting in the trash (GET /api/trash.json); POST /api/trash/:id/restore puts it back. */
-export const TrashEntry = z.object({
+/** A board's state at a glance, for the arbiter's grid and the spectators' page. */
+export const BoardState = z.enum(['setup', 'in-sync', 'moving', 'awaiting-crown', 'illegal', 'reminder', 'disconnected', 'game-over']);
+export type BoardState = z.infer<typeof BoardState>;
+
+/** One board of the service: who plays, where the game stands, and its state in one word and one sentence. */
+export const BoardSummary = z.object({
+  /** the board's identity (its EEPROM id; simulated boards SIM-1, SIM-2 …): stable across ports and restarts */
   id: z.string(),
-  event: z.string(),
-  black: z.string(),
-  white: z.string(),
-  date: z.string(),
-  result: z.string(),
-  /** when it was deleted (ms since 1970) */
-  deleted: z.number(),
+  /** its number in the room (the PDN Board tag) */
+  number: int(),
+  description: z.string(),
+  source: z.string(),
+  state: BoardState,
+  /** the state in words (the alert or reminder when there is one) */
+  say: z.string(),
+  gameId: z.string(),
+  tags: z.record(z.string(), z.string()),
+  fen: z.string(),
+  pieces: z.array(Piece),
+  turn: Side,
+  plies: int(),
+  /** the last move's PDN text, and its squares for the board's highlight */
+  last: z.nullable(z.object({ text: z.string(), from: Square, to: Square })),
+  result: Result,
+  clock: z.nullable(ClockState),
 });
-export type TrashEntry = z.infer<typeof TrashEntry>;
+export type BoardSummary = z.infer<typeof BoardSummary>;
 
-/** The trash: its games, and how many days a deleted game is kept before it is emptied. */
-export const TrashList = z.object({ days: int(), games: z.array(TrashEntry) });
-export type TrashList = z.infer<typeof TrashList>;
+/** GET /api/boards */
+export const BoardList = z.object({ boards: z.array(BoardSummary) });
+export type BoardList = z.infer<typeof BoardList>;
 
-// ------------------------------------------------------------------ page additions (s28): the builder's sensor view (HTTP JSON, control rights)
+/** What the spectators' socket (/watch/ws) sends: every board on connect, then each board as it changes. */
+export const WatchMessage = z.discriminatedUnion('type', [
+  z.object({ v: z.literal(1), type: z.literal('boards'), boards: z.array(BoardSummary) }),
+  z.object({ v: z.literal(1), type: z.literal('board'), board: BoardSummary }),
+  z.object({ v: z.literal(1), type: z.literal('error'), code: z.string(), message: z.string() }),
+  z.object({ v: z.literal(1), type: z.literal('pong') }),
+]);
+export type WatchMessage = z.infer<typeof WatchMessage>;
 
-/** The per-square test (as `crownhead doctor` does it) on one square: its step, the instruction, and once over, what answered. */
-export const SensorTest = z.object({
-  square: Square,
-  step: z.enum(['clear', 'place', 'lift', 'stack', 'unstack', 'flip', 'unflip', 'done']),
-  instruction: z.string(),
-  result: z.nullable(z.object({ ok: z.boolean(), text: z.string(), moved: z.array(z.object({ square: Square, dev: z.number() })) })),
+// ------------------------------------------------------------------ the HTTP API's bodies
+// What every HTTP route answers (src/server/http.ts, src/server/archive.ts),
+// besides the shapes above it shares with the WebSocket (GET /api/state is a
+// Snapshot, GET /api/games/:id.json a GameRecord).
+// The routes check their bodies against these types (`satisfies`); the page
+// parses what it fetches with them.
+
+/** Every refusal or failure of the HTTP API: a code a program can test, a message a person can read. */
+export const ApiErrorBody = z.object({ ok: z.literal(false), code: z.string(), message: z.string() });
+export type ApiErrorBody = z.infer<typeof ApiErrorBody>;
+
+/** GET /api/info: the server's description as the asking page may use it (ServerInfo less tokenRequired, which pages learn in their hello). */
+export const ServerInfoBody = z.omit(ServerInfo, { tokenRequired: true });
+export type ServerInfoBody = z.infer<typeof ServerInfoBody>;
+
+/** Done, nothing more to say (DELETE /api/games/:id). */
+export const ApiOkBody = z.object({ ok: z.literal(true) });
+export type ApiOkBody = z.infer<typeof ApiOkBody>;
+
+/** A command carried out (POST /api/command): the state after it. */
+export const CommandReplyBody = z.object({ ok: z.literal(true), state: Snapshot });
+export type CommandReplyBody = z.infer<typeof CommandReplyBody>;
+
+/** The archive list (GET /api/archive.json): every saved game, the game in play (`current`) always among them. */
+export const ArchiveList = z.object({ current: z.string(), games: z.array(ArchiveEntry) });
+export type ArchiveList = z.infer<typeof ArchiveList>;
+
+/** One saved game file as the games folder's listing summarises it (from the PDN's first tags): an archive entry's fields read from the file, and its name. */
+export const SavedGame = z.extend(
+  z.pick(ArchiveEntry, { id: true, event: true, black: true, white: true, date: true, result: true, modified: true }),
+  {
+    file: z.string(),
+  },
+);
+export type SavedGame = z.infer<typeof SavedGame>;
+
+/** An entry of the games folder that is not a readable game, and why. */
+export const SkippedFile = z.object({ file: z.string(), why: z.string() });
+export type SkippedFile = z.infer<typeof SkippedFile>;
+
+/** The games folder's listing (the store's, newest first). */
+export const GameList = z.object({
+  games: z.array(SavedGame),
+  /** entries of the folder that look like games but cannot be read as one */
+  skipped: z.array(SkippedFile),
+  /** why the folder itself could not be read (then `games` is empty) */
+  error: z.optional(z.string()),
 });
-export type SensorTest = z.infer<typeof SensorTest>;
+export type GameList = z.infer<typeof GameList>;
 
-/** GET /api/sensors.json: the latest raw reading of the 32 sensors, each square's learnt levels, the counts read, the test. */
-export const SensorSnapshot = z.object({
-  /** the frame's time (null: no frame yet) */
-  t: z.nullable(z.number()),
-  readings: z.nullable(z.array(z.number())),
-  calibrated: z.boolean(),
-  /** per square (index 0 = square 1): the reading of an empty square, one coin, two, and the level below which a coin reads as upside down */
-  levels: z.array(z.object({ empty: z.number(), one: z.number(), two: z.number(), flipped: z.number() })),
-  counts: z.array(int()),
-  test: z.nullable(SensorTest),
-});
-export type SensorSnapshot = z.infer<typeof SensorSnapshot>;
+/** GET /api/games: the game in play's id and the games folder's listing. */
+export const GameListBody = z.extend(GameList, { current: z.string() });
+export type GameListBody = z.infer<typeof GameListBody>;
+
+// ------------------------------------------------------------------ page additions (s28): the archive's trash and the builder's sensor view (HTTP JSON, in v1-http.ts)
+
+export { SensorSnapshot, SensorTest, TrashEntry, TrashList } from './v1-http.ts';

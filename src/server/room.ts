@@ -22,6 +22,8 @@ import { SimBoard } from '../sensors/sim/board.ts';
 import type { ServerContext, ServerDescription } from './context.ts';
 import type { Access } from './access.ts';
 import { Recorder } from './recorder.ts';
+import { boardSummary, type BoardMeta } from './summary.ts';
+import type { BoardSummary } from '../protocol/v1.ts';
 
 export interface BoardOptions {
   /** board spec: auto | sim[:seed] | serial[:path] | firmata:path | emulator (default auto) */
@@ -64,6 +66,10 @@ export interface GameSettings extends Pick<
 
 export interface RoomOptions {
   board?: BoardOptions;
+  /** a board already opened (club mode opens every board first, to know its id and so its games folder) */
+  opened?: { source: BoardSource; identity: BoardIdentity; fallback?: string | null };
+  /** the board's number in the room (club mode: the PDN Board tag; 1 alone) */
+  number?: number;
   storage: StorageOptions;
   game?: GameSettings;
   pages?: BroadcastOptions;
@@ -76,10 +82,21 @@ export interface RoomDeps {
   stopThinking: (purpose: Purpose) => void;
   /** the engine's time per search at full strength, ms (a computer's level uses its share) */
   thinkMs?: number;
+  /** new games' ids: one generator for every room of a service, so no two boards' games ever share an id */
+  newGameId?: (ms: number) => string;
 }
 
 /** Events after which the game's record (PDN) has changed. */
-const RECORD_EVENTS = new Set<SessionEvent['type']>(['new-game', 'move', 'move-replaced', 'takeback', 'tags', 'game-over', 'crowned']);
+const RECORD_EVENTS = new Set<SessionEvent['type']>([
+  'new-game',
+  'move',
+  'move-replaced',
+  'takeback',
+  'tags',
+  'game-over',
+  'crowned',
+  'corrected',
+]);
 const BUZZ: Partial<Record<SessionEvent['type'], 'ILLEGAL' | 'OK' | 'GAMEOVER' | 'YOURMOVE'>> = {
   alert: 'ILLEGAL',
   time: 'ILLEGAL',
@@ -206,6 +223,7 @@ export class Room {
       think: deps.think,
       stopThinking: deps.stopThinking,
       thinkMs: deps.thinkMs ?? 2000,
+      ...(deps.newGameId ? { newGameId: deps.newGameId } : {}),
     };
   }
 
@@ -246,7 +264,10 @@ export class Room {
     let source: BoardSource;
     let identity: BoardIdentity;
     let fallback: string | null = null;
-    if (b.source) {
+    if (this.opts.opened) {
+      ({ source, identity } = this.opts.opened);
+      fallback = this.opts.opened.fallback ?? null;
+    } else if (b.source) {
       source = b.source;
       identity = await source.open();
     } else {
@@ -326,6 +347,23 @@ export class Room {
       default:
         break;
     }
+  }
+
+  /** The board at a glance (GET /api/boards, the arbiter's grid, /watch). */
+  summary(): BoardSummary {
+    const board = this.board;
+    const meta: BoardMeta = {
+      id: board?.identity.id ?? this.session.boardId,
+      number: this.number,
+      description: board?.description ?? '',
+      source: board?.source.kind ?? '',
+    };
+    return boardSummary(meta, this.session.snapshot());
+  }
+
+  /** its number in the room (the Board tag in club mode) */
+  get number(): number {
+    return this.opts.number ?? 1;
   }
 
   /** The room as the HTTP and WebSocket layers see it (the board must be open). */

@@ -10,9 +10,9 @@
 // regions, and between messages the clocks and a time call's grace count down.
 // The forms are forms.ts's.
 
+import { at } from './base.ts';
 import './style.css';
-import { ArchiveEntry, GameRecord, TrashList, type Command } from '../protocol/v1.ts';
-import * as z from 'zod/mini';
+import { ApiErrorBody, ArchiveList, GameRecord, TrashList, type Command } from '../protocol/v1.ts';
 import {
   canControl,
   clockNow,
@@ -396,20 +396,25 @@ function moveFocus(from: number, key: string): void {
 
 // ------------------------------------------------------------------ the archive (HTTP)
 
-const ArchiveList = z.object({ games: z.array(ArchiveEntry) });
 const authHeaders = (): Record<string, string> => (token ? { Authorization: `Bearer ${token}` } : {});
+
+/** The API's error sentence from a refused request's body (ApiErrorBody), or the status when the body is not one. */
+function refusal(res: Response, body: unknown): Error {
+  const e = ApiErrorBody.safeParse(body);
+  return new Error(e.success ? e.data.message : `the server answered ${res.status}`);
+}
 
 async function getJson(url: string): Promise<unknown> {
   const res = await fetch(url, { headers: authHeaders(), cache: 'no-store' });
-  const body = (await res.json().catch(() => null)) as { message?: unknown } | null;
-  if (!res.ok) throw new Error(typeof body?.message === 'string' ? body.message : `the server answered ${res.status}`);
+  const body: unknown = await res.json().catch(() => null);
+  if (!res.ok) throw refusal(res, body);
   return body;
 }
 
 async function loadArchive(): Promise<void> {
   dispatch({ type: 'archive-loading' });
   try {
-    const r = ArchiveList.safeParse(await getJson('/api/archive.json'));
+    const r = ArchiveList.safeParse(await getJson(at('/api/archive.json')));
     if (!r.success) throw new Error('the archive list is not in the expected form');
     // The trash is a second, optional list: the archive shows without it if it cannot be read.
     const t = TrashList.safeParse(await getJson('/api/trash.json').catch(() => null));
@@ -426,7 +431,7 @@ async function openRecord(id: string): Promise<void> {
     return;
   }
   try {
-    const r = GameRecord.safeParse(await getJson(`/api/games/${encodeURIComponent(id)}.json`));
+    const r = GameRecord.safeParse(await getJson(at(`/api/games/${encodeURIComponent(id)}.json`)));
     if (!r.success) throw new Error('the game is not in the expected form');
     dispatch({ type: 'open-record', record: r.data });
   } catch (e) {
@@ -456,11 +461,8 @@ async function restoreGame(id: string): Promise<void> {
 
 async function deleteGame(id: string): Promise<void> {
   try {
-    const res = await fetch(`/api/games/${encodeURIComponent(id)}`, { method: 'DELETE', headers: authHeaders() });
-    if (!res.ok) {
-      const body = (await res.json().catch(() => null)) as { message?: unknown } | null;
-      throw new Error(typeof body?.message === 'string' ? body.message : `the server answered ${res.status}`);
-    }
+    const res = await fetch(at(`/api/games/${encodeURIComponent(id)}`), { method: 'DELETE', headers: authHeaders() });
+    if (!res.ok) throw refusal(res, await res.json().catch(() => null));
     await loadArchive();
   } catch (e) {
     dispatch({ type: 'archive-error', message: `Cannot delete game ${id}: ${(e as Error).message}`, now: Date.now() });
