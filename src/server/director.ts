@@ -35,7 +35,12 @@ export class Director {
     private readonly log: Logger,
     private readonly now: () => number = Date.now,
   ) {
-    for (const room of rooms) this.offs.push(room.session.on((e) => this.sessionEvent(room, e)));
+    for (const room of rooms) this.watchRoom(room);
+  }
+
+  /** Follows a room's games (each room of the list at the start; a board added later when it joins the list). */
+  watchRoom(room: Room): void {
+    this.offs.push(room.session.on((e) => this.sessionEvent(room, e)));
   }
 
   /** Opens the newest tournament of the games folder, if any, and squares it with the boards. */

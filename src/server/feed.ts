@@ -59,7 +59,7 @@ export class SpectatorFeed {
   ) {
     this.summaryMs = opts.summaryMs ?? 50;
     this.maxBuffered = opts.maxBufferedBytes ?? 1024 * 1024;
-    for (const room of rooms) this.offs.push(room.session.on((e) => this.changed(room, e)));
+    for (const room of rooms) this.watchRoom(room);
     this.heartbeat = setInterval(() => this.beat(), opts.heartbeatMs ?? 30_000);
     this.heartbeat.unref();
   }
@@ -75,6 +75,11 @@ export class SpectatorFeed {
       this.alive.delete(ws);
       ws.ping();
     }
+  }
+
+  /** Follows a room's game (each room of the list at the start; a board added later when it joins the list). */
+  watchRoom(room: Room): void {
+    this.offs.push(room.session.on((e) => this.changed(room, e)));
   }
 
   /** Every board at a glance, by number. */

@@ -21,19 +21,16 @@ import { Access, isLoopbackBind, type AccessOptions } from './access.ts';
 import { EngineJobs, type EngineSeat } from '../engine/jobs.ts';
 import { createApp } from './http.ts';
 import { closeServer, connectionCount, createHttpServer, listen, type HttpTimeouts } from './listener.ts';
-import { loadPage, type Page } from './page.ts';
+import { loadPage } from './page.ts';
 import { Room, type BoardOptions, type GameSettings, type RoomDeps, type StorageOptions } from './room.ts';
-import { WsGateway, type WsOptions, type WsRoom } from './ws.ts';
-import { SpectatorFeed, type FeedOptions } from './feed.ts';
-import { clubRoutes, type ClubRoutesOptions } from './club-routes.ts';
-import { Director } from './director.ts';
+import { WsGateway, type WsOptions, type WsRoom, type WsRooms } from './ws.ts';
+import type { SpectatorFeed } from './feed.ts';
+import type { Director } from './director.ts';
+import { Club, clubRoom, openClubBoards, type ClubOptions, type RoomBase } from './club.ts';
 import { gameIds } from '../game/ids.ts';
-import { roundPdn, tournamentRoutes } from './tourney-routes.ts';
-import { openBoardSources, type OpenedSource, type SerialTuning } from '../sensors/open.ts';
-import type { SerialBinding } from '../sensors/line-port.ts';
 import express from 'express';
-import { join } from 'node:path';
 
+export type { ClubOptions } from './club.ts';
 export { describeBoard, type BoardOptions, type GameSettings, type StartPosition, type StorageOptions } from './room.ts';
 export type { HttpTimeouts } from './listener.ts';
 
@@ -58,25 +55,6 @@ export interface EngineOptions {
 export interface LogOptions {
   logger?: Logger;
   level?: LevelWithSilent;
-}
-
-/**
- * Club mode: several boards in one service. Each board is opened first (its id
- * names its games folder, <games>/boards/ID), gets a number (the PDN Board
- * tag) in the order given, and its own room; one board found is a single board.
- */
-export interface ClubOptions {
-  /** board specs, in order (auto finds every Crownhead board on USB) */
-  specs?: string[];
-  /** simulated boards after the specs (SIM-1, SIM-2 …) */
-  simBoards?: number;
-  /** already made sources (tests: simulated boards on the manual clock), after the specs */
-  sources?: BoardSource[];
-  /** serialport binding and the serial links' timings (tests: the mock bus, short timings) */
-  binding?: SerialBinding;
-  serial?: SerialTuning;
-  /** the spectators' feed and the broadcast's long polling */
-  feed?: FeedOptions & ClubRoutesOptions;
 }
 
 /** The service's options, by concern. */
@@ -152,27 +130,15 @@ function pageUrl(host: string, port: number): string {
   return `http://${shownHost}:${port}/`;
 }
 
-/** Every board of a club, opened, in order: the specs, the simulated boards, then the sources given. */
-function openClubBoards(club: ClubOptions): Promise<OpenedSource[]> {
-  const specs = club.specs ?? (club.simBoards || club.sources?.length ? [] : ['auto']);
-  return openBoardSources(specs, { simBoards: club.simBoards, sources: club.sources, binding: club.binding, serial: club.serial });
-}
-
 /** The rooms: one as today, or one per board of a club (each in <games>/boards/ID, tagged with its board number). */
 async function openRooms(opts: ServiceOptions, deps: RoomDeps): Promise<Room[]> {
-  const room = { storage: opts.storage, game: opts.game, pages: opts.http?.ws };
-  if (!opts.club) return [await Room.open({ ...room, board: opts.board }, deps)];
+  const base: RoomBase = { storage: opts.storage, game: opts.game, pages: opts.http?.ws };
+  if (!opts.club) return [await Room.open({ ...base, board: opts.board }, deps)];
   const boards = await openClubBoards(opts.club);
-  if (boards.length === 1) return [await Room.open({ ...room, opened: boards[0]! }, deps)];
+  if (boards.length === 1) return [await Room.open({ ...base, opened: boards[0]! }, deps)];
   const rooms: Room[] = [];
   try {
-    for (const [i, b] of boards.entries()) {
-      const number = i + 1;
-      const storage = { ...opts.storage, gamesDir: join(opts.storage.gamesDir, 'boards', b.identity.id) };
-      const game = { ...opts.game, tags: { ...opts.game?.tags, Board: String(number) } };
-      const log = deps.logger.child({ board: b.identity.id });
-      rooms.push(await Room.open({ ...room, storage, game, number, opened: b }, { ...deps, logger: log }));
-    }
+    for (const [i, b] of boards.entries()) rooms.push(await clubRoom(base, b, i + 1, deps));
   } catch (e) {
     await Promise.all(rooms.map((r) => r.close()));
     await Promise.all(boards.slice(rooms.length).map((b) => b.source.close().catch(() => undefined)));
@@ -181,35 +147,21 @@ async function openRooms(opts: ServiceOptions, deps: RoomDeps): Promise<Room[]> 
   return rooms;
 }
 
-/** The HTTP app: club routes (the board list, each board under /boards/ID/, the broadcast, the tournament) in front of the first board's. */
-function serviceApp(
-  rooms: readonly Room[],
-  access: Access,
-  club: { feed: SpectatorFeed; director: Director } | null,
-  page: Page,
-  opts?: ClubOptions,
-): express.Express {
-  const first = createApp(rooms[0]!.context(access), page);
+/** The HTTP app: a club's routes (the board list, each board under /boards/ID/, the broadcast, the tournament) in front of the first board's. */
+function serviceApp(first: express.Express, club: Club | null): express.Express {
   if (!club) return first;
-  const { feed, director } = club;
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
-  const boardApps = new Map(rooms.map((r) => [r.board!.identity.id, createApp(r.context(access), page)]));
-  const roundText = () =>
-    director.tournament?.currentRound() ? roundPdn(director, rooms, director.tournament.currentRound()) : Promise.resolve(null);
-  tournamentRoutes(app, director, rooms, access);
-  clubRoutes(app, { feed, access, boardApps, roundText }, opts?.feed);
+  club.routes(app);
   app.use(first);
   return app;
 }
 
-/** The gateway's view of the rooms: /ws the first board, /boards/ID/ws each board. */
-function wsRooms(rooms: readonly Room[], access: Access, logger: Logger, feed: SpectatorFeed | null) {
-  const ws: WsRoom[] = rooms.map((r) => ({ ctx: r.context(access), pages: r.pages }));
-  const byPath = new Map<string, WsRoom>(rooms.map((r, i) => [`/boards/${r.board!.identity.id}/ws`, ws[i]!]));
-  byPath.set('/ws', ws[0]!);
-  return { room: (path: string) => byPath.get(path) ?? null, all: () => ws, access, logger, watch: feed ?? undefined };
+/** A single board's socket: /ws. */
+function singleRoom(room: Room, access: Access, logger: Logger): WsRooms {
+  const ws: WsRoom = { ctx: room.context(access), pages: room.pages };
+  return { room: (path) => (path === '/ws' ? ws : null), all: () => [ws], access, logger };
 }
 
 export async function startService(opts: ServiceOptions): Promise<Service> {
@@ -231,31 +183,28 @@ export async function startService(opts: ServiceOptions): Promise<Service> {
     throw e;
   });
   const room = rooms[0]!;
-  const feed = rooms.length > 1 ? new SpectatorFeed(rooms, logger.child({ part: 'feed' }), opts.club?.feed) : null;
-  const director = feed ? new Director(rooms, opts.storage.gamesDir, logger.child({ part: 'tournament' })) : null;
+  const club = rooms.length > 1 ? new Club(rooms, access, logger, opts.storage.gamesDir, opts.club) : null;
   let server: Server | null = null;
   let gateway: WsGateway | null = null;
   const teardown = async () => {
-    director?.close();
-    feed?.close();
+    await club?.close();
     await gateway?.close();
     await closeServer(server);
     await Promise.all(rooms.map((r) => r.close()));
     await engine.close();
   };
   try {
-    await director?.open();
+    await club?.director.open();
     const page = await loadPage(logger);
     if (!page.ok) logger.error(`the web page is not available: ${page.message}`);
-    const srv = (server = createHttpServer(
-      serviceApp(rooms, access, feed && director ? { feed, director } : null, page, opts.club),
-      http.timeouts ?? {},
-    ));
+    club?.setPage(page);
+    const srv = (server = createHttpServer(serviceApp(createApp(room.context(access), page), club), http.timeouts ?? {}));
     await listen(srv, host, http.port ?? 8080, logger);
-    const gw = (gateway = new WsGateway(srv, wsRooms(rooms, access, logger, feed), http.ws));
+    const gw = (gateway = new WsGateway(srv, club ? club.wsRooms() : singleRoom(room, access, logger), http.ws));
     const port = (srv.address() as AddressInfo).port;
     const url = pageUrl(host, port);
     for (const r of rooms) r.store.lockServing(url);
+    club?.scan({ storage: opts.storage, game: opts.game, pages: http.ws }, deps, url);
     if (!isLoopbackBind(host))
       logger.info(`listening on ${host}:${port}; other devices need a token: the control token to play, the watch token to follow`);
     let closing: Promise<void> | null = null;
@@ -270,8 +219,8 @@ export async function startService(opts: ServiceOptions): Promise<Service> {
       source: board.source,
       store: room.store,
       rooms,
-      feed,
-      director,
+      feed: club?.feed ?? null,
+      director: club?.director ?? null,
       logger,
       board: { description: board.description, fallback: board.fallback, identity: board.identity },
       storage: () => room.store.health(),

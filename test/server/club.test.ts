@@ -222,3 +222,46 @@ describe('the broadcast feed', () => {
     expect(s.feed!.etag).toBe(etag);
   });
 });
+
+describe('club mode with --board auto', () => {
+  it('finds every board at the start, adds a board plugged in later, and leaves a known board to its own room', async () => {
+    const bus = new MockBus();
+    bus.add('/dev/ttyACM0', crownheadPeer({ id: 'BRD-A' }));
+    bus.add('/dev/ttyACM1', crownheadPeer({ id: 'BRD-B' }));
+    const dir = join(tempDir(), 'games');
+    const s = await startService({
+      club: {
+        specs: ['auto'],
+        binding: bus.binding,
+        serial: { resetDelayMs: 0, timeoutMs: 500, silenceMs: 0, reconnect: { minMs: 10, maxMs: 50 } },
+        scanMs: 30,
+      },
+      storage: { gamesDir: dir },
+      http: { port: 0 },
+      log: { level: 'silent' },
+    });
+    running.push(s);
+    expect(s.rooms.map((r) => r.board!.identity.id).sort()).toEqual(['BRD-A', 'BRD-B']);
+    bus.add('/dev/ttyACM2', crownheadPeer({ id: 'BRD-C' }));
+    await until(() => s.rooms.length === 3, 'board C added', 8000);
+    const c = s.rooms[2]!;
+    expect(c.board!.identity.id).toBe('BRD-C');
+    expect(c.number).toBe(3);
+    expect(existsSync(join(dir, 'boards', 'BRD-C'))).toBe(true);
+    const list = await boardsOf(s);
+    expect(list.map((b) => [b.id, b.number])).toContainEqual(['BRD-C', 3]);
+    // Its page and socket are there too.
+    expect((await fetch(s.url + 'boards/BRD-C/api/state')).status).toBe(200);
+    const page = await watch(s, 'boards/BRD-C/ws');
+    expect((await page.next((m) => m.type === 'hello')).state.tags.Board).toBe('3');
+    // A known board plugged back elsewhere is its own room's again, not a fourth board.
+    const a = s.rooms.find((r) => r.board!.identity.id === 'BRD-A')!;
+    const game = a.session.gameId;
+    bus.unplug('/dev/ttyACM0');
+    await until(() => a.summary().state === 'disconnected', 'board A lost');
+    bus.add('/dev/ttyACM3', crownheadPeer({ id: 'BRD-A' }));
+    await until(() => a.summary().state !== 'disconnected', 'board A back', 8000);
+    expect(a.session.gameId).toBe(game);
+    expect(s.rooms).toHaveLength(3);
+  });
+});
