@@ -11,7 +11,7 @@ import type express from 'express';
 import type { Logger } from 'pino';
 import { BUNDLED } from '../build-info.ts';
 
-interface Asset {
+export interface Asset {
   body: Buffer;
   gzip: Buffer | null;
   type: string;
@@ -104,18 +104,24 @@ export function pageRoutes(app: express.Express, page: Page): void {
     }
     const asset = page.assets.get(req.path === '/index.html' ? '/' : req.path);
     if (!asset) return next();
-    res.setHeader('ETag', asset.etag);
-    // Assets asked for by their content hash (?v=… from the page's HTML) never change: cache them for good.
-    const v = req.query?.v;
-    res.setHeader('Cache-Control', req.path !== '/' && v === asset.hash ? 'public, max-age=31536000, immutable' : 'no-cache');
-    res.setHeader('Vary', 'Accept-Encoding');
-    res.setHeader('Content-Type', asset.type);
-    if (req.headers['if-none-match'] === asset.etag) {
-      res.status(304).end();
-      return;
-    }
-    const gzip = asset.gzip && /\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''));
-    if (gzip) res.setHeader('Content-Encoding', 'gzip');
-    res.send(gzip ? asset.gzip : asset.body);
+    sendAsset(req, res, asset);
   });
+}
+
+/** One of the page's files: ETag (304 when unchanged), cached for good when asked for by its hash, gzipped when the client takes it. */
+export function sendAsset(req: express.Request, res: express.Response, asset: Asset, cacheControl?: string): void {
+  res.setHeader('ETag', asset.etag);
+  // Assets asked for by their content hash (?v=… from the page's HTML) never change: cache them for good.
+  const v = req.query?.v;
+  const forGood = !asset.type.startsWith('text/html') && v === asset.hash;
+  res.setHeader('Cache-Control', cacheControl ?? (forGood ? 'public, max-age=31536000, immutable' : 'no-cache'));
+  res.setHeader('Vary', 'Accept-Encoding');
+  res.setHeader('Content-Type', asset.type);
+  if (req.headers['if-none-match'] === asset.etag) {
+    res.status(304).end();
+    return;
+  }
+  const gzip = asset.gzip && /\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''));
+  if (gzip) res.setHeader('Content-Encoding', 'gzip');
+  res.send(gzip ? asset.gzip : asset.body);
 }
