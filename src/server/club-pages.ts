@@ -25,7 +25,7 @@ export function arbiterRefusalHtml(reason: string): string {
 <body data-mode="arbiter" data-access="refused">
 <main>
 <h1>The arbiter’s page needs the control token</h1>
-<p role="alert">${esc(reason)}.</p>
+<p role="alert">${esc(reason.charAt(0).toUpperCase() + reason.slice(1))}.</p>
 <p>Open it as <code>/arbiter?token=…</code> with the control token printed when the service started.</p>
 <p>To follow the games without controls, open <a href="/watch">the spectators’ page</a>.</p>
 </main>

@@ -101,13 +101,13 @@ function playerRow(b: BoardSummary, side: Side, clock: ClockState | null): strin
     ? `<span class="cc-clock${running ? ' running' : ''}${called ? ' called' : ''}" data-clock="${side}">${esc(clockText(clock, side))}</span>`
     : '';
   return (
-    `<div class="cc-player" data-side="${side}"><span class="pc-dot pc-${side === 'black' ? 'b' : 'w'}" aria-hidden="true"></span>` +
-    `<span class="cc-name">${esc(shown)}${name && name !== '?' ? `<span class="sr-only"> (${side})</span>` : ''}</span>` +
-    `${toMove ? '<span class="cc-turn">to move</span>' : ''}${clockHtml}</div>`
+    `<div class="cc-player${toMove ? ' to-move' : ''}" data-side="${side}"><span class="pc-dot pc-${side === 'black' ? 'b' : 'w'}" aria-hidden="true"></span>` +
+    `<span class="cc-name">${esc(shown)}${name && name !== '?' ? `<span class="sr-only"> (${side})</span>` : ''}` +
+    `${toMove ? '<span class="cc-turn"><span aria-hidden="true"> ◂</span><span class="sr-only">, to move</span></span>' : ''}</span>${clockHtml}</div>`
   );
 }
 
-const TONE_ICON: Record<string, string> = { ok: '✓', busy: '…', warn: '!', bad: '✕', off: '⏻', done: '⚑', idle: '○' };
+const TONE_ICON: Record<string, string> = { ok: '✓', busy: '…', warn: '!', bad: '✕', off: '∅', done: '⚑', idle: '○' };
 
 /**
  * The arbiter's tools for one board. Today: its full page with every control.
@@ -182,8 +182,8 @@ export function renderAlerts(s: ClubState, now: number, opts: ClubRenderOptions)
     .map(
       (a) =>
         `<li class="alert-${a.kind}" data-alert="${a.kind}" data-board="${esc(a.entry.board.id)}">` +
-        `<a href="#${cardId(a.entry.board.id)}">Board ${a.entry.board.number}</a> <strong>${kindWord[a.kind]}</strong>: ${esc(a.text)} ` +
-        `<a class="btn small" href="${esc(boardHref(a.entry.board.id, opts))}">Open</a></li>`,
+        `<span><a href="#${cardId(a.entry.board.id)}">Board ${a.entry.board.number}</a> <strong>${kindWord[a.kind]}:</strong> ${esc(a.text)}</span>` +
+        `<a class="btn small" href="${esc(boardHref(a.entry.board.id, opts))}">Open<span class="sr-only"> board ${a.entry.board.number}</span></a></li>`,
     )
     .join('');
   return `<h2 id="alerts-title">${list.length === 1 ? '1 board needs you' : `${list.length} boards need you`}</h2><ul class="club-alert-list" data-alerts="${list.length}">${items}</ul>`;

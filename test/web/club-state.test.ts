@@ -232,7 +232,10 @@ describe('the grid', () => {
     expect(html).toContain('<h3 id="board-SIM-3-title">Board 3</h3>');
     expect(html).toContain('ILLEGAL</span>');
     expect(html).toContain('<p class="cc-say">White moved out of turn: put the man back on 22</p>');
-    expect(html).toContain('<span class="cc-name">Black 3<span class="sr-only"> (black)</span></span>');
+    // Black to move: said in words to a screen reader, a marker to the eye.
+    expect(html).toContain(
+      '<div class="cc-player to-move" data-side="black"><span class="pc-dot pc-b" aria-hidden="true"></span><span class="cc-name">Black 3<span class="sr-only"> (black)</span><span class="cc-turn"><span aria-hidden="true"> ◂</span><span class="sr-only">, to move</span></span></span>',
+    );
     expect(html).toContain('<span class="cc-name">White 3<span class="sr-only"> (white)</span></span>');
     expect(html).toContain('aria-label="Position: Black 1 (1 king), White 1, last move 22-18"');
     const at = (sq: number) => squareXY(sq, false);
