@@ -2,7 +2,8 @@
 // bundled in memory from src/web/ when running from source; each file
 // prepared once (ETag, gzip), the versioned script and stylesheet cached for
 // good, and the route that serves them (a 503 naming the problem when there
-// is no page: the API still works).
+// is no page: the API still works). The club pages' two HTML shells are left
+// to their own routes (club-pages.ts), which send them with `sendAsset`.
 
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -26,6 +27,9 @@ export type Page = { ok: true; assets: Map<string, Asset> } | { ok: false; code:
 const COMPRESSIBLE = /^(text\/|application\/(javascript|json|xml|wasm)|image\/svg)/;
 
 let pageBuild: Promise<Page> | null = null;
+
+/** The club pages' HTML (src/web/build.ts), served only by src/server/club-pages.ts. */
+const CLUB_HTML: ReadonlySet<string> = new Set(['/watch', '/arbiter']);
 
 /** The prebuilt page beside the bundle (dist/page/, listed in its manifest.json). */
 function readPrebuiltPage(): Map<string, { body: Buffer; type: string }> {
@@ -102,6 +106,8 @@ export function pageRoutes(app: express.Express, page: Page): void {
         .send(`Crownhead: ${page.message}.\nThe game API still works: /api/state, /api/current.pdn, /ws.\n`);
       return;
     }
+    // The club pages' HTML goes through their own routes (club-pages.ts: /arbiter checks control rights).
+    if (CLUB_HTML.has(req.path)) return next();
     const asset = page.assets.get(req.path === '/index.html' ? '/' : req.path);
     if (!asset) return next();
     sendAsset(req, res, asset);
