@@ -166,7 +166,8 @@ export function renderGrid(s: ClubState, now: number, opts: ClubRenderOptions): 
   return groups
     .map(
       (g, i) =>
-        `<div class="club-group">${g.title ? `<h2 class="club-heading" id="group-${i}">${esc(g.title)}</h2>` : ''}` +
+        // Boards without an Event or Round still sit under a heading (read by screen readers: h1 → h2 → h3).
+        `<div class="club-group">${g.title ? `<h2 class="club-heading" id="group-${i}">${esc(g.title)}</h2>` : `<h2 class="sr-only" id="group-${i}">Boards</h2>`}` +
         `<div class="club-grid">${g.boards.map((e) => renderCard(e, now, { ...opts, live })).join('')}</div></div>`,
     )
     .join('');
