@@ -102,9 +102,13 @@ function draw(): void {
   const a = state.announcement;
   if (a && a.n !== announced) {
     announced = a.n;
-    document.getElementById('club-live')!.textContent = a.text;
+    // Emptied first, so the same words as last time (the same board illegal again) are said again.
+    const region = document.getElementById('club-live')!;
+    region.textContent = '';
+    setTimeout(() => (region.textContent = a.text), 60);
   }
 }
+
 /** The clocks now, as text in place (and the arbiter's list, when a call happens between messages). */
 function tickClocks(now: number): void {
   const live = state.connection === 'open';
@@ -136,7 +140,6 @@ document.addEventListener('visibilitychange', () => {
   }
 });
 
-// For tests and the curious: the state as the page has it.
 // browser edge: the page's state for the browser tests and the console (window has no such property in the DOM types)
 (globalThis as unknown as { crownheadClub: unknown }).crownheadClub = { state: () => state };
 
