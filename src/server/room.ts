@@ -21,6 +21,8 @@ import { runCommand } from './commands.ts';
 import type { ServerContext, ServerDescription } from './context.ts';
 import type { Access } from './access.ts';
 import { Recorder } from './recorder.ts';
+import { boardSummary, type BoardMeta } from './summary.ts';
+import type { BoardSummary } from '../protocol/v1.ts';
 
 export interface BoardOptions {
   /** board spec: auto | sim[:seed] | serial[:path] | firmata:path | emulator (default auto) */
@@ -63,6 +65,10 @@ export interface GameSettings extends Pick<
 
 export interface RoomOptions {
   board?: BoardOptions;
+  /** a board already opened (club mode opens every board first, to know its id and so its games folder) */
+  opened?: { source: BoardSource; identity: BoardIdentity; fallback?: string | null };
+  /** the board's number in the room (club mode: the PDN Board tag; 1 alone) */
+  number?: number;
   storage: StorageOptions;
   game?: GameSettings;
   pages?: BroadcastOptions;
@@ -242,7 +248,10 @@ export class Room {
     let source: BoardSource;
     let identity: BoardIdentity;
     let fallback: string | null = null;
-    if (b.source) {
+    if (this.opts.opened) {
+      ({ source, identity } = this.opts.opened);
+      fallback = this.opts.opened.fallback ?? null;
+    } else if (b.source) {
       source = b.source;
       identity = await source.open();
     } else {
@@ -320,6 +329,23 @@ export class Room {
       default:
         break;
     }
+  }
+
+  /** The board at a glance (GET /api/boards, the arbiter's grid, /watch). */
+  summary(): BoardSummary {
+    const board = this.board;
+    const meta: BoardMeta = {
+      id: board?.identity.id ?? this.session.boardId,
+      number: this.number,
+      description: board?.description ?? '',
+      source: board?.source.kind ?? '',
+    };
+    return boardSummary(meta, this.session.snapshot());
+  }
+
+  /** its number in the room (the Board tag in club mode) */
+  get number(): number {
+    return this.opts.number ?? 1;
   }
 
   /** The room as the HTTP and WebSocket layers see it (the board must be open). */

@@ -1,6 +1,7 @@
 // The archive panel as HTML: saved games, sortable, to open (replay),
 // download or delete (with control, confirmed). Pure, like render.ts.
 
+import { at } from './base.ts';
 import { canControl, isArmed, sortedArchive, type ViewState } from './state.ts';
 import { button, esc } from './html.ts';
 
@@ -37,7 +38,7 @@ export function renderArchive(s: ViewState, now: number): string {
             : '';
         return (
           `<tr data-game="${esc(g.id)}"${g.current ? ' class="current"' : ''}><td data-date="${g.modified}">${esc(archiveDate(g.modified, g.date))}</td><td>${esc(g.black || '?')} – ${esc(g.white || '?')}</td><td>${esc(g.event || '')}</td><td>${esc(g.result)}</td><td class="num" data-plies="${g.plies ?? ''}">${g.plies === null ? '?' : Math.ceil(g.plies / 2)}</td>` +
-          `<td class="acts">${button('archive-view', g.current ? 'Review' : 'Open', { id: g.id }, 'small').replace(/id="b-archive-view"/, `id="open-${esc(g.id)}"`)}<a class="btn small" href="/api/games/${encodeURIComponent(g.id)}.pdn" download="${esc(g.id)}.pdn">PDN</a>${del}</td></tr>`
+          `<td class="acts">${button('archive-view', g.current ? 'Review' : 'Open', { id: g.id }, 'small').replace(/id="b-archive-view"/, `id="open-${esc(g.id)}"`)}<a class="btn small" href="${at(`/api/games/${encodeURIComponent(g.id)}.pdn`)}" download="${esc(g.id)}.pdn">PDN</a>${del}</td></tr>`
         );
       })
       .join('');
@@ -45,7 +46,7 @@ export function renderArchive(s: ViewState, now: number): string {
   }
   return (
     `<div class="archive-panel card" role="dialog" aria-modal="true" aria-labelledby="archive-title">` +
-    `<div class="archive-head"><h2 id="archive-title">Past games</h2><a class="btn small" id="dl-archive" href="/api/archive.pdn" download="crownhead-archive.pdn">Download all (PDN)</a>${button('archive-close', 'Close', {}, 'small')}</div>` +
+    `<div class="archive-head"><h2 id="archive-title">Past games</h2><a class="btn small" id="dl-archive" href="${at('/api/archive.pdn')}" download="crownhead-archive.pdn">Download all (PDN)</a>${button('archive-close', 'Close', {}, 'small')}</div>` +
     body +
     `</div>`
   );

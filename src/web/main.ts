@@ -9,6 +9,7 @@
 // regions, and between messages the clocks and a time call's grace count down.
 // The forms are forms.ts's.
 
+import { at } from './base.ts';
 import './style.css';
 import { ArchiveEntry, GameRecord, type Command } from '../protocol/v1.ts';
 import * as z from 'zod/mini';
@@ -389,7 +390,7 @@ async function getJson(url: string): Promise<unknown> {
 async function loadArchive(): Promise<void> {
   dispatch({ type: 'archive-loading' });
   try {
-    const r = ArchiveList.safeParse(await getJson('/api/archive.json'));
+    const r = ArchiveList.safeParse(await getJson(at('/api/archive.json')));
     if (!r.success) throw new Error('the archive list is not in the expected form');
     dispatch({ type: 'archive-list', entries: r.data.games });
   } catch (e) {
@@ -404,7 +405,7 @@ async function openRecord(id: string): Promise<void> {
     return;
   }
   try {
-    const r = GameRecord.safeParse(await getJson(`/api/games/${encodeURIComponent(id)}.json`));
+    const r = GameRecord.safeParse(await getJson(at(`/api/games/${encodeURIComponent(id)}.json`)));
     if (!r.success) throw new Error('the game is not in the expected form');
     dispatch({ type: 'open-record', record: r.data });
   } catch (e) {
@@ -414,7 +415,7 @@ async function openRecord(id: string): Promise<void> {
 
 async function deleteGame(id: string): Promise<void> {
   try {
-    const res = await fetch(`/api/games/${encodeURIComponent(id)}`, { method: 'DELETE', headers: authHeaders() });
+    const res = await fetch(at(`/api/games/${encodeURIComponent(id)}`), { method: 'DELETE', headers: authHeaders() });
     if (!res.ok) {
       const body = (await res.json().catch(() => null)) as { message?: unknown } | null;
       throw new Error(typeof body?.message === 'string' ? body.message : `the server answered ${res.status}`);

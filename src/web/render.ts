@@ -7,6 +7,7 @@
 // Elements that take clicks carry data-act (and data-* arguments); main.ts
 // turns those into commands.
 
+import { at } from './base.ts';
 import { other, sideName, type Clock, type Move, type Piece, type Side, type Snapshot } from './model.ts';
 import { canControl, canUseHand, clockNow, isArmed, reviewView, statusHeadline, timeCall, type ViewState } from './state.ts';
 import { fixSentences, piecesSentence, squareList } from '../words/index.ts';
@@ -196,7 +197,7 @@ export function renderReview(s: ViewState): string {
     step('last', '»', 'Last move', rec !== null && rv.ply === rv.total) +
     `<button type="button" class="btn small primary" id="rv-live" data-act="review" data-to="live">${rec ? 'Close — back to live' : 'Back to live'}</button>` +
     (rec
-      ? `<a class="btn small" id="rv-download" href="/api/games/${encodeURIComponent(rec.id)}.pdn" download="${esc(rec.id)}.pdn">Download</a>`
+      ? `<a class="btn small" id="rv-download" href="${at(`/api/games/${encodeURIComponent(rec.id)}.pdn`)}" download="${esc(rec.id)}.pdn">Download</a>`
       : '') +
     `</div>`
   );
@@ -345,7 +346,7 @@ export function renderMoves(s: ViewState): string {
       ? snap.analysis?.running
         ? '<p class="analysis" role="status">Analysing the game…</p>'
         : snap.analysis
-          ? `<p class="analysis">${snap.analysis.marks.length ? `${snap.analysis.marks.length} move${snap.analysis.marks.length > 1 ? 's' : ''} marked.` : 'No mistakes found.'} <a class="btn small" id="dl-annotated" href="/api/current.pdn?annotated=1" download="crownhead-game-annotated.pdn">Download annotated PDN</a></p>`
+          ? `<p class="analysis">${snap.analysis.marks.length ? `${snap.analysis.marks.length} move${snap.analysis.marks.length > 1 ? 's' : ''} marked.` : 'No mistakes found.'} <a class="btn small" id="dl-annotated" href="${at('/api/current.pdn?annotated=1')}" download="crownhead-game-annotated.pdn">Download annotated PDN</a></p>`
           : canControl(s)
             ? button('analyse', 'Analyse game', {}, '')
             : ''
@@ -402,7 +403,7 @@ export function renderGameControls(s: ViewState, now: number = Date.now()): stri
       parts.push(button('next-game', 'Play the other side of this ballot', { kind: 'other-side' }, 'primary'));
     parts.push(button('next-game', 'Next game', { kind: 'next' }, ''));
   }
-  parts.push('<a class="btn" id="dl-pdn" href="/api/current.pdn" download="crownhead-game.pdn">Download PDN</a>');
+  parts.push(`<a class="btn" id="dl-pdn" href="${at('/api/current.pdn')}" download="crownhead-game.pdn">Download PDN</a>`);
   parts.push(button('archive-open', 'Past games', {}, ''));
   if (control && snap && !snap.calibration && !s.server?.sim) parts.push(button('calibrate', 'Calibrate board', {}, ''));
   return `<div class="row">${parts.join('')}</div>`;
