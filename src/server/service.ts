@@ -3,7 +3,7 @@
 // rooms (room.ts: a board's source, session, journal and pages — one for a
 // single board, one per board in club mode, each in its own games folder
 // named by the board's id), the spectators' feed (feed.ts) in club mode, and
-// the HTTP server (http.ts routes, club-routes.ts, listener.ts) with the
+// the HTTP server (http.ts routes, club-routes.ts, the club pages' club-pages.ts, listener.ts) with the
 // WebSocket gateway (ws.ts). Options come grouped by concern; the CLI
 // (src/cli/serve-settings.ts) builds the groups. One teardown, used by close()
 // and by a failed start.
@@ -26,6 +26,7 @@ import { Room, type BoardOptions, type GameSettings, type RoomDeps, type Storage
 import { WsGateway, type WsOptions, type WsRoom } from './ws.ts';
 import { SpectatorFeed, type FeedOptions } from './feed.ts';
 import { clubRoutes, type ClubRoutesOptions } from './club-routes.ts';
+import { clubPageRoutes } from './club-pages.ts';
 import { openBoardSources, type OpenedSource, type SerialTuning } from '../sensors/open.ts';
 import type { SerialBinding } from '../sensors/line-port.ts';
 import express from 'express';
@@ -184,6 +185,7 @@ function serviceApp(rooms: readonly Room[], access: Access, feed: SpectatorFeed 
   app.disable('x-powered-by');
   app.set('etag', false);
   const boardApps = new Map(rooms.map((r) => [r.board!.identity.id, createApp(r.context(access), page)]));
+  clubPageRoutes(app, page, access);
   clubRoutes(app, { feed, access, boardApps }, club?.feed);
   app.use(first);
   return app;
