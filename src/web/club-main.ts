@@ -71,6 +71,8 @@ function replaceCard(el: Element, html: string): void {
 function draw(): void {
   frame = 0;
   const now = Date.now();
+  // The boards dim while the page is not hearing them (club.css).
+  document.body.dataset.connection = state.connection;
   const live = state.connection === 'open';
   const regions = renderClubRegions(state, now, opts);
   setHtml('club-conn', regions['club-conn']);

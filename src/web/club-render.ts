@@ -203,15 +203,21 @@ export function renderClubConnection(s: ClubState, now: number): string {
   return `<span class="pill ${cls}" data-connection="${s.connection}"><span class="dot" aria-hidden="true"></span>${esc(label)}</span>`;
 }
 
+/** The server's words as a sentence: a capital first, a full stop last. */
+const sentence = (text: string): string => {
+  const t = text.trim();
+  return t.charAt(0).toUpperCase() + t.slice(1) + (/[.!?]$/.test(t) ? '' : '.');
+};
+
 /** What went wrong, in the server's words: a refusal says what to do. */
 export function renderProblem(s: ClubState, opts: ClubRenderOptions): string {
   if (!s.problem) return '';
-  if (s.connection !== 'forbidden') return `<p class="club-problem" role="status">${esc(s.problem)}</p>`;
+  if (s.connection !== 'forbidden') return `<p class="club-problem" role="status">${esc(sentence(s.problem))}</p>`;
   const hint =
     opts.mode === 'arbiter'
       ? 'The arbiter’s page needs the control token: open it as /arbiter?token=… with the token printed when the service started.'
       : 'This server does not let this page watch the boards.';
-  return `<p class="club-problem forbidden" role="alert" data-forbidden><strong>Not allowed.</strong> ${esc(s.problem)} ${esc(hint)}</p>`;
+  return `<p class="club-problem forbidden" role="alert" data-forbidden><strong>Not allowed.</strong> ${esc(sentence(s.problem))} ${esc(hint)}</p>`;
 }
 
 /** Every region of the page by element id. */

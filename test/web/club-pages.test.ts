@@ -130,7 +130,7 @@ describe.each(VIEWPORTS)('the club pages at $width×$height ($name)', (vp) => {
 
   it('/watch: every board in number order under its heading, a move on board 3 appears, nothing holds the control token', async () => {
     await page.goto(`${svc.url}watch`);
-    await page.waitForSelector('[data-connection="open"]', { timeout: WAIT });
+    await page.waitForSelector('#club-conn [data-connection="open"]', { timeout: WAIT });
     await page.waitForFunction(() => document.querySelectorAll('.club-card').length === 4, null, { timeout: WAIT });
     expect(await page.locator('.club-card h3').allTextContents()).toEqual(['Board 1', 'Board 2', 'Board 3', 'Board 4']);
     expect(await page.locator('.club-heading').allTextContents()).toEqual(['Club night, round 1']);
@@ -250,9 +250,9 @@ describe('a spectator the server refuses, and a socket that drops', () => {
       await page.goto(`http://club.test:${closed.port}/watch`);
       await page.waitForSelector('[data-forbidden]', { timeout: WAIT });
       expect(await page.locator('[data-forbidden]').innerText()).toMatch(
-        /^Not allowed\. .*token.* This server does not let this page watch the boards\.$/s,
+        /^Not allowed\. Requests without a token .*not "club\.test:\d+"\. This server does not let this page watch the boards\.$/s,
       );
-      expect(await page.locator('[data-connection]').getAttribute('data-connection')).toBe('forbidden');
+      expect(await page.locator('#club-conn [data-connection]').getAttribute('data-connection')).toBe('forbidden');
       await page.screenshot({ path: join(SHOTS, 'club-phone-forbidden.png') });
       // Refused: it does not keep knocking.
       await page.waitForTimeout(1_500);
@@ -266,13 +266,19 @@ describe('a spectator the server refuses, and a socket that drops', () => {
   it('shows "reconnecting" when the service goes away', async () => {
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
     await page.goto(`${svc.url}watch`);
-    await page.waitForSelector('[data-connection="open"]', { timeout: WAIT });
+    await page.waitForSelector('#club-conn [data-connection="open"]', { timeout: WAIT });
     await page.waitForFunction(() => document.querySelectorAll('.club-card').length === 4, null, { timeout: WAIT });
     await svc.close();
-    await page.waitForSelector('[data-connection="reconnecting"]', { timeout: WAIT });
+    await page.waitForSelector('#club-conn [data-connection="reconnecting"]', { timeout: WAIT });
     expect(await page.locator('#club-conn').innerText()).toMatch(/^Reconnecting/);
-    // The boards stay as last heard.
+    // The boards stay as last heard, dimmed.
     expect(await page.locator('.club-card').count()).toBe(4);
+    expect(
+      await page
+        .locator('.club-card')
+        .first()
+        .evaluate((e) => getComputedStyle(e).opacity),
+    ).toBe('0.6');
     await page.screenshot({ path: join(SHOTS, 'club-desktop-reconnecting.png') });
     await page.close();
   });

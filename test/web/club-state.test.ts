@@ -125,6 +125,9 @@ describe('the fold of the spectators socket', () => {
     expect(Object.keys(s.boards)).toEqual(['SIM-1']);
     s = msg(s, { type: 'error', code: 'rate-limited', message: 'too many messages' });
     expect(s.problem).toBe('too many messages (rate-limited)');
+    expect(renderProblem(s, { mode: 'watch', token: null })).toBe(
+      '<p class="club-problem" role="status">Too many messages (rate-limited).</p>',
+    );
     expect(msg(s, { type: 'pong' })).toBe(s);
     s = msg(s, { type: 'error', code: 'forbidden', message: 'this server needs a token to watch the game' });
     expect(s.connection).toBe('forbidden');
@@ -315,7 +318,7 @@ describe('watch and arbiter', () => {
     const refused = msg(initialClubState('arbiter'), { type: 'error', code: 'forbidden', message: 'the control token is wrong' });
     const html = renderProblem(refused, { mode: 'arbiter', token: 'nope' });
     expect(html).toContain('role="alert"');
-    expect(html).toContain('the control token is wrong');
+    expect(html).toContain('<strong>Not allowed.</strong> The control token is wrong. The arbiter’s page needs');
     expect(html).toContain('/arbiter?token=…');
     expect(renderClubConnection(refused, NOW)).toContain('Not allowed');
     expect(renderGrid(refused, NOW, { mode: 'arbiter', token: 'nope' })).toContain('No boards to show');
