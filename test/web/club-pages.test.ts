@@ -3,8 +3,8 @@
 // manual clock, played by the test's hand: lift, put down, take off), at a
 // desktop (1280×800) and a phone (390×844) viewport: /watch shows every board
 // in number order under its Event/Round heading, a move played on board 3
-// appears on it, an illegal board is marked in colour and words and said once
-// in the polite live region; nothing /watch loads (HTML, script, style,
+// appears on it, an illegal board and an unplugged one are marked in colour
+// and words and said once in the polite live region; nothing /watch loads (HTML, script, style,
 // socket frames) holds the control token; the phone shows one column of
 // readable cards; /arbiter refuses without the control token and with it
 // lists the boards needing attention and opens a board's full page with its
@@ -34,6 +34,21 @@ const NAMES = [
 
 let svc: Service;
 let sims: SimBoard[];
+
+/**
+ * A simulated board whose cable can be pulled: it says "lost" and comes back
+ * as the serial source does when a USB board is unplugged and plugged in.
+ */
+class UnpluggableSim extends SimBoard {
+  unplug(): void {
+    this.setStatus({ state: 'lost', reason: 'the USB cable was pulled' });
+  }
+  replug(): void {
+    this.setStatus({ state: 'reconnected', identity: this.identity() });
+    this.advance(600);
+  }
+}
+const board4 = () => sims[3] as UnpluggableSim;
 let browser: Browser;
 
 async function command(id: string, command: object): Promise<void> {
@@ -47,7 +62,7 @@ async function command(id: string, command: object): Promise<void> {
 
 beforeAll(async () => {
   mkdirSync(SHOTS, { recursive: true });
-  sims = [1, 2, 3, 4].map((n) => new SimBoard({ clock: 'manual', seed: 10 + n, id: `SIM-${n}` }));
+  sims = [1, 2, 3, 4].map((n) => new (n === 4 ? UnpluggableSim : SimBoard)({ clock: 'manual', seed: 10 + n, id: `SIM-${n}` }));
   svc = await startService({
     club: { sources: sims },
     storage: { gamesDir: join(tempDir('crownhead-club-pages-'), 'games') },
@@ -190,6 +205,19 @@ describe.each(VIEWPORTS)('the club pages at $width×$height ($name)', (vp) => {
     await page.waitForSelector('#board-SIM-2[data-state="in-sync"]', { timeout: WAIT });
   });
 
+  it('/watch: a board unplugged says so in colour and words and is announced; plugged back, it plays on', async () => {
+    board4().unplug();
+    await page.waitForSelector('#board-SIM-4[data-state="disconnected"]', { timeout: WAIT });
+    expect(await card(4).locator('.cc-state').innerText()).toMatch(/Board disconnected/);
+    expect(await card(4).locator('.cc-say').innerText()).toMatch(/the USB cable was pulled/);
+    await page.waitForFunction(() => /^Board 4: Board disconnected/.test(document.querySelector('#club-live')?.textContent ?? ''), null, {
+      timeout: WAIT,
+    });
+    await shot('watch-disconnected');
+    board4().replug();
+    await page.waitForSelector('#board-SIM-4[data-state="in-sync"]', { timeout: WAIT });
+  });
+
   it('/watch: a board opens read-only with review', async () => {
     const [tab] = await Promise.all([
       page.context().waitForEvent('page'),
@@ -217,9 +245,18 @@ describe.each(VIEWPORTS)('the club pages at $width×$height ($name)', (vp) => {
     outOfTurn(2);
     await page.waitForSelector('#club-alerts li[data-alert="illegal"][data-board="SIM-2"]', { timeout: WAIT });
     expect(await page.locator('#alerts-title').innerText()).toBe('1 board needs you');
+    board4().unplug();
+    await page.waitForSelector('#club-alerts li[data-alert="disconnected"][data-board="SIM-4"]', { timeout: WAIT });
+    expect(await page.locator('#alerts-title').innerText()).toBe('2 boards need you');
+    expect(await page.locator('#club-alerts li').evaluateAll((els) => els.map((e) => e.getAttribute('data-board')))).toEqual([
+      'SIM-2',
+      'SIM-4',
+    ]);
     const href = await card(2).locator('a[data-open]').getAttribute('href');
     expect(href).toBe(`/boards/SIM-2/?token=${TOKEN}`);
     await shot('arbiter');
+    board4().replug();
+    await page.waitForSelector('#club-alerts li[data-alert]:only-child', { timeout: WAIT });
     await card(2).locator('a[data-open]').click();
     await page.waitForSelector('#board svg.board-svg', { timeout: WAIT });
     await page.waitForFunction(() => (window as any).crownhead?.state().server?.readOnly === false, null, { timeout: WAIT });
