@@ -17,6 +17,7 @@ import {
   movesPlayed,
   needsAttention,
   resultWords,
+  stateDetail,
   stateLabel,
   type BoardEntry,
   type ClubMode,
@@ -131,7 +132,8 @@ export function renderCard(e: BoardEntry, now: number, opts: ClubRenderOptions &
   const clock = clockNow(e, now, opts.live);
   const moves = movesPlayed(b.plies);
   const result = resultWords(b.result);
-  const say = b.say && b.say !== label ? `<p class="cc-say">${esc(b.say)}</p>` : '';
+  const detail = stateDetail(b);
+  const say = detail ? `<p class="cc-say">${esc(detail)}</p>` : '';
   const link =
     opts.mode === 'arbiter'
       ? arbiterTools(b, opts)

@@ -209,6 +209,13 @@ export function stateLabel(b: BoardSummary): { label: string; tone: Tone } {
   }
 }
 
+/** The state's sentence less what the label already says ("Board disconnected: the cable" → "the cable"); '' when nothing is left. */
+export function stateDetail(b: BoardSummary): string {
+  const label = stateLabel(b).label;
+  const say = b.state === 'disconnected' ? b.say.trim().replace(/^Board disconnected:?\s*/i, '') : b.say.trim();
+  return say === label ? '' : say.charAt(0).toUpperCase() + say.slice(1);
+}
+
 /** Why the arbiter should look at a board now. */
 export interface Attention {
   entry: BoardEntry;
@@ -224,7 +231,7 @@ export function needsAttention(s: ClubState, now: number): Attention[] {
   const out: Attention[] = [];
   for (const e of orderedBoards(s)) {
     const b = e.board;
-    if (b.state === 'illegal' || b.state === 'disconnected') out.push({ entry: e, kind: b.state, text: b.say });
+    if (b.state === 'illegal' || b.state === 'disconnected') out.push({ entry: e, kind: b.state, text: stateDetail(b) || b.say });
     const t = timeCalled(e, now, live);
     if (t)
       out.push({

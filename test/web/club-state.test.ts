@@ -185,6 +185,12 @@ describe('clocks, moves and the time call', () => {
       [4, 'illegal', 'Put the man back on 9'],
       [5, 'disconnected', 'Board disconnected'],
     ]);
+    // A disconnected board's reason, without saying "Board disconnected" twice.
+    const unplugged = withBoards([board(6, { state: 'disconnected', say: 'Board disconnected: the USB cable was pulled' })]);
+    expect(needsAttention(unplugged, NOW)[0]!.text).toBe('The USB cable was pulled');
+    const html = renderCard(unplugged.boards['SIM-6'], NOW, { mode: 'watch', token: null, live: true });
+    expect(html).toContain('Board disconnected</span>');
+    expect(html).toContain('<p class="cc-say">The USB cable was pulled</p>');
     // Before the limit runs out board 2 is not on the list.
     expect(needsAttention(s, NOW).map((a) => a.entry.board.number)).toEqual([3, 4, 5]);
   });
