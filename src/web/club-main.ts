@@ -9,7 +9,16 @@
 
 import './club.css';
 import { ClubSocket } from './club-socket.ts';
-import { clockNow, initialClubState, orderedBoards, reduceClub, type ClubAction, type ClubMode, type ClubState } from './club-state.ts';
+import {
+  clockNow,
+  initialClubState,
+  needsAttention,
+  orderedBoards,
+  reduceClub,
+  type ClubAction,
+  type ClubMode,
+  type ClubState,
+} from './club-state.ts';
 import {
   cardId,
   clockText,
@@ -102,6 +111,11 @@ function draw(): void {
   }
   tickClocks(now);
   const a = state.announcement;
+  // The arbiter's tab says how many boards need attention, even when it is not the one in front.
+  if (mode === 'arbiter') {
+    const n = needsAttention(state, now).length;
+    document.title = `${n ? `(${n}) ` : ''}Crownhead · Arbiter`;
+  }
   if (a && a.n !== announced) {
     announced = a.n;
     // Emptied first, so the same words as last time (the same board illegal again) are said again.

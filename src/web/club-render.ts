@@ -139,7 +139,8 @@ export function renderCard(e: BoardEntry, now: number, opts: ClubRenderOptions &
       ? arbiterTools(b, opts)
       : `<a class="cc-open" data-open="${esc(b.id)}" href="${esc(boardHref(b.id, opts))}">Follow board ${b.number}<span class="sr-only">: ${esc(nameLine(b))}</span> with review</a>`;
   return (
-    `<section class="club-card tone-${tone}" id="${id}" data-board="${esc(b.id)}" data-state="${b.state}" aria-labelledby="${id}-title">` +
+    // tabindex -1: the arbiter's list links here (#board-…), and the focus follows the link.
+    `<section class="club-card tone-${tone}" id="${id}" data-board="${esc(b.id)}" data-state="${b.state}" aria-labelledby="${id}-title" tabindex="-1">` +
     `<header class="cc-head"><h3 id="${id}-title">Board ${b.number}</h3>` +
     `<span class="cc-state tone-${tone}" data-state-label><span class="cc-icon" aria-hidden="true">${TONE_ICON[tone]}</span>${esc(label)}</span></header>` +
     `<div class="cc-body"><div class="cc-board">${renderSmallBoard(b)}</div>` +

@@ -248,6 +248,10 @@ describe.each(VIEWPORTS)('the club pages at $width×$height ($name)', (vp) => {
     board4().unplug();
     await page.waitForSelector('#club-alerts li[data-alert="disconnected"][data-board="SIM-4"]', { timeout: WAIT });
     expect(await page.locator('#alerts-title').innerText()).toBe('2 boards need you');
+    expect(await page.title()).toBe('(2) Crownhead · Arbiter');
+    // The list's link takes the focus to the board's card.
+    await page.locator('#club-alerts li[data-board="SIM-4"] a[href="#board-SIM-4"]').click();
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('board-SIM-4');
     expect(await page.locator('#club-alerts li').evaluateAll((els) => els.map((e) => e.getAttribute('data-board')))).toEqual([
       'SIM-2',
       'SIM-4',

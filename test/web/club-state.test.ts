@@ -236,7 +236,7 @@ describe('the grid', () => {
     ]);
     const html = renderCard(s.boards['SIM-3'], NOW, { mode: 'watch', token: null, live: true });
     expect(html).toMatch(
-      /^<section class="club-card tone-bad" id="board-SIM-3" data-board="SIM-3" data-state="illegal" aria-labelledby="board-SIM-3-title">/,
+      /^<section class="club-card tone-bad" id="board-SIM-3" data-board="SIM-3" data-state="illegal" aria-labelledby="board-SIM-3-title" tabindex="-1">/,
     );
     expect(html).toContain('<h3 id="board-SIM-3-title">Board 3</h3>');
     expect(html).toContain('ILLEGAL</span>');
