@@ -39,7 +39,7 @@ import {
   type Move,
 } from '../src/rules/index.ts';
 import { readPdn, resultWinner } from '../src/pdn/index.ts';
-import { corpusFile } from '../test/corpus.ts';
+import { corpusFile } from '../test/harness/corpus.ts';
 import { EGDB_PIECES, Searcher, think } from '../src/engine/index.ts';
 import { loadEgdb } from '../src/engine-host/egdb-cache.ts';
 import { bookFromCorpus } from '../src/engine-host/book-corpus.ts';

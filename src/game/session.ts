@@ -10,6 +10,7 @@
 // but for the injected wall clock and the engine's promise; board I/O,
 // storage, the engine worker and the network are wired on by the service.
 
+import type { Correction } from '../protocol/v1.ts';
 import { legalMoves, moveText, sideName, type Color, type GameOptions } from '../rules/index.ts';
 import { makePdn, type PdnResult } from '../pdn/index.ts';
 import type { TrackerEvent, TrackerOptions } from '../tracking/tracker.ts';
@@ -24,7 +25,8 @@ import type { Purpose, Think } from '../engine/port.ts';
 import { Calibration, type CalibrationData } from '../reading/calibration.ts';
 import { SessionError } from './errors.ts';
 import { applyTags } from './tags.ts';
-import { GameTable, gameIds, type NewGameRequest } from './table.ts';
+import { GameTable, type NewGameRequest } from './table.ts';
+import { gameIds } from './ids.ts';
 import { colourCheck, moveRecords, openingWords, pdnRecord, recordAt, setupSentence, speakMove, tableSnapshot } from './view.ts';
 
 export { SessionError, type SessionErrorCode } from './errors.ts';
@@ -487,6 +489,24 @@ export class GameSession {
       this.table.takeback(pair ? 2 : 1);
       this.emit({ type: 'takeback', say: `${pair ? 'Two moves' : 'Move'} taken back. Put the pieces back as shown.` });
       this.afterTracker(this.tracker.setGame(this.game));
+    });
+  }
+
+  /**
+   * An arbiter's correction (the command needs the control token): planned
+   * and journalled by the table; the board must then be put to match a
+   * changed position, as after a takeback.
+   */
+  correct(c: Correction, by = 'arbiter', reason = ''): void {
+    this.change(() => {
+      const moves = c.kind === 'replace-move' || c.kind === 'delete-moves';
+      if (moves) {
+        this.computer?.cancel();
+        this.tracker.expectMove(null);
+      }
+      const note = this.table.correct(c, by, reason);
+      this.emit({ type: 'corrected', correction: note, say: `Arbiter: ${note.say}.${moves ? ' Put the pieces as shown.' : ''}` });
+      if (moves) this.afterTracker(this.tracker.setGame(this.game));
     });
   }
 

@@ -19,7 +19,13 @@ export interface ClubRoutesOptions {
 
 export function clubRoutes(
   app: express.Express,
-  club: { feed: SpectatorFeed; access: Access; boardApps: ReadonlyMap<string, express.Express> },
+  club: {
+    feed: SpectatorFeed;
+    access: Access;
+    boardApps: ReadonlyMap<string, express.Express>;
+    /** the broadcast's text when a tournament runs (its current round, finished games too); null: every board's game */
+    roundText?: () => Promise<string | null>;
+  },
   opts: ClubRoutesOptions = {},
 ): void {
   const { feed, access, boardApps } = club;
@@ -34,7 +40,14 @@ export function clubRoutes(
     res.setHeader('Cache-Control', 'no-store');
     res.json({ boards: feed.summaries() } satisfies BoardList);
   });
-  app.get('/broadcast.pdn', async (req, res) => {
+  app.get('/broadcast.pdn', async (req, res, next) => {
+    try {
+      await broadcast(req, res);
+    } catch (e) {
+      next(e);
+    }
+  });
+  const broadcast = async (req: Request, res: Response): Promise<void> => {
     if (!mayWatch(req, res)) return;
     const since = req.headers['if-none-match'];
     if (since !== undefined && since === feed.etag) {
@@ -47,11 +60,13 @@ export function clubRoutes(
         return void res.status(304).end();
       }
     }
+    const etag = feed.etag;
+    const text = (await club.roundText?.()) ?? feed.pdn();
     res.setHeader('Content-Type', 'application/x-pdn; charset=utf-8');
     res.setHeader('Cache-Control', 'no-cache');
-    res.setHeader('ETag', feed.etag);
-    res.send(Buffer.from(feed.pdn(), 'utf8'));
-  });
+    res.setHeader('ETag', etag);
+    res.send(Buffer.from(text, 'utf8'));
+  };
   // A board's own page and API: /boards/ID/ is that board's one-board page (its socket /boards/ID/ws).
   app.use('/boards/:id', (req, res, next) => {
     const id = String(req.params.id);

@@ -53,6 +53,9 @@ export function runCommand(session: GameSession, source: BoardSource, command: C
     case 'takeback':
       session.takeback();
       return;
+    case 'correct':
+      session.correct(command.correction, command.by?.trim() || 'arbiter', command.reason?.trim() ?? '');
+      return;
     case 'hint':
       session.hint();
       return;

@@ -13,13 +13,24 @@ import type { BoardSummary, WatchMessage } from '../protocol/v1.ts';
 import type { Room } from './room.ts';
 
 /** Events after which a game's PDN has changed (the feed's ETag moves on). */
-const RECORD_EVENTS = new Set<SessionEvent['type']>(['new-game', 'move', 'move-replaced', 'takeback', 'tags', 'game-over', 'crowned']);
+const RECORD_EVENTS = new Set<SessionEvent['type']>([
+  'new-game',
+  'move',
+  'move-replaced',
+  'takeback',
+  'tags',
+  'game-over',
+  'crowned',
+  'corrected',
+]);
 
 export interface FeedOptions {
-  /** least time between two summaries of one board (default 100 ms) */
+  /** least time between two summaries of one board (default 50 ms) */
   summaryMs?: number;
   /** a spectator whose unsent data passes this many bytes is dropped (default 1 MiB) */
   maxBufferedBytes?: number;
+  /** ping period; a spectator that has not answered the previous ping is dropped (default 30 s) */
+  heartbeatMs?: number;
 }
 
 interface Waiter {
@@ -33,6 +44,9 @@ export class SpectatorFeed {
   private pdnCache: { version: number; text: string } | null = null;
   private readonly waiters = new Set<Waiter>();
   private readonly watchers = new Set<WebSocket>();
+  /** spectators that answered since the last ping */
+  private readonly alive = new WeakSet<WebSocket>();
+  private readonly heartbeat: ReturnType<typeof setInterval>;
   private readonly pending = new Map<Room, ReturnType<typeof setTimeout>>();
   private readonly offs: (() => void)[] = [];
   private readonly summaryMs: number;
@@ -43,9 +57,24 @@ export class SpectatorFeed {
     private readonly log: Logger,
     opts: FeedOptions = {},
   ) {
-    this.summaryMs = opts.summaryMs ?? 100;
+    this.summaryMs = opts.summaryMs ?? 50;
     this.maxBuffered = opts.maxBufferedBytes ?? 1024 * 1024;
     for (const room of rooms) this.offs.push(room.session.on((e) => this.changed(room, e)));
+    this.heartbeat = setInterval(() => this.beat(), opts.heartbeatMs ?? 30_000);
+    this.heartbeat.unref();
+  }
+
+  /** Drops the spectators that did not answer the last ping (a phone gone to sleep), pings the others. */
+  private beat(): void {
+    for (const ws of this.watchers) {
+      if (!this.alive.has(ws)) {
+        this.watchers.delete(ws);
+        ws.terminate();
+        continue;
+      }
+      this.alive.delete(ws);
+      ws.ping();
+    }
   }
 
   /** Every board at a glance, by number. */
@@ -86,9 +115,12 @@ export class SpectatorFeed {
   /** A spectator's socket: all boards now, then each change. */
   watch(ws: WebSocket): void {
     this.watchers.add(ws);
+    this.alive.add(ws);
+    ws.on('pong', () => this.alive.add(ws));
     ws.on('close', () => this.watchers.delete(ws));
     ws.on('error', () => this.watchers.delete(ws));
     ws.on('message', (data) => {
+      this.alive.add(ws);
       // A spectator may only ping: anything else is answered, never acted on.
       const text = String(data).slice(0, 200);
       const reply: WatchMessage = /"type"\s*:\s*"ping"/.test(text)
@@ -129,6 +161,7 @@ export class SpectatorFeed {
   }
 
   close(): void {
+    clearInterval(this.heartbeat);
     for (const off of this.offs.splice(0)) off();
     for (const t of this.pending.values()) clearTimeout(t);
     this.pending.clear();

@@ -11,7 +11,7 @@ import { archiveRoutes } from './archive.ts';
 import { commandFailure, statusFor } from './commands.ts';
 import type { ServerContext } from './context.ts';
 import { parseCommand } from './messages.ts';
-import { MAX_CLIENT_MESSAGE } from '../protocol/v1.ts';
+import { MAX_CLIENT_MESSAGE, type CommandReplyBody, type GameListBody, type ServerInfoBody, type Snapshot } from '../protocol/v1.ts';
 import { pageRoutes, type Page } from './page.ts';
 
 export { apiError } from './api-error.ts';
@@ -82,11 +82,11 @@ function readGuard(app: express.Express, ctx: ServerContext): void {
 function stateRoutes(app: express.Express, ctx: ServerContext): void {
   app.get('/api/state', (_req, res) => {
     res.setHeader('Cache-Control', 'no-store');
-    res.json(ctx.session.snapshot());
+    res.json(ctx.session.snapshot() satisfies Snapshot);
   });
   app.get('/api/info', (req, res) => {
     res.setHeader('Cache-Control', 'no-store');
-    res.json({ ...ctx.info(), readOnly: !ctx.access.canControl(requesterOf(req)) });
+    res.json({ ...ctx.info(), readOnly: !ctx.access.canControl(requesterOf(req)) } satisfies ServerInfoBody);
   });
   // The saved games: read asynchronously and cached by the store, so a big folder never stalls play;
   // anything in the folder that is not a readable game is listed under "skipped".
@@ -94,7 +94,7 @@ function stateRoutes(app: express.Express, ctx: ServerContext): void {
     try {
       const list = await ctx.store.list();
       res.setHeader('Cache-Control', 'no-store');
-      res.json({ current: ctx.session.gameId, ...list });
+      res.json({ current: ctx.session.gameId, ...list } satisfies GameListBody);
     } catch (e) {
       next(e);
     }
@@ -174,7 +174,7 @@ function commandRoute(app: express.Express, ctx: ServerContext): void {
         if (f.internal) ctx.logger.error({ err: e, command: parsed.command.name }, 'command failed');
         return void apiError(res, statusFor(f.code), f.code, f.message);
       }
-      res.json({ ok: true, state: ctx.session.snapshot() });
+      res.json({ ok: true, state: ctx.session.snapshot() } satisfies CommandReplyBody);
     },
   );
 }

@@ -81,10 +81,21 @@ export interface RoomDeps {
   stopThinking: (purpose: Purpose) => void;
   /** the engine's time per search at full strength, ms (a computer's level uses its share) */
   thinkMs?: number;
+  /** new games' ids: one generator for every room of a service, so no two boards' games ever share an id */
+  newGameId?: (ms: number) => string;
 }
 
 /** Events after which the game's record (PDN) has changed. */
-const RECORD_EVENTS = new Set<SessionEvent['type']>(['new-game', 'move', 'move-replaced', 'takeback', 'tags', 'game-over', 'crowned']);
+const RECORD_EVENTS = new Set<SessionEvent['type']>([
+  'new-game',
+  'move',
+  'move-replaced',
+  'takeback',
+  'tags',
+  'game-over',
+  'crowned',
+  'corrected',
+]);
 const BUZZ: Partial<Record<SessionEvent['type'], 'ILLEGAL' | 'OK' | 'GAMEOVER' | 'YOURMOVE'>> = {
   alert: 'ILLEGAL',
   time: 'ILLEGAL',
@@ -209,6 +220,7 @@ export class Room {
       think: deps.think,
       stopThinking: deps.stopThinking,
       thinkMs: deps.thinkMs ?? 2000,
+      ...(deps.newGameId ? { newGameId: deps.newGameId } : {}),
     };
   }
 

@@ -27,6 +27,9 @@ import { WsGateway, type WsOptions, type WsRoom } from './ws.ts';
 import { SpectatorFeed, type FeedOptions } from './feed.ts';
 import { clubRoutes, type ClubRoutesOptions } from './club-routes.ts';
 import { clubPageRoutes } from './club-pages.ts';
+import { Director } from './director.ts';
+import { gameIds } from '../game/ids.ts';
+import { roundPdn, tournamentRoutes } from './tourney-routes.ts';
 import { openBoardSources, type OpenedSource, type SerialTuning } from '../sensors/open.ts';
 import type { SerialBinding } from '../sensors/line-port.ts';
 import express from 'express';
@@ -106,6 +109,8 @@ export interface Service {
   rooms: readonly Room[];
   /** the spectators' feed (club mode) */
   feed: SpectatorFeed | null;
+  /** the tournament director (club mode) */
+  director: Director | null;
   logger: Logger;
   /** the board in words, and why the simulated board is used if a real one was not found */
   board: { description: string; fallback: string | null; identity: BoardIdentity };
@@ -177,16 +182,26 @@ async function openRooms(opts: ServiceOptions, deps: RoomDeps): Promise<Room[]> 
   return rooms;
 }
 
-/** The HTTP app: club routes (the board list, each board under /boards/ID/, the broadcast) in front of the first board's. */
-function serviceApp(rooms: readonly Room[], access: Access, feed: SpectatorFeed | null, page: Page, club?: ClubOptions): express.Express {
+/** The HTTP app: club routes (the board list, each board under /boards/ID/, the broadcast, the tournament) in front of the first board's. */
+function serviceApp(
+  rooms: readonly Room[],
+  access: Access,
+  club: { feed: SpectatorFeed; director: Director } | null,
+  page: Page,
+  opts?: ClubOptions,
+): express.Express {
   const first = createApp(rooms[0]!.context(access), page);
-  if (!feed) return first;
+  if (!club) return first;
+  const { feed, director } = club;
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
   const boardApps = new Map(rooms.map((r) => [r.board!.identity.id, createApp(r.context(access), page)]));
+  const roundText = () =>
+    director.tournament?.currentRound() ? roundPdn(director, rooms, director.tournament.currentRound()) : Promise.resolve(null);
   clubPageRoutes(app, page, access);
-  clubRoutes(app, { feed, access, boardApps }, club?.feed);
+  tournamentRoutes(app, director, rooms, access);
+  clubRoutes(app, { feed, access, boardApps, roundText }, opts?.feed);
   app.use(first);
   return app;
 }
@@ -211,16 +226,19 @@ export async function startService(opts: ServiceOptions): Promise<Service> {
     publicWatch: http.publicWatch,
   });
   const engine = engineLink(opts.engine ?? {});
-  const deps = { logger, think: engine.think, stopThinking: engine.stopThinking, thinkMs: opts.engine?.thinkMs };
+  // One game-id generator for every board: two boards never mint the same id (a tournament refuses a duplicate).
+  const deps = { logger, think: engine.think, stopThinking: engine.stopThinking, thinkMs: opts.engine?.thinkMs, newGameId: gameIds() };
   const rooms = await openRooms(opts, deps).catch(async (e) => {
     await engine.close();
     throw e;
   });
   const room = rooms[0]!;
   const feed = rooms.length > 1 ? new SpectatorFeed(rooms, logger.child({ part: 'feed' }), opts.club?.feed) : null;
+  const director = feed ? new Director(rooms, opts.storage.gamesDir, logger.child({ part: 'tournament' })) : null;
   let server: Server | null = null;
   let gateway: WsGateway | null = null;
   const teardown = async () => {
+    director?.close();
     feed?.close();
     await gateway?.close();
     await closeServer(server);
@@ -228,9 +246,13 @@ export async function startService(opts: ServiceOptions): Promise<Service> {
     await engine.close();
   };
   try {
+    await director?.open();
     const page = await loadPage(logger);
     if (!page.ok) logger.error(`the web page is not available: ${page.message}`);
-    const srv = (server = createHttpServer(serviceApp(rooms, access, feed, page, opts.club), http.timeouts ?? {}));
+    const srv = (server = createHttpServer(
+      serviceApp(rooms, access, feed && director ? { feed, director } : null, page, opts.club),
+      http.timeouts ?? {},
+    ));
     await listen(srv, host, http.port ?? 8080, logger);
     const gw = (gateway = new WsGateway(srv, wsRooms(rooms, access, logger, feed), http.ws));
     const port = (srv.address() as AddressInfo).port;
@@ -251,6 +273,7 @@ export async function startService(opts: ServiceOptions): Promise<Service> {
       store: room.store,
       rooms,
       feed,
+      director,
       logger,
       board: { description: board.description, fallback: board.fallback, identity: board.identity },
       storage: () => room.store.health(),

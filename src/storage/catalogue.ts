@@ -11,30 +11,10 @@ import { open, readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { CollectionIndex } from './collection.ts';
 import { describeCode } from './disk.ts';
+import type { GameList, SavedGame, SkippedFile } from '../protocol/v1.ts';
 
-export interface SavedGame {
-  id: string;
-  file: string;
-  event: string;
-  black: string;
-  white: string;
-  date: string;
-  result: string;
-  modified: number;
-}
-
-export interface SkippedFile {
-  file: string;
-  why: string;
-}
-
-export interface GameList {
-  games: SavedGame[];
-  /** entries of the folder that look like games but cannot be read as one */
-  skipped: SkippedFile[];
-  /** why the folder itself could not be read (then `games` is empty) */
-  error?: string;
-}
+// The listing's types are declared once, in the protocol (GET /api/games sends them as they are).
+export type { GameList, SavedGame, SkippedFile } from '../protocol/v1.ts';
 
 interface Listed {
   mtimeMs: number;

@@ -11,8 +11,7 @@
 
 import { at } from './base.ts';
 import './style.css';
-import { ArchiveEntry, GameRecord, type Command } from '../protocol/v1.ts';
-import * as z from 'zod/mini';
+import { ApiErrorBody, ArchiveList, GameRecord, type Command } from '../protocol/v1.ts';
 import {
   canControl,
   clockNow,
@@ -377,13 +376,18 @@ function moveFocus(from: number, key: string): void {
 
 // ------------------------------------------------------------------ the archive (HTTP)
 
-const ArchiveList = z.object({ games: z.array(ArchiveEntry) });
 const authHeaders = (): Record<string, string> => (token ? { Authorization: `Bearer ${token}` } : {});
+
+/** The API's error sentence from a refused request's body (ApiErrorBody), or the status when the body is not one. */
+function refusal(res: Response, body: unknown): Error {
+  const e = ApiErrorBody.safeParse(body);
+  return new Error(e.success ? e.data.message : `the server answered ${res.status}`);
+}
 
 async function getJson(url: string): Promise<unknown> {
   const res = await fetch(url, { headers: authHeaders(), cache: 'no-store' });
-  const body = (await res.json().catch(() => null)) as { message?: unknown } | null;
-  if (!res.ok) throw new Error(typeof body?.message === 'string' ? body.message : `the server answered ${res.status}`);
+  const body: unknown = await res.json().catch(() => null);
+  if (!res.ok) throw refusal(res, body);
   return body;
 }
 
@@ -416,10 +420,7 @@ async function openRecord(id: string): Promise<void> {
 async function deleteGame(id: string): Promise<void> {
   try {
     const res = await fetch(at(`/api/games/${encodeURIComponent(id)}`), { method: 'DELETE', headers: authHeaders() });
-    if (!res.ok) {
-      const body = (await res.json().catch(() => null)) as { message?: unknown } | null;
-      throw new Error(typeof body?.message === 'string' ? body.message : `the server answered ${res.status}`);
-    }
+    if (!res.ok) throw refusal(res, await res.json().catch(() => null));
     await loadArchive();
   } catch (e) {
     dispatch({ type: 'archive-error', message: `Cannot delete game ${id}: ${(e as Error).message}`, now: Date.now() });

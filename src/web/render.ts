@@ -62,6 +62,7 @@ export function outcomeWords(snap: Snapshot): string {
     agreement: 'by agreement',
     repetition: 'by threefold repetition',
     'forty-move': 'by the 40-move rule',
+    arbiter: "by the arbiter's decision",
   };
   return why[o.reason] ? `${result}${o.winner ? ':' : ''} ${why[o.reason]}.` : `${result}.`;
 }
@@ -357,8 +358,18 @@ export function renderMoves(s: ViewState): string {
       ? `<div class="moves-scroll"><table class="movelist${reviewing ? ' reviewing' : ''}" aria-label="Moves (click one to see its position)"><colgroup><col class="c-num"><col class="c-mv"><col class="c-mv"></colgroup><tbody>${body}</tbody></table></div>`
       : '<p class="empty-moves">No moves yet.</p>') +
     claim +
-    analysis
+    analysis +
+    (record ? '' : correctionsList(snap))
   );
+}
+
+/** The arbiter's corrections of the game, in its history: when, who, what, why. */
+function correctionsList(snap: Snapshot): string {
+  const list = snap.corrections ?? [];
+  if (!list.length) return '';
+  const item = (c: (typeof list)[number]) =>
+    `<li><time datetime="${new Date(c.at).toISOString()}">${esc(new Date(c.at).toISOString().slice(11, 16))}</time> ${esc(c.by)}: ${esc(c.say)}${c.reason ? ` — ${esc(c.reason)}` : ''}</li>`;
+  return `<section class="corrections" aria-label="Arbiter's corrections"><h3>Arbiter's corrections</h3><ol>${list.map(item).join('')}</ol></section>`;
 }
 
 /** Game controls: takeback and the downloads (the forms are static, see renderForms). */

@@ -10,8 +10,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { START, resolveMove } from '../../src/rules/index.ts';
 import { SimBoard } from '../../src/sensors/sim/board.ts';
 import { startService, type Service } from '../../src/server/service.ts';
-import { Client, playOnSim, removeTempDirs, setUp, tempDir } from './helpers.ts';
-import { MockBus, crownheadPeer, until } from '../sensors/helpers/mock-board.ts';
+import { playOnSim, removeTempDirs, setUp, tempDir } from './helpers.ts';
+import { Client } from '../harness/ws-client.ts';
+import { MockBus, crownheadPeer, until } from '../harness/mock-board.ts';
 
 const running: Service[] = [];
 const clients: Client[] = [];
@@ -200,5 +201,24 @@ describe('club mode on serial boards', () => {
     expect(b!.session.gameId).toBe(gameB);
     expect(a!.board!.source.path).toBe('/dev/ttyACM0');
     expect(a!.summary().state).not.toBe('disconnected');
+  });
+});
+
+describe('the broadcast feed', () => {
+  it('answers 304 with the same ETag when nothing changed within the wait, and refuses other devices without a token', async () => {
+    const boards = sims(2);
+    const s = await startService({
+      club: { sources: boards, feed: { longPollMs: 200 } },
+      storage: { gamesDir: join(tempDir(), 'games') },
+      http: { port: 0 },
+      log: { level: 'silent' },
+    });
+    running.push(s);
+    const first = await fetch(s.url + 'broadcast.pdn');
+    const etag = first.headers.get('etag')!;
+    const again = await fetch(s.url + 'broadcast.pdn', { headers: { 'If-None-Match': etag } });
+    expect(again.status).toBe(304);
+    expect(again.headers.get('etag')).toBe(etag);
+    expect(s.feed!.etag).toBe(etag);
   });
 });
