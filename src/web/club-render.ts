@@ -14,11 +14,11 @@ import type { BoardSummary, ClockState, Side } from '../protocol/v1.ts';
 import {
   boardGroups,
   clockNow,
+  glance,
   movesPlayed,
   needsAttention,
   resultWords,
   stateDetail,
-  stateLabel,
   type BoardEntry,
   type ClubMode,
   type ClubState,
@@ -128,7 +128,7 @@ export function arbiterTools(b: BoardSummary, opts: ClubRenderOptions): string {
 export function renderCard(e: BoardEntry, now: number, opts: ClubRenderOptions & { live: boolean }): string {
   const b = e.board;
   const id = cardId(b.id);
-  const { label, tone } = stateLabel(b);
+  const { label, tone } = glance(e, now, opts.live);
   const clock = clockNow(e, now, opts.live);
   const moves = movesPlayed(b.plies);
   const result = resultWords(b.result);

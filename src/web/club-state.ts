@@ -171,6 +171,8 @@ export function timeCalled(e: BoardEntry, now: number, live: boolean): { side: S
 
 export type Tone = 'ok' | 'busy' | 'warn' | 'bad' | 'off' | 'done' | 'idle';
 
+const sideWord = (s: Side): string => (s === 'black' ? 'Black' : 'White');
+
 const RESULT_WORDS: Record<string, string> = {
   '1-0': 'Black wins',
   '0-1': 'White wins',
@@ -209,6 +211,18 @@ export function stateLabel(b: BoardSummary): { label: string; tone: Tone } {
   }
 }
 
+/**
+ * The card's word or two: the board's state, except that "time" called on a
+ * board in order (in sync or a move in progress) is what the arbiter must see.
+ */
+export function glance(e: BoardEntry, now: number, live: boolean): { label: string; tone: Tone } {
+  const base = stateLabel(e.board);
+  if (e.board.state !== 'in-sync' && e.board.state !== 'moving') return base;
+  const t = timeCalled(e, now, live);
+  if (!t) return base;
+  return { label: t.graceLeft === null ? `${sideWord(t.side)} out of time` : `Time, ${sideWord(t.side)}!`, tone: 'warn' };
+}
+
 /** The state's sentence less what the label already says ("Board disconnected: the cable" → "the cable"); '' when nothing is left. */
 export function stateDetail(b: BoardSummary): string {
   const label = stateLabel(b).label;
@@ -222,8 +236,6 @@ export interface Attention {
   kind: 'illegal' | 'disconnected' | 'time';
   text: string;
 }
-
-const sideWord = (s: Side): string => (s === 'black' ? 'Black' : 'White');
 
 /** The boards needing the arbiter, by number: an illegal board, a board disconnected, time called or a flag fallen. */
 export function needsAttention(s: ClubState, now: number): Attention[] {

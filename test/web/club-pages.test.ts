@@ -8,7 +8,8 @@
 // socket frames) holds the control token; the phone shows one column of
 // readable cards; /arbiter refuses without the control token and with it
 // lists the boards needing attention and opens a board's full page with its
-// controls; a refused spectator sees why; a dropped socket shows
+// controls; "time" called (ACF time per move) is on the arbiter's list and
+// the card; a refused spectator sees why; a dropped socket shows
 // "reconnecting". Screenshots go to scratch/ (not committed).
 
 import { mkdirSync } from 'node:fs';
@@ -267,6 +268,28 @@ describe.each(VIEWPORTS)('the club pages at $width×$height ($name)', (vp) => {
     await page.waitForSelector('#status [data-status="illegal"]', { timeout: WAIT });
     putBack(2);
     await page.waitForSelector('#status [data-status="in-sync"]', { timeout: WAIT });
+  });
+});
+
+describe('time called', () => {
+  it('/arbiter: a board where "time" is called (ACF time per move) is on the list, and its clock says so', async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    try {
+      await page.goto(`${svc.url}arbiter?token=${TOKEN}`);
+      await page.waitForSelector('#club-alerts [data-alerts="0"]', { timeout: WAIT });
+      await command('SIM-1', { name: 'new-game', timeControl: '10s/move,5s/forced,60s/grace' });
+      setUp(sims[0]!);
+      play(1, '11-15'); // the clock starts with the first move: White's move is timed
+      sims[0]!.advance(11_000); // White thinks past the limit (the board's own clock)
+      await page.waitForSelector('#club-alerts li[data-alert="time"][data-board="SIM-1"]', { timeout: WAIT });
+      expect(await page.locator('#club-alerts li[data-alert="time"]').innerText()).toMatch(/Board 1 Time: Time called on White/);
+      expect(await page.locator('#board-SIM-1 [data-clock="white"]').innerText()).toMatch(/^Time [01]:\d\d$/);
+      expect(await page.locator('#board-SIM-1 [data-clock="white"]').getAttribute('class')).toContain('called');
+      expect(await page.locator('#board-SIM-1 .cc-state').innerText()).toMatch(/Time, White!/);
+      await page.screenshot({ path: join(SHOTS, 'club-desktop-arbiter-time.png') });
+    } finally {
+      await page.close();
+    }
   });
 });
 

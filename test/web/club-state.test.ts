@@ -177,7 +177,13 @@ describe('clocks, moves and the time call', () => {
     ]);
     expect(timeCalled(s.boards['SIM-2'], NOW + 1_000, true)).toBeNull();
     expect(timeCalled(s.boards['SIM-2'], NOW + 5_000, true)).toEqual({ side: 'white', graceLeft: 57_000 });
-    expect(renderCard(s.boards['SIM-2'], NOW + 5_000, { mode: 'watch', token: null, live: true })).toContain('>Time 0:57</span>');
+    const called = renderCard(s.boards['SIM-2'], NOW + 5_000, { mode: 'watch', token: null, live: true });
+    expect(called).toContain('>Time 0:57</span>');
+    // The card says it at a glance, in the warning colour; before the limit it is just in sync.
+    expect(called).toMatch(/^<section class="club-card tone-warn"/);
+    expect(called).toContain('Time, White!</span>');
+    expect(renderCard(s.boards['SIM-2'], NOW, { mode: 'watch', token: null, live: true })).toContain('In sync</span>');
+    expect(renderCard(s.boards['SIM-3'], NOW, { mode: 'watch', token: null, live: true })).toContain('Black out of time</span>');
     const list = needsAttention(s, NOW + 5_000);
     expect(list.map((a) => [a.entry.board.number, a.kind, a.text])).toEqual([
       [2, 'time', 'Time called on White'],
