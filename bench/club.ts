@@ -81,6 +81,51 @@ function script(moves: Move[], seed: number): Action[] {
   return out;
 }
 
+/**
+ * Plays the scripts on the boards in real time for `seconds`: every 10 ms each
+ * board's clock is brought up to wall time, each action at its own board time
+ * (frames before it, the action, frames after). `started` gets the wall time
+ * the boards' script time counts from; `completed` hears of each move whose
+ * pieces are in place. Returns the hand actions refused (a coin not there).
+ */
+async function drive(
+  boards: SimBoard[],
+  scripts: Action[][],
+  seconds: number,
+  started: (wall0: number) => void,
+  completed?: (board: number, ply: number) => void,
+): Promise<number> {
+  const next = boards.map(() => 0);
+  let refused = 0;
+  const wall0 = performance.now();
+  started(wall0);
+  let boardT = 0;
+  while (performance.now() - wall0 < seconds * 1000) {
+    await new Promise((r) => setTimeout(r, 10));
+    const target = performance.now() - wall0;
+    const step = target - boardT;
+    boardT = target;
+    boards.forEach((b, i) => {
+      let done = 0;
+      const s = scripts[i]!;
+      while (next[i]! < s.length && s[next[i]!]!.t <= boardT) {
+        const a = s[next[i]!++]!;
+        const dt = Math.max(0, a.t - (boardT - step) - done);
+        if (dt > 0) b.advance(dt);
+        done += dt;
+        try {
+          a.act(b);
+        } catch {
+          refused++;
+        }
+        if (a.completes !== undefined) completed?.(i, a.completes);
+      }
+      if (step - done > 0) b.advance(step - done);
+    });
+  }
+  return refused;
+}
+
 interface Run {
   n: number;
   frames: number;
@@ -118,8 +163,7 @@ async function runClub(n: number, seconds: number): Promise<Run> {
   gc();
   const rssPerBoard = (mem() - mem0) / n;
   const scripts = boards.map((_, i) => script(games[i % games.length]!, 7 + i));
-  const next = boards.map(() => 0);
-  /** per board: wall time each ply's pieces were in place, and committed */
+  /** per board: board time each ply's pieces were in place, and wall time it was committed */
   const inPlace = boards.map(() => new Map<number, number>());
   const base = boards.map((b) => b.now());
   const lags: number[] = [];
@@ -163,32 +207,14 @@ async function runClub(n: number, seconds: number): Promise<Run> {
     await new Promise((r) => ws!.once('open', r));
   }
   const cpu0 = process.cpuUsage();
-  wall0 = performance.now();
-  let boardT = 0;
   frames = 0;
-  while (performance.now() - wall0 < seconds * 1000) {
-    await new Promise((r) => setTimeout(r, 10));
-    const target = performance.now() - wall0;
-    const step = target - boardT;
-    boardT = target;
-    boards.forEach((b, i) => {
-      let done = 0;
-      const s = scripts[i]!;
-      while (next[i]! < s.length && s[next[i]!]!.t <= boardT) {
-        const a = s[next[i]!++]!;
-        const dt = Math.max(0, a.t - (boardT - step) - done);
-        if (dt > 0) b.advance(dt);
-        done += dt;
-        try {
-          a.act(b);
-        } catch {
-          missed++;
-        }
-        if (a.completes !== undefined) inPlace[i]!.set(a.completes, b.now());
-      }
-      if (step - done > 0) b.advance(step - done);
-    });
-  }
+  missed = await drive(
+    boards,
+    scripts,
+    seconds,
+    (t) => (wall0 = t),
+    (i, ply) => inPlace[i]!.set(ply, boards[i]!.now()),
+  );
   const wall = (performance.now() - wall0) / 1000;
   const c = process.cpuUsage(cpu0);
   const moves = service.rooms.reduce((k, r) => k + r.session.game.plies.length, 0);
@@ -240,31 +266,7 @@ async function spectators(
     }),
   );
   const scripts = boards.map((_, i) => script(games[(i + 9) % games.length]!, 50 + i));
-  const next = boards.map(() => 0);
-  wall0 = performance.now();
-  let boardT = 0;
-  while (performance.now() - wall0 < seconds * 1000) {
-    await new Promise((r) => setTimeout(r, 10));
-    const target = performance.now() - wall0;
-    const step = target - boardT;
-    boardT = target;
-    boards.forEach((b, i) => {
-      const s = scripts[i]!;
-      let done = 0;
-      while (next[i]! < s.length && s[next[i]!]!.t <= boardT) {
-        const a = s[next[i]!++]!;
-        const dt = Math.max(0, a.t - (boardT - step) - done);
-        if (dt > 0) b.advance(dt);
-        done += dt;
-        try {
-          a.act(b);
-        } catch {
-          /* a coin the script expected is not there: counted in the main runs */
-        }
-      }
-      if (step - done > 0) b.advance(step - done);
-    });
-  }
+  await drive(boards, scripts, seconds, (t) => (wall0 = t));
   child.kill();
   await service.close();
   rmSync(dir, { recursive: true, force: true });
@@ -279,7 +281,7 @@ for (const n of SIZES) {
   runs.push(r);
   console.log(
     `  N=${String(n).padStart(2)}: ${(r.frames / r.seconds).toFixed(0)} frames/s handled, CPU ${(r.cpu * 100).toFixed(0)} % of a core, ` +
-      `${(r.rssPerBoard / 1048576).toFixed(1)} MiB heap/board; ${r.commit.length} commits (of ${r.moves} plies${r.missed ? `, ${r.missed} hand actions refused` : ''}): ` +
+      `${(r.rssPerBoard / 1048576).toFixed(1)} MiB heap per board (the service's own share included, divided by N); ${r.commit.length} commits (of ${r.moves} plies${r.missed ? `, ${r.missed} hand actions refused` : ''}): ` +
       `commit latency p50 ${f(pct(r.commit, 50))} / p99 ${f(pct(r.commit, 99))} ms (of which lag p50 ${f(pct(r.lags, 50))} / p99 ${f(pct(r.lags, 99))}); spectator p50 ${f(pct(r.spectator, 50))} / p99 ${f(pct(r.spectator, 99))} ms`,
   );
 }
