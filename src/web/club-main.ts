@@ -5,7 +5,8 @@
 // the clocks tick in place every few tenths of a second (text only, so focus
 // and the screen reader's place stay put); a board turning illegal or
 // disconnected is said once in the polite live region. The spectators' page
-// never reads a token; the arbiter's reads ?token= like the one-board page.
+// never reads a token; the arbiter's reads ?token= like the one-board page,
+// and sends its corrections (club-correct.ts) to the board's own API with it.
 
 import './club.css';
 import { ClubSocket } from './club-socket.ts';
@@ -28,7 +29,8 @@ import {
   renderClubRegions,
   type ClubRenderOptions,
 } from './club-render.ts';
-import type { Side } from '../protocol/v1.ts';
+import { correctionCommand, renderCorrectionForm, renderPlyOptions } from './club-correct.ts';
+import type { MoveRecord, Side, Snapshot } from '../protocol/v1.ts';
 
 const mode: ClubMode = document.body.dataset.mode === 'arbiter' ? 'arbiter' : 'watch';
 // Only the arbiter's page takes a token from its address; a spectator's page has none to leak.
@@ -70,11 +72,13 @@ function setHtml(id: string, html: string): void {
   }
 }
 
-/** Replace one card, keeping the focus on the same link if it was inside. */
+/** Replace one card, keeping the focus on the same link or button if it was inside. */
 function replaceCard(el: Element, html: string): void {
-  const focused = el.contains(document.activeElement) ? (document.activeElement as HTMLElement | null)?.dataset.open : undefined;
+  const active = el.contains(document.activeElement) ? (document.activeElement as HTMLElement) : null;
+  const key = active?.dataset.open !== undefined ? 'open' : active?.dataset.correct !== undefined ? 'correct' : null;
+  const value = key ? active!.dataset[key]! : '';
   el.outerHTML = html;
-  if (focused) document.querySelector<HTMLElement>(`[data-open="${CSS.escape(focused)}"]`)?.focus();
+  if (key) document.querySelector<HTMLElement>(`[data-${key}="${CSS.escape(value)}"]`)?.focus();
 }
 
 function draw(): void {
@@ -142,6 +146,118 @@ function tickClocks(now: number): void {
   // A time call can come between messages (the limit runs out): the arbiter's list follows the clocks.
   if (mode === 'arbiter') setHtml('club-alerts', renderAlerts(state, now, opts));
   setHtml('club-conn', renderClubConnection(state, now));
+}
+
+// ------------------------------------------------------------------ the arbiter's corrections
+
+const authHeaders = (): Record<string, string> => (token ? { Authorization: `Bearer ${token}` } : {});
+const boardApi = (id: string, path: string): string => `/boards/${encodeURIComponent(id)}/api/${path}`;
+let correcting: string | null = null;
+
+/** The game's moves, from the board's own API (the summary has only the last). */
+async function loadMoves(id: string): Promise<MoveRecord[] | null> {
+  try {
+    const r = await fetch(boardApi(id, 'state'), { headers: authHeaders(), cache: 'no-store' });
+    return r.ok ? ((await r.json()) as Snapshot).moves : null;
+  } catch {
+    return null;
+  }
+}
+
+function correctStatus(ok: boolean, text: string): void {
+  const el = document.getElementById('cf-status');
+  if (!el) return;
+  el.textContent = text;
+  el.className = `cf-status ${ok ? 'ok' : 'bad'}`;
+}
+
+/** Shows only the fields the chosen kind of correction needs. */
+function showKindFields(): void {
+  const kind = document.querySelector<HTMLSelectElement>('#cf-kind')?.value ?? '';
+  for (const row of document.querySelectorAll<HTMLElement>('#correct-form [data-for]'))
+    row.hidden = !row.dataset.for!.split(' ').includes(kind);
+}
+
+async function refreshMoves(id: string): Promise<void> {
+  const moves = await loadMoves(id);
+  const select = document.getElementById('cf-ply');
+  if (correcting !== id || !select) return;
+  select.innerHTML = moves ? renderPlyOptions(moves) : '<option value="">The moves could not be read</option>';
+}
+
+function openCorrection(id: string): void {
+  const e = state.boards[id];
+  const panel = document.getElementById('club-correct');
+  if (!e || !panel) return;
+  correcting = id;
+  panel.innerHTML = renderCorrectionForm(e.board, null, null);
+  panel.hidden = false;
+  showKindFields();
+  panel.scrollIntoView({ block: 'start' });
+  document.getElementById('cf-kind')?.focus();
+  void refreshMoves(id);
+}
+
+function closeCorrection(): void {
+  const id = correcting;
+  correcting = null;
+  const panel = document.getElementById('club-correct')!;
+  panel.hidden = true;
+  panel.innerHTML = '';
+  if (id) document.querySelector<HTMLElement>(`[data-correct="${CSS.escape(id)}"]`)?.focus();
+}
+
+async function submitCorrection(form: HTMLFormElement): Promise<void> {
+  const id = form.dataset.board!;
+  const f = new FormData(form);
+  const field = (k: string) => String(f.get(k) ?? '');
+  const built = correctionCommand({
+    kind: field('kind'),
+    ply: field('ply'),
+    move: field('move'),
+    result: field('result'),
+    side: field('side'),
+    time: field('time'),
+    by: field('by'),
+    reason: field('reason'),
+  });
+  if (!built.ok) return correctStatus(false, `Not sent: ${built.message}.`);
+  correctStatus(true, 'Sending…');
+  try {
+    const r = await fetch(boardApi(id, 'command'), {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', ...authHeaders() },
+      body: JSON.stringify(built.command),
+    });
+    const body = (await r.json().catch(() => ({}))) as { message?: string; state?: Snapshot };
+    if (!r.ok) return correctStatus(false, `Refused: ${body.message ?? `the server answered ${r.status}`}.`);
+    const note = body.state?.corrections?.at(-1);
+    correctStatus(true, `Done${note ? `: ${note.say}` : ''}. It is in the game’s history.`);
+    void refreshMoves(id);
+  } catch {
+    correctStatus(false, 'Not sent: the server could not be reached.');
+  }
+}
+
+if (mode === 'arbiter') {
+  document.addEventListener('click', (ev) => {
+    const el = (ev.target as Element | null)?.closest<HTMLElement>('[data-correct], #cf-close');
+    if (!el) return;
+    if (el.id === 'cf-close') closeCorrection();
+    else openCorrection(el.dataset.correct!);
+  });
+  document.addEventListener('change', (ev) => {
+    if ((ev.target as Element | null)?.id === 'cf-kind') showKindFields();
+  });
+  document.addEventListener('submit', (ev) => {
+    const form = ev.target as HTMLFormElement;
+    if (form.id !== 'correct-form') return;
+    ev.preventDefault();
+    void submitCorrection(form);
+  });
+  document.addEventListener('keydown', (ev) => {
+    if (ev.key === 'Escape' && correcting && document.getElementById('club-correct')?.contains(document.activeElement)) closeCorrection();
+  });
 }
 
 // Clocks tick, and "reconnecting in n s" counts down, without a message.

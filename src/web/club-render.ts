@@ -111,15 +111,16 @@ function playerRow(b: BoardSummary, side: Side, clock: ClockState | null): strin
 const TONE_ICON: Record<string, string> = { ok: '✓', busy: '…', warn: '!', bad: '✕', off: '∅', done: '⚑', idle: '○' };
 
 /**
- * The arbiter's tools for one board. Today: its full page with every control.
- * The corrections (replace or delete moves, set the result, adjust a clock)
- * come here as they land on the server; each must go through the server's
- * journalled commands, never straight to the board.
+ * The arbiter's tools for one board: its full page with every control, and
+ * the corrections form (club-correct.ts: replace or delete moves, set the
+ * result, adjust a clock), which goes through the server's journalled
+ * `correct` command, never straight to the board.
  */
 export function arbiterTools(b: BoardSummary, opts: ClubRenderOptions): string {
   return (
     `<div class="cc-tools" data-tools="${esc(b.id)}">` +
     `<a class="btn small" data-open="${esc(b.id)}" href="${esc(boardHref(b.id, opts))}">Open board ${b.number} with controls</a>` +
+    `<button type="button" class="btn small" data-correct="${esc(b.id)}" aria-controls="club-correct">Correct board ${b.number}…</button>` +
     `</div>`
   );
 }

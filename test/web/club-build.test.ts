@@ -23,8 +23,6 @@ describe('the club pages build', () => {
       expect(html).not.toMatch(/token/i);
       for (const text of [html, js, css]) expect(text).not.toMatch(/https?:\/\/(?!www\.w3\.org\/2000\/svg)/);
     }
-    // The club bundle sends no command (its only message is the ping); the arbiter's commands live on each board's page.
-    expect(js).not.toContain('/api/command');
     expect(js).toContain('/watch/ws');
     expect(css).toContain('.club-card');
   });
