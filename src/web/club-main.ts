@@ -16,6 +16,7 @@ import {
   needsAttention,
   orderedBoards,
   reduceClub,
+  timeCalled,
   type ClubAction,
   type ClubMode,
   type ClubState,
@@ -62,6 +63,8 @@ const shown = new Map<string, string>();
 let gridKey = '';
 /** Each card as last drawn (clocks as heard), by element id. */
 const cardHtml = new Map<string, string>();
+/** Whether each board's card, as last drawn, shows "time" called (by board id). */
+const calledShown = new Map<string, boolean>();
 let announced = 0;
 
 function setHtml(id: string, html: string): void {
@@ -104,8 +107,11 @@ function draw(): void {
     cardHtml.clear();
   }
   for (const e of orderedBoards(state)) {
-    // The card as heard (clocks at the moment the board was heard): redrawn only when the board changes.
-    const html = renderCard(e, e.at, { ...opts, live });
+    // The card as heard (clocks at the moment the board was heard): redrawn only when the board changes,
+    // or when "time" falls due here before the server's word of it comes (then drawn as of now).
+    const calledHere = timeCalled(e, now, live) !== null && timeCalled(e, e.at, live) === null;
+    calledShown.set(e.board.id, timeCalled(e, now, live) !== null);
+    const html = renderCard(e, calledHere ? now : e.at, { ...opts, live });
     const id = cardId(e.board.id);
     if (cardHtml.get(id) !== html) {
       const el = document.getElementById(id);
@@ -135,6 +141,8 @@ function tickClocks(now: number): void {
   for (const e of orderedBoards(state)) {
     const c = clockNow(e, now, live);
     if (!c) continue;
+    // "Time" falls due between messages: the card's label says so at once.
+    if (!calledShown.get(e.board.id) && timeCalled(e, now, live)) schedule();
     for (const side of ['black', 'white'] as Side[]) {
       const el = document.querySelector<HTMLElement>(`#${cardId(e.board.id)} [data-clock="${side}"]`);
       if (!el) continue;

@@ -8,7 +8,8 @@
 // socket frames) holds the control token; the phone shows one column of
 // readable cards; /arbiter refuses without the control token and with it
 // lists the boards needing attention and opens a board's full page with its
-// controls; "time" called (ACF time per move) is on the arbiter's list and
+// controls, and corrects a board's clock from the grid (in the game's
+// history, with who and why); "time" called (ACF time per move) is on the arbiter's list and
 // the card; a refused spectator sees why; a dropped socket shows
 // "reconnecting". Screenshots go to scratch/ (not committed).
 
@@ -116,12 +117,17 @@ describe.each(VIEWPORTS)('the club pages at $width×$height ($name)', (vp) => {
   let page: Page;
   const problems: string[] = [];
   const seen: string[] = [];
+  /** what the page's sockets sent, and its requests other than GET */
+  const sent: string[] = [];
 
   beforeAll(async () => {
     page = await browser.newPage({ viewport: { width: vp.width, height: vp.height } });
     page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
     // Everything the page loads and every frame its socket carries, to look for the token.
-    page.on('request', (r) => seen.push(`request ${r.url()} ${JSON.stringify(r.headers())}`));
+    page.on('request', (r) => {
+      seen.push(`request ${r.url()} ${JSON.stringify(r.headers())}`);
+      if (r.method() !== 'GET') sent.push(`${r.method()} ${r.url()}`);
+    });
     page.on('response', async (r) => {
       seen.push(`response ${r.url()} ${JSON.stringify(await r.allHeaders())}`);
       if (r.status() < 300) seen.push(await r.text().catch(() => ''));
@@ -129,7 +135,10 @@ describe.each(VIEWPORTS)('the club pages at $width×$height ($name)', (vp) => {
     page.on('websocket', (ws) => {
       seen.push(`websocket ${ws.url()}`);
       ws.on('framereceived', (f) => seen.push(String(f.payload)));
-      ws.on('framesent', (f) => seen.push(String(f.payload)));
+      ws.on('framesent', (f) => {
+        seen.push(String(f.payload));
+        sent.push(String(f.payload));
+      });
     });
   }, 60_000);
   afterAll(async () => {
@@ -234,6 +243,8 @@ describe.each(VIEWPORTS)('the club pages at $width×$height ($name)', (vp) => {
     const all = seen.join('\n');
     expect(all).toContain('/watch/ws');
     expect(all).not.toContain(TOKEN);
+    // A spectator's page sends nothing but pings (and none was due yet).
+    expect(sent.filter((m) => m !== '{"v":1,"type":"ping"}')).toEqual([]);
   });
 
   it('/arbiter: refused without the control token, and with it the list of boards needing attention and each board with its controls', async () => {
@@ -262,6 +273,37 @@ describe.each(VIEWPORTS)('the club pages at $width×$height ($name)', (vp) => {
     await shot('arbiter');
     board4().replug();
     await page.waitForSelector('#club-alerts li[data-alert]:only-child', { timeout: WAIT });
+
+    // A correction from the grid: board 4's clock, with who and why, into the game's history.
+    const time = phone ? '3:15' : '4:30';
+    await card(4).locator('[data-correct="SIM-4"]').click();
+    await page.waitForSelector('#correct-form[data-board="SIM-4"]', { timeout: WAIT });
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('cf-kind');
+    // Nothing to replace on a board with no moves: said before anything is sent.
+    await page.selectOption('#cf-kind', 'replace-move');
+    await page.waitForFunction(() => document.querySelector('#cf-ply option')?.textContent === 'No moves yet', null, { timeout: WAIT });
+    await page.fill('#cf-move', '11-15');
+    await page.click('#cf-apply');
+    expect(await page.locator('#cf-status').innerText()).toBe('Not sent: choose the move to correct.');
+    await page.selectOption('#cf-kind', 'adjust-clock');
+    expect(await page.locator('#cf-move').isVisible()).toBe(false);
+    await page.selectOption('#cf-side', 'black');
+    await page.fill('#cf-time', time);
+    await page.fill('#cf-by', 'Ann Arbiter');
+    await page.fill('#cf-reason', 'the clock was set wrong');
+    await page.click('#cf-apply');
+    await page.waitForFunction(() => /^Done/.test(document.querySelector('#cf-status')?.textContent ?? ''), null, { timeout: WAIT });
+    await page.waitForFunction((t: string) => document.querySelector('#board-SIM-4 [data-clock="black"]')?.textContent === t, time, {
+      timeout: WAIT,
+    });
+    const snap = (await (await fetch(`${svc.url}boards/SIM-4/api/state`, { headers: { authorization: `Bearer ${TOKEN}` } })).json()) as {
+      corrections?: { by: string; reason: string; say: string }[];
+    };
+    expect(snap.corrections?.at(-1)).toMatchObject({ by: 'Ann Arbiter', reason: 'the clock was set wrong' });
+    await shot('arbiter-correct');
+    await page.click('#cf-close');
+    expect(await page.locator('#club-correct').isHidden()).toBe(true);
+    expect(await page.evaluate(() => (document.activeElement as HTMLElement | null)?.dataset.correct)).toBe('SIM-4');
     await card(2).locator('a[data-open]').click();
     await page.waitForSelector('#board svg.board-svg', { timeout: WAIT });
     await page.waitForFunction(() => (window as any).crownhead?.state().server?.readOnly === false, null, { timeout: WAIT });
@@ -285,7 +327,10 @@ describe('time called', () => {
       expect(await page.locator('#club-alerts li[data-alert="time"]').innerText()).toMatch(/Board 1 Time: Time called on White/);
       expect(await page.locator('#board-SIM-1 [data-clock="white"]').innerText()).toMatch(/^Time [01]:\d\d$/);
       expect(await page.locator('#board-SIM-1 [data-clock="white"]').getAttribute('class')).toContain('called');
-      expect(await page.locator('#board-SIM-1 .cc-state').innerText()).toMatch(/Time, White!/);
+      // The card says it too, whether the page or the server saw the limit pass first.
+      await page.waitForFunction(() => /Time, White!/.test(document.querySelector('#board-SIM-1 .cc-state')?.textContent ?? ''), null, {
+        timeout: WAIT,
+      });
       await page.screenshot({ path: join(SHOTS, 'club-desktop-arbiter-time.png') });
     } finally {
       await page.close();
