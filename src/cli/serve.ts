@@ -98,9 +98,11 @@ export async function serveCommand(argv: string[], io: Io, env: NodeJS.ProcessEn
   }
   // (Piped, the log is JSON lines: the address also goes to standard error as a plain line a person can read.)
   const plain = process.stdout.isTTY ? null : (line: string) => process.stderr.write(line + '\n');
+  // The signal handlers first: whoever reads "ready" may stop the service at once, and must find it listening for that.
+  const stopped = untilSignal(service, logger);
   announce(service, settings.options.storage.gamesDir, logger, settings.options.board?.spec ?? 'auto', plain);
   if (service.rooms.length > 1) announceClub(service, logger, plain);
-  return untilSignal(service, logger);
+  return stopped;
 }
 
 /** What the person starting the server needs: the board, where games go, the address (and tokens for other devices). */
