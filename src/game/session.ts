@@ -4,8 +4,8 @@
 // opponent, hints, the evaluation bar and the analysis through the engine's
 // port: coach.ts) and the journal, and announces every change to its
 // listeners; what pages and the PDN are given comes from the view (view.ts).
-// Game changes (new game, next game, restore, takeback) are applied one at a
-// time: one asked for while another change is being applied and announced
+// Game changes (new game, next game, restore, takeback: between two players
+// with the other side's consent, takeback.ts) are applied one at a time: one asked for while another change is being applied and announced
 // waits for it. No module-level state: a service may hold many sessions. Pure
 // but for the injected wall clock and the engine's promise; board I/O,
 // storage, the engine worker and the network are wired on by the service.
@@ -21,6 +21,7 @@ import { fixesSentence } from '../words/index.ts';
 import type { JournalEntry } from '../storage/journal.ts';
 import { computerName, withoutComputerNames, type ComputerPlayer, type ComputerSetting } from './computer.ts';
 import { Coach } from './coach.ts';
+import { TakebackOffers, type TakebackKey } from './takeback.ts';
 import type { Purpose, Think } from '../engine/port.ts';
 import { Calibration, type CalibrationData } from '../reading/calibration.ts';
 import { SessionError } from './errors.ts';
@@ -92,6 +93,7 @@ export class GameSession {
   private readonly listeners = new Set<(e: SessionEvent) => void>();
   /** The computer opponent, hints, the evaluation bar and the analysis (coach.ts). */
   private readonly coach: Coach;
+  private readonly takebacks = new TakebackOffers(); // a takeback one of two players asked for
   /** Playing the computer (null: two players). */
   get computer(): ComputerPlayer | null {
     return this.coach.computer;
@@ -478,8 +480,11 @@ export class GameSession {
     this.table.claimDraw();
   }
 
-  /** Takes back the last move from the page (the board must then be put back to match). */
-  takeback(): void {
+  /** Takes back the last move (the board is then put back to match); two players: `side` asks, the other answers (takeback.ts). */
+  takeback(side?: Color): void {
+    if (side && !this.computer) this.table.checkTakeback();
+    if (side && !this.computer && !this.takebacks.ask(side, this.takebackKey(), (e) => this.emit(e))) return;
+    this.takebacks.clear(this.takebackKey());
     this.change(() => {
       this.table.checkTakeback();
       // Against the computer, on the player's turn: the computer's move and the player's before it.
@@ -491,6 +496,12 @@ export class GameSession {
       this.afterTracker(this.tracker.setGame(this.game));
     });
   }
+
+  /** The other side's answer to a takeback asked for: accepted, the move is taken back. */
+  takebackAnswer(accept: boolean): void {
+    if (this.takebacks.answer(accept, this.takebackKey(), (e) => this.emit(e))) this.takeback();
+  }
+  private readonly takebackKey = (): TakebackKey => ({ gameId: this.gameId, plies: this.game.plies.length });
 
   /**
    * An arbiter's correction (the command needs the control token): planned
@@ -536,6 +547,12 @@ export class GameSession {
     this.coach.analyse(this.game);
   }
 
+  /** The page no longer wants the analysis or the hint it asked for: the engine stops it (nothing to cancel: nothing happens). */
+  cancel(what: 'analysis' | 'hint'): void {
+    if (what === 'analysis') this.coach.cancelAnalysis();
+    else this.coach.cancelHint();
+  }
+
   /** The evaluation bar on or off (not in tournament mode: it would be advice). */
   setEvaluation(on: boolean): void {
     if (on && this.options.tournament) throw new SessionError('not-allowed', 'no evaluation bar in tournament mode');
@@ -576,6 +593,7 @@ export class GameSession {
       ),
       calibration: this.tracker.calibration,
       ...this.coach.state(),
+      takebackOffer: this.takebacks.pending(this.takebackKey()),
     };
   }
 }

@@ -220,7 +220,21 @@ export const Snapshot = z.object({
   /** playing the computer (absent or null: two players) */
   computer: z.optional(z.nullable(ComputerState)),
   /** the engine's analysis of the finished game: its mistakes (?) and blunders (??) with the better move (absent or null: none asked for) */
-  analysis: z.optional(z.nullable(z.object({ running: z.boolean(), marks: z.array(AnalysisMark) }))),
+  analysis: z.optional(
+    z.nullable(
+      z.object({
+        running: z.boolean(),
+        marks: z.array(AnalysisMark),
+        /** while it runs: moves judged so far, of `total` (the game's plies) */
+        done: z.optional(int()),
+        total: z.optional(int()),
+      }),
+    ),
+  ),
+  /** the engine is working out a hint (the page shows a spinner and does not ask twice) */
+  hinting: z.optional(z.boolean()),
+  /** two players: the side that asked to take back the last move, waiting for the other's answer (absent or null: none) */
+  takebackOffer: z.optional(z.nullable(Side)),
   /** the arbiter's corrections of this game, oldest first (absent: none) */
   corrections: z.optional(z.array(CorrectionNote)),
   /** the evaluation bar (absent or null: off): the engine's score of the position, hundredths of a man from Black's view (null while it thinks), and in words */
@@ -290,6 +304,13 @@ export type ServerInfo = z.infer<typeof ServerInfo>;
 
 const said = { say: z.string() };
 
+// ------------------------------------------------------------------ page additions (s28: engine progress, takeback by consent, sensor view)
+// Events: "coach" (the coach's state in the snapshot changed: a hint started
+// or ended, the analysis moved on; nothing to say); "takeback-offer" (two
+// players: a side asks to take back; null: the offer was declined).
+const CoachEvent = z.object({ type: z.literal('coach'), ...said });
+const TakebackOfferEvent = z.object({ type: z.literal('takeback-offer'), side: z.nullable(Side), ...said });
+
 /** Every event the page hears, discriminated by `type`; `say` is the sentence spoken and logged. */
 export const GameEvent = z.discriminatedUnion('type', [
   z.object({ type: z.literal('new-game'), ...said }),
@@ -327,6 +348,8 @@ export const GameEvent = z.discriminatedUnion('type', [
   z.object({ type: z.literal('time'), side: Side, graceMs: nonNeg(), ...said }),
   /** storage trouble or recovery, with the health as it now stands */
   z.object({ type: z.literal('storage'), ok: z.boolean(), problem: z.optional(StorageProblem), storage: StorageHealth, ...said }),
+  CoachEvent,
+  TakebackOfferEvent,
 ]);
 export type GameEvent = z.infer<typeof GameEvent>;
 export type GameEventType = GameEvent['type'];
@@ -358,7 +381,13 @@ export const Command = z.discriminatedUnion('name', [
   z.object({ name: z.literal('accept-draw'), side: Side }),
   z.object({ name: z.literal('decline-draw') }),
   z.object({ name: z.literal('claim-draw') }),
-  z.object({ name: z.literal('takeback') }),
+  /** take back the last move: two players, `side` asks and the other side answers (takeback-answer); against the computer, or without `side`, at once */
+  z.object({ name: z.literal('takeback'), side: z.optional(Side) }),
+  /** (s28) the other side's answer to a takeback asked for */
+  z.object({ name: z.literal('takeback-answer'), accept: z.boolean() }),
+  /** (s28) stop the engine's work the page asked for: the analysis, or a hint */
+  z.object({ name: z.literal('cancel'), what: z.enum(['analysis', 'hint']) }),
+
   /** the coach: the engine's suggestion for the side to move, said quietly (refused in tournament mode) */
   z.object({ name: z.literal('hint') }),
   /** after the game: the engine marks its mistakes and blunders (shown in review, written into the PDN on request) */
@@ -539,3 +568,7 @@ export type GameList = z.infer<typeof GameList>;
 /** GET /api/games: the game in play's id and the games folder's listing. */
 export const GameListBody = z.extend(GameList, { current: z.string() });
 export type GameListBody = z.infer<typeof GameListBody>;
+
+// ------------------------------------------------------------------ page additions (s28): the archive's trash and the builder's sensor view (HTTP JSON, in v1-http.ts)
+
+export { SensorSnapshot, SensorTest, TrashEntry, TrashList } from './v1-http.ts';

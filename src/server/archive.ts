@@ -3,7 +3,9 @@
 // event, result and length (GET /api/archive.json), one game as move records
 // to replay on the page's board (GET /api/games/:id.json; ?game=N for the
 // Nth game of a PDN collection), and deleting a saved game (DELETE
-// /api/games/:id, control rights only, never the game in play). Everything
+// /api/games/:id, control rights only, never the game in play) into the
+// trash, listed by GET /api/trash.json and put back by POST
+// /api/trash/:id/restore (catalogue.ts's Trash: kept TRASH_DAYS). Everything
 // is read through the store's catalogue (src/storage/catalogue.ts): one game
 // at a time, by its byte range, so a 20 MB collection in the folder costs
 // one game's parse per request, never the whole file's. Lengths are read
@@ -13,8 +15,9 @@ import type express from 'express';
 import { gameFromPdn, readPdn, resultOf, type PdnResult } from '../pdn/index.ts';
 import { moveRecord, piecesOf } from '../game/session.ts';
 import { makeFen } from '../rules/index.ts';
-import type { ApiOkBody, ArchiveEntry, ArchiveList, GameRecord } from '../protocol/v1.ts';
+import type { ApiOkBody, ArchiveEntry, ArchiveList, GameRecord, TrashList } from '../protocol/v1.ts';
 import { CollectionError } from '../storage/index.ts';
+import { Trash } from '../storage/catalogue.ts';
 import type { ServerContext } from './context.ts';
 import { requesterOf } from './access.ts';
 import { apiError } from './api-error.ts';
@@ -134,6 +137,8 @@ async function openGame(ctx: ServerContext, req: express.Request, res: express.R
 
 export function archiveRoutes(app: express.Express, ctx: ServerContext): void {
   const lengths = new Lengths(ctx);
+  const trash = new Trash(ctx.store.catalogue);
+  trashRoutes(app, ctx, trash);
 
   app.get('/api/archive.json', async (_req, res) => {
     res.setHeader('Cache-Control', 'no-store');
@@ -146,7 +151,7 @@ export function archiveRoutes(app: express.Express, ctx: ServerContext): void {
 
   app.get('/api/games/:id.json', (req, res) => openGame(ctx, req, res));
 
-  app.delete('/api/games/:id', (req, res) => {
+  app.delete('/api/games/:id', async (req, res) => {
     const who = requesterOf(req);
     if (!ctx.access.canControl(who)) return void apiError(res, 403, 'forbidden', ctx.access.refusal(who));
     const id = String(req.params.id).replace(/\.pdn$/, '');
@@ -154,12 +159,49 @@ export function archiveRoutes(app: express.Express, ctx: ServerContext): void {
     if (id === ctx.session.gameId)
       return void apiError(res, 409, 'not-allowed', 'the game in play cannot be deleted: start a new game first');
     try {
+      // Kept in the trash first: if it cannot be kept, nothing is deleted.
+      await trash.keep(id);
       if (!ctx.store.remove(id)) return void apiError(res, 404, 'not-found', `no saved game "${id}"`);
     } catch (e) {
       return void apiError(res, 500, 'internal', `cannot delete game ${id}: ${(e as Error).message}`);
     }
     lengths.forget(id);
-    ctx.logger.info({ game: id }, `saved game ${id} deleted from the page`);
+    ctx.logger.info({ game: id }, `saved game ${id} moved to the trash from the page (kept ${trash.days} days)`);
+    res.json({ ok: true } satisfies ApiOkBody);
+  });
+}
+
+/** The trash: GET /api/trash.json (expired games emptied on the way), POST /api/trash/:id/restore (control rights). */
+function trashRoutes(app: express.Express, ctx: ServerContext, trash: Trash): void {
+  app.get('/api/trash.json', async (_req, res) => {
+    res.setHeader('Cache-Control', 'no-store');
+    try {
+      const games = (await trash.list()).map((g) => ({
+        id: g.id,
+        event: g.event,
+        black: g.black,
+        white: g.white,
+        date: g.date,
+        result: g.result,
+        deleted: g.deleted,
+      }));
+      res.json({ days: trash.days, games } satisfies TrashList);
+    } catch (e) {
+      apiError(res, 500, 'internal', `the trash cannot be read: ${(e as Error).message}`);
+    }
+  });
+
+  app.post('/api/trash/:id/restore', async (req, res) => {
+    const who = requesterOf(req);
+    if (!ctx.access.canControl(who)) return void apiError(res, 403, 'forbidden', ctx.access.refusal(who));
+    const id = String(req.params.id);
+    if (!ID.test(id)) return void apiError(res, 400, 'bad-request', `"${id.slice(0, 40)}" is not a game id`);
+    try {
+      if (!(await trash.restore(id))) return void apiError(res, 404, 'not-found', `no game "${id}" in the trash`);
+    } catch (e) {
+      return void apiError(res, 409, 'not-allowed', `cannot restore game ${id}: ${(e as Error).message}`);
+    }
+    ctx.logger.info({ game: id }, `game ${id} restored from the trash`);
     res.json({ ok: true } satisfies ApiOkBody);
   });
 }

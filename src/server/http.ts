@@ -1,6 +1,6 @@
 // The HTTP side as routes: the page (page.ts), the read API (state, saved
 // games, PDN downloads, the archive streamed; the archive view's JSON in
-// archive.ts) and POST /api/command for controls, with access control on
+// archive.ts; the builder's sensor view in sensor-view.ts) and POST /api/command for controls, with access control on
 // reads and commands alike, security headers, and every error in the API's one
 // shape (api-error.ts) naming the problem.
 
@@ -8,6 +8,7 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import { requesterOf } from './access.ts';
 import { apiError } from './api-error.ts';
 import { archiveRoutes } from './archive.ts';
+import { sensorRoutes } from './sensor-view.ts';
 import { commandFailure, statusFor } from './commands.ts';
 import type { ServerContext } from './context.ts';
 import { parseCommand } from './messages.ts';
@@ -60,6 +61,7 @@ export function createApp(ctx: ServerContext, page: Page): express.Express {
   // The page's archive view: GET /api/archive.json, GET /api/games/:id.json, DELETE /api/games/:id
   // (before /api/games/:file), behind the read guard; deleting also needs control rights (archive.ts).
   archiveRoutes(app, ctx);
+  sensorRoutes(app, ctx);
   stateRoutes(app, ctx);
   downloadRoutes(app, ctx);
   commandRoute(app, ctx);

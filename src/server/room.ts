@@ -17,7 +17,8 @@ import type { BoardIdentity } from '../sensors/protocol.ts';
 import type { BoardSource, SourceStatus } from '../sensors/source.ts';
 import { VERSION } from '../build-info.ts';
 import { Broadcast, type BroadcastOptions } from './broadcast.ts';
-import { runCommand } from './commands.ts';
+import { placePosition, runCommand } from './commands.ts';
+import { SimBoard } from '../sensors/sim/board.ts';
 import type { ServerContext, ServerDescription } from './context.ts';
 import type { Access } from './access.ts';
 import { Recorder } from './recorder.ts';
@@ -167,6 +168,8 @@ export class Room {
   private tick: ReturnType<typeof setInterval> | null = null;
   private readonly offs: (() => void)[] = [];
   private closing: Promise<void> | null = null;
+  /** the game was resumed from the journal (not started anew) */
+  private resumed = false;
 
   /** Opens a room: its store and game, then its board. Throws (with everything it opened closed again) when it cannot. */
   static async open(opts: RoomOptions, deps: RoomDeps): Promise<Room> {
@@ -243,6 +246,7 @@ export class Room {
   private chooseGame(): void {
     const start = this.opts.game?.start ?? {};
     const resumed = resumeNewest(this.store, this.session, () => new GameSession(this.sessionOptions(this.deps)));
+    this.resumed = resumed.resumed;
     if (resumed.resumed) {
       this.log.info(
         { game: resumed.id, moves: resumed.moves, torn: resumed.torn },
@@ -273,6 +277,8 @@ export class Room {
     }
     this.board = { source, identity, description: describeBoard(source, identity), fallback };
     this.session.boardId = identity.id;
+    // The simulated board stands for a real one, whose pieces stay where the resumed game left them while the program restarts.
+    if (this.resumed && !b.source && source instanceof SimBoard) placePosition(source, this.session.game.position);
     this.loadCalibration(identity.id);
     if (b.record) {
       this.recorder = new Recorder(

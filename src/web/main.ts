@@ -1,6 +1,7 @@
 // The page's entry point: wires the WebSocket client, the reducer (state.ts)
 // and the renderer (render.ts) to the DOM. Owns the DOM and the page's own
-// HTTP reads (the archive): regions are re-rendered when their HTML changes
+// HTTP reads (the archive and its trash; the builder's sensor view, asked for
+// a few times a second only while its panel is open: sensors.ts): regions are re-rendered when their HTML changes
 // (keeping keyboard focus), clicks on elements with data-act become local
 // actions or server commands, arrow keys and swipes step through the game
 // (on the board the arrow keys move its one tab stop), the forms (the new-game
@@ -11,7 +12,7 @@
 
 import { at } from './base.ts';
 import './style.css';
-import { ApiErrorBody, ArchiveList, GameRecord, type Command } from '../protocol/v1.ts';
+import { ApiErrorBody, ArchiveList, GameRecord, TrashList, type Command } from '../protocol/v1.ts';
 import {
   canControl,
   clockNow,
@@ -26,6 +27,8 @@ import {
 } from './state.ts';
 import { clockFace, formatClock, renderArchive, renderRegions } from './render.ts';
 import { wireForms } from './forms.ts';
+import { hintBusy } from './engine-work.ts';
+import { SensorPanelView } from './sensor-panel.ts';
 import { ServerSocket } from './socket.ts';
 import { Sounds, Speech } from './sound.ts';
 import { squareXY, type Side } from './model.ts';
@@ -255,7 +258,7 @@ function onAct(el: HTMLElement, e: MouseEvent | KeyboardEvent): void {
       const over = !!state.snap && (state.snap.outcome !== null || state.snap.result !== '*');
       if (over && !isArmed(state, 'takeback', now)) return dispatch({ type: 'arm', key: 'takeback', now });
       dispatch({ type: 'disarm' });
-      send({ name: 'takeback' });
+      send(side && !over ? { name: 'takeback', side } : { name: 'takeback' });
       return;
     }
     case 'review': {
@@ -287,14 +290,31 @@ function onAct(el: HTMLElement, e: MouseEvent | KeyboardEvent): void {
       void deleteGame(id);
       return;
     }
+    case 'sensors-open':
+      return sensors.open(true);
+    case 'sensors-close':
+      return sensors.open(false);
+    case 'sensor-test':
+      return void sensors.request('POST', `/api/sensors/test/${Number(el.dataset.sq)}`);
+    case 'sensor-test-stop':
+      return void sensors.request('DELETE', '/api/sensors/test');
+    case 'archive-restore':
+      if (el.dataset.id) void restoreGame(el.dataset.id);
+      return;
     case 'hint':
-      send({ name: 'hint' });
+      if (!hintBusy(state.asked, state.snap)) send({ name: 'hint' });
+      return;
+    case 'takeback-answer':
+      send({ name: 'takeback-answer', accept: el.dataset.kind === 'accept' });
+      return;
+    case 'cancel':
+      send({ name: 'cancel', what: el.dataset.what === 'hint' ? 'hint' : 'analysis' });
       return;
     case 'toggle-evaluation':
       send({ name: 'evaluation', on: !state.snap?.evaluation });
       return;
     case 'analyse':
-      send({ name: 'analyse' });
+      if (!state.asked.analyse && !state.snap?.analysis?.running) send({ name: 'analyse' });
       return;
     case 'calibrate':
       send({ name: 'calibrate' });
@@ -396,7 +416,9 @@ async function loadArchive(): Promise<void> {
   try {
     const r = ArchiveList.safeParse(await getJson(at('/api/archive.json')));
     if (!r.success) throw new Error('the archive list is not in the expected form');
-    dispatch({ type: 'archive-list', entries: r.data.games });
+    // The trash is a second, optional list: the archive shows without it if it cannot be read.
+    const t = TrashList.safeParse(await getJson('/api/trash.json').catch(() => null));
+    dispatch({ type: 'archive-list', entries: r.data.games, trash: t.success ? t.data : null });
   } catch (e) {
     dispatch({ type: 'archive-error', message: `Cannot list the saved games: ${(e as Error).message}`, now: Date.now() });
   }
@@ -414,6 +436,26 @@ async function openRecord(id: string): Promise<void> {
     dispatch({ type: 'open-record', record: r.data });
   } catch (e) {
     dispatch({ type: 'archive-error', message: `Cannot open game ${id}: ${(e as Error).message}`, now: Date.now() });
+  }
+}
+
+/** The builder's sensor view (sensor-panel.ts), asking over HTTP with this page's token. */
+const sensors = new SensorPanelView({
+  getJson: (url) => getJson(url),
+  headers: () => authHeaders(),
+  patch: (html) => patch('sensors', html),
+});
+
+async function restoreGame(id: string): Promise<void> {
+  try {
+    const res = await fetch(`/api/trash/${encodeURIComponent(id)}/restore`, { method: 'POST', headers: authHeaders() });
+    if (!res.ok) {
+      const body = (await res.json().catch(() => null)) as { message?: unknown } | null;
+      throw new Error(typeof body?.message === 'string' ? body.message : `the server answered ${res.status}`);
+    }
+    await loadArchive();
+  } catch (e) {
+    dispatch({ type: 'archive-error', message: `Cannot restore game ${id}: ${(e as Error).message}`, now: Date.now() });
   }
 }
 
@@ -435,7 +477,7 @@ function onKey(e: KeyboardEvent): void {
   if (e.altKey || e.ctrlKey || e.metaKey || t.closest('input, select, textarea, [data-act=square]')) return;
   if ((e.key === 'h' || e.key === 'H') && document.getElementById('b-hint')) {
     // One hint per press: a held key repeats about 30 times a second, and each would be a search.
-    if (!e.repeat) send({ name: 'hint' });
+    if (!e.repeat && !hintBusy(state.asked, state.snap)) send({ name: 'hint' });
     return;
   }
   if (e.key === 'Escape') {
@@ -495,7 +537,10 @@ function start(): void {
   const archive = document.createElement('div');
   archive.id = 'archive';
   archive.hidden = true;
-  document.body.append(archive);
+  const sensorPanel = document.createElement('div');
+  sensorPanel.id = 'sensors';
+  sensorPanel.hidden = true;
+  document.body.append(archive, sensorPanel);
   document.addEventListener('keydown', onKey);
   const unlock = () => sounds.unlock();
   document.addEventListener('pointerdown', unlock, { capture: true });

@@ -12,6 +12,7 @@ import { other, sideName, type Clock, type Move, type Piece, type Side, type Sna
 import { canControl, canUseHand, clockNow, isArmed, reviewView, statusHeadline, timeCall, type ViewState } from './state.ts';
 import { fixSentences, piecesSentence, squareList } from '../words/index.ts';
 import { button, esc } from './html.ts';
+import { analysisProgress, hintBusy, takebackControls } from './engine-work.ts';
 import { evaluationWords, renderBoard, renderEvalBar } from './board.ts';
 
 export { fixSentences, squareList };
@@ -345,11 +346,11 @@ export function renderMoves(s: ViewState): string {
   const analysis =
     !record && over && snap.moves.length
       ? snap.analysis?.running
-        ? '<p class="analysis" role="status">Analysing the game…</p>'
+        ? `<div class="analysis" role="status"><span><span class="spinner" aria-hidden="true"></span><span id="analysis-progress">${analysisProgress(snap)}</span></span><progress id="analysis-bar" max="${snap.analysis.total ?? 1}" value="${snap.analysis.done ?? 0}"></progress>${canControl(s) ? button('cancel', 'Cancel', { what: 'analysis' }, 'small') : ''}</div>`
         : snap.analysis
           ? `<p class="analysis">${snap.analysis.marks.length ? `${snap.analysis.marks.length} move${snap.analysis.marks.length > 1 ? 's' : ''} marked.` : 'No mistakes found.'} <a class="btn small" id="dl-annotated" href="${at('/api/current.pdn?annotated=1')}" download="crownhead-game-annotated.pdn">Download annotated PDN</a></p>`
           : canControl(s)
-            ? button('analyse', 'Analyse game', {}, '')
+            ? button('analyse', 'Analyse game', {}, '', s.asked.analyse !== undefined)
             : ''
       : '';
   return (
@@ -384,7 +385,7 @@ export function renderGameControls(s: ViewState, now: number = Date.now()): stri
     const over = o !== null || snap.result !== '*';
     const reopenable =
       o !== null && (o.reason === 'no-moves' || (snap.options.autoDraw && (o.reason === 'repetition' || o.reason === 'forty-move')));
-    if (!over) parts.push(button('takeback', 'Take back last move', {}, ''));
+    if (!over) parts.push(takebackControls(snap));
     else if (reopenable) {
       const armed = isArmed(s, 'takeback', now);
       parts.push(
@@ -406,7 +407,13 @@ export function renderGameControls(s: ViewState, now: number = Date.now()): stri
     snap.result === '*' &&
     !(snap.computer && snap.computer.side === snap.turn)
   ) {
-    parts.push(button('hint', 'Hint', {}, ''));
+    // While the engine thinks: a spinner, and the button can't be pressed again (Cancel stops it).
+    if (hintBusy(s.asked, snap))
+      parts.push(
+        `<button type="button" id="b-hint" class="btn busy" data-act="hint" disabled aria-busy="true"><span class="spinner" aria-hidden="true"></span>Hint: thinking…</button>`,
+        button('cancel', 'Cancel hint', { what: 'hint' }, 'small'),
+      );
+    else parts.push(button('hint', 'Hint', {}, ''));
   }
   // After a game: the other side of its ballot (a ballot pair), or the next game with the first player alternating.
   if (control && snap && (snap.outcome !== null || snap.result !== '*')) {
@@ -417,6 +424,8 @@ export function renderGameControls(s: ViewState, now: number = Date.now()): stri
   parts.push(`<a class="btn" id="dl-pdn" href="${at('/api/current.pdn')}" download="crownhead-game.pdn">Download PDN</a>`);
   parts.push(button('archive-open', 'Past games', {}, ''));
   if (control && snap && !snap.calibration && !s.server?.sim) parts.push(button('calibrate', 'Calibrate board', {}, ''));
+  // The builder's view of the raw sensors (sensors.ts), for a page with control rights.
+  if (control) parts.push(button('sensors-open', 'Sensor view', {}, ''));
   return `<div class="row">${parts.join('')}</div>`;
 }
 
