@@ -2,7 +2,8 @@
 // first (its id names its games folder, <games>/boards/ID), numbered in the
 // order given (the PDN Board tag) and given its own room; around them the
 // spectators' feed (feed.ts), the tournament director (director.ts), each
-// board's app under /boards/ID/ (club-routes.ts) and socket /boards/ID/ws; and
+// board's app under /boards/ID/ (club-routes.ts) and socket /boards/ID/ws, the
+// arbiter's and the spectators' pages (club-pages.ts: /arbiter, /watch); and
 // with --board auto a scanner (scanner.ts) that adds boards plugged in later.
 // One board found is not a club: the service runs it as a single board.
 
@@ -16,6 +17,7 @@ import { clubRoutes, type ClubRoutesOptions } from './club-routes.ts';
 import { Director } from './director.ts';
 import { roundPdn, tournamentRoutes } from './tourney-routes.ts';
 import { BoardScanner } from './scanner.ts';
+import { clubPageRoutes } from './club-pages.ts';
 import { Room, type RoomDeps, type RoomOptions } from './room.ts';
 import type { Page } from './page.ts';
 import type { WsRoom, WsRooms } from './ws.ts';
@@ -92,6 +94,7 @@ export class Club {
 
   /** Mounts the club's routes on `app` (before the first board's own routes). */
   routes(app: express.Express): void {
+    if (this.page) clubPageRoutes(app, this.page, this.access);
     const roundText = () => {
       const t = this.director.tournament;
       return t?.currentRound() ? roundPdn(this.director, this.rooms, t.currentRound()) : Promise.resolve(null);

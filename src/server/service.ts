@@ -2,8 +2,8 @@
 // worker (started on its first search) with the order of its searches, the
 // rooms (room.ts: a board's source, session, journal and pages — one for a
 // single board, one per board in club mode, each in its own games folder
-// named by the board's id), the spectators' feed (feed.ts) in club mode, and
-// the HTTP server (http.ts routes, club-routes.ts, listener.ts) with the
+// named by the board's id, wired together by club.ts), and the HTTP server
+// (http.ts routes, in club mode club.ts's in front, listener.ts) with the
 // WebSocket gateway (ws.ts). Options come grouped by concern; the CLI
 // (src/cli/serve-settings.ts) builds the groups. One teardown, used by close()
 // and by a failed start.
