@@ -6,7 +6,7 @@
 // is closed again untouched).
 
 import type { Logger } from 'pino';
-import { findBoards, type FindOptions } from '../sensors/detect.ts';
+import type { FindOptions } from '../sensors/detect.ts';
 import type { SerialBinding } from '../sensors/line-port.ts';
 import type { OpenedSource, SerialTuning } from '../sensors/open.ts';
 
@@ -41,6 +41,8 @@ export class BoardScanner {
 
   private async once(): Promise<void> {
     const find: FindOptions = { ...this.o.serial, skip: this.o.held };
+    // (Loaded only here: a service of simulated boards never loads serialport.)
+    const { findBoards } = await import('../sensors/detect.ts');
     const { found } = await findBoards(this.o.binding, find);
     for (const f of found) {
       if (this.closed || this.o.known(f.identity.id)) {
