@@ -16,16 +16,22 @@
 //   --levels           only level monotonicity (every level against the one below, 8 ballots × 2 colours)
 //   --pairs K,K,…      with --levels: only these levels k (each against k−1)
 //   --ballots N        with --levels: N ballots (spread over the 156), each with both colours
+//   --speed            only the search speed (nodes/s at a fixed depth from 5 ballots)
+//   --depth D, --runs R  with the speed: the depth (default 11) and runs per position (default 3)
+//   --baseline REF     with the speed: also the engine of git revision REF, run in turn with this
+//                      one in the same process, and the ratio (e.g. --baseline main)
 //   --out FILE         where the match's PDN goes (default: bench/results/match-YYYY-MM-DD.pdn
 //                      for the full match, a temporary file otherwise); rewritten after every game,
 //                      so an interrupted match keeps the games it played
 // Our engine plays with its opening book (most-played move), the 4-piece
 // endgame database and the 40-move rule.
 
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { execSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { pathToFileURL } from 'node:url';
 import {
   BALLOTS,
   Game,
@@ -56,6 +62,10 @@ const { values } = parseArgs({
     levels: { type: 'boolean' },
     pairs: { type: 'string' },
     ballots: { type: 'string' },
+    speed: { type: 'boolean' },
+    depth: { type: 'string' },
+    runs: { type: 'string' },
+    baseline: { type: 'string' },
   },
 });
 const onlyLevels = !!values.levels;
@@ -139,7 +149,7 @@ function enginePlayer(limits: { timeMs?: number; level?: number; seed?: number }
 
 // ---------------------------------------------------------------------------
 // Corpus figures (reported, not asserted).
-if (!full && !onlyLevels) {
+if (!full && !onlyLevels && !values.speed) {
   // Set-ups (not whole games from the start) with a stated solution, won by the side to move.
   const problems = readPdn(corpusFile('tricks_traps_and_shots.pdn')).games.filter(
     (g) => g.moves.length > 0 && resultWinner(g.result) === g.start.turn && !samePosition(g.start, START),
@@ -192,22 +202,54 @@ if (!full && !onlyLevels) {
 if (values.corpus) process.exit(0);
 
 // ---------------------------------------------------------------------------
-if (!full && !onlyLevels) {
-  console.log('search speed (fixed depth 11, 3 runs each, median):');
-  const rates: number[] = [];
+if (!full && !onlyLevels) await speed();
+if (values.speed) process.exit(0);
+
+/**
+ * Nodes per second at a fixed depth from fixed positions, median of RUNS runs
+ * each; with --baseline REF the engine of that git revision runs too, turn
+ * about with this one in the same process (the machine is shared: only a
+ * ratio measured side by side means anything), and the ratio is printed.
+ */
+async function speed(): Promise<void> {
+  const depth = Number(values.depth ?? 11);
+  const runs = Number(values.runs ?? 3);
+  type ThinkFn = typeof think;
+  const engines: { name: string; think: ThinkFn }[] = [];
+  if (values.baseline) engines.push({ name: values.baseline, think: await baselineThink(values.baseline) });
+  engines.push({ name: 'this', think });
+  console.log(
+    `search speed (fixed depth ${depth}, ${runs} runs each, median${engines.length > 1 ? `; ${engines[0]!.name} and this tree in turn` : ''}):`,
+  );
+  const rates: number[][] = engines.map(() => []);
   for (const b of [1, 8, 31, 62, 100]) {
     const pos = Game.fromBallot(b).game.position;
-    const runs = [0, 1, 2].map(() => {
-      const r = think({ position: pos, limits: { depth: 11 } });
-      return { nps: r.nodes / (r.ms / 1000), nodes: r.nodes, ms: r.ms };
+    const per = engines.map(() => [] as { nps: number; nodes: number; ms: number }[]);
+    for (let i = 0; i < runs; i++)
+      engines.forEach((e, j) => {
+        const r = e.think({ position: pos, limits: { depth } });
+        per[j]!.push({ nps: r.nodes / (r.ms / 1000), nodes: r.nodes, ms: r.ms });
+      });
+    const parts = engines.map((e, j) => {
+      const nps = median(per[j]!.map((r) => r.nps));
+      rates[j]!.push(nps);
+      return `${e.name}: ${per[j]![0]!.nodes} nodes, median ${median(per[j]!.map((r) => r.ms)).toFixed(0)} ms, ${(nps / 1e6).toFixed(2)} M nodes/s`;
     });
-    const nps = median(runs.map((r) => r.nps));
-    rates.push(nps);
-    console.log(
-      `  ballot ${b}: ${runs[0]!.nodes} nodes, median ${median(runs.map((r) => r.ms)).toFixed(0)} ms, ${(nps / 1e6).toFixed(2)} M nodes/s`,
-    );
+    console.log(`  ballot ${b}: ${parts.join(' | ')}`);
   }
-  console.log(`engine search: median ${(median(rates) / 1e6).toFixed(2)} M nodes/s`);
+  const summary = engines.map((e, j) => `${e.name} ${(median(rates[j]!) / 1e6).toFixed(2)}`).join(', ');
+  const ratio = engines.length > 1 ? `; ratio ${(median(rates[1]!) / median(rates[0]!)).toFixed(2)}` : '';
+  console.log(`engine search: median M nodes/s ${summary}${ratio}`);
+}
+
+/** The `think` of another git revision: its src/ unpacked into a temporary folder and imported. */
+async function baselineThink(ref: string): Promise<typeof think> {
+  const dir = mkdtempSync(join(tmpdir(), 'crownhead-baseline-'));
+  const root = resolve(import.meta.dirname, '..');
+  execSync(`git -C ${JSON.stringify(root)} archive ${JSON.stringify(ref)} src | tar -x -C ${JSON.stringify(dir)}`);
+  writeFileSync(join(dir, 'package.json'), '{"type":"module"}\n');
+  const mod = (await import(pathToFileURL(join(dir, 'src/engine/index.ts')).href)) as { think: typeof think };
+  return mod.think;
 }
 
 // ---------------------------------------------------------------------------
