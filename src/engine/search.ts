@@ -5,15 +5,17 @@
 // Pure and deterministic: the clock is an input (`now`), and a fixed depth or
 // node count gives the same answer on every run.
 
-import { legalMoves, playMove, popcount, sameMove, type Move, type Position } from '../rules/index.ts';
+import { legalMoves, playMove, popcount, sameMove, sameMove as sameMove_, type Move, type Position } from '../rules/index.ts';
 import { evaluateBlack, WEIGHTS, type Weights } from './eval.ts';
 import { generate, jumpersOf, keyNumber, mFrom, mTo, MoveStack, Z_HI, Z_LO, Z_TURN, zobrist } from './moves.ts';
 import { EXACT, LOWER, TranspositionTable, UPPER } from './tt.ts';
+import { keepSearching, timeBudget } from './time.ts';
 import { WIN_BASE, type Egdb } from './egdb.ts';
 import type { Clock, EngineResult } from './port.ts';
 import { CrownheadError } from '../common/errors.ts';
 
 export type { Clock } from './port.ts';
+export { timeForMove } from './time.ts';
 
 export const WIN = 30000;
 /** Scores beyond this are forced wins/losses (WIN − plies to the end). */
@@ -74,19 +76,13 @@ class Aborted extends CrownheadError<'aborted'> {
   }
 }
 
-/** Time for one move from a clock: a slice of what is left plus most of the increment, never more than a third. */
-export function timeForMove(clock: Clock): number {
-  const inc = clock.incrementMs ?? 0;
-  const togo = clock.movesToGo && clock.movesToGo > 0 ? Math.min(clock.movesToGo, 30) : 30;
-  const t = clock.remainingMs / togo + inc * 0.8;
-  return Math.max(1, Math.min(t, clock.remainingMs / 3, Math.max(0, clock.remainingMs - 50)));
-}
-
 /** Stride of the triangular PV table (one row per ply). */
 const PV_STRIDE = MAX_PLY + 1;
 /** Ordering keys of a move: from | to << 5 (0…1023). */
 const ORDER_KEYS = 1024;
 const HIST_CAP = 1 << 20;
+/** XORed into the key's hi half inside a threat look (Zobrist's hi half has 21 bits: this one is above them). */
+const IN_THREAT_KEY = 1 << 24;
 
 export class Searcher {
   readonly tt: TranspositionTable;
@@ -109,6 +105,8 @@ export class Searcher {
   /** The best-scoring root move of the iteration (packed, and its captures), when no line was kept. */
   private rootBest = -1;
   private rootBestCap = 0;
+  /** The score of the root's line so far in the current iteration (see partialRoot). */
+  private partialScore = 0;
   /** The root's legal moves (rules Moves), for the level's noise and the answer. */
   private rootLegal: Move[] = [];
   private nodeLimit = Infinity;
@@ -142,9 +140,9 @@ export class Searcher {
     this.now = limits.now ?? (() => performance.now());
     this.shouldStop = limits.shouldStop ?? (() => false);
     const t0 = this.now();
-    let budget = Math.min(limits.timeMs ?? Infinity, limits.clock ? timeForMove(limits.clock) : Infinity);
-    if (limits.depth === undefined && limits.nodes === undefined && budget === Infinity) budget = 1000;
-    this.deadline = t0 + budget;
+    let budget = timeBudget(limits, popcount(pos.black | pos.white));
+    if (limits.depth === undefined && limits.nodes === undefined && budget.maxMs === Infinity) budget = { targetMs: 1000, maxMs: 1000 };
+    this.deadline = t0 + budget.maxMs;
     this.nodeLimit = limits.nodes ?? Infinity;
     this.nodes = 0;
     this.killers.fill(0);
@@ -162,7 +160,8 @@ export class Searcher {
       const r = this.searchDepth(pos, Math.min(6, maxDepth));
       return r ? { ...r, move: legal[0]!, ms: this.now() - t0 } : best;
     }
-    let score = 0;
+    let score = 0,
+      sameMove = 0;
     for (let depth = 1; depth <= maxDepth; depth++) {
       let r: SearchResult | null;
       // Aspiration window around the previous score from depth 4 on.
@@ -170,14 +169,21 @@ export class Searcher {
         r = this.searchDepth(pos, depth, score - 40, score + 40);
         if (r && (r.score <= score - 40 || r.score >= score + 40)) r = this.searchDepth(pos, depth);
       } else r = this.searchDepth(pos, depth);
-      if (!r) break; // out of time or nodes: keep the last completed iteration
+      if (!r) {
+        // Out of time or nodes mid-iteration: a root move that beat the previous best in it stands (the previous
+        // best is searched first, so a move that raised the bound over it is better); else the last iteration.
+        const partial = this.partialRoot(pos, depth);
+        if (partial && best.move && !sameMove_(partial.move!, best.move)) best = { ...partial, depth: depth - 1 };
+        break;
+      }
+      sameMove = best.move && r.move && sameMove_(best.move, r.move) ? sameMove + 1 : 1;
+      const drop = depth > 1 ? score - r.score : 0;
       score = r.score;
       best = { ...r, ms: this.now() - t0 };
       limits.onIteration?.(best);
       if (Math.abs(score) >= WIN_BOUND && depth > WIN - Math.abs(score) + 2) break; // a forced result found and proved
-      const elapsed = this.now() - t0;
-      if (elapsed > budget * 0.45) break; // the next iteration would not finish
       if (this.nodes >= this.nodeLimit) break;
+      if (!keepSearching(budget, { elapsedMs: this.now() - t0, sameMove, scoreDrop: drop })) break;
     }
     // (+ 0: a draw negated up the tree is −0; report it as 0.)
     return { ...best, score: best.score + 0, pv: this.extendPv(pos, best.pv), nodes: this.nodes, ms: this.now() - t0 };
@@ -205,6 +211,19 @@ export class Searcher {
       p = playMove(p, best);
     }
     return out;
+  }
+
+  /** The line of an iteration stopped part-way, when a root move raised the bound in it (never with a level's noise). */
+  private partialRoot(pos: Position, depth: number): SearchResult | null {
+    if (this.rootNoise || this.pvLen[0]! === 0) return null;
+    const packed: number[] = [],
+      caps: number[] = [];
+    for (let j = 0; j < this.pvLen[0]!; j++) {
+      packed.push(this.pvMove[j]!);
+      caps.push(this.pvCap[j]!);
+    }
+    const pv = movesOf(pos, packed, caps);
+    return pv.length ? { move: pv[0]!, score: this.partialScore, depth, pv, nodes: this.nodes, ms: 0 } : null;
   }
 
   private searchDepth(pos: Position, depth: number, alpha = -WIN - 1, beta = WIN + 1): SearchResult | null {
@@ -292,6 +311,8 @@ export class Searcher {
     }
     let tlo = lo,
       thi = hi;
+    // Inside a threat look the horizon is cut short (a score that holds on this line only): kept apart.
+    if (this.inThreat) thi ^= IN_THREAT_KEY;
     if (quiet >= QUIET_KEYED) {
       tlo ^= QUIET_KEYS[quiet]!;
       thi ^= QUIET_KEYS[quiet + FORTY_MOVES + 1]!;
@@ -417,6 +438,7 @@ export class Searcher {
         }
         if (s > alpha) {
           alpha = s;
+          if (ply === 0) this.partialScore = s;
           const row = ply * PV_STRIDE,
             next = (ply + 1) * PV_STRIDE;
           this.pvMove[row] = m;
@@ -443,8 +465,7 @@ export class Searcher {
       }
     }
     const flag = bestScore >= beta ? LOWER : bestScore > alpha0 ? EXACT : UPPER;
-    // Not inside a threat look: there the horizon is cut short (a score that holds on this line only).
-    if (!noise && !this.inThreat) tt.store(tlo, thi, depth, flag, toTT(bestScore, ply), bestIdx);
+    if (!noise) tt.store(tlo, thi, depth, flag, toTT(bestScore, ply), bestIdx);
     return bestScore;
   }
 
