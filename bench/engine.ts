@@ -20,6 +20,9 @@
 //   --depth D, --runs R  with the speed: the depth (default 11) and runs per position (default 3)
 //   --baseline REF     with the speed: also the engine of git revision REF, run in turn with this
 //                      one in the same process, and the ratio (e.g. --baseline main)
+//   --versus REF       a match: this engine against git revision REF's (in-process), --games N, --ms T
+//   --gauntlet "CMD"   a match: `crownhead engine` against any engine speaking its line protocol
+//                      (src/engine-host/line-engine.ts), --cwd DIR for it; --games N, --ms T or --fixed-depth D
 //   --out FILE         where the match's PDN goes (default: bench/results/match-YYYY-MM-DD.pdn
 //                      for the full match, a temporary file otherwise); rewritten after every game,
 //                      so an interrupted match keeps the games it played
@@ -66,6 +69,10 @@ const { values } = parseArgs({
     depth: { type: 'string' },
     runs: { type: 'string' },
     baseline: { type: 'string' },
+    versus: { type: 'string' },
+    gauntlet: { type: 'string' },
+    cwd: { type: 'string' },
+    'fixed-depth': { type: 'string' },
   },
 });
 const onlyLevels = !!values.levels;
@@ -149,7 +156,7 @@ function enginePlayer(limits: { timeMs?: number; level?: number; seed?: number }
 
 // ---------------------------------------------------------------------------
 // Corpus figures (reported, not asserted).
-if (!full && !onlyLevels && !values.speed) {
+if (!full && !onlyLevels && !values.speed && !values.versus && !values.gauntlet) {
   // Set-ups (not whole games from the start) with a stated solution, won by the side to move.
   const problems = readPdn(corpusFile('tricks_traps_and_shots.pdn')).games.filter(
     (g) => g.moves.length > 0 && resultWinner(g.result) === g.start.turn && !samePosition(g.start, START),
@@ -202,8 +209,84 @@ if (!full && !onlyLevels && !values.speed) {
 if (values.corpus) process.exit(0);
 
 // ---------------------------------------------------------------------------
-if (!full && !onlyLevels) await speed();
+if (!full && !onlyLevels && !values.versus && !values.gauntlet) await speed();
 if (values.speed) process.exit(0);
+if (values.versus || values.gauntlet) {
+  await engineMatch();
+  process.exit(0);
+}
+
+/**
+ * --versus REF: this tree's engine against git revision REF's, in this process
+ * (one searcher each, the endgame database, no book: the ballots give the
+ * variety). --gauntlet "CMD ARGS": `crownhead engine` (a child process) against
+ * any engine speaking its line protocol (--cwd DIR: where that one runs), e.g.
+ * the sparring engines of ../shared/opponents. Both: --games N (ballots spread
+ * over the open ones, each with both colours), --ms T a move (default 100), or
+ * --fixed-depth D.
+ */
+async function engineMatch(): Promise<void> {
+  const { playMatch, eloText, ProtocolPlayer } = await import('../src/engine-host/match.ts');
+  const games = Number(values.games ?? 24);
+  const limit = values['fixed-depth'] ? { depth: Number(values['fixed-depth']) } : { ms: Number(values.ms ?? 100) };
+  const open = BALLOTS.filter((b) => b.status !== 'barred');
+  const n = Math.ceil(games / 2);
+  const ballots = Array.from({ length: n }, (_, i) => open[Math.floor((i * open.length) / n)]!.number);
+  const inProcess = (name: string, fn: typeof think): import('../src/engine-host/match.ts').Player => {
+    const searcher = new Searcher();
+    return {
+      name,
+      newGame: async () => searcher.reset(),
+      move: async (game, lim) =>
+        fn(
+          {
+            position: game.position,
+            quietPlies: game.quietPlies,
+            history: historyOf(game).slice(0, -1),
+            limits: 'ms' in lim ? { timeMs: lim.ms } : lim,
+          },
+          { searcher, egdb },
+        ).move!,
+      close: async () => undefined,
+    };
+  };
+  const ours = values.versus
+    ? inProcess('this', think)
+    : new ProtocolPlayer('crownhead', process.execPath, [resolve(import.meta.dirname, '../bin/crownhead.js'), 'engine'], {
+        env: { ...process.env, CROWNHEAD_FROM_SOURCE: '1' },
+      });
+  let theirs: import('../src/engine-host/match.ts').Player;
+  if (values.versus) theirs = inProcess(values.versus, await baselineThink(values.versus));
+  else {
+    const [cmd, ...args] = values.gauntlet!.split(/\s+/);
+    theirs = new ProtocolPlayer(cmd!.split('/').pop()!, cmd!, args, values.cwd ? { cwd: values.cwd } : {});
+  }
+  console.log(
+    `match: ${ours.name} against ${theirs.name}, ${ballots.length} ballots × both colours, ${'ms' in limit ? `${limit.ms} ms` : `depth ${limit.depth}`} a move`,
+  );
+  const records: PdnGame[] = [];
+  const file = values.out ? resolve(values.out) : join(tmpdir(), `crownhead-engine-match-${process.pid}.pdn`);
+  const m = await playMatch(ours, theirs, ballots, limit, (g, score) => {
+    records.push(
+      pdnFromGame(g.game, {
+        index: records.length + 1,
+        tags: [
+          ['Event', `${ours.name} v ${theirs.name}`],
+          ['Round', `ballot ${g.ballot}`],
+          ['Black', g.black],
+          ['White', g.white],
+        ],
+      }),
+    );
+    writeFileSync(file, makePdnFile(records));
+    console.log(
+      `  game ${score.games} (ballot ${g.ballot}, ${g.black} v ${g.white}): ${g.blackScore === 1 ? '1-0' : g.blackScore === 0 ? '0-1' : '½-½'}${g.reason ? ` (${g.reason})` : ''}; ${eloText(score)}`,
+    );
+  });
+  await ours.close();
+  await theirs.close();
+  console.log(`engine match: ${ours.name} v ${theirs.name}: ${m.games} games, ${eloText(m)}; games in ${file}`);
+}
 
 /**
  * Nodes per second at a fixed depth from fixed positions, median of RUNS runs

@@ -107,6 +107,9 @@ export class Searcher {
   private rootBestCap = 0;
   /** The score of the root's line so far in the current iteration (see partialRoot). */
   private partialScore = 0;
+  /** The first root move searched in the current iteration (packed, and its captures). */
+  private rootFirst = -1;
+  private rootFirstCap = 0;
   /** The root's legal moves (rules Moves), for the level's noise and the answer. */
   private rootLegal: Move[] = [];
   private nodeLimit = Infinity;
@@ -172,8 +175,8 @@ export class Searcher {
       if (!r) {
         // Out of time or nodes mid-iteration: a root move that beat the previous best in it stands (the previous
         // best is searched first, so a move that raised the bound over it is better); else the last iteration.
-        const partial = this.partialRoot(pos, depth);
-        if (partial && best.move && !sameMove_(partial.move!, best.move)) best = { ...partial, depth: depth - 1 };
+        const partial = best.move ? this.partialRoot(pos, depth, best.move) : null;
+        if (partial && !sameMove_(partial.move!, best.move!)) best = { ...partial, depth: depth - 1 };
         break;
       }
       sameMove = best.move && r.move && sameMove_(best.move, r.move) ? sameMove + 1 : 1;
@@ -214,8 +217,11 @@ export class Searcher {
   }
 
   /** The line of an iteration stopped part-way, when a root move raised the bound in it (never with a level's noise). */
-  private partialRoot(pos: Position, depth: number): SearchResult | null {
+  private partialRoot(pos: Position, depth: number, previous: Move): SearchResult | null {
     if (this.rootNoise || this.pvLen[0]! === 0) return null;
+    // Only when the previous best was searched first (and fully): a move that raised the bound after it beat it.
+    const first = this.rootFirst;
+    if (mFrom(first) + 1 !== previous.from || mTo(first) + 1 !== previous.to || this.rootFirstCap !== capMaskOf(previous)) return null;
     const packed: number[] = [],
       caps: number[] = [];
     for (let j = 0; j < this.pvLen[0]!; j++) {
@@ -410,6 +416,10 @@ export class Searcher {
         const zc = (2 - side + ((k >>> ci) & 1)) * 32 + ci;
         chi ^= Z_HI[zc]!;
         clo ^= Z_LO[zc]!;
+      }
+      if (ply === 0 && i === 0) {
+        this.rootFirst = m;
+        this.rootFirstCap = cap;
       }
       const irreversible = cap !== 0 || !wasKing;
       this.irr[ply] = irreversible ? 1 : 0;

@@ -84,7 +84,7 @@ export class TranspositionTable {
       }
       if (d[i] === lo && d[i + 1] === hi) {
         // The same position: keep a deeper bound unless this one is exact; keep its move if none now.
-        if ((meta & 255) - 128 > depth && flag !== EXACT) return;
+        if ((meta & 255) - 128 > depth + 2 && flag !== EXACT && ((meta >>> AGE_SHIFT) & 255) === this.now) return;
         if (move === 0) move = (meta >>> MOVE_SHIFT) & 255;
         victim = i;
         break;
