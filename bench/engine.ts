@@ -323,6 +323,19 @@ async function speed(): Promise<void> {
   const summary = engines.map((e, j) => `${e.name} ${(median(rates[j]!) / 1e6).toFixed(2)}`).join(', ');
   const ratio = engines.length > 1 ? `; ratio ${(median(rates[1]!) / median(rates[0]!)).toFixed(2)}` : '';
   console.log(`engine search: median M nodes/s ${summary}${ratio}`);
+  // Depth and time used at 1 s a move (a fresh searcher each time, no book), the engines in turn.
+  console.log('depth reached at 1 s a move (and the time it took):');
+  const depths: number[][] = engines.map(() => []);
+  for (const b of [1, 8, 31, 62, 100]) {
+    const pos = Game.fromBallot(b).game.position;
+    const parts = engines.map((e, j) => {
+      const r = e.think({ position: pos, limits: { timeMs: 1000 } });
+      depths[j]!.push(r.depth);
+      return `${e.name}: depth ${r.depth} in ${r.ms.toFixed(0)} ms`;
+    });
+    console.log(`  ballot ${b}: ${parts.join(' | ')}`);
+  }
+  console.log(`engine depth at 1 s: median ${engines.map((e, j) => `${e.name} ${median(depths[j]!)}`).join(', ')}`);
 }
 
 /** The `think` of another git revision: its src/ unpacked into a temporary folder and imported. */
