@@ -134,6 +134,13 @@ export class ProtocolPlayer implements Player {
 
 export const MAX_PLIES = 300;
 
+/**
+ * Wall-clock time a move for `ms` may take before it is lost on time: twice
+ * the time (the sparring engines, driven like CheckerBoard drives them, may
+ * stretch a move that far) plus the grace (process turn-around, a busy machine).
+ */
+export const allowedMs = (ms: number, graceMs: number): number => 2 * ms + graceMs;
+
 export interface GameRecord {
   readonly ballot: number;
   readonly black: string;
@@ -145,7 +152,7 @@ export interface GameRecord {
   readonly game: Game;
 }
 
-/** One game from a ballot. `graceMs`: how far past a timed limit a move may run before it loses on time. */
+/** One game from a ballot. A timed move that takes longer than allowedMs loses the game on time. */
 export async function playGame(ballot: number, black: Player, white: Player, limit: MoveLimit, graceMs = 1000): Promise<GameRecord> {
   const { game } = Game.fromBallot(ballot);
   await black.newGame();
@@ -169,7 +176,7 @@ export async function playGame(ballot: number, black: Player, white: Player, lim
       break;
     }
     const ms = performance.now() - t0;
-    if ('ms' in limit && ms > limit.ms + graceMs) {
+    if ('ms' in limit && ms > allowedMs(limit.ms, graceMs)) {
       reason = `${mover.name} took ${Math.round(ms)} ms for a ${limit.ms} ms move (${longText(m)})`;
       blackScore = game.turn === 'black' ? 0 : 1;
       break;

@@ -15,7 +15,6 @@ import type { Clock, EngineResult } from './port.ts';
 import { CrownheadError } from '../common/errors.ts';
 
 export type { Clock } from './port.ts';
-export { timeForMove } from './time.ts';
 
 export const WIN = 30000;
 /** Scores beyond this are forced wins/losses (WIN − plies to the end). */
