@@ -285,6 +285,13 @@ async function engineMatch(): Promise<void> {
   });
   await ours.close();
   await theirs.close();
+  const timing = [ours.name, theirs.name]
+    .map((name) => {
+      const t = m.records.flatMap((r) => r.moveMs[name] ?? []);
+      return `${name} median ${median(t).toFixed(0)} ms, mean ${(t.reduce((a, b) => a + b, 0) / Math.max(1, t.length)).toFixed(0)}, max ${Math.max(...t).toFixed(0)}`;
+    })
+    .join('; ');
+  console.log(`  time per move: ${timing}`);
   console.log(`engine match: ${ours.name} v ${theirs.name}: ${m.games} games, ${eloText(m)}; games in ${file}`);
 }
 

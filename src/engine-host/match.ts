@@ -150,6 +150,8 @@ export interface GameRecord {
   /** Why it ended, when not by the rules or a draw claim: a fault, time, or adjudication. */
   readonly reason: string;
   readonly game: Game;
+  /** Wall-clock time of each move played, ms, by the name of who played it. */
+  readonly moveMs: Readonly<Record<string, readonly number[]>>;
 }
 
 /** One game from a ballot. A timed move that takes longer than allowedMs loses the game on time. */
@@ -159,6 +161,7 @@ export async function playGame(ballot: number, black: Player, white: Player, lim
   await white.newGame();
   let reason = '';
   let blackScore: number | null = null;
+  const moveMs: Record<string, number[]> = { [black.name]: [], [white.name]: [] };
   while (!game.outcome && game.plies.length < MAX_PLIES) {
     if (game.drawClaim()) {
       game.claimDraw();
@@ -176,6 +179,7 @@ export async function playGame(ballot: number, black: Player, white: Player, lim
       break;
     }
     const ms = performance.now() - t0;
+    moveMs[mover.name]!.push(ms);
     if ('ms' in limit && ms > allowedMs(limit.ms, graceMs)) {
       reason = `${mover.name} took ${Math.round(ms)} ms for a ${limit.ms} ms move (${longText(m)})`;
       blackScore = game.turn === 'black' ? 0 : 1;
@@ -191,7 +195,7 @@ export async function playGame(ballot: number, black: Player, white: Player, lim
     const w = game.outcome!.winner;
     blackScore = w === 'black' ? 1 : w === null ? 0.5 : 0;
   }
-  return { ballot, black: black.name, white: white.name, blackScore, reason, game };
+  return { ballot, black: black.name, white: white.name, blackScore, reason, game, moveMs };
 }
 
 export interface MatchScore {
