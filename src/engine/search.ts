@@ -158,9 +158,14 @@ export class Searcher {
     if (legal.length === 0) return { move: null, score: -WIN, depth: 0, pv: [], nodes: 0, ms: 0 };
     let best: SearchResult = { move: legal[0]!, score: 0, depth: 0, pv: [legal[0]!], nodes: 0, ms: 0 };
     if (legal.length === 1 && limits.depth === undefined && limits.nodes === undefined) {
-      // A forced move: no thinking, but a short look for the score and line.
-      const r = this.searchDepth(pos, Math.min(6, maxDepth));
-      return r ? { ...r, move: legal[0]!, ms: this.now() - t0 } : best;
+      // A forced move: no thinking, but a short look for the score and line (the deepest finished in the time).
+      let r: SearchResult | null = null;
+      for (let d = 1; d <= Math.min(6, maxDepth); d++) {
+        const x = this.searchDepth(pos, d);
+        if (!x) break;
+        r = x;
+      }
+      return { ...(r ?? best), move: legal[0]!, nodes: this.nodes, ms: this.now() - t0 };
     }
     let score = 0,
       sameMove = 0;
