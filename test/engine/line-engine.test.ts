@@ -85,7 +85,7 @@ describe('the match harness drives `crownhead engine` as a child process', () =>
 
   it('answers isready, then plays a ballot with both colours to the end; every move legal', async () => {
     await child.ready();
-    const m = await playMatch(child, shallow, [33], { depth: 4 });
+    const m = await playMatch(child, shallow, [33], { depth: 3 });
     expect(m.games).toBe(2);
     expect(m.wins + m.draws + m.losses).toBe(2);
     for (const r of m.records) {
