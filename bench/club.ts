@@ -292,7 +292,10 @@ if (one && big && big !== one) {
   console.log(`  commit p99, ${big.n} boards ÷ 1 board: ${ratio.toFixed(2)}× (must stay within 2×: ${ratio <= 2 ? 'yes' : 'NO'})`);
 }
 const sp = await spectators(1000, SECONDS);
+const four = runs.find((r) => r.n === 4);
 console.log(
-  `  1,000 spectators (${sp.connected} connected, another process) on 4 boards: commit → last spectator p50 ${f(sp.p50)} / p99 ${f(sp.p99)} ms (${sp.samples} moves)`,
+  `  1,000 spectators (${sp.connected} connected, another process) on 4 boards: commit → last spectator p50 ${f(sp.p50)} / p99 ${f(sp.p99)} ms (${sp.samples} moves); ` +
+    `the boards' lag meanwhile p50 ${f(pct(sp.lags, 50))} / p99 ${f(pct(sp.lags, 99))} ms` +
+    (four ? ` (4 boards with one spectator: p50 ${f(pct(four.lags, 50))} / p99 ${f(pct(four.lags, 99))} ms)` : ''),
 );
 process.exit(0);
