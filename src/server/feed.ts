@@ -10,19 +10,7 @@ import type { WebSocket } from 'ws';
 import type { Logger } from 'pino';
 import type { SessionEvent } from '../game/index.ts';
 import type { BoardSummary, WatchMessage } from '../protocol/v1.ts';
-import type { Room } from './room.ts';
-
-/** Events after which a game's PDN has changed (the feed's ETag moves on). */
-const RECORD_EVENTS = new Set<SessionEvent['type']>([
-  'new-game',
-  'move',
-  'move-replaced',
-  'takeback',
-  'tags',
-  'game-over',
-  'crowned',
-  'corrected',
-]);
+import { RECORD_EVENTS, type Room } from './room.ts';
 
 export interface FeedOptions {
   /** least time between two summaries of one board (default 50 ms) */

@@ -86,8 +86,8 @@ export interface RoomDeps {
   newGameId?: (ms: number) => string;
 }
 
-/** Events after which the game's record (PDN) has changed. */
-const RECORD_EVENTS = new Set<SessionEvent['type']>([
+/** Events after which the game's record (PDN) has changed (the room rewrites its PDN; the feed moves its ETag on). */
+export const RECORD_EVENTS = new Set<SessionEvent['type']>([
   'new-game',
   'move',
   'move-replaced',
