@@ -9,7 +9,7 @@
 import type { WebSocket } from 'ws';
 import type { Logger } from 'pino';
 import type { SessionEvent } from '../game/index.ts';
-import type { BoardSummary, WatchMessage } from '../protocol/v1.ts';
+import type { BoardSummary, ClockState, WatchMessage } from '../protocol/v1.ts';
 import { RECORD_EVENTS, type Room } from './room.ts';
 
 export interface FeedOptions {
@@ -36,6 +36,8 @@ export class SpectatorFeed {
   private readonly alive = new WeakSet<WebSocket>();
   private readonly heartbeat: ReturnType<typeof setInterval>;
   private readonly pending = new Map<Room, ReturnType<typeof setTimeout>>();
+  /** each room's clock as last forwarded: running side, flag, started */
+  private readonly clockKeys = new Map<Room, string>();
   private readonly offs: (() => void)[] = [];
   private readonly summaryMs: number;
   private readonly maxBuffered: number;
@@ -133,6 +135,7 @@ export class SpectatorFeed {
       this.version++;
       for (const w of [...this.waiters]) w.resolve(true);
     }
+    if (e.type === 'clock' && !this.clockTurned(room, e.clock)) return;
     if (this.watchers.size === 0 || this.pending.has(room)) return;
     const timer = setTimeout(() => {
       this.pending.delete(room);
@@ -140,6 +143,18 @@ export class SpectatorFeed {
       for (const ws of this.watchers) this.send(ws, text);
     }, this.summaryMs);
     this.pending.set(room, timer);
+  }
+
+  /**
+   * A clock message matters to spectators only when a clock starts, stops or
+   * falls: between those their pages count down themselves (the session's
+   * once-a-second clock ticks would otherwise cost a summary per board per second).
+   */
+  private clockTurned(room: Room, c: ClockState): boolean {
+    const key = `${c.running}/${c.flagged}/${c.started}`;
+    if (this.clockKeys.get(room) === key) return false;
+    this.clockKeys.set(room, key);
+    return true;
   }
 
   private send(ws: WebSocket, text: string): void {
