@@ -126,26 +126,26 @@ export class Club {
   }
 
   /** With --board auto: boards plugged in later join (a new number, their own folder). */
-  scan(base: RoomBase, deps: RoomDeps, url: string): void {
+  async scan(base: RoomBase, deps: RoomDeps, url: string): Promise<void> {
     const every = this.opts.scanMs ?? 5000;
     if (!every || !specsOf(this.opts).includes('auto')) return;
-    void import('serialport').then(({ SerialPort }) => {
-      this.scanner = new BoardScanner({
-        binding: this.opts.binding ?? SerialPort.binding,
-        serial: this.opts.serial,
-        everyMs: every,
-        held: () => this.rooms.flatMap((r) => (r.board?.source.path ? [r.board.source.path] : [])),
-        known: (id) => this.rooms.some((r) => r.board?.identity.id === id),
-        add: async (board) => {
-          const room = await clubRoom(base, board, Math.max(...this.rooms.map((r) => r.number)) + 1, deps);
-          room.store.lockServing(url);
-          this.rooms.push(room);
-          this.wire(room);
-          this.feed.watchRoom(room);
-          this.director.watchRoom(room);
-        },
-        log: this.log,
-      });
+    // (The native driver is loaded only here: a club of simulated boards never loads it.)
+    const binding = this.opts.binding ?? (await import('serialport')).SerialPort.binding;
+    this.scanner = new BoardScanner({
+      binding,
+      serial: this.opts.serial,
+      everyMs: every,
+      held: () => this.rooms.flatMap((r) => (r.board?.source.path ? [r.board.source.path] : [])),
+      known: (id) => this.rooms.some((r) => r.board?.identity.id === id),
+      add: async (board) => {
+        const room = await clubRoom(base, board, Math.max(...this.rooms.map((r) => r.number)) + 1, deps);
+        room.store.lockServing(url);
+        this.rooms.push(room);
+        this.wire(room);
+        this.feed.watchRoom(room);
+        this.director.watchRoom(room);
+      },
+      log: this.log,
     });
   }
 

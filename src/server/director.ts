@@ -20,7 +20,7 @@ import {
   type GameToPlay,
   type TournamentSettings,
 } from '../club/index.ts';
-import { readPdn } from '../pdn/index.ts';
+import { readPdn, type PdnResult } from '../pdn/index.ts';
 import type { SessionEvent } from '../game/index.ts';
 import type { Room } from './room.ts';
 import { SessionError } from '../game/errors.ts';
@@ -116,10 +116,10 @@ export class Director {
   }
 
   /** A tournament game's result, from its board; then the board's next game of the round. */
-  private noteResult(room: Room, gameId: string, pdnResult: string): void {
+  private noteResult(room: Room, gameId: string, pdnResult: PdnResult): void {
     const t = this.t;
     const ref = gameById(t.state, gameId);
-    const result = tournamentResult(pdnResult as never);
+    const result = tournamentResult(pdnResult);
     if (!ref || !result) return;
     const g = t
       .gamesOfRound(ref.round)

@@ -204,7 +204,7 @@ export async function startService(opts: ServiceOptions): Promise<Service> {
     const port = (srv.address() as AddressInfo).port;
     const url = pageUrl(host, port);
     for (const r of rooms) r.store.lockServing(url);
-    club?.scan({ storage: opts.storage, game: opts.game, pages: http.ws }, deps, url);
+    await club?.scan({ storage: opts.storage, game: opts.game, pages: http.ws }, deps, url);
     if (!isLoopbackBind(host))
       logger.info(`listening on ${host}:${port}; other devices need a token: the control token to play, the watch token to follow`);
     let closing: Promise<void> | null = null;

@@ -7,6 +7,7 @@
 // headings, a clock now, a time call, the moves played, the state in words
 // and tone, and the arbiter's list of boards needing attention. No DOM.
 
+import { RESULT_WORDS } from './model.ts';
 import { WatchMessage, type BoardState, type BoardSummary, type ClockState, type Side } from '../protocol/v1.ts';
 
 export type ClubMode = 'watch' | 'arbiter';
@@ -172,16 +173,6 @@ export function timeCalled(e: BoardEntry, now: number, live: boolean): { side: S
 export type Tone = 'ok' | 'busy' | 'warn' | 'bad' | 'off' | 'done' | 'idle';
 
 const sideWord = (s: Side): string => (s === 'black' ? 'Black' : 'White');
-
-const RESULT_WORDS: Record<string, string> = {
-  '1-0': 'Black wins',
-  '0-1': 'White wins',
-  '1/2-1/2': 'Draw',
-  '2-0': 'Black wins',
-  '0-2': 'White wins',
-  '1-1': 'Draw',
-  '0-0': 'No result',
-};
 
 /** "1-0 (Black wins)"; '' while the game goes on. */
 export function resultWords(result: string): string {

@@ -8,7 +8,7 @@
 // turns those into commands.
 
 import { at } from './base.ts';
-import { other, sideName, type Clock, type Move, type Piece, type Side, type Snapshot } from './model.ts';
+import { RESULT_WORDS, other, sideName, type Clock, type Move, type Piece, type Side, type Snapshot } from './model.ts';
 import { canControl, canUseHand, clockNow, isArmed, reviewView, statusHeadline, timeCall, type ViewState } from './state.ts';
 import { fixSentences, piecesSentence, squareList } from '../words/index.ts';
 import { button, esc } from './html.ts';
@@ -40,15 +40,6 @@ export function formatClock(ms: number): string {
   const ss = String(s).padStart(2, '0');
   return h ? `${h}:${String(m).padStart(2, '0')}:${ss}` : `${m}:${ss}`;
 }
-
-const RESULT_WORDS: Record<string, string> = {
-  '1-0': 'Black wins',
-  '0-1': 'White wins',
-  '1/2-1/2': 'Draw',
-  '2-0': 'Black wins',
-  '0-2': 'White wins',
-  '1-1': 'Draw',
-};
 
 /** "White wins: Black resigned." */
 export function outcomeWords(snap: Snapshot): string {
