@@ -74,8 +74,7 @@ export function clubRoutes(
     if (!sub) return void apiError(res, 404, 'no-board', `no board "${id}" here (GET /api/boards lists them)`);
     const [path, query] = req.originalUrl.split('?');
     // The page's links are relative to its folder: /boards/ID is /boards/ID/.
-    if (!path!.endsWith('/') && !path!.slice(path!.indexOf(id) + id.length).includes('/'))
-      return void res.redirect(301, `${path}/${query !== undefined ? `?${query}` : ''}`);
+    if (path === `/boards/${id}`) return void res.redirect(301, `${path}/${query !== undefined ? `?${query}` : ''}`);
     sub(req, res, next);
   });
 }

@@ -11,6 +11,7 @@ import type { Logger } from 'pino';
 import type { SessionEvent } from '../game/index.ts';
 import type { BoardSummary, ClockState, WatchMessage } from '../protocol/v1.ts';
 import { RECORD_EVENTS, type Room } from './room.ts';
+import { parseClientMessage } from './messages.ts';
 
 export interface FeedOptions {
   /** least time between two summaries of one board (default 50 ms) */
@@ -116,11 +117,13 @@ export class SpectatorFeed {
     ws.on('error', () => this.watchers.delete(ws));
     ws.on('message', (data) => {
       this.alive.add(ws);
-      // A spectator may only ping: anything else is answered, never acted on.
-      const text = String(data).slice(0, 200);
-      const reply: WatchMessage = /"type"\s*:\s*"ping"/.test(text)
-        ? { v: 1, type: 'pong' }
-        : { v: 1, type: 'error', code: 'read-only', message: "the spectators' socket only sends: it takes no commands" };
+      // A spectator may only ping: a malformed message is named as the pages' socket names it; anything else is answered, never acted on.
+      const parsed = parseClientMessage(String(data));
+      const reply: WatchMessage = !parsed.ok
+        ? { v: 1, type: 'error', code: parsed.code, message: parsed.message }
+        : parsed.msg.type === 'ping'
+          ? { v: 1, type: 'pong' }
+          : { v: 1, type: 'error', code: 'read-only', message: "the spectators' socket only sends: it takes no commands" };
       this.send(ws, JSON.stringify(reply));
     });
     this.send(ws, JSON.stringify({ v: 1, type: 'boards', boards: this.summaries() } satisfies WatchMessage));

@@ -83,6 +83,26 @@ describe("the spectators' feed", () => {
     expect(boardMessages()).toBe(2);
   });
 
+  it("answers a spectator's ping, refuses a command, and names what is wrong with a malformed message", () => {
+    const room = new FakeRoom();
+    feed = new SpectatorFeed([room as unknown as Room], pino({ level: 'silent' })); // a stand-in room: only what the feed uses
+    const ws = new FakeSocket();
+    feed.watch(ws as unknown as WebSocket); // a stand-in socket: send, readyState, events
+    const reply = (text: string) => {
+      ws.emit('message', Buffer.from(text));
+      return JSON.parse(ws.sent.at(-1)!);
+    };
+    expect(reply('{"v":1,"type":"ping"}')).toEqual({ v: 1, type: 'pong' });
+    expect(reply('{"v":1,"type":"command","command":{"name":"resign","side":"black"}}')).toMatchObject({
+      type: 'error',
+      code: 'read-only',
+    });
+    const bad = reply('{"v":1,"type":');
+    expect(bad.type).toBe('error');
+    expect(bad.code).not.toBe('read-only');
+    expect(bad.message).toMatch(/JSON/);
+  });
+
   it('moves the ETag on for a change of the record only, and wakes a long poll', async () => {
     const room = new FakeRoom();
     feed = new SpectatorFeed([room as unknown as Room], pino({ level: 'silent' })); // a stand-in room: only what the feed uses
