@@ -26,7 +26,7 @@ import {
   type ViewState,
 } from './state.ts';
 import { clockFace, formatClock, renderArchive, renderRegions } from './render.ts';
-import { wireForms } from './forms.ts';
+import { wireForms, type Forms } from './forms.ts';
 import { hintBusy } from './engine-work.ts';
 import { SensorPanelView } from './sensor-panel.ts';
 import { ServerSocket } from './socket.ts';
@@ -150,8 +150,11 @@ function gameInProgress(): boolean {
 }
 
 let firstGame = false;
+/** The forms, once wired (start): kept filled from the game while closed. */
+let forms: Forms | null = null;
 
 function render(): void {
+  forms?.sync();
   if (!firstGame && state.snap) performance.mark('crownhead-render-start');
   const now = Date.now();
   const regions = renderRegions(state, now);
@@ -532,7 +535,7 @@ function start(): void {
   // Connect first: the hello (the game to draw) is on its way while the page wires itself up.
   socket.connect();
   loadPrefs();
-  wireForms({ state: () => state, dispatch, render, send, gameInProgress });
+  forms = wireForms({ state: () => state, dispatch, render, send, gameInProgress });
   wireSwipe();
   const archive = document.createElement('div');
   archive.id = 'archive';
