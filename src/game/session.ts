@@ -11,16 +11,17 @@
 // storage, the engine worker and the network are wired on by the service.
 
 import type { Correction } from '../protocol/v1.ts';
-import { legalMoves, moveText, sideName, type Color, type GameOptions } from '../rules/index.ts';
+import { sideName, type Color, type GameOptions } from '../rules/index.ts';
 import { makePdn, type PdnResult } from '../pdn/index.ts';
 import type { TrackerEvent, TrackerOptions } from '../tracking/tracker.ts';
 import { BoardTracking } from '../tracking/board-tracking.ts';
 import type { ClockState } from './clock.ts';
 import type { GameEvent, MoveRecord as MoveRecordV1, Snapshot } from '../protocol/v1.ts';
-import { fixesSentence } from '../words/index.ts';
 import type { JournalEntry } from '../storage/journal.ts';
 import { computerName, withoutComputerNames, type ComputerPlayer, type ComputerSetting } from './computer.ts';
 import { Coach } from './coach.ts';
+import { announce, type Announcing } from './announce.ts';
+import { RemoteOpponent, remoteMoveEvent, type RemotePly } from './remote.ts';
 import { TakebackOffers, type TakebackKey } from './takeback.ts';
 import type { Purpose, Think } from '../engine/port.ts';
 import { Calibration, type CalibrationData } from '../reading/calibration.ts';
@@ -28,7 +29,7 @@ import { SessionError } from './errors.ts';
 import { applyTags } from './tags.ts';
 import { GameTable, type NewGameRequest } from './table.ts';
 import { gameIds } from './ids.ts';
-import { colourCheck, moveRecords, openingWords, pdnRecord, recordAt, setupSentence, speakMove, tableSnapshot } from './view.ts';
+import { colourCheck, moveRecords, openingWords, pdnRecord, setupSentence, tableSnapshot } from './view.ts';
 
 export { SessionError, type SessionErrorCode } from './errors.ts';
 // (The view's words and records, where importers of the session found them before the split.)
@@ -98,6 +99,8 @@ export class GameSession {
   get computer(): ComputerPlayer | null {
     return this.coach.computer;
   }
+  /** Playing someone at another board (null: both players are here); set with each game from the table's record. */
+  remote: RemoteOpponent | null = null;
   private connected = false;
   private source = 'none';
   private sourceDetail = '';
@@ -222,10 +225,12 @@ export class GameSession {
   }
 
   private startGame(req: NewGameRequest): void {
-    const computer = req.computer === undefined ? (this.options.computer ?? null) : req.computer;
+    const computer = req.remote ? null : req.computer === undefined ? (this.options.computer ?? null) : req.computer;
     if (computer && !this.options.think) throw new SessionError('not-allowed', 'this service has no engine to play the computer');
     const replaced = this.table.gameId && !this.table.played ? this.table.gameId : null;
-    const tags = req.tags && !computer ? withoutComputerNames(req.tags) : req.tags;
+    const side = req.remote ? (req.remote.side === 'black' ? 'Black' : 'White') : null;
+    const named = side && !req.tags?.[side] ? { ...req.tags, [side]: req.remote!.name } : req.tags;
+    const tags = named && !computer ? withoutComputerNames(named) : named;
     const started = this.table.newGame(
       { ...req, ...(tags ? { tags } : {}) },
       computer ? { side: computer.side, name: computerName(computer.level) } : null,
@@ -235,7 +240,7 @@ export class GameSession {
     const opening = openingWords(started.game, started.tags, started.ballot, started.eleven);
     this.emit({
       type: 'new-game',
-      say: `New game. ${opening}${this.computer ? `${this.computer.describe()} ` : ''}${setupSentence(this.game)}`,
+      say: `New game. ${opening}${this.computer ? `${this.computer.describe()} ` : ''}${this.remote ? `${this.remote.describe()} ` : ''}${setupSentence(this.game)}`,
     });
     this.afterTracker(this.tracker.setGame(this.game));
   }
@@ -244,6 +249,8 @@ export class GameSession {
   private install(tags: Record<string, string>, computer?: ComputerSetting | null): void {
     // Playing the computer: a new game says so; a resumed game's player tag says so.
     this.coach.newGame(tags, computer);
+    this.remote = this.table.remote ? new RemoteOpponent(this.table.remote) : null;
+    this.tracker.playedElsewhere(this.remote?.side ?? null, this.remote?.setting.name);
   }
 
   /** Every move of the game, in order. */
@@ -296,65 +303,22 @@ export class GameSession {
 
   private afterTracker(events: TrackerEvent[]): void {
     this.serial(() => {
-      for (const e of events) this.announce(e);
+      for (const e of events) announce(this.announcing, e);
       this.considerComputer();
       this.coach.follow(this.game, this.gameId);
     });
   }
 
-  /** One thing the tracker saw: the table and the coach follow, the players hear of it. */
-  private announce(e: TrackerEvent): void {
-    switch (e.type) {
-      case 'move':
-      case 'move-replaced': {
-        this.table.moved(e.ply, e.type === 'move-replaced');
-        if (this.computer && e.ply.before.turn === this.computer.setting.side) this.computer.played();
-        else if (this.computer && e.type === 'move-replaced') this.computer.cancel();
-        const index = this.game.plies.lastIndexOf(e.ply);
-        const rec = recordAt(this.table, index >= 0 ? index : this.game.plies.length - 1);
-        this.emit({ type: e.type, move: rec, say: (e.type === 'move-replaced' ? 'Changed: ' : '') + speakMove(rec) });
-        break;
-      }
-      case 'takeback':
-        this.table.takenBack();
-        this.computer?.cancel();
-        this.emit({ type: 'takeback', say: 'Move taken back.' });
-        break;
-      case 'crown-awaited':
-        this.emit({ type: 'crown-awaited', square: e.square, say: `Crown the king on ${e.square}.` });
-        break;
-      case 'crowned':
-        this.table.crowned(e.square);
-        this.emit({ type: 'crowned', square: e.square, say: `King on ${e.square}.` });
-        break;
-      case 'alert':
-        this.emit({ type: 'alert', alert: e.alert, say: e.alert.message });
-        break;
-      case 'alert-cleared':
-        this.emit({ type: 'alert-cleared', say: 'Board in order.' });
-        break;
-      case 'setup':
-        // One grouped sentence ("Put a black man on 1–12; take the coin off 13."), not one per square.
-        this.emit({ type: 'setup', fixes: e.fixes, say: e.fixes.length ? fixesSentence(e.fixes) : e.message });
-        break;
-      case 'ready':
-        this.ready();
-        break;
-      case 'game-over':
-        this.table.finish(this.game.outcome!);
-        break;
-      case 'reminder':
-        // Quiet: spoken politely and shown softly on the page, never the buzzer.
-        this.emit({ type: 'notice', level: 'reminder', squares: e.reminder.squares, say: e.reminder.message });
-        break;
-      case 'retraction-notice':
-        // Outside tournament mode the retraction rule is advice: the move stands, and the players are told.
-        this.emit({ type: 'notice', level: 'info', squares: e.squares, say: e.message });
-        break;
-      case 'reminder-cleared':
-      case 'status':
-        break;
-    }
+  /** What announce.ts needs of the session (read afresh for each event). */
+  private get announcing(): Announcing {
+    return {
+      table: this.table,
+      game: this.game,
+      computer: this.computer,
+      remote: this.remote,
+      emit: (e) => this.emit(e),
+      ready: () => this.ready(),
+    };
   }
 
   /** The board matches the game: play on. */
@@ -412,6 +376,24 @@ export class GameSession {
       },
       clock,
     );
+  }
+
+  /**
+   * The move of the player at the other board (from its station): the player
+   * here carries it out, and the board is checked against exactly it. A copy
+   * of a move already here is dropped; anything else wrong is refused, named.
+   */
+  remoteMove(p: RemotePly): void {
+    const r = this.remote;
+    if (!r) throw new SessionError('not-allowed', 'this game has no player at another board');
+    this.serial(() => {
+      const move = r.receive(this.game, p);
+      if (!move) return;
+      const events = this.tracker.expectMove(move, undefined, r.setting.name);
+      this.emit(remoteMoveEvent(r));
+      this.emit({ type: 'counts' });
+      if (events.length) this.afterTracker(events);
+    });
   }
 
   /** Called by the service's timer so clocks run (and flags fall) even when no frames arrive. */
@@ -490,6 +472,7 @@ export class GameSession {
       // Against the computer, on the player's turn: the computer's move and the player's before it.
       const pair = this.computer !== null && this.game.turn !== this.computer.setting.side && this.game.plies.length >= 2;
       this.computer?.cancel();
+      this.remote?.cancel();
       this.tracker.expectMove(null);
       this.table.takeback(pair ? 2 : 1);
       this.emit({ type: 'takeback', say: `${pair ? 'Two moves' : 'Move'} taken back. Put the pieces back as shown.` });
@@ -513,6 +496,7 @@ export class GameSession {
       const moves = c.kind === 'replace-move' || c.kind === 'delete-moves';
       if (moves) {
         this.computer?.cancel();
+        this.remote?.cancel();
         this.tracker.expectMove(null);
       }
       const note = this.table.correct(c, by, reason);
@@ -593,6 +577,7 @@ export class GameSession {
       ),
       calibration: this.tracker.calibration,
       ...this.coach.state(),
+      remote: this.remote?.state() ?? null,
       takebackOffer: this.takebacks.pending(this.takebackKey()),
     };
   }

@@ -26,7 +26,6 @@ import {
 } from '../rules/index.ts';
 import { resultOf, type PdnResult } from '../pdn/index.ts';
 import { planCorrection } from './corrections.ts';
-import type { Correction, CorrectionNote } from '../protocol/v1.ts';
 import { formatDate } from './ids.ts';
 import {
   GameClock,
@@ -37,7 +36,7 @@ import {
   type ClockState,
   type TimeControl,
 } from './clock.ts';
-import type { GameEvent, MoveRecord } from '../protocol/v1.ts';
+import type { Correction, CorrectionNote, GameEvent, MoveRecord, RemoteSetting } from '../protocol/v1.ts';
 import { ELEVEN_MAN_COUNT, elevenManPosition } from '../rules/eleven-man.ts';
 import type { JournalEntry } from '../storage/journal.ts';
 import type { ComputerSetting } from './computer.ts';
@@ -45,10 +44,10 @@ import { SessionError } from './errors.ts';
 import { applyTags, restoredTags } from './tags.ts';
 import { clockWords, describeOutcome, graceWords, terminationOf, type TableState } from './view.ts';
 
-/** What the table announces (the session passes them on to its listeners). */
 /** How often a running clock is journalled, ms (what a restart can give back at most). */
 export const CLOCK_SAVE_MS = 5000;
 
+/** What the table announces (the session passes them on to its listeners). */
 export type TableEvent = Extract<GameEvent, { type: 'game-over' | 'draw-offer' | 'tags' | 'time' }> | { type: 'clock'; clock: ClockState };
 
 export interface TableOptions {
@@ -82,6 +81,8 @@ export interface NewGameRequest {
   random?: () => number;
   /** The computer as a player ({ side, level }), or null for two players (undefined: the service's default). */
   computer?: ComputerSetting | null;
+  /** (s29) the side played at another board, and its player's name (null or absent: both are here) */
+  remote?: RemoteSetting | null;
 }
 
 /** A new game set up by the table: what its announcement needs. */
@@ -104,6 +105,8 @@ export class GameTable implements TableState {
   records = new WeakMap<Ply, MoveRecord>();
   /** The arbiter's corrections of this game, oldest first. */
   corrections: CorrectionNote[] = [];
+  /** The side played at another board (journalled with the game: a restart knows it). */
+  remote: RemoteSetting | null = null;
   /** Plies the game started with (a ballot's opening moves): the players' moves come after. */
   private opening = 0;
   /** The result written in the record when set by hand or by an ending at the table. */
@@ -160,8 +163,9 @@ export class GameTable implements TableState {
       tags,
       ballot,
       moves: game.plies.map((p) => [p.move.from, ...p.move.path]),
+      ...(req.remote ? { remote: req.remote } : {}),
     });
-    this.install(id, game, tags, ballot);
+    this.install(id, game, tags, ballot, req.remote);
     return { game, tags, ballot, eleven };
   }
 
@@ -270,8 +274,9 @@ export class GameTable implements TableState {
     return eleven ? { ...base, elevenMan: 'random', tags } : { ...base, ballot: 'random', crossboardOnly: this.crossboardOnly, tags };
   }
 
-  /** Makes `game` the game at the table: its record's id, tags and ballot; clocks from its TimeControl tag. */
-  install(id: string, game: Game, tags: Record<string, string>, ballot: number | null): void {
+  /** Makes `game` the game at the table: its record's id, tags, ballot and remote player; clocks from its TimeControl tag. */
+  install(id: string, game: Game, tags: Record<string, string>, ballot: number | null, remote?: RemoteSetting | null): void {
+    this.remote = remote ?? null;
     this.gameId = id;
     this.game = game;
     this.tags = tags;
@@ -308,7 +313,7 @@ export class GameTable implements TableState {
     for (const path of start.moves) scratch.playPath(path);
     scratch.opening = start.moves.length;
     for (const e of entries.slice(entries.indexOf(start) + 1)) scratch.replay(e);
-    this.install(start.id, scratch.game, scratch.tags, scratch.ballot);
+    this.install(start.id, scratch.game, scratch.tags, scratch.ballot, start.remote);
     this.clock = scratch.clock;
     this.plyClocks = scratch.plyClocks;
     this.drawOffer = scratch.drawOffer;
@@ -362,8 +367,8 @@ export class GameTable implements TableState {
 
   // ---------------------------------------------------------------- moves on the board
 
-  /** A move made (or changed) on the board: journalled, the draw offer lapses, the clocks go on. */
-  moved(ply: Ply, replaced: boolean): void {
+  /** A move made (or changed) on the board: journalled, the draw offer lapses, the clocks go on (the mover's set to `moverMs` if given: the other board's reading). */
+  moved(ply: Ply, replaced: boolean, moverMs?: number): void {
     const entry: JournalEntry = {
       k: 'move',
       path: [ply.move.from, ...ply.move.path],
@@ -376,6 +381,7 @@ export class GameTable implements TableState {
     if (this.clock) {
       // The first move starts the clocks; a changed move keeps the clock where it is.
       if (!replaced) this.clock.moved(ply.before.turn, this.now(), this.forcedCapture());
+      if (moverMs !== undefined && !replaced) this.clock.adjust(ply.before.turn, moverMs, this.now());
       this.o.journal({ k: 'clock', clock: this.clock.toJSON(), at: this.now() });
       this.notePlyClock();
     }

@@ -163,6 +163,16 @@ export const ComputerState = z.object({
 });
 export type ComputerState = z.infer<typeof ComputerState>;
 
+/** (s29) Playing someone at another board (a game between two stations): their side and name, and their move waiting to be carried out here. */
+export const RemoteSetting = z.object({ side: Side, name: z.string().check(z.minLength(1), z.maxLength(200)) });
+export type RemoteSetting = z.infer<typeof RemoteSetting>;
+export const RemoteState = z.object({
+  side: Side,
+  name: z.string(),
+  move: z.nullable(z.object({ text: z.string(), from: Square, path: z.array(Square), captures: z.array(Square) })),
+});
+export type RemoteState = z.infer<typeof RemoteState>;
+
 /** A move the analysis marks: ply index, ? or ??, the better move and a sentence with both scores. */
 export const AnalysisMark = z.object({ ply: int(), mark: z.enum(['?', '??']), better: z.string(), comment: z.string() });
 export type AnalysisMark = z.infer<typeof AnalysisMark>;
@@ -219,6 +229,8 @@ export const Snapshot = z.object({
   calibration: z.nullable(CalibrationProgress),
   /** playing the computer (absent or null: two players) */
   computer: z.optional(z.nullable(ComputerState)),
+  /** (s29) playing someone at another board (absent or null: both players are here) */
+  remote: z.optional(z.nullable(RemoteState)),
   /** the engine's analysis of the finished game: its mistakes (?) and blunders (??) with the better move (absent or null: none asked for) */
   analysis: z.optional(
     z.nullable(
@@ -344,6 +356,8 @@ export const GameEvent = z.discriminatedUnion('type', [
   z.object({ type: z.literal('evaluation'), ...said }),
   /** the computer's move, to be carried out on the board by the player (the board is checked against exactly it) */
   z.object({ type: z.literal('computer-move'), text: z.string(), from: Square, path: z.array(Square), captures: z.array(Square), ...said }),
+  /** (s29) the move of the player at the other board, to be carried out here (the board is checked against exactly it) */
+  z.object({ type: z.literal('remote-move'), text: z.string(), from: Square, path: z.array(Square), captures: z.array(Square), ...said }),
   /** ACF time per move: "time" is called on `side` (its limit reached); it loses if it has not moved when `graceMs` is over */
   z.object({ type: z.literal('time'), side: Side, graceMs: nonNeg(), ...said }),
   /** storage trouble or recovery, with the health as it now stands */
@@ -371,6 +385,15 @@ export const Command = z.discriminatedUnion('name', [
     rules: z.optional(z.object({ huffing: z.optional(z.boolean()), crownContinue: z.optional(z.boolean()) })),
     /** play the computer: its side and level 1–10 (null: two players; absent: the service's default) */
     computer: z.optional(z.nullable(z.object({ side: Side, level: z.number().check(z.int(), z.gte(1), z.lte(10)) }))),
+    /** (s29) the player of this side is at another board (their moves come with remote-move); null or absent: both are here */
+    remote: z.optional(z.nullable(RemoteSetting)),
+  }),
+  /** (s29) the move of the player at the other board: the ply's index (0-based), its squares, their clock after it (ms) */
+  z.object({
+    name: z.literal('remote-move'),
+    ply: int().check(z.gte(0)),
+    path: z.array(Square).check(z.minLength(2), z.maxLength(10)),
+    clockMs: z.optional(z.number().check(z.gte(-3_600_000), z.lte(86_400_000))),
   }),
   z.object({
     name: z.literal('set-tags'),

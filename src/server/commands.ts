@@ -30,7 +30,11 @@ export function runCommand(session: GameSession, source: BoardSource, command: C
         timeControl: command.timeControl,
         rules: command.rules,
         computer: command.computer,
+        remote: command.remote,
       });
+      return;
+    case 'remote-move':
+      session.remoteMove({ ply: command.ply, path: command.path, clockMs: command.clockMs });
       return;
     case 'set-tags':
       session.setTags(command.tags);

@@ -104,6 +104,7 @@ const BUZZ: Partial<Record<SessionEvent['type'], 'ILLEGAL' | 'OK' | 'GAMEOVER' |
   'move-replaced': 'OK',
   'game-over': 'GAMEOVER',
   'computer-move': 'YOURMOVE',
+  'remote-move': 'YOURMOVE',
 };
 
 export function describeBoard(source: BoardSource, identity: BoardIdentity): string {

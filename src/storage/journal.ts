@@ -23,6 +23,8 @@ export type JournalEntry =
       tags: Record<string, string>;
       ballot: number | null;
       moves: number[][];
+      /** (s29) the side played at another board, and its player's name */
+      remote?: { side: Color; name: string };
     }
   | { k: 'move'; at: number; path: number[]; huff?: number }
   | { k: 'takeback'; at: number }
@@ -87,6 +89,11 @@ export function entryProblem(e: unknown): string | null {
       if (typeof e.fen !== 'string') return 'a new-game entry needs a FEN';
       if (!isObj(e.options) || !isStrings(e.tags)) return 'a new-game entry needs options and tags';
       if (!Array.isArray(e.moves) || !e.moves.every(isPath)) return 'a new-game entry needs its opening moves as paths of squares 1-32';
+      if (
+        e.remote !== undefined &&
+        !(isObj(e.remote) && (e.remote.side === 'black' || e.remote.side === 'white') && typeof e.remote.name === 'string')
+      )
+        return "a new-game entry's remote player needs a side (black or white) and a name";
       return null;
     case 'move':
       return isPath(e.path) && (e.huff === undefined || isSquare(e.huff)) ? null : 'a move needs a path of squares 1-32';

@@ -7,7 +7,7 @@
 // the reader, and its result is put to use here. Pure like both: time comes
 // from the frames.
 
-import type { Game, Move } from '../rules/index.ts';
+import type { Color, Game, Move } from '../rules/index.ts';
 import type { Alert } from './diagnose.ts';
 import { BoardReader } from '../reading/reader.ts';
 import type { BoardView, ReaderFeedback, ReaderOptions } from '../reading/view.ts';
@@ -48,9 +48,14 @@ export class BoardTracking {
     return this.settle(t, this.tracker.setGame(game, t, this.reader.view()));
   }
 
-  /** Playing the computer: the move the player is to carry out for it (see MoveTracker.expectMove). */
-  expectMove(move: Move | null, t = this.reader.now): TrackerEvent[] {
-    return this.settle(t, this.tracker.expectMove(move, t));
+  /** Playing the computer (or a player at another board, `by` name): the move the player is to carry out for it (see MoveTracker.expectMove). */
+  expectMove(move: Move | null, t = this.reader.now, by?: string): TrackerEvent[] {
+    return this.settle(t, this.tracker.expectMove(move, t, by));
+  }
+
+  /** The side whose moves are made at another board, and its player's name (null: both players are here; see MoveTracker.playedElsewhere). */
+  playedElsewhere(side: Color | null, by?: string): void {
+    this.tracker.playedElsewhere(side, by);
   }
 
   /** After a reconnect: compare board and position again before play goes on. */

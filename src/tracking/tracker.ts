@@ -17,7 +17,7 @@
 // from the game. Pure: time comes from the frames; the Game is the only
 // outside state it changes.
 
-import { legalMoves, moveText, type Game, type Move } from '../rules/index.ts';
+import { legalMoves, moveText, type Color, type Game, type Move } from '../rules/index.ts';
 import type { BoardView } from '../reading/view.ts';
 import { countsOf, diffSquares, sameCounts, type Counts } from './boards.ts';
 import { classify, crownWaitBoard, withCrown, type Situation, type Verdict } from './classify.ts';
@@ -54,12 +54,40 @@ export class MoveTracker extends TrackerCore {
    * it (null: none). Until it is played, only that move is accepted; any other
    * legal move is refused with words that name it ("That is not the
    * computer's move: … then play 22x15."). Cleared once it is committed.
+   * `by` names whose move it is (a player at another board, by name).
    */
-  expectMove(move: Move | null, t: number): TrackerStep {
+  expectMove(move: Move | null, t: number, by = 'the computer'): TrackerStep {
     this.expected = move;
+    this.expectedBy = by;
     this.said.take();
     if (this.phase === 'play') this.evaluate(t, true);
     return this.flush();
+  }
+
+  /** Whose move `expected` is, as the sentences name them ("the computer", or a player's name). */
+  private expectedBy = 'the computer';
+  /** A side played at another board: its moves are made there, so none is taken here before it arrives (null: none). */
+  private elsewhere: { side: Color; by: string } | null = null;
+
+  /** The side whose moves are made at another board, and its player's name (null: both players are here). */
+  playedElsewhere(side: Color | null, by = ''): void {
+    this.elsewhere = side ? { side, by } : null;
+  }
+
+  /** Its move has not arrived yet: a move made here for that side is refused (it would be a move they never made). */
+  private waitingElsewhere(): boolean {
+    return this.expected === null && this.elsewhere?.side === this.game.turn;
+  }
+
+  /** A move made here for the side played at another board, before theirs arrived: put back, and wait. */
+  private notHereToMake(board: Counts, t: number): void {
+    this.markOpponentStarted();
+    if (this.waitGrace(t)) return;
+    const fixes = fixesTo(board, this.game.position, this.positions.of(this.game).counts);
+    const by = this.elsewhere!.by;
+    const undo = lowerFirst(describeFixes(fixes).replace(/\.$/, ''));
+    const message = `That move is ${by}'s to make, at the other board: ${undo}, then wait for ${by}'s move.`;
+    this.raise({ category: 'not-computers-move', message, squares: fixes.map((f) => f.square), fixes, t }, t);
   }
 
   /** A legal move other than the computer's stands on the board: once it has stood the grace period, refused. */
@@ -70,7 +98,7 @@ export class MoveTracker extends TrackerCore {
     this.raise(
       {
         category: 'not-computers-move',
-        message: `That is not the computer's move: ${lowerFirst(describeFixes(fixes).replace(/\.$/, ''))}, then play ${this.expectedText()}.`,
+        message: `That is not ${this.expectedBy}'s move: ${lowerFirst(describeFixes(fixes).replace(/\.$/, ''))}, then play ${this.expectedText()}.`,
         squares: fixes.map((f) => f.square),
         fixes,
         t,
@@ -257,6 +285,7 @@ export class MoveTracker extends TrackerCore {
   private onLegal(a: Act<'legal'>): void {
     const { verdict, b, board, t } = a;
     const expected = this.expected;
+    if (this.waitingElsewhere()) return this.notHereToMake(board, t);
     const hits = expected ? verdict.hits.filter((h) => sameMove(h.move, expected)) : verdict.hits;
     if (!hits.length) return this.notTheExpectedMove(board, t);
     this.settle(a);
@@ -388,7 +417,7 @@ export class MoveTracker extends TrackerCore {
           // (Only what is left to do: the computer's move is to be finished, not undone.)
           const todo = d.message.split(/(?<=\.) /)[0];
           const message = this.expected
-            ? `The computer played ${this.expectedText()}: ${todo.charAt(0).toLowerCase()}${todo.slice(1)}`
+            ? `${upperFirst(this.expectedBy)} played ${this.expectedText()}: ${todo.charAt(0).toLowerCase()}${todo.slice(1)}`
             : d.message;
           reminder =
             this.said.reminder?.message === message ? this.said.reminder : { category: d.category, message, squares: d.squares, t };
@@ -409,12 +438,15 @@ export class MoveTracker extends TrackerCore {
   /** A move and the answer, both done before the board was seen still: both committed once it has stood a moment. */
   private onFastReply({ verdict, board, t }: Act<'fast-reply'>): void {
     if (this.expected && !sameMove(verdict.first.move, this.expected)) return this.notTheExpectedMove(board, t);
+    if (this.waitingElsewhere()) return this.notHereToMake(board, t);
     // (Only once it has stood a moment: it can look like a partial state on the way.)
     if (t - this.candidateSince < this.options.fastReplyMs) {
       this.setStatus({ kind: 'moving' }, t);
       return;
     }
     this.commit(verdict.first.move, null, t);
+    // (A reply for the side played at another board is theirs to make: refused on the next look, never committed.)
+    if (this.elsewhere?.side === this.game.turn) return;
     this.commit(chooseRoute(verdict.replies, this.playing!.placements).move, board, t);
   }
 
@@ -434,7 +466,10 @@ export class MoveTracker extends TrackerCore {
       ? diagnose(stuck.board, game.position, snap.counts, legal, t, view)
       : diagnose(view, game.position, snap.counts, legal, t);
     const named = movedOn ? alert : withColoursSeen(alert, this.v, game.position, snap.counts, view);
-    this.raise(this.expected ? { ...named, message: `${named.message} The computer's move is ${this.expectedText()}.` } : named, t);
+    this.raise(
+      this.expected ? { ...named, message: `${named.message} ${upperFirst(this.expectedBy)}'s move is ${this.expectedText()}.` } : named,
+      t,
+    );
   }
 
   /** The opponent started before the crown was seen: the crown may be landing just now, so allow the grace period. */
@@ -535,3 +570,4 @@ type Handler<K extends Verdict['kind']> = (this: MoveTracker, a: Act<K>) => void
 const NO_STEP: TrackerStep = Object.freeze({ events: [], feedback: [] });
 
 const lowerFirst = (x: string): string => x.charAt(0).toLowerCase() + x.slice(1);
+const upperFirst = (x: string): string => x.charAt(0).toUpperCase() + x.slice(1);

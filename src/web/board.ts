@@ -138,8 +138,8 @@ export function renderBoard(s: ViewState, opts: BoardOptions): string {
     out.push(`<polyline class="route" points="${route.map(([x, y]) => `${f2(x)},${f2(y)}`).join(' ')}" marker-end="url(#arrow)"/>`);
   }
 
-  // The computer's move, for the player to carry out: a dashed route from its start.
-  const cm = !rv ? snap?.computer?.move : null;
+  // The computer's move (or the player's at another board), for the player here to carry out: a dashed route from its start.
+  const cm = !rv ? (snap?.computer?.move ?? snap?.remote?.move) : null;
   if (cm) {
     const route = [cm.from, ...cm.path].map((sq) => {
       const p = squareXY(sq, flipped);

@@ -128,6 +128,12 @@ export function renderStatus(s: ViewState, now?: number): string {
     c && !snap?.outcome
       ? `<p class="computer" role="status">The computer (${sideName(c.side)}, level ${c.level}) ${c.move ? `plays <strong>${esc(c.move.text)}</strong>: carry it out on the board.` : c.thinking ? 'is thinking…' : snap?.turn === c.side ? 'moves next.' : 'waits for your move.'}</p>`
       : '';
+  // A player at another board: their move is shown here to carry out, like the computer's.
+  const r = snap?.remote;
+  const remote =
+    r && !snap?.outcome
+      ? `<p class="computer remote" role="status">${esc(r.name)} (${sideName(r.side)}, at another board) ${r.move ? `plays <strong>${esc(r.move.text)}</strong>: carry it out on the board.` : snap?.turn === r.side ? 'moves next.' : 'waits for your move.'}</p>`
+      : '';
   const notice = s.notice && s.connection === 'open' ? `<p class="notice" role="note">${esc(s.notice.text)}</p>` : '';
   const kind = snap && s.connection !== 'open' ? 'offline' : snap && !snap.board.connected ? 'lost' : st.kind;
   return (
@@ -143,6 +149,7 @@ export function renderStatus(s: ViewState, now?: number): string {
       ? `<div class="progress" role="progressbar" aria-valuemin="0" aria-valuemax="${snap.calibration.total}" aria-valuenow="${snap.calibration.done}"><span style="width:${Math.round((100 * snap.calibration.done) / snap.calibration.total)}%"></span></div>`
       : '') +
     computer +
+    remote +
     notice +
     offer +
     `</div>`

@@ -1,0 +1,122 @@
+// Playing someone at another board (a game between two stations, #22): which
+// side they play and under what name, and the move of theirs the player here
+// is to carry out on the board — the computer opponent's flow, with the move
+// coming from the other board instead of the engine. Each of their moves is
+// checked before it is shown: it must be the next ply of this game, their
+// turn, and legal; a copy of a ply already played is recognised and dropped
+// (the network may deliver twice). Pure.
+
+import { legalMoves, longText, moveText, sideName, type Color, type Game, type Move } from '../rules/index.ts';
+import type { GameEvent, RemoteSetting, RemoteState } from '../protocol/v1.ts';
+import { CrownheadError } from '../common/errors.ts';
+
+/** Who plays at the other board: their side, and their name (as in the PDN tag of their side). */
+export type { RemoteSetting };
+
+export type RemoteMoveErrorCode = 'not-remote' | 'not-their-turn' | 'out-of-order' | 'illegal' | 'different-move';
+
+/** A move from the other board that cannot be taken: the reason named. */
+export class RemoteMoveError extends CrownheadError<RemoteMoveErrorCode> {
+  override readonly name = 'RemoteMoveError';
+  constructor(code: RemoteMoveErrorCode, message: string) {
+    super(code, message);
+  }
+}
+
+/** A move from the other board, as it arrives: the ply's index in the game (0-based) and its squares (from, then each landing). */
+export interface RemotePly {
+  ply: number;
+  path: readonly number[];
+  /** the mover's clock after the move, ms, as their board's clock read it (the clocks agree after every ply) */
+  clockMs?: number;
+}
+
+const samePath = (m: Move, path: readonly number[]) =>
+  m.from === path[0] && m.path.length === path.length - 1 && m.path.every((s, i) => s === path[i + 1]);
+
+export class RemoteOpponent {
+  /** the move of theirs waiting to be carried out here (null: none) */
+  move: Move | null = null;
+  /** its text (short, long where needed) */
+  private text = '';
+  /** its index in the game */
+  private movePly = -1;
+  /** the clock reading their board sent with it */
+  private clockMs: number | undefined;
+
+  constructor(readonly setting: RemoteSetting) {}
+
+  get side(): Color {
+    return this.setting.side;
+  }
+
+  /**
+   * Their move arrives. Returns the move to carry out, or null when it is a
+   * copy of what is already here (played, or already waiting). Throws
+   * RemoteMoveError naming what is wrong with anything else.
+   */
+  receive(game: Game, p: RemotePly): Move | null {
+    const done = game.plies[p.ply];
+    if (done) {
+      // Already on the board here: the same move again is a copy; another move is a disagreement to report.
+      if (done.before.turn === this.side && samePath(done.move, p.path)) return null;
+      throw new RemoteMoveError('different-move', `ply ${p.ply + 1} here is ${longText(done.move)}, not ${p.path.join('-')}`);
+    }
+    if (p.ply !== game.plies.length)
+      throw new RemoteMoveError('out-of-order', `ply ${p.ply + 1} arrived while this game is at ply ${game.plies.length + 1}`);
+    if (game.outcome) throw new RemoteMoveError('illegal', 'the game is over');
+    if (game.turn !== this.side) throw new RemoteMoveError('not-their-turn', `it is ${sideName(game.turn)}'s turn here`);
+    if (this.move && this.movePly === p.ply) {
+      if (samePath(this.move, p.path)) return null;
+      throw new RemoteMoveError('different-move', `ply ${p.ply + 1} is already ${this.text}`);
+    }
+    const legal = legalMoves(game.position, game.options);
+    const move = legal.find((m) => samePath(m, p.path));
+    if (!move) throw new RemoteMoveError('illegal', `${p.path.join('-')} is not a legal move for ${sideName(this.side)} here`);
+    this.move = move;
+    this.text = moveText(move, legal);
+    this.movePly = p.ply;
+    this.clockMs = p.clockMs;
+    return move;
+  }
+
+  /** Their move was carried out on the board: the clock reading their board sent (undefined: none sent). */
+  played(): number | undefined {
+    const ms = this.clockMs;
+    this.cancel();
+    return ms;
+  }
+
+  /** A takeback or a new game: nothing waits any more. */
+  cancel(): void {
+    this.move = null;
+    this.movePly = -1;
+    this.clockMs = undefined;
+  }
+
+  /** Said when a game starts: "Ann plays White at another board: carry out her moves here as they come." */
+  describe(): string {
+    return `${this.setting.name} plays ${sideName(this.side)} at another board: their moves are shown here to carry out.`;
+  }
+
+  /** The snapshot's part. */
+  state(): RemoteState {
+    const m = this.move;
+    return {
+      side: this.side,
+      name: this.setting.name,
+      move: m ? { text: this.text, from: m.from, path: [...m.path], captures: [...m.captures] } : null,
+    };
+  }
+}
+
+/** Their waiting move, announced: "Ann plays 11 to 15: carry it out on the board." */
+export function remoteMoveEvent(r: RemoteOpponent): Extract<GameEvent, { type: 'remote-move' }> {
+  const m = r.move!;
+  const route = m.captures.length ? `${m.from} takes ${m.path.join(', then ')}` : `${m.from} to ${m.to}`;
+  return {
+    type: 'remote-move',
+    ...r.state().move!,
+    say: `${r.setting.name} plays ${route}${m.crowned ? ', crowned' : ''}: carry it out on the board.`,
+  };
+}
