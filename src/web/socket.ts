@@ -3,8 +3,10 @@
 // for a fresh snapshot with a hello once back), and pings to notice a dead
 // connection (a laptop waking up, a phone switching networks). Outgoing
 // messages are checked against the protocol (src/protocol/v1.ts) before sent.
+// The first connection is the one boot.ts opened early, when there is one:
+// taken over with what it heard so far, replayed in order.
 
-import { basePath } from './base.ts';
+import { EARLY_SOCKET, socketUrl, type EarlySocket } from './base.ts';
 import { ClientMessage, PROTOCOL_VERSION, type Command } from '../protocol/v1.ts';
 
 export interface SocketEvents {
@@ -40,11 +42,12 @@ export class ServerSocket {
 
   /** ws under the page's base (/ws, or /boards/ID/ws in club mode); the control token (if the page has one) goes along so the server grants control. */
   static urlFor(loc: Pick<Location, 'protocol' | 'host'> & { pathname?: string }, token: string | null = null): string {
-    const base = basePath(loc.pathname ?? '/');
-    return `${loc.protocol === 'https:' ? 'wss:' : 'ws:'}//${loc.host}${base}ws${token ? `?token=${encodeURIComponent(token)}` : ''}`;
+    return socketUrl(loc, token);
   }
 
   connect(): void {
+    const early = takeEarlySocket(this.url);
+    if (early) return this.adopt(early);
     let ws: WebSocket;
     try {
       ws = new WebSocket(this.url);
@@ -52,30 +55,50 @@ export class ServerSocket {
       this.retry();
       return;
     }
+    this.attach(ws);
+  }
+
+  /** Takes over boot.ts's socket: our handlers from now on, and what it heard so far replayed in order. */
+  private adopt(early: EarlySocket): void {
+    const ws = early.ws;
+    this.attach(ws);
+    if (early.opened) this.opened();
+    for (const data of early.messages) this.heard(data);
+    // Closed before we took it (a server restarting): start over as after any lost connection.
+    if (early.closed || ws.readyState > WebSocket.OPEN) this.lost(ws);
+  }
+
+  private attach(ws: WebSocket): void {
     this.ws = ws;
-    ws.onopen = () => {
-      const again = this.everOpened;
-      this.attempt = 0;
-      this.everOpened = true;
-      this.lastHeard = Date.now();
-      this.on.open();
-      // The server greets every new connection; after a reconnect ask again explicitly.
-      if (again) this.sendRaw({ v: PROTOCOL_VERSION as 1, type: 'hello' });
-      this.startPings();
-    };
-    ws.onmessage = (e) => {
-      this.lastHeard = Date.now();
-      if (typeof e.data === 'string') this.on.message(e.data);
-    };
-    ws.onclose = () => {
-      if (this.ws !== ws) return;
-      this.ws = null;
-      this.stopPings();
-      this.retry();
-    };
+    ws.onopen = () => this.opened();
+    ws.onmessage = (e) => this.heard(e.data);
+    ws.onclose = () => this.lost(ws);
     ws.onerror = () => {
       // onclose follows.
     };
+  }
+
+  private opened(): void {
+    const again = this.everOpened;
+    this.attempt = 0;
+    this.everOpened = true;
+    this.lastHeard = Date.now();
+    this.on.open();
+    // The server greets every new connection; after a reconnect ask again explicitly.
+    if (again) this.sendRaw({ v: PROTOCOL_VERSION as 1, type: 'hello' });
+    this.startPings();
+  }
+
+  private heard(data: unknown): void {
+    this.lastHeard = Date.now();
+    if (typeof data === 'string') this.on.message(data);
+  }
+
+  private lost(ws: WebSocket): void {
+    if (this.ws !== ws) return;
+    this.ws = null;
+    this.stopPings();
+    this.retry();
   }
 
   private retry(): void {
@@ -140,4 +163,16 @@ export class ServerSocket {
     const msg: ClientMessage = { v: 1, type: 'command', id, command, ...(this.token ? { token: this.token } : {}) };
     return this.sendRaw(msg) ? id : null;
   }
+}
+
+/** boot.ts's socket to the same address, once; null marks it taken (or too late: boot.ts opens none after this). */
+function takeEarlySocket(url: string): EarlySocket | null {
+  // browser edge: boot.ts leaves its socket as a property of the page's global object
+  const g = globalThis as unknown as Record<string, EarlySocket | null | undefined>;
+  const early = g[EARLY_SOCKET];
+  g[EARLY_SOCKET] = null;
+  if (!early) return null;
+  if (early.url === url) return early;
+  early.ws.close();
+  return null;
 }
