@@ -71,14 +71,14 @@ try {
     await page.goto(svc.url);
     // Waits in the page's own world for the mark (a PerformanceObserver): playwright's waitForFunction would
     // first compile its injected script in the page, on the page's main thread, just while the page draws.
+    // (No named functions inside: tsx would wrap them in a helper the page does not have.)
     const ms = await page.evaluate(
       () =>
         new Promise<number>((resolve, reject) => {
-          const seen = () => performance.getEntriesByName('crownhead-first-render')[0]?.startTime;
-          const now = seen();
+          const now = performance.getEntriesByName('crownhead-first-render')[0]?.startTime;
           if (now !== undefined) return resolve(now);
           new PerformanceObserver((_list, observer) => {
-            const at = seen();
+            const at = performance.getEntriesByName('crownhead-first-render')[0]?.startTime;
             if (at === undefined) return;
             observer.disconnect();
             resolve(at);
