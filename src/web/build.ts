@@ -23,21 +23,24 @@ const CROWN_SVG =
   '<svg viewBox="0 0 32 32" aria-hidden="true"><circle cx="16" cy="19" r="11" fill="#1c1c20" stroke="#5d5d66" stroke-width="2"/><path d="M8.5 22 7 11l5.5 4.5L16 8l3.5 7.5L25 11l-1.5 11z" fill="#f2c14e"/></svg>';
 const FAVICON = 'data:image/svg+xml,' + encodeURIComponent(CROWN_SVG.replace(' aria-hidden="true"', ' xmlns="http://www.w3.org/2000/svg"'));
 
-function indexHtml(js: string, css: string, boot: string): string {
-  // The boot script before the stylesheet: a script after one would wait for it to load.
+/** Both pages' document head: the title and description, the icon, an inline script (before the stylesheet: a script after one would wait for it to load), the stylesheet. */
+function head(title: string, description: string, css: string, script = ''): string {
   return `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1, viewport-fit=cover">
 <meta name="theme-color" content="#13171b">
-<meta name="description" content="Crownhead: live board, moves and alerts for a game of checkers on a real board">
-<title>Crownhead</title>
+<meta name="description" content="${description}">
+<title>${title}</title>
 <link rel="icon" href="${FAVICON}">
-<script>${boot}</script>
-<link rel="stylesheet" href="${css}">
+${script ? `<script>${script}</script>\n` : ''}<link rel="stylesheet" href="${css}">
 </head>
-<body data-status="setup">
+`;
+}
+
+function indexHtml(js: string, css: string, boot: string): string {
+  return `${head('Crownhead', 'Crownhead: live board, moves and alerts for a game of checkers on a real board', css, boot)}<body data-status="setup">
 <header class="top">
 <h1 class="brand">${CROWN_SVG}Crownhead</h1>
 <div id="conn" aria-live="polite"></div>
@@ -65,18 +68,8 @@ function indexHtml(js: string, css: string, boot: string): string {
 /** The club pages' shell: /watch (spectators, no token, no controls) or /arbiter (the same grid with the arbiter's list and tools). */
 function clubHtml(mode: 'watch' | 'arbiter', js: string, css: string): string {
   const title = mode === 'arbiter' ? 'Arbiter' : 'Live boards';
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1, viewport-fit=cover">
-<meta name="theme-color" content="#13171b">
-<meta name="description" content="Crownhead: ${mode === 'arbiter' ? 'the arbiter’s view of every board' : 'every board of the room, live'}">
-<title>Crownhead · ${title}</title>
-<link rel="icon" href="${FAVICON}">
-<link rel="stylesheet" href="${css}">
-</head>
-<body data-mode="${mode}">
+  const description = `Crownhead: ${mode === 'arbiter' ? 'the arbiter’s view of every board' : 'every board of the room, live'}`;
+  return `${head(`Crownhead · ${title}`, description, css)}<body data-mode="${mode}">
 <header class="top">
 <h1 class="brand">${CROWN_SVG}Crownhead <span class="what">${title}</span></h1>
 <div id="club-conn"></div>
