@@ -1,8 +1,8 @@
 // The page's entry point: wires the WebSocket client, the reducer (state.ts)
 // and the renderer (render.ts) to the DOM. The game comes first: the socket
 // (boot.ts's, opened from the HTML's head) is taken over and a hello already
-// heard is drawn at once; the rest is wired once it is on screen. Owns the DOM and the page's own
-// HTTP reads (the archive and its trash; the builder's sensor view, asked for
+// heard is drawn at once; the rest is wired once it is on screen. Owns the
+// DOM and the page's own HTTP reads (the archive and its trash; the builder's sensor view, asked for
 // a few times a second only while its panel is open: sensors.ts): regions are re-rendered when their HTML changes
 // (keeping keyboard focus), clicks on elements with data-act become local
 // actions or server commands, arrow keys and swipes step through the game
