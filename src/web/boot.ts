@@ -7,6 +7,9 @@
 
 import { EARLY_SOCKET, socketUrl, type EarlySocket } from './base.ts';
 
+/** Messages kept for socket.ts at the most (the hello and a few seconds of clock ticks and counts are a handful). */
+const KEEP_AT_MOST = 200;
+
 // browser edge: the hand-over to socket.ts is a property of the page's global object
 const g = globalThis as unknown as Record<string, EarlySocket | null | undefined>;
 if (g[EARLY_SOCKET] === undefined) openEarly();
@@ -28,6 +31,8 @@ function openEarly(): void {
     if (typeof e.data !== 'string') return;
     if (!early.messages.length) performance.mark('crownhead-first-message');
     early.messages.push(e.data);
+    // Nobody took it over (app.js did not load): stop keeping messages; socket.ts, if it comes, connects anew.
+    if (early.messages.length >= KEEP_AT_MOST) ws.close();
   };
   ws.onclose = () => {
     early.closed = true;

@@ -189,4 +189,18 @@ describe('ServerSocket', () => {
       ['ws://h/ws?token=new', 0],
     ]);
   });
+
+  it('boot.ts keeps a bounded number of messages when nothing takes its socket over', async () => {
+    const early = await boot('http://h/');
+    FakeWS.all[0].open();
+    for (let i = 0; i < 1000 && FakeWS.all[0].readyState === 1; i++) FakeWS.all[0].onmessage?.({ data: `m${i}` });
+    expect(FakeWS.all[0].readyState).toBe(3);
+    expect(early?.messages.length).toBe(200);
+    // Taken over late: the closed socket is started over.
+    FakeWS.all[0].onclose?.();
+    new ServerSocket('ws://h/ws', handlers(), null, () => 0.5).connect();
+    expect(events.slice(-1)).toEqual(['closed later']);
+    vi.advanceTimersByTime(500);
+    expect(FakeWS.all).toHaveLength(2);
+  });
 });
