@@ -3,7 +3,9 @@
 // prepared once (ETag, gzip), the versioned script and stylesheet cached for
 // good, and the route that serves them (a 503 naming the problem when there
 // is no page: the API still works). The club pages' two HTML shells are left
-// to their own routes (club-pages.ts), which send them with `sendAsset`.
+// to their own routes (club-pages.ts), which send them with `sendAsset`. An
+// HTML file's inline scripts (the page's boot.ts) are allowed by their hashes
+// in its Content-Security-Policy, and no other inline script is.
 
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -19,6 +21,8 @@ export interface Asset {
   etag: string;
   /** the content hash the page's HTML links it by (?v=…) */
   hash: string;
+  /** an HTML file's inline scripts as CSP sources ('sha256-…') */
+  scripts: string[];
 }
 
 /** The page's files by URL path, or why there is no page (the same {ok, code, message} as every other failure). */
@@ -86,12 +90,30 @@ export function loadPage(logger: Logger): Promise<Page> {
         gzip: gzip && gzip.length < body.length ? gzip : null,
         etag: `"${createHash('sha1').update(body).digest('base64url')}"`,
         hash: createHash('sha256').update(body).digest('hex').slice(0, 10),
+        scripts: type.startsWith('text/html') ? inlineScriptSources(body.toString('utf8')) : [],
       });
     }
     logger.debug({ files: assets.size, ms: Math.round(performance.now() - t0), prebuilt: BUNDLED }, 'page loaded');
     return { ok: true, assets };
   })();
   return pageBuild;
+}
+
+/** The CSP sources that allow an HTML file's inline scripts: 'sha256-…' of each one's text. */
+export function inlineScriptSources(html: string): string[] {
+  return [...html.matchAll(/<script>([\s\S]*?)<\/script>/g)].map(
+    (m) => `'sha256-${createHash('sha256').update(m[1], 'utf8').digest('base64')}'`,
+  );
+}
+
+/** The response's CSP (set by http.ts for every route) with these inline scripts allowed too. */
+function allowInlineScripts(res: express.Response, sources: string[]): void {
+  const csp = res.getHeader('Content-Security-Policy');
+  if (!sources.length || typeof csp !== 'string') return;
+  res.setHeader(
+    'Content-Security-Policy',
+    csp.replace(/(^|;\s*)script-src ([^;]*)/, (_m, pre: string, list: string) => `${pre}script-src ${list} ${sources.join(' ')}`),
+  );
 }
 
 /** GET/HEAD of the page's files (before the API routes). */
@@ -123,6 +145,7 @@ export function sendAsset(req: express.Request, res: express.Response, asset: As
   res.setHeader('Cache-Control', cacheControl ?? (forGood ? 'public, max-age=31536000, immutable' : 'no-cache'));
   res.setHeader('Vary', 'Accept-Encoding');
   res.setHeader('Content-Type', asset.type);
+  allowInlineScripts(res, asset.scripts);
   if (req.headers['if-none-match'] === asset.etag) {
     res.status(304).end();
     return;

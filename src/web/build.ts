@@ -1,6 +1,7 @@
 // Builds the page in memory at service start: esbuild bundles src/web/main.ts
 // (and the CSS it imports), minified, no source map; the HTML shell is
-// written here. The club pages (/watch, /arbiter) are a second bundle from
+// written here, with the tiny boot.ts inline in its head (it opens the socket
+// while main.ts loads; page.ts allows it by its hash in the page's CSP). The club pages (/watch, /arbiter) are a second bundle from
 // src/web/club-main.ts with their own two shells. The result is a map from
 // URL path to body and content type that the HTTP server serves as it is
 // (no build step, no files on disk).
@@ -22,19 +23,24 @@ const CROWN_SVG =
   '<svg viewBox="0 0 32 32" aria-hidden="true"><circle cx="16" cy="19" r="11" fill="#1c1c20" stroke="#5d5d66" stroke-width="2"/><path d="M8.5 22 7 11l5.5 4.5L16 8l3.5 7.5L25 11l-1.5 11z" fill="#f2c14e"/></svg>';
 const FAVICON = 'data:image/svg+xml,' + encodeURIComponent(CROWN_SVG.replace(' aria-hidden="true"', ' xmlns="http://www.w3.org/2000/svg"'));
 
-function indexHtml(js: string, css: string): string {
+/** Both pages' document head: the title and description, the icon, an inline script (before the stylesheet: a script after one would wait for it to load), the stylesheet. */
+function head(title: string, description: string, css: string, script = ''): string {
   return `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1, viewport-fit=cover">
 <meta name="theme-color" content="#13171b">
-<meta name="description" content="Crownhead: live board, moves and alerts for a game of checkers on a real board">
-<title>Crownhead</title>
+<meta name="description" content="${description}">
+<title>${title}</title>
 <link rel="icon" href="${FAVICON}">
-<link rel="stylesheet" href="${css}">
+${script ? `<script>${script}</script>\n` : ''}<link rel="stylesheet" href="${css}">
 </head>
-<body data-status="setup">
+`;
+}
+
+function indexHtml(js: string, css: string, boot: string): string {
+  return `${head('Crownhead', 'Crownhead: live board, moves and alerts for a game of checkers on a real board', css, boot)}<body data-status="setup">
 <header class="top">
 <h1 class="brand">${CROWN_SVG}Crownhead</h1>
 <div id="conn" aria-live="polite"></div>
@@ -50,6 +56,8 @@ function indexHtml(js: string, css: string): string {
 </main>
 <div id="live-polite" class="sr-only" aria-live="polite"></div>
 <div id="live-assertive" class="sr-only" aria-live="assertive" role="alert"></div>
+<div id="archive" hidden></div>
+<div id="sensors" hidden></div>
 <noscript><p style="padding:20px">Crownhead needs JavaScript to show the live board.</p></noscript>
 <script type="module" src="${js}"></script>
 </body>
@@ -60,18 +68,8 @@ function indexHtml(js: string, css: string): string {
 /** The club pages' shell: /watch (spectators, no token, no controls) or /arbiter (the same grid with the arbiter's list and tools). */
 function clubHtml(mode: 'watch' | 'arbiter', js: string, css: string): string {
   const title = mode === 'arbiter' ? 'Arbiter' : 'Live boards';
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1, viewport-fit=cover">
-<meta name="theme-color" content="#13171b">
-<meta name="description" content="Crownhead: ${mode === 'arbiter' ? 'the arbiter’s view of every board' : 'every board of the room, live'}">
-<title>Crownhead · ${title}</title>
-<link rel="icon" href="${FAVICON}">
-<link rel="stylesheet" href="${css}">
-</head>
-<body data-mode="${mode}">
+  const description = `Crownhead: ${mode === 'arbiter' ? 'the arbiter’s view of every board' : 'every board of the room, live'}`;
+  return `${head(`Crownhead · ${title}`, description, css)}<body data-mode="${mode}">
 <header class="top">
 <h1 class="brand">${CROWN_SVG}Crownhead <span class="what">${title}</span></h1>
 <div id="club-conn"></div>
@@ -94,8 +92,8 @@ export const CLUB_PATHS = ['/watch', '/arbiter', '/assets/club.js', '/assets/clu
 const hash = (b: Buffer): string => createHash('sha256').update(b).digest('hex').slice(0, 10);
 
 /**
- * Bundles the page and the club pages; entries keyed by URL path: '/',
- * '/assets/app.js', '/assets/app.css', and '/watch', '/arbiter',
+ * Bundles the page and the club pages; entries keyed by URL path: '/'
+ * (with boot.ts inline), '/assets/app.js', '/assets/app.css', and '/watch', '/arbiter',
  * '/assets/club.js', '/assets/club.css'.
  */
 export async function buildPage(): Promise<Map<string, PageAsset>> {
@@ -113,6 +111,20 @@ export async function buildPage(): Promise<Map<string, PageAsset>> {
     charset: 'utf8',
     logLevel: 'silent',
   });
+  // boot.ts as a classic script (it runs as the HTML is read, in its own scope).
+  const boot = await build({
+    entryPoints: [join(HERE, 'boot.ts')],
+    bundle: true,
+    write: false,
+    minify: true,
+    format: 'iife',
+    platform: 'browser',
+    target: 'es2022',
+    legalComments: 'none',
+    charset: 'utf8',
+    logLevel: 'silent',
+  });
+  const bootJs = boot.outputFiles[0].text.trim();
   const out = new Map<string, PageAsset>();
   // The versioned address of each output by name: 'app.js' → '/assets/app.js?v=…'.
   const linked = new Map<string, string>();
@@ -129,7 +141,7 @@ export async function buildPage(): Promise<Map<string, PageAsset>> {
     if (!url) throw new Error(`page build produced no ${name}`);
     return url;
   };
-  out.set('/', { body: Buffer.from(indexHtml(link('app.js'), link('app.css'))), type: 'text/html; charset=utf-8' });
+  out.set('/', { body: Buffer.from(indexHtml(link('app.js'), link('app.css'), bootJs)), type: 'text/html; charset=utf-8' });
   for (const mode of ['watch', 'arbiter'] as const)
     out.set(`/${mode}`, { body: Buffer.from(clubHtml(mode, link('club.js'), link('club.css'))), type: 'text/html; charset=utf-8' });
   return out;

@@ -8,7 +8,7 @@
 // arbiter's own address gave.
 
 import { esc, f2 } from './html.ts';
-import { formatClock } from './render.ts';
+import { clockFace } from './render.ts';
 import { squareXY } from './model.ts';
 import type { BoardSummary, ClockState, Side } from '../protocol/v1.ts';
 import {
@@ -85,12 +85,8 @@ export function renderSmallBoard(b: BoardSummary): string {
 
 // ------------------------------------------------------------------ a card
 
-/** A side's clock as shown: its time, "0:00" once flagged, "Time 0:42" (the grace left) once time per move is called. */
-export function clockText(c: ClockState, side: Side): string {
-  if (c.flagged === side) return '0:00';
-  if (c.perMove?.timeCalled === side) return `Time ${formatClock(c.perMove.graceLeft)}`;
-  return formatClock(c[side]);
-}
+/** A side's clock as shown: the one-board page's clock face (render.ts). */
+export const clockText = clockFace;
 
 function playerRow(b: BoardSummary, side: Side, clock: ClockState | null): string {
   const name = (b.tags[side === 'black' ? 'Black' : 'White'] ?? '').trim();

@@ -7,7 +7,7 @@
 // headings, a clock now, a time call, the moves played, the state in words
 // and tone, and the arbiter's list of boards needing attention. No DOM.
 
-import { RESULT_WORDS } from './model.ts';
+import { clockAfter, RESULT_WORDS } from './model.ts';
 import { WatchMessage, type BoardState, type BoardSummary, type ClockState, type Side } from '../protocol/v1.ts';
 
 export type ClubMode = 'watch' | 'arbiter';
@@ -149,15 +149,7 @@ export const movesPlayed = (plies: number): number => Math.ceil(plies / 2);
 export function clockNow(e: BoardEntry, now: number, live: boolean): ClockState | null {
   const c = e.board.clock;
   if (!c) return null;
-  if (!live || !c.running || c.flagged || e.board.result !== '*') return c;
-  const elapsed = Math.max(0, now - e.at);
-  const pm = c.perMove;
-  if (pm) {
-    const left = c[c.running] - elapsed;
-    if (pm.timeCalled === c.running) return { ...c, perMove: { ...pm, graceLeft: Math.max(0, pm.graceLeft - elapsed) } };
-    if (left <= 0) return { ...c, [c.running]: 0, perMove: { ...pm, timeCalled: c.running, graceLeft: Math.max(0, pm.graceLeft + left) } };
-  }
-  return { ...c, [c.running]: Math.max(0, c[c.running] - elapsed) };
+  return !live || e.board.result !== '*' ? c : clockAfter(c, now - e.at);
 }
 
 /** "Time" called on a side (ACF time per move: the limit is out, the grace period runs), or a flag fallen in a game not yet over. */

@@ -1,6 +1,8 @@
 // The page's entry point: wires the WebSocket client, the reducer (state.ts)
-// and the renderer (render.ts) to the DOM. Owns the DOM and the page's own
-// HTTP reads (the archive and its trash; the builder's sensor view, asked for
+// and the renderer (render.ts) to the DOM. The game comes first: the socket
+// (boot.ts's, opened from the HTML's head) is taken over and a hello already
+// heard is drawn at once; the rest is wired once it is on screen. Owns the
+// DOM and the page's own HTTP reads (the archive and its trash; the builder's sensor view, asked for
 // a few times a second only while its panel is open: sensors.ts): regions are re-rendered when their HTML changes
 // (keeping keyboard focus), clicks on elements with data-act become local
 // actions or server commands, arrow keys and swipes step through the game
@@ -47,13 +49,14 @@ const socket = new ServerSocket(
     message: (raw) => {
       if (!heard) {
         heard = true;
-        performance.mark('crownhead-first-message');
+        // (boot.ts marks it when it heard the hello before this script ran)
+        if (!performance.getEntriesByName('crownhead-first-message').length) performance.mark('crownhead-first-message');
       }
       dispatch({ type: 'message', raw, now: Date.now() }, raw);
       if (!performance.getEntriesByName('crownhead-parsed').length) performance.mark('crownhead-parsed');
     },
     open: () => {
-      if (!heard) performance.mark('crownhead-socket-open');
+      if (!heard && !performance.getEntriesByName('crownhead-socket-open').length) performance.mark('crownhead-socket-open');
       dispatch({ type: 'socket', state: 'open', now: Date.now() });
     },
     closed: (retryInMs) => dispatch({ type: 'socket', state: 'closed', now: Date.now(), retryInMs }),
@@ -163,6 +166,7 @@ function render(): void {
     // The first render of the game (the bench reads it: time from navigation start to the board on screen).
     firstGame = true;
     performance.mark('crownhead-first-render');
+    afterPaint(wireOnce);
   }
   patch('archive', renderArchive(state, now));
   $('archive').hidden = !state.archive.open;
@@ -532,18 +536,31 @@ function wireSwipe(): void {
 
 function start(): void {
   performance.mark('crownhead-script');
-  // Connect first: the hello (the game to draw) is on its way while the page wires itself up.
-  socket.connect();
   loadPrefs();
+  // Connect first: boot.ts's socket, when it is there, has usually heard the hello (the game to draw) already, and
+  // the game is drawn right here. The rest is wired once the game is on screen (render: a hello still on its way is
+  // drawn first), or in 150 ms without it.
+  socket.connect();
+  setTimeout(wireOnce, 150);
+}
+
+let wired = false;
+function wireOnce(): void {
+  if (wired) return;
+  wired = true;
+  wire();
+}
+
+/** Runs `f` after the next frame is painted (a page opened in a background tab gets no frames: the timer runs it anyway). */
+function afterPaint(f: () => void): void {
+  requestAnimationFrame(() => setTimeout(f, 0));
+  setTimeout(f, 100);
+}
+
+/** The forms, the swipe, the keys and clicks, the clocks' tick; then the page drawn with them. */
+function wire(): void {
   forms = wireForms({ state: () => state, dispatch, render, send, gameInProgress });
   wireSwipe();
-  const archive = document.createElement('div');
-  archive.id = 'archive';
-  archive.hidden = true;
-  const sensorPanel = document.createElement('div');
-  sensorPanel.id = 'sensors';
-  sensorPanel.hidden = true;
-  document.body.append(archive, sensorPanel);
   document.addEventListener('keydown', onKey);
   const unlock = () => sounds.unlock();
   document.addEventListener('pointerdown', unlock, { capture: true });
@@ -573,6 +590,7 @@ function start(): void {
     if (!document.hidden) socket.nudge();
   });
   setInterval(tick, 200);
+  // The state so far (connecting, or the game already drawn) with the forms now wired.
   render();
   // browser edge: the page's state for the browser tests and the console (window has no such property in the DOM types)
   (globalThis as unknown as { crownhead: unknown }).crownhead = { state: () => state };

@@ -1,9 +1,10 @@
 // The page's data: the protocol's types as the page uses them (the parsed
 // message is used directly, see src/protocol/v1.ts), replaying a game's move
 // records to show any earlier position (review mode), the board geometry
-// the renderer needs, and a time control tag written the way the form takes it.
+// the renderer needs, a time control tag written the way the form takes it,
+// and a running clock counted down between messages (both pages).
 
-import type { MoveRecord, Piece, Side } from '../protocol/v1.ts';
+import type { ClockState, MoveRecord, Piece, Side } from '../protocol/v1.ts';
 
 export type {
   Alert,
@@ -35,6 +36,23 @@ export function piecesAfter(start: readonly Piece[], moves: readonly MoveRecord[
     at.set(m.to, { square: m.to, color: p?.color ?? m.side, king: (p?.king ?? false) || m.crowned });
   }
   return [...at.values()].sort((a, b) => a.square - b.square);
+}
+
+/**
+ * A running clock `elapsed` ms after it was heard: the running side counted
+ * down, and with time per move the grace period once the limit is out
+ * ("time" called). A stopped or flagged clock is as heard.
+ */
+export function clockAfter(c: ClockState, elapsed: number): ClockState {
+  if (!c.running || c.flagged) return c;
+  const ms = Math.max(0, elapsed);
+  const pm = c.perMove;
+  if (pm) {
+    const left = c[c.running] - ms;
+    if (pm.timeCalled === c.running) return { ...c, perMove: { ...pm, graceLeft: Math.max(0, pm.graceLeft - ms) } };
+    if (left <= 0) return { ...c, [c.running]: 0, perMove: { ...pm, timeCalled: c.running, graceLeft: Math.max(0, pm.graceLeft + left) } };
+  }
+  return { ...c, [c.running]: Math.max(0, c[c.running] - ms) };
 }
 
 // ------------------------------------------------------------------ geometry

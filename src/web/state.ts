@@ -8,6 +8,7 @@
 
 import { ServerMessage, type Command, type GameEvent, type StorageHealth, type TrashList } from '../protocol/v1.ts';
 import {
+  clockAfter,
   piecesAfter,
   sideName,
   type ArchiveEntry,
@@ -463,16 +464,7 @@ export function clockNow(s: ViewState, now: number): Clock | null {
   const c = s.clock;
   if (!c) return null;
   // Offline the page does not know the clocks: they stay as last heard.
-  if (!c.running || c.flagged || s.connection !== 'open') return c;
-  const elapsed = Math.max(0, now - s.clockAt);
-  const pm = c.perMove;
-  if (pm) {
-    // Time per move: the limit runs out, then the grace period after "time".
-    const left = c[c.running] - elapsed;
-    if (pm.timeCalled === c.running) return { ...c, perMove: { ...pm, graceLeft: Math.max(0, pm.graceLeft - elapsed) } };
-    if (left <= 0) return { ...c, [c.running]: 0, perMove: { ...pm, timeCalled: c.running, graceLeft: Math.max(0, pm.graceLeft + left) } };
-  }
-  return { ...c, [c.running]: Math.max(0, c[c.running] - elapsed) };
+  return s.connection !== 'open' ? c : clockAfter(c, now - s.clockAt);
 }
 
 /** Is the button `key` waiting for its confirming click? */

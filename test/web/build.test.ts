@@ -27,9 +27,28 @@ describe('buildPage', () => {
     expect(html).toMatch(/^<!doctype html>/);
     expect(html).toMatch(/<script type="module" src="\/assets\/app\.js\?v=[0-9a-f]{10}"><\/script>/);
     expect(html).toMatch(/<link rel="stylesheet" href="\/assets\/app\.css\?v=[0-9a-f]{10}">/);
+    // boot.ts inline in the head, before the stylesheet (a script after one waits for it): it opens the socket.
+    const boot = /<script>([\s\S]*?)<\/script>\n<link rel="stylesheet"/.exec(html)?.[1] ?? '';
+    expect(boot).toContain('new WebSocket(');
+    expect(boot.length).toBeLessThan(1500);
+    expect(html.indexOf('<script>')).toBeLessThan(html.indexOf('</head>'));
     expect(html).toContain('<meta name="viewport"');
     // The containers the script renders into, and the two live regions.
-    for (const id of ['board', 'hand', 'status', 'players', 'moves', 'game', 'forms', 'banner', 'conn', 'toggles', 'log'])
+    for (const id of [
+      'board',
+      'hand',
+      'status',
+      'players',
+      'moves',
+      'game',
+      'forms',
+      'banner',
+      'conn',
+      'toggles',
+      'log',
+      'archive',
+      'sensors',
+    ])
       expect(html).toContain(`id="${id}"`);
     expect(html).toContain('id="live-polite" class="sr-only" aria-live="polite"');
     expect(html).toContain('id="live-assertive" class="sr-only" aria-live="assertive"');

@@ -1,10 +1,12 @@
 // The page's WebSocket client with a stand-in WebSocket: the /ws address (with
 // the control token), commands sent with id and token and checked against the
 // schema, reconnection with backoff and a hello after reconnecting, and a
-// dead connection noticed by silence.
+// dead connection noticed by silence; the early socket boot.ts opens from the
+// HTML's head, taken over with what it heard (in order), or left alone.
 
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ServerSocket, backoff } from '../../src/web/socket.ts';
+import { EARLY_SOCKET, type EarlySocket } from '../../src/web/base.ts';
 
 class FakeWS {
   static OPEN = 1;
@@ -50,7 +52,16 @@ beforeEach(() => {
 afterEach(() => {
   vi.useRealTimers();
   vi.unstubAllGlobals();
+  delete (globalThis as Record<string, unknown>)[EARLY_SOCKET];
 });
+
+/** Runs boot.ts as the HTML's head would, on a page at `href`; its early socket (or none). */
+async function boot(href: string): Promise<EarlySocket | null | undefined> {
+  vi.stubGlobal('location', new URL(href));
+  vi.resetModules();
+  await import('../../src/web/boot.ts');
+  return (globalThis as Record<string, unknown>)[EARLY_SOCKET] as EarlySocket | null | undefined;
+}
 
 describe('ServerSocket', () => {
   it('connects to /ws on the page host, with the token when the page has one', () => {
@@ -124,5 +135,72 @@ describe('ServerSocket', () => {
     expect([1, 2, 3, 4, 5, 6, 7, 10].map((n) => backoff(n, () => 0.5))).toEqual([500, 1000, 2000, 4000, 8000, 10000, 10000, 10000]);
     expect(backoff(1, () => 0)).toBe(400);
     expect(backoff(1, () => 1)).toBe(600);
+  });
+
+  it('takes over the socket boot.ts opened, replaying what it heard in order before what comes after', async () => {
+    const early = await boot('http://h:8080/boards/B2/?token=k');
+    expect(FakeWS.all.map((w) => w.url)).toEqual(['ws://h:8080/boards/B2/ws?token=k']);
+    FakeWS.all[0].open();
+    FakeWS.all[0].onmessage?.({ data: 'hello' });
+    FakeWS.all[0].onmessage?.({ data: 'counts' });
+    expect(early?.messages).toEqual(['hello', 'counts']);
+    const s = new ServerSocket('ws://h:8080/boards/B2/ws?token=k', handlers(), 'k');
+    s.connect();
+    expect(FakeWS.all).toHaveLength(1); // no second connection
+    expect(events).toEqual(['open', 'message hello', 'message counts']);
+    FakeWS.all[0].onmessage?.({ data: 'clock' });
+    expect(events.at(-1)).toBe('message clock');
+    expect(s.command({ name: 'takeback' })).toMatch(/^c\d+$/);
+    expect(FakeWS.all[0].sent).toHaveLength(1); // the server greeted this connection: no hello asked
+    // Taken once: boot.ts run again (or late) opens nothing.
+    expect(await boot('http://h:8080/boards/B2/?token=k')).toBeNull();
+    expect(FakeWS.all).toHaveLength(1);
+  });
+
+  it('an early socket still connecting is taken over and opens later; one that closed is reconnected', async () => {
+    await boot('http://h/');
+    const s = new ServerSocket('ws://h/ws', handlers(), null, () => 0.5);
+    s.connect();
+    expect(events).toEqual([]);
+    FakeWS.all[0].open();
+    expect(events).toEqual(['open']);
+
+    delete (globalThis as Record<string, unknown>)[EARLY_SOCKET];
+    FakeWS.all = [];
+    events = [];
+    await boot('http://h/');
+    FakeWS.all[0].open();
+    FakeWS.all[0].drop(); // the service restarting while the page's script loaded
+    const t = new ServerSocket('ws://h/ws', handlers(), null, () => 0.5);
+    t.connect();
+    expect(events).toEqual(['open', 'closed later']);
+    vi.advanceTimersByTime(500);
+    expect(FakeWS.all).toHaveLength(2);
+    FakeWS.all[1].open();
+    expect(FakeWS.all[1].sent.map((m) => JSON.parse(m))).toEqual([{ v: 1, type: 'hello' }]);
+  });
+
+  it('an early socket to another address is closed, not used', async () => {
+    await boot('http://h/?token=old');
+    const s = new ServerSocket('ws://h/ws?token=new', handlers(), 'new');
+    s.connect();
+    expect(FakeWS.all.map((w) => [w.url, w.readyState])).toEqual([
+      ['ws://h/ws?token=old', 3],
+      ['ws://h/ws?token=new', 0],
+    ]);
+  });
+
+  it('boot.ts keeps a bounded number of messages when nothing takes its socket over', async () => {
+    const early = await boot('http://h/');
+    FakeWS.all[0].open();
+    for (let i = 0; i < 1000 && FakeWS.all[0].readyState === 1; i++) FakeWS.all[0].onmessage?.({ data: `m${i}` });
+    expect(FakeWS.all[0].readyState).toBe(3);
+    expect(early?.messages.length).toBe(200);
+    // Taken over late: the closed socket is started over.
+    FakeWS.all[0].onclose?.();
+    new ServerSocket('ws://h/ws', handlers(), null, () => 0.5).connect();
+    expect(events.slice(-1)).toEqual(['closed later']);
+    vi.advanceTimersByTime(500);
+    expect(FakeWS.all).toHaveLength(2);
   });
 });
