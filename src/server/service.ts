@@ -28,6 +28,7 @@ import type { SpectatorFeed } from './feed.ts';
 import type { Director } from './director.ts';
 import { Club, clubRoom, openClubBoards, type ClubOptions, type RoomBase } from './club.ts';
 import { gameIds } from '../game/ids.ts';
+import type { OpenedSource } from '../sensors/open.ts';
 import express from 'express';
 
 export type { ClubOptions } from './club.ts';
@@ -67,6 +68,8 @@ export interface ServiceOptions {
   engine?: EngineOptions;
   http?: HttpOptions;
   log?: LogOptions;
+  /** every journal record once the store has it (a station publishes them: src/stations/station.ts) */
+  onJournal?: RoomBase['onJournal'];
 }
 
 export interface Service {
@@ -88,6 +91,8 @@ export interface Service {
   feed: SpectatorFeed | null;
   /** the tournament director (club mode) */
   director: Director | null;
+  /** club mode: a board joins once the service runs (a station that appeared); its room is returned */
+  join: ((board: OpenedSource) => Promise<Room>) | null;
   logger: Logger;
   /** the board in words, and why the simulated board is used if a real one was not found */
   board: { description: string; fallback: string | null; identity: BoardIdentity };
@@ -132,10 +137,10 @@ function pageUrl(host: string, port: number): string {
 
 /** The rooms: one as today, or one per board of a club (each in <games>/boards/ID, tagged with its board number). */
 async function openRooms(opts: ServiceOptions, deps: RoomDeps): Promise<Room[]> {
-  const base: RoomBase = { storage: opts.storage, game: opts.game, pages: opts.http?.ws };
+  const base: RoomBase = { storage: opts.storage, game: opts.game, pages: opts.http?.ws, onJournal: opts.onJournal };
   if (!opts.club) return [await Room.open({ ...base, board: opts.board }, deps)];
   const boards = await openClubBoards(opts.club);
-  if (boards.length === 1) return [await Room.open({ ...base, opened: boards[0]! }, deps)];
+  if (boards.length === 1 && !opts.club.always) return [await Room.open({ ...base, opened: boards[0]! }, deps)];
   const rooms: Room[] = [];
   try {
     for (const [i, b] of boards.entries()) rooms.push(await clubRoom(base, b, i + 1, deps));
@@ -183,7 +188,7 @@ export async function startService(opts: ServiceOptions): Promise<Service> {
     throw e;
   });
   const room = rooms[0]!;
-  const club = rooms.length > 1 ? new Club(rooms, access, logger, opts.storage.gamesDir, opts.club) : null;
+  const club = rooms.length > 1 || opts.club?.always ? new Club(rooms, access, logger, opts.storage.gamesDir, opts.club) : null;
   let server: Server | null = null;
   let gateway: WsGateway | null = null;
   const teardown = async () => {
@@ -221,6 +226,7 @@ export async function startService(opts: ServiceOptions): Promise<Service> {
       rooms,
       feed: club?.feed ?? null,
       director: club?.director ?? null,
+      join: club ? (b) => club.join(b) : null,
       logger,
       board: { description: board.description, fallback: board.fallback, identity: board.identity },
       storage: () => room.store.health(),
