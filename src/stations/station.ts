@@ -63,6 +63,11 @@ export class StationPublisher {
   /** records published, all games (for the bench and the tests) */
   sent = 0;
 
+  /** records of the games kept here not yet handed to the broker since the last (re)connect */
+  get unpublished(): number {
+    return this.games.reduce((n, g) => n + g.entries.length - g.published, 0);
+  }
+
   constructor(private readonly opts: StationOptions) {
     this.guard = new CommandGuard(opts.secret);
     this.now = opts.now ?? Date.now;

@@ -7,7 +7,7 @@
 
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { PdnGame } from '../../src/pdn/index.ts';
@@ -112,6 +112,46 @@ function require_connect(port: number, done: (ok: boolean) => void) {
   return s;
 }
 
+/** A TCP link between a station and the broker that can be cut (every connection dropped, new ones refused) and mended: a network fault. */
+export class Link {
+  private server: Server | null = null;
+  private readonly sockets = new Set<Socket>();
+  private constructor(
+    readonly port: number,
+    private readonly target: number,
+  ) {}
+  static async open(target: number): Promise<Link> {
+    const l = new Link(await freePort(), target);
+    await l.mend();
+    return l;
+  }
+  get url(): string {
+    return `mqtt://127.0.0.1:${this.port}`;
+  }
+  mend(): Promise<void> {
+    const server = createServer((inbound) => {
+      const outbound = netConnect(this.target, '127.0.0.1');
+      for (const s of [inbound, outbound]) {
+        this.sockets.add(s);
+        s.on('close', () => this.sockets.delete(s));
+        s.on('error', () => undefined);
+      }
+      inbound.pipe(outbound);
+      outbound.pipe(inbound);
+      inbound.on('close', () => outbound.destroy());
+      outbound.on('close', () => inbound.destroy());
+    });
+    this.server = server;
+    return new Promise((resolve) => server.listen(this.port, '127.0.0.1', () => resolve()));
+  }
+  async cut(): Promise<void> {
+    const server = this.server;
+    this.server = null;
+    for (const s of this.sockets) s.destroy();
+    if (server) await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+}
+
 /** Corpus games from the standard start (OCA_2.0.pdn). */
 export const GAMES: PdnGame[] = readPdn(readFileSync(join(CORPUS, 'OCA_2.0.pdn'), 'utf8')).games.filter(
   (g) => makeFen(g.start) === makeFen(START),
@@ -158,9 +198,9 @@ export function play(st: TestStation, game: PdnGame, from: number, to: number): 
   return st.service.session.game.plies.length;
 }
 
-export async function hub(url: string, dir = join(tempDir(), 'hub'), retryMs = 300): Promise<Hub> {
+export async function hub(url: string, dir = join(tempDir(), 'hub'), retryMs = 300, clientId?: string): Promise<Hub> {
   return Hub.start({
-    mqtt: { url, reconnectMs: 100 },
+    mqtt: { url, reconnectMs: 100, ...(clientId ? { clientId } : {}) },
     secret: SECRET,
     retryMs,
     service: { storage: { gamesDir: dir }, http: { port: 0 }, log: { level: 'silent' } },
