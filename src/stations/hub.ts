@@ -102,6 +102,8 @@ export class Hub {
     const storage = this.opts.service.storage;
     this.service = await startService({ ...this.opts.service, storage, club: { sources, always: true, scanMs: 0 } });
     for (const room of this.service.rooms) this.attach(room);
+    // Stations that reported while the service was starting join now.
+    for (const b of this.boards.values()) if (!sources.includes(b.source)) this.join(b);
     const every = Math.max(50, (this.opts.retryMs ?? 2000) / 2);
     this.timer = setInterval(() => {
       for (const b of this.boards.values()) b.mirror?.due(this.now());
