@@ -40,8 +40,15 @@ export const StationStatus = z.object({
 });
 export type StationStatus = z.infer<typeof StationStatus>;
 
-/** The game being played (retained): its id and how many records it has so far. */
-export const StationGame = z.object({ v: z.literal(1), gameId: id(), count: count(), at: z.number() });
+/** The game being played (retained): its id, its header (the new-game record) and how many records it has so far. */
+export const StationGame = z.object({
+  v: z.literal(1),
+  gameId: id(),
+  count: count(),
+  at: z.number(),
+  /** the game's header: its new-game record (tags, start position, rules) */
+  start: z.optional(EntryJson),
+});
 export type StationGame = z.infer<typeof StationGame>;
 
 /**

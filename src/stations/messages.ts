@@ -20,7 +20,7 @@ import type { StationTopic } from './topics.ts';
 /** A message of one topic, as its schema types it (entries with their record checked). */
 export interface TopicMessages {
   status: StationStatus;
-  game: StationGame;
+  game: StationGame & { start?: JournalEntry };
   entries: StationEntry & { entry: JournalEntry };
   alerts: StationAlert;
   clock: StationClock;
@@ -60,6 +60,12 @@ export function parseStationMessage<K extends StationTopic>(kind: K, payload: Bu
   }
   const r = z.safeParse(SCHEMAS[kind], json);
   if (!r.success) return { ok: false, problem: `${kind}: ${issueText(r.error)}` };
+  if (kind === 'game') {
+    const start = (r.data as StationGame).start;
+    const problem = start ? entryProblem(start) : null;
+    if (problem) return { ok: false, problem: `game: the header: ${problem}` };
+    if (start && start.k !== 'new') return { ok: false, problem: `game: the header is a "${start.k}" record, not the new-game record` };
+  }
   if (kind === 'entries') {
     const m = r.data as StationEntry;
     const problem = entryProblem(m.entry);

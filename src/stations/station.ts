@@ -12,6 +12,8 @@ import type { MqttClient } from 'mqtt';
 import { pino, type Logger } from 'pino';
 import { startService, type Service, type ServiceOptions } from '../server/service.ts';
 import { openLink, type LinkOptions } from './link.ts';
+import { RemoteOpponent } from './opponent.ts';
+import type { Color } from '../rules/index.ts';
 import type { Room } from '../server/room.ts';
 import { runCommand } from '../server/commands.ts';
 import type { JournalEntry } from '../storage/journal.ts';
@@ -147,7 +149,8 @@ export class StationPublisher {
       this.sent++;
     }
     if (end > g.published) g.published = end;
-    if (g === this.games.at(-1) && end > from) this.publish('game', { v: 1, gameId: g.id, count: g.published, at: this.now() }, true);
+    if (g === this.games.at(-1) && end > from)
+      this.publish('game', { v: 1, gameId: g.id, count: g.published, at: this.now(), start: g.entries[0] }, true);
   }
 
   private message(topic: string, payload: Buffer): void {
@@ -241,6 +244,8 @@ export interface StationStart {
   /** the one-board service's options (today's `serve`) */
   service: ServiceOptions;
   now?: () => number;
+  /** a game between two boards: the other station's board id, and the side its player takes */
+  opponent?: { board: string; side: Color };
 }
 
 /** A station: the one-board service, and its publisher connected to the hub's broker. */
@@ -249,7 +254,10 @@ export async function startStation(
 ): Promise<{ service: Service; publisher: StationPublisher; client: MqttClient; close(): Promise<void> }> {
   const log = o.service.log?.logger ?? pino({ level: o.service.log?.level ?? 'info' });
   const publisher = new StationPublisher({ secret: o.secret, now: o.now, log: log.child({ part: 'station' }) });
-  const service = await startService({ ...o.service, log: { logger: log }, onJournal: publisher.journalled });
+  const opponent = o.opponent ? new RemoteOpponent(o.opponent.board, o.secret) : null;
+  const game = o.opponent ? { ...o.service.game, computer: { side: o.opponent.side, level: 10 } } : o.service.game;
+  const engine = opponent ? { ...o.service.engine, think: { think: opponent.think, stop: () => opponent.stop() } } : o.service.engine;
+  const service = await startService({ ...o.service, game, engine, log: { logger: log }, onJournal: publisher.journalled });
   const board = service.board.identity.id;
   const client = openLink({
     clientId: o.mqtt.clientId ?? `crownhead-station-${board}`,
@@ -258,6 +266,7 @@ export async function startStation(
   });
   client.on('error', (e) => log.warn(`MQTT: ${e.message}`));
   publisher.attach(service.rooms[0]!, client);
+  opponent?.attach(client);
   return {
     service,
     publisher,
