@@ -23,10 +23,19 @@ Hub
   --hub-user NAME, --hub-password PASSWORD   a broker login (Mosquitto password file)
   --mqtt-version 3.1.1|5   (default 3.1.1; 5 adds a session expiry of one day)
 
+A game between two boards far apart (both stations on one broker, one secret)
+  --opponent BOARD_ID      the other station's board: its player's moves are shown
+                           here to carry out, as the computer's are
+  --opponent-side SIDE     the side the far player takes (black or white)
+
 Every other flag is serve's (crownhead serve --help): --board, --port, --games …`;
 
 export async function stationCommand(argv: string[], io: Io): Promise<number> {
-  const { taken, rest } = takeFlags(argv, ['hub', 'hub-secret', 'hub-user', 'hub-password', 'mqtt-version'], STATION_USAGE);
+  const { taken, rest } = takeFlags(
+    argv,
+    ['hub', 'hub-secret', 'hub-user', 'hub-password', 'mqtt-version', 'opponent', 'opponent-side'],
+    STATION_USAGE,
+  );
   const settings = resolveServeSettings(rest);
   if (!settings) {
     io.out(HELP);
@@ -38,6 +47,12 @@ export async function stationCommand(argv: string[], io: Io): Promise<number> {
   if (settings.options.club) throw new UsageError('a station runs one board: give --board once, without --sim-boards');
   const url = checkBrokerUrl('hub', taken.hub);
   const protocolVersion = checkMqttVersion(taken['mqtt-version']);
+  const side = taken['opponent-side'];
+  if ((taken.opponent === undefined) !== (side === undefined))
+    throw new UsageError('--opponent and --opponent-side go together: the far board, and the side its player takes');
+  if (side !== undefined && side !== 'black' && side !== 'white')
+    throw new UsageError(`--opponent-side: "${side}" is not a side (black or white)`);
+  const opponent = taken.opponent && side ? { board: taken.opponent, side: side as 'black' | 'white' } : undefined;
   const logger = pino({ level: settings.logLevel }, pino.destination({ dest: 1, sync: true }));
   const { startStation } = await import('../stations/station.ts');
   let station: Awaited<ReturnType<typeof startStation>>;
@@ -45,6 +60,7 @@ export async function stationCommand(argv: string[], io: Io): Promise<number> {
     station = await startStation({
       mqtt: { url, username: taken['hub-user'], password: taken['hub-password'], protocolVersion },
       secret: taken['hub-secret'],
+      opponent,
       service: { ...settings.options, log: { logger } },
     });
   } catch (e) {
