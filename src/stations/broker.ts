@@ -28,7 +28,11 @@ export async function startEmbeddedBroker(
       done(err, false);
     };
   }
-  const server: Server = createServer(broker.handle);
+  // Small messages both ways (a ply, its ack): sent at once, not held back by Nagle's algorithm.
+  const server: Server = createServer((socket) => {
+    socket.setNoDelay(true);
+    broker.handle(socket);
+  });
   const host = o.host ?? '127.0.0.1';
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
