@@ -160,10 +160,16 @@ export const GAMES: PdnGame[] = readPdn(readFileSync(join(CORPUS, 'OCA_2.0.pdn')
 export type TestStation = Awaited<ReturnType<typeof startStation>> & { sim: SimBoard; hand: RandomHand; dir: string };
 
 /** A station: a simulated board on the manual clock, its own games folder, publishing to `url`. */
-export async function station(url: string, id: string, seed: number, dir = join(tempDir(), 'games')): Promise<TestStation> {
+export async function station(
+  url: string,
+  id: string,
+  seed: number,
+  dir = join(tempDir(), 'games'),
+  protocolVersion?: 4 | 5,
+): Promise<TestStation> {
   const sim = new SimBoard({ clock: 'manual', seed, id });
   const s = await startStation({
-    mqtt: { url, reconnectMs: 100 },
+    mqtt: { url, reconnectMs: 100, ...(protocolVersion ? { protocolVersion } : {}) },
     secret: SECRET,
     service: { board: { source: sim }, storage: { gamesDir: dir }, http: { port: 0 }, log: { level: 'silent' } },
   });

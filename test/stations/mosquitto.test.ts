@@ -43,8 +43,8 @@ async function broker(): Promise<Mosquitto> {
   closers.push(() => m.stop());
   return m;
 }
-async function st(url: string, id: string, seed: number): Promise<TestStation> {
-  const s = await station(url, id, seed);
+async function st(url: string, id: string, seed: number, protocolVersion?: 4 | 5): Promise<TestStation> {
+  const s = await station(url, id, seed, undefined, protocolVersion);
   closers.push(() => s.close());
   return s;
 }
@@ -55,10 +55,10 @@ async function hubAt(url: string, dir?: string, clientId?: string): Promise<Hub>
 }
 
 describe.skipIf(!haveMosquitto)('stations through Mosquitto', () => {
-  it('two stations and a hub: games mirrored; the broker restarted mid-round loses nothing', async () => {
+  it('two stations (MQTT 3.1.1 and 5) and a hub: games mirrored; the broker restarted mid-round loses nothing', async () => {
     const m = await broker();
     const a = await st(m.url, 'MQ-A', 21);
-    const b = await st(m.url, 'MQ-B', 22);
+    const b = await st(m.url, 'MQ-B', 22, 5); // MQTT 5: clean start off, a session expiry
     const h = await hubAt(m.url);
     await until(() => h.room('MQ-A') !== null && h.room('MQ-B') !== null, 'both stations joining');
     setUpStart(a);
