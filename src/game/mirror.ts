@@ -4,13 +4,27 @@
 // did — a new game, a move, a takeback, a game over, a correction — so
 // pages, the spectators' feed, the PDN and the tournament director follow a
 // remote board as they follow a local one. It makes no record of its own and
-// decides nothing (no clock flag, no draw): the station's journal does.
+// decides nothing (no clock flag, no draw, no new game): the station's
+// journal does.
 
 import type { JournalEntry } from '../storage/journal.ts';
 import { describeOutcome, speakMove } from './view.ts';
 import { GameSession } from './session.ts';
+import { SessionError } from './errors.ts';
 
 export class MirrorSession extends GameSession {
+  /** A station's games start on the station (a command sent there): a copy never starts one of its own. */
+  override newGame(): void {
+    throw new SessionError(
+      'not-allowed',
+      "this board's games are kept on its station: a new game is started there (a command to the station)",
+    );
+  }
+
+  override nextGame(): void {
+    this.newGame();
+  }
+
   /** Follows the game to exactly these records (the whole game so far, record 0 its start). Throws (changing nothing) when they do not replay. */
   follow(entries: readonly JournalEntry[]): void {
     const was = { id: this.gameId, plies: this.game.plies.length, result: this.result, corrections: this.table.corrections.length };
