@@ -80,6 +80,7 @@ export function untilSignal(close: () => Promise<void>): Promise<number> {
     const stop = () => {
       process.once('SIGINT', () => process.exit(130));
       process.once('SIGTERM', () => process.exit(130));
+      setTimeout(() => process.exit(1), 5000).unref(); // a stop that takes too long: exit
       close().then(
         () => resolveExit(0),
         () => resolveExit(1),

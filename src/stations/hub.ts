@@ -239,6 +239,7 @@ export class Hub {
     this.resolveFirst();
     await this.joining;
     await this.service?.close();
-    await this.client.endAsync().catch(() => undefined);
+    // (With the broker gone, a polite end would wait for it for ever.)
+    await this.client.endAsync(!this.client.connected).catch(() => undefined);
   }
 }

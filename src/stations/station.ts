@@ -229,11 +229,18 @@ export class StationPublisher {
     for (const off of this.offs.splice(0)) off();
     const c = this.client;
     if (!c || !this.room?.board) return;
+    // The goodbye is waited for a moment only: with the broker gone it would wait for ever (the will says the same).
+    const bounded = (p: Promise<unknown>) => {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, 2000)));
+      return Promise.race([p.catch(() => undefined), late]).finally(() => clearTimeout(timer));
+    };
     if (c.connected)
-      await c
-        .publishAsync(this.topic('status'), offlineStatus(this.board, this.room.board.description, this.now()), { qos: 1, retain: true })
-        .catch(() => undefined);
-    await c.endAsync();
+      await bounded(
+        c.publishAsync(this.topic('status'), offlineStatus(this.board, this.room.board.description, this.now()), { qos: 1, retain: true }),
+      );
+    if (c.connected) await bounded(c.endAsync());
+    if (!c.disconnected) await bounded(c.endAsync(true));
   }
 }
 

@@ -84,4 +84,14 @@ describe('stations through the embedded broker', () => {
     await until(() => samePdn(h, a), 'the moves after the restart');
     expect(h.boards.get('ST-R')!.mirror!.failures).toBe(0);
   });
+
+  it('a station stops promptly when its broker is already gone (the will speaks for it)', async () => {
+    const b = await startEmbeddedBroker({ port: 0 });
+    const a = await station(b.url, 'ST-GONE', 6);
+    await until(() => a.client.connected, 'the station connecting');
+    await b.close();
+    await until(() => !a.client.connected, 'the station noticing');
+    const stopped = await Promise.race([a.close().then(() => 'stopped'), new Promise((r) => setTimeout(() => r('still running'), 15_000))]);
+    expect(stopped).toBe('stopped');
+  });
 });

@@ -20,13 +20,16 @@ const env = {
 };
 const children = new Set<ChildProcess>();
 afterEach(async () => {
-  for (const c of children) {
+  for (const c of [...children]) {
     const gone = new Promise((r) => c.once('exit', r));
     c.kill('SIGTERM');
+    // A stop that hangs is killed (and the test that left it fails on its own).
+    const kill = setTimeout(() => c.kill('SIGKILL'), 10_000);
     await gone;
+    clearTimeout(kill);
   }
   removeTempDirs();
-});
+}, 30_000);
 
 /** Runs `crownhead ARGS` from the sources; resolves with the process once standard error has a line matching `ready`. */
 function run(args: string[], ready: RegExp): Promise<{ p: ChildProcess; err: () => string }> {
