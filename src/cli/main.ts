@@ -6,7 +6,18 @@ import { BUNDLED, VERSION } from '../build-info.ts';
 import { UsageError } from './args.ts';
 import { stdio, type Io } from './io.ts';
 import { didYouMean } from './suggest.ts';
-import { ANALYSE_USAGE, BESTMOVE_USAGE, DOCTOR_USAGE, ENGINE_USAGE, PDN_USAGE, PERFT_USAGE, REPLAY_USAGE, SERVE_USAGE } from './usage.ts';
+import {
+  ANALYSE_USAGE,
+  BESTMOVE_USAGE,
+  DOCTOR_USAGE,
+  ENGINE_USAGE,
+  HUB_USAGE,
+  PDN_USAGE,
+  PERFT_USAGE,
+  REPLAY_USAGE,
+  SERVE_USAGE,
+  STATION_USAGE,
+} from './usage.ts';
 
 export type { Io } from './io.ts';
 
@@ -22,6 +33,8 @@ const COMMANDS: Record<string, { run: Command; help: string }> = {
   engine: { run: async (argv, io) => (await import('./engine.ts')).engineCommand(argv, io), help: ENGINE_USAGE },
   serve: { run: async (argv, io) => (await import('./serve.ts')).serveCommand(argv, io), help: SERVE_USAGE },
   doctor: { run: async (argv, io) => (await import('./doctor.ts')).doctorCommand(argv, io), help: DOCTOR_USAGE },
+  station: { run: async (argv, io) => (await import('./station.ts')).stationCommand(argv, io), help: STATION_USAGE },
+  hub: { run: async (argv, io) => (await import('./hub.ts')).hubCommand(argv, io), help: HUB_USAGE },
 };
 
 export const USAGE = `crownhead: a physical-board companion for American checkers

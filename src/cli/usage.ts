@@ -7,6 +7,10 @@ export const PDN_USAGE = `usage: crownhead pdn check [--warnings] FILE…   read
 export const REPLAY_USAGE =
   'usage: crownhead replay FILE [--pdn OUT] [--tournament]   run a recording through tracking (in tournament mode if it was recorded so, or with --tournament); print the PDN, every alert and notice';
 export const SERVE_USAGE = 'usage: crownhead serve [--board SPEC] [--host ADDR] [--port N] [--games DIR] [options]';
+export const STATION_USAGE =
+  'usage: crownhead station --hub mqtt://HOST:PORT --hub-secret SECRET [--board SPEC] [serve options]   one board reporting to a hub';
+export const HUB_USAGE =
+  'usage: crownhead hub [--mqtt embedded|mqtt://HOST:PORT] [--mqtt-port N] [--port N] [serve options]   club mode whose boards are stations';
 export const BESTMOVE_USAGE =
   "usage: crownhead bestmove [--fen FEN] [--time 1s | --depth N | --nodes N] [--level 1-10]   the engine's move, score and line";
 export const ENGINE_USAGE =

@@ -162,7 +162,7 @@ export class GameSession {
     return () => this.listeners.delete(listener);
   }
 
-  private emit(e: SessionEvent): void {
+  protected emit(e: SessionEvent): void {
     for (const l of this.listeners) {
       try {
         l(e);

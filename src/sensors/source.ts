@@ -46,7 +46,7 @@ export type TimeSource = () => number;
 export const defaultTimeSource: TimeSource = () => performance.now();
 
 /** What drives a board source. */
-export type BoardKind = 'serial' | 'firmata' | 'sim' | 'emulator';
+export type BoardKind = 'serial' | 'firmata' | 'sim' | 'emulator' | 'station';
 
 export interface BoardSource {
   /** what drives it */

@@ -44,6 +44,8 @@ export interface ClubOptions {
   feed?: FeedOptions & ClubRoutesOptions;
   /** with auto: how often the free ports are tried for boards plugged in later (default 5 s; 0: never) */
   scanMs?: number;
+  /** club mode even with one board (the hub: stations join later, src/stations/hub.ts) */
+  always?: boolean;
 }
 
 /** What every room of a service shares: where games go, the game's settings, the pages' options. */
@@ -74,6 +76,7 @@ export class Club {
   private readonly wsByPath = new Map<string, WsRoom>();
   private scanner: BoardScanner | null = null;
   private page: Page | null = null;
+  private joining: { base: RoomBase; deps: RoomDeps; url: string } | null = null;
 
   constructor(
     readonly rooms: Room[],
@@ -127,6 +130,7 @@ export class Club {
 
   /** With --board auto: boards plugged in later join (a new number, their own folder). */
   async scan(base: RoomBase, deps: RoomDeps, url: string): Promise<void> {
+    this.joining = { base, deps, url };
     const every = this.opts.scanMs ?? 5000;
     if (!every || !specsOf(this.opts).includes('auto')) return;
     // (The native driver is loaded only here: a club of simulated boards never loads it.)
@@ -137,16 +141,22 @@ export class Club {
       everyMs: every,
       held: () => this.rooms.flatMap((r) => (r.board?.source.path ? [r.board.source.path] : [])),
       known: (id) => this.rooms.some((r) => r.board?.identity.id === id),
-      add: async (board) => {
-        const room = await clubRoom(base, board, Math.max(...this.rooms.map((r) => r.number)) + 1, deps);
-        room.store.lockServing(url);
-        this.rooms.push(room);
-        this.wire(room);
-        this.feed.watchRoom(room);
-        this.director.watchRoom(room);
-      },
+      add: (board) => this.join(board).then(() => undefined),
       log: this.log,
     });
+  }
+
+  /** A board joins the club once it is running (plugged in later, or a station that appeared): a new number, its own folder. */
+  async join(board: OpenedSource): Promise<Room> {
+    if (!this.joining) throw new Error('the club is not serving yet');
+    const { base, deps, url } = this.joining;
+    const room = await clubRoom(base, board, Math.max(0, ...this.rooms.map((r) => r.number)) + 1, deps);
+    room.store.lockServing(url);
+    this.rooms.push(room);
+    this.wire(room);
+    this.feed.watchRoom(room);
+    this.director.watchRoom(room);
+    return room;
   }
 
   async close(): Promise<void> {

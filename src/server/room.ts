@@ -5,11 +5,17 @@
 // feeding the session (and the optional frame recorder), the buzzer, the
 // board's saved calibration; the pages following it (its Broadcast); and the
 // session's timer. Storage trouble arrives as typed events (the store's),
-// logged and shown to every page while play goes on in memory.
+// logged and shown to every page while play goes on in memory. A station's
+// board (a hub's remote board, src/stations/) makes a mirror room: its
+// session follows the station's records (the mirror writes them to the store),
+// starts no game and runs no timer, and its commands go to the station.
 
 import type { Logger } from 'pino';
 import type { Purpose, Think } from '../engine/port.ts';
 import { GameSession, type SessionEvent, type SessionOptions } from '../game/index.ts';
+import { MirrorSession } from '../game/mirror.ts';
+import type { JournalEntry } from '../storage/journal.ts';
+import type { BoardState, Command } from '../protocol/v1.ts';
 import { GameStore, resumeNewest, type StoreFs } from '../storage/index.ts';
 import type { Color } from '../rules/index.ts';
 import { openBoardSource } from '../sensors/open.ts';
@@ -73,7 +79,16 @@ export interface RoomOptions {
   storage: StorageOptions;
   game?: GameSettings;
   pages?: BroadcastOptions;
+  /** every journal record once it is handed to the store (a station publishes them: src/stations/station.ts) */
+  onJournal?: (entry: JournalEntry) => void;
 }
+
+/** A board on a station (src/stations/remote.ts): its room mirrors the station's game, its commands go to the station. */
+export interface StationBoard extends BoardSource {
+  readonly kind: 'station';
+  command(command: Command): void;
+}
+const isStation = (s: BoardSource | undefined): s is StationBoard => s?.kind === 'station';
 
 /** What a room borrows from the service: the log, and the engine's searches. */
 export interface RoomDeps {
@@ -118,6 +133,8 @@ export function describeBoard(source: BoardSource, identity: BoardIdentity): str
       return `StandardFirmata board${on}`;
     case 'emulator':
       return `emulated Crownhead firmware ${identity.fw}`;
+    case 'station':
+      return `board ${identity.id} on a station`;
   }
 }
 
@@ -171,6 +188,10 @@ export class Room {
   private closing: Promise<void> | null = null;
   /** the game was resumed from the journal (not started anew) */
   private resumed = false;
+  /** a station's board: the session follows the station's records */
+  readonly mirror: boolean;
+  /** a station's own word on its board (its state and sentence), shown in place of what the mirror can tell */
+  remoteState: { state: BoardState; say: string } | null = null;
 
   /** Opens a room: its store and game, then its board. Throws (with everything it opened closed again) when it cannot. */
   static async open(opts: RoomOptions, deps: RoomDeps): Promise<Room> {
@@ -190,6 +211,7 @@ export class Room {
     private readonly deps: RoomDeps,
   ) {
     this.log = deps.logger;
+    this.mirror = isStation(opts.opened?.source);
     const dir = opts.storage.gamesDir;
     let pages: Broadcast | null = null;
     this.store = new GameStore(dir, {
@@ -204,7 +226,12 @@ export class Room {
     });
     this.store.lock(); // throws GamesFolderLocked, naming the process that holds the folder
     this.store.cleanTemp();
-    this.session = new GameSession({ ...this.sessionOptions(deps), journal: (entry) => this.store.append(entry) });
+    const journal = (entry: JournalEntry) => {
+      this.store.append(entry);
+      opts.onJournal?.(entry);
+    };
+    const options = this.sessionOptions(deps);
+    this.session = this.mirror ? new MirrorSession(options) : new GameSession({ ...options, journal });
     this.pages = pages = new Broadcast(this.session, this.log.child({ part: 'ws' }), opts.pages);
     this.pdn = new PdnRecord(this.session, this.store);
     this.offs.push(this.session.on((e) => this.onSessionEvent(e)));
@@ -257,7 +284,7 @@ export class Room {
         this.log.warn(
           'an unfinished game was resumed: the start position asked for (FEN/ballot) is not used; start a new game from the page to use it',
         );
-    } else this.session.newGame({ ...start });
+    } else if (!this.mirror) this.session.newGame({ ...start });
   }
 
   private async openBoard(): Promise<void> {
@@ -300,6 +327,7 @@ export class Room {
     }
     this.offs.push(this.wireBoard(source));
     this.session.boardStatus(true, source.kind, this.board.description);
+    if (this.mirror) return;
     this.tick = setInterval(() => this.session.tick(), this.opts.game?.tickMs ?? 250);
     this.tick.unref();
   }
@@ -359,7 +387,7 @@ export class Room {
       description: board?.description ?? '',
       source: board?.source.kind ?? '',
     };
-    return boardSummary(meta, this.session.snapshot());
+    return { ...boardSummary(meta, this.session.snapshot()), ...this.remoteState };
   }
 
   /** its number in the room (the Board tag in club mode) */
@@ -388,7 +416,7 @@ export class Room {
       access,
       logger: this.log,
       info,
-      command: (c) => runCommand(this.session, board.source, c),
+      command: (c) => (isStation(board.source) ? board.source.command(c) : runCommand(this.session, board.source, c)),
     };
   }
 

@@ -28,6 +28,7 @@ import type { SpectatorFeed } from './feed.ts';
 import type { Director } from './director.ts';
 import { Club, clubRoom, openClubBoards, type ClubOptions, type RoomBase } from './club.ts';
 import { gameIds } from '../game/ids.ts';
+import type { OpenedSource } from '../sensors/open.ts';
 import express from 'express';
 
 export type { ClubOptions } from './club.ts';
@@ -50,6 +51,8 @@ export interface HttpOptions extends Omit<AccessOptions, 'host'> {
 export interface EngineOptions {
   /** how long the computer may think per move at full strength, ms (a level uses its share); default 2000 */
   thinkMs?: number;
+  /** moves from elsewhere in place of the engine's (a game between two boards: src/stations/opponent.ts) */
+  think?: { think: Think; stop: () => void };
 }
 
 export interface LogOptions {
@@ -67,6 +70,8 @@ export interface ServiceOptions {
   engine?: EngineOptions;
   http?: HttpOptions;
   log?: LogOptions;
+  /** every journal record once the store has it (a station publishes them: src/stations/station.ts) */
+  onJournal?: RoomBase['onJournal'];
 }
 
 export interface Service {
@@ -88,6 +93,8 @@ export interface Service {
   feed: SpectatorFeed | null;
   /** the tournament director (club mode) */
   director: Director | null;
+  /** club mode: a board joins once the service runs (a station that appeared); its room is returned */
+  join: ((board: OpenedSource) => Promise<Room>) | null;
   logger: Logger;
   /** the board in words, and why the simulated board is used if a real one was not found */
   board: { description: string; fallback: string | null; identity: BoardIdentity };
@@ -132,10 +139,10 @@ function pageUrl(host: string, port: number): string {
 
 /** The rooms: one as today, or one per board of a club (each in <games>/boards/ID, tagged with its board number). */
 async function openRooms(opts: ServiceOptions, deps: RoomDeps): Promise<Room[]> {
-  const base: RoomBase = { storage: opts.storage, game: opts.game, pages: opts.http?.ws };
+  const base: RoomBase = { storage: opts.storage, game: opts.game, pages: opts.http?.ws, onJournal: opts.onJournal };
   if (!opts.club) return [await Room.open({ ...base, board: opts.board }, deps)];
   const boards = await openClubBoards(opts.club);
-  if (boards.length === 1) return [await Room.open({ ...base, opened: boards[0]! }, deps)];
+  if (boards.length === 1 && !opts.club.always) return [await Room.open({ ...base, opened: boards[0]! }, deps)];
   const rooms: Room[] = [];
   try {
     for (const [i, b] of boards.entries()) rooms.push(await clubRoom(base, b, i + 1, deps));
@@ -175,7 +182,10 @@ export async function startService(opts: ServiceOptions): Promise<Service> {
     readToken: http.readToken,
     publicWatch: http.publicWatch,
   });
-  const engine = engineLink(opts.engine ?? {});
+  const other = opts.engine?.think;
+  const engine: EngineLink = other
+    ? { think: other.think, stopThinking: () => other.stop(), close: () => Promise.resolve() }
+    : engineLink(opts.engine ?? {});
   // One game-id generator for every board: two boards never mint the same id (a tournament refuses a duplicate).
   const deps = { logger, think: engine.think, stopThinking: engine.stopThinking, thinkMs: opts.engine?.thinkMs, newGameId: gameIds() };
   const rooms = await openRooms(opts, deps).catch(async (e) => {
@@ -183,7 +193,7 @@ export async function startService(opts: ServiceOptions): Promise<Service> {
     throw e;
   });
   const room = rooms[0]!;
-  const club = rooms.length > 1 ? new Club(rooms, access, logger, opts.storage.gamesDir, opts.club) : null;
+  const club = rooms.length > 1 || opts.club?.always ? new Club(rooms, access, logger, opts.storage.gamesDir, opts.club) : null;
   let server: Server | null = null;
   let gateway: WsGateway | null = null;
   const teardown = async () => {
@@ -221,6 +231,7 @@ export async function startService(opts: ServiceOptions): Promise<Service> {
       rooms,
       feed: club?.feed ?? null,
       director: club?.director ?? null,
+      join: club ? (b) => club.join(b) : null,
       logger,
       board: { description: board.description, fallback: board.fallback, identity: board.identity },
       storage: () => room.store.health(),

@@ -1,0 +1,103 @@
+// The station–hub protocol, version 1: what goes over MQTT between a station
+// (one board, its own journal) and the hub (club mode mirroring it), one zod
+// schema per topic of src/stations/topics.ts, the types inferred from it.
+//
+// Station → hub:  status (retained; the will says offline), game (retained:
+//                 the current game's id and its new-game record), entry (each
+//                 journal record of a game with its sequence number, QoS 1),
+//                 alert, clock, answer (a command's outcome).
+// Hub → station:  ack (retained: how many records of which game the hub has
+//                 applied), cmd (signed: HMAC-SHA256 of the body with the
+//                 pairing secret, a nonce and the time against replay).
+//
+// A journal record travels as the station's journal wrote it (the record's
+// own check is storage's `entryProblem`, applied by src/stations/messages.ts).
+
+import * as z from 'zod/mini';
+import { Alert, BoardSummary, ClockState, Command } from './v1.ts';
+
+export const STATIONS_PROTOCOL_VERSION = 1;
+
+const int = () => z.number().check(z.int());
+const count = () => z.number().check(z.int(), z.gte(0));
+const id = () => z.string().check(z.minLength(1), z.maxLength(80));
+
+/** A journal record (storage/journal.ts JournalEntry): checked further by its own rules. */
+export const EntryJson = z.looseObject({ k: z.string(), at: z.number() });
+
+/** The station and its board: online (retained) or gone (the will, or a clean stop). */
+export const StationStatus = z.object({
+  v: z.literal(1),
+  board: id(),
+  online: z.boolean(),
+  /** the board in words (station side) */
+  description: z.string(),
+  /** the station's own page, when it says where */
+  url: z.optional(z.string()),
+  /** the board at a glance, as the station sees it (absent in the will) */
+  summary: z.optional(BoardSummary),
+  at: z.number(),
+});
+export type StationStatus = z.infer<typeof StationStatus>;
+
+/** The game being played (retained): its id, its header (the new-game record) and how many records it has so far. */
+export const StationGame = z.object({
+  v: z.literal(1),
+  gameId: id(),
+  count: count(),
+  at: z.number(),
+  /** the game's header: its new-game record (tags, start position, rules) */
+  start: z.optional(EntryJson),
+});
+export type StationGame = z.infer<typeof StationGame>;
+
+/**
+ * One journal record of a game: `seq` counts from 0 (the new-game record);
+ * a new game's first record names the game before it and how many records
+ * that one ended with, so the hub can tell it has every record of it.
+ */
+export const StationEntry = z.object({
+  v: z.literal(1),
+  gameId: id(),
+  seq: count(),
+  entry: EntryJson,
+  prev: z.optional(z.nullable(z.object({ gameId: id(), count: count() }))),
+});
+export type StationEntry = z.infer<typeof StationEntry>;
+
+/** The hub has applied records 0..next-1 of this game (retained, per board). */
+export const HubAck = z.object({ v: z.literal(1), gameId: id(), next: count() });
+export type HubAck = z.infer<typeof HubAck>;
+
+/** A signed command envelope: `body` is the JSON text of a CommandBody, `sig` hex HMAC-SHA256 over `nonce.at.body`. */
+export const SignedCommand = z.object({
+  v: z.literal(1),
+  nonce: z.string().check(z.minLength(8), z.maxLength(64)),
+  at: int(),
+  body: z.string().check(z.maxLength(16 * 1024)),
+  sig: z.string().check(z.regex(/^[0-9a-f]{64}$/)),
+});
+export type SignedCommand = z.infer<typeof SignedCommand>;
+
+/** What the hub asks a station: records it is missing, or a player's / the arbiter's command. */
+export const CommandBody = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('resend'), gameId: id(), from: count(), to: count() }),
+  z.object({ kind: z.literal('command'), id: id(), command: Command }),
+]);
+export type CommandBody = z.infer<typeof CommandBody>;
+
+/** A station's answer to a command (by its id): done, or refused with the reason. */
+export const CommandAnswer = z.object({
+  v: z.literal(1),
+  id: id(),
+  ok: z.boolean(),
+  code: z.optional(z.string()),
+  message: z.optional(z.string()),
+});
+export type CommandAnswer = z.infer<typeof CommandAnswer>;
+
+export const StationAlert = z.object({ v: z.literal(1), gameId: z.string(), alert: z.nullable(Alert), at: z.number() });
+export type StationAlert = z.infer<typeof StationAlert>;
+
+export const StationClock = z.object({ v: z.literal(1), gameId: z.string(), clock: ClockState, at: z.number() });
+export type StationClock = z.infer<typeof StationClock>;

@@ -1,0 +1,43 @@
+// One MQTT connection, as stations and the hub both make it (the `mqtt`
+// client): QoS 1 throughout, a persistent session (clean start off; with MQTT 5
+// a session expiry, so a short disconnect loses nothing), reconnecting on its
+// own, and a will when one is given. MQTT 3.1.1 by default: the embedded
+// broker (aedes) speaks 3.1.1 only; Mosquitto speaks both.
+
+import mqtt, { type IClientOptions, type MqttClient } from 'mqtt';
+
+export interface LinkOptions {
+  /** mqtt://HOST:PORT (or mqtts://, ws://) */
+  url: string;
+  clientId: string;
+  username?: string;
+  password?: string;
+  /** 4 (MQTT 3.1.1, default) or 5 */
+  protocolVersion?: 4 | 5;
+  /** MQTT 5: how long the broker keeps the session after a disconnect, s (default 1 day) */
+  sessionExpiryS?: number;
+  /** the message the broker publishes when this client goes without saying goodbye */
+  will?: { topic: string; payload: string; retain: boolean };
+  /** time between reconnection attempts, ms (default 1000) */
+  reconnectMs?: number;
+  /** TLS: a CA to trust (mqtts://) */
+  ca?: string | Buffer;
+}
+
+export function openLink(o: LinkOptions): MqttClient {
+  const opts: IClientOptions = {
+    clientId: o.clientId,
+    clean: false,
+    protocolVersion: o.protocolVersion ?? 4,
+    reconnectPeriod: o.reconnectMs ?? 1000,
+    connectTimeout: 10_000,
+    keepalive: 30,
+    resubscribe: true,
+    ...(o.username !== undefined ? { username: o.username } : {}),
+    ...(o.password !== undefined ? { password: o.password } : {}),
+    ...(o.ca ? { ca: o.ca } : {}),
+    ...(o.protocolVersion === 5 ? { properties: { sessionExpiryInterval: o.sessionExpiryS ?? 86_400 } } : {}),
+    ...(o.will ? { will: { topic: o.will.topic, payload: Buffer.from(o.will.payload), qos: 1 as const, retain: o.will.retain } } : {}),
+  };
+  return mqtt.connect(o.url, opts);
+}

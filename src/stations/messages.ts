@@ -1,0 +1,99 @@
+// Reading and writing the station–hub messages (src/protocol/stations-v1.ts):
+// each topic's payload parsed once, a journal record checked by the journal's
+// own rules, and every refusal names the topic, the field and the problem.
+
+import * as z from 'zod/mini';
+import {
+  CommandAnswer,
+  CommandBody,
+  HubAck,
+  SignedCommand,
+  StationAlert,
+  StationClock,
+  StationEntry,
+  StationGame,
+  StationStatus,
+} from '../protocol/stations-v1.ts';
+import { entryProblem, type JournalEntry } from '../storage/journal.ts';
+import type { StationTopic } from './topics.ts';
+
+/** A message of one topic, as its schema types it (entries with their record checked). */
+export interface TopicMessages {
+  status: StationStatus;
+  game: StationGame & { start?: JournalEntry };
+  entries: StationEntry & { entry: JournalEntry };
+  alerts: StationAlert;
+  clock: StationClock;
+  answer: CommandAnswer;
+  ack: HubAck;
+  cmd: SignedCommand;
+}
+
+const SCHEMAS: { [K in StationTopic]: z.ZodMiniType<unknown> } = {
+  status: StationStatus,
+  game: StationGame,
+  entries: StationEntry,
+  alerts: StationAlert,
+  clock: StationClock,
+  answer: CommandAnswer,
+  ack: HubAck,
+  cmd: SignedCommand,
+};
+
+export type Parsed<T> = { ok: true; msg: T } | { ok: false; problem: string };
+
+/** The first issue of a failed parse, as "field: problem". */
+function issueText(error: z.core.$ZodError): string {
+  const i = error.issues[0];
+  if (!i) return 'does not match the schema';
+  return `${i.path.length ? i.path.join('.') : 'message'}: ${i.message}`;
+}
+
+/** Parses a payload of one topic kind; a refusal says which topic and what is wrong. */
+export function parseStationMessage<K extends StationTopic>(kind: K, payload: Buffer | string): Parsed<TopicMessages[K]> {
+  const text = typeof payload === 'string' ? payload : payload.toString('utf8');
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    return { ok: false, problem: `${kind}: not JSON (${text.length} bytes: ${JSON.stringify(text.slice(0, 40))})` };
+  }
+  const r = z.safeParse(SCHEMAS[kind], json);
+  if (!r.success) return { ok: false, problem: `${kind}: ${issueText(r.error)}` };
+  if (kind === 'game') {
+    const start = (r.data as StationGame).start;
+    const problem = start ? entryProblem(start) : null;
+    if (problem) return { ok: false, problem: `game: the header: ${problem}` };
+    if (start && start.k !== 'new') return { ok: false, problem: `game: the header is a "${start.k}" record, not the new-game record` };
+  }
+  if (kind === 'entries') {
+    const m = r.data as StationEntry;
+    const problem = entryProblem(m.entry);
+    if (problem) return { ok: false, problem: `entries: record ${m.seq} of game ${m.gameId}: ${problem}` };
+    if ((m.seq === 0) !== (m.entry.k === 'new'))
+      return {
+        ok: false,
+        problem: `entries: record ${m.seq} of game ${m.gameId} is a "${m.entry.k}" record (record 0, and only it, is the new-game record)`,
+      };
+    if (m.entry.k === 'new' && m.entry.id !== m.gameId)
+      return { ok: false, problem: `entries: the new-game record names game ${String(m.entry.id)}, the message game ${m.gameId}` };
+  }
+  return { ok: true, msg: r.data as TopicMessages[K] };
+}
+
+/** A message's payload (the type says which topic it is for). */
+export function makeStationMessage<K extends StationTopic>(_kind: K, msg: TopicMessages[K]): string {
+  return JSON.stringify(msg);
+}
+
+/** A signed command's body, parsed. */
+export function parseCommandBody(text: string): Parsed<CommandBody> {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    return { ok: false, problem: 'cmd: the body is not JSON' };
+  }
+  const r = z.safeParse(CommandBody, json);
+  return r.success ? { ok: true, msg: r.data } : { ok: false, problem: `cmd body: ${issueText(r.error)}` };
+}

@@ -1,0 +1,104 @@
+// The hub's copy of one station's game: the records the sequencer hands on
+// (exactly once, in order) are written to the board's own games folder (the
+// room's store, so a hub restart finds them) and the room's session follows
+// them (MirrorSession), so pages, the feed, the PDN and the director see a
+// remote board as a local one. After each batch the hub acknowledges how far it
+// has applied (retained); a gap is asked for; a station's retained game
+// message that is ahead of the copy is asked for too (a hub that lost its files).
+
+import type { Logger } from 'pino';
+import type { Room } from '../server/room.ts';
+import { MirrorSession } from '../game/mirror.ts';
+import { journalStart, type JournalEntry } from '../storage/journal.ts';
+import type { StationStatus } from '../protocol/stations-v1.ts';
+import { Sequencer, canonical, type Arrival, type SequencerAction } from './sequencer.ts';
+
+export interface MirrorOut {
+  ask(gameId: string, from: number, to: number): void;
+  ack(gameId: string, next: number): void;
+}
+
+export class Mirror {
+  readonly seq: Sequencer;
+  private entries: JournalEntry[] = [];
+  private readonly session: MirrorSession;
+  /** records that did not replay (a station and hub out of step): logged, counted */
+  failures = 0;
+
+  constructor(
+    readonly room: Room,
+    private readonly out: MirrorOut,
+    private readonly log: Logger,
+    opts: { retryMs?: number } = {},
+  ) {
+    if (!(room.session instanceof MirrorSession)) throw new Error(`board ${room.board?.identity.id} is not a station's board`);
+    this.session = room.session;
+    this.seq = new Sequencer({ retryMs: opts.retryMs });
+    // What the hub applied before it stopped: its own journal of the board's newest game.
+    const found = room.store.findInProgress();
+    const list = found.kind === 'game' ? journalStart(found.read.entries) : null;
+    if (found.kind === 'game' && list) {
+      this.entries = canonical(list);
+      this.seq.resume(found.id, this.entries);
+      if (this.session.gameId !== found.id) this.follow();
+    }
+  }
+
+  receive(a: Arrival, now: number): void {
+    this.act(this.seq.receive(a, now));
+  }
+
+  /** Asks again for what is still missing. */
+  due(now: number): void {
+    this.act(this.seq.due(now));
+  }
+
+  /** The station's retained word on its current game: ask for what the copy lacks. */
+  announced(gameId: string, count: number): void {
+    const pos = this.seq.position;
+    const from = pos?.gameId === gameId ? pos.next : 0;
+    if (count > from) this.out.ask(gameId, from, count);
+  }
+
+  /** The station's own state of its board (in sync, illegal, awaiting a crown…), shown in the room's summary. */
+  status(s: StationStatus): void {
+    this.room.remoteState = s.summary && s.online ? { state: s.summary.state, say: s.summary.say } : null;
+  }
+
+  private act(actions: SequencerAction[]): void {
+    let changed = false;
+    for (const a of actions) {
+      if (a.type === 'ask') {
+        this.out.ask(a.gameId, a.from, a.to);
+        continue;
+      }
+      if (a.type === 'apply') {
+        if (a.entry.k === 'new') this.entries = [a.entry];
+        else this.entries.push(a.entry);
+      } else this.entries[a.seq] = a.entry;
+      this.write(a.entry);
+      changed = true;
+    }
+    if (!changed) return;
+    this.follow();
+    const pos = this.seq.position;
+    if (pos) this.out.ack(pos.gameId, pos.next);
+  }
+
+  private write(entry: JournalEntry): void {
+    try {
+      this.room.store.append(entry);
+    } catch (e) {
+      this.log.error(`a record of the station's game could not be kept: ${(e as Error).message}`);
+    }
+  }
+
+  private follow(): void {
+    try {
+      this.session.follow(this.entries);
+    } catch (e) {
+      this.failures++;
+      this.log.error(`the station's game does not replay here (${this.entries.length} records): ${(e as Error).message}`);
+    }
+  }
+}

@@ -1,0 +1,118 @@
+// `crownhead hub` and `crownhead station` as the README runs them, each its own
+// process on one machine: the hub's embedded broker on a free port, a station
+// with the simulated board; a move made on the station's page (the simulated
+// board's hand) shows on the hub's spectators' page (/watch) and in its
+// broadcast; bad flags are refused with the flag named.
+
+import { spawn, type ChildProcess } from 'node:child_process';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { readFileSync } from 'node:fs';
+import { afterEach, describe, expect, it } from 'vitest';
+import { Client } from '../harness/ws-client.ts';
+import { freePort, removeTempDirs, tempDir, until } from './fixture.ts';
+
+const ROOT = resolve(fileURLToPath(import.meta.url), '../../..');
+// The sources (a developer's checkout may hold an older bundle), and none of the caller's CROWNHEAD_* settings.
+const env = {
+  ...Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('CROWNHEAD_'))),
+  CROWNHEAD_FROM_SOURCE: '1',
+};
+const children = new Set<ChildProcess>();
+afterEach(async () => {
+  for (const c of [...children]) {
+    const gone = new Promise((r) => c.once('exit', r));
+    c.kill('SIGTERM');
+    // A stop that hangs is killed (and the test that left it fails on its own).
+    const kill = setTimeout(() => c.kill('SIGKILL'), 10_000);
+    await gone;
+    clearTimeout(kill);
+  }
+  removeTempDirs();
+}, 30_000);
+
+/** Runs `crownhead ARGS` from the sources; resolves with the process once standard error has a line matching `ready`. */
+function run(args: string[], ready: RegExp): Promise<{ p: ChildProcess; err: () => string }> {
+  const p = spawn(process.execPath, [join(ROOT, 'bin/crownhead.js'), ...args], {
+    cwd: ROOT,
+    env,
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  children.add(p);
+  p.on('exit', () => children.delete(p));
+  let err = '';
+  return new Promise((ok, fail) => {
+    p.stderr!.on('data', (d) => {
+      err += d;
+      if (ready.test(err)) ok({ p, err: () => err });
+    });
+    p.on('exit', (code) => fail(new Error(`crownhead ${args[0]} exited (${code}): ${err}`)));
+  });
+}
+
+describe('crownhead hub and crownhead station', () => {
+  it('a move on the station shows on the hub’s /watch', { timeout: 90_000 }, async () => {
+    const [mqttPort, hubPort, stationPort] = [await freePort(), await freePort(), await freePort()];
+    const hubGames = join(tempDir(), 'hub');
+    const hubRun = await run(
+      ['hub', '--mqtt-port', String(mqttPort), '--mqtt-host', '127.0.0.1', '--port', String(hubPort), '--games', hubGames],
+      /Stations: crownhead station/, // (the hub serves once the first station reports)
+    );
+    const secret = readFileSync(join(hubGames, 'hub.secret'), 'utf8').trim();
+    const station = await run(
+      [
+        'station',
+        '--board',
+        'sim',
+        '--port',
+        String(stationPort),
+        '--games',
+        join(tempDir(), 'st'),
+        '--hub',
+        `mqtt://127.0.0.1:${mqttPort}`,
+        '--hub-secret',
+        secret,
+      ],
+      /Crownhead station: board/,
+    );
+    expect(station.err()).toContain(`hub mqtt://127.0.0.1:${mqttPort}`);
+    await until(() => /hub is ready/.test(hubRun.err()), 'the hub serving (once the station reported)', 60_000);
+    const watch = await Client.connect(`ws://127.0.0.1:${hubPort}/watch/ws`);
+    const page = await Client.connect(`ws://127.0.0.1:${stationPort}/ws`);
+    try {
+      const first = await watch.next((m) => m.type === 'boards' || m.type === 'board', 'the boards on /watch', 30_000);
+      expect(JSON.stringify(first)).toContain('"source":"station"');
+      await page.next((m) => m.type === 'hello');
+      // 11-15 by hand on the station's simulated board.
+      for (const c of [
+        { name: 'hand', action: 'lift', square: 11 },
+        { name: 'hand', action: 'set', square: 15, coins: 1 },
+      ])
+        expect((await page.command(c)).type).toBe('ok');
+      const moved = await watch.next((m) => m.type === 'board' && m.board.plies === 1, 'the move on /watch', 30_000);
+      expect(moved.board.last.text).toBe('11-15');
+      const pdn = await (await fetch(`http://127.0.0.1:${hubPort}/broadcast.pdn`)).text();
+      expect(pdn).toMatch(/1\. 11-15/);
+    } finally {
+      watch.close();
+      page.close();
+    }
+  });
+
+  it('refuses what it cannot use, naming it', async () => {
+    const bad = async (args: string[]) => {
+      const p = spawn(process.execPath, [join(ROOT, 'bin/crownhead.js'), ...args], { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'pipe'] });
+      let err = '';
+      p.stderr!.on('data', (d) => (err += d));
+      const code = await new Promise<number | null>((r) => p.on('exit', r));
+      return { code, err };
+    };
+    const noHub = await bad(['station', '--board', 'sim']);
+    expect(noHub.code).toBe(2);
+    expect(noHub.err).toMatch(/--hub is needed/);
+    const badUrl = await bad(['station', '--board', 'sim', '--hub', 'http://x:1', '--hub-secret', 'abcdefgh']);
+    expect(badUrl.err).toMatch(/--hub: "http:\/\/x:1" is not an MQTT address/);
+    const boardOnHub = await bad(['hub', '--board', 'sim']);
+    expect(boardOnHub.err).toMatch(/a hub's boards are its stations/);
+  });
+});

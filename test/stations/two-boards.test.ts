@@ -1,0 +1,120 @@
+// A game between two boards far apart (#22 item 5): two simulated stations on
+// one broker, each player on their own board. The far side's move reaches a
+// board as the computer opponent's does (shown and spoken as a move to carry
+// out, the board checked against exactly it); the test hand carries it out
+// there; a wrong move in its place is an alert, not a move. The whole game,
+// to its end by the rules, one PDN: the same on both boards.
+
+import { afterEach, describe, expect, it } from 'vitest';
+import { startEmbeddedBroker } from '../../src/stations/broker.ts';
+import { startStation } from '../../src/stations/station.ts';
+import { SimBoard } from '../../src/sensors/sim/board.ts';
+import { Game, legalMoves, type Color, type Move } from '../../src/rules/index.ts';
+import type { SessionEvent } from '../../src/game/index.ts';
+import { RandomHand, type Table } from '../harness/table.ts';
+import { GAMES, SECRET, removeTempDirs, tempDir, until } from './fixture.ts';
+import { join } from 'node:path';
+
+const closers: (() => Promise<unknown>)[] = [];
+afterEach(async () => {
+  for (const c of closers.splice(0).reverse()) await c();
+  removeTempDirs();
+});
+
+/** A corpus game played on past its resignation, each side taking its first legal move, until the rules end it. */
+function decidedGame(): Move[] {
+  for (const g of GAMES) {
+    const game = Game.standard();
+    for (const n of g.moves) game.play(n.move);
+    while (!game.outcome && game.plies.length < 200) game.play(game.legalMoves()[0]!);
+    if (game.outcome?.reason === 'no-moves' && game.plies.length <= 90) return game.plies.map((p) => p.move);
+  }
+  throw new Error('no corpus game ends by the rules within 90 plies');
+}
+
+async function board(url: string, id: string, seed: number, far: { board: string; side: Color }) {
+  const sim = new SimBoard({ clock: 'manual', seed, id });
+  const s = await startStation({
+    mqtt: { url, reconnectMs: 100 },
+    secret: SECRET,
+    opponent: far,
+    service: {
+      board: { source: sim },
+      storage: { gamesDir: join(tempDir(), id) },
+      http: { port: 0 },
+      log: { level: 'silent' },
+      game: { tags: { Event: 'Two clubs', Site: 'Internet', Black: 'Ann', White: 'Bob' } },
+    },
+  });
+  closers.push(() => s.close());
+  const session = s.service.session;
+  const table = {
+    sim,
+    wait: (t: number) => void sim.advance(t),
+    now: () => sim.now(),
+    get game() {
+      return session.game;
+    },
+    get tracker() {
+      return session.tracker;
+    },
+    lastHandAt: 0,
+  } as unknown as Table; // (the hand needs only these of a Table: the board's sim and session)
+  const events: SessionEvent[] = [];
+  session.on((e) => events.push(e));
+  return { ...s, sim, session, hand: new RandomHand(table, seed), events };
+}
+
+describe('a game between two boards far apart', () => {
+  it('each side carries out the other’s moves; the whole game, one PDN on both boards', async () => {
+    const b = await startEmbeddedBroker({ port: 0 });
+    closers.push(() => b.close());
+    // Ann plays Black on board NORTH; Bob plays White on board SOUTH.
+    const north = await board(b.url, 'NORTH', 41, { board: 'SOUTH', side: 'white' });
+    const south = await board(b.url, 'SOUTH', 42, { board: 'NORTH', side: 'black' });
+    await until(() => north.client.connected && south.client.connected, 'both boards on the broker');
+    for (const s of [north, south]) {
+      s.session.setTags({ Black: 'Ann', White: 'Bob' });
+      s.sim.setupStart();
+      s.sim.advance(700);
+    }
+    const moves = decidedGame();
+    let wrongTried = false;
+    for (const [i, move] of moves.entries()) {
+      const [here, there] = i % 2 === 0 ? [north, south] : [south, north];
+      const told = there.events.filter((e) => e.type === 'computer-move').length;
+      here.hand.playMove(move);
+      here.sim.advance(800);
+      expect(here.session.game.plies.length).toBe(i + 1);
+      // The far board is told the move to carry out, as the computer's would be.
+      await until(() => there.events.filter((e) => e.type === 'computer-move').length > told, `move ${i + 1} shown on the far board`);
+      const shown = there.events.filter((e) => e.type === 'computer-move').at(-1) as Extract<SessionEvent, { type: 'computer-move' }>;
+      expect([shown.from, ...shown.path]).toEqual([move.from, ...move.path]);
+      if (!wrongTried && i === 4 && move.captures.length === 0) {
+        // Another move in its place: an alert, and no move is made.
+        const other = legalMoves(there.session.game.position).find((m) => m.from !== move.from && m.captures.length === 0);
+        if (other) {
+          wrongTried = true;
+          const alerts = there.events.filter((e) => e.type === 'alert').length;
+          there.sim.lift(other.from);
+          there.sim.advance(150);
+          there.sim.set(other.to, 1);
+          there.sim.advance(1500);
+          expect(there.events.filter((e) => e.type === 'alert').length).toBeGreaterThan(alerts);
+          expect(there.session.game.plies.length).toBe(i);
+          there.sim.lift(other.to);
+          there.sim.advance(150);
+          there.sim.set(other.from, 1);
+          there.sim.advance(1500);
+        }
+      }
+      there.hand.playMove(move);
+      there.sim.advance(800);
+      expect(there.session.game.plies.length).toBe(i + 1);
+    }
+    expect(wrongTried).toBe(true);
+    expect(north.session.game.outcome).toEqual(south.session.game.outcome);
+    expect(north.session.game.outcome?.reason).toBe('no-moves');
+    expect(north.session.pdn()).toBe(south.session.pdn());
+  });
+});
