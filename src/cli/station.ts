@@ -25,7 +25,7 @@ Hub
 
 A game between two boards far apart (both stations on one broker, one secret)
   --opponent BOARD_ID      the other station's board: its player's moves are shown
-                           here to carry out, as the computer's are
+                           here, by name, to carry out on this board
   --opponent-side SIDE     the side the far player takes (black or white)
 
 Every other flag is serve's (crownhead serve --help): --board, --port, --games …`;

@@ -1,36 +1,39 @@
 // A game between two boards far apart (#22 item 5): the other board's player
-// stands where the computer opponent does. Each station's session plays "the
-// computer" for the far side, and its moves come from here instead of the
-// engine: the other station's journal records (its entries topic on the
-// broker both reach) replayed into positions, and each request answered with
-// the move the other board made from that position. So the far move is shown,
-// spoken and sounded as the computer's is, carried out on this board, and
-// checked against exactly it; both journals hold the same moves.
+// is this game's player "at another board" (src/game/remote.ts). The other
+// station's journal records (its entries topic on the broker both reach) are
+// replayed into its plies; the next ply of this game, when it is theirs, is
+// handed to the session as their move (with their clock after it, once that
+// record is in), shown and spoken by name, carried out on this board and
+// checked against exactly it; both journals hold the same moves. A copy or a
+// ply already played is dropped by the session; a record missing from the
+// other board's stream is asked for again.
 
 import type { MqttClient } from 'mqtt';
-import type { EngineRequest, EngineResult, Think } from '../engine/port.ts';
-import { Game, makeFen, parseFen, type GameOptions, type Move } from '../rules/index.ts';
+import { Game, parseFen, type Color, type GameOptions } from '../rules/index.ts';
 import type { JournalEntry } from '../storage/journal.ts';
+import type { RemotePly } from '../game/remote.ts';
 import { boardTopic } from './topics.ts';
 import { parseStationMessage } from './messages.ts';
 import { signCommand } from './signing.ts';
 
-interface Waiting {
-  fen: string;
-  resolve: (r: EngineResult | null) => void;
+/** A ply of the other board's game: who made it, its squares, the mover's clock after it (undefined: no clock, or its record not in yet). */
+interface FarPly {
+  side: Color;
+  path: number[];
+  clockMs?: number;
 }
 
 export class RemoteOpponent {
   /** the other board's current game: its records by seq (record 0 its start) */
   private game: { id: string; entries: (JournalEntry | undefined)[] } | null = null;
-  private waiting: Waiting[] = [];
   private client: MqttClient | null = null;
+  /** where their moves go (the station's session), and what to do with one it refuses (logged) */
+  private deliver: ((p: RemotePly) => void) | null = null;
 
   constructor(
     readonly board: string,
     private readonly secret?: string,
   ) {}
-
   /** Follows the other board's records through this station's broker connection. */
   attach(client: MqttClient): void {
     this.client = client;
@@ -62,61 +65,72 @@ export class RemoteOpponent {
     this.client?.publish(boardTopic(this.board, 'cmd'), JSON.stringify(signCommand(this.secret, body, Date.now())), { qos: 1 });
   }
 
-  /** The think the session's "computer" uses: resolves with the other board's move from this position, once it is made. */
-  readonly think: Think = (req: EngineRequest) =>
-    new Promise<EngineResult | null>((resolve) => {
-      this.waiting.push({ fen: makeFen(req.position), resolve });
-      this.answer();
-    });
-
-  /** The session no longer wants the answer (a takeback, a new game). */
-  stop(): void {
-    for (const w of this.waiting.splice(0)) w.resolve(null);
+  /**
+   * Their moves go to `deliver` (the session's remoteMove): call `offer(ply)`
+   * with this game's ply count whenever it changes, and on each record.
+   */
+  follow(deliver: (p: RemotePly) => void, plies: () => number, side: Color): void {
+    this.deliver = (p) => deliver(p);
+    this.plies = plies;
+    this.side = side;
+    this.offer();
   }
+  private plies: () => number = () => 0;
+  private side: Color = 'white';
 
   record(gameId: string, seq: number, entry: JournalEntry): void {
     if (entry.k === 'new') this.game = { id: gameId, entries: [entry] };
     else if (this.game?.id === gameId) this.game.entries[seq] = entry;
-    this.answer();
+    this.offer();
   }
 
-  /** Each position the other board's game went through, with the move made from it. */
-  private positions(): { fen: string; move: Move | null }[] {
+  /** Hands on the next ply of this game if the other board has made it (theirs, and complete). */
+  offer(): void {
+    if (!this.deliver) return;
+    const n = this.plies();
+    const next = this.farPlies()[n];
+    if (!next || next.side !== this.side) return;
+    // With a clock, their move comes with their time after it (the record after the move's): wait for it.
+    if (this.timed && next.clockMs === undefined) return;
+    this.deliver({ ply: n, path: next.path, ...(next.clockMs !== undefined ? { clockMs: next.clockMs } : {}) });
+  }
+
+  /** The other board's game has a time control (its start's TimeControl tag). */
+  private get timed(): boolean {
+    const first = this.game?.entries[0];
+    return first?.k === 'new' && !!first.tags.TimeControl && first.tags.TimeControl !== '-';
+  }
+
+  /** Each ply of the other board's game so far (up to a gap in its records), with the mover's clock after it. */
+  private farPlies(): FarPly[] {
     const first = this.game?.entries[0];
     if (!first || first.k !== 'new') return [];
     const game = new Game(parseFen(first.fen, { allowUncrownedMen: true }), first.options as GameOptions);
-    const play = (path: readonly number[]) => {
+    const out: FarPly[] = [];
+    const play = (path: readonly number[]): boolean => {
       const m = game
         .legalMoves()
         .find((x) => x.from === path[0] && x.path.length === path.length - 1 && x.path.every((p, i) => p === path[i + 1]));
-      if (m) game.play(m);
+      if (!m) return false;
+      out.length = game.plies.length;
+      out.push({ side: game.turn, path: [...path] });
+      game.play(m);
+      return true;
     };
     for (const p of first.moves) play(p);
     for (let i = 1; i < this.game!.entries.length; i++) {
       const e = this.game!.entries[i];
       if (!e) break; // the records after a gap wait for it
-      if (e.k === 'move') play(e.path);
-      else if (e.k === 'takeback') game.undo();
+      if (e.k === 'move' && !play(e.path)) break;
+      else if (e.k === 'takeback') {
+        game.undo();
+        out.length = game.plies.length;
+      } else if (e.k === 'clock') {
+        const last = out[game.plies.length - 1];
+        if (last && last.clockMs === undefined) last.clockMs = e.clock.remaining[last.side];
+      }
     }
-    const out: { fen: string; move: Move | null }[] = [];
-    const replay = new Game(parseFen(first.fen, { allowUncrownedMen: true }), first.options as GameOptions);
-    for (const ply of game.plies) {
-      out.push({ fen: makeFen(replay.position), move: ply.move });
-      replay.play(ply.move);
-    }
-    out.push({ fen: makeFen(replay.position), move: null });
     return out;
-  }
-
-  private answer(): void {
-    if (!this.waiting.length) return;
-    const list = this.positions();
-    this.waiting = this.waiting.filter((w) => {
-      const at = [...list].reverse().find((p) => p.fen === w.fen && p.move);
-      if (!at?.move) return true;
-      w.resolve({ move: at.move, score: 0, depth: 0, pv: [], nodes: 0, ms: 0 });
-      return false;
-    });
   }
 
   get connected(): boolean {

@@ -244,6 +244,35 @@ export class StationPublisher {
   }
 }
 
+/**
+ * A game between two boards: this board's game has the far side played at the
+ * other board (a new game, unless the game resumed already has it), and the far
+ * player's moves go to the session as they come.
+ */
+function playTheFarBoard(service: Service, opponent: RemoteOpponent, far: { board: string; side: Color }, log: Logger): void {
+  const session = service.session;
+  if (session.remote?.side !== far.side) {
+    const name = session.tags[far.side === 'black' ? 'Black' : 'White'] || `Board ${far.board}`;
+    session.newGame({ remote: { side: far.side, name } });
+  }
+  opponent.follow(
+    (p) => {
+      try {
+        session.remoteMove(p);
+      } catch (e) {
+        log.warn(`the move from board ${far.board} was not taken: ${(e as Error).message}`);
+      }
+    },
+    () => session.game.plies.length,
+    far.side,
+  );
+  // This game's plies change (a move carried out, a takeback, a new game): the far board's next may be due.
+  session.on((e) => {
+    // (After the change is announced: the session takes their move as a change of its own.)
+    if (e.type === 'move' || e.type === 'takeback' || e.type === 'new-game' || e.type === 'ready') queueMicrotask(() => opponent.offer());
+  });
+}
+
 export interface StationStart {
   /** the broker the hub follows */
   mqtt: Omit<LinkOptions, 'clientId' | 'will'> & { clientId?: string };
@@ -262,10 +291,9 @@ export async function startStation(
   const log = o.service.log?.logger ?? pino({ level: o.service.log?.level ?? 'info' });
   const publisher = new StationPublisher({ secret: o.secret, now: o.now, log: log.child({ part: 'station' }) });
   const opponent = o.opponent ? new RemoteOpponent(o.opponent.board, o.secret) : null;
-  const game = o.opponent ? { ...o.service.game, computer: { side: o.opponent.side, level: 10 } } : o.service.game;
-  const engine = opponent ? { ...o.service.engine, think: { think: opponent.think, stop: () => opponent.stop() } } : o.service.engine;
-  const service = await startService({ ...o.service, game, engine, log: { logger: log }, onJournal: publisher.journalled });
+  const service = await startService({ ...o.service, log: { logger: log }, onJournal: publisher.journalled });
   const board = service.board.identity.id;
+  if (o.opponent && opponent) playTheFarBoard(service, opponent, o.opponent, log);
   const client = openLink({
     clientId: o.mqtt.clientId ?? `crownhead-station-${board}`,
     ...o.mqtt,

@@ -1,7 +1,7 @@
 // A game between two boards far apart (#22 item 5): two simulated stations on
 // one broker, each player on their own board. The far side's move reaches a
-// board as the computer opponent's does (shown and spoken as a move to carry
-// out, the board checked against exactly it); the test hand carries it out
+// board as the move of its player at another board (shown and spoken by name as
+// a move to carry out, the board checked against exactly it); the test hand carries it out
 // there; a wrong move in its place is an alert, not a move. The whole game,
 // to its end by the rules, one PDN: the same on both boards.
 
@@ -43,7 +43,7 @@ async function board(url: string, id: string, seed: number, far: { board: string
       storage: { gamesDir: join(tempDir(), id) },
       http: { port: 0 },
       log: { level: 'silent' },
-      game: { tags: { Event: 'Two clubs', Site: 'Internet', Black: 'Ann', White: 'Bob' } },
+      game: { tags: { Event: 'Two clubs', Site: 'Internet', Black: 'Ann', White: 'Bob' }, timeControl: '10m+5s' },
     },
   });
   closers.push(() => s.close());
@@ -82,14 +82,15 @@ describe('a game between two boards far apart', () => {
     let wrongTried = false;
     for (const [i, move] of moves.entries()) {
       const [here, there] = i % 2 === 0 ? [north, south] : [south, north];
-      const told = there.events.filter((e) => e.type === 'computer-move').length;
+      const told = there.events.filter((e) => e.type === 'remote-move').length;
       here.hand.playMove(move);
       here.sim.advance(800);
       expect(here.session.game.plies.length).toBe(i + 1);
-      // The far board is told the move to carry out, as the computer's would be.
-      await until(() => there.events.filter((e) => e.type === 'computer-move').length > told, `move ${i + 1} shown on the far board`);
-      const shown = there.events.filter((e) => e.type === 'computer-move').at(-1) as Extract<SessionEvent, { type: 'computer-move' }>;
+      // The far board is told the move to carry out, by the far player's name.
+      await until(() => there.events.filter((e) => e.type === 'remote-move').length > told, `move ${i + 1} shown on the far board`);
+      const shown = there.events.filter((e) => e.type === 'remote-move').at(-1) as Extract<SessionEvent, { type: 'remote-move' }>;
       expect([shown.from, ...shown.path]).toEqual([move.from, ...move.path]);
+      expect(shown.say).toMatch(new RegExp(`^${i % 2 === 0 ? 'Ann' : 'Bob'} plays ${move.from} (to|takes) `));
       if (!wrongTried && i === 4 && move.captures.length === 0) {
         // Another move in its place: an alert, and no move is made.
         const other = legalMoves(there.session.game.position).find((m) => m.from !== move.from && m.captures.length === 0);
@@ -116,5 +117,9 @@ describe('a game between two boards far apart', () => {
     expect(north.session.game.outcome).toEqual(south.session.game.outcome);
     expect(north.session.game.outcome?.reason).toBe('no-moves');
     expect(north.session.pdn()).toBe(south.session.pdn());
+    // The far player is a player, by name: no computer in the record; each move's clock the same on both boards.
+    expect(north.session.pdn()).not.toMatch(/Crownhead/);
+    expect(north.session.pdn()).toMatch(/\[White "Bob"\]/);
+    expect(north.session.pdn().match(/%clk/g)?.length).toBe(moves.length);
   });
 });
