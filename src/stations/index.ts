@@ -28,6 +28,9 @@
 //   station as signed cmd messages (HMAC-SHA256 over nonce.time.body with the
 //   pairing secret; a window and seen nonces against replay); the station runs
 //   them as its own page's and answers.
+// - A game between two boards (opponent.ts): a station follows the other
+//   station's entries and hands each of the far player's moves to its session
+//   as the move of its player at another board (src/game/remote.ts).
 // - MQTT 3.1.1 by default (aedes speaks nothing newer), clean start off; with
 //   MQTT 5 (Mosquitto) a session expiry.
 
