@@ -133,6 +133,25 @@ export class Calibration {
   /** The set is polarity-coded: levels are distances from empty either way (BoardReader folds readings). */
   coded = false;
 
+  /**
+   * How far below its own empty level, in coin steps, a reading on square i
+   * holds a coin lying magnet-up, for a square whose noise is `noise` (σ,
+   * counts). From the square's own stack increment (two − one: measured, or
+   * the board's stack ratio): a flipped coin's magnet sits nearly a coin
+   * higher with its field reversed, so it reads at least THRESHOLDS.flipPerStack
+   * increments below empty, however off-centre; the bar sits flipFraction of
+   * the way there, but never within the square's noise (and drift) of empty.
+   * Where the square's empty level was only guessed from the others, the
+   * fixed fallback (THRESHOLDS.upsideDown).
+   */
+  flipBar(i: number, noise: number): number {
+    const T = THRESHOLDS;
+    if (!this.emptyKnown[i]) return T.upsideDown;
+    const span = Math.max(1, this.span(i));
+    const stack = (this.two[i] - this.one[i]) / span;
+    return Math.max((T.flipNoiseSigmas * noise) / span + T.flipDriftMargin, T.flipFraction * T.flipPerStack * stack);
+  }
+
   /** Coin delta (one − empty) of a square. */
   span(i: number): number {
     return this.one[i] - this.empty[i];

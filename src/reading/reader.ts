@@ -20,6 +20,9 @@ import { DEFAULT_READER, UNREAD, type BoardView, type ReaderFeedback, type Reade
 
 export { DEFAULT_READER, type BoardView, type ReaderFeedback, type ReaderOptions } from './view.ts';
 
+/** A frame's step from the fast EMA has this many times the variance of the noise itself (1 + α/(2 − α)). */
+const NOISE_STEP = 1 + T.smoothing / (2 - T.smoothing);
+
 export class BoardReader {
   readonly options: ReaderOptions;
   calibration: Calibration;
@@ -81,6 +84,8 @@ export class BoardReader {
   private readonly highSeen = new Float64Array(SQUARE_COUNT).fill(-Infinity);
   /** see BoardView.unclear (from the last attempt to calibrate from a set-up) */
   private unclearMask = 0;
+  /** each square's frame noise as measured on quiet empty frames: mean square of a frame's step from the smoothed reading */
+  private readonly noiseSq = new Float64Array(SQUARE_COUNT).fill(T.assumedNoise ** 2 * NOISE_STEP);
 
   constructor(options: Partial<ReaderOptions> = {}, calibration?: Calibration) {
     this.options = { ...DEFAULT_READER, ...options };
@@ -203,6 +208,16 @@ export class BoardReader {
     };
   }
 
+  /** A square's measured frame noise (σ, counts; THRESHOLDS.assumedNoise until measured on empty frames). */
+  noise(square: number): number {
+    return Math.sqrt(this.noiseSq[square - 1] / NOISE_STEP);
+  }
+
+  /** How far below its empty level (coin steps) square i reads a coin upside down: its own bar once calibrated (Calibration.flipBar). */
+  flipBar(i: number): number {
+    return this.calibrated ? this.calibration.flipBar(i, this.noise(i + 1)) : T.upsideDown;
+  }
+
   /** Squares where a stack is plausible (see setStackPrior). */
   get stackPrior(): number {
     return this.stackMask;
@@ -233,6 +248,8 @@ export class BoardReader {
       const raw = readings[i];
       const quiet = Math.abs(raw - this.rawSmooth[i]) <= steadyTol;
       if (!quiet) steady = false;
+      else if (!first && this.counts[i] === 0 && this.pending[i] < 0)
+        this.noiseSq[i] += T.noiseWeight * ((raw - this.rawSmooth[i]) ** 2 - this.noiseSq[i]);
       this.rawSmooth[i] = first ? raw : this.rawSmooth[i] + T.smoothing * (raw - this.rawSmooth[i]);
       if (quiet && !first) {
         if (this.rawSmooth[i] < this.lowSeen[i]) this.lowSeen[i] = this.rawSmooth[i];
@@ -269,7 +286,7 @@ export class BoardReader {
       // Candidate count, with hysteresis towards the current one. A reading clearly below the
       // square's own empty level is a coin lying magnet-up: a coin (1), flagged to be turned over.
       let c: number;
-      const tFlip = cal.empty[i] - T.upsideDown * span;
+      const tFlip = cal.empty[i] - this.flipBar(i) * span;
       // (One coin or two from the smoothed reading where a stack must hold a while, without
       // hysteresis going up: the wait is the guard, and frame noise would keep restarting it.)
       if (plausible || expected ? v >= t12 + (cur === 2 ? -h : h) : this.smooth[i] >= t12 - (cur === 2 ? h : 0)) c = 2;

@@ -48,15 +48,39 @@ export const THRESHOLDS = {
   /** A faint reading counted empty may be read as a coin still there (half-lifted) only this long (ms). */
   faintCoinMs: 2000,
   /**
-   * A reading more than this BELOW its own empty level is a coin lying
-   * magnet-up (a magnet glued the wrong way, or a coin put down upside down):
-   * counted as a coin, and the player is told to turn it over. A magnet-up coin
-   * reads about 0.6 of a step below empty (its magnet a coin's thickness
-   * higher: hardware/README.md), 0.45 at the farthest a coin can lie
-   * off-centre, less with a weak magnet; drift and an empty level estimated
-   * from the other squares stay well inside 0.3.
+   * The FALLBACK before a square's own levels are known (the board not yet
+   * calibrated, or the square's empty level only guessed from the others): a
+   * reading more than this BELOW its own empty level is a coin lying magnet-up
+   * (a magnet glued the wrong way, or a coin put down upside down): counted as
+   * a coin, and the player is told to turn it over. Once calibrated, each
+   * square's own bar is derived from its measured stack increment and noise
+   * (Calibration.flipBar, with the flip* figures below). 0.36: the specified
+   * 12 × 1 mm magnet's flipped coin reads 0.61 of a step below empty (0.52 at
+   * 3 mm off-centre), and an empty level estimated from the other squares
+   * (the sensors' zero levels differ) stays inside 0.3.
    */
   upsideDown: 0.36,
+  /**
+   * A coin upside down has its magnet on top of the coin, field reversed: a
+   * coin's height above where it sits in a man, less its own thickness. So it
+   * always reads further below empty than a king's upper coin reads above a
+   * man (the stack increment, measured on each board): over every magnet and
+   * stack-up in magnet-physics.ts (test/reading/flip.test.ts) at least this
+   * many stack increments, 3 mm off-centre, with a coin 8 % weaker than the
+   * board's best (the least: a small thin 6 × 1 mm magnet on a thin tile; the
+   * 8–12 mm magnets of the build guide give 0.9 and more).
+   */
+  flipPerStack: 0.75,
+  /** The derived flip bar sits at this fraction of that worst flipped reading (the rest is the margin on the empty side). */
+  flipFraction: 0.6,
+  /** …and never closer to empty than this many σ of the square's own measured noise… */
+  flipNoiseSigmas: 6,
+  /** …plus this much of a coin step (the empty level follows drift only this closely, see driftWindow). */
+  flipDriftMargin: 0.05,
+  /** The noise assumed on a square (σ, counts) until its own has been measured on empty frames. */
+  assumedNoise: 3,
+  /** Weight of each quiet empty frame in a square's measured noise (slow: a few hundred frames). */
+  noiseWeight: 0.02,
 
   // ---- confidence
   /** Confidence is the distance from the nearest threshold relative to this much of a coin step (1 at or beyond). */

@@ -148,8 +148,22 @@ export interface HandStyle {
   capturesLate: number;
   /** a king moved (or taken) one coin at a time */
   kingCoinByCoin: number;
-  /** the coin put down magnet-up, and turned over 0.4–2 s later */
+  /** the coin put down magnet-up, and turned over `upsideDownMs` later */
   upsideDown: number;
+  /** a j'adoube: one of the mover's men lifted and put back magnet-up (turned over `upsideDownMs` later) */
+  adjustUpsideDown: number;
+  /** how long a coin lies magnet-up before it is turned back, ms */
+  upsideDownMs: [number, number];
+  /** how far off-centre a coin lies magnet-up, mm (undefined: where the hand drops it) */
+  upsideDownOffMm?: number;
+}
+
+/** A coin lying magnet-up on a square, from when it was down to when it was turned back (ms, frame clock). */
+export interface FlipEpisode {
+  square: number;
+  kind: 'move' | 'adjust';
+  from: number;
+  to: number;
 }
 
 /** The tidy hand of the original tests. */
@@ -165,6 +179,8 @@ export const TIDY: HandStyle = {
   capturesLate: 0,
   kingCoinByCoin: 0,
   upsideDown: 0,
+  adjustUpsideDown: 0,
+  upsideDownMs: [400, 2000],
 };
 
 /** Everyday people: every habit mixed in. */
@@ -180,6 +196,8 @@ export const HUMAN: HandStyle = {
   capturesLate: 0.2,
   kingCoinByCoin: 0.3,
   upsideDown: 0.02,
+  adjustUpsideDown: 0,
+  upsideDownMs: [400, 2000],
 };
 
 /** How a crown arrives: on top after a delay (0 ms included), slipped under, or the man swapped for a ready-made stack. */
@@ -210,6 +228,8 @@ export class RandomHand {
   readonly style: HandStyle;
   /** counts of the habits actually performed */
   readonly habits: Record<string, number> = {};
+  /** every coin the hand left magnet-up, and when */
+  readonly flips: FlipEpisode[] = [];
   /** a neighbour knocked off-centre and not yet straightened */
   private knocked: number | null = null;
   /**
@@ -257,15 +277,24 @@ export class RandomHand {
     }
     if (coins === 1 && r() < this.style.upsideDown) {
       this.did('upside-down');
-      sim.set(sq, 1, { upsideDown: true });
       this.landedAt = this.table.now();
-      this.table.wait(this.pause(400, 2000));
-      sim.flip(sq);
-      this.flippedAt = this.table.now();
+      this.flippedAt = this.upsideDown(sq, 'move');
       return;
     }
     sim.set(sq, coins);
     this.landedAt = this.table.now();
+  }
+
+  /** A coin put down magnet-up on an empty square, left a while, turned over; returns when. */
+  private upsideDown(sq: number, kind: FlipEpisode['kind']): number {
+    const { sim } = this.table;
+    const off = this.style.upsideDownOffMm;
+    sim.set(sq, 1, off === undefined ? { upsideDown: true } : { upsideDown: true, offMm: off });
+    const from = this.table.now() + sim.physics.options.motionMs;
+    this.table.wait(this.pause(...this.style.upsideDownMs));
+    sim.flip(sq);
+    this.flips.push({ square: sq, kind, from, to: this.table.now() });
+    return this.table.now();
   }
 
   playMove(move: Move, crownStyle?: CrownStyle): number {
@@ -304,6 +333,20 @@ export class RandomHand {
         this.table.wait(this.pause(80, 1500));
         sim.touch(s, 1);
         if (r() < 0.5) sim.slide(s, sim.physics.coinsOn(s)[0].offMm * r() + (r() < 0.3 ? 1 : 0));
+        this.step();
+      }
+    }
+    if (st.adjustUpsideDown && r() < st.adjustUpsideDown) {
+      // A j'adoube: one of the mover's men straightened, put back magnet-up, turned over later.
+      const men = Array.from({ length: 32 }, (_, i) => i + 1).filter(
+        (s) => s !== move.from && !move.captures.includes(s) && colorOf(this.table.game.position, s) === mover && sim.coinsAt(s) === 1,
+      );
+      if (men.length) {
+        const s = men[Math.floor(r() * men.length)];
+        this.did('adjust-upside-down');
+        sim.lift(s);
+        this.table.wait(this.pause(100, 600));
+        this.upsideDown(s, 'adjust');
         this.step();
       }
     }
