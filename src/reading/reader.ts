@@ -346,7 +346,9 @@ export class BoardReader {
         this.last[i] = v;
         if (cur === 1 && sm <= tFlip) flipped |= 1 << i;
         else if (cur === 1 && (this.flippedMask >>> i) & 1 && sm < t01) flipped |= 1 << i;
-        this.learn(i, cur, v, t, raw);
+        // (Not from a coin reading about half a step: on a coded board, folded up, a coin upside down
+        // would teach its square a man's level that far down, and then read as a man of the other side.)
+        if (!(this.coded && (half >>> i) & 1)) this.learn(i, cur, v, t, raw);
         // Plateau to plateau: a steady reading that stepped by a coin's fraction from the last
         // steady reading, with no lift between. Where a crown is awaited a step up is the crown
         // put on; on a stack a step down is a coin taken off. Anywhere else a step up is a coin

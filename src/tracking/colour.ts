@@ -45,6 +45,18 @@ export function colourIssues(v: BoardView, pos: Position): ColourIssues {
 }
 
 /**
+ * Coded board, mid-move: coins lying magnet-up — a man of the position
+ * reading about half a step on the other side, or, where the position has no
+ * piece (the mover's piece landing), a coin reading about half a step on the
+ * side not moving (a mover's coin upside down).
+ */
+function movingUpsideDown(v: BoardView, pos: Position): number {
+  const men = (pos.black & v.whiteSide) | (pos.white & v.blackSide);
+  const landing = ~(pos.black | pos.white) & (pos.turn === 'black' ? v.whiteSide : v.blackSide);
+  return (men & ~pos.kings & v.half) | (landing & v.half & v.counts.reduce((m, c, i) => (c === 1 ? m | (1 << i) : m), 0));
+}
+
+/**
  * On a polarity-coded board, what the colours seen add to an alert about
  * `board` (the position's counts `counts`): coins put down that read as the
  * other side's (not the side to move) are named ("the coin put on 17 is
@@ -133,26 +145,33 @@ export class ColourWatch {
   /** When the issues now standing will have stood long enough to be said (look again then). */
   due = -Infinity;
 
-  constructor(private readonly graceMs: number) {}
+  constructor(
+    private readonly graceMs: number,
+    /** the grace for coins upside down alone (see TrackerOptions.flipGraceMs) */
+    private readonly flipGraceMs = graceMs,
+  ) {}
 
   /**
    * A coin lying magnet-up (counted as a coin: the player is asked to turn it
    * over); on a coded board also a coin of the wrong side where a piece stands.
    * Null: nothing to say (yet).
    */
-  reminder(v: BoardView, pos: Position, t: number, kind: 'moving' | 'in-sync'): Reminder | null {
+  reminder(v: BoardView, pos: Position, t: number, kind: 'moving' | 'in-sync', mixed = 0): Reminder | null {
     if (v.coded) {
-      // Only against a settled position (mid-move a square may hold the other side's coin passing).
-      if (kind === 'moving') return null;
-      const issues = colourIssues(v, pos);
+      // Mid-move a square may hold the other side's coin passing: only coins upside down are said
+      // then — a man of the position, or a coin where the mover's piece lands (an empty square of
+      // the position), reading about half a step the other way (not where a king crowned with
+      // the opponent's coin may stand: `mixed`, see mixedKings).
+      const issues = kind === 'moving' ? { wrong: 0, upsideDown: movingUpsideDown(v, pos) & ~mixed } : colourIssues(v, pos);
       const key = issues.wrong * 3 + issues.upsideDown;
       if (key !== this.key) {
         this.key = key;
         this.since = t;
       }
       if (!issues.wrong && !issues.upsideDown) return null;
-      if (t - this.since < this.graceMs) {
-        this.due = this.since + this.graceMs;
+      const grace = issues.wrong ? this.graceMs : this.flipGraceMs;
+      if (t - this.since < grace) {
+        this.due = this.since + grace;
         return null;
       }
       return {

@@ -39,7 +39,7 @@ export abstract class TrackerCore {
 
   constructor(game: Game, options: Partial<TrackerOptions> = {}) {
     this.options = { ...DEFAULT_TRACKER, ...options };
-    this.colours = new ColourWatch(this.options.graceMs);
+    this.colours = new ColourWatch(this.options.graceMs, this.options.flipGraceMs);
     this.game = game;
     this.updatePrior();
   }
@@ -179,7 +179,9 @@ export abstract class TrackerCore {
   /** Sets the status; a coin magnet-up or of the wrong colour rides on an in-sync or moving one (see ColourWatch). */
   protected setStatus(s: BoardStatus, t: number): void {
     const colour =
-      (s.kind === 'moving' || s.kind === 'in-sync') && !s.reminder ? this.colours.reminder(this.v, this.game.position, t, s.kind) : null;
+      (s.kind === 'moving' || s.kind === 'in-sync') && !s.reminder
+        ? this.colours.reminder(this.v, this.game.position, t, s.kind, this.mixedKings())
+        : null;
     this.said.setStatus(s, t, colour);
   }
 

@@ -20,6 +20,8 @@ interface FlipRun {
   saidInTime: number;
   latencies: number[];
   falseAlarms: string[];
+  /** flips not said within 1 s: kind, square, how long the coin lay upside down */
+  missed: string[];
   alerts: string[];
   exact: boolean;
 }
@@ -64,8 +66,10 @@ async function playWithFlips(
     hand.flips.find((f) => f.square === sq && t >= f.from - 60 && t <= f.to + 300);
   const latencies: number[] = [];
   let saidInTime = 0;
+  const missed: string[] = [];
   for (const f of hand.flips) {
     const first = reports.find((r) => r.t >= f.from - 60 && r.t <= f.to && r.squares.includes(f.square));
+    if (!first || first.t - f.from > 1000) missed.push(`${f.kind} on ${f.square} at ${f.from} for ${f.to - f.from} ms`);
     if (!first) continue;
     latencies.push(Math.max(0, first.t - f.from));
     if (first.t - f.from <= 1000) saidInTime++;
@@ -76,6 +80,7 @@ async function playWithFlips(
     saidInTime,
     latencies,
     falseAlarms,
+    missed,
     alerts: table.alerts().map((a) => `${a.category}: ${a.message}`),
     exact: table.game.plies.map((p) => route(p.move)).join(' ') === plies.map((n) => route(n.move)).join(' '),
   };
@@ -107,6 +112,7 @@ describe('coins upside down on every magnet of the table', () => {
         `${magnet} ${coding} ${how}: ${episodes} flips, said within 1 s ${inTime} (${((100 * inTime) / episodes).toFixed(0)} %), ` +
           `latency median ${pct(lat, 0.5)} ms p95 ${pct(lat, 0.95)} ms, false alarms ${runs.reduce((a, r) => a + r.falseAlarms.length, 0)}`,
       );
+      if (inTime < episodes) console.log(`  missed: ${runs.flatMap((r) => r.missed).join('; ')}`);
       expect(episodes).toBeGreaterThan(10);
       expect(inTime / episodes).toBeGreaterThanOrEqual(0.95);
       for (const r of runs) {
