@@ -156,13 +156,19 @@ export class ColourWatch {
    * over); on a coded board also a coin of the wrong side where a piece stands.
    * Null: nothing to say (yet).
    */
-  reminder(v: BoardView, pos: Position, t: number, kind: 'moving' | 'in-sync', mixed = 0): Reminder | null {
+  reminder(v: BoardView, pos: Position, t: number, kind: 'moving' | 'in-sync' | 'awaiting-crown', mixed = 0): Reminder | null {
     if (v.coded) {
-      // Mid-move a square may hold the other side's coin passing: only coins upside down are said
-      // then — a man of the position, or a coin where the mover's piece lands (an empty square of
-      // the position), reading about half a step the other way (not where a king crowned with
-      // the opponent's coin may stand: `mixed`, see mixedKings).
-      const issues = kind === 'moving' ? { wrong: 0, upsideDown: movingUpsideDown(v, pos) & ~mixed } : colourIssues(v, pos);
+      // Mid-move a square may hold the other side's coin passing, and a crown being put together
+      // the other side's coin: only coins upside down are said then — a man of the position, or
+      // mid-move a coin where the mover's piece lands (an empty square of the position), reading
+      // about half a step the other way (not where a king crowned with the opponent's coin may
+      // stand: `mixed`, see mixedKings).
+      const issues =
+        kind === 'moving'
+          ? { wrong: 0, upsideDown: movingUpsideDown(v, pos) & ~mixed }
+          : kind === 'awaiting-crown'
+            ? { wrong: 0, upsideDown: colourIssues(v, pos).upsideDown & ~mixed }
+            : colourIssues(v, pos);
       const key = issues.wrong * 3 + issues.upsideDown;
       if (key !== this.key) {
         this.key = key;

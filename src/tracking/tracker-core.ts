@@ -176,11 +176,19 @@ export abstract class TrackerCore {
   /** A crowned man taken back as a stack: the square it went back to (its crown may still be on it). */
   protected crownCarried: number | null = null;
 
-  /** Sets the status; a coin magnet-up or of the wrong colour rides on an in-sync or moving one (see ColourWatch). */
+  /**
+   * Sets the status; a coin magnet-up or of the wrong colour rides on an
+   * in-sync or moving one (see ColourWatch), a coin magnet-up also on an
+   * awaited crown: a man that landed on its crowning square upside down reads
+   * like one crowned with the opponent's coin, but no crown was slipped under
+   * it while the square was never emptied.
+   */
   protected setStatus(s: BoardStatus, t: number): void {
+    const wait = this.crownWait;
+    const mixed = this.mixedKings() & ~(wait && !wait.touched ? 1 << (wait.square - 1) : 0);
     const colour =
-      (s.kind === 'moving' || s.kind === 'in-sync') && !s.reminder
-        ? this.colours.reminder(this.v, this.game.position, t, s.kind, this.mixedKings())
+      (s.kind === 'moving' || s.kind === 'in-sync' || s.kind === 'awaiting-crown') && !('reminder' in s && s.reminder)
+        ? this.colours.reminder(this.v, this.game.position, t, s.kind, mixed)
         : null;
     this.said.setStatus(s, t, colour);
   }
