@@ -29,7 +29,7 @@ export interface ColourIssues {
  * opponent's coin under the man: no issue. Nothing on a board glued the old
  * way (colour checks off).
  */
-export function colourIssues(v: BoardView, pos: Position): ColourIssues {
+export function colourIssues(v: BoardView, pos: Position, men = 0): ColourIssues {
   if (!v.coded) return { wrong: 0, upsideDown: 0 };
   const other = (pos.black & v.whiteSide) | (pos.white & v.blackSide);
   // A king on the other side's colour is wrong only if it reads like a stack of that colour: a
@@ -41,7 +41,7 @@ export function colourIssues(v: BoardView, pos: Position): ColourIssues {
     const signed = v.signed;
     for (let i = 0; i < 32; i++) if ((kingsOther >>> i) & 1 && Math.abs(signed[i]) >= WRONG_KING) wrongKings |= 1 << i;
   }
-  return { wrong: (other & ~pos.kings & ~v.half) | wrongKings, upsideDown: other & v.half & ~pos.kings };
+  return { wrong: (other & ~pos.kings & ~v.half) | wrongKings, upsideDown: other & v.half & ~(pos.kings & ~men) };
 }
 
 /**
@@ -156,7 +156,7 @@ export class ColourWatch {
    * over); on a coded board also a coin of the wrong side where a piece stands.
    * Null: nothing to say (yet).
    */
-  reminder(v: BoardView, pos: Position, t: number, kind: 'moving' | 'in-sync' | 'awaiting-crown', mixed = 0): Reminder | null {
+  reminder(v: BoardView, pos: Position, t: number, kind: 'moving' | 'in-sync' | 'awaiting-crown', mixed = 0, men = 0): Reminder | null {
     if (v.coded) {
       // Mid-move a square may hold the other side's coin passing, and a crown being put together
       // the other side's coin: only coins upside down are said then — a man of the position, or
@@ -167,7 +167,7 @@ export class ColourWatch {
         kind === 'moving'
           ? { wrong: 0, upsideDown: movingUpsideDown(v, pos) & ~mixed }
           : kind === 'awaiting-crown'
-            ? { wrong: 0, upsideDown: colourIssues(v, pos).upsideDown & ~mixed }
+            ? { wrong: 0, upsideDown: colourIssues(v, pos, men).upsideDown & ~mixed }
             : colourIssues(v, pos);
       const key = issues.wrong * 3 + issues.upsideDown;
       if (key !== this.key) {

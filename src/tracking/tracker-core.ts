@@ -184,11 +184,12 @@ export abstract class TrackerCore {
    * it while the square was never emptied.
    */
   protected setStatus(s: BoardStatus, t: number): void {
-    const wait = this.crownWait;
-    const mixed = this.mixedKings() & ~(wait && !wait.touched ? 1 << (wait.square - 1) : 0);
+    const wait = this.crownWait,
+      man = wait && !wait.touched ? 1 << (wait.square - 1) : 0;
+    const mixed = this.mixedKings() & ~man;
     const colour =
       (s.kind === 'moving' || s.kind === 'in-sync' || s.kind === 'awaiting-crown') && !('reminder' in s && s.reminder)
-        ? this.colours.reminder(this.v, this.game.position, t, s.kind, mixed)
+        ? this.colours.reminder(this.v, this.game.position, t, s.kind, mixed, wait ? 1 << (wait.square - 1) : 0)
         : null;
     this.said.setStatus(s, t, colour);
   }
