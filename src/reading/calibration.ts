@@ -136,8 +136,8 @@ export class Calibration {
   /**
    * How far below its own empty level, in coin steps, a reading on square i
    * holds a coin lying magnet-up, for a square whose noise is `noise` (σ,
-   * counts). From the square's own stack increment (two − one: measured, or
-   * the board's stack ratio): a flipped coin's magnet sits nearly a coin
+   * counts). From the square's own stack increment (two − one where a stack
+   * was seen there, else at most THRESHOLDS.flipUnseenStack): a flipped coin's magnet sits nearly a coin
    * higher with its field reversed, so it reads at least THRESHOLDS.flipPerStack
    * increments below empty, however off-centre; the bar sits flipFraction of
    * the way there, but never within the square's noise (and drift) of empty.
@@ -148,7 +148,9 @@ export class Calibration {
     const T = THRESHOLDS;
     if (!this.emptyKnown[i]) return T.upsideDown;
     const span = Math.max(1, this.span(i));
-    const stack = (this.two[i] - this.one[i]) / span;
+    // (Where no stack was ever seen on the square, its two-coin level is the board's ratio or the
+    // nominal one: the increment is taken no larger than the smallest a working board gives.)
+    const stack = this.twoKnown[i] ? (this.two[i] - this.one[i]) / span : Math.min(this.stackRatio - 1, T.flipUnseenStack);
     return Math.max((T.flipNoiseSigmas * noise) / span + T.flipDriftMargin, T.flipFraction * T.flipPerStack * stack);
   }
 

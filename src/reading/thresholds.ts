@@ -71,6 +71,12 @@ export const THRESHOLDS = {
    * 8–12 mm magnets of the build guide give 0.9 and more).
    */
   flipPerStack: 0.75,
+  /**
+   * The stack increment assumed where none was seen on the square (the
+   * nominal ratio is a guess): about the smallest a board that tells kings
+   * from men gives (a magnet glued proud under a 3 mm coin: 0.23).
+   */
+  flipUnseenStack: 0.25,
   /** The derived flip bar sits at this fraction of that worst flipped reading (the rest is the margin on the empty side). */
   flipFraction: 0.6,
   /** …and never closer to empty than this many σ of the square's own measured noise… */
@@ -96,6 +102,10 @@ export const THRESHOLDS = {
    * farthest off-centre with a weak magnet.
    */
   halfBar: 0.75,
+  // (Not derived from the stack increment like the flip bar: a thick magnet's flipped coin reads
+  // up to 0.8 of a step, a thin one's 0.6, but the thick one's stack increment is the smaller.
+  // Where they overlap a coin of the wrong colour off-centre, the tracker tells them apart by
+  // the last move: the man just moved is the mover's own coin, so it lies upside down.)
   /** A set-up with at least this many coins reading clearly below the empty squares is a polarity-coded board. */
   codedMinCoins: 4,
 

@@ -29,7 +29,7 @@ export interface ColourIssues {
  * opponent's coin under the man: no issue. Nothing on a board glued the old
  * way (colour checks off).
  */
-export function colourIssues(v: BoardView, pos: Position, men = 0): ColourIssues {
+export function colourIssues(v: BoardView, pos: Position, men = 0, moved = 0): ColourIssues {
   if (!v.coded) return { wrong: 0, upsideDown: 0 };
   const other = (pos.black & v.whiteSide) | (pos.white & v.blackSide);
   // A king on the other side's colour is wrong only if it reads like a stack of that colour: a
@@ -41,7 +41,10 @@ export function colourIssues(v: BoardView, pos: Position, men = 0): ColourIssues
     const signed = v.signed;
     for (let i = 0; i < 32; i++) if ((kingsOther >>> i) & 1 && Math.abs(signed[i]) >= WRONG_KING) wrongKings |= 1 << i;
   }
-  return { wrong: (other & ~pos.kings & ~v.half) | wrongKings, upsideDown: other & v.half & ~(pos.kings & ~men) };
+  // (A man the hand just moved is its own coin: reading the other way, however far, it lies upside
+  // down — on a square whose levels were only estimated a strong sensor reads it a full step.)
+  const flipped = other & (v.half | moved) & ~(pos.kings & ~men);
+  return { wrong: (other & ~pos.kings & ~flipped) | wrongKings, upsideDown: flipped };
 }
 
 /**
@@ -156,7 +159,13 @@ export class ColourWatch {
    * over); on a coded board also a coin of the wrong side where a piece stands.
    * Null: nothing to say (yet).
    */
-  reminder(v: BoardView, pos: Position, t: number, kind: 'moving' | 'in-sync' | 'awaiting-crown', mixed = 0, men = 0): Reminder | null {
+  reminder(
+    v: BoardView,
+    pos: Position,
+    t: number,
+    kind: 'moving' | 'in-sync' | 'awaiting-crown',
+    { mixed = 0, men = 0, moved = 0 }: { mixed?: number; men?: number; moved?: number } = {},
+  ): Reminder | null {
     if (v.coded) {
       // Mid-move a square may hold the other side's coin passing, and a crown being put together
       // the other side's coin: only coins upside down are said then — a man of the position, or
@@ -167,8 +176,8 @@ export class ColourWatch {
         kind === 'moving'
           ? { wrong: 0, upsideDown: movingUpsideDown(v, pos) & ~mixed }
           : kind === 'awaiting-crown'
-            ? { wrong: 0, upsideDown: colourIssues(v, pos, men).upsideDown & ~mixed }
-            : colourIssues(v, pos);
+            ? { wrong: 0, upsideDown: colourIssues(v, pos, men, moved).upsideDown & ~mixed }
+            : colourIssues(v, pos, 0, moved);
       const key = issues.wrong * 3 + issues.upsideDown;
       if (key !== this.key) {
         this.key = key;
