@@ -150,8 +150,26 @@ export class Calibration {
     const span = Math.max(1, this.span(i));
     // (Where no stack was ever seen on the square, its two-coin level is the board's ratio or the
     // nominal one: the increment is taken no larger than the smallest a working board gives.)
-    const stack = this.twoKnown[i] ? (this.two[i] - this.one[i]) / span : Math.min(this.stackRatio - 1, T.flipUnseenStack);
+    const stack = this.stackStep(i);
     return Math.max((T.flipNoiseSigmas * noise) / span + T.flipDriftMargin, T.flipFraction * T.flipPerStack * stack);
+  }
+
+  /**
+   * How far below the man's own plateau, in coin steps, a reading on square
+   * i (where a crown is awaited) holds the crown lying magnet-up on it:
+   * THRESHOLDS.crownFlipPerStack of the stack increment, clear of the
+   * square's noise (a step between two plateaus a moment apart: no drift).
+   */
+  crownFlipBar(i: number, noise: number): number {
+    const T = THRESHOLDS;
+    return Math.max((T.flipNoiseSigmas * noise) / Math.max(1, this.span(i)), T.flipFraction * T.crownFlipPerStack * this.stackStep(i));
+  }
+
+  /** The square's stack increment in coin steps, no larger than THRESHOLDS.flipUnseenStack where no stack was seen on it. */
+  private stackStep(i: number): number {
+    return this.twoKnown[i]
+      ? (this.two[i] - this.one[i]) / Math.max(1, this.span(i))
+      : Math.min(this.stackRatio - 1, THRESHOLDS.flipUnseenStack);
   }
 
   /** Coin delta (one − empty) of a square. */

@@ -61,8 +61,9 @@ export class BoardReader {
   private readonly faintSince = new Float64Array(SQUARE_COUNT).fill(Infinity);
   /** an empty-or-one call the game settled on a faint reading, held while it stays faint (−1: none) */
   private readonly held = new Int8Array(SQUARE_COUNT).fill(-1);
-  /** the previous frame's reading of each square */
+  /** the previous frame's reading of each square, and the one before */
   private readonly last = new Float64Array(SQUARE_COUNT);
+  private readonly before = new Float64Array(SQUARE_COUNT);
   /** frame time each square's count last changed */
   readonly settledSince = new Float64Array(SQUARE_COUNT);
   private readonly learnt = new Uint8Array(SQUARE_COUNT);
@@ -84,6 +85,8 @@ export class BoardReader {
   private readonly highSeen = new Float64Array(SQUARE_COUNT).fill(-Infinity);
   /** see BoardView.unclear (from the last attempt to calibrate from a set-up) */
   private unclearMask = 0;
+  /** where a crown is awaited: the man's plateau before a step down as deep as a coin upside down (NaN: none) */
+  private readonly crownFlipBase = new Float64Array(SQUARE_COUNT).fill(NaN);
   /** each square's frame noise as measured on quiet empty frames: mean square of a frame's step from the smoothed reading */
   private readonly noiseSq = new Float64Array(SQUARE_COUNT).fill(T.assumedNoise ** 2 * NOISE_STEP);
 
@@ -218,6 +221,11 @@ export class BoardReader {
     return this.calibrated ? this.calibration.flipBar(i, this.noise(i + 1)) : T.upsideDown;
   }
 
+  /** Where a crown is awaited on square i: how far below the man's plateau (coin steps) the crown lies magnet-up (Calibration.crownFlipBar). */
+  private crownFlipBar(i: number): number {
+    return this.calibrated ? this.calibration.crownFlipBar(i, this.noise(i + 1)) : T.upsideDown;
+  }
+
   /** Squares where a stack is plausible (see setStackPrior). */
   get stackPrior(): number {
     return this.stackMask;
@@ -343,7 +351,12 @@ export class BoardReader {
       this.confidence[i] = Math.min(1, d / (T.confidenceScale * span));
       if (c === cur) {
         this.pending[i] = -1;
+        this.before[i] = this.last[i];
         this.last[i] = v;
+        if (cur === 1 && expected && !Number.isNaN(this.crownFlipBase[i])) {
+          if (sm < this.crownFlipBase[i] - (this.crownFlipBar(i) * span) / 2) flipped |= 1 << i;
+          else this.crownFlipBase[i] = NaN;
+        } else this.crownFlipBase[i] = NaN;
         if (cur === 1 && sm <= tFlip) flipped |= 1 << i;
         else if (cur === 1 && (this.flippedMask >>> i) & 1 && sm < t01) flipped |= 1 << i;
         // (Not from a coin reading about half a step: on a coded board, folded up, a coin upside down
@@ -371,6 +384,10 @@ export class BoardReader {
               this.learnt[i] = 0;
               this.confirmed[i] = 0;
               changed = true;
+            } else if (!Number.isNaN(base) && cur === 1 && expected && base - sm >= this.crownFlipBar(i) * span) {
+              // A step DOWN where a crown is awaited, as deep as a coin upside down: the crown
+              // was put on the man magnet-up (its reversed field, a coin higher, takes from the man's).
+              this.crownFlipBase[i] = base;
             } else if (!Number.isNaN(base) && cur === 2 && base - sm >= o.plateauStep * span && sm < cal.two[i]) {
               this.counts[i] = 1;
               this.frozen[i] = 0;
@@ -397,8 +414,11 @@ export class BoardReader {
       // Where the game allows no stack, two coins must be read for a sustained time.
       const hold = c === 2 && !plausible ? o.unexpectedStackMs : c === 1 && cur === 0 && v < t01 ? o.upsideDownMs : o.debounceMs;
       // A coin is counted put down once its reading stops moving (a coin carried low over the
-      // square, or still coming down, is not there yet).
-      const still = c < cur || Math.abs(v - this.last[i]) <= T.still * span;
+      // square, or still coming down, is not there yet): two frame steps in a row (at the top of
+      // a coin carried past, one step reads still).
+      const tol = T.still * span;
+      const still = c < cur || (Math.abs(v - this.last[i]) <= tol && Math.abs(this.last[i] - this.before[i]) <= tol);
+      this.before[i] = this.last[i];
       this.last[i] = v;
       if (still && this.pendingFrames[i] >= o.debounceFrames && t - this.pendingSince[i] >= hold) {
         // A change between one and two coins that came as a clear step from the last steady

@@ -77,6 +77,15 @@ export const THRESHOLDS = {
    * from men gives (a magnet glued proud under a 3 mm coin: 0.23).
    */
   flipUnseenStack: 0.25,
+  /**
+   * A crowning coin put on its man upside down takes its reversed field, a
+   * coin and a magnet higher, from the man's reading: at least this many
+   * stack increments (every magnet and stack-up, 3 mm off-centre, 8 % weak;
+   * test/reading/flip.test.ts). Where a crown is awaited, a plateau that far
+   * (flipFraction of it, and at least flipNoiseSigmas of noise) below the
+   * man's is that crown.
+   */
+  crownFlipPerStack: 0.22,
   /** The derived flip bar sits at this fraction of that worst flipped reading (the rest is the margin on the empty side). */
   flipFraction: 0.6,
   /** …and never closer to empty than this many σ of the square's own measured noise… */

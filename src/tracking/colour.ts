@@ -178,6 +178,8 @@ export class ColourWatch {
           : kind === 'awaiting-crown'
             ? { wrong: 0, upsideDown: colourIssues(v, pos, men, moved).upsideDown & ~mixed }
             : colourIssues(v, pos, 0, moved);
+      // (A crown put on its man magnet-up: the reader's flipped mask, on either kind of board.)
+      issues.upsideDown |= v.flipped;
       const key = issues.wrong * 3 + issues.upsideDown;
       if (key !== this.key) {
         this.key = key;

@@ -48,6 +48,22 @@ describe('the flip level follows from the stack increment (magnet-physics)', () 
     expect(worst, at).toBeGreaterThanOrEqual(T.flipPerStack);
     expect(worst, at).toBeLessThan(T.flipPerStack + 0.15); // the figure is the table's, not a loose guess
   });
+
+  it('…and a crown put on its man upside down takes at least crownFlipPerStack stack increments from the man', () => {
+    let worst = Infinity,
+      at = '';
+    for (const key of [...BUILDERS, ...MAGNETS.map((m) => m.key)]) {
+      const m = magnet(key);
+      for (const g of geometries()) {
+        if (g.mount === 'flush' && g.coin < m.thickness + 1) continue;
+        const t = fieldTable(m, [0, 3], g);
+        const drop = (-t.flippedUpper[1] * 0.92) / t.upper[0];
+        if (drop < worst) [worst, at] = [drop, `${key} ${JSON.stringify(g)}`];
+      }
+    }
+    expect(worst, at).toBeGreaterThanOrEqual(T.crownFlipPerStack);
+    expect(worst, at).toBeLessThan(T.crownFlipPerStack + 0.05);
+  });
 });
 
 /** A calibrated board: empty 500, one coin 500 + span, two coins 500 + span·(1 + stack). */

@@ -2,7 +2,8 @@
 // board with each magnet a builder may use (8 × 1.5, 10 × 1, 10 × 2, 12 × 1 mm;
 // N35–N52), glued the old way and polarity-coded, a hand plays corpus games
 // with every everyday habit plus many flips — a moved man landing upside
-// down, a man straightened in a j'adoube put back upside down — each left
+// down, a crowning coin put on the man upside down, a man straightened in a
+// j'adoube put back upside down — each left
 // 0.5–5 s before being turned back, half of them 3 mm off-centre (the worst
 // case). Checked: each flip is said ("The coin on 26 is upside down: turn it
 // over") within 1 s (≥ 95 %), never said where no coin lies upside down, never
@@ -17,6 +18,8 @@ import { HUMAN, RandomHand, Table, type FlipEpisode } from './table.ts';
 
 interface FlipRun {
   episodes: number;
+  /** how many of each kind (a moved man, a j'adoube, a crown) */
+  kinds: Record<string, number>;
   saidInTime: number;
   latencies: number[];
   falseAlarms: string[];
@@ -54,11 +57,14 @@ async function playWithFlips(
     ...HUMAN,
     upsideDown: 0.3,
     adjustUpsideDown: 0.12,
+    crownUpsideDown: 0.5,
     upsideDownMs: [500, 5000],
     upsideDownOffMm: off,
   });
-  const plies = game.moves.slice(0, 40);
-  for (const node of plies) hand.playMove(node.move);
+  // (Crowns go on top, where a hand may put them upside down: the game up to its last crown.)
+  const lastCrown = game.moves.reduce((last, n, k) => (n.move.crowned ? k : last), -1);
+  const plies = game.moves.slice(0, Math.max(40, lastCrown + 1));
+  for (const node of plies) hand.playMove(node.move, 'top');
   table.wait(1500);
   const reports = flipReports(table);
   const flippedAt = (sq: number, t: number): FlipEpisode | undefined =>
@@ -77,6 +83,7 @@ async function playWithFlips(
   const falseAlarms = reports.flatMap((r) => r.squares.filter((sq) => !flippedAt(sq, r.t)).map((sq) => `${sq} at ${r.t}`));
   return {
     episodes: hand.flips.length,
+    kinds: hand.flips.reduce<Record<string, number>>((k, f) => ({ ...k, [f.kind]: (k[f.kind] ?? 0) + 1 }), {}),
     saidInTime,
     latencies,
     falseAlarms,
@@ -94,6 +101,9 @@ const pct = (xs: number[], p: number) => {
 /** The magnets #26 names, each on both kinds of board. */
 const MAGNETS = ['8x1.5-N35', '8x1.5-N42', '8x1.5-N52', '10x1-N35', '10x1-N52', '10x2-N35', '10x2-N52', '12x1-N35', '12x1-N42', '12x1-N52'];
 
+/** Flips played over the whole table, by kind. */
+const played: Record<string, number> = {};
+
 describe('coins upside down on every magnet of the table', () => {
   const cases: [string, 'uniform' | 'polarity', Geometry, string][] = [];
   for (const m of MAGNETS) for (const c of ['uniform', 'polarity'] as const) cases.push([m, c, GEOMETRY, 'magnet flush in a 3 mm coin']);
@@ -110,10 +120,12 @@ describe('coins upside down on every magnet of the table', () => {
         lat = runs.flatMap((r) => r.latencies);
       console.log(
         `${magnet} ${coding} ${how}: ${episodes} flips, said within 1 s ${inTime} (${((100 * inTime) / episodes).toFixed(0)} %), ` +
-          `latency median ${pct(lat, 0.5)} ms p95 ${pct(lat, 0.95)} ms, false alarms ${runs.reduce((a, r) => a + r.falseAlarms.length, 0)}`,
+          `latency median ${pct(lat, 0.5)} ms p95 ${pct(lat, 0.95)} ms, false alarms ${runs.reduce((a, r) => a + r.falseAlarms.length, 0)} ` +
+          `(${['move', 'adjust', 'crown'].map((k) => `${k} ${runs.reduce((a, r) => a + (r.kinds[k] ?? 0), 0)}`).join(', ')})`,
       );
       if (inTime < episodes) console.log(`  missed: ${runs.flatMap((r) => r.missed).join('; ')}`);
       expect(episodes).toBeGreaterThan(10);
+      for (const r of runs) for (const [k, n] of Object.entries(r.kinds)) played[k] = (played[k] ?? 0) + n;
       expect(inTime / episodes).toBeGreaterThanOrEqual(0.95);
       for (const r of runs) {
         expect(r.falseAlarms).toEqual([]);
@@ -122,4 +134,9 @@ describe('coins upside down on every magnet of the table', () => {
       }
     });
   }
+  it("played every kind of flip (moved men, j'adoubes, crowns) many times over the table", () => {
+    expect(played.move).toBeGreaterThan(200);
+    expect(played.adjust).toBeGreaterThan(50);
+    expect(played.crown).toBeGreaterThan(10);
+  });
 });

@@ -152,6 +152,8 @@ export interface HandStyle {
   upsideDown: number;
   /** a j'adoube: one of the mover's men lifted and put back magnet-up (turned over `upsideDownMs` later) */
   adjustUpsideDown: number;
+  /** the crowning coin put on the man magnet-up (turned over `upsideDownMs` later) */
+  crownUpsideDown: number;
   /** how long a coin lies magnet-up before it is turned back, ms */
   upsideDownMs: [number, number];
   /** how far off-centre a coin lies magnet-up, mm (undefined: where the hand drops it) */
@@ -161,7 +163,7 @@ export interface HandStyle {
 /** A coin lying magnet-up on a square, from when it was down to when it was turned back (ms, frame clock). */
 export interface FlipEpisode {
   square: number;
-  kind: 'move' | 'adjust';
+  kind: 'move' | 'adjust' | 'crown';
   from: number;
   to: number;
 }
@@ -180,6 +182,7 @@ export const TIDY: HandStyle = {
   kingCoinByCoin: 0,
   upsideDown: 0,
   adjustUpsideDown: 0,
+  crownUpsideDown: 0,
   upsideDownMs: [400, 2000],
 };
 
@@ -197,6 +200,7 @@ export const HUMAN: HandStyle = {
   kingCoinByCoin: 0.3,
   upsideDown: 0.02,
   adjustUpsideDown: 0,
+  crownUpsideDown: 0,
   upsideDownMs: [400, 2000],
 };
 
@@ -466,7 +470,14 @@ export class RandomHand {
       const delay = d < 0.25 ? 0 : d < 0.5 ? this.pause(1, 120) : d < 0.9 ? this.pause(250, 800) : this.pause(1000, 3000);
       this.did(delay === 0 ? 'crown-top-at-once' : delay <= 120 ? 'crown-top-fast' : 'crown-top');
       if (delay) this.table.wait(delay);
-      sim.place(move.to);
+      if (st.crownUpsideDown && r() < st.crownUpsideDown) {
+        this.did('crown-upside-down');
+        sim.place(move.to, { upsideDown: true });
+        const from = this.table.now() + sim.physics.options.motionMs;
+        this.table.wait(this.pause(...st.upsideDownMs));
+        sim.flip(move.to);
+        this.flips.push({ square: move.to, kind: 'crown', from, to: this.table.now() });
+      } else sim.place(move.to);
     } else if (crown === 'under') {
       const crownStep = () => this.table.wait(this.pause(250, 800));
       this.did('crown-under');
