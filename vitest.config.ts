@@ -13,6 +13,8 @@ const SOAKS = [
   'test/sensors/emulator-game.test.ts',
   'test/server/crash.test.ts',
   'test/doctor/emulator.test.ts',
+  'test/club/journal.test.ts',
+  'test/server/tournament-crash.test.ts',
 ];
 
 export default defineConfig({

@@ -16,16 +16,25 @@
 //   --levels           only level monotonicity (every level against the one below, 8 ballots × 2 colours)
 //   --pairs K,K,…      with --levels: only these levels k (each against k−1)
 //   --ballots N        with --levels: N ballots (spread over the 156), each with both colours
+//   --speed            only the search speed (nodes/s at a fixed depth from 5 ballots)
+//   --depth D, --runs R  with the speed: the depth (default 11) and runs per position (default 3)
+//   --baseline REF     with the speed: also the engine of git revision REF, run in turn with this
+//                      one in the same process, and the ratio (e.g. --baseline main)
+//   --versus REF       a match: this engine against git revision REF's (in-process), --games N, --ms T
+//   --gauntlet "CMD"   a match: `crownhead engine` against any engine speaking its line protocol
+//                      (src/engine-host/line-engine.ts), --cwd DIR for it; --games N, --ms T or --fixed-depth D
 //   --out FILE         where the match's PDN goes (default: bench/results/match-YYYY-MM-DD.pdn
 //                      for the full match, a temporary file otherwise); rewritten after every game,
 //                      so an interrupted match keeps the games it played
 // Our engine plays with its opening book (most-played move), the 4-piece
 // endgame database and the 40-move rule.
 
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { execSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { pathToFileURL } from 'node:url';
 import {
   BALLOTS,
   Game,
@@ -39,7 +48,7 @@ import {
   type Move,
 } from '../src/rules/index.ts';
 import { readPdn, resultWinner } from '../src/pdn/index.ts';
-import { corpusFile } from '../test/corpus.ts';
+import { corpusFile } from '../test/harness/corpus.ts';
 import { EGDB_PIECES, Searcher, think } from '../src/engine/index.ts';
 import { loadEgdb } from '../src/engine-host/egdb-cache.ts';
 import { bookFromCorpus } from '../src/engine-host/book-corpus.ts';
@@ -56,6 +65,14 @@ const { values } = parseArgs({
     levels: { type: 'boolean' },
     pairs: { type: 'string' },
     ballots: { type: 'string' },
+    speed: { type: 'boolean' },
+    depth: { type: 'string' },
+    runs: { type: 'string' },
+    baseline: { type: 'string' },
+    versus: { type: 'string' },
+    gauntlet: { type: 'string' },
+    cwd: { type: 'string' },
+    'fixed-depth': { type: 'string' },
   },
 });
 const onlyLevels = !!values.levels;
@@ -139,7 +156,7 @@ function enginePlayer(limits: { timeMs?: number; level?: number; seed?: number }
 
 // ---------------------------------------------------------------------------
 // Corpus figures (reported, not asserted).
-if (!full && !onlyLevels) {
+if (!full && !onlyLevels && !values.speed && !values.versus && !values.gauntlet) {
   // Set-ups (not whole games from the start) with a stated solution, won by the side to move.
   const problems = readPdn(corpusFile('tricks_traps_and_shots.pdn')).games.filter(
     (g) => g.moves.length > 0 && resultWinner(g.result) === g.start.turn && !samePosition(g.start, START),
@@ -192,22 +209,152 @@ if (!full && !onlyLevels) {
 if (values.corpus) process.exit(0);
 
 // ---------------------------------------------------------------------------
-if (!full && !onlyLevels) {
-  console.log('search speed (fixed depth 11, 3 runs each, median):');
-  const rates: number[] = [];
+if (!full && !onlyLevels && !values.versus && !values.gauntlet) await speed();
+if (values.speed) process.exit(0);
+if (values.versus || values.gauntlet) {
+  await engineMatch();
+  process.exit(0);
+}
+
+/**
+ * --versus REF: this tree's engine against git revision REF's, in this process
+ * (one searcher each, the endgame database, no book: the ballots give the
+ * variety). --gauntlet "CMD ARGS": `crownhead engine` (a child process) against
+ * any engine speaking its line protocol (--cwd DIR: where that one runs), e.g.
+ * the sparring engines of ../shared/opponents. Both: --games N (ballots spread
+ * over the open ones, each with both colours), --ms T a move (default 100), or
+ * --fixed-depth D.
+ */
+async function engineMatch(): Promise<void> {
+  const { playMatch, eloText, ProtocolPlayer } = await import('../src/engine-host/match.ts');
+  const games = Number(values.games ?? 24);
+  const limit = values['fixed-depth'] ? { depth: Number(values['fixed-depth']) } : { ms: Number(values.ms ?? 100) };
+  const open = BALLOTS.filter((b) => b.status !== 'barred');
+  const n = Math.ceil(games / 2);
+  const ballots = Array.from({ length: n }, (_, i) => open[Math.floor((i * open.length) / n)]!.number);
+  const inProcess = (name: string, fn: typeof think): import('../src/engine-host/match.ts').Player => {
+    const searcher = new Searcher();
+    return {
+      name,
+      newGame: async () => searcher.reset(),
+      move: async (game, lim) =>
+        fn(
+          {
+            position: game.position,
+            quietPlies: game.quietPlies,
+            history: historyOf(game).slice(0, -1),
+            limits: 'ms' in lim ? { timeMs: lim.ms } : lim,
+          },
+          { searcher, egdb },
+        ).move!,
+      close: async () => undefined,
+    };
+  };
+  const ours = values.versus
+    ? inProcess('this', think)
+    : new ProtocolPlayer('crownhead', process.execPath, [resolve(import.meta.dirname, '../bin/crownhead.js'), 'engine'], {
+        env: { ...process.env, CROWNHEAD_FROM_SOURCE: '1' },
+      });
+  let theirs: import('../src/engine-host/match.ts').Player;
+  if (values.versus) theirs = inProcess(values.versus, await baselineThink(values.versus));
+  else {
+    const [cmd, ...args] = values.gauntlet!.split(/\s+/);
+    theirs = new ProtocolPlayer(cmd!.split('/').pop()!, cmd!, args, values.cwd ? { cwd: values.cwd } : {});
+  }
+  console.log(
+    `match: ${ours.name} against ${theirs.name}, ${ballots.length} ballots × both colours, ${'ms' in limit ? `${limit.ms} ms` : `depth ${limit.depth}`} a move`,
+  );
+  const records: PdnGame[] = [];
+  const file = values.out ? resolve(values.out) : join(tmpdir(), `crownhead-engine-match-${process.pid}.pdn`);
+  const m = await playMatch(ours, theirs, ballots, limit, (g, score) => {
+    records.push(
+      pdnFromGame(g.game, {
+        index: records.length + 1,
+        tags: [
+          ['Event', `${ours.name} v ${theirs.name}`],
+          ['Round', `ballot ${g.ballot}`],
+          ['Black', g.black],
+          ['White', g.white],
+        ],
+      }),
+    );
+    writeFileSync(file, makePdnFile(records));
+    console.log(
+      `  game ${score.games} (ballot ${g.ballot}, ${g.black} v ${g.white}): ${g.blackScore === 1 ? '1-0' : g.blackScore === 0 ? '0-1' : '½-½'}${g.reason ? ` (${g.reason})` : ''}; ${eloText(score)}`,
+    );
+  });
+  await ours.close();
+  await theirs.close();
+  const timing = [ours.name, theirs.name]
+    .map((name) => {
+      const t = m.records.flatMap((r) => r.moveMs[name] ?? []);
+      return `${name} median ${median(t).toFixed(0)} ms, mean ${(t.reduce((a, b) => a + b, 0) / Math.max(1, t.length)).toFixed(0)}, max ${Math.max(...t).toFixed(0)}`;
+    })
+    .join('; ');
+  console.log(`  time per move: ${timing}`);
+  console.log(`engine match: ${ours.name} v ${theirs.name}: ${m.games} games, ${eloText(m)}; games in ${file}`);
+}
+
+/**
+ * Nodes per second at a fixed depth from fixed positions, median of RUNS runs
+ * each; with --baseline REF the engine of that git revision runs too, turn
+ * about with this one in the same process (the machine is shared: only a
+ * ratio measured side by side means anything), and the ratio is printed.
+ */
+async function speed(): Promise<void> {
+  const depth = Number(values.depth ?? 11);
+  const runs = Number(values.runs ?? 3);
+  type ThinkFn = typeof think;
+  const engines: { name: string; think: ThinkFn }[] = [];
+  if (values.baseline) engines.push({ name: values.baseline, think: await baselineThink(values.baseline) });
+  engines.push({ name: 'this', think });
+  console.log(
+    `search speed (fixed depth ${depth}, ${runs} runs each, median${engines.length > 1 ? `; ${engines[0]!.name} and this tree in turn` : ''}):`,
+  );
+  const rates: number[][] = engines.map(() => []);
   for (const b of [1, 8, 31, 62, 100]) {
     const pos = Game.fromBallot(b).game.position;
-    const runs = [0, 1, 2].map(() => {
-      const r = think({ position: pos, limits: { depth: 11 } });
-      return { nps: r.nodes / (r.ms / 1000), nodes: r.nodes, ms: r.ms };
+    const per = engines.map(() => [] as { nps: number; nodes: number; ms: number }[]);
+    for (let i = 0; i < runs; i++)
+      engines.forEach((e, j) => {
+        const r = e.think({ position: pos, limits: { depth } });
+        per[j]!.push({ nps: r.nodes / (r.ms / 1000), nodes: r.nodes, ms: r.ms });
+      });
+    const parts = engines.map((e, j) => {
+      const nps = median(per[j]!.map((r) => r.nps));
+      rates[j]!.push(nps);
+      return `${e.name}: ${per[j]![0]!.nodes} nodes, median ${median(per[j]!.map((r) => r.ms)).toFixed(0)} ms, ${(nps / 1e6).toFixed(2)} M nodes/s`;
     });
-    const nps = median(runs.map((r) => r.nps));
-    rates.push(nps);
-    console.log(
-      `  ballot ${b}: ${runs[0]!.nodes} nodes, median ${median(runs.map((r) => r.ms)).toFixed(0)} ms, ${(nps / 1e6).toFixed(2)} M nodes/s`,
-    );
+    console.log(`  ballot ${b}: ${parts.join(' | ')}`);
   }
-  console.log(`engine search: median ${(median(rates) / 1e6).toFixed(2)} M nodes/s`);
+  const summary = engines.map((e, j) => `${e.name} ${(median(rates[j]!) / 1e6).toFixed(2)}`).join(', ');
+  const ratio = engines.length > 1 ? `; ratio ${(median(rates[1]!) / median(rates[0]!)).toFixed(2)}` : '';
+  console.log(`engine search: median M nodes/s ${summary}${ratio}`);
+  // Depth and time used at 1 s a move (a fresh searcher each time, no book), the engines in turn.
+  console.log('depth reached at 1 s a move (and the time it took):');
+  const depths: number[][] = engines.map(() => []);
+  // Ballots whose first move is not forced (a forced move is answered at once).
+  const open = [1, 8, 31, 62, 100, 20, 45, 77, 130, 150].filter((b) => legalMoves(Game.fromBallot(b).game.position).length > 1).slice(0, 5);
+  for (const b of open) {
+    const pos = Game.fromBallot(b).game.position;
+    const parts = engines.map((e, j) => {
+      const r = e.think({ position: pos, limits: { timeMs: 1000 } });
+      depths[j]!.push(r.depth);
+      return `${e.name}: depth ${r.depth} in ${r.ms.toFixed(0)} ms`;
+    });
+    console.log(`  ballot ${b}: ${parts.join(' | ')}`);
+  }
+  console.log(`engine depth at 1 s: median ${engines.map((e, j) => `${e.name} ${median(depths[j]!)}`).join(', ')}`);
+}
+
+/** The `think` of another git revision: its src/ unpacked into a temporary folder and imported. */
+async function baselineThink(ref: string): Promise<typeof think> {
+  const dir = mkdtempSync(join(tmpdir(), 'crownhead-baseline-'));
+  const root = resolve(import.meta.dirname, '..');
+  execSync(`git -C ${JSON.stringify(root)} archive ${JSON.stringify(ref)} src | tar -x -C ${JSON.stringify(dir)}`);
+  writeFileSync(join(dir, 'package.json'), '{"type":"module"}\n');
+  const mod = (await import(pathToFileURL(join(dir, 'src/engine/index.ts')).href)) as { think: typeof think };
+  return mod.think;
 }
 
 // ---------------------------------------------------------------------------

@@ -4,7 +4,7 @@
 // not change them), plus flash/RAM use of the ELF.
 // Run: node bin/run-ts.js bench/firmware.ts [wall seconds, default 4]
 import { spawnSync } from 'node:child_process';
-import { buildEmulator, EmulatedBoard, elfPath, parseFrame } from '../test/firmware/emu.ts';
+import { buildEmulator, EmulatedBoard, elfPath, parseFrame } from '../test/harness/emu.ts';
 
 const seconds = Number(process.argv[2] ?? 4);
 buildEmulator();

@@ -4,7 +4,7 @@
 // replay the whole corpus (data/corpus).
 // Run: node bin/run-ts.js bench/rules.ts   (or npm run bench)
 
-import { corpusFile, corpusPdnFiles } from '../test/corpus.ts';
+import { corpusFile, corpusPdnFiles } from '../test/harness/corpus.ts';
 import { START, legalMoves, perft, playMove, type Position } from '../src/rules/index.ts';
 import { readPdn } from '../src/pdn/index.ts';
 

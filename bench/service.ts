@@ -21,9 +21,9 @@ import { makeFen, START, type Move } from '../src/rules/index.ts';
 import { SerialBoardSource } from '../src/sensors/serial.ts';
 import { SimBoard } from '../src/sensors/sim/board.ts';
 import { startService, type Service } from '../src/server/service.ts';
-import { MockBus, crownheadPeer } from '../test/sensors/helpers/mock-board.ts';
-import { RandomHand, type Table } from '../test/tracking/table.ts';
-import { CORPUS } from '../test/corpus.ts';
+import { MockBus, crownheadPeer } from '../test/harness/mock-board.ts';
+import { RandomHand, type Table } from '../test/harness/table.ts';
+import { CORPUS } from '../test/harness/corpus.ts';
 
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;

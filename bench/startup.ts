@@ -13,8 +13,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readPdn } from '../src/pdn/index.ts';
 import { makeFen, START, Game, type Move } from '../src/rules/index.ts';
-import { corpusFile } from '../test/corpus.ts';
-import { Client } from '../test/server/helpers.ts';
+import { Snapshot } from '../src/protocol/v1.ts';
+import { corpusFile } from '../test/harness/corpus.ts';
+import { Client } from '../test/harness/ws-client.ts';
 
 const ROOT = join(import.meta.dirname, '..');
 const BIN = join(ROOT, 'bin/crownhead.js');
@@ -173,6 +174,7 @@ async function play50(v: Variant): Promise<{ kb: number; tree: string; moves: nu
   const s = await startServe(v);
   const c = await Client.connect(s.url.replace(/^http/, 'ws') + 'ws');
   await c.next((m) => m.type === 'hello');
+  const stateNow = async () => Snapshot.parse(await (await fetch(s.url + 'api/state')).json());
   let moves = 0;
   for (const [n, list] of games.entries()) {
     if (n > 0) {
@@ -180,14 +182,11 @@ async function play50(v: Variant): Promise<{ kb: number; tree: string; moves: nu
       if (r.type !== 'ok') throw new Error(`new-game: ${JSON.stringify(r)}`);
     }
     if ((await c.command({ name: 'hand-setup' })).type !== 'ok') throw new Error('hand-setup refused');
-    const state = (await (await fetch(s.url + 'api/state')).json()) as { status: { kind: string } };
-    if (state.status.kind !== 'in-sync') {
+    if ((await stateNow()).status.kind !== 'in-sync') {
       await c
         .next((m) => m.type === 'event' && m.event.type === 'ready', `ready for game ${n + 1}`, 20_000)
         .catch(async (e: Error) => {
-          throw new Error(
-            `${e.message}\nthe board's status: ${JSON.stringify(((await (await fetch(s.url + 'api/state')).json()) as { status: unknown }).status)}`,
-          );
+          throw new Error(`${e.message}\nthe board's status: ${JSON.stringify((await stateNow()).status)}`);
         });
     }
     const game = new Game(START);

@@ -25,7 +25,7 @@ import { makePdn, readPdn, type PdnGame } from '../src/pdn/index.ts';
 import { makeFen, START, type Move } from '../src/rules/index.ts';
 import { SimBoard } from '../src/sensors/sim/board.ts';
 import { startService } from '../src/server/service.ts';
-import { CORPUS } from '../test/corpus.ts';
+import { CORPUS } from '../test/harness/corpus.ts';
 
 const nGames = Number(process.argv[2] ?? 5000);
 const nMoves = Number(process.argv[3] ?? 40);

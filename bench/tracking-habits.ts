@@ -5,8 +5,8 @@
 // Run: node bin/run-ts.js bench/tracking-habits.ts   (or npm run bench habits)
 // BENCH_HABIT_TINSLEY=n tinsley games (spread over the file) join the 43 OCA games per mix (default 40).
 
-import { corpusGameCount, playCorpusGame } from '../test/tracking/corpus-games.ts';
-import { HUMAN, TIDY, type HandStyle } from '../test/tracking/table.ts';
+import { corpusGameCount, playCorpusGame } from '../test/harness/corpus-games.ts';
+import { HUMAN, TIDY, type HandStyle } from '../test/harness/table.ts';
 
 const only = (k: keyof HandStyle, p: number): Partial<HandStyle> => ({ ...TIDY, [k]: p });
 const mixes: [string, Partial<HandStyle>][] = [

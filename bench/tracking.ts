@@ -15,8 +15,8 @@
 import { readPdn } from '../src/pdn/index.ts';
 import { Game } from '../src/rules/index.ts';
 import { BoardTracking } from '../src/tracking/board-tracking.ts';
-import { corpusFile } from '../test/corpus.ts';
-import { HUMAN, RandomHand, Table } from '../test/tracking/table.ts';
+import { corpusFile } from '../test/harness/corpus.ts';
+import { HUMAN, RandomHand, Table } from '../test/harness/table.ts';
 
 // 1. Record the frames of every OCA game as the sim emits them.
 const games = readPdn(corpusFile('OCA_2.0.pdn')).games;

@@ -1,5 +1,7 @@
 // `crownhead bestmove --fen FEN [--time T | --depth N | --nodes N] [--level N]`
 // `crownhead analyse GAME.pdn [--time T | --depth N] [--out FILE]`
+// `crownhead engine [--no-book]`: the engine as a long-lived process speaking
+// the line protocol of src/engine-host/line-engine.ts on stdin/stdout
 
 import { readFileSync, writeFileSync } from 'node:fs';
 import { FenError, legalMoves, moveText, parseFen, playMove, START, type Move, type Position } from '../rules/index.ts';
@@ -7,7 +9,10 @@ import { readPdn, makePdnFile, gameName, type PdnGame } from '../pdn/index.ts';
 import { annotateGame, EGDB_PIECES, scoreText, think, Searcher, type Egdb, type EngineLimits } from '../engine/index.ts';
 import { defaultCacheDir, loadEgdb } from '../engine-host/egdb-cache.ts';
 import { popcount } from '../rules/index.ts';
-import { ANALYSE_USAGE, BESTMOVE_USAGE } from './usage.ts';
+import { ANALYSE_USAGE, BESTMOVE_USAGE, ENGINE_USAGE } from './usage.ts';
+import { createInterface } from 'node:readline';
+import { LineEngine } from '../engine-host/line-engine.ts';
+import { bookFromCorpus } from '../engine-host/book-corpus.ts';
 import { parse, UsageError, wholeNumber } from './args.ts';
 import type { Io } from './io.ts';
 
@@ -161,4 +166,23 @@ export async function analyseCommand(argv: string[], io: Io): Promise<number> {
     }
   } else io.out(pdn.replace(/\n$/, ''));
   return errors.length ? 1 : 0;
+}
+
+export async function engineCommand(argv: string[], io: Io): Promise<number> {
+  const { values, positionals } = parse(argv, { 'no-book': { type: 'boolean' }, help: { type: 'boolean', short: 'h' } }, ENGINE_USAGE);
+  if (values.help) {
+    io.out(
+      `${ENGINE_USAGE}\nReads one command a line on standard input and answers on standard output:\n  isready                      -> readyok\n  newgame                      forget the hash table (no answer)\n  go FEN LIMIT [history FEN...] -> info depth D score S nodes N time MS pv MOVES, then bestmove MOVE\n  quit\nLIMIT is milliseconds for this move, "depth N" or "nodes N"; the history is the positions before this\none since the last capture or man move (repetitions, the 40-move count). MOVE lists every landing\nsquare of a capture (16x23x30); "bestmove none" when there is no move. A bad line is answered\n"error ..." and the engine carries on. The opening book is the corpus' (--no-book: none); the endgame\ndatabase is loaded near the end (built on first use, about half a minute).`,
+    );
+    return 0;
+  }
+  if (positionals.length) throw new UsageError(`unexpected argument "${positionals[0]}"\n${ENGINE_USAGE}`);
+  const engine = new LineEngine((l) => io.out(l), {
+    egdb: () => loadEgdb(EGDB_PIECES, defaultCacheDir()),
+    book: values['no-book'] ? null : bookFromCorpus(),
+  });
+  const lines = createInterface({ input: process.stdin, crlfDelay: Infinity });
+  for await (const line of lines) if (!engine.handle(line)) break;
+  lines.close();
+  return 0;
 }

@@ -6,7 +6,7 @@ import { BUNDLED, VERSION } from '../build-info.ts';
 import { UsageError } from './args.ts';
 import { stdio, type Io } from './io.ts';
 import { didYouMean } from './suggest.ts';
-import { ANALYSE_USAGE, BESTMOVE_USAGE, DOCTOR_USAGE, PDN_USAGE, PERFT_USAGE, REPLAY_USAGE, SERVE_USAGE } from './usage.ts';
+import { ANALYSE_USAGE, BESTMOVE_USAGE, DOCTOR_USAGE, ENGINE_USAGE, PDN_USAGE, PERFT_USAGE, REPLAY_USAGE, SERVE_USAGE } from './usage.ts';
 
 export type { Io } from './io.ts';
 
@@ -19,6 +19,7 @@ const COMMANDS: Record<string, { run: Command; help: string }> = {
   replay: { run: async (argv, io) => (await import('./replay.ts')).replayCommand(argv, io), help: REPLAY_USAGE },
   bestmove: { run: async (argv, io) => (await import('./engine.ts')).bestmoveCommand(argv, io), help: BESTMOVE_USAGE },
   analyse: { run: async (argv, io) => (await import('./engine.ts')).analyseCommand(argv, io), help: ANALYSE_USAGE },
+  engine: { run: async (argv, io) => (await import('./engine.ts')).engineCommand(argv, io), help: ENGINE_USAGE },
   serve: { run: async (argv, io) => (await import('./serve.ts')).serveCommand(argv, io), help: SERVE_USAGE },
   doctor: { run: async (argv, io) => (await import('./doctor.ts')).doctorCommand(argv, io), help: DOCTOR_USAGE },
 };

@@ -18,6 +18,8 @@ import { parse, UsageError } from './args.ts';
 type Kind = 'string' | 'boolean' | 'number';
 export const SETTINGS = {
   board: 'string',
+  'sim-boards': 'number',
+  'public-watch': 'boolean',
   host: 'string',
   port: 'number',
   games: 'string',
@@ -98,18 +100,18 @@ export function resolveServeSettings(argv: string[], env: NodeJS.ProcessEnv = pr
   const { raw, from } = layer(flags.values, env, config);
   const s = new Found(raw);
   // Checked in the order of the help text: board and server, then the game.
-  const board = checkBoard(s);
-  const http = { ...checkHost(s), requireToken: s.bool('require-token') };
+  const record = s.str('record');
+  if (record !== undefined && !record.trim()) s.bad('record', 'the recording file name cannot be empty');
+  const boards = boardOptions(s, record === undefined ? undefined : resolve(cwd, record));
+  const http = { ...checkHost(s), requireToken: s.bool('require-token'), publicWatch: s.bool('public-watch') };
   const games = s.str('games') ?? './games';
   if (!games.trim()) s.bad('games', 'the games directory cannot be empty');
   const logLevel = (s.str('log-level') ?? 'info').toLowerCase();
   if (!LEVELS.includes(logLevel)) s.bad('log-level', `"${logLevel}" is not a log level (${LEVELS.join(', ')})`);
   const game = gameSettings(s);
-  const record = s.str('record');
-  if (record !== undefined && !record.trim()) s.bad('record', 'the recording file name cannot be empty');
   return {
     options: {
-      board: { spec: board, record: record === undefined ? undefined : resolve(cwd, record) },
+      ...boards,
       storage: { gamesDir: resolve(cwd, games) },
       game: { ...game, tags: tagsOf(s) },
       http,
@@ -123,14 +125,19 @@ export function resolveServeSettings(argv: string[], env: NodeJS.ProcessEnv = pr
 /** The command line; null for --help. */
 function readFlags(argv: string[]): { values: Record<string, string | boolean | undefined>; config: string | undefined } | null {
   const flagSpec = Object.fromEntries([
-    ...KEYS.map((k) => [k, { type: SETTINGS[k] === 'boolean' ? 'boolean' : 'string' }] as const),
+    ...KEYS.map(
+      (k) => [k, { type: SETTINGS[k] === 'boolean' ? 'boolean' : 'string', ...(k === 'board' ? { multiple: true } : {}) }] as const,
+    ),
     ['config', { type: 'string' }] as const,
     ['help', { type: 'boolean', short: 'h' }] as const,
   ]) as Record<string, { type: 'string' | 'boolean'; short?: string }>;
   const { values, positionals } = parse(argv, flagSpec, SERVE_USAGE);
   if (values.help) return null;
   if (positionals.length) throw new UsageError(`serve takes no arguments, got "${positionals[0]}"\n${SERVE_USAGE}`);
-  return { values: values as Record<string, string | boolean | undefined>, config: values.config as string | undefined };
+  // --board may be given once per board: the list travels as one comma-separated value, like CROWNHEAD_BOARD.
+  const board = values.board as string[] | undefined;
+  const flat = { ...values, board: board?.join(',') } as Record<string, string | boolean | undefined>;
+  return { values: flat, config: values.config as string | undefined };
 }
 
 /** Every CROWNHEAD_* variable must be one we know: a setting's, or one of OTHER_ENV. */
@@ -221,12 +228,39 @@ function layer(
   return { raw, from };
 }
 
-function checkBoard(s: Found): string {
-  const board = s.str('board') ?? 'auto';
-  if (!/^(auto|emulator|sim(:-?\d+)?|serial(:.+)?|firmata:.+|\/.+|COM\d+)$/i.test(board)) {
-    s.bad('board', `"${board}" is not a board (auto, sim[:SEED], serial[:PATH], firmata:PATH, emulator)`);
-  }
-  return board;
+/** The boards: one spec, or several (repeated --board, or comma-separated), each checked. */
+function checkBoards(s: Found): string[] {
+  const specs = (s.str('board') ?? 'auto').split(',').map((b) => b.trim());
+  for (const board of specs)
+    if (!/^(auto|emulator|sim(:-?\d+)?|serial(:.+)?|firmata:.+|\/.+|COM\d+)$/i.test(board))
+      s.bad('board', `"${board}" is not a board (auto, sim[:SEED], serial[:PATH], firmata:PATH, emulator)`);
+  if (specs.length > 1 && specs.includes('emulator') && specs.filter((b) => b === 'emulator').length > 1)
+    s.bad('board', 'only one emulated board can run at a time');
+  return specs;
+}
+
+/** --sim-boards N: 0 to 64 simulated boards. */
+function checkSimBoards(s: Found): number {
+  if (s.raw['sim-boards'] === undefined) return 0;
+  const t = String(s.raw['sim-boards'].value).trim();
+  if (!/^\d+$/.test(t) || Number(t) > 64)
+    s.bad('sim-boards', `the number of simulated boards must be a whole number from 0 to 64, not "${t}"`);
+  return Number(t);
+}
+
+/**
+ * One board as always (a single spec, or a recording asked for); else club
+ * mode: several specs, simulated boards, or "auto" finding every board on USB
+ * (one found is still a single board, its games where they always were).
+ */
+function boardOptions(s: Found, record: string | undefined): Pick<ServiceOptions, 'board' | 'club'> {
+  const specs = checkBoards(s);
+  const simBoards = checkSimBoards(s);
+  if (record !== undefined && (specs.length > 1 || simBoards > 0))
+    s.bad('record', 'recording follows one board: use it without --sim-boards or a second --board');
+  if (specs.length === 1 && simBoards === 0 && (specs[0] !== 'auto' || record !== undefined)) return { board: { spec: specs[0], record } };
+  const given = s.raw.board === undefined && simBoards > 0 ? [] : specs;
+  return { club: { specs: given, simBoards } };
 }
 
 function checkHost(s: Found): { host: string; port: number } {

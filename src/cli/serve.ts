@@ -21,8 +21,12 @@ const HELP = `${SERVE_USAGE}
 Runs the companion: reads the board, follows the game, serves the page.
 
 Board and server
-  --board SPEC          auto (default: a Crownhead board on USB, else the simulated board),
-                        sim[:SEED], serial[:PATH], firmata:PATH, emulator
+  --board SPEC          auto (default: every Crownhead board on USB, else the simulated board),
+                        sim[:SEED], serial[:PATH], firmata:PATH, emulator; give it once per
+                        board to follow several (club mode)
+  --sim-boards N        add N simulated boards (SIM-1 … SIM-N): club mode for demos and tests
+  --public-watch        club mode: the spectators' page (/watch) and the broadcast
+                        (/broadcast.pdn) need no token
   --host ADDR           address to listen on (default 127.0.0.1; 0.0.0.0 for other devices,
                         which then need the control token printed at start-up)
   --port N              port (default 8080; 0 picks a free one)
@@ -94,8 +98,11 @@ export async function serveCommand(argv: string[], io: Io, env: NodeJS.ProcessEn
   }
   // (Piped, the log is JSON lines: the address also goes to standard error as a plain line a person can read.)
   const plain = process.stdout.isTTY ? null : (line: string) => process.stderr.write(line + '\n');
+  // The signal handlers first: whoever reads "ready" may stop the service at once, and must find it listening for that.
+  const stopped = untilSignal(service, logger);
   announce(service, settings.options.storage.gamesDir, logger, settings.options.board?.spec ?? 'auto', plain);
-  return untilSignal(service, logger);
+  if (service.rooms.length > 1) announceClub(service, logger, plain);
+  return stopped;
 }
 
 /** What the person starting the server needs: the board, where games go, the address (and tokens for other devices). */
@@ -123,6 +130,23 @@ function announce(service: Service, gamesDir: string, logger: Logger, spec: stri
     `Crownhead is ready: open ${service.token && !remote ? tokenUrl(service.url) : service.url} in a browser`,
   );
   plain?.(`Crownhead is ready: open ${service.token && !remote ? tokenUrl(service.url) : service.url} in a browser`);
+}
+
+/** Club mode: every board with its number and page, and where the arbiter and the spectators go. */
+function announceClub(service: Service, logger: Logger, plain: ((line: string) => void) | null): void {
+  for (const r of service.rooms) {
+    const b = r.board!;
+    logger.info({ board: b.identity.id, number: r.number }, `Board ${r.number}: ${b.description} — ${service.url}boards/${b.identity.id}/`);
+  }
+  const token = service.token ? `?token=${service.token}` : '';
+  const lines = [
+    `Arbiter: ${service.url}arbiter${token}`,
+    `Spectators: ${service.url}watch — the broadcast as PDN: ${service.url}broadcast.pdn`,
+  ];
+  for (const line of lines) {
+    logger.info(line);
+    plain?.(line);
+  }
 }
 
 /** Runs until SIGINT/SIGTERM, then closes the service (a second signal, or 5 s, exits at once). Resolves with the exit code. */

@@ -71,8 +71,9 @@ for (let i = 0; i < 32; i++) {
   CONE_WHITE[i] = up;
 }
 
-/** Runaway men of a side: [how many, rows they still have to go in all]. */
-function runaways(men: number, enemy: number, black: boolean): [number, number] {
+/** Runaway men of a side: how many (returned) and the rows they still have to go in all (left in RUN_ROWS[0]). */
+const RUN_ROWS = new Int32Array(1);
+function runaways(men: number, enemy: number, black: boolean): number {
   let n = 0,
     rows = 0;
   let x = men;
@@ -85,18 +86,20 @@ function runaways(men: number, enemy: number, black: boolean): [number, number] 
       rows += black ? 7 - rowOf(i) : rowOf(i);
     }
   }
-  return [n, rows];
+  RUN_ROWS[0] = rows;
+  return n;
 }
 
+/** ROWS16[x]: the sum of the rows (0–3) of the squares set in a 16-bit half board. */
+const ROWS16 = new Uint8Array(1 << 16);
+for (let x = 1; x < 1 << 16; x++) ROWS16[x] = ROWS16[x & (x - 1)]! + rowOf(lowestIndex(x));
+
+/** Rows advanced by a side's men, summed (two table look-ups, no loop). */
 function advancement(men: number, black: boolean): number {
-  let s = 0;
-  let x = men;
-  while (x) {
-    const i = lowestIndex(x);
-    x &= x - 1;
-    s += black ? rowOf(i) : 7 - rowOf(i);
-  }
-  return s;
+  const lo = men & 0xffff,
+    hi = men >>> 16;
+  const rows = ROWS16[lo]! + ROWS16[hi]! + 4 * popcount(hi); // Σ row over the men
+  return black ? rows : 7 * popcount(men) - rows;
 }
 
 /** Kings of a side with no simple move and no capture. */
@@ -135,8 +138,10 @@ export function features(b: number, w: number, k: number, W: Weights = WEIGHTS):
   const kingValue = W.king + (pieces <= 10 ? W.kingEndgame : 0);
   const matB = nbm * W.man + nbk * kingValue,
     matW = nwm * W.man + nwk * kingValue;
-  const [rbn, rbr] = runaways(bm, w, true),
-    [rwn, rwr] = runaways(wm, b, false);
+  const rbn = runaways(bm, w, true),
+    rbr = RUN_ROWS[0]!;
+  const rwn = runaways(wm, b, false),
+    rwr = RUN_ROWS[0]!;
   return {
     man: nbm - nwm,
     king: nbk - nwk,
@@ -192,8 +197,10 @@ export function evaluateBlack(b: number, w: number, k: number, W: Weights = WEIG
   // Tempo: in the middle game (8+ men each side in play) advancing men gains space.
   if (pieces >= 12) s += W.tempo * (advancement(bm, true) - advancement(wm, false));
   // Runaways: a bonus each, less per row still to go.
-  const [rbn, rbr] = runaways(bm, w, true),
-    [rwn, rwr] = runaways(wm, b, false);
+  const rbn = runaways(bm, w, true),
+    rbr = RUN_ROWS[0]!;
+  const rwn = runaways(wm, b, false),
+    rwr = RUN_ROWS[0]!;
   s += W.runaway * (rbn - rwn) - W.runawayPerRow * (rbr - rwr);
   s -= W.trappedKing * (trappedKings(bk, empty, w) - trappedKings(wk, empty, b));
   return s;

@@ -1,7 +1,9 @@
 // Crownhead's checkers engine: pure and deterministic (time is an input; no
 // files, no environment). The port every caller uses — one request, one
-// result, one Clock (port) — the evaluation (eval), the search with its hash
-// table and time management (search), levels 1–10 and the `think` entry point
+// result, one Clock (port) — the evaluation (eval), the search (search) on its
+// own allocation-free move generator and incremental keys (moves, checked
+// against the rules core) with a bucketed hash table (tt) and the time policy
+// as pure functions (time), levels 1–10 and the `think` entry point
 // (levels), the scheduler that takes one search at a time by purpose (jobs),
 // the one game analysis that marks mistakes and blunders (analyse), the
 // endgame database for every position of up to 4 pieces (win/draw/loss and
@@ -11,11 +13,13 @@
 // weights are one table (eval.ts WEIGHTS); `npm run tune` (bench/tune.ts)
 // refits them to the corpus' results and `npm run tune -- --write` writes them
 // back if they do not lose strength. The engine's edge — the worker_thread and
-// its client, the endgame database's disk cache and the book read from
-// data/corpus — lives in src/engine-host/ and is not exported here.
+// its client, the endgame database's disk cache, the book read from
+// data/corpus, `crownhead engine`'s line protocol (line-engine) and the match
+// harness (match) — lives in src/engine-host/ and is not exported here.
 
 export * from './eval.ts';
 export * from './search.ts';
+export * from './time.ts';
 export * from './levels.ts';
 export * from './analyse.ts';
 export * from './egdb.ts';

@@ -8,6 +8,7 @@ import { hashPosition, playMove, type Move, type Position } from '../rules/index
 import { seededRandom, type Book } from './book.ts';
 import { WEIGHTS, type Weights } from './eval.ts';
 import { Searcher, WIN, type SearchLimits, type SearchResult } from './search.ts';
+import { timeForMove } from './time.ts';
 import type { Egdb } from './egdb.ts';
 import type { EngineRequest } from './port.ts';
 
@@ -98,8 +99,11 @@ export function think(req: EngineRequest, tools: EngineTools = {}): SearchResult
     const m = tools.book.choose(pos, bookMode, rng((lim.seed ?? 1) ^ h.lo ^ h.hi));
     if (m) {
       // In book: play its move; a short search after it gives the score and the line.
+      // (Within the move's time too: on a busy machine depth 6 can take longer than a short move may.)
+      const bookTime = Math.min(lim.timeMs ?? Infinity, lim.clock ? timeForMove(lim.clock) : Infinity);
       const r = searcher.search(playMove(pos, m), {
         depth: BOOK_SCORE_DEPTH,
+        ...(bookTime < Infinity ? { timeMs: bookTime } : {}),
         weights,
         ...(req.history ? { history: req.history } : {}),
         ...(tools.now ? { now: tools.now } : {}),

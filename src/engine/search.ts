@@ -5,18 +5,11 @@
 // Pure and deterministic: the clock is an input (`now`), and a fixed depth or
 // node count gives the same answer on every run.
 
-import {
-  hasCapture,
-  hashAfter,
-  hashPosition,
-  legalMoves,
-  playMove,
-  sameMove,
-  type Hash,
-  type Move,
-  type Position,
-} from '../rules/index.ts';
-import { evaluate, WEIGHTS, type Weights } from './eval.ts';
+import { legalMoves, playMove, popcount, sameMove, sameMove as sameMove_, type Move, type Position } from '../rules/index.ts';
+import { evaluateBlack, WEIGHTS, type Weights } from './eval.ts';
+import { generate, jumpersOf, keyNumber, mFrom, mTo, MoveStack, Z_HI, Z_LO, Z_TURN, zobrist } from './moves.ts';
+import { EXACT, LOWER, TranspositionTable, UPPER } from './tt.ts';
+import { keepSearching, timeBudget } from './time.ts';
 import { WIN_BASE, type Egdb } from './egdb.ts';
 import type { Clock, EngineResult } from './port.ts';
 import { CrownheadError } from '../common/errors.ts';
@@ -73,65 +66,6 @@ export interface SearchOptions extends SearchLimits {
 }
 
 // ---------------------------------------------------------------------------
-// Transposition table
-
-const EXACT = 1,
-  LOWER = 2,
-  UPPER = 3;
-
-export class TranspositionTable {
-  readonly size: number;
-  private readonly mask: number;
-  private readonly lo: Int32Array;
-  private readonly hi: Int32Array;
-  private readonly depth: Int8Array;
-  private readonly flag: Uint8Array;
-  private readonly score: Int16Array;
-  private readonly move: Int16Array;
-
-  constructor(bits = 20) {
-    this.size = 1 << bits;
-    this.mask = this.size - 1;
-    this.lo = new Int32Array(this.size);
-    this.hi = new Int32Array(this.size);
-    this.depth = new Int8Array(this.size);
-    this.flag = new Uint8Array(this.size);
-    this.score = new Int16Array(this.size);
-    this.move = new Int16Array(this.size);
-  }
-
-  clear(): void {
-    this.flag.fill(0);
-  }
-
-  /** Slot of a hash if stored, else −1. */
-  probe(h: Hash): number {
-    const i = h.lo & this.mask;
-    return this.flag[i] !== 0 && this.lo[i] === (h.lo | 0) && this.hi[i] === h.hi ? i : -1;
-  }
-
-  store(h: Hash, depth: number, flag: number, score: number, move: number): void {
-    const i = h.lo & this.mask;
-    // Depth-preferred, but always replace a different position.
-    if (this.flag[i] !== 0 && this.lo[i] === (h.lo | 0) && this.hi[i] === h.hi && this.depth[i] > depth && flag !== EXACT) return;
-    this.lo[i] = h.lo | 0;
-    this.hi[i] = h.hi;
-    this.depth[i] = Math.max(-128, Math.min(127, depth));
-    this.flag[i] = flag;
-    this.score[i] = score;
-    this.move[i] = move;
-  }
-
-  entry(i: number): { depth: number; flag: number; score: number; move: number } {
-    return { depth: this.depth[i], flag: this.flag[i], score: this.score[i], move: this.move[i] };
-  }
-}
-
-// ---------------------------------------------------------------------------
-
-/** A move's key for ordering tables: from·32 + to (0…1055), +1 so 0 means none. */
-const keyOf = (m: Move): number => (m.from - 1) * 32 + (m.to - 1) + 1;
-const hkey = (h: Hash): number => h.hi * 0x100000000 + h.lo;
 
 /** Thrown through the search when it is told to stop (caught at its root). */
 class Aborted extends CrownheadError<'aborted'> {
@@ -141,34 +75,49 @@ class Aborted extends CrownheadError<'aborted'> {
   }
 }
 
-/** Time for one move from a clock: a slice of what is left plus most of the increment, never more than a third. */
-export function timeForMove(clock: Clock): number {
-  const inc = clock.incrementMs ?? 0;
-  const togo = clock.movesToGo && clock.movesToGo > 0 ? Math.min(clock.movesToGo, 30) : 30;
-  const t = clock.remainingMs / togo + inc * 0.8;
-  return Math.max(1, Math.min(t, clock.remainingMs / 3, Math.max(0, clock.remainingMs - 50)));
-}
+/** Stride of the triangular PV table (one row per ply). */
+const PV_STRIDE = MAX_PLY + 1;
+/** Ordering keys of a move: from | to << 5 (0…1023). */
+const ORDER_KEYS = 1024;
+const HIST_CAP = 1 << 20;
+/** XORed into the key's hi half inside a threat look (Zobrist's hi half has 21 bits: this one is above them). */
+const IN_THREAT_KEY = 1 << 24;
 
 export class Searcher {
   readonly tt: TranspositionTable;
-  private killers = new Int16Array(MAX_PLY * 2);
-  private hist = new Int32Array(2 * 1056);
-  private pvTable: (Move | null)[][] = Array.from({ length: MAX_PLY + 1 }, () => new Array<Move | null>(MAX_PLY + 1).fill(null));
-  private pvLen = new Int32Array(MAX_PLY + 1);
-  private pathKeys: number[] = [];
-  private pathIrreversible: boolean[] = [];
+  private readonly st = new MoveStack();
+  private readonly killers = new Int32Array(MAX_PLY * 2);
+  private readonly hist = new Int32Array(2 * ORDER_KEYS);
+  private readonly pvMove = new Int32Array(PV_STRIDE * PV_STRIDE);
+  private readonly pvCap = new Int32Array(PV_STRIDE * PV_STRIDE);
+  private readonly pvLen = new Int32Array(MAX_PLY + 1);
+  /** The key halves of the position at each ply of the current line, and whether the move from it was irreversible. */
+  private readonly keyHi = new Int32Array(MAX_PLY + 2);
+  private readonly keyLo = new Int32Array(MAX_PLY + 2);
+  private readonly irr = new Uint8Array(MAX_PLY + 2);
   /** Quiet plies (40-move rule count) at each ply of the current line. */
-  private quietAt = new Int32Array(MAX_PLY + 2);
+  private readonly quietAt = new Int32Array(MAX_PLY + 2);
+  private readonly rootKey = new Int32Array(2);
   private gameKeys = new Set<number>();
   nodes = 0;
   private inThreat = false;
-  private rootBest: Move | null = null;
+  /** The best-scoring root move of the iteration (packed, and its captures), when no line was kept. */
+  private rootBest = -1;
+  private rootBestCap = 0;
+  /** The score of the root's line so far in the current iteration (see partialRoot). */
+  private partialScore = 0;
+  /** The first root move searched in the current iteration (packed, and its captures). */
+  private rootFirst = -1;
+  private rootFirstCap = 0;
+  /** The root's legal moves (rules Moves), for the level's noise and the answer. */
+  private rootLegal: Move[] = [];
   private nodeLimit = Infinity;
   private deadline = Infinity;
   private now: () => number = () => performance.now();
   private shouldStop: () => boolean = () => false;
   /** Exact values for positions with few pieces (this search's SearchOptions.egdb). */
   private egdb: Egdb | null = null;
+  private egdbPieces = 0;
   /** The evaluation's weight table (this search's SearchOptions.weights). */
   private weights: Weights = WEIGHTS;
   /** Added to each root move's score (this search's SearchOptions.rootNoise). */
@@ -187,46 +136,61 @@ export class Searcher {
 
   search(pos: Position, limits: SearchOptions = {}): SearchResult {
     this.egdb = limits.egdb ?? null;
+    this.egdbPieces = this.egdb ? this.egdb.maxPieces : 0;
     this.weights = limits.weights ?? WEIGHTS;
     this.rootNoise = limits.rootNoise ?? null;
     this.now = limits.now ?? (() => performance.now());
     this.shouldStop = limits.shouldStop ?? (() => false);
     const t0 = this.now();
-    let budget = Math.min(limits.timeMs ?? Infinity, limits.clock ? timeForMove(limits.clock) : Infinity);
-    if (limits.depth === undefined && limits.nodes === undefined && budget === Infinity) budget = 1000;
-    this.deadline = t0 + budget;
+    let budget = timeBudget(limits, popcount(pos.black | pos.white));
+    if (limits.depth === undefined && limits.nodes === undefined && budget.maxMs === Infinity) budget = { targetMs: 1000, maxMs: 1000 };
+    this.deadline = t0 + budget.maxMs;
     this.nodeLimit = limits.nodes ?? Infinity;
     this.nodes = 0;
     this.killers.fill(0);
-    for (let i = 0; i < this.hist.length; i++) this.hist[i] >>= 2;
+    for (let i = 0; i < this.hist.length; i++) this.hist[i]! >>= 2;
+    this.tt.nextAge();
     this.gameKeys = new Set(limits.history ?? []);
     this.quietAt[0] = limits.quietPlies ?? 0;
     const maxDepth = Math.min(limits.depth ?? MAX_PLY - 8, MAX_PLY - 8);
     const legal = legalMoves(pos);
+    this.rootLegal = legal;
     if (legal.length === 0) return { move: null, score: -WIN, depth: 0, pv: [], nodes: 0, ms: 0 };
-    const h = hashPosition(pos);
-    let best: SearchResult = { move: legal[0], score: 0, depth: 0, pv: [legal[0]], nodes: 0, ms: 0 };
+    let best: SearchResult = { move: legal[0]!, score: 0, depth: 0, pv: [legal[0]!], nodes: 0, ms: 0 };
     if (legal.length === 1 && limits.depth === undefined && limits.nodes === undefined) {
-      // A forced move: no thinking, but a short look for the score and line.
-      const r = this.searchDepth(pos, h, Math.min(6, maxDepth));
-      return r ? { ...r, move: legal[0], ms: this.now() - t0 } : best;
+      // A forced move: no thinking, but a short look for the score and line (the deepest finished in the time).
+      let r: SearchResult | null = null;
+      for (let d = 1; d <= Math.min(6, maxDepth); d++) {
+        const x = this.searchDepth(pos, d);
+        if (!x) break;
+        r = x;
+      }
+      return { ...(r ?? best), move: legal[0]!, nodes: this.nodes, ms: this.now() - t0 };
     }
-    let score = 0;
+    let score = 0,
+      sameMove = 0;
     for (let depth = 1; depth <= maxDepth; depth++) {
       let r: SearchResult | null;
       // Aspiration window around the previous score from depth 4 on.
       if (depth >= 4 && Math.abs(score) < WIN_BOUND && !this.rootNoise) {
-        r = this.searchDepth(pos, h, depth, score - 40, score + 40);
-        if (r && (r.score <= score - 40 || r.score >= score + 40)) r = this.searchDepth(pos, h, depth);
-      } else r = this.searchDepth(pos, h, depth);
-      if (!r) break; // out of time or nodes: keep the last completed iteration
+        r = this.searchDepth(pos, depth, score - 40, score + 40);
+        if (r && (r.score <= score - 40 || r.score >= score + 40)) r = this.searchDepth(pos, depth);
+      } else r = this.searchDepth(pos, depth);
+      if (!r) {
+        // Out of time or nodes mid-iteration: a root move that beat the previous best in it stands (the previous
+        // best is searched first, so a move that raised the bound over it is better); else the last iteration.
+        const partial = best.move ? this.partialRoot(pos, depth, best.move) : null;
+        if (partial && !sameMove_(partial.move!, best.move!)) best = { ...partial, depth: depth - 1 };
+        break;
+      }
+      sameMove = best.move && r.move && sameMove_(best.move, r.move) ? sameMove + 1 : 1;
+      const drop = depth > 1 ? score - r.score : 0;
       score = r.score;
       best = { ...r, ms: this.now() - t0 };
       limits.onIteration?.(best);
       if (Math.abs(score) >= WIN_BOUND && depth > WIN - Math.abs(score) + 2) break; // a forced result found and proved
-      const elapsed = this.now() - t0;
-      if (elapsed > budget * 0.45) break; // the next iteration would not finish
       if (this.nodes >= this.nodeLimit) break;
+      if (!keepSearching(budget, { elapsedMs: this.now() - t0, sameMove, scoreDrop: drop })) break;
     }
     // (+ 0: a draw negated up the tree is −0; report it as 0.)
     return { ...best, score: best.score + 0, pv: this.extendPv(pos, best.pv), nodes: this.nodes, ms: this.now() - t0 };
@@ -256,16 +220,41 @@ export class Searcher {
     return out;
   }
 
-  private searchDepth(pos: Position, h: Hash, depth: number, alpha = -WIN - 1, beta = WIN + 1): SearchResult | null {
-    this.pathKeys = [];
-    this.pathIrreversible = [];
+  /** The line of an iteration stopped part-way, when a root move raised the bound in it (never with a level's noise). */
+  private partialRoot(pos: Position, depth: number, previous: Move): SearchResult | null {
+    if (this.rootNoise || this.pvLen[0]! === 0) return null;
+    // Only when the previous best was searched first (and fully): a move that raised the bound after it beat it.
+    const first = this.rootFirst;
+    if (mFrom(first) + 1 !== previous.from || mTo(first) + 1 !== previous.to || this.rootFirstCap !== capMaskOf(previous)) return null;
+    const packed: number[] = [],
+      caps: number[] = [];
+    for (let j = 0; j < this.pvLen[0]!; j++) {
+      packed.push(this.pvMove[j]!);
+      caps.push(this.pvCap[j]!);
+    }
+    const pv = movesOf(pos, packed, caps);
+    return pv.length ? { move: pv[0]!, score: this.partialScore, depth, pv, nodes: this.nodes, ms: 0 } : null;
+  }
+
+  private searchDepth(pos: Position, depth: number, alpha = -WIN - 1, beta = WIN + 1): SearchResult | null {
     this.inThreat = false;
-    this.rootBest = null;
+    this.rootBest = -1;
+    const btm = pos.turn === 'black';
+    zobrist(pos.black, pos.white, pos.kings, btm, this.rootKey);
     try {
-      const score = this.pvs(pos, h, depth, 0, alpha, beta, true);
-      let pv = this.pvTable[0].slice(0, this.pvLen[0]).filter((m): m is Move => m !== null);
+      const score = this.pvs(pos.black, pos.white, pos.kings, btm, this.rootKey[0]!, this.rootKey[1]!, depth, 0, alpha, beta, true, 0);
+      const packed: number[] = [],
+        caps: number[] = [];
+      for (let j = 0; j < this.pvLen[0]!; j++) {
+        packed.push(this.pvMove[j]!);
+        caps.push(this.pvCap[j]!);
+      }
       // A root that failed low keeps no line: its best-scoring move stands alone.
-      if (pv.length === 0 && this.rootBest) pv = [this.rootBest];
+      if (packed.length === 0 && this.rootBest >= 0) {
+        packed.push(this.rootBest);
+        caps.push(this.rootBestCap);
+      }
+      const pv = movesOf(pos, packed, caps);
       return { move: pv[0] ?? null, score, depth, pv, nodes: this.nodes, ms: 0 };
     } catch (e) {
       if (e instanceof Aborted) return null;
@@ -273,51 +262,55 @@ export class Searcher {
     }
   }
 
-  private checkLimits(): void {
-    if (this.nodes >= this.nodeLimit) throw new Aborted();
-    if ((this.nodes & 1023) === 0 && (this.now() >= this.deadline || this.shouldStop())) throw new Aborted();
-  }
-
   /** A draw by repetition: the position stood earlier in this line or in the game (with the same side to move). */
-  private repeated(key: number): boolean {
-    const n = this.pathKeys.length;
-    for (let i = n - 2; i >= 0; i -= 2) {
-      if (this.pathKeys[i] === key) return true;
-      if (this.pathIrreversible[i + 1] || this.pathIrreversible[i]) return false;
+  private repeated(ply: number, hi: number, lo: number): boolean {
+    for (let i = ply - 2; i >= 0; i -= 2) {
+      if (this.keyHi[i] === hi && this.keyLo[i] === lo) return true;
+      if (this.irr[i + 1] || this.irr[i]) return false;
     }
     // Only reversible moves since the root: the game's history counts.
-    return this.gameKeys.has(key);
+    return this.gameKeys.size > 0 && this.gameKeys.has(keyNumber(hi, lo));
   }
 
-  private order(moves: Move[], ply: number, hashMove: number, turn: number): void {
-    if (moves.length < 2) return;
-    const k1 = this.killers[ply * 2],
-      k2 = this.killers[ply * 2 + 1];
-    const scores = new Map<Move, number>();
-    for (const m of moves) {
-      const k = keyOf(m);
-      let s = this.hist[turn * 1056 + k];
-      if (k === hashMove) s = 1e9;
-      else if (m.captures.length) s = 1e8 + m.captures.length * 1000 + s;
-      else if (k === k1) s = 1e7;
-      else if (k === k2) s = 1e7 - 1;
-      if (m.crowned) s += 5e6;
-      scores.set(m, s);
-    }
-    moves.sort((a, b) => scores.get(b)! - scores.get(a)!);
+  private evalFor(b: number, w: number, k: number, btm: boolean): number {
+    const s = evaluateBlack(b, w, k, this.weights);
+    return btm ? s : -s;
   }
 
-  private pvs(pos: Position, h: Hash, depth: number, ply: number, alpha: number, beta: number, isPv: boolean): number {
+  /** The root's legal move (rules Move) a packed move stands for. */
+  private rootMove(packed: number, cap: number): Move {
+    const from = mFrom(packed) + 1,
+      to = mTo(packed) + 1;
+    for (const m of this.rootLegal) if (m.from === from && m.to === to && capMaskOf(m) === cap) return m;
+    throw new Error(`the search's move ${from}-${to} is not legal at the root`); // never: both generators agree (moves.test.ts)
+  }
+
+  private pvs(
+    b: number,
+    w: number,
+    k: number,
+    btm: boolean,
+    hi: number,
+    lo: number,
+    depth: number,
+    ply: number,
+    alpha: number,
+    beta: number,
+    isPv: boolean,
+    sp: number,
+  ): number {
     this.pvLen[ply] = 0;
-    this.nodes++;
-    this.checkLimits();
-    const key = hkey(h);
-    if (ply > 0 && this.repeated(key)) return 0;
-    const quiet = this.quietAt[ply];
+    const nodes = ++this.nodes;
+    if (nodes >= this.nodeLimit) throw new Aborted();
+    if ((nodes & 1023) === 0 && (this.now() >= this.deadline || this.shouldStop())) throw new Aborted();
+    this.keyHi[ply] = hi;
+    this.keyLo[ply] = lo;
+    if (ply > 0 && this.repeated(ply, hi, lo)) return 0;
+    const quiet = this.quietAt[ply]!;
     if (ply > 0 && quiet >= FORTY_MOVES) return 0; // the 40-move rule: the side to move may claim a draw
-    if (ply >= MAX_PLY - 2) return evaluate(pos, this.weights);
-    if (ply > 0 && this.egdb) {
-      const v = this.egdb.probe(pos);
+    if (ply >= MAX_PLY - 2) return this.evalFor(b, w, k, btm);
+    if (ply > 0 && this.egdb && popcount(b | w) <= this.egdbPieces) {
+      const v = this.egdb.probe({ black: b, white: w, kings: k, turn: btm ? 'black' : 'white' });
       // Exact: a draw, or a win or loss in so many plies — when it ends before the 40-move count runs out
       // (else search on: the count may be reset on the way, or the rule saves the loser).
       if (v === 0) return 0;
@@ -326,87 +319,167 @@ export class Searcher {
         if (quiet + plies <= FORTY_MOVES) return v > 0 ? WIN - ply - plies : -(WIN - ply - plies);
       }
     }
-    const th = quiet >= QUIET_KEYED ? { lo: h.lo ^ QUIET_KEYS[quiet]!, hi: h.hi ^ QUIET_KEYS[quiet + FORTY_MOVES + 1]! } : h;
-    const capture = hasCapture(pos);
-    if (depth <= 0 && !capture) return this.quiet(pos, ply, alpha, beta);
+    let tlo = lo,
+      thi = hi;
+    // Inside a threat look the horizon is cut short (a score that holds on this line only): kept apart.
+    if (this.inThreat) thi ^= IN_THREAT_KEY;
+    if (quiet >= QUIET_KEYED) {
+      tlo ^= QUIET_KEYS[quiet]!;
+      thi ^= QUIET_KEYS[quiet + FORTY_MOVES + 1]!;
+    }
+    const own = btm ? b : w,
+      opp = btm ? w : b;
+    const capture = jumpersOf(own, opp, k, btm) !== 0;
+    if (depth <= 0 && !capture) return this.quiet(b, w, k, btm, hi, lo, ply, alpha, beta, sp);
     if (depth < 1) depth = 1; // a pending capture: extend until the exchange is over (plies cost no depth below)
     // Mate-distance pruning.
-    alpha = Math.max(alpha, -WIN + ply);
-    beta = Math.min(beta, WIN - ply - 1);
+    if (alpha < -WIN + ply) alpha = -WIN + ply;
+    if (beta > WIN - ply - 1) beta = WIN - ply - 1;
     if (alpha >= beta) return alpha;
+    const tt = this.tt;
     let hashMove = 0;
-    const slot = this.tt.probe(th);
+    const slot = tt.probe(tlo, thi);
     if (slot >= 0) {
-      const e = this.tt.entry(slot);
-      hashMove = e.move;
-      if (!isPv && e.depth >= depth) {
-        const s = fromTT(e.score, ply);
-        if (e.flag === EXACT || (e.flag === LOWER && s >= beta) || (e.flag === UPPER && s <= alpha)) return s;
+      hashMove = tt.move(slot);
+      if (!isPv && tt.depth(slot) >= depth) {
+        const s = fromTT(tt.score(slot), ply);
+        const f = tt.flag(slot);
+        if (f === EXACT || (f === LOWER && s >= beta) || (f === UPPER && s <= alpha)) return s;
       }
     }
-    const moves = legalMoves(pos);
-    if (moves.length === 0) return -WIN + ply; // no move: lost
-    const turn = pos.turn === 'black' ? 0 : 1;
-    this.order(moves, ply, hashMove, turn);
+    const st = this.st;
+    const end = generate(st, sp, b, w, k, btm);
+    const n = end - sp;
+    if (n === 0) return -WIN + ply; // no move: lost
+    const turn = btm ? 0 : ORDER_KEYS;
+    // Ordering scores: hash move, captures (longer first), killers, history; a crowning move gets a lift.
+    const k1 = this.killers[ply * 2]!,
+      k2 = this.killers[ply * 2 + 1]!;
+    for (let i = sp; i < end; i++) {
+      const m = st.move[i]!;
+      const key = m & 1023;
+      let s = this.hist[turn + key]!;
+      if (i - sp + 1 === hashMove) s = 1e9;
+      else if (st.cap[i] !== 0) s = 1e8 + popcount(st.cap[i]!) * 1000 + s;
+      else if (key + 1 === k1) s = 1e7;
+      else if (key + 1 === k2) s = 1e7 - 1;
+      if (m & 1024) s += 5e6;
+      st.score[i] = s;
+      st.idx[i] = i - sp + 1;
+    }
     // A single reply (most often a forced capture) costs no depth.
-    const ext = moves.length === 1 ? 1 : 0;
+    const ext = n === 1 ? 1 : 0;
     const alpha0 = alpha;
-    let bestScore = -Infinity,
-      bestKey = 0; // -Infinity: root noise may push a lost score below −WIN
-    this.pathKeys.push(key);
-    for (let i = 0; i < moves.length; i++) {
-      const m = moves[i];
-      const child = playMove(pos, m);
-      const ch = hashAfter(h, pos, m);
-      const irreversible = m.captures.length > 0 || (pos.kings & (1 << (m.from - 1))) === 0;
-      this.pathIrreversible.push(irreversible);
+    let bestScore = -Infinity, // -Infinity: root noise may push a lost score below −WIN
+      bestIdx = 0;
+    const side = btm ? 0 : 2;
+    const noise = ply === 0 ? this.rootNoise : null;
+    for (let i = 0; i < n; i++) {
+      // Pick the best-ordered move left, the first of equals (no sort: most nodes cut off after one or two).
+      const at = sp + i;
+      let bi = at,
+        bs = st.score[at]!;
+      for (let j = at + 1; j < end; j++)
+        if (st.score[j]! > bs) {
+          bs = st.score[j]!;
+          bi = j;
+        }
+      const m = st.move[bi]!,
+        cap = st.cap[bi]!,
+        gen = st.idx[bi]!;
+      // Shift the ones before it up (the rest keep their order: equal scores go in generation order).
+      for (let j = bi; j > at; j--) {
+        st.move[j] = st.move[j - 1]!;
+        st.cap[j] = st.cap[j - 1]!;
+        st.score[j] = st.score[j - 1]!;
+        st.idx[j] = st.idx[j - 1]!;
+      }
+      st.move[at] = m;
+      st.cap[at] = cap;
+      st.score[at] = bs;
+      st.idx[at] = gen;
+      const from = m & 31,
+        to = (m >>> 5) & 31;
+      const fromBit = 1 << from,
+        toBit = 1 << to;
+      const wasKing = (k & fromBit) !== 0;
+      const crowned = (m & 1024) !== 0;
+      const nOwn = (own & ~fromBit) | toBit,
+        nOpp = opp & ~cap;
+      let nk = k & ~cap;
+      if (wasKing) nk = (nk & ~fromBit) | toBit;
+      else if (crowned) nk |= toBit;
+      const zf = (side + (wasKing ? 1 : 0)) * 32 + from,
+        zt = (side + (wasKing || crowned ? 1 : 0)) * 32 + to;
+      let chi = hi ^ Z_HI[zf]! ^ Z_HI[zt]! ^ Z_HI[Z_TURN]!,
+        clo = lo ^ Z_LO[zf]! ^ Z_LO[zt]! ^ Z_LO[Z_TURN]!;
+      let c = cap;
+      while (c) {
+        const ci = 31 - Math.clz32(c & -c);
+        c &= c - 1;
+        const zc = (2 - side + ((k >>> ci) & 1)) * 32 + ci;
+        chi ^= Z_HI[zc]!;
+        clo ^= Z_LO[zc]!;
+      }
+      if (ply === 0 && i === 0) {
+        this.rootFirst = m;
+        this.rootFirstCap = cap;
+      }
+      const irreversible = cap !== 0 || !wasKing;
+      this.irr[ply] = irreversible ? 1 : 0;
       this.quietAt[ply + 1] = irreversible ? 0 : quiet + 1;
+      const nb = btm ? nOwn : nOpp,
+        nw = btm ? nOpp : nOwn;
       let s: number;
       const d = depth - 1 + ext;
-      try {
-        if (ply === 0 && this.rootNoise)
-          s = -this.pvs(child, ch, d, ply + 1, -WIN - 1, WIN + 1, true); // every root move's true score
-        else if (i === 0) s = -this.pvs(child, ch, d, ply + 1, -beta, -alpha, isPv);
-        else {
-          // Late quiet moves in a non-PV node are searched one ply shallower first (re-searched if they look good).
-          const reduce = !isPv && depth >= 3 && i >= 3 && !capture && !m.crowned && ext === 0 ? 1 : 0;
-          s = -this.pvs(child, ch, d - reduce, ply + 1, -alpha - 1, -alpha, false);
-          if (reduce && s > alpha) s = -this.pvs(child, ch, d, ply + 1, -alpha - 1, -alpha, false);
-          if (s > alpha && s < beta) s = -this.pvs(child, ch, d, ply + 1, -beta, -alpha, true);
-        }
-      } finally {
-        this.pathIrreversible.pop();
+      if (noise)
+        s = -this.pvs(nb, nw, nk, !btm, chi, clo, d, 1, -WIN - 1, WIN + 1, true, end); // every root move's true score
+      else if (i === 0) s = -this.pvs(nb, nw, nk, !btm, chi, clo, d, ply + 1, -beta, -alpha, isPv, end);
+      else {
+        // Late quiet moves in a non-PV node are searched one ply shallower first (re-searched if they look good).
+        const reduce = !isPv && depth >= 3 && i >= 3 && !capture && !crowned && ext === 0 ? 1 : 0;
+        s = -this.pvs(nb, nw, nk, !btm, chi, clo, d - reduce, ply + 1, -alpha - 1, -alpha, false, end);
+        if (reduce && s > alpha) s = -this.pvs(nb, nw, nk, !btm, chi, clo, d, ply + 1, -alpha - 1, -alpha, false, end);
+        if (s > alpha && s < beta) s = -this.pvs(nb, nw, nk, !btm, chi, clo, d, ply + 1, -beta, -alpha, true, end);
       }
-      if (ply === 0 && this.rootNoise) s += this.rootNoise(m);
+      if (noise) s += noise(this.rootMove(m, cap));
       if (s > bestScore) {
         bestScore = s;
-        bestKey = keyOf(m);
-        if (ply === 0) this.rootBest = m;
+        bestIdx = gen;
+        if (ply === 0) {
+          this.rootBest = m;
+          this.rootBestCap = cap;
+        }
         if (s > alpha) {
           alpha = s;
-          const row = this.pvTable[ply],
-            next = this.pvTable[ply + 1];
-          row[0] = m;
-          const n = this.pvLen[ply + 1];
-          for (let j = 0; j < n; j++) row[j + 1] = next[j];
-          this.pvLen[ply] = n + 1;
+          if (ply === 0) this.partialScore = s;
+          const row = ply * PV_STRIDE,
+            next = (ply + 1) * PV_STRIDE;
+          this.pvMove[row] = m;
+          this.pvCap[row] = cap;
+          const len = this.pvLen[ply + 1]!;
+          for (let j = 0; j < len; j++) {
+            this.pvMove[row + j + 1] = this.pvMove[next + j]!;
+            this.pvCap[row + j + 1] = this.pvCap[next + j]!;
+          }
+          this.pvLen[ply] = len + 1;
           if (s >= beta) {
-            if (!m.captures.length) {
-              const kk = keyOf(m);
-              if (this.killers[ply * 2] !== kk) {
-                this.killers[ply * 2 + 1] = this.killers[ply * 2];
+            if (cap === 0) {
+              const kk = (m & 1023) + 1;
+              if (k1 !== kk) {
+                this.killers[ply * 2 + 1] = k1;
                 this.killers[ply * 2] = kk;
               }
-              this.hist[turn * 1056 + kk] += depth * depth;
+              const h = (this.hist[turn + kk - 1]! += depth * depth);
+              if (h > HIST_CAP) for (let j = 0; j < this.hist.length; j++) this.hist[j]! >>= 1;
             }
             break;
           }
         }
       }
     }
-    this.pathKeys.pop();
     const flag = bestScore >= beta ? LOWER : bestScore > alpha0 ? EXACT : UPPER;
-    if (!(ply === 0 && this.rootNoise)) this.tt.store(th, depth, flag, toTT(bestScore, ply), bestKey);
+    if (!noise) tt.store(tlo, thi, depth, flag, toTT(bestScore, ply), bestIdx);
     return bestScore;
   }
 
@@ -415,35 +488,100 @@ export class Searcher {
    * threatens one, look one move further (each reply, then its exchange), so
    * a piece left en prise is seen; otherwise the static evaluation.
    */
-  private quiet(pos: Position, ply: number, alpha: number, beta: number): number {
-    const flipped: Position = { ...pos, turn: pos.turn === 'black' ? 'white' : 'black' };
+  private quiet(
+    b: number,
+    w: number,
+    k: number,
+    btm: boolean,
+    hi: number,
+    lo: number,
+    ply: number,
+    alpha: number,
+    beta: number,
+    sp: number,
+  ): number {
+    const own = btm ? b : w,
+      opp = btm ? w : b;
     // One threat look per line: inside it, the horizon is the plain evaluation.
-    if (this.inThreat || !hasCapture(flipped) || ply >= MAX_PLY - 4) return evaluate(pos, this.weights);
+    if (this.inThreat || jumpersOf(opp, own, k, !btm) === 0 || ply >= MAX_PLY - 4) return this.evalFor(b, w, k, btm);
     this.inThreat = true;
     // A threat: every move, each followed by its forced exchange (captures extend in pvs).
-    const moves = legalMoves(pos);
-    if (moves.length === 0) return -WIN + ply;
-    let best = -WIN - 1;
-    const h = hashPosition(pos);
-    this.pathKeys.push(hkey(h));
-    try {
-      for (const m of moves) {
-        this.nodes++;
-        this.checkLimits();
-        const child = playMove(pos, m);
-        this.quietAt[ply + 1] = m.captures.length > 0 || (pos.kings & (1 << (m.from - 1))) === 0 ? 0 : this.quietAt[ply] + 1;
-        const s = hasCapture(child)
-          ? -this.pvs(child, hashAfter(h, pos, m), 0, ply + 1, -beta, -Math.max(alpha, best), false)
-          : -evaluate(child, this.weights);
-        if (s > best) best = s;
-        if (best >= beta) break;
-      }
-    } finally {
-      this.pathKeys.pop();
+    const st = this.st;
+    const end = generate(st, sp, b, w, k, btm);
+    if (end === sp) {
       this.inThreat = false;
+      return -WIN + ply;
     }
+    let best = -WIN - 1;
+    const side = btm ? 0 : 2;
+    const quiet = this.quietAt[ply]!;
+    for (let i = sp; i < end; i++) {
+      const nodes = ++this.nodes;
+      if (nodes >= this.nodeLimit) throw new Aborted();
+      if ((nodes & 1023) === 0 && (this.now() >= this.deadline || this.shouldStop())) throw new Aborted();
+      const m = st.move[i]!;
+      const from = m & 31,
+        to = (m >>> 5) & 31;
+      const fromBit = 1 << from,
+        toBit = 1 << to;
+      const wasKing = (k & fromBit) !== 0;
+      const crowned = (m & 1024) !== 0;
+      const nOwn = (own & ~fromBit) | toBit;
+      let nk = k;
+      if (wasKing) nk = (nk & ~fromBit) | toBit;
+      else if (crowned) nk |= toBit;
+      const nb = btm ? nOwn : opp,
+        nw = btm ? opp : nOwn;
+      let s: number;
+      // No capture here (the side to move had none), so the opponent's pieces stay.
+      if (jumpersOf(opp, nOwn, nk, !btm) !== 0) {
+        const zf = (side + (wasKing ? 1 : 0)) * 32 + from,
+          zt = (side + (wasKing || crowned ? 1 : 0)) * 32 + to;
+        this.irr[ply] = wasKing ? 0 : 1;
+        this.quietAt[ply + 1] = wasKing ? quiet + 1 : 0;
+        s = -this.pvs(
+          nb,
+          nw,
+          nk,
+          !btm,
+          hi ^ Z_HI[zf]! ^ Z_HI[zt]! ^ Z_HI[Z_TURN]!,
+          lo ^ Z_LO[zf]! ^ Z_LO[zt]! ^ Z_LO[Z_TURN]!,
+          0,
+          ply + 1,
+          -beta,
+          -(alpha > best ? alpha : best),
+          false,
+          end,
+        );
+      } else s = -this.evalFor(nb, nw, nk, !btm);
+      if (s > best) best = s;
+      if (best >= beta) break;
+    }
+    this.inThreat = false;
     return best;
   }
+}
+
+/** The captured squares of a rules Move as a bitboard. */
+function capMaskOf(m: Move): number {
+  let c = 0;
+  for (const s of m.captures) c |= 1 << (s - 1);
+  return c;
+}
+
+/** Packed moves (moves.ts) played from a position, as the rules' Moves (the first of equal routes). */
+function movesOf(pos: Position, packed: readonly number[], caps: readonly number[]): Move[] {
+  const out: Move[] = [];
+  let p = pos;
+  for (let j = 0; j < packed.length; j++) {
+    const from = mFrom(packed[j]!) + 1,
+      to = mTo(packed[j]!) + 1;
+    const m = legalMoves(p).find((l) => l.from === from && l.to === to && capMaskOf(l) === caps[j]);
+    if (!m) break; // never: both generators agree
+    out.push(m);
+    p = playMove(p, m);
+  }
+  return out;
 }
 
 const toTT = (s: number, ply: number): number => (s >= WIN_BOUND ? s + ply : s <= -WIN_BOUND ? s - ply : s);

@@ -322,6 +322,13 @@ export class GameClock {
     };
   }
 
+  /** The arbiter sets `side`'s time left (per move: left of this move's limit). */
+  adjust(side: Color, ms: number, now: number): void {
+    this.settle(now);
+    this.remaining[side] = ms;
+    if (this.called === side && ms > 0) this.called = null;
+  }
+
   /** For the journal: everything needed to restore it. */
   toJSON() {
     return {

@@ -26,10 +26,10 @@ export interface CoachOptions {
 }
 
 /** What the coach announces (the session passes it on as its own event). */
-export type CoachEvent = Extract<GameEvent, { type: 'notice' } | { type: 'evaluation' } | { type: 'analysis' }> | { type: 'counts' };
+export type CoachEvent = Extract<GameEvent, { type: 'notice' } | { type: 'evaluation' } | { type: 'analysis' } | { type: 'coach' }>;
 
 /** The coach's part of the snapshot (the protocol's shapes). */
-export type CoachState = Required<Pick<Snapshot, 'computer' | 'analysis' | 'evaluation'>>;
+export type CoachState = Required<Pick<Snapshot, 'computer' | 'analysis' | 'evaluation' | 'hinting'>>;
 
 /** The game and position a piece of advice was asked for. */
 const keyOf = (gameId: string, game: Game): string => `${gameId}:${game.plies.length}:${game.hash}`;
@@ -40,11 +40,13 @@ export class Coach {
   /** The evaluation bar: on, and the score of the position it was worked out for (Black's view). */
   private evaluation: { on: boolean; score: number | null; text: string; key: string } = { on: false, score: null, text: '', key: '' };
   /** The analysis of the finished game (null: none asked for this game). */
-  private analysis: { running: boolean; marks: AnalysisMark[] } | null = null;
+  private analysis: { running: boolean; marks: AnalysisMark[]; done: number; total: number } | null = null;
   /** The position a hint is being worked out for (null: none asked). */
   private hintKey: string | null = null;
   /** Counts games: an answer asked for an earlier one is dropped. */
   private era = 0;
+  /** Counts analyses: a cancelled one's answers are dropped. */
+  private analysisRun = 0;
 
   constructor(
     private readonly options: CoachOptions,
@@ -98,6 +100,7 @@ export class Coach {
     const key = keyOf(gameId, game);
     if (this.hintKey === key) return; // already working it out (a held key, a second page)
     this.hintKey = key;
+    this.emit({ type: 'coach', say: '' });
     const plies = game.plies.length;
     think({
       position: game.position,
@@ -110,7 +113,7 @@ export class Coach {
         if (this.hintKey !== key) return;
         this.hintKey = null;
         const m = r?.move;
-        if (!m || keyOf(gameId, game) !== key) return;
+        if (!m || keyOf(gameId, game) !== key) return this.emit({ type: 'coach', say: '' });
         const text = moveText(m, legalMoves(game.position, game.options));
         this.emit({ type: 'notice', level: 'info', squares: [m.from, ...m.path], say: `Hint for ${sideName(game.turn)}: ${text}.` });
       },
@@ -120,6 +123,23 @@ export class Coach {
         this.emit({ type: 'notice', level: 'info', squares: [], say: `No hint: ${(e as Error)?.message ?? String(e)}` });
       },
     );
+  }
+
+  /** The page no longer wants the hint being worked out: the engine stops it. */
+  cancelHint(): void {
+    if (this.hintKey === null) return;
+    this.hintKey = null;
+    this.options.stopThinking?.('hint');
+    this.emit({ type: 'coach', say: '' });
+  }
+
+  /** The page no longer wants the analysis under way: the engine stops it and its answers are dropped. */
+  cancelAnalysis(): void {
+    if (!this.analysis?.running) return;
+    this.analysisRun++;
+    this.analysis = null;
+    this.options.stopThinking?.('analysis');
+    this.emit({ type: 'notice', level: 'info', squares: [], say: 'Analysis cancelled.' });
   }
 
   /** The analysis is under way. */
@@ -136,20 +156,33 @@ export class Coach {
     const think = this.options.think;
     if (!think || this.analysis?.running) return;
     const era = this.era;
-    this.analysis = { running: true, marks: [] };
-    this.emit({ type: 'counts' });
+    const run = ++this.analysisRun;
+    const live = () => era === this.era && run === this.analysisRun;
+    const analysis = { running: true, marks: [] as AnalysisMark[], done: 0, total: game.plies.length };
+    this.analysis = analysis;
+    this.emit({ type: 'coach', say: '' });
     const moves = game.plies.map((p) => p.move);
-    // Each position is asked only while the game is still this one (a new game stops the rest).
-    const ask: Think = (req) => (era === this.era ? think(req) : Promise.resolve(null));
+    // Each position is asked only while the game (and this analysis) is still wanted; a move is judged once the position after it is scored.
+    let scored = 0;
+    const ask: Think = async (req) => {
+      if (!live()) return null;
+      const r = await think(req);
+      if (r && live()) {
+        scored++;
+        analysis.done = Math.min(analysis.total, Math.max(0, scored - 1));
+        this.emit({ type: 'coach', say: '' });
+      }
+      return r;
+    };
     analyseLine(game.start, moves, this.limits, ask).then(
       (verdicts) => {
-        if (era !== this.era || !verdicts) return;
+        if (!live() || !verdicts) return;
         const marks: AnalysisMark[] = [];
         for (const v of verdicts) {
           if (!v.mark || !v.best) continue;
           marks.push({ ply: v.ply, mark: v.mark, ...verdictComment(v, legalMoves(game.plies[v.ply]!.before)) });
         }
-        this.analysis = { running: false, marks };
+        this.analysis = { running: false, marks, done: analysis.total, total: analysis.total };
         const blunders = marks.filter((m) => m.mark === '??').length,
           mistakes = marks.length - blunders;
         const count = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
@@ -161,7 +194,7 @@ export class Coach {
         });
       },
       (e: unknown) => {
-        if (era !== this.era) return;
+        if (!live()) return;
         this.analysis = null;
         this.emit({ type: 'notice', level: 'info', squares: [], say: `The analysis failed: ${(e as Error)?.message ?? String(e)}` });
       },
@@ -219,7 +252,10 @@ export class Coach {
     const ev = this.evaluation;
     return {
       computer: this.computer ? this.computer.state() : null,
-      analysis: this.analysis ? { running: this.analysis.running, marks: [...this.analysis.marks] } : null,
+      analysis: this.analysis
+        ? { running: this.analysis.running, marks: [...this.analysis.marks], done: this.analysis.done, total: this.analysis.total }
+        : null,
+      hinting: this.hintKey !== null,
       evaluation: ev.on ? { score: ev.score, text: ev.score === null ? 'thinking…' : ev.text } : null,
     };
   }

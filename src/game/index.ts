@@ -9,6 +9,7 @@
 export * from './errors.ts';
 export * from './tags.ts';
 export * from './table.ts';
+export * from './ids.ts';
 export * from './view.ts';
 export * from './session.ts';
 export * from './clock.ts';

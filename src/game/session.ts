@@ -4,12 +4,13 @@
 // opponent, hints, the evaluation bar and the analysis through the engine's
 // port: coach.ts) and the journal, and announces every change to its
 // listeners; what pages and the PDN are given comes from the view (view.ts).
-// Game changes (new game, next game, restore, takeback) are applied one at a
-// time: one asked for while another change is being applied and announced
+// Game changes (new game, next game, restore, takeback: between two players
+// with the other side's consent, takeback.ts) are applied one at a time: one asked for while another change is being applied and announced
 // waits for it. No module-level state: a service may hold many sessions. Pure
 // but for the injected wall clock and the engine's promise; board I/O,
 // storage, the engine worker and the network are wired on by the service.
 
+import type { Correction } from '../protocol/v1.ts';
 import { legalMoves, moveText, sideName, type Color, type GameOptions } from '../rules/index.ts';
 import { makePdn, type PdnResult } from '../pdn/index.ts';
 import type { TrackerEvent, TrackerOptions } from '../tracking/tracker.ts';
@@ -20,11 +21,13 @@ import { fixesSentence } from '../words/index.ts';
 import type { JournalEntry } from '../storage/journal.ts';
 import { computerName, withoutComputerNames, type ComputerPlayer, type ComputerSetting } from './computer.ts';
 import { Coach } from './coach.ts';
+import { TakebackOffers, type TakebackKey } from './takeback.ts';
 import type { Purpose, Think } from '../engine/port.ts';
 import { Calibration, type CalibrationData } from '../reading/calibration.ts';
 import { SessionError } from './errors.ts';
 import { applyTags } from './tags.ts';
-import { GameTable, gameIds, type NewGameRequest } from './table.ts';
+import { GameTable, type NewGameRequest } from './table.ts';
+import { gameIds } from './ids.ts';
 import { colourCheck, moveRecords, openingWords, pdnRecord, recordAt, setupSentence, speakMove, tableSnapshot } from './view.ts';
 
 export { SessionError, type SessionErrorCode } from './errors.ts';
@@ -90,6 +93,7 @@ export class GameSession {
   private readonly listeners = new Set<(e: SessionEvent) => void>();
   /** The computer opponent, hints, the evaluation bar and the analysis (coach.ts). */
   private readonly coach: Coach;
+  private readonly takebacks = new TakebackOffers(); // a takeback one of two players asked for
   /** Playing the computer (null: two players). */
   get computer(): ComputerPlayer | null {
     return this.coach.computer;
@@ -476,8 +480,11 @@ export class GameSession {
     this.table.claimDraw();
   }
 
-  /** Takes back the last move from the page (the board must then be put back to match). */
-  takeback(): void {
+  /** Takes back the last move (the board is then put back to match); two players: `side` asks, the other answers (takeback.ts). */
+  takeback(side?: Color): void {
+    if (side && !this.computer) this.table.checkTakeback();
+    if (side && !this.computer && !this.takebacks.ask(side, this.takebackKey(), (e) => this.emit(e))) return;
+    this.takebacks.clear(this.takebackKey());
     this.change(() => {
       this.table.checkTakeback();
       // Against the computer, on the player's turn: the computer's move and the player's before it.
@@ -487,6 +494,30 @@ export class GameSession {
       this.table.takeback(pair ? 2 : 1);
       this.emit({ type: 'takeback', say: `${pair ? 'Two moves' : 'Move'} taken back. Put the pieces back as shown.` });
       this.afterTracker(this.tracker.setGame(this.game));
+    });
+  }
+
+  /** The other side's answer to a takeback asked for: accepted, the move is taken back. */
+  takebackAnswer(accept: boolean): void {
+    if (this.takebacks.answer(accept, this.takebackKey(), (e) => this.emit(e))) this.takeback();
+  }
+  private readonly takebackKey = (): TakebackKey => ({ gameId: this.gameId, plies: this.game.plies.length });
+
+  /**
+   * An arbiter's correction (the command needs the control token): planned
+   * and journalled by the table; the board must then be put to match a
+   * changed position, as after a takeback.
+   */
+  correct(c: Correction, by = 'arbiter', reason = ''): void {
+    this.change(() => {
+      const moves = c.kind === 'replace-move' || c.kind === 'delete-moves';
+      if (moves) {
+        this.computer?.cancel();
+        this.tracker.expectMove(null);
+      }
+      const note = this.table.correct(c, by, reason);
+      this.emit({ type: 'corrected', correction: note, say: `Arbiter: ${note.say}.${moves ? ' Put the pieces as shown.' : ''}` });
+      if (moves) this.afterTracker(this.tracker.setGame(this.game));
     });
   }
 
@@ -514,6 +545,12 @@ export class GameSession {
     if (this.coach.analysing) return;
     if (!this.game.plies.length) throw new SessionError('nothing-to-undo', 'the game has no moves to analyse');
     this.coach.analyse(this.game);
+  }
+
+  /** The page no longer wants the analysis or the hint it asked for: the engine stops it (nothing to cancel: nothing happens). */
+  cancel(what: 'analysis' | 'hint'): void {
+    if (what === 'analysis') this.coach.cancelAnalysis();
+    else this.coach.cancelHint();
   }
 
   /** The evaluation bar on or off (not in tournament mode: it would be advice). */
@@ -556,6 +593,7 @@ export class GameSession {
       ),
       calibration: this.tracker.calibration,
       ...this.coach.state(),
+      takebackOffer: this.takebacks.pending(this.takebackKey()),
     };
   }
 }

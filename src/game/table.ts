@@ -25,6 +25,9 @@ import {
   type Ply,
 } from '../rules/index.ts';
 import { resultOf, type PdnResult } from '../pdn/index.ts';
+import { planCorrection } from './corrections.ts';
+import type { Correction, CorrectionNote } from '../protocol/v1.ts';
+import { formatDate } from './ids.ts';
 import {
   GameClock,
   TimeControlError,
@@ -99,6 +102,8 @@ export class GameTable implements TableState {
   timeControl: TimeControl | null = null;
   plyClocks = new WeakMap<Ply, number>();
   records = new WeakMap<Ply, MoveRecord>();
+  /** The arbiter's corrections of this game, oldest first. */
+  corrections: CorrectionNote[] = [];
   /** Plies the game started with (a ballot's opening moves): the players' moves come after. */
   private opening = 0;
   /** The result written in the record when set by hand or by an ending at the table. */
@@ -276,6 +281,7 @@ export class GameTable implements TableState {
     this.resultOverride = null;
     this.records = new WeakMap();
     this.plyClocks = new WeakMap();
+    this.corrections = [];
     // The game's time control is its TimeControl tag (older records: the service's option).
     let control: TimeControl | null = null;
     try {
@@ -308,6 +314,7 @@ export class GameTable implements TableState {
     this.drawOffer = scratch.drawOffer;
     this.resultOverride = scratch.resultOverride;
     this.opening = scratch.opening;
+    this.corrections = scratch.corrections;
   }
 
   private replay(e: JournalEntry): void {
@@ -332,6 +339,9 @@ export class GameTable implements TableState {
       case 'clock':
         this.clock?.restore(e.clock);
         this.notePlyClock();
+        break;
+      case 'correction':
+        this.corrections.push({ at: e.at, by: e.by, reason: e.reason, say: e.say });
         break;
       default:
         break;
@@ -513,8 +523,8 @@ export class GameTable implements TableState {
     }
   }
 
-  /** Takes back `plies` moves (1, or 2: the computer's and the player's before it); a game the last move ended is open again. */
-  takeback(plies: 1 | 2): void {
+  /** Takes back `plies` moves (1, or 2: the computer's and the player's before it; more for an arbiter's correction); a game the last move ended is open again. */
+  takeback(plies: number): void {
     const wasOver = this.game.outcome !== null;
     for (let k = 0; k < plies; k++) {
       this.game.undo();
@@ -525,6 +535,43 @@ export class GameTable implements TableState {
       this.resultOverride = null;
       this.o.journal({ k: 'result', result: '*', outcome: null, at: this.now() });
     }
+  }
+
+  // ---------------------------------------------------------------- the arbiter
+
+  /**
+   * An arbiter's correction (corrections.ts plans it): the note first (who,
+   * why, what), then the changes as ordinary journal entries — the moves
+   * taken back and played again keep their clock readings; the clocks are
+   * not charged. Returns the note.
+   */
+  correct(c: Correction, by: string, reason: string): CorrectionNote {
+    const plan = planCorrection(this.game, c, this.clock ? { flagged: this.clock.state(this.now()).flagged !== null } : null);
+    const note: CorrectionNote = { at: this.now(), by, reason, say: plan.say };
+    this.o.journal({ k: 'correction', ...note });
+    this.corrections.push(note);
+    if (plan.kind === 'plies') {
+      const kept = this.game.plies.slice(this.game.plies.length - plan.undo).map((p) => this.plyClocks.get(p));
+      this.takeback(plan.undo);
+      plan.play.forEach((move, i) => {
+        const ply = this.game.play(move);
+        this.o.journal({ k: 'move', path: [move.from, ...move.path], at: this.now() });
+        if (kept[i] !== undefined) this.plyClocks.set(ply, kept[i]);
+      });
+    } else if (plan.kind === 'result') {
+      const winner = plan.result === '1-0' ? 'black' : plan.result === '0-1' ? 'white' : null;
+      const outcome: Outcome | null = plan.result === '*' ? null : { winner, reason: 'arbiter' };
+      this.game.setOutcome(outcome);
+      this.resultOverride = plan.result === '*' ? null : plan.result;
+      if (outcome) this.clock?.pause(this.now());
+      this.o.journal({ k: 'result', result: plan.result, outcome, at: this.now() });
+      if (outcome) this.o.emit({ type: 'game-over', result: plan.result, outcome, say: describeOutcome(outcome) });
+    } else {
+      this.clock!.adjust(plan.side, plan.ms, this.now());
+      this.o.journal({ k: 'clock', clock: this.clock!.toJSON(), at: this.now() });
+      this.o.emit({ type: 'clock', clock: this.clock!.state(this.now()) });
+    }
+    return note;
   }
 
   clockStart(): void {
@@ -544,26 +591,4 @@ export class GameTable implements TableState {
   private requireOpen(): void {
     if (this.game.outcome) throw new SessionError('game-over', 'the game is over');
   }
-}
-
-function formatDate(ms: number): string {
-  const d = new Date(ms);
-  const p = (n: number) => String(n).padStart(2, '0');
-  return `${d.getUTCFullYear()}.${p(d.getUTCMonth() + 1)}.${p(d.getUTCDate())}`;
-}
-
-/**
- * Game ids "20261125-214307-001": the time and a number that counts this
- * session's games. The count starts where the wall clock's milliseconds are
- * (not at 1), so a session started again within the same second (a restart)
- * does not hand out the id of a game it saved before.
- */
-export function gameIds(start = Date.now() % 1000): (ms: number) => string {
-  let n = start;
-  return (ms) => {
-    const d = new Date(ms);
-    const p = (x: number, w = 2) => String(x).padStart(w, '0');
-    n = (n + 1) % 1000;
-    return `${d.getUTCFullYear()}${p(d.getUTCMonth() + 1)}${p(d.getUTCDate())}-${p(d.getUTCHours())}${p(d.getUTCMinutes())}${p(d.getUTCSeconds())}-${p(n, 3)}`;
-  };
 }

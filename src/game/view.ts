@@ -4,6 +4,7 @@
 // functions of the table's state (TableState, which table.ts keeps); the
 // session adds the board's, the coach's and the calibration's parts.
 
+import { correctionComment } from './corrections.ts';
 import {
   BALLOTS,
   START,
@@ -24,7 +25,7 @@ import {
 import { pdnFromGame, type PdnGame, type PdnResult } from '../pdn/index.ts';
 import type { BoardTracking } from '../tracking/board-tracking.ts';
 import { timeControlTag, type GameClock, type TimeControl } from './clock.ts';
-import type { MoveRecord, Piece, Snapshot } from '../protocol/v1.ts';
+import type { CorrectionNote, MoveRecord, Piece, Snapshot } from '../protocol/v1.ts';
 import { joinWords, piecesSentence } from '../words/index.ts';
 
 /** What the view reads of the game at the table (GameTable keeps it). */
@@ -43,6 +44,8 @@ export interface TableState {
   readonly plyClocks: WeakMap<Ply, number>;
   /** Move records by ply, derived once per ply object (a replaced or taken-back ply simply drops out). */
   readonly records: WeakMap<Ply, MoveRecord>;
+  /** The arbiter's corrections, oldest first. */
+  readonly corrections: readonly CorrectionNote[];
 }
 
 // ---------------------------------------------------------------- records
@@ -126,7 +129,8 @@ export function pdnRecord(t: TableState): PdnGame {
     const ms = t.plyClocks.get(ply);
     if (ms !== undefined) comments.set(k, [`[%clk ${clkText(ms)}]`]);
   });
-  return pdnFromGame(t.game, { tags, result: t.result, comments });
+  // The arbiter's corrections close the record, one comment each (who, when, what, why).
+  return pdnFromGame(t.game, { tags, result: t.result, comments, trailing: t.corrections.map(correctionComment) });
 }
 
 // ---------------------------------------------------------------- the snapshot
@@ -180,6 +184,7 @@ export function tableSnapshot(t: TableState, board: BoardState, tournament: bool
     drawOffer: t.drawOffer,
     drawClaim: g.outcome ? null : g.drawClaim(),
     clock: t.clock ? t.clock.state(now) : null,
+    ...(t.corrections.length ? { corrections: [...t.corrections] } : {}),
   };
 }
 
@@ -200,6 +205,8 @@ export function describeOutcome(o: Outcome): string {
       return 'Draw by threefold repetition.';
     case 'forty-move':
       return 'Draw by the 40-move rule.';
+    case 'arbiter':
+      return o.winner ? `${w} wins: the arbiter's decision.` : "Draw: the arbiter's decision.";
   }
 }
 
@@ -218,6 +225,8 @@ export function terminationOf(o: Outcome): string {
       return 'draw by threefold repetition';
     case 'forty-move':
       return 'draw by the 40-move rule';
+    case 'arbiter':
+      return o.winner ? `${sideName(o.winner)} wins by the arbiter's decision` : "draw by the arbiter's decision";
   }
 }
 

@@ -17,6 +17,8 @@ export interface RecordInfo {
   comments?: Map<number, string[]>;
   /** Overrides the result derived from the game's outcome. */
   result?: PdnResult;
+  /** Comments after the last move (the whole game's notes). */
+  trailing?: string[];
   index?: number;
 }
 
@@ -38,7 +40,7 @@ export function pdnFromGame(game: Game, info: RecordInfo = {}): PdnGame {
     tags: info.tags ? [...info.tags] : [],
     start: game.start,
     options: { ...game.options },
-    trailing: [],
+    trailing: [...(info.trailing ?? [])],
     moves,
     result: info.result ?? resultOf(game.outcome),
     warnings: [],

@@ -105,7 +105,7 @@ export const MoveRecord = z.object({
 });
 export type MoveRecord = z.infer<typeof MoveRecord>;
 
-export const EndReason = z.enum(['no-moves', 'resignation', 'agreement', 'time', 'repetition', 'forty-move']);
+export const EndReason = z.enum(['no-moves', 'resignation', 'agreement', 'time', 'repetition', 'forty-move', 'arbiter']);
 export const Outcome = z.object({ winner: z.nullable(Side), reason: EndReason });
 export type Outcome = z.infer<typeof Outcome>;
 
@@ -167,6 +167,23 @@ export type ComputerState = z.infer<typeof ComputerState>;
 export const AnalysisMark = z.object({ ply: int(), mark: z.enum(['?', '??']), better: z.string(), comment: z.string() });
 export type AnalysisMark = z.infer<typeof AnalysisMark>;
 
+/** An arbiter's correction of a game, during or after play (club mode): journalled with who and when; the original stays in the journal. */
+export const Correction = z.discriminatedUnion('kind', [
+  /** the move at `ply` (0-based) was another: `move` in PDN ("11-15", "15x24"); the later moves are kept if they stay legal */
+  z.object({ kind: z.literal('replace-move'), ply: int().check(z.gte(0)), move: z.string().check(z.minLength(3), z.maxLength(40)) }),
+  /** the moves from `ply` on were never played */
+  z.object({ kind: z.literal('delete-moves'), ply: int().check(z.gte(0)) }),
+  /** the result the arbiter decides ("*": the game goes on) */
+  z.object({ kind: z.literal('set-result'), result: z.enum(['1-0', '0-1', '1/2-1/2', '*']) }),
+  /** a side's time left, ms */
+  z.object({ kind: z.literal('adjust-clock'), side: Side, ms: int().check(z.gte(0), z.lte(24 * 3600_000)) }),
+]);
+export type Correction = z.infer<typeof Correction>;
+
+/** A correction as the game's history shows it: when, who, why, and what changed in words. */
+export const CorrectionNote = z.object({ at: z.number(), by: z.string(), reason: z.string(), say: z.string() });
+export type CorrectionNote = z.infer<typeof CorrectionNote>;
+
 /** The whole state of the game at the table, as the page draws it. */
 export const Snapshot = z.object({
   version: z.literal(1),
@@ -203,7 +220,23 @@ export const Snapshot = z.object({
   /** playing the computer (absent or null: two players) */
   computer: z.optional(z.nullable(ComputerState)),
   /** the engine's analysis of the finished game: its mistakes (?) and blunders (??) with the better move (absent or null: none asked for) */
-  analysis: z.optional(z.nullable(z.object({ running: z.boolean(), marks: z.array(AnalysisMark) }))),
+  analysis: z.optional(
+    z.nullable(
+      z.object({
+        running: z.boolean(),
+        marks: z.array(AnalysisMark),
+        /** while it runs: moves judged so far, of `total` (the game's plies) */
+        done: z.optional(int()),
+        total: z.optional(int()),
+      }),
+    ),
+  ),
+  /** the engine is working out a hint (the page shows a spinner and does not ask twice) */
+  hinting: z.optional(z.boolean()),
+  /** two players: the side that asked to take back the last move, waiting for the other's answer (absent or null: none) */
+  takebackOffer: z.optional(z.nullable(Side)),
+  /** the arbiter's corrections of this game, oldest first (absent: none) */
+  corrections: z.optional(z.array(CorrectionNote)),
   /** the evaluation bar (absent or null: off): the engine's score of the position, hundredths of a man from Black's view (null while it thinks), and in words */
   evaluation: z.optional(z.nullable(z.object({ score: z.nullable(z.number()), text: z.string() }))),
 });
@@ -271,12 +304,21 @@ export type ServerInfo = z.infer<typeof ServerInfo>;
 
 const said = { say: z.string() };
 
+// ------------------------------------------------------------------ page additions (s28: engine progress, takeback by consent, sensor view)
+// Events: "coach" (the coach's state in the snapshot changed: a hint started
+// or ended, the analysis moved on; nothing to say); "takeback-offer" (two
+// players: a side asks to take back; null: the offer was declined).
+const CoachEvent = z.object({ type: z.literal('coach'), ...said });
+const TakebackOfferEvent = z.object({ type: z.literal('takeback-offer'), side: z.nullable(Side), ...said });
+
 /** Every event the page hears, discriminated by `type`; `say` is the sentence spoken and logged. */
 export const GameEvent = z.discriminatedUnion('type', [
   z.object({ type: z.literal('new-game'), ...said }),
   z.object({ type: z.literal('move'), move: MoveRecord, ...said }),
   z.object({ type: z.literal('move-replaced'), move: MoveRecord, ...said }),
   z.object({ type: z.literal('takeback'), ...said }),
+  /** the arbiter corrected the game (a move replaced or deleted, a result, a clock): in its history, with who and why */
+  z.object({ type: z.literal('corrected'), correction: CorrectionNote, ...said }),
   z.object({ type: z.literal('crown-awaited'), square: Square, ...said }),
   z.object({ type: z.literal('crowned'), square: Square, ...said }),
   /** an illegal board: buzzer, tone, assertive announcement */
@@ -306,6 +348,8 @@ export const GameEvent = z.discriminatedUnion('type', [
   z.object({ type: z.literal('time'), side: Side, graceMs: nonNeg(), ...said }),
   /** storage trouble or recovery, with the health as it now stands */
   z.object({ type: z.literal('storage'), ok: z.boolean(), problem: z.optional(StorageProblem), storage: StorageHealth, ...said }),
+  CoachEvent,
+  TakebackOfferEvent,
 ]);
 export type GameEvent = z.infer<typeof GameEvent>;
 export type GameEventType = GameEvent['type'];
@@ -337,7 +381,13 @@ export const Command = z.discriminatedUnion('name', [
   z.object({ name: z.literal('accept-draw'), side: Side }),
   z.object({ name: z.literal('decline-draw') }),
   z.object({ name: z.literal('claim-draw') }),
-  z.object({ name: z.literal('takeback') }),
+  /** take back the last move: two players, `side` asks and the other side answers (takeback-answer); against the computer, or without `side`, at once */
+  z.object({ name: z.literal('takeback'), side: z.optional(Side) }),
+  /** (s28) the other side's answer to a takeback asked for */
+  z.object({ name: z.literal('takeback-answer'), accept: z.boolean() }),
+  /** (s28) stop the engine's work the page asked for: the analysis, or a hint */
+  z.object({ name: z.literal('cancel'), what: z.enum(['analysis', 'hint']) }),
+
   /** the coach: the engine's suggestion for the side to move, said quietly (refused in tournament mode) */
   z.object({ name: z.literal('hint') }),
   /** after the game: the engine marks its mistakes and blunders (shown in review, written into the PDN on request) */
@@ -358,6 +408,13 @@ export const Command = z.discriminatedUnion('name', [
   }),
   /** Simulated board only: put the game's position on the board. */
   z.object({ name: z.literal('hand-setup') }),
+  /** The arbiter corrects the game (needs the control token): who (a name) and why are recorded with it. */
+  z.object({
+    name: z.literal('correct'),
+    correction: Correction,
+    by: z.optional(z.string().check(z.maxLength(60))),
+    reason: z.optional(z.string().check(z.maxLength(200))),
+  }),
 ]);
 export type Command = z.infer<typeof Command>;
 
@@ -414,3 +471,104 @@ export const GameRecord = z.object({
   result: Result,
 });
 export type GameRecord = z.infer<typeof GameRecord>;
+
+// ------------------------------------------------------------------ club mode: many boards (GET /api/boards, /watch)
+
+/** A board's state at a glance, for the arbiter's grid and the spectators' page. */
+export const BoardState = z.enum(['setup', 'in-sync', 'moving', 'awaiting-crown', 'illegal', 'reminder', 'disconnected', 'game-over']);
+export type BoardState = z.infer<typeof BoardState>;
+
+/** One board of the service: who plays, where the game stands, and its state in one word and one sentence. */
+export const BoardSummary = z.object({
+  /** the board's identity (its EEPROM id; simulated boards SIM-1, SIM-2 …): stable across ports and restarts */
+  id: z.string(),
+  /** its number in the room (the PDN Board tag) */
+  number: int(),
+  description: z.string(),
+  source: z.string(),
+  state: BoardState,
+  /** the state in words (the alert or reminder when there is one) */
+  say: z.string(),
+  gameId: z.string(),
+  tags: z.record(z.string(), z.string()),
+  fen: z.string(),
+  pieces: z.array(Piece),
+  turn: Side,
+  plies: int(),
+  /** the last move's PDN text, and its squares for the board's highlight */
+  last: z.nullable(z.object({ text: z.string(), from: Square, to: Square })),
+  result: Result,
+  clock: z.nullable(ClockState),
+});
+export type BoardSummary = z.infer<typeof BoardSummary>;
+
+/** GET /api/boards */
+export const BoardList = z.object({ boards: z.array(BoardSummary) });
+export type BoardList = z.infer<typeof BoardList>;
+
+/** What the spectators' socket (/watch/ws) sends: every board on connect, then each board as it changes. */
+export const WatchMessage = z.discriminatedUnion('type', [
+  z.object({ v: z.literal(1), type: z.literal('boards'), boards: z.array(BoardSummary) }),
+  z.object({ v: z.literal(1), type: z.literal('board'), board: BoardSummary }),
+  z.object({ v: z.literal(1), type: z.literal('error'), code: z.string(), message: z.string() }),
+  z.object({ v: z.literal(1), type: z.literal('pong') }),
+]);
+export type WatchMessage = z.infer<typeof WatchMessage>;
+
+// ------------------------------------------------------------------ the HTTP API's bodies
+// What every HTTP route answers (src/server/http.ts, src/server/archive.ts),
+// besides the shapes above it shares with the WebSocket (GET /api/state is a
+// Snapshot, GET /api/games/:id.json a GameRecord).
+// The routes check their bodies against these types (`satisfies`); the page
+// parses what it fetches with them.
+
+/** Every refusal or failure of the HTTP API: a code a program can test, a message a person can read. */
+export const ApiErrorBody = z.object({ ok: z.literal(false), code: z.string(), message: z.string() });
+export type ApiErrorBody = z.infer<typeof ApiErrorBody>;
+
+/** GET /api/info: the server's description as the asking page may use it (ServerInfo less tokenRequired, which pages learn in their hello). */
+export const ServerInfoBody = z.omit(ServerInfo, { tokenRequired: true });
+export type ServerInfoBody = z.infer<typeof ServerInfoBody>;
+
+/** Done, nothing more to say (DELETE /api/games/:id). */
+export const ApiOkBody = z.object({ ok: z.literal(true) });
+export type ApiOkBody = z.infer<typeof ApiOkBody>;
+
+/** A command carried out (POST /api/command): the state after it. */
+export const CommandReplyBody = z.object({ ok: z.literal(true), state: Snapshot });
+export type CommandReplyBody = z.infer<typeof CommandReplyBody>;
+
+/** The archive list (GET /api/archive.json): every saved game, the game in play (`current`) always among them. */
+export const ArchiveList = z.object({ current: z.string(), games: z.array(ArchiveEntry) });
+export type ArchiveList = z.infer<typeof ArchiveList>;
+
+/** One saved game file as the games folder's listing summarises it (from the PDN's first tags): an archive entry's fields read from the file, and its name. */
+export const SavedGame = z.extend(
+  z.pick(ArchiveEntry, { id: true, event: true, black: true, white: true, date: true, result: true, modified: true }),
+  {
+    file: z.string(),
+  },
+);
+export type SavedGame = z.infer<typeof SavedGame>;
+
+/** An entry of the games folder that is not a readable game, and why. */
+export const SkippedFile = z.object({ file: z.string(), why: z.string() });
+export type SkippedFile = z.infer<typeof SkippedFile>;
+
+/** The games folder's listing (the store's, newest first). */
+export const GameList = z.object({
+  games: z.array(SavedGame),
+  /** entries of the folder that look like games but cannot be read as one */
+  skipped: z.array(SkippedFile),
+  /** why the folder itself could not be read (then `games` is empty) */
+  error: z.optional(z.string()),
+});
+export type GameList = z.infer<typeof GameList>;
+
+/** GET /api/games: the game in play's id and the games folder's listing. */
+export const GameListBody = z.extend(GameList, { current: z.string() });
+export type GameListBody = z.infer<typeof GameListBody>;
+
+// ------------------------------------------------------------------ page additions (s28): the archive's trash and the builder's sensor view (HTTP JSON, in v1-http.ts)
+
+export { SensorSnapshot, SensorTest, TrashEntry, TrashList } from './v1-http.ts';

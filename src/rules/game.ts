@@ -15,7 +15,7 @@ export interface GameOptions extends RulesOptions {
   readonly autoDraw?: boolean;
 }
 
-export type EndReason = 'no-moves' | 'resignation' | 'agreement' | 'time' | 'repetition' | 'forty-move';
+export type EndReason = 'no-moves' | 'resignation' | 'agreement' | 'time' | 'repetition' | 'forty-move' | 'arbiter';
 
 export interface Outcome {
   /** The winner, or null for a draw. */

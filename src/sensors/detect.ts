@@ -121,29 +121,68 @@ export async function listPorts(binding: SerialBinding): Promise<{ ports: PortIn
   }
 }
 
-/**
- * Find a Crownhead board: try each ranked port (`prefer` first) with the
- * handshake. Rejects with BoardNotFoundError saying what was tried and why each failed.
- */
-export async function findBoard(
-  binding: SerialBinding,
-  opts: HandshakeOptions & { prefer?: string } = {},
-): Promise<{ port: LinePort; identity: BoardIdentity }> {
+/** Which board to look for: `prefer` a port first, only the board whose id is `id`, never the ports `skip` names (held by this process). */
+export interface FindOptions extends HandshakeOptions {
+  prefer?: string;
+  id?: string;
+  skip?: () => Iterable<string>;
+}
+
+/** The ranked ports to try, `prefer` first, without the skipped ones; and the reasons already known. */
+async function candidates(binding: SerialBinding, opts: FindOptions): Promise<{ ranked: PortInfo[]; tried: string[] }> {
   const { ports, error } = await listPorts(binding);
   const tried: string[] = error ? [error] : [];
-  const ranked = rankPorts(ports);
+  const skip = new Set(opts.skip?.() ?? []);
+  const ranked = rankPorts(ports).filter((p) => !skip.has(p.path));
   if (opts.prefer) {
     const i = ranked.findIndex((p) => p.path === opts.prefer);
     if (i > 0) ranked.unshift(...ranked.splice(i, 1));
   }
   if (!ranked.length && !error)
-    tried.push(ports.length ? `none of ${ports.length} serial port(s) is a USB serial device` : 'no serial ports');
+    tried.push(ports.length ? `none of ${ports.length} serial port(s) is a free USB serial device` : 'no serial ports');
+  return { ranked, tried };
+}
+
+/** The handshake, and when a particular board is wanted, a board with another id closed again and refused. */
+async function handshakeFor(binding: SerialBinding, path: string, opts: FindOptions): Promise<{ port: LinePort; identity: BoardIdentity }> {
+  const found = await handshake(binding, path, opts);
+  if (opts.id === undefined || found.identity.id === opts.id) return found;
+  await found.port.close();
+  throw new HandshakeError(path, `board ${found.identity.id} is there, not board ${opts.id}`);
+}
+
+/**
+ * Find a Crownhead board: try each ranked port (`prefer` first) with the
+ * handshake; with `id`, only that board. Rejects with BoardNotFoundError
+ * saying what was tried and why each failed.
+ */
+export async function findBoard(binding: SerialBinding, opts: FindOptions = {}): Promise<{ port: LinePort; identity: BoardIdentity }> {
+  const { ranked, tried } = await candidates(binding, opts);
   for (const p of ranked) {
     try {
-      return await handshake(binding, p.path, opts);
+      return await handshakeFor(binding, p.path, opts);
     } catch (err) {
       tried.push((err as Error).message);
     }
   }
   throw new BoardNotFoundError(tried);
+}
+
+/**
+ * Every Crownhead board on USB (club mode's `--board auto`): the handshake on
+ * every ranked port at once (each waits out its own Arduino reset), the
+ * boards found in port order, and why each other port was not one.
+ */
+export async function findBoards(
+  binding: SerialBinding,
+  opts: FindOptions = {},
+): Promise<{ found: { port: LinePort; identity: BoardIdentity }[]; tried: string[] }> {
+  const { ranked, tried } = await candidates(binding, opts);
+  const results = await Promise.allSettled(ranked.map((p) => handshakeFor(binding, p.path, opts)));
+  const found: { port: LinePort; identity: BoardIdentity }[] = [];
+  for (const r of results) {
+    if (r.status === 'fulfilled') found.push(r.value);
+    else tried.push((r.reason as Error).message);
+  }
+  return { found, tried };
 }

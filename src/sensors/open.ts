@@ -7,6 +7,8 @@
 // Each driver is imported only when its spec is chosen, so a simulated board
 // never loads serialport and only a Firmata board loads johnny-five.
 
+import type { HandshakeOptions } from './detect.ts';
+import type { SerialBinding } from './line-port.ts';
 import type { BoardIdentity } from './protocol.ts';
 import { BoardNotFoundError, type BoardSource } from './source.ts';
 
@@ -61,5 +63,95 @@ export async function openBoardSource(spec = 'auto'): Promise<{ source: BoardSou
     await source.close();
     const sim = await createBoardSource('sim');
     return { source: sim, identity: await sim.open(), fallback: `${err.message} — using the simulated board` };
+  }
+}
+
+/** A board opened for a room: its source, its identity, and why the simulated board stands in for a real one. */
+export interface OpenedSource {
+  source: BoardSource;
+  identity: BoardIdentity;
+  fallback?: string;
+}
+
+export interface OpenManyOptions {
+  /** simulated boards to add after the specs (`--sim-boards N`) */
+  simBoards?: number;
+  /** already made sources, opened after those (tests: simulated boards on the manual clock) */
+  sources?: readonly BoardSource[];
+  /** serialport binding (tests: the mock bus) */
+  binding?: SerialBinding;
+  /** handshake, silence and reconnect timings of every serial board (tests shorten them) */
+  serial?: SerialTuning;
+}
+
+/** The timings of a serial board's link. */
+export type SerialTuning = HandshakeOptions & {
+  silenceMs?: number;
+  reconnect?: { minMs?: number; maxMs?: number; factor?: number } | false;
+};
+
+/**
+ * Club mode: every board of the room, opened, in order. "auto" finds every
+ * Crownhead board on USB (and, alone with nothing found, falls back to one
+ * simulated board as a single board does); "serial:PATH" opens that port;
+ * "sim[:SEED]" and `simBoards` add simulated boards, numbered SIM-1, SIM-2 …
+ * (stable ids, so their games folders are found again after a restart).
+ * Every serial source follows its board by id (a board plugged back into
+ * another port keeps its game). Two boards with one id are refused: their
+ * games would share a folder. On any failure the boards already opened are
+ * closed again.
+ */
+export async function openBoardSources(specs: readonly string[], opts: OpenManyOptions = {}): Promise<OpenedSource[]> {
+  const opened: OpenedSource[] = [];
+  let sims = 0;
+  const addSim = async (seed?: number) => {
+    sims++;
+    const { SimBoard } = await import('./sim/board.ts');
+    const source = new SimBoard({ clock: 'real', seed: seed ?? sims, startPosition: true, id: `SIM-${sims}` });
+    opened.push({ source, identity: await source.open() });
+  };
+  try {
+    for (const spec of specs) {
+      const s = parseSpec(spec);
+      if (s.kind === 'sim') await addSim(spec.includes(':') ? s.seed : undefined);
+      else if (s.kind === 'serial') await openSerial(s.path, spec === 'auto' ? 'all' : 'one', opened, opts);
+      else opened.push(await openBoardSource(spec));
+    }
+    for (let i = 0; i < (opts.simBoards ?? 0); i++) await addSim();
+    for (const source of opts.sources ?? []) opened.push({ source, identity: await source.open() });
+    if (opened.length === 0) {
+      if (specs.length === 1 && specs[0] === 'auto') return [await openBoardSource('auto')];
+      throw new BoardNotFoundError(['no board was asked for']);
+    }
+    const seen = new Map<string, number>();
+    opened.forEach((o, i) => {
+      const j = seen.get(o.identity.id);
+      if (j !== undefined)
+        throw new RangeError(`boards ${j + 1} and ${i + 1} both say they are board ${o.identity.id}: give one a new id (crownhead doctor)`);
+      seen.set(o.identity.id, i);
+    });
+    return opened;
+  } catch (e) {
+    await Promise.all(opened.map((o) => o.source.close().catch(() => undefined)));
+    throw e;
+  }
+}
+
+/** One serial board at `path`, or with "auto" every board found (none found is not an error when other boards are asked for). */
+async function openSerial(path: string | undefined, which: 'one' | 'all', opened: OpenedSource[], opts: OpenManyOptions): Promise<void> {
+  const { SerialBoardSource } = await import('./serial.ts');
+  const base = { ...opts.serial, binding: opts.binding, sameBoard: true };
+  if (which === 'one') {
+    const source = new SerialBoardSource({ ...base, path });
+    opened.push({ source, identity: await source.open() });
+    return;
+  }
+  const { findBoards } = await import('./detect.ts');
+  const held = () => opened.flatMap((o) => (o.source.path ? [o.source.path] : []));
+  const { SerialPort } = await import('serialport');
+  const { found } = await findBoards(opts.binding ?? SerialPort.binding, { ...opts.serial, skip: held });
+  for (const f of found) {
+    const source = new SerialBoardSource({ ...base, path: undefined, opened: f });
+    opened.push({ source, identity: await source.open() });
   }
 }

@@ -27,7 +27,19 @@ export interface SerialSourceOptions extends HandshakeOptions {
   reconnect?: { minMs?: number; maxMs?: number; factor?: number } | false;
   /** no line at all for this long means the link is dead (default 3000 ms; 0 = never) */
   silenceMs?: number;
+  /**
+   * Club mode: this source is one board, known by its id. Reconnecting, it
+   * looks for that board on any free port (its old port first), so a board
+   * plugged back into another socket keeps its game, and it never takes over
+   * another board.
+   */
+  sameBoard?: boolean;
+  /** a port already handshaken (findBoards found every board at once): open() takes it as it is */
+  opened?: { port: LinePort; identity: BoardIdentity };
 }
+
+/** The ports this process's serial sources hold: never handshaken by another of them. */
+const HELD = new Set<string>();
 
 export class SerialBoardSource extends SourceBase {
   readonly kind = 'serial';
@@ -77,6 +89,7 @@ export class SerialBoardSource extends SourceBase {
     this.clearTimers();
     const port = this.port;
     this.port = null;
+    if (this.lastPath) HELD.delete(this.lastPath);
     if (port) await port.close();
     this.setStatus({ state: 'closed' });
   }
@@ -103,14 +116,33 @@ export class SerialBoardSource extends SourceBase {
   }
 
   private async connect(): Promise<{ port: LinePort; identity: BoardIdentity }> {
+    const given = this.opts.opened;
+    if (given) {
+      this.opts.opened = undefined;
+      return given;
+    }
     const p = this.opts.path;
-    if (p === undefined) return findBoard(this.binding, { ...this.opts, prefer: this.lastPath ?? undefined });
+    const others = () => [...HELD].filter((h) => h !== this.lastPath);
+    const wanted = this.opts.sameBoard && this.ident ? this.ident.id : undefined;
+    const find = () => findBoard(this.binding, { ...this.opts, prefer: this.lastPath ?? undefined, id: wanted, skip: others });
+    if (p === undefined) return find();
     const path = typeof p === 'string' ? stripScheme(p) : await p();
     if (!path) throw new BoardNotFoundError(['the port provider has no port yet']);
-    return handshake(this.binding, path, this.opts);
+    try {
+      const found = await handshake(this.binding, path, this.opts);
+      if (wanted === undefined || found.identity.id === wanted) return found;
+      await found.port.close();
+      throw new BoardNotFoundError([`${path}: board ${found.identity.id} is there, not board ${wanted}`]);
+    } catch (err) {
+      // Its port is gone or holds another board: the board itself may be on another port now.
+      if (wanted === undefined) throw err;
+      return find();
+    }
   }
 
   private attach(port: LinePort, identity: BoardIdentity): void {
+    if (this.lastPath) HELD.delete(this.lastPath);
+    HELD.add(port.path);
     this.port = port;
     this.ident = identity;
     this.lastPath = port.path;
@@ -146,6 +178,7 @@ export class SerialBoardSource extends SourceBase {
   private onLost(port: LinePort, reason: string): void {
     if (port !== this.port || this.closing) return;
     this.port = null;
+    if (this.lastPath) HELD.delete(this.lastPath);
     this.clearTimers();
     this.setStatus({ state: 'lost', reason });
     this.scheduleRetry();

@@ -23,6 +23,8 @@ export interface AccessOptions {
   token?: string;
   /** use this read-only (watch) token instead of a random one */
   readToken?: string;
+  /** the spectators' page and the broadcast (/watch, /broadcast.pdn) are open to anyone who can reach the server (club mode) */
+  publicWatch?: boolean;
 }
 
 /** What a request or WebSocket upgrade says about its sender. */
@@ -67,9 +69,11 @@ export class Access {
   /** the watch token: reads only (null when only this machine can connect) */
   readonly readToken: string | null;
   readonly requireToken: boolean;
+  readonly publicWatch: boolean;
 
   constructor(opts: AccessOptions) {
     this.requireToken = opts.requireToken ?? false;
+    this.publicWatch = opts.publicWatch ?? false;
     const needed = this.requireToken || !isLoopbackBind(opts.host);
     this.token = needed ? (opts.token ?? randomBytes(12).toString('base64url')) : null;
     this.readToken = needed ? (opts.readToken ?? randomBytes(12).toString('base64url')) : null;
@@ -115,6 +119,15 @@ export class Access {
    */
   canRead(r: Requester): boolean {
     return this.onThisMachine(r) || (this.sameOrigin(r) && (this.tokenMatches(r.token) || this.readTokenMatches(r.token)));
+  }
+
+  /**
+   * May follow the broadcast (/watch, /broadcast.pdn): anyone when the
+   * broadcast is public, else whoever may read. What it shows holds no
+   * token and nothing but the games.
+   */
+  canWatch(r: Requester): boolean {
+    return this.publicWatch || this.canRead(r);
   }
 
   /** Why a read was refused, for the 403 / WebSocket error. */

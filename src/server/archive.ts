@@ -3,7 +3,9 @@
 // event, result and length (GET /api/archive.json), one game as move records
 // to replay on the page's board (GET /api/games/:id.json; ?game=N for the
 // Nth game of a PDN collection), and deleting a saved game (DELETE
-// /api/games/:id, control rights only, never the game in play). Everything
+// /api/games/:id, control rights only, never the game in play) into the
+// trash, listed by GET /api/trash.json and put back by POST
+// /api/trash/:id/restore (catalogue.ts's Trash: kept TRASH_DAYS). Everything
 // is read through the store's catalogue (src/storage/catalogue.ts): one game
 // at a time, by its byte range, so a 20 MB collection in the folder costs
 // one game's parse per request, never the whole file's. Lengths are read
@@ -13,10 +15,12 @@ import type express from 'express';
 import { gameFromPdn, readPdn, resultOf, type PdnResult } from '../pdn/index.ts';
 import { moveRecord, piecesOf } from '../game/session.ts';
 import { makeFen } from '../rules/index.ts';
-import type { ArchiveEntry, GameRecord } from '../protocol/v1.ts';
+import type { ApiOkBody, ArchiveEntry, ArchiveList, GameRecord, TrashList } from '../protocol/v1.ts';
 import { CollectionError } from '../storage/index.ts';
+import { Trash } from '../storage/catalogue.ts';
 import type { ServerContext } from './context.ts';
 import { requesterOf } from './access.ts';
+import { apiError } from './api-error.ts';
 
 const ID = /^[A-Za-z0-9_-][A-Za-z0-9_.-]{0,99}$/;
 
@@ -72,7 +76,7 @@ class Lengths {
 }
 
 /** The archive list: every saved game (one file at a time, lengths from the cache), the game in play marked and always there. */
-async function archiveList(ctx: ServerContext, lengths: Lengths): Promise<{ current: string; games: ArchiveEntry[] }> {
+async function archiveList(ctx: ServerContext, lengths: Lengths): Promise<ArchiveList> {
   const current = ctx.session.gameId;
   const saved = await ctx.store.list();
   if (saved.error) throw new Error(saved.error);
@@ -114,61 +118,90 @@ async function openGame(ctx: ServerContext, req: express.Request, res: express.R
   const id = String(req.params.id);
   const n = req.query.game === undefined ? 1 : Number(req.query.game);
   if (!Number.isInteger(n) || n < 1)
-    return void res
-      .status(400)
-      .json({ ok: false, code: 'bad-request', message: `?game= takes a game's number in its file, 1 for the first` });
+    return void apiError(res, 400, 'bad-request', `?game= takes a game's number in its file, 1 for the first`);
   let text: string | null;
   try {
     text = !ID.test(id) ? null : id === ctx.session.gameId && n === 1 ? ctx.session.pdn() : ((await ctx.store.game(id, n))?.text ?? null);
   } catch (e) {
-    if (!(e instanceof CollectionError))
-      return void res.status(500).json({ ok: false, code: 'internal', message: `game ${id} cannot be read: ${(e as Error).message}` });
-    return void res
-      .status(e.code === 'too-large' ? 413 : 404)
-      .json({ ok: false, code: e.code === 'too-large' ? 'too-large' : 'not-found', message: `game ${n} of "${id}": ${e.message}` });
+    if (!(e instanceof CollectionError)) return void apiError(res, 500, 'internal', `game ${id} cannot be read: ${(e as Error).message}`);
+    const tooLarge = e.code === 'too-large';
+    return void apiError(res, tooLarge ? 413 : 404, tooLarge ? 'too-large' : 'not-found', `game ${n} of "${id}": ${e.message}`);
   }
-  if (text === null)
-    return void res
-      .status(404)
-      .json({ ok: false, code: 'not-found', message: `no saved game "${id}" (see /api/archive.json for the list)` });
+  if (text === null) return void apiError(res, 404, 'not-found', `no saved game "${id}" (see /api/archive.json for the list)`);
   try {
-    res.json(gameRecord(id, text));
+    res.json(gameRecord(id, text) satisfies GameRecord);
   } catch (e) {
-    res.status(422).json({ ok: false, code: 'bad-pdn', message: `game ${id} cannot be read: ${(e as Error).message}` });
+    apiError(res, 422, 'bad-pdn', `game ${id} cannot be read: ${(e as Error).message}`);
   }
 }
 
 export function archiveRoutes(app: express.Express, ctx: ServerContext): void {
   const lengths = new Lengths(ctx);
+  const trash = new Trash(ctx.store.catalogue);
+  trashRoutes(app, ctx, trash);
 
   app.get('/api/archive.json', async (_req, res) => {
     res.setHeader('Cache-Control', 'no-store');
     try {
-      res.json(await archiveList(ctx, lengths));
+      res.json((await archiveList(ctx, lengths)) satisfies ArchiveList);
     } catch (e) {
-      res.status(500).json({ ok: false, code: 'internal', message: `the games directory cannot be read: ${(e as Error).message}` });
+      apiError(res, 500, 'internal', `the games directory cannot be read: ${(e as Error).message}`);
     }
   });
 
   app.get('/api/games/:id.json', (req, res) => openGame(ctx, req, res));
 
-  app.delete('/api/games/:id', (req, res) => {
+  app.delete('/api/games/:id', async (req, res) => {
     const who = requesterOf(req);
-    if (!ctx.access.canControl(who)) return void res.status(403).json({ ok: false, code: 'forbidden', message: ctx.access.refusal(who) });
+    if (!ctx.access.canControl(who)) return void apiError(res, 403, 'forbidden', ctx.access.refusal(who));
     const id = String(req.params.id).replace(/\.pdn$/, '');
-    if (!ID.test(id))
-      return void res.status(400).json({ ok: false, code: 'bad-request', message: `"${id.slice(0, 40)}" is not a game id` });
+    if (!ID.test(id)) return void apiError(res, 400, 'bad-request', `"${id.slice(0, 40)}" is not a game id`);
     if (id === ctx.session.gameId)
-      return void res
-        .status(409)
-        .json({ ok: false, code: 'not-allowed', message: 'the game in play cannot be deleted: start a new game first' });
+      return void apiError(res, 409, 'not-allowed', 'the game in play cannot be deleted: start a new game first');
     try {
-      if (!ctx.store.remove(id)) return void res.status(404).json({ ok: false, code: 'not-found', message: `no saved game "${id}"` });
+      // Kept in the trash first: if it cannot be kept, nothing is deleted.
+      await trash.keep(id);
+      if (!ctx.store.remove(id)) return void apiError(res, 404, 'not-found', `no saved game "${id}"`);
     } catch (e) {
-      return void res.status(500).json({ ok: false, code: 'internal', message: `cannot delete game ${id}: ${(e as Error).message}` });
+      return void apiError(res, 500, 'internal', `cannot delete game ${id}: ${(e as Error).message}`);
     }
     lengths.forget(id);
-    ctx.logger.info({ game: id }, `saved game ${id} deleted from the page`);
-    res.json({ ok: true });
+    ctx.logger.info({ game: id }, `saved game ${id} moved to the trash from the page (kept ${trash.days} days)`);
+    res.json({ ok: true } satisfies ApiOkBody);
+  });
+}
+
+/** The trash: GET /api/trash.json (expired games emptied on the way), POST /api/trash/:id/restore (control rights). */
+function trashRoutes(app: express.Express, ctx: ServerContext, trash: Trash): void {
+  app.get('/api/trash.json', async (_req, res) => {
+    res.setHeader('Cache-Control', 'no-store');
+    try {
+      const games = (await trash.list()).map((g) => ({
+        id: g.id,
+        event: g.event,
+        black: g.black,
+        white: g.white,
+        date: g.date,
+        result: g.result,
+        deleted: g.deleted,
+      }));
+      res.json({ days: trash.days, games } satisfies TrashList);
+    } catch (e) {
+      apiError(res, 500, 'internal', `the trash cannot be read: ${(e as Error).message}`);
+    }
+  });
+
+  app.post('/api/trash/:id/restore', async (req, res) => {
+    const who = requesterOf(req);
+    if (!ctx.access.canControl(who)) return void apiError(res, 403, 'forbidden', ctx.access.refusal(who));
+    const id = String(req.params.id);
+    if (!ID.test(id)) return void apiError(res, 400, 'bad-request', `"${id.slice(0, 40)}" is not a game id`);
+    try {
+      if (!(await trash.restore(id))) return void apiError(res, 404, 'not-found', `no game "${id}" in the trash`);
+    } catch (e) {
+      return void apiError(res, 409, 'not-allowed', `cannot restore game ${id}: ${(e as Error).message}`);
+    }
+    ctx.logger.info({ game: id }, `game ${id} restored from the trash`);
+    res.json({ ok: true } satisfies ApiOkBody);
   });
 }

@@ -4,7 +4,7 @@
 // stage's CrownheadError, the session's checks of tags included) with a code
 // and a message fit to show the player.
 
-import { countsOf } from '../tracking/boards.ts';
+import type { Position } from '../rules/index.ts';
 import { GameSession } from '../game/index.ts';
 import type { BoardSource } from '../sensors/source.ts';
 import { SimBoard } from '../sensors/sim/board.ts';
@@ -51,13 +51,22 @@ export function runCommand(session: GameSession, source: BoardSource, command: C
       session.claimDraw();
       return;
     case 'takeback':
-      session.takeback();
+      session.takeback(command.side);
+      return;
+    case 'takeback-answer':
+      session.takebackAnswer(command.accept);
+      return;
+    case 'correct':
+      session.correct(command.correction, command.by?.trim() || 'arbiter', command.reason?.trim() ?? '');
       return;
     case 'hint':
       session.hint();
       return;
     case 'analyse':
       session.analyse();
+      return;
+    case 'cancel':
+      session.cancel(command.what);
       return;
     case 'evaluation':
       session.setEvaluation(command.on);
@@ -82,11 +91,7 @@ export function runCommand(session: GameSession, source: BoardSource, command: C
 
 /** The simulated board's hand, from the page: a coin put down or lifted, a square set, the position set up. */
 function runHand(session: GameSession, sim: SimBoard, command: Extract<Command, { name: 'hand' | 'hand-setup' }>): void {
-  if (command.name === 'hand-setup') {
-    const counts = countsOf(session.game.position);
-    for (let s = 1; s <= 32; s++) sim.set(s, counts[s - 1]!);
-    return;
-  }
+  if (command.name === 'hand-setup') return placePosition(sim, session.game.position);
   try {
     if (command.action === 'place') sim.place(command.square);
     else if (command.action === 'lift') sim.lift(command.square, command.coins);
@@ -97,6 +102,24 @@ function runHand(session: GameSession, sim: SimBoard, command: Extract<Command, 
   } catch (e) {
     if (e instanceof RangeError) throw new CommandError('bad-request', e.message);
     throw e;
+  }
+}
+
+/**
+ * The game's position on the simulated board, each coin of its side's colour
+ * (a polarity-coded set shows colours): the page's "Set up board", and a
+ * resumed game on the simulated board, which stands for a board whose pieces
+ * stayed where they were while the program restarted. Squares already right
+ * are left alone.
+ */
+export function placePosition(sim: SimBoard, pos: Position): void {
+  for (let s = 1; s <= 32; s++) {
+    const bit = 1 << (s - 1);
+    const color = pos.black & bit ? 'black' : pos.white & bit ? 'white' : null;
+    const coins = color === null ? 0 : pos.kings & bit ? 2 : 1;
+    if (sim.coinsAt(s) === coins && sim.colorAt(s) === color) continue;
+    if (color !== null && sim.colorAt(s) !== color) sim.set(s, 0);
+    sim.set(s, coins, color === null ? undefined : { color });
   }
 }
 

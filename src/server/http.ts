@@ -1,6 +1,6 @@
 // The HTTP side as routes: the page (page.ts), the read API (state, saved
 // games, PDN downloads, the archive streamed; the archive view's JSON in
-// archive.ts) and POST /api/command for controls, with access control on
+// archive.ts; the builder's sensor view in sensor-view.ts) and POST /api/command for controls, with access control on
 // reads and commands alike, security headers, and every error in the API's one
 // shape (api-error.ts) naming the problem.
 
@@ -8,10 +8,11 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import { requesterOf } from './access.ts';
 import { apiError } from './api-error.ts';
 import { archiveRoutes } from './archive.ts';
+import { sensorRoutes } from './sensor-view.ts';
 import { commandFailure, statusFor } from './commands.ts';
 import type { ServerContext } from './context.ts';
 import { parseCommand } from './messages.ts';
-import { MAX_CLIENT_MESSAGE } from '../protocol/v1.ts';
+import { MAX_CLIENT_MESSAGE, type CommandReplyBody, type GameListBody, type ServerInfoBody, type Snapshot } from '../protocol/v1.ts';
 import { pageRoutes, type Page } from './page.ts';
 
 export { apiError } from './api-error.ts';
@@ -60,6 +61,7 @@ export function createApp(ctx: ServerContext, page: Page): express.Express {
   // The page's archive view: GET /api/archive.json, GET /api/games/:id.json, DELETE /api/games/:id
   // (before /api/games/:file), behind the read guard; deleting also needs control rights (archive.ts).
   archiveRoutes(app, ctx);
+  sensorRoutes(app, ctx);
   stateRoutes(app, ctx);
   downloadRoutes(app, ctx);
   commandRoute(app, ctx);
@@ -82,11 +84,11 @@ function readGuard(app: express.Express, ctx: ServerContext): void {
 function stateRoutes(app: express.Express, ctx: ServerContext): void {
   app.get('/api/state', (_req, res) => {
     res.setHeader('Cache-Control', 'no-store');
-    res.json(ctx.session.snapshot());
+    res.json(ctx.session.snapshot() satisfies Snapshot);
   });
   app.get('/api/info', (req, res) => {
     res.setHeader('Cache-Control', 'no-store');
-    res.json({ ...ctx.info(), readOnly: !ctx.access.canControl(requesterOf(req)) });
+    res.json({ ...ctx.info(), readOnly: !ctx.access.canControl(requesterOf(req)) } satisfies ServerInfoBody);
   });
   // The saved games: read asynchronously and cached by the store, so a big folder never stalls play;
   // anything in the folder that is not a readable game is listed under "skipped".
@@ -94,7 +96,7 @@ function stateRoutes(app: express.Express, ctx: ServerContext): void {
     try {
       const list = await ctx.store.list();
       res.setHeader('Cache-Control', 'no-store');
-      res.json({ current: ctx.session.gameId, ...list });
+      res.json({ current: ctx.session.gameId, ...list } satisfies GameListBody);
     } catch (e) {
       next(e);
     }
@@ -174,7 +176,7 @@ function commandRoute(app: express.Express, ctx: ServerContext): void {
         if (f.internal) ctx.logger.error({ err: e, command: parsed.command.name }, 'command failed');
         return void apiError(res, statusFor(f.code), f.code, f.message);
       }
-      res.json({ ok: true, state: ctx.session.snapshot() });
+      res.json({ ok: true, state: ctx.session.snapshot() } satisfies CommandReplyBody);
     },
   );
 }

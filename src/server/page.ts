@@ -2,7 +2,8 @@
 // bundled in memory from src/web/ when running from source; each file
 // prepared once (ETag, gzip), the versioned script and stylesheet cached for
 // good, and the route that serves them (a 503 naming the problem when there
-// is no page: the API still works).
+// is no page: the API still works). The club pages' two HTML shells are left
+// to their own routes (club-pages.ts), which send them with `sendAsset`.
 
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -11,7 +12,7 @@ import type express from 'express';
 import type { Logger } from 'pino';
 import { BUNDLED } from '../build-info.ts';
 
-interface Asset {
+export interface Asset {
   body: Buffer;
   gzip: Buffer | null;
   type: string;
@@ -26,6 +27,9 @@ export type Page = { ok: true; assets: Map<string, Asset> } | { ok: false; code:
 const COMPRESSIBLE = /^(text\/|application\/(javascript|json|xml|wasm)|image\/svg)/;
 
 let pageBuild: Promise<Page> | null = null;
+
+/** The club pages' HTML (src/web/build.ts), served only by src/server/club-pages.ts. */
+const CLUB_HTML: ReadonlySet<string> = new Set(['/watch', '/arbiter']);
 
 /** The prebuilt page beside the bundle (dist/page/, listed in its manifest.json). */
 function readPrebuiltPage(): Map<string, { body: Buffer; type: string }> {
@@ -102,20 +106,28 @@ export function pageRoutes(app: express.Express, page: Page): void {
         .send(`Crownhead: ${page.message}.\nThe game API still works: /api/state, /api/current.pdn, /ws.\n`);
       return;
     }
+    // The club pages' HTML goes through their own routes (club-pages.ts: /arbiter checks control rights).
+    if (CLUB_HTML.has(req.path)) return next();
     const asset = page.assets.get(req.path === '/index.html' ? '/' : req.path);
     if (!asset) return next();
-    res.setHeader('ETag', asset.etag);
-    // Assets asked for by their content hash (?v=… from the page's HTML) never change: cache them for good.
-    const v = req.query?.v;
-    res.setHeader('Cache-Control', req.path !== '/' && v === asset.hash ? 'public, max-age=31536000, immutable' : 'no-cache');
-    res.setHeader('Vary', 'Accept-Encoding');
-    res.setHeader('Content-Type', asset.type);
-    if (req.headers['if-none-match'] === asset.etag) {
-      res.status(304).end();
-      return;
-    }
-    const gzip = asset.gzip && /\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''));
-    if (gzip) res.setHeader('Content-Encoding', 'gzip');
-    res.send(gzip ? asset.gzip : asset.body);
+    sendAsset(req, res, asset);
   });
+}
+
+/** One of the page's files: ETag (304 when unchanged), cached for good when asked for by its hash, gzipped when the client takes it. */
+export function sendAsset(req: express.Request, res: express.Response, asset: Asset, cacheControl?: string): void {
+  res.setHeader('ETag', asset.etag);
+  // Assets asked for by their content hash (?v=… from the page's HTML) never change: cache them for good.
+  const v = req.query?.v;
+  const forGood = !asset.type.startsWith('text/html') && v === asset.hash;
+  res.setHeader('Cache-Control', cacheControl ?? (forGood ? 'public, max-age=31536000, immutable' : 'no-cache'));
+  res.setHeader('Vary', 'Accept-Encoding');
+  res.setHeader('Content-Type', asset.type);
+  if (req.headers['if-none-match'] === asset.etag) {
+    res.status(304).end();
+    return;
+  }
+  const gzip = asset.gzip && /\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''));
+  if (gzip) res.setHeader('Content-Encoding', 'gzip');
+  res.send(gzip ? asset.gzip : asset.body);
 }

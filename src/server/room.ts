@@ -17,10 +17,13 @@ import type { BoardIdentity } from '../sensors/protocol.ts';
 import type { BoardSource, SourceStatus } from '../sensors/source.ts';
 import { VERSION } from '../build-info.ts';
 import { Broadcast, type BroadcastOptions } from './broadcast.ts';
-import { runCommand } from './commands.ts';
+import { placePosition, runCommand } from './commands.ts';
+import { SimBoard } from '../sensors/sim/board.ts';
 import type { ServerContext, ServerDescription } from './context.ts';
 import type { Access } from './access.ts';
 import { Recorder } from './recorder.ts';
+import { boardSummary, type BoardMeta } from './summary.ts';
+import type { BoardSummary } from '../protocol/v1.ts';
 
 export interface BoardOptions {
   /** board spec: auto | sim[:seed] | serial[:path] | firmata:path | emulator (default auto) */
@@ -63,6 +66,10 @@ export interface GameSettings extends Pick<
 
 export interface RoomOptions {
   board?: BoardOptions;
+  /** a board already opened (club mode opens every board first, to know its id and so its games folder) */
+  opened?: { source: BoardSource; identity: BoardIdentity; fallback?: string | null };
+  /** the board's number in the room (club mode: the PDN Board tag; 1 alone) */
+  number?: number;
   storage: StorageOptions;
   game?: GameSettings;
   pages?: BroadcastOptions;
@@ -75,10 +82,21 @@ export interface RoomDeps {
   stopThinking: (purpose: Purpose) => void;
   /** the engine's time per search at full strength, ms (a computer's level uses its share) */
   thinkMs?: number;
+  /** new games' ids: one generator for every room of a service, so no two boards' games ever share an id */
+  newGameId?: (ms: number) => string;
 }
 
-/** Events after which the game's record (PDN) has changed. */
-const RECORD_EVENTS = new Set<SessionEvent['type']>(['new-game', 'move', 'move-replaced', 'takeback', 'tags', 'game-over', 'crowned']);
+/** Events after which the game's record (PDN) has changed (the room rewrites its PDN; the feed moves its ETag on). */
+export const RECORD_EVENTS = new Set<SessionEvent['type']>([
+  'new-game',
+  'move',
+  'move-replaced',
+  'takeback',
+  'tags',
+  'game-over',
+  'crowned',
+  'corrected',
+]);
 const BUZZ: Partial<Record<SessionEvent['type'], 'ILLEGAL' | 'OK' | 'GAMEOVER' | 'YOURMOVE'>> = {
   alert: 'ILLEGAL',
   time: 'ILLEGAL',
@@ -150,6 +168,8 @@ export class Room {
   private tick: ReturnType<typeof setInterval> | null = null;
   private readonly offs: (() => void)[] = [];
   private closing: Promise<void> | null = null;
+  /** the game was resumed from the journal (not started anew) */
+  private resumed = false;
 
   /** Opens a room: its store and game, then its board. Throws (with everything it opened closed again) when it cannot. */
   static async open(opts: RoomOptions, deps: RoomDeps): Promise<Room> {
@@ -203,6 +223,7 @@ export class Room {
       think: deps.think,
       stopThinking: deps.stopThinking,
       thinkMs: deps.thinkMs ?? 2000,
+      ...(deps.newGameId ? { newGameId: deps.newGameId } : {}),
     };
   }
 
@@ -225,6 +246,7 @@ export class Room {
   private chooseGame(): void {
     const start = this.opts.game?.start ?? {};
     const resumed = resumeNewest(this.store, this.session, () => new GameSession(this.sessionOptions(this.deps)));
+    this.resumed = resumed.resumed;
     if (resumed.resumed) {
       this.log.info(
         { game: resumed.id, moves: resumed.moves, torn: resumed.torn },
@@ -242,7 +264,10 @@ export class Room {
     let source: BoardSource;
     let identity: BoardIdentity;
     let fallback: string | null = null;
-    if (b.source) {
+    if (this.opts.opened) {
+      ({ source, identity } = this.opts.opened);
+      fallback = this.opts.opened.fallback ?? null;
+    } else if (b.source) {
       source = b.source;
       identity = await source.open();
     } else {
@@ -252,6 +277,8 @@ export class Room {
     }
     this.board = { source, identity, description: describeBoard(source, identity), fallback };
     this.session.boardId = identity.id;
+    // The simulated board stands for a real one, whose pieces stay where the resumed game left them while the program restarts.
+    if (this.resumed && !b.source && source instanceof SimBoard) placePosition(source, this.session.game.position);
     this.loadCalibration(identity.id);
     if (b.record) {
       this.recorder = new Recorder(
@@ -320,6 +347,23 @@ export class Room {
       default:
         break;
     }
+  }
+
+  /** The board at a glance (GET /api/boards, the arbiter's grid, /watch). */
+  summary(): BoardSummary {
+    const board = this.board;
+    const meta: BoardMeta = {
+      id: board?.identity.id ?? this.session.boardId,
+      number: this.number,
+      description: board?.description ?? '',
+      source: board?.source.kind ?? '',
+    };
+    return boardSummary(meta, this.session.snapshot());
+  }
+
+  /** its number in the room (the Board tag in club mode) */
+  get number(): number {
+    return this.opts.number ?? 1;
   }
 
   /** The room as the HTTP and WebSocket layers see it (the board must be open). */

@@ -1,7 +1,9 @@
 // The Crownhead service, as wiring: the log, access control, the engine's
-// worker (started on its first search) with the order of its searches, one
-// room (room.ts: a board's source, session, journal and pages; club mode will
-// make several), and the HTTP server (http.ts routes, listener.ts) with the
+// worker (started on its first search) with the order of its searches, the
+// rooms (room.ts: a board's source, session, journal and pages — one for a
+// single board, one per board in club mode, each in its own games folder
+// named by the board's id, wired together by club.ts), and the HTTP server
+// (http.ts routes, in club mode club.ts's in front, listener.ts) with the
 // WebSocket gateway (ws.ts). Options come grouped by concern; the CLI
 // (src/cli/serve-settings.ts) builds the groups. One teardown, used by close()
 // and by a failed start.
@@ -20,9 +22,15 @@ import { EngineJobs, type EngineSeat } from '../engine/jobs.ts';
 import { createApp } from './http.ts';
 import { closeServer, connectionCount, createHttpServer, listen, type HttpTimeouts } from './listener.ts';
 import { loadPage } from './page.ts';
-import { Room, type BoardOptions, type GameSettings, type StorageOptions } from './room.ts';
-import { WsGateway, type WsOptions } from './ws.ts';
+import { Room, type BoardOptions, type GameSettings, type RoomDeps, type StorageOptions } from './room.ts';
+import { WsGateway, type WsOptions, type WsRoom, type WsRooms } from './ws.ts';
+import type { SpectatorFeed } from './feed.ts';
+import type { Director } from './director.ts';
+import { Club, clubRoom, openClubBoards, type ClubOptions, type RoomBase } from './club.ts';
+import { gameIds } from '../game/ids.ts';
+import express from 'express';
 
+export type { ClubOptions } from './club.ts';
 export { describeBoard, type BoardOptions, type GameSettings, type StartPosition, type StorageOptions } from './room.ts';
 export type { HttpTimeouts } from './listener.ts';
 
@@ -35,6 +43,8 @@ export interface HttpOptions extends Omit<AccessOptions, 'host'> {
   ws?: WsOptions;
   /** HTTP time limits (tests shorten them) */
   timeouts?: HttpTimeouts;
+  /** club mode: /watch and /broadcast.pdn open to anyone who can reach the server (no token) */
+  publicWatch?: boolean;
 }
 
 export interface EngineOptions {
@@ -50,6 +60,8 @@ export interface LogOptions {
 /** The service's options, by concern. */
 export interface ServiceOptions {
   board?: BoardOptions;
+  /** several boards (club mode); `board` is then not used */
+  club?: ClubOptions;
   storage: StorageOptions;
   game?: GameSettings;
   engine?: EngineOptions;
@@ -66,9 +78,16 @@ export interface Service {
   token: string | null;
   /** the read-only token other devices need to watch (null when only this machine can connect) */
   readToken: string | null;
+  /** the first board's (the only one's, for a single board) */
   session: GameSession;
   source: BoardSource;
   store: GameStore;
+  /** every board's room, by number (one for a single board) */
+  rooms: readonly Room[];
+  /** the spectators' feed (club mode) */
+  feed: SpectatorFeed | null;
+  /** the tournament director (club mode) */
+  director: Director | null;
   logger: Logger;
   /** the board in words, and why the simulated board is used if a real one was not found */
   board: { description: string; fallback: string | null; identity: BoardIdentity };
@@ -111,37 +130,81 @@ function pageUrl(host: string, port: number): string {
   return `http://${shownHost}:${port}/`;
 }
 
+/** The rooms: one as today, or one per board of a club (each in <games>/boards/ID, tagged with its board number). */
+async function openRooms(opts: ServiceOptions, deps: RoomDeps): Promise<Room[]> {
+  const base: RoomBase = { storage: opts.storage, game: opts.game, pages: opts.http?.ws };
+  if (!opts.club) return [await Room.open({ ...base, board: opts.board }, deps)];
+  const boards = await openClubBoards(opts.club);
+  if (boards.length === 1) return [await Room.open({ ...base, opened: boards[0]! }, deps)];
+  const rooms: Room[] = [];
+  try {
+    for (const [i, b] of boards.entries()) rooms.push(await clubRoom(base, b, i + 1, deps));
+  } catch (e) {
+    await Promise.all(rooms.map((r) => r.close()));
+    await Promise.all(boards.slice(rooms.length).map((b) => b.source.close().catch(() => undefined)));
+    throw e;
+  }
+  return rooms;
+}
+
+/** The HTTP app: a club's routes (the board list, each board under /boards/ID/, the broadcast, the tournament) in front of the first board's. */
+function serviceApp(first: express.Express, club: Club | null): express.Express {
+  if (!club) return first;
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  club.routes(app);
+  app.use(first);
+  return app;
+}
+
+/** A single board's socket: /ws. */
+function singleRoom(room: Room, access: Access, logger: Logger): WsRooms {
+  const ws: WsRoom = { ctx: room.context(access), pages: room.pages };
+  return { room: (path) => (path === '/ws' ? ws : null), all: () => [ws], access, logger };
+}
+
 export async function startService(opts: ServiceOptions): Promise<Service> {
   const http = opts.http ?? {};
   const host = http.host ?? '127.0.0.1';
   const logger = opts.log?.logger ?? pino({ level: opts.log?.level ?? 'info' });
-  const access = new Access({ host, requireToken: http.requireToken, token: http.token, readToken: http.readToken });
+  const access = new Access({
+    host,
+    requireToken: http.requireToken,
+    token: http.token,
+    readToken: http.readToken,
+    publicWatch: http.publicWatch,
+  });
   const engine = engineLink(opts.engine ?? {});
-  const room = await Room.open(
-    { board: opts.board, storage: opts.storage, game: opts.game, pages: http.ws },
-    { logger, think: engine.think, stopThinking: engine.stopThinking, thinkMs: opts.engine?.thinkMs },
-  ).catch(async (e) => {
+  // One game-id generator for every board: two boards never mint the same id (a tournament refuses a duplicate).
+  const deps = { logger, think: engine.think, stopThinking: engine.stopThinking, thinkMs: opts.engine?.thinkMs, newGameId: gameIds() };
+  const rooms = await openRooms(opts, deps).catch(async (e) => {
     await engine.close();
     throw e;
   });
+  const room = rooms[0]!;
+  const club = rooms.length > 1 ? new Club(rooms, access, logger, opts.storage.gamesDir, opts.club) : null;
   let server: Server | null = null;
   let gateway: WsGateway | null = null;
   const teardown = async () => {
+    await club?.close();
     await gateway?.close();
     await closeServer(server);
-    await room.close();
+    await Promise.all(rooms.map((r) => r.close()));
     await engine.close();
   };
   try {
-    const ctx = room.context(access);
+    await club?.director.open();
     const page = await loadPage(logger);
     if (!page.ok) logger.error(`the web page is not available: ${page.message}`);
-    const srv = (server = createHttpServer(createApp(ctx, page), http.timeouts ?? {}));
+    club?.setPage(page);
+    const srv = (server = createHttpServer(serviceApp(createApp(room.context(access), page), club), http.timeouts ?? {}));
     await listen(srv, host, http.port ?? 8080, logger);
-    const gw = (gateway = new WsGateway(srv, { ctx, pages: room.pages }, http.ws));
+    const gw = (gateway = new WsGateway(srv, club ? club.wsRooms() : singleRoom(room, access, logger), http.ws));
     const port = (srv.address() as AddressInfo).port;
     const url = pageUrl(host, port);
-    room.store.lockServing(url);
+    for (const r of rooms) r.store.lockServing(url);
+    await club?.scan({ storage: opts.storage, game: opts.game, pages: http.ws }, deps, url);
     if (!isLoopbackBind(host))
       logger.info(`listening on ${host}:${port}; other devices need a token: the control token to play, the watch token to follow`);
     let closing: Promise<void> | null = null;
@@ -155,6 +218,9 @@ export async function startService(opts: ServiceOptions): Promise<Service> {
       session: room.session,
       source: board.source,
       store: room.store,
+      rooms,
+      feed: club?.feed ?? null,
+      director: club?.director ?? null,
       logger,
       board: { description: board.description, fallback: board.fallback, identity: board.identity },
       storage: () => room.store.health(),

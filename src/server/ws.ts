@@ -13,7 +13,8 @@ import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import type { Logger } from 'pino';
-import { TOKEN_COOKIE, type Requester } from './access.ts';
+import { TOKEN_COOKIE, type Access, type Requester } from './access.ts';
+import type { SpectatorFeed } from './feed.ts';
 import type { Broadcast, BroadcastOptions, PageClient } from './broadcast.ts';
 import { commandFailure } from './commands.ts';
 import type { ServerContext } from './context.ts';
@@ -39,6 +40,23 @@ export interface WsRoom {
   pages: Broadcast;
 }
 
+/**
+ * The rooms the gateway admits pages to: /ws is the first board's (a single
+ * board's URL, unchanged in club mode), /boards/ID/ws each board's; and the
+ * spectators' socket /watch/ws when there is a broadcast.
+ */
+export interface WsRooms {
+  /** the room a socket path names, or null */
+  room(pathname: string): WsRoom | null;
+  /** every room (heartbeats, shutdown) */
+  all(): readonly WsRoom[];
+  /** access control, shared by every room */
+  access: Access;
+  logger: Logger;
+  /** the spectators' socket (/watch/ws), in club mode */
+  watch?: SpectatorFeed;
+}
+
 type CommandMessage = Extract<ClientMessage, { type: 'command' }>;
 
 /** Answers an upgrade that is refused, then destroys the socket (ending it alone would leave it half-open). */
@@ -62,16 +80,16 @@ export class WsGateway {
 
   constructor(
     private readonly server: Server,
-    private readonly room: WsRoom,
+    private readonly rooms: WsRooms,
     private readonly opts: WsOptions = {},
   ) {
-    this.log = room.ctx.logger.child({ part: 'ws' });
+    this.log = rooms.logger.child({ part: 'ws' });
     server.on('upgrade', this.onUpgrade);
     // A page opened with a token gets it as a same-site, script-proof cookie on the API path, so its
     // download links (/api/current.pdn, /api/archive.pdn) work for other devices too.
     this.wss.on('headers', (headers, req) => {
       const token = new URL(req.url ?? '/', 'http://x').searchParams.get('token');
-      const access = this.room.ctx.access;
+      const access = this.rooms.access;
       if (token && (access.tokenMatches(token) || access.readTokenMatches(token))) {
         headers.push(`Set-Cookie: ${TOKEN_COOKIE}=${encodeURIComponent(token)}; Path=/api; HttpOnly; SameSite=Strict`);
       }
@@ -80,15 +98,18 @@ export class WsGateway {
     this.heartbeat.unref();
   }
 
+  /** pages connected, every room's (spectators not counted) */
   get clientCount(): number {
-    return this.room.pages.size;
+    return this.rooms.all().reduce((n, r) => n + r.pages.size, 0);
   }
 
   private upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
     const url = new URL(req.url ?? '/', 'http://x');
-    if (url.pathname !== '/ws' || this.closed) {
+    const watching = url.pathname === '/watch/ws' && this.rooms.watch ? this.rooms.watch : null;
+    const room = watching ? null : this.rooms.room(url.pathname);
+    if ((!room && !watching) || this.closed) {
       if (this.closed) refuseUpgrade(socket, '503 Service Unavailable', 'shutting down');
-      else refuseUpgrade(socket, '404 Not Found', 'WebSocket endpoint is /ws');
+      else refuseUpgrade(socket, '404 Not Found', 'WebSocket endpoints are /ws (the board), /boards/ID/ws and /watch/ws');
       return;
     }
     socket.on('error', () => socket.destroy());
@@ -98,14 +119,15 @@ export class WsGateway {
       origin: req.headers.origin,
       token: url.searchParams.get('token'),
     };
-    const access = this.room.ctx.access;
+    const access = this.rooms.access;
+    if (watching) return this.spectator(watching, req, socket, head, requester);
     if (!access.sameOrigin(requester)) {
       this.log.info({ from: requester.remoteAddress, origin: requester.origin }, 'WebSocket from a foreign origin refused');
       refuseUpgrade(socket, '403 Forbidden', access.readRefusal(requester));
       return;
     }
     this.wss.handleUpgrade(req, socket, head, (ws) => {
-      if (access.canRead(requester)) return this.connected(ws, requester);
+      if (access.canRead(requester)) return this.connected(room!, ws, requester);
       this.log.info({ from: requester.remoteAddress, host: requester.host }, 'WebSocket without the right to watch: refused');
       ws.on('error', () => {});
       ws.send(JSON.stringify({ v: 1, type: 'error', code: 'forbidden', message: access.readRefusal(requester) } satisfies ServerMessage));
@@ -114,8 +136,19 @@ export class WsGateway {
     });
   }
 
-  private connected(ws: WebSocket, requester: Requester): void {
-    const { ctx, pages } = this.room;
+  /** A spectator: anyone who may watch (anyone, with a public broadcast), fed by the spectators' feed; never a command. */
+  private spectator(feed: SpectatorFeed, req: IncomingMessage, socket: Duplex, head: Buffer, requester: Requester): void {
+    this.wss.handleUpgrade(req, socket, head, (ws) => {
+      ws.on('error', () => {});
+      if (this.rooms.access.canWatch(requester)) return feed.watch(ws);
+      ws.send(JSON.stringify({ v: 1, type: 'error', code: 'forbidden', message: this.rooms.access.readRefusal(requester) }));
+      ws.close(1008, 'forbidden');
+      setTimeout(() => ws.terminate(), 1000).unref();
+    });
+  }
+
+  private connected(room: WsRoom, ws: WebSocket, requester: Requester): void {
+    const { ctx, pages } = room;
     const rate = this.opts.commandRates === null ? null : new CommandRate(this.opts.commandRates, this.opts.now);
     const c: PageClient = { ws, requester, canControl: ctx.access.canControl(requester), alive: true, id: this.nextId++, rate };
     pages.add(c);
@@ -126,7 +159,7 @@ export class WsGateway {
       pages.remove(c);
       this.log.debug({ client: c.id }, 'page disconnected');
     });
-    ws.on('message', (data, isBinary) => this.onMessage(c, data, isBinary));
+    ws.on('message', (data, isBinary) => this.onMessage(room, c, data, isBinary));
     pages.send(c, {
       v: 1,
       type: 'hello',
@@ -135,8 +168,8 @@ export class WsGateway {
     });
   }
 
-  private onMessage(c: PageClient, data: RawData, isBinary: boolean): void {
-    const reply = (msg: ServerMessage) => this.room.pages.send(c, msg);
+  private onMessage(room: WsRoom, c: PageClient, data: RawData, isBinary: boolean): void {
+    const reply = (msg: ServerMessage) => room.pages.send(c, msg);
     c.alive = true;
     const size = Array.isArray(data) ? data.reduce((n, b) => n + b.length, 0) : (data as Buffer).byteLength;
     if (isBinary) return reply({ v: 1, type: 'error', code: 'binary', message: 'binary messages are not accepted: send JSON text' });
@@ -155,15 +188,15 @@ export class WsGateway {
       case 'ping':
         return reply({ v: 1, type: 'pong' });
       case 'hello':
-        return reply({ v: 1, type: 'state', state: this.room.ctx.session.snapshot() });
+        return reply({ v: 1, type: 'state', state: room.ctx.session.snapshot() });
       case 'command':
-        return reply(this.command(c, msg));
+        return reply(this.command(room, c, msg));
     }
   }
 
   /** Runs a page's command if it may (rights, rate); the reply to send. */
-  private command(c: PageClient, msg: CommandMessage): ServerMessage {
-    const { ctx } = this.room;
+  private command(room: WsRoom, c: PageClient, msg: CommandMessage): ServerMessage {
+    const { ctx } = room;
     const id = msg.id !== undefined ? { id: msg.id } : {};
     const tooMany = c.rate?.admit(msg.command) ?? null;
     if (tooMany) return { v: 1, type: 'error', code: 'rate-limited', message: tooMany, ...id };
@@ -182,7 +215,10 @@ export class WsGateway {
 
   /** Drops the pages that did not answer the last ping, pings the others. */
   private beat(): void {
-    const { pages } = this.room;
+    for (const { pages } of this.rooms.all()) this.beatRoom(pages);
+  }
+
+  private beatRoom(pages: Broadcast): void {
     for (const c of pages.pages()) {
       if (!c.alive) {
         this.log.info({ client: c.id }, 'page stopped answering: dropped');
@@ -203,7 +239,7 @@ export class WsGateway {
     this.closed = true;
     clearInterval(this.heartbeat);
     this.server.off('upgrade', this.onUpgrade);
-    await this.room.pages.close();
+    await Promise.all(this.rooms.all().map((r) => r.pages.close()));
     await new Promise<void>((resolve) => this.wss.close(() => resolve()));
   }
 }

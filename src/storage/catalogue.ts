@@ -5,42 +5,36 @@
 // of a PDN collection, by its byte range: collection.ts) and streams the
 // archive a file at a time, a big file a few games at a time. Nothing here
 // reads a whole large file into memory or parses it on the event loop.
+// Deleted games wait in the trash (a `.trash` folder inside the games folder,
+// each file named by when it was deleted) for TRASH_DAYS, to be restored from
+// the archive view; older ones are emptied whenever the trash is listed.
 
 import type { Dirent } from 'node:fs';
-import { open, readdir, readFile, stat } from 'node:fs/promises';
+import { copyFile, mkdir, open, readdir, readFile, rename, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { CollectionIndex } from './collection.ts';
 import { describeCode } from './disk.ts';
+import type { GameList, SavedGame, SkippedFile } from '../protocol/v1.ts';
 
-export interface SavedGame {
-  id: string;
-  file: string;
-  event: string;
-  black: string;
-  white: string;
-  date: string;
-  result: string;
-  modified: number;
-}
-
-export interface SkippedFile {
-  file: string;
-  why: string;
-}
-
-export interface GameList {
-  games: SavedGame[];
-  /** entries of the folder that look like games but cannot be read as one */
-  skipped: SkippedFile[];
-  /** why the folder itself could not be read (then `games` is empty) */
-  error?: string;
-}
+// The listing's types are declared once, in the protocol (GET /api/games sends them as they are).
+export type { GameList, SavedGame, SkippedFile } from '../protocol/v1.ts';
 
 interface Listed {
   mtimeMs: number;
   size: number;
   game: SavedGame | null;
   why?: string;
+}
+
+/** Days a deleted game waits in the trash before it is emptied. */
+export const TRASH_DAYS = 30;
+const TRASH = '.trash';
+const DAY_MS = 24 * 3600 * 1000;
+
+/** A deleted game in the trash. */
+export interface TrashedGame extends SavedGame {
+  /** when it was deleted (ms since 1970) */
+  deleted: number;
 }
 
 /** Files of the archive read whole (bigger ones are streamed a few games at a time). */
@@ -69,6 +63,11 @@ export class Catalogue {
     if (!this.cache) return;
     if (text === null) this.cache.games.delete(file);
     else this.cache.games.set(file, { mtimeMs: Date.now(), size: Buffer.byteLength(text), game: summarise(file, text, Date.now()) });
+  }
+
+  /** Files came into the folder from elsewhere (a game restored from the trash): the next list reads the folder again. */
+  rescan(): void {
+    if (this.cache) this.cache.at = -Infinity;
   }
 
   /** Every saved game, newest first, and what was skipped. Reads the folder at most every `listTtlMs`, asynchronously. */
@@ -212,6 +211,89 @@ export class Catalogue {
       }
     }
     return this.readPdn(id);
+  }
+}
+
+/** "1764120000000-20261126-002718-343.pdn" → when it was deleted, and the game's file name. */
+function trashName(name: string): { deleted: number; file: string } | null {
+  const m = /^(\d{10,16})-(.+\.(?:pdn|journal))$/.exec(name);
+  return m ? { deleted: Number(m[1]), file: m[2]! } : null;
+}
+
+/**
+ * The trash of one games folder: a game's files are copied in before the
+ * store removes them, listed (the expired ones emptied) and restored.
+ */
+export class Trash {
+  readonly dir: string;
+  constructor(
+    private readonly games: Catalogue,
+    readonly days = TRASH_DAYS,
+  ) {
+    this.dir = join(games.dir, TRASH);
+  }
+
+  /** Copies a saved game's files into the trash (throws with the reason if one cannot be kept: then nothing is deleted). */
+  async keep(id: string, now = Date.now()): Promise<void> {
+    await mkdir(this.dir, { recursive: true });
+    for (const file of [`${id}.pdn`, `${id}.journal`]) {
+      try {
+        await copyFile(join(this.games.dir, file), join(this.dir, `${now}-${file}`));
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+      }
+    }
+  }
+
+  /** The games in the trash, newest deletion first; files older than `days` are removed on the way. */
+  async list(now = Date.now()): Promise<TrashedGame[]> {
+    let names: string[];
+    try {
+      names = await readdir(this.dir);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return [];
+      throw e;
+    }
+    const games: TrashedGame[] = [];
+    for (const name of names) {
+      const t = trashName(name);
+      if (!t) continue;
+      if (now - t.deleted > this.days * DAY_MS) {
+        await unlink(join(this.dir, name)).catch(() => undefined);
+        continue;
+      }
+      if (!t.file.endsWith('.pdn')) continue;
+      const path = join(this.dir, name);
+      const st = await stat(path).catch(() => null);
+      const game = st ? summarise(t.file, await readHead(path, HEAD), st.mtimeMs) : null;
+      if (game) games.push({ ...game, deleted: t.deleted });
+    }
+    return games.sort((a, b) => b.deleted - a.deleted);
+  }
+
+  /**
+   * Puts a game back in the games folder (its latest deletion). Returns false
+   * when the trash has no such game; throws when a game of that id is there.
+   */
+  async restore(id: string): Promise<boolean> {
+    const names = await readdir(this.dir).catch(() => [] as string[]);
+    const mine = names.map((n) => ({ n, t: trashName(n) })).filter((x) => x.t && x.t.file.replace(/\.(pdn|journal)$/, '') === id);
+    if (!mine.length) return false;
+    const latest = Math.max(...mine.map((x) => x.t!.deleted));
+    const back = mine.filter((x) => x.t!.deleted === latest);
+    for (const { t } of back)
+      if (
+        await stat(join(this.games.dir, t!.file)).then(
+          () => true,
+          () => false,
+        )
+      )
+        throw new Error(`a game ${id} is already in the games folder`);
+    for (const { n, t } of back) {
+      await rename(join(this.dir, n), join(this.games.dir, t!.file));
+    }
+    this.games.rescan();
+    return true;
   }
 }
 

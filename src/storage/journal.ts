@@ -30,7 +30,9 @@ export type JournalEntry =
   | { k: 'tags'; at: number; tags: Record<string, string> }
   | { k: 'result'; at: number; result: PdnResult; outcome: Outcome | null }
   | { k: 'draw-offer'; at: number; side: Color | null }
-  | { k: 'clock'; at: number; clock: ReturnType<GameClock['toJSON']> };
+  | { k: 'clock'; at: number; clock: ReturnType<GameClock['toJSON']> }
+  /** an arbiter's correction: who, why and what, in words (the changes themselves follow as ordinary entries) */
+  | { k: 'correction'; at: number; by: string; reason: string; say: string };
 
 /** A journal that cannot be read or written as a whole. */
 export class JournalError extends CrownheadError<'bad-journal'> {
@@ -100,6 +102,10 @@ export function entryProblem(e: unknown): string | null {
       return e.side === null || e.side === 'black' || e.side === 'white' ? null : 'a draw offer needs a side';
     case 'clock':
       return isObj(e.clock) ? null : 'a clock entry needs the clock';
+    case 'correction':
+      return typeof e.by === 'string' && typeof e.reason === 'string' && typeof e.say === 'string'
+        ? null
+        : 'a correction entry needs who, why and what (by, reason, say)';
     default:
       return `unknown entry kind "${String(e.k).slice(0, 20)}"`;
   }

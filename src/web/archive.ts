@@ -1,6 +1,8 @@
 // The archive panel as HTML: saved games, sortable, to open (replay),
-// download or delete (with control, confirmed). Pure, like render.ts.
+// download or delete (with control, confirmed), and the trash: deleted games
+// kept for a while, to restore. Pure, like render.ts.
 
+import { at } from './base.ts';
 import { canControl, isArmed, sortedArchive, type ViewState } from './state.ts';
 import { button, esc } from './html.ts';
 
@@ -37,7 +39,7 @@ export function renderArchive(s: ViewState, now: number): string {
             : '';
         return (
           `<tr data-game="${esc(g.id)}"${g.current ? ' class="current"' : ''}><td data-date="${g.modified}">${esc(archiveDate(g.modified, g.date))}</td><td>${esc(g.black || '?')} – ${esc(g.white || '?')}</td><td>${esc(g.event || '')}</td><td>${esc(g.result)}</td><td class="num" data-plies="${g.plies ?? ''}">${g.plies === null ? '?' : Math.ceil(g.plies / 2)}</td>` +
-          `<td class="acts">${button('archive-view', g.current ? 'Review' : 'Open', { id: g.id }, 'small').replace(/id="b-archive-view"/, `id="open-${esc(g.id)}"`)}<a class="btn small" href="/api/games/${encodeURIComponent(g.id)}.pdn" download="${esc(g.id)}.pdn">PDN</a>${del}</td></tr>`
+          `<td class="acts">${button('archive-view', g.current ? 'Review' : 'Open', { id: g.id }, 'small').replace(/id="b-archive-view"/, `id="open-${esc(g.id)}"`)}<a class="btn small" href="${at(`/api/games/${encodeURIComponent(g.id)}.pdn`)}" download="${esc(g.id)}.pdn">PDN</a>${del}</td></tr>`
         );
       })
       .join('');
@@ -45,8 +47,26 @@ export function renderArchive(s: ViewState, now: number): string {
   }
   return (
     `<div class="archive-panel card" role="dialog" aria-modal="true" aria-labelledby="archive-title">` +
-    `<div class="archive-head"><h2 id="archive-title">Past games</h2><a class="btn small" id="dl-archive" href="/api/archive.pdn" download="crownhead-archive.pdn">Download all (PDN)</a>${button('archive-close', 'Close', {}, 'small')}</div>` +
+    `<div class="archive-head"><h2 id="archive-title">Past games</h2><a class="btn small" id="dl-archive" href="${at('/api/archive.pdn')}" download="crownhead-archive.pdn">Download all (PDN)</a>${button('archive-close', 'Close', {}, 'small')}</div>` +
     body +
+    renderTrash(s, control) +
     `</div>`
   );
+}
+
+/** Deleted games waiting in the trash, newest deletion first, each with Restore (with control). */
+export function renderTrash(s: ViewState, control: boolean): string {
+  const t = s.archive.trash;
+  if (!t || !t.games.length) return '';
+  const rows = t.games
+    .map(
+      (g) =>
+        `<li data-trashed="${esc(g.id)}"><span>${esc(g.black || '?')} – ${esc(g.white || '?')}${g.event ? `, ${esc(g.event)}` : ''} (${esc(g.result)}), deleted ${esc(archiveDate(g.deleted, ''))}</span>` +
+        (control
+          ? button('archive-restore', 'Restore', { id: g.id }, 'small').replace(/id="b-archive-restore"/, `id="restore-${esc(g.id)}"`)
+          : '') +
+        `</li>`,
+    )
+    .join('');
+  return `<section class="trash" id="trash" aria-labelledby="trash-title"><h3 id="trash-title">Deleted games <span class="note">kept ${t.days} days, then emptied</span></h3><ul class="trash-list">${rows}</ul></section>`;
 }

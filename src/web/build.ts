@@ -1,7 +1,9 @@
 // Builds the page in memory at service start: esbuild bundles src/web/main.ts
 // (and the CSS it imports), minified, no source map; the HTML shell is
-// written here. The result is a map from URL path to body and content type
-// that the HTTP server serves as it is (no build step, no files on disk).
+// written here. The club pages (/watch, /arbiter) are a second bundle from
+// src/web/club-main.ts with their own two shells. The result is a map from
+// URL path to body and content type that the HTTP server serves as it is
+// (no build step, no files on disk).
 
 import { build } from 'esbuild';
 import { createHash } from 'node:crypto';
@@ -55,12 +57,50 @@ function indexHtml(js: string, css: string): string {
 `;
 }
 
+/** The club pages' shell: /watch (spectators, no token, no controls) or /arbiter (the same grid with the arbiter's list and tools). */
+function clubHtml(mode: 'watch' | 'arbiter', js: string, css: string): string {
+  const title = mode === 'arbiter' ? 'Arbiter' : 'Live boards';
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1, viewport-fit=cover">
+<meta name="theme-color" content="#13171b">
+<meta name="description" content="Crownhead: ${mode === 'arbiter' ? 'the arbiter’s view of every board' : 'every board of the room, live'}">
+<title>Crownhead · ${title}</title>
+<link rel="icon" href="${FAVICON}">
+<link rel="stylesheet" href="${css}">
+</head>
+<body data-mode="${mode}">
+<header class="top">
+<h1 class="brand">${CROWN_SVG}Crownhead <span class="what">${title}</span></h1>
+<div id="club-conn"></div>
+</header>
+<main class="club">
+<div id="club-problem"></div>
+${mode === 'arbiter' ? '<section id="club-alerts" aria-labelledby="alerts-title"></section>\n<section id="club-correct" class="club-correct" aria-labelledby="correct-title" hidden></section>\n' : ''}<div id="club-boards"></div>
+</main>
+<div id="club-live" class="sr-only" aria-live="polite"></div>
+<noscript><p style="padding:20px">Crownhead needs JavaScript to show the live boards.</p></noscript>
+<script type="module" src="${js}"></script>
+</body>
+</html>
+`;
+}
+
+/** The club pages' paths in the page map (served by src/server/club-pages.ts and page.ts). */
+export const CLUB_PATHS = ['/watch', '/arbiter', '/assets/club.js', '/assets/club.css'] as const;
+
 const hash = (b: Buffer): string => createHash('sha256').update(b).digest('hex').slice(0, 10);
 
-/** Bundles the page; entries keyed by URL path: '/', '/assets/app.js', '/assets/app.css'. */
+/**
+ * Bundles the page and the club pages; entries keyed by URL path: '/',
+ * '/assets/app.js', '/assets/app.css', and '/watch', '/arbiter',
+ * '/assets/club.js', '/assets/club.css'.
+ */
 export async function buildPage(): Promise<Map<string, PageAsset>> {
   const result = await build({
-    entryPoints: { app: join(HERE, 'main.ts') },
+    entryPoints: { app: join(HERE, 'main.ts'), club: join(HERE, 'club-main.ts') },
     bundle: true,
     write: false,
     minify: true,
@@ -74,30 +114,35 @@ export async function buildPage(): Promise<Map<string, PageAsset>> {
     logLevel: 'silent',
   });
   const out = new Map<string, PageAsset>();
-  let js = '',
-    css = '';
+  // The versioned address of each output by name: 'app.js' → '/assets/app.js?v=…'.
+  const linked = new Map<string, string>();
   for (const f of result.outputFiles) {
     const body = Buffer.from(f.contents);
-    const name = f.path.replace(/\\/g, '/').replace(/^.*\/assets\//, '/assets/');
-    if (name.endsWith('.js')) {
-      out.set('/assets/app.js', { body, type: 'text/javascript; charset=utf-8' });
-      js = `/assets/app.js?v=${hash(body)}`;
-    } else if (name.endsWith('.css')) {
-      out.set('/assets/app.css', { body, type: 'text/css; charset=utf-8' });
-      css = `/assets/app.css?v=${hash(body)}`;
-    }
+    const name = f.path.replace(/\\/g, '/').replace(/^.*\/assets\//, '');
+    const type = name.endsWith('.js') ? 'text/javascript; charset=utf-8' : name.endsWith('.css') ? 'text/css; charset=utf-8' : null;
+    if (!type) continue;
+    out.set(`/assets/${name}`, { body, type });
+    linked.set(name, `/assets/${name}?v=${hash(body)}`);
   }
-  if (!js || !css) throw new Error('page build produced no script or no stylesheet');
-  out.set('/', { body: Buffer.from(indexHtml(js, css)), type: 'text/html; charset=utf-8' });
+  const link = (name: string): string => {
+    const url = linked.get(name);
+    if (!url) throw new Error(`page build produced no ${name}`);
+    return url;
+  };
+  out.set('/', { body: Buffer.from(indexHtml(link('app.js'), link('app.css'))), type: 'text/html; charset=utf-8' });
+  for (const mode of ['watch', 'arbiter'] as const)
+    out.set(`/${mode}`, { body: Buffer.from(clubHtml(mode, link('club.js'), link('club.css'))), type: 'text/html; charset=utf-8' });
   return out;
 }
 
-/** Total size of the page (HTML + JS + CSS), raw and gzipped. */
-export async function pageSize(page?: Map<string, PageAsset>): Promise<{ raw: number; gzip: number }> {
+/** Total size of the one-board page (HTML + JS + CSS), or with `club` of a club page (one shell + its JS + CSS), raw and gzipped. */
+export async function pageSize(page?: Map<string, PageAsset>, which: 'board' | 'club' = 'board'): Promise<{ raw: number; gzip: number }> {
   const entries = page ?? (await buildPage());
+  const club = new Set<string>(CLUB_PATHS);
   let raw = 0,
     gzip = 0;
-  for (const { body } of entries.values()) {
+  for (const [path, { body }] of entries) {
+    if (which === 'board' ? club.has(path) : !club.has(path) || path === '/arbiter') continue;
     raw += body.length;
     gzip += gzipSync(body, { level: 9 }).length;
   }

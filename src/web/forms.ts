@@ -56,7 +56,12 @@ function fillNewGame(deps: FormDeps, ng: HTMLFormElement): void {
   (ng.querySelector('[name=crownContinue]') as HTMLInputElement).checked = snap.options.crownContinue;
 }
 
-export function wireForms(deps: FormDeps): void {
+/** What main.ts calls on every render: a closed form is kept filled from the game, so it opens already right. */
+export interface Forms {
+  sync(): void;
+}
+
+export function wireForms(deps: FormDeps): Forms {
   $('forms').innerHTML = renderForms();
   const ng = $<HTMLFormElement>('new-game-form');
   const names = $<HTMLFormElement>('names-form');
@@ -67,19 +72,6 @@ export function wireForms(deps: FormDeps): void {
   };
   syncFrom();
   ng.addEventListener('change', syncFrom);
-  for (const [card, form] of [
-    ['new-game-card', ng],
-    ['names-card', names],
-  ] as const) {
-    $(card).addEventListener('toggle', () => {
-      if (($(card) as HTMLDetailsElement).open) fillNames(deps, form);
-    });
-  }
-  $('new-game-card').addEventListener('toggle', () => {
-    if (!($('new-game-card') as HTMLDetailsElement).open) return;
-    fillNewGame(deps, ng);
-    syncFrom();
-  });
   ng.addEventListener('submit', (e) => {
     e.preventDefault();
     const tags: Record<string, string> = {};
@@ -138,4 +130,22 @@ export function wireForms(deps: FormDeps): void {
     deps.send({ name: 'set-tags', tags: { Black: val(names, 'Black'), White: val(names, 'White'), Event: val(names, 'Event') } });
     ($('names-card') as HTMLDetailsElement).open = false;
   });
+  // A closed form follows the game, so it opens already filled. (Filling it on the card's toggle event
+  // instead raced the hand: that event comes a task after the click, and undid a choice made at once.)
+  let filledFor = '';
+  return {
+    sync() {
+      const snap = deps.state().snap;
+      if (!snap) return;
+      const key = JSON.stringify([snap.gameId, snap.clock?.control ?? '', snap.computer, snap.options, snap.tags]);
+      if (key === filledFor) return;
+      filledFor = key;
+      if (!($('new-game-card') as HTMLDetailsElement).open) {
+        fillNewGame(deps, ng);
+        fillNames(deps, ng);
+        syncFrom();
+      }
+      if (!($('names-card') as HTMLDetailsElement).open) fillNames(deps, names);
+    },
+  };
 }

@@ -1,6 +1,7 @@
 // The page's entry point: wires the WebSocket client, the reducer (state.ts)
 // and the renderer (render.ts) to the DOM. Owns the DOM and the page's own
-// HTTP reads (the archive): regions are re-rendered when their HTML changes
+// HTTP reads (the archive and its trash; the builder's sensor view, asked for
+// a few times a second only while its panel is open: sensors.ts): regions are re-rendered when their HTML changes
 // (keeping keyboard focus), clicks on elements with data-act become local
 // actions or server commands, arrow keys and swipes step through the game
 // (on the board the arrow keys move its one tab stop), the forms (the new-game
@@ -9,9 +10,9 @@
 // regions, and between messages the clocks and a time call's grace count down.
 // The forms are forms.ts's.
 
+import { at } from './base.ts';
 import './style.css';
-import { ArchiveEntry, GameRecord, type Command } from '../protocol/v1.ts';
-import * as z from 'zod/mini';
+import { ApiErrorBody, ArchiveList, GameRecord, TrashList, type Command } from '../protocol/v1.ts';
 import {
   canControl,
   clockNow,
@@ -25,7 +26,9 @@ import {
   type ViewState,
 } from './state.ts';
 import { clockFace, formatClock, renderArchive, renderRegions } from './render.ts';
-import { wireForms } from './forms.ts';
+import { wireForms, type Forms } from './forms.ts';
+import { hintBusy } from './engine-work.ts';
+import { SensorPanelView } from './sensor-panel.ts';
 import { ServerSocket } from './socket.ts';
 import { Sounds, Speech } from './sound.ts';
 import { squareXY, type Side } from './model.ts';
@@ -147,8 +150,11 @@ function gameInProgress(): boolean {
 }
 
 let firstGame = false;
+/** The forms, once wired (start): kept filled from the game while closed. */
+let forms: Forms | null = null;
 
 function render(): void {
+  forms?.sync();
   if (!firstGame && state.snap) performance.mark('crownhead-render-start');
   const now = Date.now();
   const regions = renderRegions(state, now);
@@ -255,7 +261,7 @@ function onAct(el: HTMLElement, e: MouseEvent | KeyboardEvent): void {
       const over = !!state.snap && (state.snap.outcome !== null || state.snap.result !== '*');
       if (over && !isArmed(state, 'takeback', now)) return dispatch({ type: 'arm', key: 'takeback', now });
       dispatch({ type: 'disarm' });
-      send({ name: 'takeback' });
+      send(side && !over ? { name: 'takeback', side } : { name: 'takeback' });
       return;
     }
     case 'review': {
@@ -287,14 +293,31 @@ function onAct(el: HTMLElement, e: MouseEvent | KeyboardEvent): void {
       void deleteGame(id);
       return;
     }
+    case 'sensors-open':
+      return sensors.open(true);
+    case 'sensors-close':
+      return sensors.open(false);
+    case 'sensor-test':
+      return void sensors.request('POST', `/api/sensors/test/${Number(el.dataset.sq)}`);
+    case 'sensor-test-stop':
+      return void sensors.request('DELETE', '/api/sensors/test');
+    case 'archive-restore':
+      if (el.dataset.id) void restoreGame(el.dataset.id);
+      return;
     case 'hint':
-      send({ name: 'hint' });
+      if (!hintBusy(state.asked, state.snap)) send({ name: 'hint' });
+      return;
+    case 'takeback-answer':
+      send({ name: 'takeback-answer', accept: el.dataset.kind === 'accept' });
+      return;
+    case 'cancel':
+      send({ name: 'cancel', what: el.dataset.what === 'hint' ? 'hint' : 'analysis' });
       return;
     case 'toggle-evaluation':
       send({ name: 'evaluation', on: !state.snap?.evaluation });
       return;
     case 'analyse':
-      send({ name: 'analyse' });
+      if (!state.asked.analyse && !state.snap?.analysis?.running) send({ name: 'analyse' });
       return;
     case 'calibrate':
       send({ name: 'calibrate' });
@@ -376,22 +399,29 @@ function moveFocus(from: number, key: string): void {
 
 // ------------------------------------------------------------------ the archive (HTTP)
 
-const ArchiveList = z.object({ games: z.array(ArchiveEntry) });
 const authHeaders = (): Record<string, string> => (token ? { Authorization: `Bearer ${token}` } : {});
+
+/** The API's error sentence from a refused request's body (ApiErrorBody), or the status when the body is not one. */
+function refusal(res: Response, body: unknown): Error {
+  const e = ApiErrorBody.safeParse(body);
+  return new Error(e.success ? e.data.message : `the server answered ${res.status}`);
+}
 
 async function getJson(url: string): Promise<unknown> {
   const res = await fetch(url, { headers: authHeaders(), cache: 'no-store' });
-  const body = (await res.json().catch(() => null)) as { message?: unknown } | null;
-  if (!res.ok) throw new Error(typeof body?.message === 'string' ? body.message : `the server answered ${res.status}`);
+  const body: unknown = await res.json().catch(() => null);
+  if (!res.ok) throw refusal(res, body);
   return body;
 }
 
 async function loadArchive(): Promise<void> {
   dispatch({ type: 'archive-loading' });
   try {
-    const r = ArchiveList.safeParse(await getJson('/api/archive.json'));
+    const r = ArchiveList.safeParse(await getJson(at('/api/archive.json')));
     if (!r.success) throw new Error('the archive list is not in the expected form');
-    dispatch({ type: 'archive-list', entries: r.data.games });
+    // The trash is a second, optional list: the archive shows without it if it cannot be read.
+    const t = TrashList.safeParse(await getJson('/api/trash.json').catch(() => null));
+    dispatch({ type: 'archive-list', entries: r.data.games, trash: t.success ? t.data : null });
   } catch (e) {
     dispatch({ type: 'archive-error', message: `Cannot list the saved games: ${(e as Error).message}`, now: Date.now() });
   }
@@ -404,7 +434,7 @@ async function openRecord(id: string): Promise<void> {
     return;
   }
   try {
-    const r = GameRecord.safeParse(await getJson(`/api/games/${encodeURIComponent(id)}.json`));
+    const r = GameRecord.safeParse(await getJson(at(`/api/games/${encodeURIComponent(id)}.json`)));
     if (!r.success) throw new Error('the game is not in the expected form');
     dispatch({ type: 'open-record', record: r.data });
   } catch (e) {
@@ -412,13 +442,30 @@ async function openRecord(id: string): Promise<void> {
   }
 }
 
-async function deleteGame(id: string): Promise<void> {
+/** The builder's sensor view (sensor-panel.ts), asking over HTTP with this page's token. */
+const sensors = new SensorPanelView({
+  getJson: (url) => getJson(url),
+  headers: () => authHeaders(),
+  patch: (html) => patch('sensors', html),
+});
+
+async function restoreGame(id: string): Promise<void> {
   try {
-    const res = await fetch(`/api/games/${encodeURIComponent(id)}`, { method: 'DELETE', headers: authHeaders() });
+    const res = await fetch(`/api/trash/${encodeURIComponent(id)}/restore`, { method: 'POST', headers: authHeaders() });
     if (!res.ok) {
       const body = (await res.json().catch(() => null)) as { message?: unknown } | null;
       throw new Error(typeof body?.message === 'string' ? body.message : `the server answered ${res.status}`);
     }
+    await loadArchive();
+  } catch (e) {
+    dispatch({ type: 'archive-error', message: `Cannot restore game ${id}: ${(e as Error).message}`, now: Date.now() });
+  }
+}
+
+async function deleteGame(id: string): Promise<void> {
+  try {
+    const res = await fetch(at(`/api/games/${encodeURIComponent(id)}`), { method: 'DELETE', headers: authHeaders() });
+    if (!res.ok) throw refusal(res, await res.json().catch(() => null));
     await loadArchive();
   } catch (e) {
     dispatch({ type: 'archive-error', message: `Cannot delete game ${id}: ${(e as Error).message}`, now: Date.now() });
@@ -433,7 +480,7 @@ function onKey(e: KeyboardEvent): void {
   if (e.altKey || e.ctrlKey || e.metaKey || t.closest('input, select, textarea, [data-act=square]')) return;
   if ((e.key === 'h' || e.key === 'H') && document.getElementById('b-hint')) {
     // One hint per press: a held key repeats about 30 times a second, and each would be a search.
-    if (!e.repeat) send({ name: 'hint' });
+    if (!e.repeat && !hintBusy(state.asked, state.snap)) send({ name: 'hint' });
     return;
   }
   if (e.key === 'Escape') {
@@ -488,12 +535,15 @@ function start(): void {
   // Connect first: the hello (the game to draw) is on its way while the page wires itself up.
   socket.connect();
   loadPrefs();
-  wireForms({ state: () => state, dispatch, render, send, gameInProgress });
+  forms = wireForms({ state: () => state, dispatch, render, send, gameInProgress });
   wireSwipe();
   const archive = document.createElement('div');
   archive.id = 'archive';
   archive.hidden = true;
-  document.body.append(archive);
+  const sensorPanel = document.createElement('div');
+  sensorPanel.id = 'sensors';
+  sensorPanel.hidden = true;
+  document.body.append(archive, sensorPanel);
   document.addEventListener('keydown', onKey);
   const unlock = () => sounds.unlock();
   document.addEventListener('pointerdown', unlock, { capture: true });

@@ -75,3 +75,14 @@ export function formTimeControl(tag: string): string {
       .join(',');
   return tag.split('+').map(secs).join('+');
 }
+
+/** A result in words, as both pages say it (ACF 2-0 style scores too). */
+export const RESULT_WORDS: Readonly<Record<string, string>> = {
+  '1-0': 'Black wins',
+  '0-1': 'White wins',
+  '1/2-1/2': 'Draw',
+  '2-0': 'Black wins',
+  '0-2': 'White wins',
+  '1-1': 'Draw',
+  '0-0': 'No result',
+};

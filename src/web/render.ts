@@ -7,10 +7,12 @@
 // Elements that take clicks carry data-act (and data-* arguments); main.ts
 // turns those into commands.
 
-import { other, sideName, type Clock, type Move, type Piece, type Side, type Snapshot } from './model.ts';
+import { at } from './base.ts';
+import { RESULT_WORDS, other, sideName, type Clock, type Move, type Piece, type Side, type Snapshot } from './model.ts';
 import { canControl, canUseHand, clockNow, isArmed, reviewView, statusHeadline, timeCall, type ViewState } from './state.ts';
 import { fixSentences, piecesSentence, squareList } from '../words/index.ts';
 import { button, esc } from './html.ts';
+import { analysisProgress, hintBusy, takebackControls } from './engine-work.ts';
 import { evaluationWords, renderBoard, renderEvalBar } from './board.ts';
 
 export { fixSentences, squareList };
@@ -39,15 +41,6 @@ export function formatClock(ms: number): string {
   return h ? `${h}:${String(m).padStart(2, '0')}:${ss}` : `${m}:${ss}`;
 }
 
-const RESULT_WORDS: Record<string, string> = {
-  '1-0': 'Black wins',
-  '0-1': 'White wins',
-  '1/2-1/2': 'Draw',
-  '2-0': 'Black wins',
-  '0-2': 'White wins',
-  '1-1': 'Draw',
-};
-
 /** "White wins: Black resigned." */
 export function outcomeWords(snap: Snapshot): string {
   const o = snap.outcome;
@@ -61,6 +54,7 @@ export function outcomeWords(snap: Snapshot): string {
     agreement: 'by agreement',
     repetition: 'by threefold repetition',
     'forty-move': 'by the 40-move rule',
+    arbiter: "by the arbiter's decision",
   };
   return why[o.reason] ? `${result}${o.winner ? ':' : ''} ${why[o.reason]}.` : `${result}.`;
 }
@@ -196,7 +190,7 @@ export function renderReview(s: ViewState): string {
     step('last', '»', 'Last move', rec !== null && rv.ply === rv.total) +
     `<button type="button" class="btn small primary" id="rv-live" data-act="review" data-to="live">${rec ? 'Close — back to live' : 'Back to live'}</button>` +
     (rec
-      ? `<a class="btn small" id="rv-download" href="/api/games/${encodeURIComponent(rec.id)}.pdn" download="${esc(rec.id)}.pdn">Download</a>`
+      ? `<a class="btn small" id="rv-download" href="${at(`/api/games/${encodeURIComponent(rec.id)}.pdn`)}" download="${esc(rec.id)}.pdn">Download</a>`
       : '') +
     `</div>`
   );
@@ -343,11 +337,11 @@ export function renderMoves(s: ViewState): string {
   const analysis =
     !record && over && snap.moves.length
       ? snap.analysis?.running
-        ? '<p class="analysis" role="status">Analysing the game…</p>'
+        ? `<div class="analysis" role="status"><span><span class="spinner" aria-hidden="true"></span><span id="analysis-progress">${analysisProgress(snap)}</span></span><progress id="analysis-bar" max="${snap.analysis.total ?? 1}" value="${snap.analysis.done ?? 0}"></progress>${canControl(s) ? button('cancel', 'Cancel', { what: 'analysis' }, 'small') : ''}</div>`
         : snap.analysis
-          ? `<p class="analysis">${snap.analysis.marks.length ? `${snap.analysis.marks.length} move${snap.analysis.marks.length > 1 ? 's' : ''} marked.` : 'No mistakes found.'} <a class="btn small" id="dl-annotated" href="/api/current.pdn?annotated=1" download="crownhead-game-annotated.pdn">Download annotated PDN</a></p>`
+          ? `<p class="analysis">${snap.analysis.marks.length ? `${snap.analysis.marks.length} move${snap.analysis.marks.length > 1 ? 's' : ''} marked.` : 'No mistakes found.'} <a class="btn small" id="dl-annotated" href="${at('/api/current.pdn?annotated=1')}" download="crownhead-game-annotated.pdn">Download annotated PDN</a></p>`
           : canControl(s)
-            ? button('analyse', 'Analyse game', {}, '')
+            ? button('analyse', 'Analyse game', {}, '', s.asked.analyse !== undefined)
             : ''
       : '';
   return (
@@ -356,8 +350,18 @@ export function renderMoves(s: ViewState): string {
       ? `<div class="moves-scroll"><table class="movelist${reviewing ? ' reviewing' : ''}" aria-label="Moves (click one to see its position)"><colgroup><col class="c-num"><col class="c-mv"><col class="c-mv"></colgroup><tbody>${body}</tbody></table></div>`
       : '<p class="empty-moves">No moves yet.</p>') +
     claim +
-    analysis
+    analysis +
+    (record ? '' : correctionsList(snap))
   );
+}
+
+/** The arbiter's corrections of the game, in its history: when, who, what, why. */
+function correctionsList(snap: Snapshot): string {
+  const list = snap.corrections ?? [];
+  if (!list.length) return '';
+  const item = (c: (typeof list)[number]) =>
+    `<li><time datetime="${new Date(c.at).toISOString()}">${esc(new Date(c.at).toISOString().slice(11, 16))}</time> ${esc(c.by)}: ${esc(c.say)}${c.reason ? ` — ${esc(c.reason)}` : ''}</li>`;
+  return `<section class="corrections" aria-label="Arbiter's corrections"><h3>Arbiter's corrections</h3><ol>${list.map(item).join('')}</ol></section>`;
 }
 
 /** Game controls: takeback and the downloads (the forms are static, see renderForms). */
@@ -372,7 +376,7 @@ export function renderGameControls(s: ViewState, now: number = Date.now()): stri
     const over = o !== null || snap.result !== '*';
     const reopenable =
       o !== null && (o.reason === 'no-moves' || (snap.options.autoDraw && (o.reason === 'repetition' || o.reason === 'forty-move')));
-    if (!over) parts.push(button('takeback', 'Take back last move', {}, ''));
+    if (!over) parts.push(takebackControls(snap));
     else if (reopenable) {
       const armed = isArmed(s, 'takeback', now);
       parts.push(
@@ -394,7 +398,13 @@ export function renderGameControls(s: ViewState, now: number = Date.now()): stri
     snap.result === '*' &&
     !(snap.computer && snap.computer.side === snap.turn)
   ) {
-    parts.push(button('hint', 'Hint', {}, ''));
+    // While the engine thinks: a spinner, and the button can't be pressed again (Cancel stops it).
+    if (hintBusy(s.asked, snap))
+      parts.push(
+        `<button type="button" id="b-hint" class="btn busy" data-act="hint" disabled aria-busy="true"><span class="spinner" aria-hidden="true"></span>Hint: thinking…</button>`,
+        button('cancel', 'Cancel hint', { what: 'hint' }, 'small'),
+      );
+    else parts.push(button('hint', 'Hint', {}, ''));
   }
   // After a game: the other side of its ballot (a ballot pair), or the next game with the first player alternating.
   if (control && snap && (snap.outcome !== null || snap.result !== '*')) {
@@ -402,9 +412,11 @@ export function renderGameControls(s: ViewState, now: number = Date.now()): stri
       parts.push(button('next-game', 'Play the other side of this ballot', { kind: 'other-side' }, 'primary'));
     parts.push(button('next-game', 'Next game', { kind: 'next' }, ''));
   }
-  parts.push('<a class="btn" id="dl-pdn" href="/api/current.pdn" download="crownhead-game.pdn">Download PDN</a>');
+  parts.push(`<a class="btn" id="dl-pdn" href="${at('/api/current.pdn')}" download="crownhead-game.pdn">Download PDN</a>`);
   parts.push(button('archive-open', 'Past games', {}, ''));
   if (control && snap && !snap.calibration && !s.server?.sim) parts.push(button('calibrate', 'Calibrate board', {}, ''));
+  // The builder's view of the raw sensors (sensors.ts), for a page with control rights.
+  if (control) parts.push(button('sensors-open', 'Sensor view', {}, ''));
   return `<div class="row">${parts.join('')}</div>`;
 }
 

@@ -4,6 +4,7 @@
 // connection (a laptop waking up, a phone switching networks). Outgoing
 // messages are checked against the protocol (src/protocol/v1.ts) before sent.
 
+import { basePath } from './base.ts';
 import { ClientMessage, PROTOCOL_VERSION, type Command } from '../protocol/v1.ts';
 
 export interface SocketEvents {
@@ -37,9 +38,10 @@ export class ServerSocket {
     private readonly random: () => number = Math.random,
   ) {}
 
-  /** /ws on the page's host; the control token (if the page has one) goes along so the server grants control. */
-  static urlFor(loc: Pick<Location, 'protocol' | 'host'>, token: string | null = null): string {
-    return `${loc.protocol === 'https:' ? 'wss:' : 'ws:'}//${loc.host}/ws${token ? `?token=${encodeURIComponent(token)}` : ''}`;
+  /** ws under the page's base (/ws, or /boards/ID/ws in club mode); the control token (if the page has one) goes along so the server grants control. */
+  static urlFor(loc: Pick<Location, 'protocol' | 'host'> & { pathname?: string }, token: string | null = null): string {
+    const base = basePath(loc.pathname ?? '/');
+    return `${loc.protocol === 'https:' ? 'wss:' : 'ws:'}//${loc.host}${base}ws${token ? `?token=${encodeURIComponent(token)}` : ''}`;
   }
 
   connect(): void {

@@ -6,7 +6,7 @@
 // Side effects (sounds, speech, the live region) are described here as
 // numbered announcements and performed by main.ts.
 
-import { ServerMessage, type Command, type GameEvent, type StorageHealth } from '../protocol/v1.ts';
+import { ServerMessage, type Command, type GameEvent, type StorageHealth, type TrashList } from '../protocol/v1.ts';
 import {
   piecesAfter,
   sideName,
@@ -21,7 +21,9 @@ import {
   type Status,
 } from './model.ts';
 
-export type Tone = 'alert' | 'click' | 'crown' | 'ready' | 'end';
+import { toneOf, type Tone } from './tones.ts';
+import { asked, answered, type Asked } from './engine-work.ts';
+export type { Tone } from './tones.ts';
 
 export interface Announcement {
   /** Increases with every announcement (main.ts acts on new ones only). */
@@ -50,6 +52,8 @@ export interface ArchiveView {
   sort: 'date' | 'players' | 'event' | 'result' | 'length';
   /** newest (or largest) first */
   descending: boolean;
+  /** deleted games waiting in the trash (absent: not read) */
+  trash?: TrashList | null;
 }
 
 /** A hand action sent to the simulated board, shown at once until the board reports it. */
@@ -105,6 +109,8 @@ export interface ViewState {
   newGame: { pending: string | null; error: string | null; started: number };
   /** the board's one tab stop (a roving tabindex: arrow keys move it between the squares) */
   boardFocus: number;
+  /** engine work asked for and not yet answered (engine-work.ts): its button stays disabled meanwhile */
+  asked: Asked;
 }
 
 export type Action =
@@ -124,7 +130,7 @@ export type Action =
   | { type: 'review'; to: number | 'prev' | 'next' | 'first' | 'last' | 'live' }
   | { type: 'archive'; open: boolean }
   | { type: 'archive-loading' }
-  | { type: 'archive-list'; entries: ArchiveEntry[] }
+  | { type: 'archive-list'; entries: ArchiveEntry[]; trash?: TrashList | null }
   | { type: 'archive-error'; message: string; now: number }
   | { type: 'archive-sort'; by: ArchiveView['sort'] }
   | { type: 'open-record'; record: GameRecord }
@@ -168,6 +174,7 @@ export function initialState(): ViewState {
     review: null,
     archive: { open: false, entries: null, loading: false, error: null, sort: 'date', descending: true },
     newGame: { pending: null, error: null, started: 0 },
+    asked: {},
     boardFocus: 1,
   };
 }
@@ -177,6 +184,8 @@ export const NOTICE_MS = 12_000;
 
 function announce(s: ViewState, text: string, urgent: boolean, tone: Tone | null, quiet = false): ViewState {
   if (!text && !tone) return s;
+  // The same quiet sentence again (a set-up list re-sent while the board settles): said and logged once.
+  if (text && !urgent && s.log.at(-1)?.text === text) return s;
   const a: Announcement = { seq: (s.announcement?.seq ?? 0) + 1, text, urgent, tone, ...(quiet ? { quiet } : {}) };
   return { ...s, announcement: a, log: text ? [...s.log, a].slice(-LOG_SIZE) : s.log };
 }
@@ -206,34 +215,6 @@ function withSnapshot(s: ViewState, snap: Snapshot, now: number): ViewState {
     clockAt: now,
     pending: settlePending(s.pending, snap.board.counts, now),
   };
-}
-
-/** Which sound goes with a session event. */
-function toneOf(event: GameEvent): { tone: Tone | null; urgent: boolean } {
-  switch (event.type) {
-    case 'alert':
-    case 'time':
-      return { tone: 'alert', urgent: true };
-    case 'move':
-    case 'move-replaced':
-    case 'takeback':
-      return { tone: 'click', urgent: false };
-    case 'crown-awaited':
-    case 'crowned':
-      return { tone: 'crown', urgent: false };
-    case 'ready':
-    case 'alert-cleared':
-    case 'calibrated':
-      return { tone: 'ready', urgent: false };
-    case 'game-over':
-      return { tone: 'end', urgent: true };
-    case 'board':
-      return event.connected === false ? { tone: 'alert', urgent: true } : { tone: 'ready', urgent: false };
-    case 'storage':
-      return event.ok ? { tone: null, urgent: false } : { tone: 'alert', urgent: true };
-    default:
-      return { tone: null, urgent: false };
-  }
 }
 
 function onMessage(s: ViewState, raw: string, now: number): ViewState {
@@ -293,13 +274,14 @@ function onMessage(s: ViewState, raw: string, now: number): ViewState {
     case 'clock':
       return { ...s, clock: msg.clock, clockAt: now };
     case 'ok': {
-      const next = { ...s, inFlight: s.inFlight.filter((id) => id !== msg.id) };
+      const next = { ...s, inFlight: s.inFlight.filter((id) => id !== msg.id), asked: answered(s.asked, msg.id) };
       if (msg.id !== undefined && msg.id === s.newGame.pending)
         return { ...next, newGame: { pending: null, error: null, started: s.newGame.started + 1 } };
       return next;
     }
     case 'error': {
       const inFlight = s.inFlight.filter((id) => id !== msg.id);
+      s = { ...s, asked: answered(s.asked, msg.id) };
       // A refused new game (a bad FEN, a bad time control) is shown beside the form's fields, which stay open.
       if (msg.id !== undefined && msg.id === s.newGame.pending)
         return announce({ ...s, inFlight, newGame: { ...s.newGame, pending: null, error: msg.message } }, msg.message, true, 'alert');
@@ -325,6 +307,7 @@ export function reduce(s: ViewState, a: Action): ViewState {
           attempts: s.attempts + 1,
           retryAt: a.now + (a.retryInMs ?? 0),
           inFlight: [],
+          asked: {},
           pending: [],
           held: 0,
           heldStack: [],
@@ -332,7 +315,7 @@ export function reduce(s: ViewState, a: Action): ViewState {
         return first && s.snap ? announce(next, 'Connection to the board service lost. Reconnecting.', true, 'alert') : next;
       }
     case 'command-sent': {
-      let next: ViewState = { ...s, inFlight: [...s.inFlight, a.id], error: null };
+      let next: ViewState = { ...s, inFlight: [...s.inFlight, a.id], error: null, asked: asked(s.asked, a.id, a.command) };
       const c = a.command;
       if (c.name === 'hand') {
         const have = effectiveCounts(s, a.now)[c.square - 1];
@@ -380,7 +363,7 @@ export function reduce(s: ViewState, a: Action): ViewState {
     case 'archive-loading':
       return { ...s, archive: { ...s.archive, loading: true, error: null } };
     case 'archive-list':
-      return { ...s, archive: { ...s.archive, loading: false, error: null, entries: a.entries } };
+      return { ...s, archive: { ...s.archive, loading: false, error: null, entries: a.entries, trash: a.trash ?? null } };
     case 'archive-error':
       return { ...s, archive: { ...s.archive, loading: false, error: a.message } };
     case 'archive-sort': {

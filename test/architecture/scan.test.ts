@@ -3,7 +3,7 @@
 import { mkdtempSync, writeFileSync, rmSync, mkdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ROOT, blank, functionSpans, importCycles, sourceFiles, unknownCasts } from './scan.ts';
+import { ROOT, blank, functionSpans, importCycles, importsOf, sourceFiles, specifiersOf, unknownCasts } from './scan.ts';
 
 const dir = mkdtempSync(join(ROOT, 'test/architecture/.tmp-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -31,6 +31,25 @@ describe('architecture scanner', () => {
     expect(importCycles([a, b, c, d])).toEqual([[a, b, c].sort()]);
     expect(importCycles([a, b, d])).toEqual([]);
     expect(sourceFiles(relative(ROOT, join(dir, 'cyc')))).toEqual([a, b, c, d]);
+  });
+
+  it('lists what a file imports: packages as written, relative paths resolved, dynamic imports on request', () => {
+    const f = put(
+      'imp/bench.ts',
+      [
+        "import { a } from '../cyc/a.ts';",
+        "import type { T } from 'vitest';",
+        "export { b } from './b.ts';",
+        "import './side.ts';",
+        "const lazy = async () => (await import('../harness/x.ts')).x;",
+        '',
+      ].join('\n'),
+    );
+    const at = (p: string) => relative(ROOT, join(dir, p));
+    expect(specifiersOf(f).sort()).toEqual(['../cyc/a.ts', './b.ts', './side.ts', 'vitest']);
+    expect(specifiersOf(f, true)).toContain('../harness/x.ts');
+    expect(importsOf(f).sort()).toEqual([at('cyc/a.ts'), at('imp/b.ts'), at('imp/side.ts')].sort());
+    expect(importsOf(f, true)).toContain(at('harness/x.ts'));
   });
 
   it('measures functions, methods, constructors and block arrows, not ifs or object literals', () => {

@@ -103,15 +103,26 @@ export function blank(src: string): string {
   return out.join('');
 }
 
-/** The modules a file imports (resolved to checkout-relative paths; packages left out). */
-export function importsOf(file: string): string[] {
+const STATIC_IMPORT = /^\s*(?:import|export)\b[^;]*?\bfrom\s*['"]([^'"]+)['"]|^\s*import\s*['"]([^'"]+)['"]/gm;
+const DYNAMIC_IMPORT = /\bimport\(\s*['"]([^'"]+)['"]\s*\)/g;
+
+/**
+ * Every module a file names in an `import`/`export … from`, as written
+ * (packages and relative paths); `dynamic` adds the `import('…')` calls.
+ */
+export function specifiersOf(file: string, dynamic = false): string[] {
   const src = read(file);
   const out = new Set<string>();
-  const re = /^\s*(?:import|export)\b[^;]*?\bfrom\s*['"]([^'"]+)['"]|^\s*import\s*['"]([^'"]+)['"]/gm;
-  for (const m of src.matchAll(re)) {
-    const spec = m[1] ?? m[2];
-    if (!spec.startsWith('.')) continue;
-    out.add(relative(ROOT, resolve(ROOT, dirname(file), spec)));
+  for (const m of src.matchAll(STATIC_IMPORT)) out.add(m[1] ?? m[2]);
+  if (dynamic) for (const m of src.matchAll(DYNAMIC_IMPORT)) out.add(m[1]);
+  return [...out];
+}
+
+/** The modules a file imports (resolved to checkout-relative paths; packages left out; `dynamic` as in specifiersOf). */
+export function importsOf(file: string, dynamic = false): string[] {
+  const out = new Set<string>();
+  for (const spec of specifiersOf(file, dynamic)) {
+    if (spec.startsWith('.')) out.add(relative(ROOT, resolve(ROOT, dirname(file), spec)));
   }
   return [...out];
 }

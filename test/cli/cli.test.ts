@@ -4,7 +4,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { run } from './run.ts';
-import { CORPUS } from '../corpus.ts';
+import { CORPUS } from '../harness/corpus.ts';
 
 describe('crownhead perft', () => {
   it('prints the node count as its last line', async () => {

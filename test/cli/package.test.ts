@@ -62,7 +62,15 @@ describe('the built package', () => {
   it('dist/ holds the command and the page, and the bundle loads neither tsx nor esbuild', () => {
     expect(existsSync(join(ROOT, 'dist/node/crownhead.js'))).toBe(true);
     const manifest = JSON.parse(readFileSync(join(ROOT, 'dist/page/manifest.json'), 'utf8')) as { path: string }[];
-    expect(manifest.map((m) => m.path).sort()).toEqual(['/', '/assets/app.css', '/assets/app.js']);
+    expect(manifest.map((m) => m.path).sort()).toEqual([
+      '/',
+      '/arbiter',
+      '/assets/app.css',
+      '/assets/app.js',
+      '/assets/club.css',
+      '/assets/club.js',
+      '/watch',
+    ]);
     for (const f of readdirSync(join(ROOT, 'dist/node')).filter((f) => f.endsWith('.js'))) {
       const text = readFileSync(join(ROOT, 'dist/node', f), 'utf8');
       expect(text, f).not.toMatch(/from\s*["'](tsx|esbuild)[/"']|import\(\s*["'](tsx|esbuild)/);

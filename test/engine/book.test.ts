@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { Book, BOOK_FILES, BOOK_PLIES, isLegal, randomBallot, seededRandom, think } from '../../src/engine/index.ts';
 import { BALLOTS, START, playMove, shortText, type Position } from '../../src/rules/index.ts';
 import { readPdn } from '../../src/pdn/index.ts';
-import { CORPUS, corpusFile } from '../corpus.ts';
+import { CORPUS, corpusFile } from '../harness/corpus.ts';
 import { bookFromCorpus } from '../../src/engine-host/book-corpus.ts';
 
 describe('opening book from the corpus', () => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { evaluateBlack, features, seededRandom, WEIGHT_NAMES, WEIGHTS, type Weights } from '../../src/engine/index.ts';
 import { readPdn } from '../../src/pdn/index.ts';
 import { Game, START } from '../../src/rules/index.ts';
-import { corpusFile } from '../corpus.ts';
+import { corpusFile } from '../harness/corpus.ts';
 
 describe('evaluation features (what npm run tune fits)', () => {
   it('the score is the weights times the features, for the current table and for other tables', () => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { think, Searcher, levelOf, timeForMove, WIN_BOUND, evaluate } from '../../src/engine/index.ts';
 import { legalMoves, parseFen, playMove, sameMove, sameResult, START, Game, BALLOTS, type Position } from '../../src/rules/index.ts';
 import { readPdn, resultWinner, gameName } from '../../src/pdn/index.ts';
-import { corpusFile } from '../corpus.ts';
+import { corpusFile } from '../harness/corpus.ts';
 
 const isLegal = (pos: Position, m: { from: number; path: readonly number[] } | null): boolean =>
   m !== null && legalMoves(pos).some((l) => sameMove(l, m as never));

@@ -2,7 +2,7 @@
 // readings with valid checksums, coins seen by the sensors, commands answered.
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { openSync, closeSync } from 'node:fs';
-import { buildEmulator, EmulatedBoard, parseFrame, withChecksum } from './emu.ts';
+import { buildEmulator, EmulatedBoard, parseFrame, withChecksum } from '../harness/emu.ts';
 
 const DARK = Array.from({ length: 32 }, (_, i) => i + 1);
 const START_OCCUPIED = DARK.filter((s) => s <= 12 || s >= 21);

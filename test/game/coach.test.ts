@@ -134,6 +134,51 @@ describe('the engine is asked only for what still applies (#25)', () => {
   });
 });
 
+describe('engine work shows its progress and can be cancelled (#24 item 4)', () => {
+  it('the analysis counts the moves checked of the total, and a cancel stops its search and drops it', async () => {
+    const { s, w } = session(true);
+    const seen: string[] = [];
+    s.on((e) => seen.push(e.type));
+    s.analyse();
+    await settle();
+    expect(s.snapshot().analysis).toMatchObject({ running: true, done: 0, total: 4 });
+    w.running()!.finish(); // the start position
+    await settle();
+    w.running()!.finish(); // after the first move: it is judged
+    await settle();
+    expect(s.snapshot().analysis).toMatchObject({ running: true, done: 1, total: 4 });
+    expect(seen.filter((t) => t === 'coach').length).toBeGreaterThanOrEqual(3);
+    const third = w.running()!;
+    s.cancel('analysis');
+    await drain(w);
+    expect(third.stopped).toBe(true);
+    expect(count(w, 'analysis')).toBe(3);
+    expect(s.snapshot().analysis ?? null).toBeNull();
+    // Asked again, it runs to the end.
+    s.analyse();
+    await drain(w);
+    expect(s.snapshot().analysis).toMatchObject({ running: false, done: 4, total: 4 });
+  });
+
+  it('a hint in progress is in the snapshot until it comes, and a cancel stops it', async () => {
+    const { s, w } = session();
+    s.hint();
+    await settle();
+    expect(s.snapshot().hinting).toBe(true);
+    w.running()!.finish();
+    await settle();
+    expect(s.snapshot().hinting).toBe(false);
+    s.takeback();
+    s.hint();
+    await settle();
+    const h = w.running()!;
+    s.cancel('hint');
+    await settle();
+    expect(h.stopped).toBe(true);
+    expect(s.snapshot().hinting).toBe(false);
+  });
+});
+
 describe('who plays the computer', () => {
   it('is said by the new-game request alone: a player named like the computer does not make a computer game', () => {
     const think = () => new Promise<never>(() => {});

@@ -3,7 +3,8 @@
 // replays the whole journal or changes nothing, and takebacks.
 
 import { describe, expect, it } from 'vitest';
-import { GameTable, gameIds, type TableEvent } from '../../src/game/table.ts';
+import { GameTable, type TableEvent } from '../../src/game/table.ts';
+import { gameIds } from '../../src/game/ids.ts';
 import type { JournalEntry } from '../../src/storage/journal.ts';
 import { SessionError } from '../../src/game/errors.ts';
 

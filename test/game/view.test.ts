@@ -28,6 +28,7 @@ function state(game: Game, extra: Partial<TableState> = {}): TableState {
     result: '*',
     timeControl: null,
     plyClocks: new WeakMap(),
+    corrections: [],
     records: new WeakMap(),
     ...extra,
   };

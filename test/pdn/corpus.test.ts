@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readPdn, makePdnFile, gameFromPdn, resultWinner, type PdnGame } from '../../src/pdn/index.ts';
-import { CORPUS, corpusFile, corpusPdnFiles } from '../corpus.ts';
+import { CORPUS, corpusFile, corpusPdnFiles } from '../harness/corpus.ts';
 
 // Games per file, counted by hand from the files ([Event tags; 11_man_english has one [FEN] per line).
 const EXPECTED: Record<string, { games: number; moves: number }> = {

@@ -2,7 +2,7 @@
 // throws, and always finishes (a hang would hit the test timeout).
 import { describe, expect, it } from 'vitest';
 import { readPdn, PdnError, makePdnFile } from '../../src/pdn/index.ts';
-import { corpusFile } from '../corpus.ts';
+import { corpusFile } from '../harness/corpus.ts';
 import { mulberry32 as rng } from '../../src/common/prng.ts';
 
 const ALPHABET = '[]{}()"%;$!?.-x:*/\\ \n\r\t0123456789KBWkbwEventFENSetUp1-00-11/2-1/2';

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { ELEVEN_MAN_COUNT, elevenManPosition } from '../../src/rules/eleven-man.ts';
 import { Game, legalMoves, makeFen, parseFen } from '../../src/rules/index.ts';
-import { corpusFile } from '../corpus.ts';
+import { corpusFile } from '../harness/corpus.ts';
 
 const popcount = (x: number) => {
   let n = 0;

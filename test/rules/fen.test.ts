@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { FenError, START, makeFen, parseFen, parseFenSetup, positionFromSetup, PositionError } from '../../src/rules/index.ts';
-import { corpusFile } from '../corpus.ts';
+import { corpusFile } from '../harness/corpus.ts';
 
 describe('FEN', () => {
   it('reads and writes the example from the standard', () => {

@@ -12,7 +12,7 @@ import {
   parseFen,
   playMove,
 } from '../../src/rules/index.ts';
-import { corpusFile } from '../corpus.ts';
+import { corpusFile } from '../harness/corpus.ts';
 
 describe('game end and draws', () => {
   it('a side with no legal move loses', () => {

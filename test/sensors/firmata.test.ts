@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { FirmataBoardSource, type RawFrame, type SourceStatus } from '../../src/sensors/index.ts';
-import { MockBus, until } from './helpers/mock-board.ts';
+import { MockBus, until } from '../harness/mock-board.ts';
 import { addFirmataBoard } from './helpers/firmata.ts';
 
 let src: FirmataBoardSource | null = null;

@@ -11,7 +11,7 @@ import {
   type RawFrame,
   type SourceStatus,
 } from '../../src/sensors/index.ts';
-import { MockBus, crownheadPeer, frameMsg, until } from './helpers/mock-board.ts';
+import { MockBus, crownheadPeer, frameMsg, until } from '../harness/mock-board.ts';
 
 const fast = { resetDelayMs: 0, timeoutMs: 150, silenceMs: 0, reconnect: { minMs: 5, maxMs: 20 } } as const;
 let sources: SerialBoardSource[] = [];

@@ -118,3 +118,17 @@ describe('access control', () => {
     expect(bearerToken('Basic abc')).toBeNull();
   });
 });
+
+describe('the broadcast (club mode)', () => {
+  const remote = { remoteAddress: '192.168.1.9', host: '192.168.1.2:8080' };
+  it('is read access: another device needs a token, unless the broadcast is public', () => {
+    const closed = new Access({ host: '0.0.0.0' });
+    expect(closed.canWatch(remote)).toBe(false);
+    expect(closed.canWatch({ ...remote, token: closed.readToken })).toBe(true);
+    const open = new Access({ host: '0.0.0.0', publicWatch: true });
+    expect(open.canWatch(remote)).toBe(true);
+    // Public watching grants nothing else: no reading of the API, no control.
+    expect(open.canRead(remote)).toBe(false);
+    expect(open.canControl(remote)).toBe(false);
+  });
+});

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { ArchiveEntry, GameRecord } from '../../src/protocol/v1.ts';
 import { readPdn } from '../../src/pdn/index.ts';
 import { makeFen } from '../../src/rules/index.ts';
-import { CORPUS } from '../corpus.ts';
+import { CORPUS } from '../harness/corpus.ts';
 import { setUp, tempDir, useServices } from './helpers.ts';
 
 const { start } = useServices();

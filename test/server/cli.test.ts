@@ -53,11 +53,31 @@ function runCli(
 }
 
 describe('serve settings', () => {
+  it('takes several boards: repeated --board, --sim-boards, a list in the environment or the config file', () => {
+    expect(settings(['--board', 'serial:/dev/ttyACM0', '--board', 'serial:/dev/ttyACM1']).options).toMatchObject({
+      club: { specs: ['serial:/dev/ttyACM0', 'serial:/dev/ttyACM1'], simBoards: 0 },
+    });
+    expect(settings(['--sim-boards', '4', '--public-watch']).options).toMatchObject({
+      club: { specs: [], simBoards: 4 },
+      http: { publicWatch: true },
+    });
+    expect(settings(['--board', 'sim', '--sim-boards', '2']).options.club).toEqual({ specs: ['sim'], simBoards: 2 });
+    expect(settings([], { CROWNHEAD_BOARD: 'sim:1,sim:2' }).options.club?.specs).toEqual(['sim:1', 'sim:2']);
+    expect(settings(['--board', 'sim']).options).toMatchObject({ board: { spec: 'sim' } });
+    expect(settings(['--board', 'sim']).options.club).toBeUndefined();
+    expect(() => settings(['--sim-boards', 'many'])).toThrow(
+      /--sim-boards: the number of simulated boards must be a whole number from 0 to 64, not "many"/,
+    );
+    expect(() => settings(['--board', 'sim', '--board', 'nonsense'])).toThrow(/--board: "nonsense" is not a board/);
+    expect(() => settings(['--sim-boards', '2', '--record', 'r.rec'])).toThrow(/--record: recording follows one board/);
+  });
+
   it('has defaults', () => {
     const s = settings([]);
     expect(s.options).toMatchObject({
-      board: { spec: 'auto' },
-      http: { host: '127.0.0.1', port: 8080 },
+      // auto finds every Crownhead board on USB (one found, or none and the simulated board, is a single board as ever)
+      club: { specs: ['auto'], simBoards: 0 },
+      http: { host: '127.0.0.1', port: 8080, publicWatch: false },
       game: { tags: {}, tournament: false, rules: { huffing: false, crownContinue: false, autoDraw: false } },
     });
     expect(s.options.storage.gamesDir).toMatch(/games$/);

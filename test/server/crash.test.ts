@@ -19,7 +19,8 @@ import { readJournal } from '../../src/storage/journal.ts';
 import { readOnePdn } from '../../src/pdn/index.ts';
 import { Game, parseFen, type Move } from '../../src/rules/index.ts';
 import { mulberry32 } from '../../src/common/prng.ts';
-import { Client, corpusMoves, removeTempDirs, tempDir, until } from './helpers.ts';
+import { corpusMoves, removeTempDirs, tempDir, until } from './helpers.ts';
+import { Client } from '../harness/ws-client.ts';
 
 const ROOT = resolve(fileURLToPath(import.meta.url), '../../..');
 const children = new Set<ChildProcess>();

@@ -1,7 +1,7 @@
 // Test helpers for the service: a service on loopback (port 0, temp games
-// dir) with a SimBoard on the manual clock, a WebSocket client that queues
-// messages and waits for the one wanted, and a plain hand that sets up the
-// board and plays moves on the sim.
+// dir) with a SimBoard on the manual clock, pages connected through the
+// harness's WebSocket client (test/harness/ws-client.ts), and a plain hand
+// that sets up the board and plays moves on the sim.
 
 import { countsOf } from '../../src/tracking/boards.ts';
 import { afterEach } from 'vitest';
@@ -9,14 +9,15 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import WebSocket from 'ws';
+import type WebSocket from 'ws';
 import { readPdn } from '../../src/pdn/index.ts';
 import { makeFen, START, type Move, type Position } from '../../src/rules/index.ts';
 import { SimBoard } from '../../src/sensors/sim/board.ts';
 import { SourceBase, type BoardIdentity } from '../../src/sensors/source.ts';
 import type { HostCommand } from '../../src/sensors/protocol.ts';
 import { startService, type Service, type ServiceOptions, type StorageOptions } from '../../src/server/service.ts';
-import { corpusFile } from '../corpus.ts';
+import { corpusFile } from '../harness/corpus.ts';
+import { Client, type Msg } from '../harness/ws-client.ts';
 
 export const tempDirs: string[] = [];
 export function tempDir(prefix = 'crownhead-server-'): string {
@@ -92,106 +93,6 @@ export async function startSimService(opts: TestServiceOptions = {}): Promise<Si
     dir,
     ws: (path = 'ws', options) => Client.connect(service.url.replace(/^http/, 'ws') + path, options),
   };
-}
-
-type Msg = { v: number; type: string; [k: string]: any };
-
-/** A page's WebSocket: every message queued; `next` waits for the first unread one that matches. */
-export class Client {
-  readonly received: Msg[] = [];
-  private readonly taken = new Set<Msg>();
-  private waiters: { pred: (m: Msg) => boolean; resolve: (m: Msg) => void }[] = [];
-  closed: { code: number; reason: string } | null = null;
-  private closeWaiters: (() => void)[] = [];
-  private nextId = 1;
-
-  private constructor(readonly ws: WebSocket) {
-    ws.on('message', (data, isBinary) => {
-      const m = JSON.parse(isBinary ? '{}' : data.toString()) as Msg;
-      this.received.push(m);
-      const w = this.waiters.find((x) => x.pred(m));
-      if (w) {
-        this.waiters.splice(this.waiters.indexOf(w), 1);
-        w.resolve(m);
-      }
-    });
-    ws.on('close', (code, reason) => {
-      this.closed = { code, reason: reason.toString() };
-      for (const w of this.closeWaiters.splice(0)) w();
-    });
-    ws.on('error', () => {});
-  }
-
-  static connect(url: string, options?: WebSocket.ClientOptions): Promise<Client> {
-    return new Promise((resolve, reject) => {
-      const ws = new WebSocket(url, options);
-      const c = new Client(ws);
-      ws.once('open', () => resolve(c));
-      ws.once('error', reject);
-      ws.once('unexpected-response', (_req, res) => reject(new Error(`upgrade refused: ${res.statusCode}`)));
-    });
-  }
-
-  /** the first message (received earlier and not yet taken, or coming) that matches; it is then taken */
-  next(pred: (m: Msg) => boolean = () => true, what = 'message', ms = 10_000): Promise<Msg> {
-    const ready = this.received.find((m) => !this.taken.has(m) && pred(m));
-    if (ready) {
-      this.taken.add(ready);
-      return Promise.resolve(ready);
-    }
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(
-        () =>
-          reject(
-            new Error(
-              `timed out waiting for ${what}; got ${this.received
-                .filter((m) => !this.taken.has(m))
-                .map((m) => m.type + (m.event ? ':' + m.event.type : ''))
-                .join(', ')}`,
-            ),
-          ),
-        ms,
-      );
-      this.waiters.push({
-        pred,
-        resolve: (m) => {
-          clearTimeout(timer);
-          this.taken.add(m);
-          resolve(m);
-        },
-      });
-    });
-  }
-
-  event(type: string, ms?: number): Promise<Msg> {
-    return this.next((m) => m.type === 'event' && m.event.type === type, `event ${type}`, ms);
-  }
-
-  send(msg: unknown): void {
-    this.ws.send(typeof msg === 'string' || Buffer.isBuffer(msg) ? msg : JSON.stringify(msg));
-  }
-
-  /** Sends a command and waits for its ok/error reply. */
-  async command(command: Record<string, unknown>, extra: Record<string, unknown> = {}): Promise<Msg> {
-    const id = `c${this.nextId++}`;
-    this.send({ v: 1, type: 'command', id, command, ...extra });
-    return this.next((m) => (m.type === 'ok' || m.type === 'error') && m.id === id, `reply to ${String(command.name)}`);
-  }
-
-  waitClosed(ms = 10_000): Promise<{ code: number; reason: string }> {
-    if (this.closed) return Promise.resolve(this.closed);
-    return new Promise((resolve, reject) => {
-      const t = setTimeout(() => reject(new Error('timed out waiting for close')), ms);
-      this.closeWaiters.push(() => {
-        clearTimeout(t);
-        resolve(this.closed!);
-      });
-    });
-  }
-
-  close(): void {
-    this.ws.terminate();
-  }
 }
 
 /** Puts a position on the sim and lets the board settle (the session says ready). */

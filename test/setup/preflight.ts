@@ -30,6 +30,10 @@ export const NEEDS: Need[] = [
   { what: 'simavr headers and library', ok: () => existsSync('/usr/include/simavr/sim_avr.h'), pkg: 'libsimavr-dev' },
   { what: 'simavr', ok: onPath('simavr'), pkg: 'simavr' },
   { what: 'Chromium (/usr/bin/chromium)', ok: () => existsSync('/usr/bin/chromium'), pkg: 'chromium' },
+  // (the pseudo-terminal devices of the doctor's and club mode's serial tests: test/doctor/fake-tty.py, test/server/pty-board.py)
+  { what: 'Python 3 (pseudo-terminal test devices)', ok: onPath('python3'), pkg: 'python3' },
+  // (the stations' tests run a real Mosquitto broker on a free loopback port, beside the embedded aedes)
+  { what: 'Mosquitto (/usr/sbin/mosquitto, MQTT broker)', ok: () => existsSync('/usr/sbin/mosquitto'), pkg: 'mosquitto' },
 ];
 
 /** What is missing, as one message with the line that installs it; null when nothing is. */

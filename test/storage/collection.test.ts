@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readPdn } from '../../src/pdn/index.ts';
 import { CollectionError, GameStartScanner, MAX_GAME_BYTES } from '../../src/storage/collection.ts';
-import { CORPUS } from '../corpus.ts';
+import { CORPUS } from '../harness/corpus.ts';
 import { folder, open } from './helpers.ts';
 
 const corpusFiles = readdirSync(CORPUS)

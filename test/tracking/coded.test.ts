@@ -3,7 +3,7 @@
 // counts coins either way from empty, and says which side each coin is on.
 import { describe, expect, it } from 'vitest';
 import { Game, colorAt, legalMoves, moveText, parseFen, type Move, type Position } from '../../src/rules/index.ts';
-import { HUMAN, RandomHand, Table } from './table.ts';
+import { HUMAN, RandomHand, Table } from '../harness/table.ts';
 
 const coded = { coding: 'polarity' as const };
 

@@ -3,7 +3,7 @@
 // the computer's move, and says whose move an unfinished capture is.
 import { describe, expect, it } from 'vitest';
 import { Game, legalMoves, moveText, parseFen, type Move } from '../../src/rules/index.ts';
-import { Table } from './table.ts';
+import { Table } from '../harness/table.ts';
 
 function move(game: Game, text: string): Move {
   const all = legalMoves(game.position);

@@ -5,9 +5,9 @@
 // games in four on a polarity-coded board (codingFor).
 import { describe, expect, it } from 'vitest';
 import { readPdn, makePdn, pdnFromGame } from '../../src/pdn/index.ts';
-import { corpusFile } from '../corpus.ts';
-import { codingFor, soakIndexes } from './corpus-games.ts';
-import { HUMAN, RandomHand, Table } from './table.ts';
+import { corpusFile } from '../harness/corpus.ts';
+import { codingFor, soakIndexes } from '../harness/corpus-games.ts';
+import { HUMAN, RandomHand, Table } from '../harness/table.ts';
 
 describe('OCA_2.0.pdn on the simulated board', () => {
   const games = readPdn(corpusFile('OCA_2.0.pdn')).games;

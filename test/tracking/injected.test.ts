@@ -11,9 +11,9 @@ import { describe, expect, it } from 'vitest';
 import { readPdn } from '../../src/pdn/index.ts';
 import { NEIGHBOUR, colorAt, legalMoves, opposite, playMove, type Move, type Position } from '../../src/rules/index.ts';
 import { mulberry32, type Rng } from '../../src/sensors/sim/index.ts';
-import { corpusFile } from '../corpus.ts';
-import { codingFor, soakIndexes } from './corpus-games.ts';
-import { HUMAN, RandomHand, Table } from './table.ts';
+import { corpusFile } from '../harness/corpus.ts';
+import { codingFor, soakIndexes } from '../harness/corpus-games.ts';
+import { HUMAN, RandomHand, Table } from '../harness/table.ts';
 
 type Injection = { category: string; act: () => void; what?: string };
 

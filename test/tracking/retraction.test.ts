@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { Game, parseFen } from '../../src/rules/index.ts';
 import type { TrackerOptions } from '../../src/tracking/tracker.ts';
-import { Table } from './table.ts';
+import { Table } from '../harness/table.ts';
 
 async function table(fen: string, tracker: Partial<TrackerOptions> = {}): Promise<Table> {
   const t = new Table({ game: new Game(parseFen(fen)), tracker });

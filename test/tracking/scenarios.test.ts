@@ -4,7 +4,7 @@
 // and every illegal-move diagnosis with its guide back.
 import { describe, expect, it } from 'vitest';
 import { Game, legalMoves, parseFen, type Move } from '../../src/rules/index.ts';
-import { RandomHand, Table } from './table.ts';
+import { RandomHand, Table } from '../harness/table.ts';
 
 async function table(opts: ConstructorParameters<typeof Table>[0] = {}): Promise<Table> {
   const t = new Table(opts);

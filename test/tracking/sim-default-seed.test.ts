@@ -17,7 +17,7 @@ import { countsOf } from '../../src/tracking/boards.ts';
 import { SimBoard } from '../../src/sensors/sim/index.ts';
 import { BoardTracking } from '../../src/tracking/board-tracking.ts';
 import type { TrackerEvent } from '../../src/tracking/tracker.ts';
-import { corpusFile } from '../corpus.ts';
+import { corpusFile } from '../harness/corpus.ts';
 
 describe('the default simulated board (seed 1)', () => {
   it('OCA game index 34: the crown on 1 (ply 85), weak and off-centre, is read once the opponent moves on', async () => {

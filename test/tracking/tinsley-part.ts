@@ -10,7 +10,7 @@
 // where a crown stack put down 3 mm off-centre reads exactly like a man (the
 // player straightens it and play goes on).
 import { describe, expect, it } from 'vitest';
-import { corpusGameCount, playCorpusGame, soakIndexes } from './corpus-games.ts';
+import { corpusGameCount, playCorpusGame, soakIndexes } from '../harness/corpus-games.ts';
 
 export function tinsleyPart(part: number, parts: number): void {
   describe(`tinsley.pdn on the simulated board, part ${part + 1}/${parts}`, () => {

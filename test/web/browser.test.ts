@@ -413,12 +413,12 @@ describe('the page, second edition', () => {
   }, 60_000);
 
   it('hides the takeback once a draw is agreed', async () => {
-    expect(await page.locator('#b-takeback').count()).toBe(1);
+    expect(await page.locator('[data-act=takeback]').count()).toBe(1);
     await page.click('#b-offer-draw-black');
     await page.waitForSelector('#b-accept-draw-white', { timeout: WAIT });
     await page.click('#b-accept-draw-white');
     await page.waitForSelector('#moves .result[data-result="1/2-1/2"]', { timeout: WAIT });
-    expect(await page.locator('#b-takeback').count()).toBe(0);
+    expect(await page.locator('[data-act=takeback]').count()).toBe(0);
     const pdn = await (await fetch(new URL('/api/current.pdn', svc.url))).text();
     expect(pdn).toContain('[Result "1/2-1/2"]');
     expect(pdn).toContain('[Termination "draw by agreement"]');

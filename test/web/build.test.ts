@@ -8,7 +8,16 @@ import { buildPage, pageSize } from '../../src/web/build.ts';
 describe('buildPage', () => {
   it('builds index.html, app.js and app.css, linked together', async () => {
     const page = await buildPage();
-    expect([...page.keys()].sort()).toEqual(['/', '/assets/app.css', '/assets/app.js']);
+    // The club pages (/watch, /arbiter and their bundle) are checked in club-build.test.ts.
+    expect([...page.keys()].sort()).toEqual([
+      '/',
+      '/arbiter',
+      '/assets/app.css',
+      '/assets/app.js',
+      '/assets/club.css',
+      '/assets/club.js',
+      '/watch',
+    ]);
     expect(page.get('/')!.type).toBe('text/html; charset=utf-8');
     expect(page.get('/assets/app.js')!.type).toBe('text/javascript; charset=utf-8');
     expect(page.get('/assets/app.css')!.type).toBe('text/css; charset=utf-8');

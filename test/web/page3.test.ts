@@ -150,6 +150,14 @@ describe.each(VIEWPORTS)('the page, third edition, at $width×$height ($name)', 
     // A fresh visitor opens the form: it shows this game's clock, opponent and level; no computer's name as a player.
     await page.reload();
     await page.waitForSelector('#board svg.board-svg', { timeout: WAIT });
+    // (The form is filled from the game when it opens: wait for the game to be here, not just the board.)
+    await page.waitForFunction(
+      () => (window as unknown as { crownhead: { state(): { snap: Snap | null } } }).crownhead.state().snap !== null,
+      null,
+      {
+        timeout: WAIT,
+      },
+    );
     await openForm();
     expect(await page.inputValue('#ng-tc')).toBe('10m+5s');
     expect(await page.inputValue('#ng-computer')).toBe('white');

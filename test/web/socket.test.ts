@@ -56,6 +56,10 @@ describe('ServerSocket', () => {
   it('connects to /ws on the page host, with the token when the page has one', () => {
     expect(ServerSocket.urlFor({ protocol: 'http:', host: '192.168.1.5:8080' })).toBe('ws://192.168.1.5:8080/ws');
     expect(ServerSocket.urlFor({ protocol: 'https:', host: 'board.local' }, 'a b&c')).toBe('wss://board.local/ws?token=a%20b%26c');
+    // A club's board page (/boards/ID/) follows that board's socket; any other path is the first board's.
+    expect(ServerSocket.urlFor({ protocol: 'http:', host: 'h', pathname: '/boards/SIM-3/' })).toBe('ws://h/boards/SIM-3/ws');
+    expect(ServerSocket.urlFor({ protocol: 'http:', host: 'h', pathname: '/boards/x y/' })).toBe('ws://h/ws');
+    expect(ServerSocket.urlFor({ protocol: 'http:', host: 'h', pathname: '/watch' })).toBe('ws://h/ws');
   });
 
   it('sends commands with an id and the token, and refuses invalid ones', () => {

@@ -1,7 +1,7 @@
 // Wires the StandardFirmata board model (./firmata-peer.ts) onto a MockBus port.
 import { FirmataPeer } from './firmata-peer.ts';
 import { loadPinMap } from '../../../src/sensors/index.ts';
-import type { MockBus } from './mock-board.ts';
+import type { MockBus } from '../../harness/mock-board.ts';
 
 export function addFirmataBoard(bus: MockBus, path: string, read: (square: number) => number): { peer: () => FirmataPeer | null } {
   let peer: FirmataPeer | null = null;

@@ -1,3 +1,4 @@
+// Shared by tests and benches (the tracking soaks, bench/tracking-habits.ts).
 // Plays corpus games on the simulated board with a randomised hand (every
 // habit of real players mixed in: see table.ts) and checks that tracking
 // records exactly the moves played with no alert (buzzer); incomplete-move
@@ -7,7 +8,7 @@
 // CROWNHEAD_SOAK_EVERY=k plays only every
 // k-th game (a quick subset while developing; the full soak is the default).
 import { readPdn } from '../../src/pdn/index.ts';
-import { corpusFile } from '../corpus.ts';
+import { corpusFile } from './corpus.ts';
 import { HUMAN, RandomHand, Table, type HandStyle } from './table.ts';
 
 export interface GameRun {

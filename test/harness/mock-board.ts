@@ -1,12 +1,13 @@
-// Test transport: serialport's SerialPortMock binding with scripted peers on
-// its ports — a Crownhead board that speaks PROTOCOL.md lines, or any other
-// device — in the manner of python-chess's mock transport. Peers see every
-// byte the host writes; the test decides when lines are sent. Ports can be
-// unplugged (the pending read fails, as on a real unplug) and plugged back.
+// Shared by tests and benches (bench/service.ts). Test transport:
+// serialport's SerialPortMock binding with scripted peers on its ports — a
+// Crownhead board that speaks PROTOCOL.md lines, or any other device — in the
+// manner of python-chess's mock transport. Peers see every byte the host
+// writes; the test decides when lines are sent. Ports can be unplugged (the
+// pending read fails, as on a real unplug) and plugged back.
 
 import { SerialPortMock } from 'serialport';
-import { makeBoardLine, parseHostCommand, type BoardIdentity, type BoardMessage, type HostCommand } from '../../../src/sensors/index.ts';
-import type { SerialBinding } from '../../../src/sensors/line-port.ts';
+import { makeBoardLine, parseHostCommand, type BoardIdentity, type BoardMessage, type HostCommand } from '../../src/sensors/index.ts';
+import type { SerialBinding } from '../../src/sensors/line-port.ts';
 
 const mock = SerialPortMock.binding;
 type MockPortBinding = Awaited<ReturnType<typeof mock.open>>;

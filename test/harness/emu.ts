@@ -1,8 +1,9 @@
-// Drives the emulated board (firmware/build/crownhead-emu + crownhead.elf):
-// builds it, starts it, talks to its control stdin, and opens its pty with
-// the real `serialport` package. Shared by test/firmware/emulator.test.ts
-// and bench/firmware.ts. Has its own tiny checksum helper on purpose (the
-// TypeScript codec in src/sensors is written separately).
+// Shared by tests and benches. Drives the emulated board
+// (firmware/build/crownhead-emu + crownhead.elf): builds it, starts it, talks
+// to its control stdin, and opens its pty with the real `serialport` package.
+// Used by test/firmware/emulator.test.ts and bench/firmware.ts. Has its own
+// tiny checksum helper on purpose (the TypeScript codec in src/sensors is
+// written separately).
 import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';

@@ -1,7 +1,8 @@
-// Test harness: a simulated board, a game and a tracker wired together on the
-// sim's virtual clock, and a randomised "hand" that plays moves the way people
-// do (captures removed before, during or after; multi-jumps stepped or placed
-// straight; crowns under or on top; pieces lifted and put back; pauses).
+// Shared by tests and benches. Test harness: a simulated board, a game and a
+// tracker wired together on the sim's virtual clock, and a randomised "hand"
+// that plays moves the way people do (captures removed before, during or
+// after; multi-jumps stepped or placed straight; crowns under or on top;
+// pieces lifted and put back; pauses).
 
 import { countsOf } from '../../src/tracking/boards.ts';
 import { Calibration } from '../../src/reading/calibration.ts';

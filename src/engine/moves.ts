@@ -1,0 +1,177 @@
+// The search's own move generator and keys, on plain numbers: the moves of a
+// position (black, white, kings bitboards and the side to move) written as
+// packed integers into a preallocated stack — from, to, crowned, and the mask
+// of captured squares — so the hot path allocates nothing; and the Zobrist
+// keys of rules/zobrist.ts (the same table, so the game's history keys match)
+// updated move by move as two 32-bit halves. A capture sequence is one move;
+// two routes of a king to the same squares over the same pieces are one move
+// here (they leave the same position). The rules core (src/rules) stays the
+// reference: test/engine/moves.test.ts checks both agree.
+
+import { BLACK_KING_ROW, JUMP_LAND, NEIGHBOUR, WHITE_KING_ROW, stepDL, stepDR, stepUL, stepUR } from '../rules/index.ts';
+import { mulberry32u } from '../common/prng.ts';
+
+/** Room for every move of every ply of one search. */
+export const STACK_SIZE = 1 << 15;
+
+/** One search's move stack: parallel arrays, slot i is one move. */
+export class MoveStack {
+  /** from | to << 5 | crowned << 10 (square indices 0–31). */
+  readonly move = new Int32Array(STACK_SIZE);
+  /** Captured squares (bitboard), 0 for a simple move. */
+  readonly cap = new Int32Array(STACK_SIZE);
+  /** Ordering scores. */
+  readonly score = new Int32Array(STACK_SIZE);
+  /** Where the move stood in generation order, + 1 (what the hash table keeps as its best move). */
+  readonly idx = new Uint8Array(STACK_SIZE);
+}
+
+export const mFrom = (m: number): number => m & 31;
+export const mTo = (m: number): number => (m >>> 5) & 31;
+export const mCrowned = (m: number): boolean => (m & 1024) !== 0;
+
+/** Pieces of the side to move that can capture. */
+export function jumpersOf(own: number, opp: number, kings: number, black: boolean): number {
+  const empty = ~(own | opp);
+  const down = stepUR(opp & stepUR(empty)) | stepUL(opp & stepUL(empty));
+  const up = stepDL(opp & stepDL(empty)) | stepDR(opp & stepDR(empty));
+  return black ? (own & down) | (own & kings & up) : (own & up) | (own & kings & down);
+}
+
+// Jump search state (one generation at a time; the search is single-threaded).
+let jOpp = 0,
+  jEmpty = 0,
+  jKingRow = 0,
+  jFrom = 0,
+  jBlack = true,
+  jStack: MoveStack | null = null,
+  jStart = 0,
+  jN = 0;
+
+function pushJump(to: number, capMask: number, crowned: boolean): void {
+  const packed = jFrom | (to << 5) | (crowned ? 1024 : 0);
+  const s = jStack!;
+  // A king's second route to the same square over the same pieces: the same move.
+  for (let i = jStart; i < jN; i++) if (s.move[i] === packed && s.cap[i] === capMask) return;
+  s.move[jN] = packed;
+  s.cap[jN] = capMask;
+  jN++;
+}
+
+function jumpFrom(sq: number, king: boolean, capMask: number): boolean {
+  let found = false;
+  const d0 = king ? 0 : jBlack ? 2 : 0;
+  const d1 = king ? 4 : jBlack ? 4 : 2;
+  for (let d = d0; d < d1; d++) {
+    const land = JUMP_LAND[sq * 4 + d]!;
+    if (land < 0) continue;
+    const overBit = 1 << NEIGHBOUR[sq * 4 + d]!;
+    if ((jOpp & overBit) === 0 || (capMask & overBit) !== 0 || (jEmpty & (1 << land)) === 0) continue;
+    found = true;
+    const caps = capMask | overBit;
+    if (!king && (jKingRow & (1 << land)) !== 0)
+      pushJump(land, caps, true); // crowned: the move ends
+    else if (!jumpFrom(land, king, caps)) pushJump(land, caps, false);
+  }
+  return found;
+}
+
+/**
+ * Writes the legal moves of the position into the stack from `start`; returns
+ * the index after the last (captures only when there is one: they are
+ * compulsory).
+ */
+export function generate(s: MoveStack, start: number, black: number, white: number, kings: number, blackToMove: boolean): number {
+  const own = blackToMove ? black : white,
+    opp = blackToMove ? white : black;
+  const empty = ~(black | white);
+  let j = jumpersOf(own, opp, kings, blackToMove);
+  if (j) {
+    jStack = s;
+    jN = start;
+    jOpp = opp;
+    jKingRow = blackToMove ? BLACK_KING_ROW : WHITE_KING_ROW;
+    jBlack = blackToMove;
+    while (j) {
+      const i = 31 - Math.clz32(j & -j);
+      j &= j - 1;
+      jFrom = i;
+      jStart = jN;
+      jEmpty = empty | (1 << i); // the moving piece leaves its square
+      jumpFrom(i, (kings & (1 << i)) !== 0, 0);
+    }
+    jStack = null;
+    return jN;
+  }
+  // Simple moves in the rules' order (by square, then direction), so equal scores break the same way.
+  let n = start;
+  const kingRow = blackToMove ? BLACK_KING_ROW : WHITE_KING_ROW;
+  // Pieces with an empty square up-left, up-right, down-left, down-right of them.
+  const eUL = stepDR(empty),
+    eUR = stepDL(empty),
+    eDL = stepUR(empty),
+    eDR = stepUL(empty);
+  const ownKings = own & kings;
+  let movers = blackToMove ? (own & (eDL | eDR)) | (ownKings & (eUL | eUR)) : (own & (eUL | eUR)) | (ownKings & (eDL | eDR));
+  while (movers) {
+    const i = 31 - Math.clz32(movers & -movers);
+    const bit = 1 << i;
+    movers &= movers - 1;
+    const king = (kings & bit) !== 0;
+    if (king || !blackToMove) {
+      if (eUL & bit) n = push(s, n, i, NEIGHBOUR[i * 4]!, king, kingRow);
+      if (eUR & bit) n = push(s, n, i, NEIGHBOUR[i * 4 + 1]!, king, kingRow);
+    }
+    if (king || blackToMove) {
+      if (eDL & bit) n = push(s, n, i, NEIGHBOUR[i * 4 + 2]!, king, kingRow);
+      if (eDR & bit) n = push(s, n, i, NEIGHBOUR[i * 4 + 3]!, king, kingRow);
+    }
+  }
+  return n;
+}
+
+function push(s: MoveStack, n: number, from: number, to: number, king: boolean, kingRow: number): number {
+  s.move[n] = from | (to << 5) | (!king && (kingRow & (1 << to)) !== 0 ? 1024 : 0);
+  s.cap[n] = 0;
+  return n + 1;
+}
+
+// ---------------------------------------------------------------------------
+// Zobrist keys: rules/zobrist.ts's table, rebuilt from the same seed.
+
+/** [kind 0–3: black man, black king, white man, white king][square index]; slot 128 is the side (White to move). */
+export const Z_HI = new Int32Array(4 * 32 + 1);
+export const Z_LO = new Int32Array(4 * 32 + 1);
+{
+  const next = mulberry32u(0x9e3779b9);
+  for (let i = 0; i < Z_HI.length; i++) {
+    Z_HI[i] = next() & 0x1fffff;
+    Z_LO[i] = next() | 0;
+  }
+}
+export const Z_TURN = 128;
+
+/** The key's halves of a position, as rules/zobrist.ts's hashPosition (lo as a signed 32-bit integer). */
+export function zobrist(black: number, white: number, kings: number, blackToMove: boolean, out: Int32Array): void {
+  let hi = 0,
+    lo = 0;
+  for (let side = 0; side < 2; side++) {
+    let x = side === 0 ? black : white;
+    while (x) {
+      const i = 31 - Math.clz32(x & -x);
+      x &= x - 1;
+      const k = (side * 2 + ((kings >>> i) & 1)) * 32 + i;
+      hi ^= Z_HI[k]!;
+      lo ^= Z_LO[k]!;
+    }
+  }
+  if (!blackToMove) {
+    hi ^= Z_HI[Z_TURN]!;
+    lo ^= Z_LO[Z_TURN]!;
+  }
+  out[0] = hi;
+  out[1] = lo;
+}
+
+/** The number rules/zobrist.ts's hashKey gives for these halves. */
+export const keyNumber = (hi: number, lo: number): number => hi * 0x100000000 + (lo >>> 0);

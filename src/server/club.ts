@@ -1,0 +1,157 @@
+// Club mode's wiring: several rooms in one service. Every board is opened
+// first (its id names its games folder, <games>/boards/ID), numbered in the
+// order given (the PDN Board tag) and given its own room; around them the
+// spectators' feed (feed.ts), the tournament director (director.ts), each
+// board's app under /boards/ID/ (club-routes.ts) and socket /boards/ID/ws, the
+// arbiter's and the spectators' pages (club-pages.ts: /arbiter, /watch); and
+// with --board auto a scanner (scanner.ts) that adds boards plugged in later.
+// One board found is not a club: the service runs it as a single board.
+
+import { join } from 'node:path';
+import type express from 'express';
+import type { Logger } from 'pino';
+import { createApp } from './http.ts';
+import type { Access } from './access.ts';
+import { SpectatorFeed, type FeedOptions } from './feed.ts';
+import { clubRoutes, type ClubRoutesOptions } from './club-routes.ts';
+import { Director } from './director.ts';
+import { roundPdn, tournamentRoutes } from './tourney-routes.ts';
+import { BoardScanner } from './scanner.ts';
+import { clubPageRoutes } from './club-pages.ts';
+import { Room, type RoomDeps, type RoomOptions } from './room.ts';
+import type { Page } from './page.ts';
+import type { WsRoom, WsRooms } from './ws.ts';
+import { openBoardSources, type OpenedSource, type SerialTuning } from '../sensors/open.ts';
+import type { SerialBinding } from '../sensors/line-port.ts';
+import type { BoardSource } from '../sensors/source.ts';
+
+/**
+ * Club mode: several boards in one service. Each board is opened first (its id
+ * names its games folder, <games>/boards/ID), gets a number (the PDN Board
+ * tag) in the order given, and its own room; one board found is a single board.
+ */
+export interface ClubOptions {
+  /** board specs, in order (auto finds every Crownhead board on USB, and later ones as they are plugged in) */
+  specs?: string[];
+  /** simulated boards after the specs (SIM-1, SIM-2 …) */
+  simBoards?: number;
+  /** already made sources (tests: simulated boards on the manual clock), after the specs */
+  sources?: BoardSource[];
+  /** serialport binding and the serial links' timings (tests: the mock bus, short timings) */
+  binding?: SerialBinding;
+  serial?: SerialTuning;
+  /** the spectators' feed and the broadcast's long polling */
+  feed?: FeedOptions & ClubRoutesOptions;
+  /** with auto: how often the free ports are tried for boards plugged in later (default 5 s; 0: never) */
+  scanMs?: number;
+}
+
+/** What every room of a service shares: where games go, the game's settings, the pages' options. */
+export type RoomBase = Omit<RoomOptions, 'board' | 'opened' | 'number'>;
+
+/** The specs asked for: given, or auto when nothing else is (simulated boards or sources alone look for nothing). */
+function specsOf(club: ClubOptions): string[] {
+  return club.specs ?? (club.simBoards || club.sources?.length ? [] : ['auto']);
+}
+
+/** Opens the boards of a club, in order: the specs, the simulated boards, then the sources given. */
+export function openClubBoards(club: ClubOptions): Promise<OpenedSource[]> {
+  return openBoardSources(specsOf(club), { simBoards: club.simBoards, sources: club.sources, binding: club.binding, serial: club.serial });
+}
+
+/** A board's room in a club: its own folder by id, its number as the Board tag, its id on every log line. */
+export function clubRoom(base: RoomBase, board: OpenedSource, number: number, deps: RoomDeps): Promise<Room> {
+  const storage = { ...base.storage, gamesDir: join(base.storage.gamesDir, 'boards', board.identity.id) };
+  const game = { ...base.game, tags: { ...base.game?.tags, Board: String(number) } };
+  return Room.open({ ...base, storage, game, number, opened: board }, { ...deps, logger: deps.logger.child({ board: board.identity.id }) });
+}
+
+export class Club {
+  readonly feed: SpectatorFeed;
+  readonly director: Director;
+  private readonly boardApps = new Map<string, express.Express>();
+  private readonly wsList: WsRoom[] = [];
+  private readonly wsByPath = new Map<string, WsRoom>();
+  private scanner: BoardScanner | null = null;
+  private page: Page | null = null;
+
+  constructor(
+    readonly rooms: Room[],
+    private readonly access: Access,
+    private readonly log: Logger,
+    gamesDir: string,
+    private readonly opts: ClubOptions = {},
+  ) {
+    this.feed = new SpectatorFeed(rooms, log.child({ part: 'feed' }), opts.feed);
+    this.director = new Director(rooms, gamesDir, log.child({ part: 'tournament' }));
+  }
+
+  /** The page every board's app serves; each room's app and socket path wired. */
+  setPage(page: Page): void {
+    this.page = page;
+    for (const r of this.rooms) this.wire(r);
+  }
+
+  /** Mounts the club's routes on `app` (before the first board's own routes). */
+  routes(app: express.Express): void {
+    if (this.page) clubPageRoutes(app, this.page, this.access);
+    const roundText = () => {
+      const t = this.director.tournament;
+      return t?.currentRound() ? roundPdn(this.director, this.rooms, t.currentRound()) : Promise.resolve(null);
+    };
+    tournamentRoutes(app, this.director, this.rooms, this.access);
+    clubRoutes(app, { feed: this.feed, access: this.access, boardApps: this.boardApps, roundText }, this.opts.feed);
+  }
+
+  /** The gateway's view of the rooms: /ws the first board, /boards/ID/ws each board, /watch/ws the spectators. */
+  wsRooms(): WsRooms {
+    return {
+      room: (path) => this.wsByPath.get(path) ?? null,
+      all: () => this.wsList,
+      access: this.access,
+      logger: this.log,
+      watch: this.feed,
+    };
+  }
+
+  /** A room's app and socket path (at the start, and for a board added later). */
+  private wire(room: Room, page = this.page): void {
+    const id = room.board!.identity.id;
+    const ctx = room.context(this.access);
+    if (page) this.boardApps.set(id, createApp(ctx, page));
+    const ws = { ctx, pages: room.pages };
+    this.wsList.push(ws);
+    this.wsByPath.set(`/boards/${id}/ws`, ws);
+    if (!this.wsByPath.has('/ws')) this.wsByPath.set('/ws', ws);
+  }
+
+  /** With --board auto: boards plugged in later join (a new number, their own folder). */
+  async scan(base: RoomBase, deps: RoomDeps, url: string): Promise<void> {
+    const every = this.opts.scanMs ?? 5000;
+    if (!every || !specsOf(this.opts).includes('auto')) return;
+    // (The native driver is loaded only here: a club of simulated boards never loads it.)
+    const binding = this.opts.binding ?? (await import('serialport')).SerialPort.binding;
+    this.scanner = new BoardScanner({
+      binding,
+      serial: this.opts.serial,
+      everyMs: every,
+      held: () => this.rooms.flatMap((r) => (r.board?.source.path ? [r.board.source.path] : [])),
+      known: (id) => this.rooms.some((r) => r.board?.identity.id === id),
+      add: async (board) => {
+        const room = await clubRoom(base, board, Math.max(...this.rooms.map((r) => r.number)) + 1, deps);
+        room.store.lockServing(url);
+        this.rooms.push(room);
+        this.wire(room);
+        this.feed.watchRoom(room);
+        this.director.watchRoom(room);
+      },
+      log: this.log,
+    });
+  }
+
+  async close(): Promise<void> {
+    await this.scanner?.close();
+    this.director.close();
+    this.feed.close();
+  }
+}

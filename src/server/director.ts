@@ -1,0 +1,172 @@
+// The tournament director: club mode's tournament (src/club/) tied to the
+// rooms. Board N of a round is the room numbered N. Starting a round puts
+// each board's first game on it (the session's new game with the round's
+// tags and ballot, then the tournament's note that it began); a game's end
+// (at the board or by the arbiter) is recorded as the board's result and the
+// board's next game of the round (the other side of the ballot) follows. At
+// start-up the newest tournament in the games folder is opened and squared
+// with the rooms: a game the boards began or finished while the tournament's
+// note of it was lost (a crash in between) is noted now, from the session or
+// the game's saved record. The tournament journals before it answers; the
+// sessions journal their games; neither is ever rewritten.
+
+import type { Logger } from 'pino';
+import {
+  Tournament,
+  gameById,
+  gameOfTags,
+  tournamentFiles,
+  tournamentResult,
+  type GameToPlay,
+  type TournamentSettings,
+} from '../club/index.ts';
+import { readPdn, type PdnResult } from '../pdn/index.ts';
+import type { SessionEvent } from '../game/index.ts';
+import type { Room } from './room.ts';
+import { SessionError } from '../game/errors.ts';
+
+export class Director {
+  tournament: Tournament | null = null;
+  private readonly offs: (() => void)[] = [];
+
+  constructor(
+    private readonly rooms: readonly Room[],
+    private readonly dir: string,
+    private readonly log: Logger,
+    private readonly now: () => number = Date.now,
+  ) {
+    for (const room of rooms) this.watchRoom(room);
+  }
+
+  /** Follows a room's games (each room of the list at the start; a board added later when it joins the list). */
+  watchRoom(room: Room): void {
+    this.offs.push(room.session.on((e) => this.sessionEvent(room, e)));
+  }
+
+  /** Opens the newest tournament of the games folder, if any, and squares it with the boards. */
+  async open(): Promise<void> {
+    const files = tournamentFiles(this.dir);
+    const newest = files.at(-1);
+    if (!newest) return;
+    this.tournament = Tournament.open(newest, { now: this.now });
+    if (this.tournament.torn) this.log.warn(`tournament: the unfinished last line of ${newest} was dropped (it was never acknowledged)`);
+    this.log.info(`tournament "${this.tournament.state.name}" resumed (round ${this.tournament.currentRound()})`);
+    await this.reconcile();
+  }
+
+  create(settings: TournamentSettings, by: string): Tournament {
+    this.tournament?.close();
+    this.tournament = Tournament.create(this.dir, settings, { now: this.now }, by);
+    return this.tournament;
+  }
+
+  /** The tournament, or a clear refusal. */
+  get t(): Tournament {
+    if (!this.tournament) throw new SessionError('not-allowed', 'there is no tournament: create one first (POST /api/tournament)');
+    return this.tournament;
+  }
+
+  private room(board: number): Room {
+    const room = this.rooms.find((r) => r.number === board);
+    if (!room)
+      throw new SessionError(
+        'not-allowed',
+        `board ${board} is not here: the round needs ${board} boards, ${this.rooms.length} are connected`,
+      );
+    return room;
+  }
+
+  /** Puts each board's next game of the current round on it (a board still playing is left alone). Returns the games started. */
+  startRound(by: string): GameToPlay[] {
+    const t = this.t;
+    const round = t.currentRound();
+    if (round === 0) throw new SessionError('not-allowed', 'no round is paired yet: pair round 1 first');
+    const boards = t.gamesOfRound(round);
+    for (const b of boards) this.room(b.board); // every board there, or nothing started
+    const started: GameToPlay[] = [];
+    for (const b of boards) {
+      const next = b.games.find((g) => g.result === '*');
+      if (!next || next.started) continue;
+      const room = this.room(b.board);
+      if (room.session.result === '*' && room.session.table.played && gameById(t.state, room.session.gameId) === null)
+        throw new SessionError('not-allowed', `board ${b.board} has a game in progress that is not the tournament's: finish it first`);
+      started.push(this.begin(room, next, by));
+    }
+    return started;
+  }
+
+  private begin(room: Room, g: GameToPlay, by: string): GameToPlay {
+    room.session.newGame({ ...g.request });
+    this.t.startGame(g.round, g.board, g.game, room.session.gameId, by);
+    this.log.info({ board: g.board, round: g.round, game: g.game }, `round ${g.round}, board ${g.board}: ${g.black} – ${g.white} begins`);
+    return g;
+  }
+
+  private sessionEvent(room: Room, e: SessionEvent): void {
+    if (!this.tournament) return;
+    if (e.type !== 'game-over' && e.type !== 'corrected') return;
+    try {
+      this.noteResult(room, room.session.gameId, room.session.result);
+    } catch (err) {
+      this.log.error(
+        { board: room.number, err },
+        `tournament: the result of board ${room.number} could not be recorded: ${(err as Error).message}`,
+      );
+    }
+  }
+
+  /** A tournament game's result, from its board; then the board's next game of the round. */
+  private noteResult(room: Room, gameId: string, pdnResult: PdnResult): void {
+    const t = this.t;
+    const ref = gameById(t.state, gameId);
+    const result = tournamentResult(pdnResult);
+    if (!ref || !result) return;
+    const g = t
+      .gamesOfRound(ref.round)
+      .find((b) => b.board === ref.board)
+      ?.games.find((x) => x.game === ref.game);
+    if (g?.result === result) return;
+    t.recordResult(ref.round, ref.board, ref.game, result, gameId, 'board');
+    const next = t.nextGameOnBoard(ref.board);
+    if (next && !next.started && next.round === ref.round) setImmediate(() => this.beginLater(room, next));
+  }
+
+  private beginLater(room: Room, g: GameToPlay): void {
+    try {
+      const now = this.t.nextGameOnBoard(g.board);
+      if (now && !now.started && now.game === g.game && now.round === g.round) this.begin(room, now, 'board');
+    } catch (err) {
+      this.log.error({ board: g.board, err }, `tournament: board ${g.board}'s next game could not start: ${(err as Error).message}`);
+    }
+  }
+
+  /** After a restart: games the boards began or finished that the tournament did not hear of. */
+  private async reconcile(): Promise<void> {
+    const t = this.t;
+    const round = t.currentRound();
+    if (round === 0) return;
+    for (const b of t.gamesOfRound(round)) {
+      const room = this.rooms.find((r) => r.number === b.board);
+      if (!room) continue;
+      for (const g of b.games) {
+        if (g.result !== '*') continue;
+        if (!g.started) {
+          const ref = gameOfTags(t.state, room.session.table.tags);
+          if (ref && ref.round === round && ref.board === b.board && ref.game === g.game)
+            t.startGame(round, b.board, g.game, room.session.gameId, 'restart');
+          else continue;
+        }
+        const id = gameById(t.state, room.session.gameId) ? room.session.gameId : (g.gameId ?? '');
+        const live = id === room.session.gameId;
+        const text = live ? null : await room.store.readPdn(id).catch(() => null);
+        const result = live ? room.session.result : text ? (readPdn(text).games[0]?.result ?? '*') : '*';
+        if (result !== '*') this.noteResult(room, id, result);
+      }
+    }
+  }
+
+  close(): void {
+    for (const off of this.offs.splice(0)) off();
+    this.tournament?.close();
+  }
+}
