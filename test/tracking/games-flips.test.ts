@@ -13,8 +13,8 @@ import { describe, expect, it } from 'vitest';
 import { readPdn } from '../../src/pdn/index.ts';
 import type { Geometry } from '../../src/sensors/magnet-physics.ts';
 import { GEOMETRY } from '../../src/sensors/magnet-physics.ts';
-import { corpusFile } from '../corpus.ts';
-import { HUMAN, RandomHand, Table, type FlipEpisode } from './table.ts';
+import { corpusFile } from '../harness/corpus.ts';
+import { HUMAN, RandomHand, Table, type FlipEpisode } from '../harness/table.ts';
 
 interface FlipRun {
   episodes: number;
