@@ -406,11 +406,18 @@ export class BoardReader {
       // A man the game confirmed reading higher where no stack can be, on a square whose levels were
       // only learnt from play: it sits better than any coin seen there (its level rises with it).
       if (cur === 1 && c === 2 && !plausible && !expected && !cal.measured[i]) this.learn(i, 1, v, t, raw);
-      if (this.pending[i] !== c) {
+      // (A coin coming down on an empty square reading about where one coin and two meet — a king
+      // off-centre, a man well centred — has noise flip the call between them from frame to frame:
+      // that does not restart its wait. The coin is down either way; one or two is the soft call.)
+      const flicker = cur === 0 && c > 0 && this.pending[i] > 0;
+      if (this.pending[i] !== c && !flicker) {
         this.pending[i] = c;
         this.pendingSince[i] = t;
         this.pendingFrames[i] = 1;
-      } else this.pendingFrames[i]++;
+      } else {
+        this.pending[i] = c;
+        this.pendingFrames[i]++;
+      }
       // Where the game allows no stack, two coins must be read for a sustained time.
       const hold = c === 2 && !plausible ? o.unexpectedStackMs : c === 1 && cur === 0 && v < t01 ? o.upsideDownMs : o.debounceMs;
       // A coin is counted put down once its reading stops moving (a coin carried low over the
