@@ -15,13 +15,11 @@
 // Pure: time comes from the frames.
 
 import { Calibration, NOMINAL, SQUARE_COUNT, median, occupancyConflicts } from './calibration.ts';
+import { SquareNoise } from './noise.ts';
 import { FIRM_STACK, THRESHOLDS as T } from './thresholds.ts';
 import { DEFAULT_READER, UNREAD, type BoardView, type ReaderFeedback, type ReaderOptions } from './view.ts';
 
 export { DEFAULT_READER, type BoardView, type ReaderFeedback, type ReaderOptions } from './view.ts';
-
-/** A frame's step from the fast EMA has this many times the variance of the noise itself (1 + α/(2 − α)). */
-const NOISE_STEP = 1 + T.smoothing / (2 - T.smoothing);
 
 export class BoardReader {
   readonly options: ReaderOptions;
@@ -87,8 +85,8 @@ export class BoardReader {
   private unclearMask = 0;
   /** where a crown is awaited: the man's plateau before a step down as deep as a coin upside down (NaN: none) */
   private readonly crownFlipBase = new Float64Array(SQUARE_COUNT).fill(NaN);
-  /** each square's frame noise as measured on quiet empty frames: mean square of a frame's step from the smoothed reading */
-  private readonly noiseSq = new Float64Array(SQUARE_COUNT).fill(T.assumedNoise ** 2 * NOISE_STEP);
+  /** each square's frame noise, measured on quiet empty frames */
+  private readonly noises = new SquareNoise();
 
   constructor(options: Partial<ReaderOptions> = {}, calibration?: Calibration) {
     this.options = { ...DEFAULT_READER, ...options };
@@ -211,9 +209,9 @@ export class BoardReader {
     };
   }
 
-  /** A square's measured frame noise (σ, counts; THRESHOLDS.assumedNoise until measured on empty frames). */
+  /** A square's measured frame noise (σ, counts; see SquareNoise). */
   noise(square: number): number {
-    return Math.sqrt(this.noiseSq[square - 1] / NOISE_STEP);
+    return this.noises.sigma(square - 1);
   }
 
   /** How far below its empty level (coin steps) square i reads a coin upside down: its own bar once calibrated (Calibration.flipBar). */
@@ -224,11 +222,6 @@ export class BoardReader {
   /** Where a crown is awaited on square i: how far below the man's plateau (coin steps) the crown lies magnet-up (Calibration.crownFlipBar). */
   private crownFlipBar(i: number): number {
     return this.calibrated ? this.calibration.crownFlipBar(i, this.noise(i + 1)) : T.upsideDown;
-  }
-
-  /** Squares where a stack is plausible (see setStackPrior). */
-  get stackPrior(): number {
-    return this.stackMask;
   }
 
   /** Is any square waiting out its debounce? */
@@ -256,8 +249,8 @@ export class BoardReader {
       const raw = readings[i];
       const quiet = Math.abs(raw - this.rawSmooth[i]) <= steadyTol;
       if (!quiet) steady = false;
-      else if (!first && this.counts[i] === 0 && this.pending[i] < 0)
-        this.noiseSq[i] += T.noiseWeight * ((raw - this.rawSmooth[i]) ** 2 - this.noiseSq[i]);
+      // (Noise from quiet frames of a square that has stood empty a moment.)
+      this.noises.see(i, raw, quiet && !first && this.counts[i] === 0 && this.pending[i] < 0 && t - this.settledSince[i] >= o.learnAfterMs);
       this.rawSmooth[i] = first ? raw : this.rawSmooth[i] + T.smoothing * (raw - this.rawSmooth[i]);
       if (quiet && !first) {
         if (this.rawSmooth[i] < this.lowSeen[i]) this.lowSeen[i] = this.rawSmooth[i];
@@ -297,7 +290,11 @@ export class BoardReader {
       const tFlip = cal.empty[i] - this.flipBar(i) * span;
       // (One coin or two from the smoothed reading where a stack must hold a while, without
       // hysteresis going up: the wait is the guard, and frame noise would keep restarting it.)
-      if (plausible || expected ? v >= t12 + (cur === 2 ? -h : h) : this.smooth[i] >= t12 - (cur === 2 ? h : 0)) c = 2;
+      // (Where a crown is awaited on a man whose reading is known, the crown is a step up from it too:
+      // men differ by more than a small magnet's stack increment.)
+      const crownFloor = expected && cur === 1 && !Number.isNaN(this.plateau[i]) ? this.plateau[i] + T.crownStep * span : -Infinity;
+      if (plausible || expected ? v >= Math.max(t12 + (cur === 2 ? -h : h), crownFloor) : this.smooth[i] >= t12 - (cur === 2 ? h : 0))
+        c = 2;
       else if (v >= t01 + (cur === 0 ? h : -h)) c = 1;
       else if (!this.coded && v <= tFlip + ((this.flippedMask >>> i) & 1 ? h : -h) / 2) c = 1;
       else c = 0;
@@ -368,6 +365,9 @@ export class BoardReader {
         // sitting better (nudged to the centre, a finger let go, a neighbour knocked away) and
         // never counts as a coin added.
         if (cur >= 1 && Math.abs(v - sm) <= T.steady * span) {
+          // (A small step — a crown put on a small magnet's man upside down — may never read unsteady:
+          // a reading that has left the last plateau starts a new run.)
+          if (this.steadyRun[i] > T.plateauFrames && Math.abs(sm - this.plateau[i]) > T.steady * span) this.steadyRun[i] = 0;
           if (++this.steadyRun[i] === T.plateauFrames) {
             const base = this.plateau[i];
             const up = sm - base;
@@ -406,18 +406,14 @@ export class BoardReader {
       // A man the game confirmed reading higher where no stack can be, on a square whose levels were
       // only learnt from play: it sits better than any coin seen there (its level rises with it).
       if (cur === 1 && c === 2 && !plausible && !expected && !cal.measured[i]) this.learn(i, 1, v, t, raw);
-      // (A coin coming down on an empty square reading about where one coin and two meet — a king
-      // off-centre, a man well centred — has noise flip the call between them from frame to frame:
-      // that does not restart its wait. The coin is down either way; one or two is the soft call.)
-      const flicker = cur === 0 && c > 0 && this.pending[i] > 0;
-      if (this.pending[i] !== c && !flicker) {
-        this.pending[i] = c;
+      // (A coin coming down where one coin and two meet — a king off-centre — has noise flip the
+      // call every frame: that does not restart its wait; one or two is the soft call.)
+      if (this.pending[i] !== c && !(cur === 0 && c > 0 && this.pending[i] > 0)) {
         this.pendingSince[i] = t;
-        this.pendingFrames[i] = 1;
-      } else {
-        this.pending[i] = c;
-        this.pendingFrames[i]++;
+        this.pendingFrames[i] = 0;
       }
+      this.pending[i] = c;
+      this.pendingFrames[i]++;
       // Where the game allows no stack, two coins must be read for a sustained time.
       const hold = c === 2 && !plausible ? o.unexpectedStackMs : c === 1 && cur === 0 && v < t01 ? o.upsideDownMs : o.debounceMs;
       // A coin is counted put down once its reading stops moving (a coin carried low over the
@@ -447,6 +443,7 @@ export class BoardReader {
       }
     }
     this.steadyFrames = steady && !first ? this.steadyFrames + 1 : 0;
+    this.noises.endFrame();
     // Two coins read where the game allows no stack, on a square whose levels were never
     // measured (only learnt from play): the evidence cannot tell a stack from a man sitting better than any coin seen
     // there before. The game decides (see the tracker).

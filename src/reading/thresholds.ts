@@ -94,8 +94,10 @@ export const THRESHOLDS = {
   flipDriftMargin: 0.05,
   /** The noise assumed on a square (σ, counts) until its own has been measured on empty frames. */
   assumedNoise: 3,
-  /** Weight of each quiet empty frame in a square's measured noise (slow: a few hundred frames). */
+  /** Weight of each quiet empty frame in a square's measured noise (slow: about 50 frames). */
   noiseWeight: 0.02,
+  /** A square's noise is its own once measured on this many quiet empty frames; before that, the board's. */
+  noiseMeasuredFrames: 50,
 
   // ---- confidence
   /** Confidence is the distance from the nearest threshold relative to this much of a coin step (1 at or beyond). */

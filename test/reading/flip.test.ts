@@ -138,4 +138,52 @@ describe('the reader on a board whose flipped coin reads 0.3 of a step below emp
     expect(r.counts[0]).toBe(0);
     expect(r.view().flipped).toBe(0);
   });
+
+  it('a crown put on the man upside down a tenth of a step lower, never reading unsteady on the way, is seen (a small magnet glued proud)', () => {
+    const r = new BoardReader({}, board(160, 0.23));
+    r.setStackPrior(1);
+    let t = run(r, 0, 1000, () => 500);
+    // The man lands a little off-centre, then the crown is awaited on it.
+    t = run(r, t, 50, (x) => 500 + ((x - 1000) / 50) * 0.9 * 160);
+    t = run(r, t, 500, () => 500 + 0.9 * 160);
+    expect(r.counts[0]).toBe(1);
+    r.setStackPrior(0, 1);
+    t = run(r, t, 500, () => 500 + 0.9 * 160);
+    // The crown upside down, put down gently: its reversed field, a coin and a magnet higher, takes 0.09 of a step over 150 ms.
+    const from = t;
+    t = run(r, t, 150, (x) => 500 + (0.9 - ((x - from) / 150) * 0.09) * 160);
+    t = run(r, t, 300, () => 500 + 0.81 * 160);
+    expect(r.view().flipped & 1).toBe(1);
+    expect(r.counts[0]).toBe(1);
+  });
+
+  it('where a crown is awaited, a man reading high is not the crown until a step up from its own reading', () => {
+    const r = new BoardReader({}, board(160, 0.23));
+    r.setStackPrior(1);
+    let t = run(r, 0, 1000, () => 500);
+    // A strong man, well centred: 8 % above the square's one-coin level, a third of a small magnet's stack increment.
+    t = run(r, t, 50, (x) => 500 + ((x - 1000) / 50) * 1.08 * 160);
+    t = run(r, t, 300, () => 500 + 1.08 * 160);
+    r.setStackPrior(0, 1);
+    t = run(r, t, 1000, () => 500 + 1.08 * 160);
+    expect(r.counts[0]).toBe(1);
+    // The crown on top: the stack increment over the man.
+    t = run(r, t, 50, () => 500 + (1.08 + 0.1) * 160);
+    t = run(r, t, 300, () => 500 + (1.08 + 0.2) * 160);
+    expect(r.counts[0]).toBe(2);
+  });
+
+  it("a square whose man never left it takes the board's measured noise, not the guess; a coin lifted does not count its reading's lag as noise", () => {
+    const r = new BoardReader({}, board(160, 0.23));
+    let t = run(r, 0, 200, () => 660);
+    t = run(r, t, 2000, () => 660);
+    expect(r.counts[0]).toBe(1);
+    // (noise ±2 counts uniform: σ ≈ 1.2; the guess before anything is measured is 3)
+    expect(r.noise(1)).toBeLessThan(2);
+    expect(r.noise(1)).toBeGreaterThan(0.8);
+    t = run(r, t, 60, () => 500);
+    t = run(r, t, 3000, () => 500);
+    expect(r.counts[0]).toBe(0);
+    expect(r.noise(1)).toBeLessThan(2);
+  });
 });
