@@ -91,11 +91,12 @@ export class Table {
     this.wait(100);
   }
 
-  /** Puts the game's position on the board and waits until the tracker says ready. */
+  /** Puts the game's position on the board and waits until the tracker says ready (as players do: up to 5 s). */
   setUp(pos: Position = this.game.position): void {
     const counts = countsOf(pos);
     for (let s = 1; s <= 32; s++) this.sim.set(s, counts[s - 1]!, { color: colorOf(pos, s) ?? undefined });
     this.wait(600);
+    for (let k = 0; k < 44 && this.feeding && this.tracker.phase === 'setup'; k++) this.wait(100);
   }
 
   wait(ms: number): void {
