@@ -287,7 +287,8 @@ export class BoardReader {
       // Candidate count, with hysteresis towards the current one. A reading clearly below the
       // square's own empty level is a coin lying magnet-up: a coin (1), flagged to be turned over.
       let c: number;
-      const tFlip = cal.empty[i] - this.flipBar(i) * span;
+      // (Worked out only below empty: a flip bar is always more than the hysteresis below it.)
+      const tFlip = (v < cal.empty[i] || this.smooth[i] < cal.empty[i]) && !this.coded ? cal.empty[i] - this.flipBar(i) * span : -Infinity;
       // (One coin or two from the smoothed reading where a stack must hold a while, without
       // hysteresis going up: the wait is the guard, and frame noise would keep restarting it.)
       // (Where a crown is awaited on a man whose reading is known, the crown is a step up from it too:
