@@ -1,5 +1,6 @@
 // Regenerates the computed parts of the hardware docs:
-//   hardware/README.md   every <!-- physics:NAME --> … <!-- /physics:NAME --> block and
+//   hardware/README.md   every <!-- physics:NAME --> … <!-- /physics:NAME --> block (the magnet
+//                        build guide's from build-guide.ts) and
 //                        every inline figure <!--f:NAME-->…<!--/f--> (physics.ts keyFigures)
 //   src/sensors/hall-table.ts   the field table of the emulated board's sensor model
 // Run: node bin/run-ts.js hardware/tools/readme.ts
@@ -9,11 +10,12 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { blocks as physicsBlocks, hallTableModule, keyFigures, HALL_TABLE_PATH } from './physics.ts';
 import { budgetTable, totals } from './bom.ts';
+import { builderTable, guideFigures } from './build-guide.ts';
 
 export const README_PATH = fileURLToPath(new URL('../README.md', import.meta.url));
 
 export function blocks(): Record<string, string> {
-  return { ...physicsBlocks(), budget: budgetTable() };
+  return { ...physicsBlocks(), budget: budgetTable(), builders: builderTable() };
 }
 
 /** The physics figures and the BOM totals quoted in the README's prose. */
@@ -21,6 +23,7 @@ export function allFigures(): Record<string, string> {
   const t = totals();
   return {
     ...keyFigures(),
+    ...guideFigures(),
     electronicsUsd: t.electronics.toFixed(2),
     ownUsd: t.withOwnPiecepack.toFixed(2),
     newUsd: t.everythingNew.toFixed(2),

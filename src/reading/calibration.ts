@@ -133,6 +133,45 @@ export class Calibration {
   /** The set is polarity-coded: levels are distances from empty either way (BoardReader folds readings). */
   coded = false;
 
+  /**
+   * How far below its own empty level, in coin steps, a reading on square i
+   * holds a coin lying magnet-up, for a square whose noise is `noise` (σ,
+   * counts). From the square's own stack increment (two − one where a stack
+   * was seen there, else at most THRESHOLDS.flipUnseenStack): a flipped coin's magnet sits nearly a coin
+   * higher with its field reversed, so it reads at least THRESHOLDS.flipPerStack
+   * increments below empty, however off-centre; the bar sits flipFraction of
+   * the way there, but never within the square's noise (and drift) of empty.
+   * Where the square's empty level was only guessed from the others, the
+   * fixed fallback (THRESHOLDS.upsideDown).
+   */
+  flipBar(i: number, noise: number): number {
+    const T = THRESHOLDS;
+    if (!this.emptyKnown[i]) return T.upsideDown;
+    const span = Math.max(1, this.span(i));
+    // (Where no stack was ever seen on the square, its two-coin level is the board's ratio or the
+    // nominal one: the increment is taken no larger than the smallest a working board gives.)
+    const stack = this.stackStep(i);
+    return Math.max((T.flipNoiseSigmas * noise) / span + T.flipDriftMargin, T.flipFraction * T.flipPerStack * stack);
+  }
+
+  /**
+   * How far below the man's own plateau, in coin steps, a reading on square
+   * i (where a crown is awaited) holds the crown lying magnet-up on it:
+   * THRESHOLDS.crownFlipPerStack of the stack increment, clear of the
+   * square's noise (a step between two plateaus a moment apart: no drift).
+   */
+  crownFlipBar(i: number, noise: number): number {
+    const T = THRESHOLDS;
+    return Math.max((T.flipNoiseSigmas * noise) / Math.max(1, this.span(i)), T.flipFraction * T.crownFlipPerStack * this.stackStep(i));
+  }
+
+  /** The square's stack increment in coin steps, no larger than THRESHOLDS.flipUnseenStack where no stack was seen on it. */
+  private stackStep(i: number): number {
+    return this.twoKnown[i]
+      ? (this.two[i] - this.one[i]) / Math.max(1, this.span(i))
+      : Math.min(this.stackRatio - 1, THRESHOLDS.flipUnseenStack);
+  }
+
   /** Coin delta (one − empty) of a square. */
   span(i: number): number {
     return this.one[i] - this.empty[i];

@@ -15,6 +15,7 @@
 // Pure: time comes from the frames.
 
 import { Calibration, NOMINAL, SQUARE_COUNT, median, occupancyConflicts } from './calibration.ts';
+import { SquareNoise } from './noise.ts';
 import { FIRM_STACK, THRESHOLDS as T } from './thresholds.ts';
 import { DEFAULT_READER, UNREAD, type BoardView, type ReaderFeedback, type ReaderOptions } from './view.ts';
 
@@ -58,8 +59,9 @@ export class BoardReader {
   private readonly faintSince = new Float64Array(SQUARE_COUNT).fill(Infinity);
   /** an empty-or-one call the game settled on a faint reading, held while it stays faint (−1: none) */
   private readonly held = new Int8Array(SQUARE_COUNT).fill(-1);
-  /** the previous frame's reading of each square */
+  /** the previous frame's reading of each square, and the one before */
   private readonly last = new Float64Array(SQUARE_COUNT);
+  private readonly before = new Float64Array(SQUARE_COUNT);
   /** frame time each square's count last changed */
   readonly settledSince = new Float64Array(SQUARE_COUNT);
   private readonly learnt = new Uint8Array(SQUARE_COUNT);
@@ -81,6 +83,10 @@ export class BoardReader {
   private readonly highSeen = new Float64Array(SQUARE_COUNT).fill(-Infinity);
   /** see BoardView.unclear (from the last attempt to calibrate from a set-up) */
   private unclearMask = 0;
+  /** where a crown is awaited: the man's plateau before a step down as deep as a coin upside down (NaN: none) */
+  private readonly crownFlipBase = new Float64Array(SQUARE_COUNT).fill(NaN);
+  /** each square's frame noise, measured on quiet empty frames */
+  private readonly noises = new SquareNoise();
 
   constructor(options: Partial<ReaderOptions> = {}, calibration?: Calibration) {
     this.options = { ...DEFAULT_READER, ...options };
@@ -203,9 +209,19 @@ export class BoardReader {
     };
   }
 
-  /** Squares where a stack is plausible (see setStackPrior). */
-  get stackPrior(): number {
-    return this.stackMask;
+  /** A square's measured frame noise (σ, counts; see SquareNoise). */
+  noise(square: number): number {
+    return this.noises.sigma(square - 1);
+  }
+
+  /** How far below its empty level (coin steps) square i reads a coin upside down: its own bar once calibrated (Calibration.flipBar). */
+  flipBar(i: number): number {
+    return this.calibrated ? this.calibration.flipBar(i, this.noise(i + 1)) : T.upsideDown;
+  }
+
+  /** Where a crown is awaited on square i: how far below the man's plateau (coin steps) the crown lies magnet-up (Calibration.crownFlipBar). */
+  private crownFlipBar(i: number): number {
+    return this.calibrated ? this.calibration.crownFlipBar(i, this.noise(i + 1)) : T.upsideDown;
   }
 
   /** Is any square waiting out its debounce? */
@@ -233,6 +249,8 @@ export class BoardReader {
       const raw = readings[i];
       const quiet = Math.abs(raw - this.rawSmooth[i]) <= steadyTol;
       if (!quiet) steady = false;
+      // (Noise from quiet frames of a square that has stood empty a moment.)
+      this.noises.see(i, raw, quiet && !first && this.counts[i] === 0 && this.pending[i] < 0 && t - this.settledSince[i] >= o.learnAfterMs);
       this.rawSmooth[i] = first ? raw : this.rawSmooth[i] + T.smoothing * (raw - this.rawSmooth[i]);
       if (quiet && !first) {
         if (this.rawSmooth[i] < this.lowSeen[i]) this.lowSeen[i] = this.rawSmooth[i];
@@ -269,10 +287,15 @@ export class BoardReader {
       // Candidate count, with hysteresis towards the current one. A reading clearly below the
       // square's own empty level is a coin lying magnet-up: a coin (1), flagged to be turned over.
       let c: number;
-      const tFlip = cal.empty[i] - T.upsideDown * span;
+      // (Worked out only below empty: a flip bar is always more than the hysteresis below it.)
+      const tFlip = (v < cal.empty[i] || this.smooth[i] < cal.empty[i]) && !this.coded ? cal.empty[i] - this.flipBar(i) * span : -Infinity;
       // (One coin or two from the smoothed reading where a stack must hold a while, without
       // hysteresis going up: the wait is the guard, and frame noise would keep restarting it.)
-      if (plausible || expected ? v >= t12 + (cur === 2 ? -h : h) : this.smooth[i] >= t12 - (cur === 2 ? h : 0)) c = 2;
+      // (Where a crown is awaited on a man whose reading is known, the crown is a step up from it too:
+      // men differ by more than a small magnet's stack increment.)
+      const crownFloor = expected && cur === 1 && !Number.isNaN(this.plateau[i]) ? this.plateau[i] + T.crownStep * span : -Infinity;
+      if (plausible || expected ? v >= Math.max(t12 + (cur === 2 ? -h : h), crownFloor) : this.smooth[i] >= t12 - (cur === 2 ? h : 0))
+        c = 2;
       else if (v >= t01 + (cur === 0 ? h : -h)) c = 1;
       else if (!this.coded && v <= tFlip + ((this.flippedMask >>> i) & 1 ? h : -h) / 2) c = 1;
       else c = 0;
@@ -326,16 +349,26 @@ export class BoardReader {
       this.confidence[i] = Math.min(1, d / (T.confidenceScale * span));
       if (c === cur) {
         this.pending[i] = -1;
+        this.before[i] = this.last[i];
         this.last[i] = v;
+        if (cur === 1 && expected && !Number.isNaN(this.crownFlipBase[i])) {
+          if (sm < this.crownFlipBase[i] - (this.crownFlipBar(i) * span) / 2) flipped |= 1 << i;
+          else this.crownFlipBase[i] = NaN;
+        } else this.crownFlipBase[i] = NaN;
         if (cur === 1 && sm <= tFlip) flipped |= 1 << i;
         else if (cur === 1 && (this.flippedMask >>> i) & 1 && sm < t01) flipped |= 1 << i;
-        this.learn(i, cur, v, t, raw);
+        // (Not from a coin reading about half a step: on a coded board, folded up, a coin upside down
+        // would teach its square a man's level that far down, and then read as a man of the other side.)
+        if (!(this.coded && (half >>> i) & 1)) this.learn(i, cur, v, t, raw);
         // Plateau to plateau: a steady reading that stepped by a coin's fraction from the last
         // steady reading, with no lift between. Where a crown is awaited a step up is the crown
         // put on; on a stack a step down is a coin taken off. Anywhere else a step up is a coin
         // sitting better (nudged to the centre, a finger let go, a neighbour knocked away) and
         // never counts as a coin added.
         if (cur >= 1 && Math.abs(v - sm) <= T.steady * span) {
+          // (A small step — a crown put on a small magnet's man upside down — may never read unsteady:
+          // a reading that has left the last plateau starts a new run.)
+          if (this.steadyRun[i] > T.plateauFrames && Math.abs(sm - this.plateau[i]) > T.steady * span) this.steadyRun[i] = 0;
           if (++this.steadyRun[i] === T.plateauFrames) {
             const base = this.plateau[i];
             const up = sm - base;
@@ -352,6 +385,10 @@ export class BoardReader {
               this.learnt[i] = 0;
               this.confirmed[i] = 0;
               changed = true;
+            } else if (!Number.isNaN(base) && cur === 1 && expected && base - sm >= this.crownFlipBar(i) * span) {
+              // A step DOWN where a crown is awaited, as deep as a coin upside down: the crown
+              // was put on the man magnet-up (its reversed field, a coin higher, takes from the man's).
+              this.crownFlipBase[i] = base;
             } else if (!Number.isNaN(base) && cur === 2 && base - sm >= o.plateauStep * span && sm < cal.two[i]) {
               this.counts[i] = 1;
               this.frozen[i] = 0;
@@ -370,16 +407,22 @@ export class BoardReader {
       // A man the game confirmed reading higher where no stack can be, on a square whose levels were
       // only learnt from play: it sits better than any coin seen there (its level rises with it).
       if (cur === 1 && c === 2 && !plausible && !expected && !cal.measured[i]) this.learn(i, 1, v, t, raw);
-      if (this.pending[i] !== c) {
-        this.pending[i] = c;
+      // (A coin coming down where one coin and two meet — a king off-centre — has noise flip the
+      // call every frame: that does not restart its wait; one or two is the soft call.)
+      if (this.pending[i] !== c && !(cur === 0 && c > 0 && this.pending[i] > 0)) {
         this.pendingSince[i] = t;
-        this.pendingFrames[i] = 1;
-      } else this.pendingFrames[i]++;
+        this.pendingFrames[i] = 0;
+      }
+      this.pending[i] = c;
+      this.pendingFrames[i]++;
       // Where the game allows no stack, two coins must be read for a sustained time.
       const hold = c === 2 && !plausible ? o.unexpectedStackMs : c === 1 && cur === 0 && v < t01 ? o.upsideDownMs : o.debounceMs;
       // A coin is counted put down once its reading stops moving (a coin carried low over the
-      // square, or still coming down, is not there yet).
-      const still = c < cur || Math.abs(v - this.last[i]) <= T.still * span;
+      // square, or still coming down, is not there yet): two frame steps in a row (at the top of
+      // a coin carried past, one step reads still).
+      const tol = T.still * span;
+      const still = c < cur || (Math.abs(v - this.last[i]) <= tol && Math.abs(this.last[i] - this.before[i]) <= tol);
+      this.before[i] = this.last[i];
       this.last[i] = v;
       if (still && this.pendingFrames[i] >= o.debounceFrames && t - this.pendingSince[i] >= hold) {
         // A change between one and two coins that came as a clear step from the last steady
@@ -401,6 +444,7 @@ export class BoardReader {
       }
     }
     this.steadyFrames = steady && !first ? this.steadyFrames + 1 : 0;
+    this.noises.endFrame();
     // Two coins read where the game allows no stack, on a square whose levels were never
     // measured (only learnt from play): the evidence cannot tell a stack from a man sitting better than any coin seen
     // there before. The game decides (see the tracker).

@@ -48,15 +48,56 @@ export const THRESHOLDS = {
   /** A faint reading counted empty may be read as a coin still there (half-lifted) only this long (ms). */
   faintCoinMs: 2000,
   /**
-   * A reading more than this BELOW its own empty level is a coin lying
-   * magnet-up (a magnet glued the wrong way, or a coin put down upside down):
-   * counted as a coin, and the player is told to turn it over. A magnet-up coin
-   * reads about 0.6 of a step below empty (its magnet a coin's thickness
-   * higher: hardware/README.md), 0.45 at the farthest a coin can lie
-   * off-centre, less with a weak magnet; drift and an empty level estimated
-   * from the other squares stay well inside 0.3.
+   * The FALLBACK before a square's own levels are known (the board not yet
+   * calibrated, or the square's empty level only guessed from the others): a
+   * reading more than this BELOW its own empty level is a coin lying magnet-up
+   * (a magnet glued the wrong way, or a coin put down upside down): counted as
+   * a coin, and the player is told to turn it over. Once calibrated, each
+   * square's own bar is derived from its measured stack increment and noise
+   * (Calibration.flipBar, with the flip* figures below). 0.36: the specified
+   * 12 × 1 mm magnet's flipped coin reads 0.61 of a step below empty (0.52 at
+   * 3 mm off-centre), and an empty level estimated from the other squares
+   * (the sensors' zero levels differ) stays inside 0.3.
    */
   upsideDown: 0.36,
+  /**
+   * A coin upside down has its magnet on top of the coin, field reversed: a
+   * coin's height above where it sits in a man, less its own thickness. So it
+   * always reads further below empty than a king's upper coin reads above a
+   * man (the stack increment, measured on each board): over every magnet and
+   * stack-up in magnet-physics.ts (test/reading/flip.test.ts) at least this
+   * many stack increments, 3 mm off-centre, with a coin 8 % weaker than the
+   * board's best (the least: a small thin 6 × 1 mm magnet on a thin tile; the
+   * 8–12 mm magnets of the build guide give 0.9 and more).
+   */
+  flipPerStack: 0.75,
+  /**
+   * The stack increment assumed where none was seen on the square (the
+   * nominal ratio is a guess): about the smallest a board that tells kings
+   * from men gives (a magnet glued proud under a 3 mm coin: 0.23).
+   */
+  flipUnseenStack: 0.25,
+  /**
+   * A crowning coin put on its man upside down takes its reversed field, a
+   * coin and a magnet higher, from the man's reading: at least this many
+   * stack increments (every magnet and stack-up, 3 mm off-centre, 8 % weak;
+   * test/reading/flip.test.ts). Where a crown is awaited, a plateau that far
+   * (flipFraction of it, and at least flipNoiseSigmas of noise) below the
+   * man's is that crown.
+   */
+  crownFlipPerStack: 0.22,
+  /** The derived flip bar sits at this fraction of that worst flipped reading (the rest is the margin on the empty side). */
+  flipFraction: 0.6,
+  /** …and never closer to empty than this many σ of the square's own measured noise… */
+  flipNoiseSigmas: 6,
+  /** …plus this much of a coin step (the empty level follows drift only this closely, see driftWindow). */
+  flipDriftMargin: 0.05,
+  /** The noise assumed on a square (σ, counts) until its own has been measured on empty frames. */
+  assumedNoise: 3,
+  /** Weight of each quiet empty frame in a square's measured noise (slow: about 50 frames). */
+  noiseWeight: 0.02,
+  /** A square's noise is its own once measured on this many quiet empty frames; before that, the board's. */
+  noiseMeasuredFrames: 50,
 
   // ---- confidence
   /** Confidence is the distance from the nearest threshold relative to this much of a coin step (1 at or beyond). */
@@ -72,6 +113,10 @@ export const THRESHOLDS = {
    * farthest off-centre with a weak magnet.
    */
   halfBar: 0.75,
+  // (Not derived from the stack increment like the flip bar: a thick magnet's flipped coin reads
+  // up to 0.8 of a step, a thin one's 0.6, but the thick one's stack increment is the smaller.
+  // Where they overlap a coin of the wrong colour off-centre, the tracker tells them apart by
+  // the last move: the man just moved is the mover's own coin, so it lies upside down.)
   /** A set-up with at least this many coins reading clearly below the empty squares is a polarity-coded board. */
   codedMinCoins: 4,
 

@@ -14,7 +14,7 @@
 import { HALL } from './hall-table.ts';
 import { mulberry32, type Rng } from '../common/prng.ts';
 import { sensorRead, type SelectFault } from './mux.ts';
-import { fieldTable, magnet as magnetOf } from './magnet-physics.ts';
+import { GEOMETRY, fieldAt, fieldTable, magnet as magnetOf, type Geometry } from './magnet-physics.ts';
 
 export interface HallModelOptions {
   seed: number;
@@ -32,6 +32,8 @@ export interface HallModelOptions {
    * its fields computed from the same geometry.
    */
   magnet?: string;
+  /** The square's stack-up (magnet-physics.ts GEOMETRY unless given: e.g. thicker coins, magnets glued proud under them). */
+  geometry?: Geometry;
   /** Build faults, for `crownhead doctor`'s tests: none on a good board. */
   faults?: HallFaults;
 }
@@ -62,17 +64,9 @@ interface Coin {
   color: 'black' | 'white';
 }
 
-/** Linear interpolation in the table; 0 beyond its last distance. */
+/** The table's field at sideways distance d; 0 beyond its last distance. */
 function interp(ys: readonly number[], d: number): number {
-  const xs = HALL.offsets;
-  if (d <= xs[0]) return ys[0];
-  for (let i = 1; i < xs.length; i++) {
-    if (d <= xs[i]) {
-      const t = (d - xs[i - 1]) / (xs[i] - xs[i - 1]);
-      return ys[i - 1] + t * (ys[i] - ys[i - 1]);
-    }
-  }
-  return 0;
+  return fieldAt(HALL.offsets, ys, d);
 }
 
 /** (row, column) of a PDN square, row 0 = squares 1–4. */
@@ -95,7 +89,8 @@ export class HallModel {
     this.options = { ...DEFAULT_HALL_MODEL, ...options };
     this.random = mulberry32(Math.imul(this.options.seed, 0x9e3779b1));
     const key = this.options.magnet ?? HALL_MAGNET;
-    this.table = key === HALL_MAGNET ? HALL : fieldTable(magnetOf(key), HALL.offsets);
+    const g = this.options.geometry ?? GEOMETRY;
+    this.table = key === HALL_MAGNET && g === GEOMETRY ? HALL : fieldTable(magnetOf(key), HALL.offsets, g);
     const [sTyp, sMin, sMax] = HALL.sens;
     const [qTyp, qMin, qMax] = HALL.quiescent;
     const draw = (typ: number, min: number, max: number) => {

@@ -165,19 +165,48 @@ export function magnet(key: string): Magnet {
   return { key, diameter: d, thickness: t, grade: p[3], br, price: 0 };
 }
 
-/** A magnet's field against sideways distance from the sensor (gauss): a lone coin, a king's upper coin, a coin upside down. */
+/**
+ * Heights of a square's magnets above the Hall element (near face), mm: a lone
+ * coin's (or a king's lower coin's), a king's upper coin's, a coin lying
+ * upside down (its magnet now at the top of the coin, field reversed) and a
+ * king's upper coin upside down. A coin's magnet is one "level" (the coin with
+ * its magnet: `coin`, plus the magnet where it is glued proud under the coin)
+ * above the one below it; turned over, the magnet's near face sits a level
+ * less the magnet's thickness higher.
+ */
+export function heights(m: Magnet, g: Geometry = GEOMETRY): { lower: number; upper: number; flipped: number; flippedUpper: number } {
+  const z = z1(g),
+    level = g.coin + (g.mount === 'glued' ? m.thickness : 0);
+  return { lower: z, upper: z + level, flipped: z + level - m.thickness, flippedUpper: z + 2 * level - m.thickness };
+}
+
+/** A magnet's field against sideways distance from the sensor (gauss): a lone coin, a king's upper coin, a coin upside down (alone, and on top of a man). */
 export function fieldTable(
   m: Magnet,
   offsets: readonly number[],
   g: Geometry = GEOMETRY,
-): { lower: number[]; upper: number[]; flipped: number[] } {
-  const z = z1(g);
+): { lower: number[]; upper: number[]; flipped: number[]; flippedUpper: number[] } {
+  const h = heights(m, g);
   return {
-    lower: offsets.map((o) => discBz(m, o, z)),
-    upper: offsets.map((o) => discBz(m, o, z + g.coin)),
-    flipped: offsets.map((o) => -discBz(m, o, z + g.coin - m.thickness)),
+    lower: offsets.map((o) => discBz(m, o, h.lower)),
+    upper: offsets.map((o) => discBz(m, o, h.upper)),
+    flipped: offsets.map((o) => -discBz(m, o, h.flipped)),
+    flippedUpper: offsets.map((o) => -discBz(m, o, h.flippedUpper)),
   };
 }
+
+/** Linear interpolation of a field table (`ys` sampled at `xs`, ascending) at distance d; 0 beyond its last distance. */
+export function fieldAt(xs: readonly number[], ys: readonly number[], d: number): number {
+  if (d <= xs[0]) return ys[0];
+  for (let i = 1; i < xs.length; i++) {
+    if (d <= xs[i]) {
+      const t = (d - xs[i - 1]) / (xs[i] - xs[i - 1]);
+      return ys[i - 1] + t * (ys[i] - ys[i - 1]);
+    }
+  }
+  return 0;
+}
+
 export function sensor(key: string): Sensor {
   const s = SENSORS.find((x) => x.key === key);
   if (!s) throw new Error(`no sensor ${key}`);
@@ -198,9 +227,17 @@ export interface Geometry {
   coin: number;
   /** square pitch (2-inch piecepack tiles of 2 × 2 squares) */
   pitch: number;
+  /**
+   * How the magnet sits in the coin: 'flush' — in a recess, flush with the
+   * coin's underside (`coin` includes it: turned over, its near face is
+   * coin − magnet thickness higher); 'glued' — glued proud under a coin
+   * `coin` thick (a king's upper magnet then sits coin + magnet thickness
+   * higher, a coin turned over has its magnet one coin thickness higher).
+   */
+  mount: 'flush' | 'glued';
 }
 
-export const GEOMETRY: Geometry = { tile: 2.5, gap: 0.5, element: 0.8, coin: 3, pitch: 25.4 };
+export const GEOMETRY: Geometry = { tile: 2.5, gap: 0.5, element: 0.8, coin: 3, pitch: 25.4, mount: 'flush' };
 
 /** Distance from the underside of the bottom coin (= the magnet's lower face) to the Hall element. */
 export function z1(g: Geometry = GEOMETRY): number {
@@ -281,13 +318,14 @@ export function pieceField(m: Magnet, s: Situation, g: Geometry = GEOMETRY): num
     z = z1(g);
   const [p0, p1] = [s.poles?.[0] ?? 1, s.poles?.[1] ?? s.poles?.[0] ?? 1];
   if (s.coins === 0) return 0;
+  const h = heights(m, g);
   if (s.flipped) {
     if (s.coins !== 1) throw new Error('only a single coin is modelled upside down');
     // the magnet is now at the top of the coin, its field reversed
-    return -p0 * discBz(m, rho, z + g.coin - m.thickness);
+    return -p0 * discBz(m, rho, h.flipped);
   }
   let b = p0 * discBz(m, rho, z);
-  if (s.coins === 2) b += p1 * discBz(m, rho, z + g.coin);
+  if (s.coins === 2) b += p1 * discBz(m, rho, h.upper);
   return b;
 }
 

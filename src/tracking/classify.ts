@@ -89,12 +89,15 @@ export function classify(boards: readonly Counts[], s: Situation): { verdict: Ve
     return { verdict: { kind: 'part-way', partial, finished: looksFinished(view, s.counts, partial) }, board: b };
   }
   // A fast reply: a reply always puts a piece down somewhere new, seen put down (a square whose
-  // coins never changed is the same piece standing still); the crown comes before any reply.
-  if (!crownBlocks && board.some((c, i) => c > s.counts[i])) {
+  // coins never changed is the same piece standing still); the crown comes before any reply. (On
+  // any reading of the soft squares: a king that landed a moment before the reply began may read
+  // as one coin, off-centre, where the game has it land.)
+  for (const b of crownBlocks ? [] : boards) {
+    if (!b.some((c, i) => c > s.counts[i])) continue;
     for (const o1 of s.outs) {
       if (o1.move.crowned) continue;
-      const replies = outcomes(o1.after, s.options).filter((o2) => matchesResult(board, o2) && s.placements.includes(o2.move.to));
-      if (replies.length) return { verdict: { kind: 'fast-reply', first: o1, replies }, board };
+      const replies = outcomes(o1.after, s.options).filter((o2) => matchesResult(b, o2) && s.placements.includes(o2.move.to));
+      if (replies.length) return { verdict: { kind: 'fast-reply', first: o1, replies }, board: b };
     }
   }
   if (crownBlocks) return { verdict: { kind: 'crown-missing', partial: false }, board };

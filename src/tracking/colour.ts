@@ -29,7 +29,7 @@ export interface ColourIssues {
  * opponent's coin under the man: no issue. Nothing on a board glued the old
  * way (colour checks off).
  */
-export function colourIssues(v: BoardView, pos: Position): ColourIssues {
+export function colourIssues(v: BoardView, pos: Position, men = 0, moved = 0): ColourIssues {
   if (!v.coded) return { wrong: 0, upsideDown: 0 };
   const other = (pos.black & v.whiteSide) | (pos.white & v.blackSide);
   // A king on the other side's colour is wrong only if it reads like a stack of that colour: a
@@ -41,7 +41,22 @@ export function colourIssues(v: BoardView, pos: Position): ColourIssues {
     const signed = v.signed;
     for (let i = 0; i < 32; i++) if ((kingsOther >>> i) & 1 && Math.abs(signed[i]) >= WRONG_KING) wrongKings |= 1 << i;
   }
-  return { wrong: (other & ~pos.kings & ~v.half) | wrongKings, upsideDown: other & v.half & ~pos.kings };
+  // (A man the hand just moved is its own coin: reading the other way, however far, it lies upside
+  // down — on a square whose levels were only estimated a strong sensor reads it a full step.)
+  const flipped = other & (v.half | moved) & ~(pos.kings & ~men);
+  return { wrong: (other & ~pos.kings & ~flipped) | wrongKings, upsideDown: flipped };
+}
+
+/**
+ * Coded board, mid-move: coins lying magnet-up — a man of the position
+ * reading about half a step on the other side, or, where the position has no
+ * piece (the mover's piece landing), a coin reading about half a step on the
+ * side not moving (a mover's coin upside down).
+ */
+function movingUpsideDown(v: BoardView, pos: Position): number {
+  const men = (pos.black & v.whiteSide) | (pos.white & v.blackSide);
+  const landing = ~(pos.black | pos.white) & (pos.turn === 'black' ? v.whiteSide : v.blackSide);
+  return (men & ~pos.kings & v.half) | (landing & v.half & v.counts.reduce((m, c, i) => (c === 1 ? m | (1 << i) : m), 0));
 }
 
 /**
@@ -133,26 +148,47 @@ export class ColourWatch {
   /** When the issues now standing will have stood long enough to be said (look again then). */
   due = -Infinity;
 
-  constructor(private readonly graceMs: number) {}
+  constructor(
+    private readonly graceMs: number,
+    /** the grace for coins upside down alone (see TrackerOptions.flipGraceMs) */
+    private readonly flipGraceMs = graceMs,
+  ) {}
 
   /**
    * A coin lying magnet-up (counted as a coin: the player is asked to turn it
    * over); on a coded board also a coin of the wrong side where a piece stands.
    * Null: nothing to say (yet).
    */
-  reminder(v: BoardView, pos: Position, t: number, kind: 'moving' | 'in-sync'): Reminder | null {
+  reminder(
+    v: BoardView,
+    pos: Position,
+    t: number,
+    kind: 'moving' | 'in-sync' | 'awaiting-crown',
+    { mixed = 0, men = 0, moved = 0 }: { mixed?: number; men?: number; moved?: number } = {},
+  ): Reminder | null {
     if (v.coded) {
-      // Only against a settled position (mid-move a square may hold the other side's coin passing).
-      if (kind === 'moving') return null;
-      const issues = colourIssues(v, pos);
+      // Mid-move a square may hold the other side's coin passing, and a crown being put together
+      // the other side's coin: only coins upside down are said then — a man of the position, or
+      // mid-move a coin where the mover's piece lands (an empty square of the position), reading
+      // about half a step the other way (not where a king crowned with the opponent's coin may
+      // stand: `mixed`, see mixedKings).
+      const issues =
+        kind === 'moving'
+          ? { wrong: 0, upsideDown: movingUpsideDown(v, pos) & ~mixed }
+          : kind === 'awaiting-crown'
+            ? { wrong: 0, upsideDown: colourIssues(v, pos, men, moved).upsideDown & ~mixed }
+            : colourIssues(v, pos, 0, moved);
+      // (A crown put on its man magnet-up: the reader's flipped mask, on either kind of board.)
+      issues.upsideDown |= v.flipped;
       const key = issues.wrong * 3 + issues.upsideDown;
       if (key !== this.key) {
         this.key = key;
         this.since = t;
       }
       if (!issues.wrong && !issues.upsideDown) return null;
-      if (t - this.since < this.graceMs) {
-        this.due = this.since + this.graceMs;
+      const grace = issues.wrong ? this.graceMs : this.flipGraceMs;
+      if (t - this.since < grace) {
+        this.due = this.since + grace;
         return null;
       }
       return {

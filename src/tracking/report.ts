@@ -27,8 +27,11 @@ export class TrackerReport {
    * coin of the wrong colour).
    */
   setStatus(s: BoardStatus, t: number, extra: Reminder | null = null): void {
+    // (The same reminder said again is the one standing: the status does not change for it.)
+    if (extra && this.reminder && extra.message === this.reminder.message) extra = this.reminder;
     if ((s.kind === 'moving' || s.kind === 'in-sync') && !s.reminder && extra) s = { ...s, reminder: extra };
-    this.setReminder(s.kind === 'moving' || s.kind === 'in-sync' ? (s.reminder ?? null) : null, t);
+    // (While a crown is awaited the status carries no reminder: a coin upside down is said as one alone.)
+    this.setReminder(s.kind === 'moving' || s.kind === 'in-sync' ? (s.reminder ?? null) : s.kind === 'awaiting-crown' ? extra : null, t);
     const was = this.status;
     const same =
       s.kind === was.kind &&

@@ -14,6 +14,14 @@ export interface TrackerOptions {
   takebacks: boolean;
   /** A board that matches nothing must stay so this long (ms) before it is called illegal. */
   graceMs: number;
+  /**
+   * On a polarity-coded board, a man reading about half a step the other way
+   * (its coin lying magnet-up) is said once it has stood this long (ms): a
+   * coin turned over lies so for half a second or more, and nothing else
+   * reads there but for a frame or two (graceMs is for a coin of the other
+   * colour, which a crown being put together passes through).
+   */
+  flipGraceMs: number;
   /** A board part-way through a move that looks finished but wrong (a capture not removed, a jump stopped early) waits this long. */
   patienceMs: number;
   /** Huffing: jumps are optional, so a legal result must stand this long before it is committed. */
@@ -29,6 +37,7 @@ export interface TrackerOptions {
 export const DEFAULT_TRACKER: TrackerOptions = {
   takebacks: true,
   graceMs: 800,
+  flipGraceMs: 250,
   patienceMs: 2500,
   settleMs: 1200,
   fastReplyMs: 150,

@@ -39,7 +39,7 @@ export abstract class TrackerCore {
 
   constructor(game: Game, options: Partial<TrackerOptions> = {}) {
     this.options = { ...DEFAULT_TRACKER, ...options };
-    this.colours = new ColourWatch(this.options.graceMs);
+    this.colours = new ColourWatch(this.options.graceMs, this.options.flipGraceMs);
     this.game = game;
     this.updatePrior();
   }
@@ -104,7 +104,16 @@ export abstract class TrackerCore {
   protected see(view: BoardView): void {
     this.v = view;
     this.board.set(view.counts);
+    // Men of the position seen lifted since the last move (a j'adoube): put back, each is its own coin.
+    const pos = this.game.position;
+    if (this.game.plies.length !== this.handled.plies || this.game !== this.handled.game)
+      this.handled = { game: this.game, plies: this.game.plies.length, men: 0 };
+    const men = (pos.black | pos.white) & ~pos.kings;
+    for (let i = 0; i < 32; i++) if (!view.counts[i] && (men >>> i) & 1) this.handled.men |= 1 << i;
   }
+
+  /** The men of the position lifted since its last move (see see()). */
+  private handled = { game: null as Game | null, plies: 0, men: 0 };
 
   protected wasCalibrated = false;
   protected lastSides = 0;
@@ -176,10 +185,28 @@ export abstract class TrackerCore {
   /** A crowned man taken back as a stack: the square it went back to (its crown may still be on it). */
   protected crownCarried: number | null = null;
 
-  /** Sets the status; a coin magnet-up or of the wrong colour rides on an in-sync or moving one (see ColourWatch). */
+  /**
+   * Sets the status; a coin magnet-up or of the wrong colour rides on an
+   * in-sync or moving one (see ColourWatch), a coin magnet-up also on an
+   * awaited crown: a man that landed on its crowning square upside down reads
+   * like one crowned with the opponent's coin, but no crown was slipped under
+   * it while the square was never emptied. A man just moved, or lifted and
+   * put back, is the mover's own coin: reading the other way it lies upside
+   * down, however far (colourIssues' `moved`).
+   */
   protected setStatus(s: BoardStatus, t: number): void {
+    const wait = this.crownWait,
+      man = wait && !wait.touched ? 1 << (wait.square - 1) : 0;
+    const mixed = this.mixedKings() & ~man,
+      last = this.game.plies.at(-1);
     const colour =
-      (s.kind === 'moving' || s.kind === 'in-sync') && !s.reminder ? this.colours.reminder(this.v, this.game.position, t, s.kind) : null;
+      (s.kind === 'moving' || s.kind === 'in-sync' || s.kind === 'awaiting-crown') && !('reminder' in s && s.reminder)
+        ? this.colours.reminder(this.v, this.game.position, t, s.kind, {
+            mixed,
+            men: wait ? 1 << (wait.square - 1) : 0,
+            moved: (last ? 1 << (last.move.to - 1) : 0) | this.handled.men,
+          })
+        : null;
     this.said.setStatus(s, t, colour);
   }
 

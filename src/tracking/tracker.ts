@@ -436,7 +436,8 @@ export class MoveTracker extends TrackerCore {
   }
 
   /** A move and the answer, both done before the board was seen still: both committed once it has stood a moment. */
-  private onFastReply({ verdict, board, t }: Act<'fast-reply'>): void {
+  private onFastReply(a: Act<'fast-reply'>): void {
+    const { verdict, b, board, t } = a;
     if (this.expected && !sameMove(verdict.first.move, this.expected)) return this.notTheExpectedMove(board, t);
     if (this.waitingElsewhere()) return this.notHereToMake(board, t);
     // (Only once it has stood a moment: it can look like a partial state on the way.)
@@ -444,10 +445,11 @@ export class MoveTracker extends TrackerCore {
       this.setStatus({ kind: 'moving' }, t);
       return;
     }
+    this.settle(a);
     this.commit(verdict.first.move, null, t);
     // (A reply for the side played at another board is theirs to make: refused on the next look, never committed.)
     if (this.elsewhere?.side === this.game.turn) return;
-    this.commit(chooseRoute(verdict.replies, this.playing!.placements).move, board, t);
+    this.commit(chooseRoute(verdict.replies, this.playing!.placements).move, b, t);
   }
 
   /** Nothing legal explains the board: once it has stood for the grace period, illegal, diagnosed. */

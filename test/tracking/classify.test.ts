@@ -79,6 +79,19 @@ describe('classify', () => {
     expect(classify([b], situation(g, { placements: [15] })).verdict).toEqual({ kind: 'illegal' });
   });
 
+  it('a fast reply on a soft reading: a king that landed off-centre reads as one coin, the answer already down', () => {
+    const g = new Game(parseFen('W:WK3,27:B15,1'));
+    const king = find(g.position, 3, 7);
+    const after = playMove(playMove(g.position, king), find(playMove(g.position, king), 15, 18));
+    const read = board(after, { 7: 1 });
+    const s = situation(g, { placements: [7, 18] });
+    // As read (one coin on 7) nothing explains it; read with the king where the game has it land, it is the move and the answer.
+    expect(classify([read], s).verdict).toEqual({ kind: 'illegal' });
+    const { verdict, board: b } = classify([read, board(after)], s);
+    expect(verdict).toMatchObject({ kind: 'fast-reply', first: { move: { from: 3, to: 7 } } });
+    expect(b[6]).toBe(2);
+  });
+
   it('a crown awaited: the man alone (or lifted) is waiting; the opponent moving first is the crown missing; two coins is in sync', () => {
     const g = new Game(parseFen('B:W5,20:B26,1'));
     g.play(find(g.position, 26, 30));

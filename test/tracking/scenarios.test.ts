@@ -4,7 +4,8 @@
 // and every illegal-move diagnosis with its guide back.
 import { describe, expect, it } from 'vitest';
 import { Game, legalMoves, parseFen, type Move } from '../../src/rules/index.ts';
-import { RandomHand, Table } from '../harness/table.ts';
+import { RandomHand, Table, routineCalibration } from '../harness/table.ts';
+import { BoardPhysics } from '../../src/sensors/sim/index.ts';
 
 async function table(opts: ConstructorParameters<typeof Table>[0] = {}): Promise<Table> {
   const t = new Table(opts);
@@ -380,6 +381,38 @@ describe('crowning by stacking', () => {
       t.play(move(t.game, '20-16'));
       t.wait(1500);
       expect(moves(t)).toEqual(['26-30', '20-16']);
+      expect(t.alerts()).toEqual([]);
+    }
+  });
+
+  it('a board calibrated by the routine holds each square’s own levels: a ready-made crown stack put down is the crown', async () => {
+    for (let seed = 1; seed <= 12; seed++) {
+      // The levels are what each square reads (a centred coin and stack of the routine's own
+      // coins, a few per cent apart from the game's), whatever its sensor's gain: not pulled
+      // towards a nominal guess, which on a weak sensor put one coin where a stack reads.
+      const c = routineCalibration(seed);
+      const p = new BoardPhysics({ seed, motionMs: 0, noise: 0, drift: 0 });
+      for (let sq = 1; sq <= 32; sq++) {
+        const i = sq - 1;
+        p.setCoins(sq, 1, 0, { offMm: 0 });
+        const one = p.expected(sq, 0) - c.empty[i];
+        p.setCoins(sq, 2, 0, { offMm: 0 });
+        const two = p.expected(sq, 0) - c.empty[i];
+        p.setCoins(sq, 0, 0);
+        expect(Math.abs(c.one[i] - c.empty[i] - one) / one, `seed ${seed} square ${sq}: one coin`).toBeLessThan(0.2);
+        expect(Math.abs(c.two[i] - c.empty[i] - two) / two, `seed ${seed} square ${sq}: two coins`).toBeLessThan(0.2);
+      }
+      const t = await table({ game: new Game(parseFen('B:W5,20,22,23:B26,1,9,10')), routine: true, seed });
+      t.sim.lift(26);
+      t.wait(150);
+      t.sim.set(30, 2);
+      t.wait(400);
+      t.sim.lift(20);
+      t.wait(100);
+      t.sim.place(16);
+      t.wait(1200);
+      expect(moves(t), `seed ${seed}`).toEqual(['26-30', '20-16']);
+      expect(t.of('crowned').length).toBe(1);
       expect(t.alerts()).toEqual([]);
     }
   });

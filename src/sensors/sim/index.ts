@@ -1,6 +1,6 @@
 // The simulated board: physics model, hand API and timelines (see board.ts).
 export { SimBoard, type SimBoardOptions, type SimCommandRecord, type SimView } from './board.ts';
-export { BoardPhysics, DEFAULT_PHYSICS, physicsForMagnet, type Coin, type Placement, type PhysicsOptions } from './physics.ts';
+export { BoardPhysics, DEFAULT_PHYSICS, coinProfile, type CoinProfile, type Coin, type Placement, type PhysicsOptions } from './physics.ts';
 export {
   START_POSITION,
   Timeline,

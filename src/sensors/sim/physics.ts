@@ -1,20 +1,22 @@
 // Physical model of the sensor board: what each square's linear Hall sensor
-// reads for the coins standing on it. Per-sensor gain (±25 %, the SS49E's
-// sensitivity spread) and offset, per-coin magnet strength (±8 %), how far
-// off-centre each coin sits (a coin 3–4 mm off reads ~35 % lower; hands drop
-// coins off-centre, nudge them back, knock neighbours away), a non-linear
-// two-coin stack (~1.3–1.5× one coin: the upper magnet is further away), a
-// coin lying magnet-up (−0.61 of a step: its magnet reversed, a coin higher),
-// each coin's colour and, on a polarity-coded board, White's magnets the other
-// pole down (reading below empty by as much), a finger lifting a coin
-// part-way (touching it), crosstalk from the diagonal neighbours, slow thermal
-// drift, bounded Gaussian-ish noise, readings that ramp while a hand moves a
-// coin (a frame averages the scans of a moving coin), saturation near the top
-// of the sensor's output range and the 10-bit clamp. Seeded: runs replay.
+// reads for the coins standing on it, from the same magnet physics the
+// emulator's HallModel draws on (magnet-physics.ts: the field of the coins'
+// magnet, a parameter, at the sensor against how far off-centre it lies, a
+// king's upper magnet a coin higher, a coin upside down with its magnet on
+// top and its field reversed). Around that: per-sensor gain (±25 %, the
+// SS49E's sensitivity spread) and offset, per-coin magnet strength (±8 %), how
+// far off-centre each coin sits (hands drop coins off-centre, nudge them back,
+// knock neighbours away), each coin's colour and, on a polarity-coded board,
+// White's magnets the other pole down (reading below empty by as much), a
+// finger lifting a coin part-way (touching it), crosstalk from the diagonal
+// neighbours, slow thermal drift, bounded Gaussian-ish noise, readings that
+// ramp while a hand moves a coin (a frame averages the scans of a moving
+// coin), saturation near the top of the sensor's output range and the 10-bit
+// clamp. Seeded: runs replay.
 
 import { SQUARES } from '../protocol.ts';
 import { gaussianish, mulberry32, uniform, type Rng } from '../../common/prng.ts';
-import { discBz, fieldTable, magnet, z1 } from '../magnet-physics.ts';
+import { CHOSEN, GEOMETRY, MV_PER_COUNT, fieldAt, fieldTable, magnet, sensor, type Geometry } from '../magnet-physics.ts';
 
 export interface PhysicsOptions {
   seed: number;
@@ -22,20 +24,28 @@ export interface PhysicsOptions {
   baseline: number;
   /** spread (±) of the per-square offset, counts */
   offsetSpread: number;
-  /** rise of the reading for one centred coin at gain 1, counts */
-  coinDelta: number;
+  /**
+   * The coins' magnet, "DxT-GRADE" (magnet-physics.ts: the specified
+   * 12x1-N35, or any disc a builder substitutes, e.g. "8x1.5-N42").
+   */
+  magnet: string;
+  /** The square's stack-up: tile, gap, coin thickness, how the magnet sits in the coin (magnet-physics.ts). */
+  geometry: Geometry;
+  /**
+   * Rise of the reading for one centred coin at gain 1, counts. Absent: what
+   * the magnet's field gives on a typical SS49E (12x1-N35: ≈ 153).
+   */
+  coinDelta?: number;
   /** spread (±, relative) of the per-square gain (sensor sensitivity) */
   gainSpread: number;
   /** spread (±, relative) of each coin's magnet strength */
   magnetSpread: number;
-  /** range of the two-coin stack response relative to one coin */
-  stackRatio: [number, number];
+  /** spread (±, relative) of a king's upper coin's field (how snugly the coins sit, glue, coin thickness) */
+  stackSpread: number;
   /** σ of how far off-centre a hand drops a coin, mm */
   offCentreMm: number;
   /** farthest off-centre a coin can lie on its square, mm */
   maxOffCentreMm: number;
-  /** distance at which an off-centre coin reads half, mm (4.8 mm: −35 % at 3.5 mm) */
-  halfReadingMm: number;
   /** fraction of each diagonal neighbour's signal that a sensor also reads */
   crosstalk: number;
   /** σ of frame noise, counts */
@@ -54,24 +64,19 @@ export interface PhysicsOptions {
    * White's the other (Black's raise the reading, White's lower it by as much).
    */
   coding: 'uniform' | 'polarity';
-  /** a coin lying magnet-up reads this fraction of a coin's step, the other way (the magnet's size sets it) */
-  upsideDownFactor: number;
 }
-
-/** A coin lying magnet-up: its magnet a coin's thickness higher, its field reversed (hardware/README.md: −0.61 of a step). */
-export const UPSIDE_DOWN_FACTOR = 0.61;
 
 export const DEFAULT_PHYSICS: PhysicsOptions = {
   seed: 1,
   baseline: 512,
   offsetSpread: 20,
-  coinDelta: 200,
+  magnet: CHOSEN.magnet,
+  geometry: GEOMETRY,
   gainSpread: 0.25,
   magnetSpread: 0.08,
-  stackRatio: [1.34, 1.46],
+  stackSpread: 0.08,
   offCentreMm: 1.2,
   maxOffCentreMm: 4,
-  halfReadingMm: 4.8,
   crosstalk: 0.01,
   noise: 2,
   drift: 5,
@@ -79,36 +84,35 @@ export const DEFAULT_PHYSICS: PhysicsOptions = {
   motionMs: 50,
   saturation: { knee: 880, rail: 960 },
   coding: 'uniform',
-  upsideDownFactor: UPSIDE_DOWN_FACTOR,
 };
 
+/** Sideways distances (mm) the coin's field is sampled at: a coin lies at most a few mm off its sensor's axis. */
+const OFFSETS = [0, 0.5, 1, 1.5, 2, 2.5, 3, 3.5, 4, 4.5, 5, 6];
+
 /**
- * The simulated board with another magnet in the coins (a builder's
- * substitute: "8x1.5-N42", "10x2-N52"…): the coin step scaled by its field
- * against the specified 12x1-N35's, the stack ratio, the upside-down level and
- * the off-centre fall-off all from the same disc geometry (magnet-physics.ts).
+ * The field of one coin of a magnet relative to a lone centred coin's, against
+ * how far off-centre it lies: a lone coin (or a king's lower one), a king's
+ * upper coin, a coin upside down alone and on top of a man; and the centred
+ * coin's rise on a typical SS49E, counts.
  */
-export function physicsForMagnet(key: string): Partial<PhysicsOptions> {
-  const m = magnet(key),
-    ref = magnet('12x1-N35');
-  const t = fieldTable(m, [0]);
-  const lower = t.lower[0],
-    upper = t.upper[0];
-  const ratio = 1 + upper / lower;
-  // the off-centre distance where a lone coin reads half: the sim's fall-off is 1/(1 + (d/h)²)
-  let lo = 0,
-    hi = 30;
-  const z = z1();
-  for (let k = 0; k < 40; k++) {
-    const mid = (lo + hi) / 2;
-    if (discBz(m, mid, z) > lower / 2) lo = mid;
-    else hi = mid;
-  }
+export interface CoinProfile {
+  lower: number[];
+  upper: number[];
+  flipped: number[];
+  flippedUpper: number[];
+  counts: number;
+}
+
+export function coinProfile(key: string, g: Geometry = GEOMETRY): CoinProfile {
+  const t = fieldTable(magnet(key), OFFSETS, g);
+  const b1 = t.lower[0];
+  const rel = (ys: number[]) => ys.map((y) => y / b1);
   return {
-    coinDelta: DEFAULT_PHYSICS.coinDelta * (lower / fieldTable(ref, [0]).lower[0]),
-    stackRatio: [ratio - 0.04, ratio + 0.04],
-    upsideDownFactor: -t.flipped[0] / lower,
-    halfReadingMm: lo,
+    lower: rel(t.lower),
+    upper: rel(t.upper),
+    flipped: rel(t.flipped),
+    flippedUpper: rel(t.flippedUpper),
+    counts: (b1 * sensor(CHOSEN.sensor).sens) / MV_PER_COUNT,
   };
 }
 
@@ -144,7 +148,8 @@ interface Square {
   gain: number;
   /** coins standing there, bottom first */
   coins: Coin[];
-  stackRatio: number;
+  /** the upper coin's field relative to the magnet's nominal (see stackSpread) */
+  stackFactor: number;
   /** a finger lifting the coins part-way: 1 = resting, 0.4 = lifted so the reading drops 60 % */
   lift: number;
   driftPhase: number;
@@ -157,6 +162,9 @@ interface Square {
 
 export class BoardPhysics {
   readonly options: PhysicsOptions;
+  /** the coins' field against off-centre distance (see coinProfile) */
+  readonly profile: CoinProfile;
+  private readonly coinDelta: number;
   private readonly squares: Square[] = [];
   private readonly noiseRng: Rng;
   private readonly handRng: Rng;
@@ -176,6 +184,8 @@ export class BoardPhysics {
   constructor(options: Partial<PhysicsOptions> = {}) {
     this.options = { ...DEFAULT_PHYSICS, ...options };
     const o = this.options;
+    this.profile = coinProfile(o.magnet, o.geometry);
+    this.coinDelta = o.coinDelta ?? this.profile.counts;
     const build = mulberry32(o.seed);
     this.noiseRng = mulberry32(o.seed ^ 0x9e3779b9);
     this.handRng = mulberry32(o.seed ^ 0x85ebca6b);
@@ -185,7 +195,7 @@ export class BoardPhysics {
         offset: uniform(build, -o.offsetSpread, o.offsetSpread),
         gain: uniform(build, 1 - o.gainSpread, 1 + o.gainSpread),
         coins: [],
-        stackRatio: 1,
+        stackFactor: 1,
         lift: 1,
         driftPhase: uniform(build, 0, 2 * Math.PI),
         driftPeriod: uniform(build, o.driftPeriodMs[0], o.driftPeriodMs[1]),
@@ -252,7 +262,7 @@ export class BoardPhysics {
     // A stack sits as one: a coin put on a coin lands about where that one lies (between it and
     // where the hand aimed), and a stack put down whole keeps its coins together (±0.5 mm).
     if (coins === 2 && before < 2) {
-      s.stackRatio = uniform(this.handRng, o.stackRatio[0], o.stackRatio[1]);
+      s.stackFactor = uniform(this.handRng, 1 - o.stackSpread, 1 + o.stackSpread);
       if (how.offMm === undefined) {
         const lower = s.coins[0].offMm;
         s.coins[1].offMm =
@@ -334,19 +344,23 @@ export class BoardPhysics {
     s.changedAt = t;
   }
 
-  private placementFactor(c: Coin): number {
-    const p = 1 / (1 + (c.offMm / this.options.halfReadingMm) ** 2);
+  /** A coin's signal relative to a lone centred coin of nominal strength: its field where it lies (`table` by height), its pole. */
+  private coinField(c: Coin, table: readonly number[]): number {
     const pole = this.options.coding === 'polarity' && c.color === 'white' ? -1 : 1;
-    return pole * (c.upsideDown ? -this.options.upsideDownFactor : 1) * c.strength * p;
+    return pole * c.strength * fieldAt(OFFSETS, table, c.offMm);
   }
 
   private settled(s: Square): number {
-    const k = this.options.coinDelta * s.gain * s.lift;
+    const k = this.coinDelta * s.gain * s.lift,
+      p = this.profile;
     if (s.coins.length === 0) return 0;
-    if (s.coins.length === 1) return k * this.placementFactor(s.coins[0]);
-    // The lower coin's magnet is the nearer: it gives a full coin's reading, the upper one the
-    // rest of the stack's (stackRatio − 1, ~0.48); of opposite poles, they partly cancel.
-    return k * (this.placementFactor(s.coins[0]) + (s.stackRatio - 1) * this.placementFactor(s.coins[1]));
+    const [lower, upper] = s.coins;
+    // The lower coin's magnet is the nearer; the upper one sits a coin higher (less than half a
+    // coin's field); a coin upside down has its magnet on top, its field reversed. Of opposite
+    // poles (a coded board's wrong-colour crown), they partly cancel.
+    let b = this.coinField(lower, lower.upsideDown ? p.flipped : p.lower);
+    if (upper) b += s.stackFactor * this.coinField(upper, upper.upsideDown ? p.flippedUpper : p.upper);
+    return k * b;
   }
 
   private signalAt(s: Square, t: number): number {

@@ -1,0 +1,189 @@
+// The flip bar of each square, derived from its own calibration: a coin lying
+// magnet-up reads below empty by at least flipPerStack of the stack increment
+// the square measured (the geometry says so for every magnet and stack-up a
+// builder may use), the bar sits part of the way there, never within the
+// square's measured noise of empty; THRESHOLDS.upsideDown only before the
+// square's own levels are known.
+import { describe, expect, it } from 'vitest';
+import { Calibration } from '../../src/reading/calibration.ts';
+import { BoardReader } from '../../src/reading/reader.ts';
+import { THRESHOLDS as T } from '../../src/reading/thresholds.ts';
+import { GEOMETRY, MAGNETS, fieldTable, magnet, type Geometry } from '../../src/sensors/magnet-physics.ts';
+
+const BUILDERS = [
+  '8x1.5-N35',
+  '8x1.5-N42',
+  '8x1.5-N52',
+  '10x1-N35',
+  '10x1-N52',
+  '10x2-N35',
+  '10x2-N52',
+  '12x1-N35',
+  '12x1-N42',
+  '12x1-N52',
+];
+
+/** Stack-ups a builder may make: tiles 1.5–3.5 mm, coins 2.5–6 mm, the magnet flush or glued proud. */
+function geometries(): Geometry[] {
+  const out: Geometry[] = [];
+  for (const tile of [1.5, 2.5, 3.5])
+    for (const coin of [2.5, 3, 4, 5, 6]) for (const mount of ['flush', 'glued'] as const) out.push({ ...GEOMETRY, tile, coin, mount });
+  return out;
+}
+
+describe('the flip level follows from the stack increment (magnet-physics)', () => {
+  it('on every magnet and stack-up, a coin upside down 3 mm off-centre and 8 % weak reads at least flipPerStack stack increments below empty', () => {
+    let worst = Infinity,
+      at = '';
+    for (const key of [...BUILDERS, ...MAGNETS.map((m) => m.key)]) {
+      const m = magnet(key);
+      for (const g of geometries()) {
+        if (g.mount === 'flush' && g.coin < m.thickness + 1) continue; // no room for the magnet in the coin
+        const t = fieldTable(m, [0, 3], g);
+        const stack = t.upper[0] / t.lower[0],
+          flipped = (-t.flipped[1] * 0.92) / t.lower[0];
+        if (flipped / stack < worst) [worst, at] = [flipped / stack, `${key} ${JSON.stringify(g)}`];
+      }
+    }
+    expect(worst, at).toBeGreaterThanOrEqual(T.flipPerStack);
+    expect(worst, at).toBeLessThan(T.flipPerStack + 0.15); // the figure is the table's, not a loose guess
+  });
+
+  it('…and a crown put on its man upside down takes at least crownFlipPerStack stack increments from the man', () => {
+    let worst = Infinity,
+      at = '';
+    for (const key of [...BUILDERS, ...MAGNETS.map((m) => m.key)]) {
+      const m = magnet(key);
+      for (const g of geometries()) {
+        if (g.mount === 'flush' && g.coin < m.thickness + 1) continue;
+        const t = fieldTable(m, [0, 3], g);
+        const drop = (-t.flippedUpper[1] * 0.92) / t.upper[0];
+        if (drop < worst) [worst, at] = [drop, `${key} ${JSON.stringify(g)}`];
+      }
+    }
+    expect(worst, at).toBeGreaterThanOrEqual(T.crownFlipPerStack);
+    expect(worst, at).toBeLessThan(T.crownFlipPerStack + 0.05);
+  });
+});
+
+/** A calibrated board: empty 500, one coin 500 + span, two coins 500 + span·(1 + stack). */
+function board(span: number, stack: number): Calibration {
+  const all = (v: number) => new Array(32).fill(v);
+  return Calibration.fromJSON({ version: 1, empty: all(500), one: all(500 + span), two: all(500 + span * (1 + stack)) });
+}
+
+describe("each square's flip bar", () => {
+  it('is a fraction of the measured stack increment, not a constant', () => {
+    const weak = board(160, 0.23),
+      strong = board(160, 0.48);
+    expect(weak.flipBar(0, 1)).toBeCloseTo(T.flipFraction * T.flipPerStack * 0.23, 3);
+    expect(strong.flipBar(0, 1)).toBeCloseTo(T.flipFraction * T.flipPerStack * 0.48, 3);
+    // the issue's outside board: empty 525, man 690, flipped 462 (−0.38 of a step) — its bar sits well above the flip
+    expect(weak.flipBar(0, 2)).toBeLessThan((525 - 462) / (690 - 525) - 0.1);
+  });
+
+  it('never sits within the square’s noise of empty', () => {
+    const c = board(160, 0.23);
+    expect(c.flipBar(0, 6)).toBeCloseTo((T.flipNoiseSigmas * 6) / 160 + T.flipDriftMargin, 3);
+    expect(c.flipBar(0, 6)).toBeGreaterThan(c.flipBar(0, 1));
+  });
+
+  it('falls back to THRESHOLDS.upsideDown where the square’s empty level was only guessed', () => {
+    const counts = new Array(32).fill(0);
+    counts[0] = 1;
+    const c = Calibration.fromKnown([700, ...new Array(31).fill(500)], counts);
+    expect(c.emptyKnown[0]).toBe(0);
+    expect(c.flipBar(0, 1)).toBe(T.upsideDown);
+    expect(c.flipBar(1, 1)).not.toBe(T.upsideDown);
+  });
+});
+
+describe('the reader on a board whose flipped coin reads 0.3 of a step below empty', () => {
+  /** Noise ±2 counts (seeded), every square empty 500, a coin 660; square 1's reading from `at`. */
+  function run(r: BoardReader, t0: number, ms: number, at: (t: number) => number): number {
+    let seed = 7;
+    const noise = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31 - 0.5) * 4;
+    for (let t = t0; t < t0 + ms; t += 10) {
+      const f = Array.from({ length: 32 }, () => 500 + noise());
+      f[0] = at(t) + noise();
+      r.push(t, f);
+    }
+    return t0 + ms;
+  }
+
+  it('counts it as a coin and flags it to be turned over (the fixed 0.36 would have read it empty)', () => {
+    const r = new BoardReader({}, board(160, 0.23));
+    let t = run(r, 0, 3000, () => 500);
+    expect(r.noise(1)).toBeGreaterThan(0.5);
+    expect(r.noise(1)).toBeLessThan(2);
+    expect(r.flipBar(0)).toBeLessThan(0.2); // (the fixed fallback: 0.36)
+    t = run(r, t, 600, () => 500 - 0.3 * 160);
+    expect(r.counts[0]).toBe(1);
+    expect(r.view().flipped & 1).toBe(1);
+    t = run(r, t, 600, () => 660); // turned over
+    expect(r.counts[0]).toBe(1);
+    expect(r.view().flipped & 1).toBe(0);
+    t = run(r, t, 600, () => 500);
+    expect(r.counts[0]).toBe(0);
+  });
+
+  it('a noisy square keeps its bar clear of its noise: no coin read from noise alone', () => {
+    const r = new BoardReader({}, board(160, 0.23));
+    let seed = 3;
+    const noisy = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31 - 0.5) * 24; // σ ≈ 7 counts
+    let t = run(r, 0, 6000, () => 500 + noisy());
+    expect(r.noise(1)).toBeGreaterThan(4);
+    expect(r.flipBar(0)).toBeGreaterThan((T.flipNoiseSigmas * 4) / 160);
+    t = run(r, t, 20_000, () => 500 + noisy());
+    expect(r.counts[0]).toBe(0);
+    expect(r.view().flipped).toBe(0);
+  });
+
+  it('a crown put on the man upside down a tenth of a step lower, never reading unsteady on the way, is seen (a small magnet glued proud)', () => {
+    const r = new BoardReader({}, board(160, 0.23));
+    r.setStackPrior(1);
+    let t = run(r, 0, 1000, () => 500);
+    // The man lands a little off-centre, then the crown is awaited on it.
+    t = run(r, t, 50, (x) => 500 + ((x - 1000) / 50) * 0.9 * 160);
+    t = run(r, t, 500, () => 500 + 0.9 * 160);
+    expect(r.counts[0]).toBe(1);
+    r.setStackPrior(0, 1);
+    t = run(r, t, 500, () => 500 + 0.9 * 160);
+    // The crown upside down, put down gently: its reversed field, a coin and a magnet higher, takes 0.09 of a step over 150 ms.
+    const from = t;
+    t = run(r, t, 150, (x) => 500 + (0.9 - ((x - from) / 150) * 0.09) * 160);
+    t = run(r, t, 300, () => 500 + 0.81 * 160);
+    expect(r.view().flipped & 1).toBe(1);
+    expect(r.counts[0]).toBe(1);
+  });
+
+  it('where a crown is awaited, a man reading high is not the crown until a step up from its own reading', () => {
+    const r = new BoardReader({}, board(160, 0.23));
+    r.setStackPrior(1);
+    let t = run(r, 0, 1000, () => 500);
+    // A strong man, well centred: 8 % above the square's one-coin level, a third of a small magnet's stack increment.
+    t = run(r, t, 50, (x) => 500 + ((x - 1000) / 50) * 1.08 * 160);
+    t = run(r, t, 300, () => 500 + 1.08 * 160);
+    r.setStackPrior(0, 1);
+    t = run(r, t, 1000, () => 500 + 1.08 * 160);
+    expect(r.counts[0]).toBe(1);
+    // The crown on top: the stack increment over the man.
+    t = run(r, t, 50, () => 500 + (1.08 + 0.1) * 160);
+    t = run(r, t, 300, () => 500 + (1.08 + 0.2) * 160);
+    expect(r.counts[0]).toBe(2);
+  });
+
+  it("a square whose man never left it takes the board's measured noise, not the guess; a coin lifted does not count its reading's lag as noise", () => {
+    const r = new BoardReader({}, board(160, 0.23));
+    let t = run(r, 0, 200, () => 660);
+    t = run(r, t, 2000, () => 660);
+    expect(r.counts[0]).toBe(1);
+    // (noise ±2 counts uniform: σ ≈ 1.2; the guess before anything is measured is 3)
+    expect(r.noise(1)).toBeLessThan(2);
+    expect(r.noise(1)).toBeGreaterThan(0.8);
+    t = run(r, t, 60, () => 500);
+    t = run(r, t, 3000, () => 500);
+    expect(r.counts[0]).toBe(0);
+    expect(r.noise(1)).toBeLessThan(2);
+  });
+});
