@@ -96,14 +96,37 @@ export class Director {
   }
 
   private begin(room: Room, g: GameToPlay, by: string): GameToPlay {
+    if (room.mirror) {
+      // A station's board: the game is started on the station; it is the tournament's once its first record is here.
+      this.starting.set(room, { g, by, was: room.session.gameId });
+      room.command({ name: 'new-game', ...g.request });
+      this.log.info({ board: g.board, round: g.round, game: g.game }, `round ${g.round}, board ${g.board}: asked its station to begin`);
+      return g;
+    }
     room.session.newGame({ ...g.request });
     this.t.startGame(g.round, g.board, g.game, room.session.gameId, by);
     this.log.info({ board: g.board, round: g.round, game: g.game }, `round ${g.round}, board ${g.board}: ${g.black} – ${g.white} begins`);
     return g;
   }
 
+  /** The games asked of a station's board, until its new game arrives (the game id there before). */
+  private readonly starting = new Map<Room, { g: GameToPlay; by: string; was: string }>();
+
+  /** A station's board has a new game: the one asked for, if its tags say it is (round, board, game). */
+  private stationStarted(room: Room): void {
+    const asked = this.starting.get(room);
+    const tags = room.session.table.tags;
+    if (!asked || room.session.gameId === asked.was) return;
+    const { g, by } = asked;
+    if (tags.Round !== g.request.tags.Round || tags.Board !== g.request.tags.Board || tags.Game !== g.request.tags.Game) return;
+    this.starting.delete(room);
+    this.t.startGame(g.round, g.board, g.game, room.session.gameId, by);
+    this.log.info({ board: g.board, round: g.round, game: g.game }, `round ${g.round}, board ${g.board}: ${g.black} – ${g.white} begins`);
+  }
+
   private sessionEvent(room: Room, e: SessionEvent): void {
     if (!this.tournament) return;
+    if (e.type === 'new-game' && room.mirror) return this.stationStarted(room);
     if (e.type !== 'game-over' && e.type !== 'corrected') return;
     try {
       this.noteResult(room, room.session.gameId, room.session.result);

@@ -416,8 +416,15 @@ export class Room {
       access,
       logger: this.log,
       info,
-      command: (c) => (isStation(board.source) ? board.source.command(c) : runCommand(this.session, board.source, c)),
+      command: (c) => this.command(c),
     };
+  }
+
+  /** Runs a command on this board's game: here, or on its station (a mirror's games are kept there; the answer comes back later). */
+  command(c: Command): void {
+    const source = this.board!.source;
+    if (isStation(source)) source.command(c);
+    else runCommand(this.session, source, c);
   }
 
   /** Stops the timer and the board, writes what is pending, releases the folder. Its pages are closed by the gateway first. */
