@@ -23,6 +23,8 @@
 //   --versus REF       a match: this engine against git revision REF's (in-process), --games N, --ms T
 //   --gauntlet "CMD"   a match: `crownhead engine` against any engine speaking its line protocol
 //                      (src/engine-host/line-engine.ts), --cwd DIR for it; --games N, --ms T or --fixed-depth D
+//   --grace MS         with --versus/--gauntlet: the grace over twice the time before a move is lost on
+//                      time (default 1000; a niced match on a loaded machine can stall longer)
 //   --out FILE         where the match's PDN goes (default: bench/results/match-YYYY-MM-DD.pdn
 //                      for the full match, a temporary file otherwise); rewritten after every game,
 //                      so an interrupted match keeps the games it played
@@ -73,6 +75,7 @@ const { values } = parseArgs({
     gauntlet: { type: 'string' },
     cwd: { type: 'string' },
     'fixed-depth': { type: 'string' },
+    grace: { type: 'string' },
   },
 });
 const onlyLevels = !!values.levels;
@@ -266,23 +269,30 @@ async function engineMatch(): Promise<void> {
   );
   const records: PdnGame[] = [];
   const file = values.out ? resolve(values.out) : join(tmpdir(), `crownhead-engine-match-${process.pid}.pdn`);
-  const m = await playMatch(ours, theirs, ballots, limit, (g, score) => {
-    records.push(
-      pdnFromGame(g.game, {
-        index: records.length + 1,
-        tags: [
-          ['Event', `${ours.name} v ${theirs.name}`],
-          ['Round', `ballot ${g.ballot}`],
-          ['Black', g.black],
-          ['White', g.white],
-        ],
-      }),
-    );
-    writeFileSync(file, makePdnFile(records));
-    console.log(
-      `  game ${score.games} (ballot ${g.ballot}, ${g.black} v ${g.white}): ${g.blackScore === 1 ? '1-0' : g.blackScore === 0 ? '0-1' : '½-½'}${g.reason ? ` (${g.reason})` : ''}; ${eloText(score)}`,
-    );
-  });
+  const m = await playMatch(
+    ours,
+    theirs,
+    ballots,
+    limit,
+    (g, score) => {
+      records.push(
+        pdnFromGame(g.game, {
+          index: records.length + 1,
+          tags: [
+            ['Event', `${ours.name} v ${theirs.name}`],
+            ['Round', `ballot ${g.ballot}`],
+            ['Black', g.black],
+            ['White', g.white],
+          ],
+        }),
+      );
+      writeFileSync(file, makePdnFile(records));
+      console.log(
+        `  game ${score.games} (ballot ${g.ballot}, ${g.black} v ${g.white}): ${g.blackScore === 1 ? '1-0' : g.blackScore === 0 ? '0-1' : '½-½'}${g.reason ? ` (${g.reason})` : ''}; ${eloText(score)}`,
+      );
+    },
+    Number(values.grace ?? 1000),
+  );
   await ours.close();
   await theirs.close();
   const timing = [ours.name, theirs.name]

@@ -162,6 +162,7 @@ export function features(b: number, w: number, k: number, W: Weights = WEIGHTS):
 
 /** Score for Black (positive = Black better). */
 export function evaluateBlack(b: number, w: number, k: number, W: Weights = WEIGHTS): number {
+  if (k === 0) return menOnly(b, w, W);
   const bm = b & ~k,
     bk = b & k,
     wm = w & ~k,
@@ -204,6 +205,32 @@ export function evaluateBlack(b: number, w: number, k: number, W: Weights = WEIG
   s += W.runaway * (rbn - rwn) - W.runawayPerRow * (rbr - rwr);
   s -= W.trappedKing * (trappedKings(bk, empty, w) - trappedKings(wk, empty, b));
   return s;
+}
+
+/** evaluateBlack without kings on the board (most of a game): the same terms, the kings' ones left out. */
+function menOnly(b: number, w: number, W: Weights): number {
+  const nb = popcount(b),
+    nw = popcount(w);
+  const pieces = nb + nw;
+  const empty = ~(b | w);
+  const matB = nb * W.man,
+    matW = nw * W.man;
+  let s = matB - matW;
+  if (matB > matW) s += W.tradeDown * (24 - pieces);
+  else if (matW > matB) s -= W.tradeDown * (24 - pieces);
+  s += W.backRank * (popcount(b & BLACK_BACK) - popcount(w & WHITE_BACK));
+  if ((b & BRIDGE_B) === BRIDGE_B) s += W.bridge;
+  if ((w & BRIDGE_W) === BRIDGE_W) s -= W.bridge;
+  s += W.centreMan * (popcount(b & CENTRE) - popcount(w & CENTRE));
+  if (w & (1 << 4) && b & 1) s += W.dogHole;
+  if (b & (1 << 27) && w & (1 << 31)) s -= W.dogHole;
+  s += W.mobility * (popcount(stepDL(b) & empty) + popcount(stepDR(b) & empty) - popcount(stepUL(w) & empty) - popcount(stepUR(w) & empty));
+  if (pieces >= 12) s += W.tempo * (advancement(b, true) - advancement(w, false));
+  const rbn = runaways(b, w, true),
+    rbr = RUN_ROWS[0]!;
+  const rwn = runaways(w, b, false),
+    rwr = RUN_ROWS[0]!;
+  return s + W.runaway * (rbn - rwn) - W.runawayPerRow * (rbr - rwr);
 }
 
 /** Score for the side to move. */
