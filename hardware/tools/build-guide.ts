@@ -11,22 +11,8 @@
 
 import { Calibration } from '../../src/reading/calibration.ts';
 import { THRESHOLDS } from '../../src/reading/thresholds.ts';
-import { GEOMETRY, OFF, magnet, pieceField, sensor, type Geometry } from '../../src/sensors/magnet-physics.ts';
+import { BUILDER_MAGNETS, GEOMETRY, OFF, magnet, pieceField, sensor, type Geometry } from '../../src/sensors/magnet-physics.ts';
 import { rise, worstPartMv } from './physics.ts';
-
-/** The magnets #26 names (8 × 1.5, 10 × 1, 10 × 2, 12 × 1 mm; N35–N52). */
-export const BUILDER_MAGNETS = [
-  '8x1.5-N35',
-  '8x1.5-N42',
-  '8x1.5-N52',
-  '10x1-N35',
-  '10x1-N52',
-  '10x2-N35',
-  '10x2-N52',
-  '12x1-N35',
-  '12x1-N42',
-  '12x1-N52',
-] as const;
 
 /** Frame noise of a sensor on the board (σ, counts: the simulated board's, a quiet SS49E behind a 10-bit ADC). */
 export const NOISE = 2;

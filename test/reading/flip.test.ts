@@ -8,20 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { Calibration } from '../../src/reading/calibration.ts';
 import { BoardReader } from '../../src/reading/reader.ts';
 import { THRESHOLDS as T } from '../../src/reading/thresholds.ts';
-import { GEOMETRY, MAGNETS, fieldTable, magnet, type Geometry } from '../../src/sensors/magnet-physics.ts';
-
-const BUILDERS = [
-  '8x1.5-N35',
-  '8x1.5-N42',
-  '8x1.5-N52',
-  '10x1-N35',
-  '10x1-N52',
-  '10x2-N35',
-  '10x2-N52',
-  '12x1-N35',
-  '12x1-N42',
-  '12x1-N52',
-];
+import { BUILDER_MAGNETS, GEOMETRY, MAGNETS, fieldTable, magnet, type Geometry } from '../../src/sensors/magnet-physics.ts';
 
 /** Stack-ups a builder may make: tiles 1.5–3.5 mm, coins 2.5–6 mm, the magnet flush or glued proud. */
 function geometries(): Geometry[] {
@@ -35,7 +22,7 @@ describe('the flip level follows from the stack increment (magnet-physics)', () 
   it('on every magnet and stack-up, a coin upside down 3 mm off-centre and 8 % weak reads at least flipPerStack stack increments below empty', () => {
     let worst = Infinity,
       at = '';
-    for (const key of [...BUILDERS, ...MAGNETS.map((m) => m.key)]) {
+    for (const key of [...BUILDER_MAGNETS, ...MAGNETS.map((m) => m.key)]) {
       const m = magnet(key);
       for (const g of geometries()) {
         if (g.mount === 'flush' && g.coin < m.thickness + 1) continue; // no room for the magnet in the coin
@@ -52,7 +39,7 @@ describe('the flip level follows from the stack increment (magnet-physics)', () 
   it('…and a crown put on its man upside down takes at least crownFlipPerStack stack increments from the man', () => {
     let worst = Infinity,
       at = '';
-    for (const key of [...BUILDERS, ...MAGNETS.map((m) => m.key)]) {
+    for (const key of [...BUILDER_MAGNETS, ...MAGNETS.map((m) => m.key)]) {
       const m = magnet(key);
       for (const g of geometries()) {
         if (g.mount === 'flush' && g.coin < m.thickness + 1) continue;

@@ -4,22 +4,8 @@
 import { describe, expect, it } from 'vitest';
 import { HALL } from '../../src/sensors/hall-table.ts';
 import { HallModel } from '../../src/sensors/hall-model.ts';
-import { fieldTable, magnet, z1, discBz, GEOMETRY, type Geometry } from '../../src/sensors/magnet-physics.ts';
+import { BUILDER_MAGNETS, fieldTable, magnet, z1, discBz, GEOMETRY, type Geometry } from '../../src/sensors/magnet-physics.ts';
 import { BoardPhysics, coinProfile } from '../../src/sensors/sim/physics.ts';
-
-/** The magnets issue #26 names: 8 × 1.5, 10 × 1, 10 × 2, 12 × 1 mm; N35–N52. */
-const BUILDERS = [
-  '8x1.5-N35',
-  '8x1.5-N42',
-  '8x1.5-N52',
-  '10x1-N35',
-  '10x1-N52',
-  '10x2-N35',
-  '10x2-N52',
-  '12x1-N35',
-  '12x1-N42',
-  '12x1-N52',
-];
 
 describe('magnets as a parameter of the sensor models', () => {
   it('computes the generated table of the specified part exactly', () => {
@@ -35,7 +21,7 @@ describe('magnets as a parameter of the sensor models', () => {
   });
 
   it("the emulator model: a coin upside down reads below empty by the geometry's fraction, for every builder magnet", () => {
-    for (const key of BUILDERS) {
+    for (const key of BUILDER_MAGNETS) {
       const m = magnet(key),
         z = z1();
       const want = discBz(m, 0, z + GEOMETRY.coin - m.thickness) / discBz(m, 0, z);
@@ -60,7 +46,7 @@ describe('magnets as a parameter of the sensor models', () => {
       expect(p.counts).toBeGreaterThan(last); // stronger grades, bigger step
       last = p.counts;
     }
-    for (const key of BUILDERS) {
+    for (const key of BUILDER_MAGNETS) {
       const p = coinProfile(key);
       const board = new BoardPhysics({
         magnet: key,
@@ -137,7 +123,7 @@ describe('magnets as a parameter of the sensor models', () => {
 
   it('one model: the simulated board and the emulator read every situation alike, for every builder magnet and stack-up', () => {
     for (const g of [GEOMETRY, { ...GEOMETRY, mount: 'glued' as const }, { ...GEOMETRY, coin: 4.5 }]) {
-      for (const key of BUILDERS) {
+      for (const key of BUILDER_MAGNETS) {
         const sim = simLevels(key, g),
           emu = emulatorLevels(key, g);
         emu.forEach((v, k) => expect(sim[k], `${key} ${g.mount} ${g.coin} mm: ${SITUATIONS[k]}`).toBeCloseTo(v, 2));

@@ -13,7 +13,7 @@
 import { describe, expect, it } from 'vitest';
 import { readPdn } from '../../src/pdn/index.ts';
 import type { Geometry } from '../../src/sensors/magnet-physics.ts';
-import { GEOMETRY } from '../../src/sensors/magnet-physics.ts';
+import { BUILDER_MAGNETS, GEOMETRY } from '../../src/sensors/magnet-physics.ts';
 import { corpusFile } from '../harness/corpus.ts';
 import { HUMAN, RandomHand, Table, type FlipEpisode } from '../harness/table.ts';
 
@@ -99,15 +99,14 @@ const pct = (xs: number[], p: number) => {
   return s.length ? s[Math.min(s.length - 1, Math.floor(p * s.length))] : NaN;
 };
 
-/** The magnets #26 names, each on both kinds of board. */
-const MAGNETS = ['8x1.5-N35', '8x1.5-N42', '8x1.5-N52', '10x1-N35', '10x1-N52', '10x2-N35', '10x2-N52', '12x1-N35', '12x1-N42', '12x1-N52'];
-
 /** Flips played over the whole table, by kind. */
 const played: Record<string, number> = {};
 
 describe('coins upside down on every magnet of the table', () => {
+  // The magnets #26 names (BUILDER_MAGNETS), each on both kinds of board.
   const cases: [string, 'uniform' | 'polarity', Geometry, string][] = [];
-  for (const m of MAGNETS) for (const c of ['uniform', 'polarity'] as const) cases.push([m, c, GEOMETRY, 'magnet flush in a 3 mm coin']);
+  for (const m of BUILDER_MAGNETS)
+    for (const c of ['uniform', 'polarity'] as const) cases.push([m, c, GEOMETRY, 'magnet flush in a 3 mm coin']);
   // The issue's outside model: 8 × 1.5 mm N42 glued proud under the coin (a flip reads ≈ −0.36 of a step).
   const glued: Geometry = { ...GEOMETRY, mount: 'glued' };
   cases.push(['8x1.5-N42', 'uniform', glued, 'magnet glued proud under a 3 mm coin']);
@@ -115,7 +114,7 @@ describe('coins upside down on every magnet of the table', () => {
   // takes only a tenth of a step from a small one's man). (Not yet polarity-coded and glued proud:
   // there a small magnet's flip reads a quarter to a third of a step the other way, inside the
   // band where a coded board reads empty.)
-  for (const m of MAGNETS) if (m !== '8x1.5-N42') cases.push([m, 'uniform', glued, 'magnet glued proud under a 3 mm coin']);
+  for (const m of BUILDER_MAGNETS) if (m !== '8x1.5-N42') cases.push([m, 'uniform', glued, 'magnet glued proud under a 3 mm coin']);
   for (const [k, [magnet, coding, geometry, how]] of cases.entries()) {
     it(`${magnet}, ${coding}, ${how}: every flip said within 1 s, no false alarm, no alert, game exact`, async () => {
       const runs = [
