@@ -22,7 +22,7 @@ import { SerialBoardSource } from '../src/sensors/serial.ts';
 import { SimBoard } from '../src/sensors/sim/board.ts';
 import { startService, type Service } from '../src/server/service.ts';
 import { MockBus, crownheadPeer } from '../test/harness/mock-board.ts';
-import { RandomHand, type Table } from '../test/harness/table.ts';
+import { RandomHand, handTable } from '../test/harness/table.ts';
 import { CORPUS } from '../test/harness/corpus.ts';
 
 setFlagsFromString('--expose-gc');
@@ -179,18 +179,7 @@ async function memory(nGames: number): Promise<void> {
     log: { level: 'silent' },
   });
   const page = await Page.open(service);
-  const table = {
-    sim,
-    wait: (t: number) => void sim.advance(t),
-    now: () => sim.now(),
-    get game() {
-      return service.session.game;
-    },
-    get tracker() {
-      return service.session.tracker;
-    },
-    lastHandAt: 0,
-  } as unknown as Table;
+  const table = handTable(sim, service.session);
   const hand = new RandomHand(table, 99);
   let moves = 0,
     alerts = 0;

@@ -25,7 +25,7 @@ import { SimBoard } from '../src/sensors/sim/board.ts';
 import { startStation } from '../src/stations/station.ts';
 import { Hub } from '../src/stations/hub.ts';
 import { startEmbeddedBroker } from '../src/stations/broker.ts';
-import { RandomHand, type Table } from '../test/harness/table.ts';
+import { RandomHand, handTable } from '../test/harness/table.ts';
 import { CORPUS } from '../test/harness/corpus.ts';
 
 const ROOT = resolve(fileURLToPath(import.meta.url), '../..');
@@ -50,18 +50,7 @@ async function stations(url: string, first: number, count: number): Promise<void
     });
     running.push(s);
     const session = s.service.session;
-    const table = {
-      sim,
-      wait: (t: number) => void sim.advance(t),
-      now: () => sim.now(),
-      get game() {
-        return session.game;
-      },
-      get tracker() {
-        return session.tracker;
-      },
-      lastHandAt: 0,
-    } as unknown as Table; // (the hand needs only these of a Table: the station's sim and session)
+    const table = handTable(sim, session);
     const hand = new RandomHand(table, i + 7);
     session.on((e) => {
       if (e.type === 'move') process.send!({ board: sim.identity().id, ply: session.game.plies.length, gameId: session.gameId, t: now() });

@@ -223,6 +223,25 @@ const diagonalNeighbours = (s: number): number[] => {
   return out;
 };
 
+/** What a hand needs of the board it plays on: a Table, or a service's simulated board and its session (handTable). */
+export type HandTable = Pick<Table, 'sim' | 'wait' | 'now' | 'game' | 'tracker' | 'lastHandAt'>;
+
+/** A hand's view of a service's simulated board (a station, a bench's boards): the sim, on its manual clock, and the session's game and tracker. */
+export function handTable(sim: SimBoard, session: { readonly game: Game; readonly tracker: BoardTracking }): HandTable {
+  return {
+    sim,
+    wait: (t: number) => void sim.advance(t),
+    now: () => sim.now(),
+    get game() {
+      return session.game;
+    },
+    get tracker() {
+      return session.tracker;
+    },
+    lastHandAt: 0,
+  };
+}
+
 /**
  * A randomised hand. `playMove` performs one legal move on the sim as a
  * person might, and returns the frame time at which the hand last left the
@@ -245,7 +264,7 @@ export class RandomHand {
    */
   lastMove = { rest: 0, inPlace: 0, after: [] as string[] };
   constructor(
-    readonly table: Table,
+    readonly table: HandTable,
     seed: number,
     style: Partial<HandStyle> = HUMAN,
   ) {

@@ -16,7 +16,7 @@ import { makeFen, START } from '../../src/rules/index.ts';
 import { SimBoard } from '../../src/sensors/sim/board.ts';
 import { startStation } from '../../src/stations/station.ts';
 import { Hub } from '../../src/stations/hub.ts';
-import { RandomHand, type Table } from '../harness/table.ts';
+import { RandomHand, handTable } from '../harness/table.ts';
 import { CORPUS } from '../harness/corpus.ts';
 import { readFileSync } from 'node:fs';
 
@@ -174,18 +174,7 @@ export async function station(
     service: { board: { source: sim }, storage: { gamesDir: dir }, http: { port: 0 }, log: { level: 'silent' } },
   });
   const session = s.service.session;
-  const table = {
-    sim,
-    wait: (t: number) => void sim.advance(t),
-    now: () => sim.now(),
-    get game() {
-      return session.game;
-    },
-    get tracker() {
-      return session.tracker;
-    },
-    lastHandAt: 0,
-  } as unknown as Table; // (the hand needs only these of a Table: the station's own sim and session)
+  const table = handTable(sim, session);
   return Object.assign(s, { sim, hand: new RandomHand(table, seed), dir });
 }
 

@@ -11,7 +11,7 @@ import { startStation } from '../../src/stations/station.ts';
 import { SimBoard } from '../../src/sensors/sim/board.ts';
 import { Game, legalMoves, type Color, type Move } from '../../src/rules/index.ts';
 import type { SessionEvent } from '../../src/game/index.ts';
-import { RandomHand, type Table } from '../harness/table.ts';
+import { RandomHand, handTable } from '../harness/table.ts';
 import { GAMES, SECRET, removeTempDirs, tempDir, until } from './fixture.ts';
 import { join } from 'node:path';
 
@@ -48,18 +48,7 @@ async function board(url: string, id: string, seed: number, far: { board: string
   });
   closers.push(() => s.close());
   const session = s.service.session;
-  const table = {
-    sim,
-    wait: (t: number) => void sim.advance(t),
-    now: () => sim.now(),
-    get game() {
-      return session.game;
-    },
-    get tracker() {
-      return session.tracker;
-    },
-    lastHandAt: 0,
-  } as unknown as Table; // (the hand needs only these of a Table: the board's sim and session)
+  const table = handTable(sim, session);
   const events: SessionEvent[] = [];
   session.on((e) => events.push(e));
   return { ...s, sim, session, hand: new RandomHand(table, seed), events };
