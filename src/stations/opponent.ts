@@ -23,17 +23,19 @@ interface FarPly {
   clockMs?: number;
 }
 
-export class RemoteOpponent {
+/** The other station's board, followed through the broker: its game's plies, handed on one at a time as they become due here. */
+export class FarBoard {
   /** the other board's current game: its records by seq (record 0 its start) */
   private game: { id: string; entries: (JournalEntry | undefined)[] } | null = null;
   private client: MqttClient | null = null;
-  /** where their moves go (the station's session), and what to do with one it refuses (logged) */
-  private deliver: ((p: RemotePly) => void) | null = null;
+  /** where their moves go (the station's session), how many plies this game has, and the side they play (null: not followed yet) */
+  private target: { deliver: (p: RemotePly) => void; plies: () => number; side: Color } | null = null;
 
   constructor(
     readonly board: string,
     private readonly secret?: string,
   ) {}
+
   /** Follows the other board's records through this station's broker connection. */
   attach(client: MqttClient): void {
     this.client = client;
@@ -66,17 +68,14 @@ export class RemoteOpponent {
   }
 
   /**
-   * Their moves go to `deliver` (the session's remoteMove): call `offer(ply)`
-   * with this game's ply count whenever it changes, and on each record.
+   * Their moves (`side`'s) go to `deliver` (the session's remoteMove); `plies`
+   * is this game's ply count. Each record offers the next ply; call `offer()`
+   * too whenever this game's plies change.
    */
   follow(deliver: (p: RemotePly) => void, plies: () => number, side: Color): void {
-    this.deliver = (p) => deliver(p);
-    this.plies = plies;
-    this.side = side;
+    this.target = { deliver, plies, side };
     this.offer();
   }
-  private plies: () => number = () => 0;
-  private side: Color = 'white';
 
   record(gameId: string, seq: number, entry: JournalEntry): void {
     if (entry.k === 'new') this.game = { id: gameId, entries: [entry] };
@@ -86,13 +85,14 @@ export class RemoteOpponent {
 
   /** Hands on the next ply of this game if the other board has made it (theirs, and complete). */
   offer(): void {
-    if (!this.deliver) return;
-    const n = this.plies();
+    const to = this.target;
+    if (!to) return;
+    const n = to.plies();
     const next = this.farPlies()[n];
-    if (!next || next.side !== this.side) return;
+    if (!next || next.side !== to.side) return;
     // With a clock, their move comes with their time after it (the record after the move's): wait for it.
     if (this.timed && next.clockMs === undefined) return;
-    this.deliver({ ply: n, path: next.path, ...(next.clockMs !== undefined ? { clockMs: next.clockMs } : {}) });
+    to.deliver({ ply: n, path: next.path, ...(next.clockMs !== undefined ? { clockMs: next.clockMs } : {}) });
   }
 
   /** The other board's game has a time control (its start's TimeControl tag). */
@@ -131,9 +131,5 @@ export class RemoteOpponent {
       }
     }
     return out;
-  }
-
-  get connected(): boolean {
-    return this.client?.connected ?? false;
   }
 }

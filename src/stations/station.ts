@@ -12,7 +12,7 @@ import type { MqttClient } from 'mqtt';
 import { pino, type Logger } from 'pino';
 import { startService, type Service, type ServiceOptions } from '../server/service.ts';
 import { openLink, type LinkOptions } from './link.ts';
-import { RemoteOpponent } from './opponent.ts';
+import { FarBoard } from './opponent.ts';
 import type { Color } from '../rules/index.ts';
 import type { Room } from '../server/room.ts';
 import { runCommand } from '../server/commands.ts';
@@ -249,7 +249,7 @@ export class StationPublisher {
  * other board (a new game, unless the game resumed already has it), and the far
  * player's moves go to the session as they come.
  */
-function playTheFarBoard(service: Service, opponent: RemoteOpponent, far: { board: string; side: Color }, log: Logger): void {
+function playTheFarBoard(service: Service, opponent: FarBoard, far: { board: string; side: Color }, log: Logger): void {
   const session = service.session;
   if (session.remote?.side !== far.side) {
     const name = session.tags[far.side === 'black' ? 'Black' : 'White'] || `Board ${far.board}`;
@@ -290,7 +290,7 @@ export async function startStation(
 ): Promise<{ service: Service; publisher: StationPublisher; client: MqttClient; close(): Promise<void> }> {
   const log = o.service.log?.logger ?? pino({ level: o.service.log?.level ?? 'info' });
   const publisher = new StationPublisher({ secret: o.secret, now: o.now, log: log.child({ part: 'station' }) });
-  const opponent = o.opponent ? new RemoteOpponent(o.opponent.board, o.secret) : null;
+  const opponent = o.opponent ? new FarBoard(o.opponent.board, o.secret) : null;
   const service = await startService({ ...o.service, log: { logger: log }, onJournal: publisher.journalled });
   const board = service.board.identity.id;
   if (o.opponent && opponent) playTheFarBoard(service, opponent, o.opponent, log);
