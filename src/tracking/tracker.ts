@@ -79,32 +79,22 @@ export class MoveTracker extends TrackerCore {
     return this.expected === null && this.elsewhere?.side === this.game.turn;
   }
 
-  /** A move made here for the side played at another board, before theirs arrived: put back, and wait. */
-  private notHereToMake(board: Counts, t: number): void {
-    this.markOpponentStarted();
-    if (this.waitGrace(t)) return;
-    const fixes = fixesTo(board, this.game.position, this.positions.of(this.game).counts);
-    const by = this.elsewhere!.by;
-    const undo = lowerFirst(describeFixes(fixes).replace(/\.$/, ''));
-    const message = `That move is ${by}'s to make, at the other board: ${undo}, then wait for ${by}'s move.`;
-    this.raise({ category: 'not-computers-move', message, squares: fixes.map((f) => f.square), fixes, t }, t);
-  }
-
-  /** A legal move other than the computer's stands on the board: once it has stood the grace period, refused. */
+  /**
+   * A legal move other than the one expected stands on the board (the
+   * computer's, or the player's at another board), or one for the side played
+   * at another board before theirs arrived: once it has stood the grace
+   * period, refused, with what to put back.
+   */
   private notTheExpectedMove(board: Counts, t: number): void {
     this.markOpponentStarted();
     if (this.waitGrace(t)) return;
     const fixes = fixesTo(board, this.game.position, this.positions.of(this.game).counts);
-    this.raise(
-      {
-        category: 'not-computers-move',
-        message: `That is not ${this.expectedBy}'s move: ${lowerFirst(describeFixes(fixes).replace(/\.$/, ''))}, then play ${this.expectedText()}.`,
-        squares: fixes.map((f) => f.square),
-        fixes,
-        t,
-      },
-      t,
-    );
+    const undo = lowerFirst(describeFixes(fixes).replace(/\.$/, ''));
+    const by = this.elsewhere?.by;
+    const message = this.expected
+      ? `That is not ${this.expectedBy}'s move: ${undo}, then play ${this.expectedText()}.`
+      : `That move is ${by}'s to make, at the other board: ${undo}, then wait for ${by}'s move.`;
+    this.raise({ category: 'not-computers-move', message, squares: fixes.map((f) => f.square), fixes, t }, t);
   }
 
   /** Starts tracking a (new or loaded) game against the reader's view: the board must be set up to match it first. */
@@ -285,9 +275,8 @@ export class MoveTracker extends TrackerCore {
   private onLegal(a: Act<'legal'>): void {
     const { verdict, b, board, t } = a;
     const expected = this.expected;
-    if (this.waitingElsewhere()) return this.notHereToMake(board, t);
     const hits = expected ? verdict.hits.filter((h) => sameMove(h.move, expected)) : verdict.hits;
-    if (!hits.length) return this.notTheExpectedMove(board, t);
+    if (!hits.length || this.waitingElsewhere()) return this.notTheExpectedMove(board, t);
     this.settle(a);
     if (this.game.options.huffing && t - this.candidateSince < this.options.settleMs) {
       // Jumps are optional: this may be a half-done longer jump. Commit once it has stood.
@@ -438,8 +427,8 @@ export class MoveTracker extends TrackerCore {
   /** A move and the answer, both done before the board was seen still: both committed once it has stood a moment. */
   private onFastReply(a: Act<'fast-reply'>): void {
     const { verdict, b, board, t } = a;
-    if (this.expected && !sameMove(verdict.first.move, this.expected)) return this.notTheExpectedMove(board, t);
-    if (this.waitingElsewhere()) return this.notHereToMake(board, t);
+    if ((this.expected && !sameMove(verdict.first.move, this.expected)) || this.waitingElsewhere())
+      return this.notTheExpectedMove(board, t);
     // (Only once it has stood a moment: it can look like a partial state on the way.)
     if (t - this.candidateSince < this.options.fastReplyMs) {
       this.setStatus({ kind: 'moving' }, t);
