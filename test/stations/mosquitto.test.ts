@@ -17,7 +17,6 @@ import {
   GAMES,
   Link,
   Mosquitto,
-  haveMosquitto,
   hub,
   play,
   removeTempDirs,
@@ -54,7 +53,7 @@ async function hubAt(url: string, dir?: string, clientId?: string): Promise<Hub>
   return h;
 }
 
-describe.skipIf(!haveMosquitto)('stations through Mosquitto', () => {
+describe('stations through Mosquitto', () => {
   it('two stations (MQTT 3.1.1 and 5) and a hub: games mirrored; the broker restarted mid-round loses nothing', async () => {
     const m = await broker();
     const a = await st(m.url, 'MQ-A', 21);
