@@ -83,12 +83,7 @@ async function archiveList(ctx: ServerContext, lengths: Lengths): Promise<Archiv
   const games: ArchiveEntry[] = [];
   for (const g of saved.games) {
     games.push({
-      id: g.id,
-      event: g.event,
-      black: g.black,
-      white: g.white,
-      date: g.date,
-      result: g.result,
+      ...headline(g),
       modified: g.modified,
       plies: g.id === current ? ctx.session.game.plies.length : await lengths.of(g.id, g.modified),
       current: g.id === current,
@@ -172,19 +167,17 @@ export function archiveRoutes(app: express.Express, ctx: ServerContext): void {
 }
 
 /** The trash: GET /api/trash.json (expired games emptied on the way), POST /api/trash/:id/restore (control rights). */
+/** A saved game's line in a list (the archive's, the trash's): its id and header. */
+function headline(g: { id: string; event: string; black: string; white: string; date: string; result: string }) {
+  const { id, event, black, white, date, result } = g;
+  return { id, event, black, white, date, result };
+}
+
 function trashRoutes(app: express.Express, ctx: ServerContext, trash: Trash): void {
   app.get('/api/trash.json', async (_req, res) => {
     res.setHeader('Cache-Control', 'no-store');
     try {
-      const games = (await trash.list()).map((g) => ({
-        id: g.id,
-        event: g.event,
-        black: g.black,
-        white: g.white,
-        date: g.date,
-        result: g.result,
-        deleted: g.deleted,
-      }));
+      const games = (await trash.list()).map((g) => ({ ...headline(g), deleted: g.deleted }));
       res.json({ days: trash.days, games } satisfies TrashList);
     } catch (e) {
       apiError(res, 500, 'internal', `the trash cannot be read: ${(e as Error).message}`);
