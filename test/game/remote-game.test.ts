@@ -78,6 +78,18 @@ function pair(): { a: Board; b: Board; wait: (ms: number) => void } {
   return { a, b, wait };
 }
 
+/** Both boards open, the game started on each with the other side at the other board, the start position set up. */
+async function ready(): Promise<ReturnType<typeof pair>> {
+  const p = pair();
+  for (const x of [p.a, p.b]) {
+    await x.open();
+    x.newGame();
+    x.setUp();
+  }
+  p.wait(1000);
+  return p;
+}
+
 /** What a station sends for its own last move: the ply, its squares and the mover's clock. */
 function lastPly(board: Board): { ply: number; path: number[]; clockMs?: number } {
   const s = board.session.snapshot();
@@ -87,14 +99,7 @@ function lastPly(board: Board): { ply: number; path: number[]; clockMs?: number 
 
 describe('a game between two boards far apart', () => {
   it('each side carries out the other side’s moves on its own board; copies are dropped; both PDNs are one game', async () => {
-    const { a, b, wait } = pair();
-    await a.open();
-    await b.open();
-    a.newGame();
-    b.newGame();
-    a.setUp();
-    b.setUp();
-    wait(1000);
+    const { a, b, wait } = await ready();
     expect(a.said('ready')).toHaveLength(1);
     expect(b.said('ready')).toHaveLength(1);
     expect(a.said('new-game')[0]).toMatchObject({ say: expect.stringContaining('Bea plays White at another board') });
@@ -175,14 +180,7 @@ describe('a game between two boards far apart', () => {
   });
 
   it('names a move that is not theirs to send; a restart keeps who plays at the other board', async () => {
-    const { a, b, wait } = pair();
-    await a.open();
-    await b.open();
-    a.newGame();
-    b.newGame();
-    a.setUp();
-    b.setUp();
-    wait(1000);
+    const { a, b, wait } = await ready();
     // Black (Al) is at a's board: b may hear of Black's moves; a is told nothing of its own side.
     expect(() => a.session.remoteMove({ ply: 0, path: [11, 15] })).toThrow(/Black's turn here|not-their-turn|turn/);
     expect(() => b.session.remoteMove({ ply: 0, path: [11, 19] })).toThrow(/not a legal move/);
