@@ -51,8 +51,6 @@ export interface HttpOptions extends Omit<AccessOptions, 'host'> {
 export interface EngineOptions {
   /** how long the computer may think per move at full strength, ms (a level uses its share); default 2000 */
   thinkMs?: number;
-  /** moves from elsewhere in place of the engine's (a game between two boards: src/stations/opponent.ts) */
-  think?: { think: Think; stop: () => void };
 }
 
 export interface LogOptions {
@@ -182,10 +180,7 @@ export async function startService(opts: ServiceOptions): Promise<Service> {
     readToken: http.readToken,
     publicWatch: http.publicWatch,
   });
-  const other = opts.engine?.think;
-  const engine: EngineLink = other
-    ? { think: other.think, stopThinking: () => other.stop(), close: () => Promise.resolve() }
-    : engineLink(opts.engine ?? {});
+  const engine = engineLink(opts.engine ?? {});
   // One game-id generator for every board: two boards never mint the same id (a tournament refuses a duplicate).
   const deps = { logger, think: engine.think, stopThinking: engine.stopThinking, thinkMs: opts.engine?.thinkMs, newGameId: gameIds() };
   const rooms = await openRooms(opts, deps).catch(async (e) => {
