@@ -58,6 +58,8 @@ export class Calibration {
    * an off-centre coin or king may have set them low.
    */
   readonly measured = new Uint8Array(SQUARE_COUNT);
+  /** the same as a bitboard (bit i−1 for square i), kept by markMeasured */
+  measuredBits = 0;
   /** where measured: the one-to-two gap as measured (the one-coin level learnt in play stays well below two) */
   readonly measuredGap = new Float64Array(SQUARE_COUNT);
   /** Observed two-coin / one-coin ratio used for squares with no stack measured. */
@@ -127,6 +129,7 @@ export class Calibration {
   /** The square's one- and two-coin levels were measured deliberately (the routine, or a saved calibration). */
   markMeasured(i: number): void {
     this.measured[i] = 1;
+    this.measuredBits |= 1 << i;
     this.measuredGap[i] = this.two[i] - this.one[i];
   }
 

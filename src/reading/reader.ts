@@ -53,6 +53,8 @@ export class BoardReader {
   /** frame time of the last frame */
   now = -Infinity;
   private readonly pending = new Int8Array(SQUARE_COUNT).fill(-1);
+  /** bit i set where pending[i] ≥ 0 */
+  private pendingBits = 0;
   private readonly pendingSince = new Float64Array(SQUARE_COUNT);
   private readonly pendingFrames = new Uint16Array(SQUARE_COUNT);
   /** when each square's reading became faint (Infinity: it is not) */
@@ -121,7 +123,7 @@ export class BoardReader {
     v.lastChange = this.lastChange;
     v.now = this.now;
     v.settling = this.settling;
-    v.measured = this.measuredMask();
+    v.measured = this.calibration.measuredBits;
     v.unclear = this.calibrated ? 0 : this.unclearMask;
     v.coded = this.coded;
     v.whiteSide = this.whiteSideMask;
@@ -151,12 +153,6 @@ export class BoardReader {
       },
     };
   })();
-
-  private measuredMask(): number {
-    let m = 0;
-    for (let i = 0; i < SQUARE_COUNT; i++) if (this.calibration.measured[i]) m |= 1 << i;
-    return m;
-  }
 
   /** level() of every square, worked out when a view's levels are read. */
   private readonly coinLevels = new Float32Array(SQUARE_COUNT);
@@ -226,22 +222,13 @@ export class BoardReader {
 
   /** Is any square waiting out its debounce? */
   get settling(): boolean {
-    for (let i = 0; i < SQUARE_COUNT; i++) if (this.pending[i] >= 0) return true;
-    return false;
+    return this.pendingBits !== 0;
   }
 
   /** Feeds one frame; returns true when the debounced board changed. */
   push(t: number, readings: ArrayLike<number>): boolean {
     const o = this.options,
       cal = this.calibration;
-    const { rawSmooth, smooth, counts, pending, frozen, held, faintSince, last, before, plateau, steadyRun } = this;
-    const { crownFlipBase, settledSince, pendingFrames, pendingSince, learnt, confirmed, lowSeen, highSeen } = this;
-    const { empty, one, two, measured } = cal;
-    const coded = this.coded,
-      stackMask = this.stackMask,
-      stackExpected = this.stackExpected,
-      wasFlipped = this.flippedMask;
-    const [faintLow, faintHigh] = T.faint;
     let changed = false;
     this.now = t;
     const first = this.frames++ === 0;
@@ -253,119 +240,126 @@ export class BoardReader {
     let white = 0,
       black = 0,
       half = 0;
+    // Two coins read where the game allows no stack, on a square whose levels were never measured (only
+    // learnt from play): the evidence cannot tell a stack from a man sitting better than any coin seen
+    // there before. The game decides (see the tracker).
+    let unexpected = 0;
+    let pendingBits = this.pendingBits;
     for (let i = 0; i < SQUARE_COUNT; i++) {
       const raw = readings[i];
-      const quiet = Math.abs(raw - rawSmooth[i]) <= steadyTol;
+      const quiet = Math.abs(raw - this.rawSmooth[i]) <= steadyTol;
       if (!quiet) steady = false;
       // (Noise from quiet frames of a square that has stood empty a moment.)
-      this.noises.see(i, raw, quiet && !first && counts[i] === 0 && pending[i] < 0 && t - settledSince[i] >= o.learnAfterMs);
-      rawSmooth[i] = first ? raw : rawSmooth[i] + T.smoothing * (raw - rawSmooth[i]);
+      this.noises.see(i, raw, quiet && !first && this.counts[i] === 0 && this.pending[i] < 0 && t - this.settledSince[i] >= o.learnAfterMs);
+      this.rawSmooth[i] = first ? raw : this.rawSmooth[i] + T.smoothing * (raw - this.rawSmooth[i]);
       if (quiet && !first) {
-        if (rawSmooth[i] < lowSeen[i]) lowSeen[i] = rawSmooth[i];
-        if (rawSmooth[i] > highSeen[i]) highSeen[i] = rawSmooth[i];
+        if (this.rawSmooth[i] < this.lowSeen[i]) this.lowSeen[i] = this.rawSmooth[i];
+        if (this.rawSmooth[i] > this.highSeen[i]) this.highSeen[i] = this.rawSmooth[i];
       }
       // On a coded board a coin is read by how far it stands from empty, either way (its colour is the sign).
-      const v = coded ? empty[i] + Math.abs(raw - empty[i]) : raw;
-      if (coded) {
-        const sg = (rawSmooth[i] - empty[i]) / Math.max(1, cal.span(i));
+      const v = this.coded ? cal.empty[i] + Math.abs(raw - cal.empty[i]) : raw;
+      if (this.coded) {
+        const sg = (this.rawSmooth[i] - cal.empty[i]) / Math.max(1, cal.span(i));
         if (sg < -T.sideBar) white |= 1 << i;
         else if (sg > T.sideBar) black |= 1 << i;
         if (Math.abs(sg) >= T.sideBar && Math.abs(sg) < T.halfBar) half |= 1 << i;
       }
-      smooth[i] = first ? v : smooth[i] + T.smoothing * (v - smooth[i]);
-      const cur = counts[i];
-      const span = Math.max(one[i] - empty[i], 1);
-      const expected = (stackExpected >>> i) & 1;
+      this.smooth[i] = first ? v : this.smooth[i] + T.smoothing * (v - this.smooth[i]);
+      const cur = this.counts[i];
+      const span = Math.max(cal.one[i] - cal.empty[i], 1);
+      const expected = (this.stackExpected >>> i) & 1;
       const h = (expected ? T.expectedHysteresis : 1) * o.hysteresis * span;
       // Empty squares read steadily (noise is a few counts) while a coin's reading falls off fast
       // with distance from the centre, so the empty/one threshold sits low in the coin's span.
-      const t01 = empty[i] + o.emptyBar * span;
-      const gap12 = Math.max(two[i] - one[i], 1);
-      const plausible = (stackMask >>> i) & 1;
+      const t01 = cal.empty[i] + o.emptyBar * span;
+      const gap12 = Math.max(cal.two[i] - cal.one[i], 1);
+      const plausible = (this.stackMask >>> i) & 1;
       // (Where both levels were measured deliberately on this square, they are no guess: nearer midway.)
       const stackBar = expected
         ? o.expectedStackBar
         : plausible
           ? T.plausibleStackBar
-          : measured[i]
+          : cal.measured[i]
             ? T.measuredStackBar
             : o.unexpectedStackBar;
-      const t12 = one[i] + stackBar * gap12;
+      const t12 = cal.one[i] + stackBar * gap12;
 
       // Candidate count, with hysteresis towards the current one. A reading clearly below the
       // square's own empty level is a coin lying magnet-up: a coin (1), flagged to be turned over.
       let c: number;
       // (Worked out only below empty: a flip bar is always more than the hysteresis below it.)
-      const tFlip = (v < empty[i] || smooth[i] < empty[i]) && !coded ? empty[i] - this.flipBar(i) * span : -Infinity;
+      const tFlip = (v < cal.empty[i] || this.smooth[i] < cal.empty[i]) && !this.coded ? cal.empty[i] - this.flipBar(i) * span : -Infinity;
       // (One coin or two from the smoothed reading where a stack must hold a while, without
       // hysteresis going up: the wait is the guard, and frame noise would keep restarting it.)
       // (Where a crown is awaited on a man whose reading is known, the crown is a step up from it too:
       // men differ by more than a small magnet's stack increment.)
-      const crownFloor = expected && cur === 1 && !Number.isNaN(plateau[i]) ? plateau[i] + T.crownStep * span : -Infinity;
-      if (plausible || expected ? v >= Math.max(t12 + (cur === 2 ? -h : h), crownFloor) : smooth[i] >= t12 - (cur === 2 ? h : 0)) c = 2;
+      const crownFloor = expected && cur === 1 && !Number.isNaN(this.plateau[i]) ? this.plateau[i] + T.crownStep * span : -Infinity;
+      if (plausible || expected ? v >= Math.max(t12 + (cur === 2 ? -h : h), crownFloor) : this.smooth[i] >= t12 - (cur === 2 ? h : 0))
+        c = 2;
       else if (v >= t01 + (cur === 0 ? h : -h)) c = 1;
-      else if (!coded && v <= tFlip + ((wasFlipped >>> i) & 1 ? h : -h) / 2) c = 1;
+      else if (!this.coded && v <= tFlip + ((this.flippedMask >>> i) & 1 ? h : -h) / 2) c = 1;
       else c = 0;
-      const sm = smooth[i];
+      const sm = this.smooth[i];
       // Close to the one/two threshold: the tracker may read it either way (the game decides). Where
       // a stack is plausible the band is wide; on measured levels narrow; elsewhere a stack is never
       // a reading's call alone (see the unexpected stacks below).
-      const band = plausible || expected ? o.uncertainBand : measured[i] ? T.measuredBand : 0;
+      const band = plausible || expected ? o.uncertainBand : cal.measured[i] ? T.measuredBand : 0;
       // (On measured levels the band is the band: the hysteresis margin would widen it over most of a
       // narrow one-to-two gap.)
       if (
         band &&
-        !frozen[i] &&
-        sm > empty[i] + T.uncertainFloor * span &&
+        !this.frozen[i] &&
+        sm > cal.empty[i] + T.uncertainFloor * span &&
         Math.abs(sm - t12) < band * gap12 + (plausible || expected ? T.plausibleBandHysteresis * h : 0)
       )
         uncertain |= 1 << i;
       // Faint: between a far off-centre or half-lifted coin and an empty square whose level was
       // guessed (off by the sensor's offset). Empty or one coin is then the game's call.
-      const faintBand = sm > empty[i] + faintLow * span && sm < empty[i] + faintHigh * span;
+      const faintBand = sm > cal.empty[i] + T.faint[0] * span && sm < cal.empty[i] + T.faint[1] * span;
       // (Only a steady faint reading: a coin going down or coming up passes through the band. Read
       // as a coin still there only for a while: a finger lets go, an empty square stays faint.)
       // (The clock restarts only when the reading leaves the band clearly: noise at its edge does not.)
-      if (sm >= empty[i] + faintHigh * span || sm <= empty[i] + (faintLow - T.faintExit) * span) faintSince[i] = Infinity;
+      if (sm >= cal.empty[i] + T.faint[1] * span || sm <= cal.empty[i] + (T.faint[0] - T.faintExit) * span) this.faintSince[i] = Infinity;
       if (!faintBand) {
         // (outside the band: not faint)
-      } else if (!frozen[i] && Math.abs(v - sm) <= T.steady * span) {
-        if (faintSince[i] === Infinity) faintSince[i] = t;
+      } else if (!this.frozen[i] && Math.abs(v - sm) <= T.steady * span) {
+        if (this.faintSince[i] === Infinity) this.faintSince[i] = t;
         // (Read as a coin still there — counted empty, or held so — only for a while; an emptied
         // square still counted as holding its coin may always be read empty.)
-        const coinStillThere = cur === 0 || held[i] === 1;
-        if (!coinStillThere || t - faintSince[i] <= T.faintCoinMs) faint |= 1 << i;
+        const coinStillThere = cur === 0 || this.held[i] === 1;
+        if (!coinStillThere || t - this.faintSince[i] <= T.faintCoinMs) faint |= 1 << i;
         // A square whose empty level was only guessed, reading faint and still for that long after
         // its coin went: empty (a finger would have let go by now).
-        if (cur === 1 && c === 1 && !cal.emptyKnown[i] && held[i] < 0 && t - faintSince[i] > T.faintCoinMs) c = 0;
+        if (cur === 1 && c === 1 && !cal.emptyKnown[i] && this.held[i] < 0 && t - this.faintSince[i] > T.faintCoinMs) c = 0;
       }
-      if (held[i] >= 0) {
-        if (faintBand && !(held[i] === 1 && t - faintSince[i] > T.faintCoinMs)) c = held[i];
-        else held[i] = -1;
+      if (this.held[i] >= 0) {
+        if (faintBand && !(this.held[i] === 1 && t - this.faintSince[i] > T.faintCoinMs)) c = this.held[i];
+        else this.held[i] = -1;
       }
-      if (frozen[i]) {
+      if (this.frozen[i]) {
         // (A man the game settled on a measured square, now reading steadily higher than any man
         // reads there: a coin was put on it. The evidence overrules the old call.)
-        const firm = frozen[i] === 1 && measured[i] && (sm - one[i]) / gap12 >= FIRM_STACK && Math.abs(v - sm) <= T.steady * span;
-        if (c === 0 || sm < t01 || firm) frozen[i] = 0;
-        else c = frozen[i];
+        const firm =
+          this.frozen[i] === 1 && cal.measured[i] && (sm - cal.one[i]) / gap12 >= FIRM_STACK && Math.abs(v - sm) <= T.steady * span;
+        if (c === 0 || sm < t01 || firm) this.frozen[i] = 0;
+        else c = this.frozen[i];
       }
       // Confidence: distance from the nearest threshold, relative to half a coin.
       const d = Math.min(Math.abs(v - t01), Math.abs(v - t12));
       this.confidence[i] = Math.min(1, d / (T.confidenceScale * span));
       if (c === cur) {
-        pending[i] = -1;
-        before[i] = last[i];
-        last[i] = v;
-        if (cur === 1 && expected && !Number.isNaN(crownFlipBase[i])) {
-          if (sm < crownFlipBase[i] - (this.crownFlipBar(i) * span) / 2) flipped |= 1 << i;
-          else crownFlipBase[i] = NaN;
-        } else crownFlipBase[i] = NaN;
+        this.pending[i] = -1;
+        this.before[i] = this.last[i];
+        this.last[i] = v;
+        if (cur === 1 && expected && !Number.isNaN(this.crownFlipBase[i])) {
+          if (sm < this.crownFlipBase[i] - (this.crownFlipBar(i) * span) / 2) flipped |= 1 << i;
+          else this.crownFlipBase[i] = NaN;
+        } else this.crownFlipBase[i] = NaN;
         if (cur === 1 && sm <= tFlip) flipped |= 1 << i;
-        else if (cur === 1 && (wasFlipped >>> i) & 1 && sm < t01) flipped |= 1 << i;
+        else if (cur === 1 && (this.flippedMask >>> i) & 1 && sm < t01) flipped |= 1 << i;
         // (Not from a coin reading about half a step: on a coded board, folded up, a coin upside down
         // would teach its square a man's level that far down, and then read as a man of the other side.)
-        if (!(coded && (half >>> i) & 1)) this.learn(i, cur, v, t, raw);
+        if (!(this.coded && (half >>> i) & 1)) this.learn(i, cur, v, t, raw);
         // Plateau to plateau: a steady reading that stepped by a coin's fraction from the last
         // steady reading, with no lift between. Where a crown is awaited a step up is the crown
         // put on; on a stack a step down is a coin taken off. Anywhere else a step up is a coin
@@ -374,90 +368,89 @@ export class BoardReader {
         if (cur >= 1 && Math.abs(v - sm) <= T.steady * span) {
           // (A small step — a crown put on a small magnet's man upside down — may never read unsteady:
           // a reading that has left the last plateau starts a new run.)
-          if (steadyRun[i] > T.plateauFrames && Math.abs(sm - plateau[i]) > T.steady * span) steadyRun[i] = 0;
-          if (++steadyRun[i] === T.plateauFrames) {
-            const base = plateau[i];
+          if (this.steadyRun[i] > T.plateauFrames && Math.abs(sm - this.plateau[i]) > T.steady * span) this.steadyRun[i] = 0;
+          if (++this.steadyRun[i] === T.plateauFrames) {
+            const base = this.plateau[i];
             const up = sm - base;
             if (
               !Number.isNaN(base) &&
               cur === 1 &&
               expected &&
-              (up >= o.plateauStep * span || (up >= T.crownStep * span && sm >= one[i] + T.crownAbove * span))
+              (up >= o.plateauStep * span || (up >= T.crownStep * span && sm >= cal.one[i] + T.crownAbove * span))
             ) {
-              counts[i] = 2;
-              frozen[i] = 2; // a step up where a crown is awaited is evidence the absolute level cannot overrule
+              this.counts[i] = 2;
+              this.frozen[i] = 2; // a step up where a crown is awaited is evidence the absolute level cannot overrule
               uncertain &= ~(1 << i);
-              settledSince[i] = t;
-              learnt[i] = 0;
-              confirmed[i] = 0;
+              this.settledSince[i] = t;
+              this.learnt[i] = 0;
+              this.confirmed[i] = 0;
               changed = true;
             } else if (!Number.isNaN(base) && cur === 1 && expected && base - sm >= this.crownFlipBar(i) * span) {
               // A step DOWN where a crown is awaited, as deep as a coin upside down: the crown
               // was put on the man magnet-up (its reversed field, a coin higher, takes from the man's).
-              crownFlipBase[i] = base;
-            } else if (!Number.isNaN(base) && cur === 2 && base - sm >= o.plateauStep * span && sm < two[i]) {
-              counts[i] = 1;
-              frozen[i] = 0;
+              this.crownFlipBase[i] = base;
+            } else if (!Number.isNaN(base) && cur === 2 && base - sm >= o.plateauStep * span && sm < cal.two[i]) {
+              this.counts[i] = 1;
+              this.frozen[i] = 0;
               uncertain &= ~(1 << i);
-              settledSince[i] = t;
-              learnt[i] = 0;
-              confirmed[i] = 0;
+              this.settledSince[i] = t;
+              this.learnt[i] = 0;
+              this.confirmed[i] = 0;
               changed = true;
             }
-            plateau[i] = sm;
+            this.plateau[i] = sm;
           }
-        } else steadyRun[i] = 0;
+        } else this.steadyRun[i] = 0;
+        if (this.counts[i] === 2 && !plausible && !cal.measured[i]) unexpected |= 1 << i;
+        pendingBits &= ~(1 << i);
         continue;
       }
-      steadyRun[i] = 0;
+      this.steadyRun[i] = 0;
       // A man the game confirmed reading higher where no stack can be, on a square whose levels were
       // only learnt from play: it sits better than any coin seen there (its level rises with it).
-      if (cur === 1 && c === 2 && !plausible && !expected && !measured[i]) this.learn(i, 1, v, t, raw);
+      if (cur === 1 && c === 2 && !plausible && !expected && !cal.measured[i]) this.learn(i, 1, v, t, raw);
       // (A coin coming down where one coin and two meet — a king off-centre — has noise flip the
       // call every frame: that does not restart its wait; one or two is the soft call.)
-      if (pending[i] !== c && !(cur === 0 && c > 0 && pending[i] > 0)) {
-        pendingSince[i] = t;
-        pendingFrames[i] = 0;
+      if (this.pending[i] !== c && !(cur === 0 && c > 0 && this.pending[i] > 0)) {
+        this.pendingSince[i] = t;
+        this.pendingFrames[i] = 0;
       }
-      pending[i] = c;
-      pendingFrames[i]++;
+      this.pending[i] = c;
+      this.pendingFrames[i]++;
       // Where the game allows no stack, two coins must be read for a sustained time.
       const hold = c === 2 && !plausible ? o.unexpectedStackMs : c === 1 && cur === 0 && v < t01 ? o.upsideDownMs : o.debounceMs;
       // A coin is counted put down once its reading stops moving (a coin carried low over the
       // square, or still coming down, is not there yet): two frame steps in a row (at the top of
       // a coin carried past, one step reads still).
       const tol = T.still * span;
-      const still = c < cur || (Math.abs(v - last[i]) <= tol && Math.abs(last[i] - before[i]) <= tol);
-      before[i] = last[i];
-      last[i] = v;
-      if (still && pendingFrames[i] >= o.debounceFrames && t - pendingSince[i] >= hold) {
+      const still = c < cur || (Math.abs(v - this.last[i]) <= tol && Math.abs(this.last[i] - this.before[i]) <= tol);
+      this.before[i] = this.last[i];
+      this.last[i] = v;
+      if (still && this.pendingFrames[i] >= o.debounceFrames && t - this.pendingSince[i] >= hold) {
         // A change between one and two coins that came as a clear step from the last steady
         // reading is firm evidence (a coin put on or taken off), not a borderline call.
-        const base = plateau[i];
+        const base = this.plateau[i];
         if (expected && !Number.isNaN(base) && Math.abs(sm - base) >= T.crownStep * span && cur === 1 && c === 2 && sm > base) {
-          frozen[i] = c;
+          this.frozen[i] = c;
           uncertain &= ~(1 << i);
         }
-        counts[i] = c;
-        pending[i] = -1;
+        this.counts[i] = c;
+        this.pending[i] = -1;
         // A coin counted put down has stopped moving: its reading is the first plateau (a crown
         // put on within a few frames is then still seen as a step up from it).
-        plateau[i] = c > cur ? v : NaN;
-        settledSince[i] = t;
-        learnt[i] = 0;
-        confirmed[i] = 0;
+        this.plateau[i] = c > cur ? v : NaN;
+        this.settledSince[i] = t;
+        this.learnt[i] = 0;
+        this.confirmed[i] = 0;
         changed = true;
       }
+      if (this.counts[i] === 2 && !plausible && !cal.measured[i]) unexpected |= 1 << i;
+      if (this.pending[i] >= 0) pendingBits |= 1 << i;
+      else pendingBits &= ~(1 << i);
     }
+    this.pendingBits = pendingBits;
     this.steadyFrames = steady && !first ? this.steadyFrames + 1 : 0;
     this.noises.endFrame();
-    // Two coins read where the game allows no stack, on a square whose levels were never
-    // measured (only learnt from play): the evidence cannot tell a stack from a man sitting better than any coin seen
-    // there before. The game decides (see the tracker).
-    let unexpected = 0;
-    for (let i = 0; i < SQUARE_COUNT; i++) {
-      if (counts[i] === 2 && !((stackMask >>> i) & 1) && !measured[i]) unexpected |= 1 << i;
-    }
     this.uncertain = uncertain | unexpected;
     this.unexpectedMask = unexpected;
     this.faintMask = faint;
@@ -507,6 +500,7 @@ export class BoardReader {
     if (this.counts[i] === count) return;
     this.counts[i] = count;
     this.pending[i] = -1;
+    this.pendingBits &= ~(1 << i);
     this.plateau[i] = NaN;
     this.steadyRun[i] = 0;
     this.settledSince[i] = this.now;
@@ -523,6 +517,7 @@ export class BoardReader {
     for (let i = 0; i < SQUARE_COUNT; i++) {
       this.counts[i] = counts[i];
       this.pending[i] = -1;
+      this.pendingBits = 0;
       this.plateau[i] = NaN;
       this.steadyRun[i] = 0;
       this.settledSince[i] = this.now;

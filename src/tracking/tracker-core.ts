@@ -109,7 +109,11 @@ export abstract class TrackerCore {
     if (this.game.plies.length !== this.handled.plies || this.game !== this.handled.game)
       this.handled = { game: this.game, plies: this.game.plies.length, men: 0 };
     const men = (pos.black | pos.white) & ~pos.kings;
-    for (let i = 0; i < 32; i++) if (!view.counts[i] && (men >>> i) & 1) this.handled.men |= 1 << i;
+    // (Only the men not yet seen lifted are looked at.)
+    for (let m = men & ~this.handled.men; m; m &= m - 1) {
+      const i = 31 - Math.clz32(m & -m);
+      if (!view.counts[i]) this.handled.men |= 1 << i;
+    }
   }
 
   /** The men of the position lifted since its last move (see see()). */
