@@ -71,6 +71,9 @@ export class BoardReader {
   private readonly confirmed = new Uint8Array(SQUARE_COUNT);
   private stackMask = 0;
   private stackExpected = 0;
+  /** coded board: where the game says a coin may lie magnet-up reading below empty, and above (see ReaderFeedback 'flip-prior') */
+  private flipBelow = 0;
+  private flipAbove = 0;
   private frames = 0;
   /** last steady reading of each square since its count last changed (NaN: none yet), and the run of steady frames */
   private readonly plateau = new Float64Array(SQUARE_COUNT).fill(NaN);
@@ -182,6 +185,10 @@ export class BoardReader {
         case 'stack-prior':
           this.setStackPrior(f.plausible, f.expected);
           break;
+        case 'flip-prior':
+          this.flipBelow = f.below;
+          this.flipAbove = f.above;
+          break;
         case 'correct':
           this.correct(f.square, f.count);
           break;
@@ -224,6 +231,21 @@ export class BoardReader {
     return this.calibrated ? this.calibration.crownFlipBar(i, this.noise(i + 1)) : T.upsideDown;
   }
 
+  /**
+   * Coded board, where the game says a coin may lie magnet-up (the flip prior): how far from empty
+   * (coin steps) square i reads that coin — its own flip bar (Calibration.flipBar: from its stack
+   * increment and noise) where nearer than THRESHOLDS.sideBar (a small magnet glued proud flips
+   * only a quarter of a step), else sideBar (not calibrated, or its empty level only guessed).
+   */
+  private flipPriorBar(i: number): number {
+    return this.calibrated ? Math.min(T.sideBar, this.flipBar(i)) : T.sideBar;
+  }
+
+  /** Is square i on the flip prior for a reading `d` from its empty level (the side a coin magnet-up would read)? */
+  private flipPriorSide(i: number, d: number): boolean {
+    return d !== 0 && (((d < 0 ? this.flipBelow : this.flipAbove) >>> i) & 1) === 1;
+  }
+
   /** Is any square waiting out its debounce? */
   get settling(): boolean {
     for (let i = 0; i < SQUARE_COUNT; i++) if (this.pending[i] >= 0) return true;
@@ -258,11 +280,18 @@ export class BoardReader {
       }
       // On a coded board a coin is read by how far it stands from empty, either way (its colour is the sign).
       const v = this.coded ? cal.empty[i] + Math.abs(raw - cal.empty[i]) : raw;
+      // (Where the game says a coin may lie magnet-up reading that way, the square's own flip bar;
+      // nearer than the side bar, only such a coin explains the reading.)
+      let flipSide = false,
+        flipOnly = false;
       if (this.coded) {
         const sg = (this.rawSmooth[i] - cal.empty[i]) / Math.max(1, cal.span(i));
-        if (sg < -T.sideBar) white |= 1 << i;
-        else if (sg > T.sideBar) black |= 1 << i;
-        if (Math.abs(sg) >= T.sideBar && Math.abs(sg) < T.halfBar) half |= 1 << i;
+        flipSide = this.flipPriorSide(i, sg);
+        flipOnly = flipSide && Math.abs(sg) < T.sideBar;
+        const bar = flipSide ? this.flipPriorBar(i) : T.sideBar;
+        if (sg < -bar) white |= 1 << i;
+        else if (sg > bar) black |= 1 << i;
+        if (Math.abs(sg) >= bar && Math.abs(sg) < T.halfBar) half |= 1 << i;
       }
       this.smooth[i] = first ? v : this.smooth[i] + T.smoothing * (v - this.smooth[i]);
       const cur = this.counts[i];
@@ -299,6 +328,9 @@ export class BoardReader {
       else if (v >= t01 + (cur === 0 ? h : -h)) c = 1;
       else if (!this.coded && v <= tFlip + ((this.flippedMask >>> i) & 1 ? h : -h) / 2) c = 1;
       else c = 0;
+      // (Coded: a reading past the square's flip bar the way the game says a coin may lie magnet-up is that coin.)
+      if (c === 0 && this.coded && this.flipPriorSide(i, raw - cal.empty[i]))
+        c = Math.abs(raw - cal.empty[i]) >= this.flipPriorBar(i) * span + (cur === 0 ? h : -h) / 2 ? 1 : 0;
       const sm = this.smooth[i];
       // Close to the one/two threshold: the tracker may read it either way (the game decides). Where
       // a stack is plausible the band is wide; on measured levels narrow; elsewhere a stack is never
@@ -315,7 +347,8 @@ export class BoardReader {
         uncertain |= 1 << i;
       // Faint: between a far off-centre or half-lifted coin and an empty square whose level was
       // guessed (off by the sensor's offset). Empty or one coin is then the game's call.
-      const faintBand = sm > cal.empty[i] + T.faint[0] * span && sm < cal.empty[i] + T.faint[1] * span;
+      // (Not a coin counted on the flip prior's side: a coin magnet-up, no coin half-lifted.)
+      const faintBand = !(flipSide && c === 1) && sm > cal.empty[i] + T.faint[0] * span && sm < cal.empty[i] + T.faint[1] * span;
       // (Only a steady faint reading: a coin going down or coming up passes through the band. Read
       // as a coin still there only for a while: a finger lets go, an empty square stays faint.)
       // (The clock restarts only when the reading leaves the band clearly: noise at its edge does not.)
@@ -355,11 +388,11 @@ export class BoardReader {
           if (sm < this.crownFlipBase[i] - (this.crownFlipBar(i) * span) / 2) flipped |= 1 << i;
           else this.crownFlipBase[i] = NaN;
         } else this.crownFlipBase[i] = NaN;
-        if (cur === 1 && sm <= tFlip) flipped |= 1 << i;
+        if (cur === 1 && (sm <= tFlip || flipOnly)) flipped |= 1 << i;
         else if (cur === 1 && (this.flippedMask >>> i) & 1 && sm < t01) flipped |= 1 << i;
         // (Not from a coin reading about half a step: on a coded board, folded up, a coin upside down
         // would teach its square a man's level that far down, and then read as a man of the other side.)
-        if (!(this.coded && (half >>> i) & 1)) this.learn(i, cur, v, t, raw);
+        if (!(this.coded && ((half >>> i) & 1 || (cur === 1 && flipSide)))) this.learn(i, cur, v, t, raw);
         // Plateau to plateau: a steady reading that stepped by a coin's fraction from the last
         // steady reading, with no lift between. Where a crown is awaited a step up is the crown
         // put on; on a stack a step down is a coin taken off. Anywhere else a step up is a coin
