@@ -78,6 +78,8 @@ export class BoardReader {
   /** last steady reading of each square since its count last changed (NaN: none yet), and the run of steady frames */
   private readonly plateau = new Float64Array(SQUARE_COUNT).fill(NaN);
   private readonly steadyRun = new Uint16Array(SQUARE_COUNT);
+  /** coded board: the side each square last read (−1 White's, +1 Black's, 0 none yet) */
+  private readonly lastSide = new Int8Array(SQUARE_COUNT);
   /** consecutive frames in which no reading moved away from its smoothed value */
   private steadyFrames = 0;
   /** the lowest steady reading of each square so far (Infinity: none yet): its own empty level, if it was ever seen empty */
@@ -292,6 +294,12 @@ export class BoardReader {
         if (sg < -bar) white |= 1 << i;
         else if (sg > bar) black |= 1 << i;
         if (Math.abs(sg) >= bar && Math.abs(sg) < T.halfBar) half |= 1 << i;
+        // (A reading gone over to the other side — a coin turned over — is no step from the last plateau.)
+        const side = sg < -bar ? -1 : sg > bar ? 1 : 0;
+        if (side !== 0 && side !== this.lastSide[i]) {
+          if (this.lastSide[i] !== 0) this.plateau[i] = NaN;
+          this.lastSide[i] = side;
+        }
       }
       this.smooth[i] = first ? v : this.smooth[i] + T.smoothing * (v - this.smooth[i]);
       const cur = this.counts[i];
