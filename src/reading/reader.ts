@@ -6,9 +6,11 @@
 // left to the game where the evidence cannot settle it: the reader marks the
 // squares it could read either way, and a step up counts as a coin added only
 // where the game expects a stack. A reading clearly below empty is a coin
-// lying magnet-up. Tracks slow drift of empty squares and learns levels as
-// play goes. Out: a plain BoardView per frame. In: what the game settled, as
-// plain data (ReaderFeedback: where stacks are plausible or expected, counts
+// lying magnet-up (on a polarity-coded board: a reading past the square's
+// flip bar the way the game says a coin may lie magnet-up). Tracks slow drift
+// of empty squares and learns levels as play goes. Out: a plain BoardView per
+// frame. In: what the game settled, as plain data (ReaderFeedback: where
+// stacks are plausible or expected, where a coin may lie magnet-up, counts
 // the game decided, boards it confirmed, a known set-up to calibrate from),
 // applied by whoever owns the reader. Its settings, the BoardView and the
 // feedback are declared in view.ts, its fixed thresholds in thresholds.ts.

@@ -1,8 +1,8 @@
 // What the reader shows and takes, as plain data: its settings
 // (ReaderOptions, DEFAULT_READER), the BoardView it makes each frame (coin
 // counts, confidence, the soft squares the game decides, levels) and the
-// ReaderFeedback the game sends back (stack priors, settled calls, confirmed
-// boards, a set-up to calibrate from). The seam between reading/ and
+// ReaderFeedback the game sends back (stack priors, where a coin may lie
+// magnet-up, settled calls, confirmed boards, a set-up to calibrate from). The seam between reading/ and
 // tracking/: the tracker reads only these. Types and constants, no logic.
 
 export interface ReaderOptions {

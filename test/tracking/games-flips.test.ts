@@ -1,7 +1,7 @@
 // Coins put down magnet-up, across the magnet table (#26): on the simulated
 // board with each magnet a builder may use (8 × 1.5, 10 × 1, 10 × 2, 12 × 1 mm;
-// N35–N52), flush in the coin (glued the old way and polarity-coded) or glued
-// proud under it (glued the old way), a hand plays corpus games
+// N35–N52), flush in the coin or glued proud under it, on a board glued the
+// old way and on a polarity-coded one, a hand plays corpus games
 // with every everyday habit plus many flips — a moved man landing upside
 // down, a crowning coin put on the man upside down, a man straightened in a
 // j'adoube put back upside down — each left
