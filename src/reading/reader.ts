@@ -292,7 +292,8 @@ export class BoardReader {
         const sg = (this.rawSmooth[i] - cal.empty[i]) / Math.max(1, cal.span(i));
         flipSide = this.flipPriorSide(i, sg);
         flipOnly = flipSide && Math.abs(sg) < T.sideBar;
-        const bar = flipSide ? this.flipPriorBar(i) : T.sideBar;
+        // (A bar is never nearer empty than flipDriftMargin: nearer, nothing to work out.)
+        const bar = flipSide && Math.abs(sg) >= T.flipDriftMargin ? this.flipPriorBar(i) : T.sideBar;
         if (sg < -bar) white |= 1 << i;
         else if (sg > bar) black |= 1 << i;
         if (Math.abs(sg) >= bar && Math.abs(sg) < T.halfBar) half |= 1 << i;
