@@ -2,8 +2,9 @@
 // (ReaderOptions, DEFAULT_READER), the BoardView it makes each frame (coin
 // counts, confidence, the soft squares the game decides, levels) and the
 // ReaderFeedback the game sends back (stack priors, where a coin may lie
-// magnet-up, settled calls, confirmed boards, a set-up to calibrate from). The seam between reading/ and
-// tracking/: the tracker reads only these. Types and constants, no logic.
+// magnet-up, settled calls, confirmed boards, a set-up to calibrate from).
+// The seam between reading/ and tracking/: the tracker reads only these.
+// Types and constants, no logic.
 
 export interface ReaderOptions {
   /** A changed count must hold this long (ms, frame time) before the board changes. */

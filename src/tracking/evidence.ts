@@ -2,9 +2,10 @@
 // on counts and the reader's view — the board read the other way where the
 // reader was unsure (alternatives), the likeliest reading of an illegal board,
 // a board moved on from a stuck one, where a stack is plausible and where a
-// coin may lie magnet-up (the game as the reader's prior), a king recognised at set-up without lifting it, firm
-// stacks, a crown's evidence, a king's route from the placements, and what
-// the game allows per position (PositionCache). No state beyond that cache.
+// coin may lie magnet-up (the game as the reader's prior), a king recognised
+// at set-up without lifting it, firm stacks, a crown's evidence, a king's
+// route from the placements, and what the game allows per position
+// (PositionCache). No state beyond that cache.
 
 import { JUMP_LAND, NEIGHBOUR, legalMoves, type Game, type Move, type Position } from '../rules/index.ts';
 import type { BoardView } from '../reading/view.ts';
