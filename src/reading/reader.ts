@@ -6,17 +6,16 @@
 // left to the game where the evidence cannot settle it: the reader marks the
 // squares it could read either way, and a step up counts as a coin added only
 // where the game expects a stack. A reading clearly below empty is a coin
-// lying magnet-up (on a polarity-coded board: a reading past the square's
-// flip bar the way the game says a coin may lie magnet-up). Tracks slow drift
-// of empty squares and learns levels as play goes. Out: a plain BoardView per
-// frame. In: what the game settled, as plain data (ReaderFeedback: where
-// stacks are plausible or expected, where a coin may lie magnet-up, counts
-// the game decided, boards it confirmed, a known set-up to calibrate from),
-// applied by whoever owns the reader. Its settings, the BoardView and the
-// feedback are declared in view.ts, its fixed thresholds in thresholds.ts.
-// Pure: time comes from the frames.
+// lying magnet-up (coded board: past its flip bar the way the game says one
+// may lie). Tracks slow drift of empty squares and learns levels as play
+// goes. Out: a plain BoardView per frame. In: what the game settled, as plain
+// data (ReaderFeedback: where stacks are plausible or expected, where a coin
+// may lie magnet-up, counts the game decided, boards it confirmed, a known
+// set-up to calibrate from), applied by whoever owns the reader. Its settings,
+// the BoardView and the feedback are declared in view.ts, its fixed
+// thresholds in thresholds.ts. Pure: time comes from the frames.
 
-import { Calibration, NOMINAL, SQUARE_COUNT, median, occupancyConflicts } from './calibration.ts';
+import { Calibration, SQUARE_COUNT, calibrationFromSetup } from './calibration.ts';
 import { SquareNoise } from './noise.ts';
 import { FIRM_STACK, THRESHOLDS as T } from './thresholds.ts';
 import { DEFAULT_READER, UNREAD, type BoardView, type ReaderFeedback, type ReaderOptions } from './view.ts';
@@ -236,10 +235,9 @@ export class BoardReader {
   }
 
   /**
-   * Coded board, where the game says a coin may lie magnet-up (the flip prior): how far from empty
-   * (coin steps) square i reads that coin — its own flip bar (Calibration.flipBar: from its stack
-   * increment and noise) where nearer than THRESHOLDS.sideBar (a small magnet glued proud flips
-   * only a quarter of a step), else sideBar (not calibrated, or its empty level only guessed).
+   * Coded board, on the flip prior: how far from empty (coin steps) square i reads a coin magnet-up — its own
+   * flip bar where nearer than THRESHOLDS.sideBar (a small magnet glued proud flips only a quarter of a step);
+   * never nearer than flipDriftMargin (a reading nearer needs no bar worked out).
    */
   private flipPriorBar(i: number): number {
     return this.calibrated ? Math.min(T.sideBar, this.flipBar(i)) : T.sideBar;
@@ -286,13 +284,10 @@ export class BoardReader {
       const v = this.coded ? cal.empty[i] + Math.abs(raw - cal.empty[i]) : raw;
       // (Where the game says a coin may lie magnet-up reading that way, the square's own flip bar;
       // nearer than the side bar, only such a coin explains the reading.)
-      let flipSide = false,
-        flipOnly = false;
+      let flipSide = false;
       if (this.coded) {
         const sg = (this.rawSmooth[i] - cal.empty[i]) / Math.max(1, cal.span(i));
         flipSide = this.flipPriorSide(i, sg);
-        flipOnly = flipSide && Math.abs(sg) < T.sideBar;
-        // (A bar is never nearer empty than flipDriftMargin: nearer, nothing to work out.)
         const bar = flipSide && Math.abs(sg) >= T.flipDriftMargin ? this.flipPriorBar(i) : T.sideBar;
         if (sg < -bar) white |= 1 << i;
         else if (sg > bar) black |= 1 << i;
@@ -399,7 +394,7 @@ export class BoardReader {
           if (sm < this.crownFlipBase[i] - (this.crownFlipBar(i) * span) / 2) flipped |= 1 << i;
           else this.crownFlipBase[i] = NaN;
         } else this.crownFlipBase[i] = NaN;
-        if (cur === 1 && (sm <= tFlip || flipOnly)) flipped |= 1 << i;
+        if (cur === 1 && (sm <= tFlip || (flipSide && Math.abs(this.rawSmooth[i] - cal.empty[i]) < T.sideBar * span))) flipped |= 1 << i;
         else if (cur === 1 && (this.flippedMask >>> i) & 1 && sm < t01) flipped |= 1 << i;
         // (Not from a coin reading about half a step: on a coded board, folded up, a coin upside down
         // would teach its square a man's level that far down, and then read as a man of the other side.)
@@ -578,50 +573,12 @@ export class BoardReader {
   calibrateFrom(counts: ArrayLike<number>): boolean {
     // Only from a board at rest: every reading steady for a while (no hand moving, no ramp).
     if (this.steadyFrames < T.calibrateSteadyFrames) return false;
-    const gap = this.options.minCoinDelta;
-    const raw = this.rawSmooth;
-    // Which kind of board: on a polarity-coded one White's coins read below the empty squares (on
-    // one glued the old way only a coin upside down does, and never four of them at a set-up).
-    const empties: number[] = [];
-    for (let i = 0; i < SQUARE_COUNT; i++) if (counts[i] === 0) empties.push(raw[i]);
-    const baseline = empties.length ? median(empties) : NOMINAL.empty;
-    let below = 0;
-    for (let i = 0; i < SQUARE_COUNT; i++) if (counts[i] > 0 && raw[i] < baseline - gap) below++;
-    const coded = below >= T.codedMinCoins;
-    // Each square's own empty level where it was seen (the extreme of its readings on the empty
-    // side, a coin step away), and the readings as counted: folded about it on a coded board.
-    const own = new Float64Array(SQUARE_COUNT).fill(Infinity);
-    const folded = new Float64Array(SQUARE_COUNT);
-    for (let i = 0; i < SQUARE_COUNT; i++) {
-      const down = coded && raw[i] < baseline;
-      const seen = down ? this.highSeen[i] : this.lowSeen[i];
-      // (Under a king, only a level nearer the empty squares' than half the way to the king's: a
-      // square that only ever held a man, then the king put together on it, has its lowest reading
-      // a man's, a coin above empty — taken for empty, the king's square read empty as magnet-up.)
-      const plausible = counts[i] < 2 || Math.abs(seen - baseline) < Math.abs(raw[i] - seen) / 2;
-      if (counts[i] > 0 && Math.abs(raw[i] - seen) >= gap && plausible) own[i] = seen;
-      // (An empty square reading a coin above its own lowest level holds a coin: checked on an old board.)
-      if (counts[i] === 0 && !coded) own[i] = this.lowSeen[i];
-      const e = Number.isFinite(own[i]) ? own[i] : counts[i] === 0 ? raw[i] : baseline;
-      folded[i] = coded ? e + Math.abs(raw[i] - e) : raw[i];
-    }
-    const conflicts = occupancyConflicts(folded, counts, gap, own);
-    // (Unclear: a square that should hold a coin and was never seen at two levels a coin apart — one
-    // that was, and reads its low level now, is simply empty: a coin missing, not a weak one.
-    // And it must read somewhat away from the empty squares: a coin on a weak sensor still moves
-    // its reading; one reading like any empty square is most likely just missing.)
-    let lowestEmpty = Infinity;
-    for (let i = 0; i < SQUARE_COUNT; i++) if (counts[i] === 0) lowestEmpty = Math.min(lowestEmpty, folded[i]);
-    this.unclearMask = 0;
-    for (const sq of conflicts) {
-      const i = sq - 1;
-      if (counts[i] > 0 && !(this.highSeen[i] - this.lowSeen[i] >= gap) && !(folded[i] - lowestEmpty < gap / 2)) this.unclearMask |= 1 << i;
-    }
-    if (conflicts.length) return false;
-    const fresh = Calibration.fromKnown(folded, counts, own, gap);
-    fresh.coded = coded;
-    this.coded = coded;
-    this.smooth.set(folded);
+    const got = calibrationFromSetup(this.rawSmooth, this.lowSeen, this.highSeen, counts, this.options.minCoinDelta);
+    this.unclearMask = got.unclear;
+    const fresh = got.calibration;
+    if (!fresh) return false;
+    this.coded = fresh.coded;
+    this.smooth.set(got.folded);
     // Keep what a previous calibration measured and this set-up could not (e.g. stacks).
     if (this.calibrated) {
       for (let i = 0; i < SQUARE_COUNT; i++) {
