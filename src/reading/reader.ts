@@ -54,8 +54,7 @@ export class BoardReader {
   /** frame time of the last frame */
   now = -Infinity;
   private readonly pending = new Int8Array(SQUARE_COUNT).fill(-1);
-  /** bit i set where pending[i] ≥ 0 */
-  private pendingBits = 0;
+  private pendingBits = 0; // bit i set where pending[i] ≥ 0
   private readonly pendingSince = new Float64Array(SQUARE_COUNT);
   private readonly pendingFrames = new Uint16Array(SQUARE_COUNT);
   /** when each square's reading became faint (Infinity: it is not) */
