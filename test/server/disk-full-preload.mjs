@@ -32,7 +32,8 @@ if (flag && games) {
   };
   fs.writeSync = function (fd, data, a, b, c) {
     if (!ours.has(fd) || !full()) return writeSync.call(this, fd, data, a, b, c);
-    if (left <= 0) throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC', errno: -28, syscall: 'write' });
+    if (left <= 0)
+      throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC', errno: -28, syscall: 'write' });
     const buf = typeof data === 'string' ? Buffer.from(data) : Buffer.from(data.buffer, data.byteOffset, data.byteLength);
     const offset = typeof data === 'string' ? 0 : typeof a === 'number' ? a : 0;
     const length = typeof data === 'string' ? buf.length : typeof b === 'number' ? b : buf.length - offset;
