@@ -14,6 +14,9 @@ export class SquareNoise {
   private readonly frames = new Uint16Array(SQUARE_COUNT);
   private readonly prev = new Float64Array(SQUARE_COUNT);
   private board: number = T.assumedNoise ** 2;
+  /** frames since the board's noise was last worked out; a square became measured since */
+  private sinceBoard = 0;
+  private joined = false;
 
   /** Square i's raw reading this frame; `measure`: a quiet frame of an empty square that has stood a moment. */
   see(i: number, raw: number, measure: boolean): void {
@@ -21,12 +24,23 @@ export class SquareNoise {
     this.prev[i] = raw;
     if (!measure) return;
     // (The first frames measured take their own mean, then a slow average follows.)
-    const n = this.frames[i] < T.noiseMeasuredFrames ? ++this.frames[i] : T.noiseMeasuredFrames;
+    let n: number = T.noiseMeasuredFrames;
+    if (this.frames[i] < n) {
+      n = ++this.frames[i];
+      if (n === T.noiseMeasuredFrames) this.joined = true;
+    }
     this.sq[i] += Math.max(T.noiseWeight, 1 / n) * (step ** 2 / 2 - this.sq[i]);
   }
 
-  /** After a frame: the board's noise from the squares measured so far. */
+  /**
+   * After a frame: the board's noise from the squares measured so far — at once when a square
+   * joins them, else every THRESHOLDS.noiseBoardFrames frames (a slow average: a frame weighs
+   * THRESHOLDS.noiseWeight in each square's).
+   */
   endFrame(): void {
+    if (++this.sinceBoard < T.noiseBoardFrames && !this.joined) return;
+    this.sinceBoard = 0;
+    this.joined = false;
     let sum = 0,
       count = 0;
     for (let i = 0; i < SQUARE_COUNT; i++) {

@@ -98,6 +98,8 @@ export const THRESHOLDS = {
   noiseWeight: 0.02,
   /** A square's noise is its own once measured on this many quiet empty frames; before that, the board's. */
   noiseMeasuredFrames: 50,
+  /** The board's noise (for squares not yet measured) is worked out again every this many frames. */
+  noiseBoardFrames: 8,
 
   // ---- confidence
   /** Confidence is the distance from the nearest threshold relative to this much of a coin step (1 at or beyond). */
