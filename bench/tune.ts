@@ -49,9 +49,7 @@ const EPOCHS = Number(values.epochs ?? 400);
 const LAMBDA = Number(values.lambda ?? 1e-6);
 const SKIP_PLIES = 8;
 const cache = join(homedir(), '.cache/crownhead-tune');
-const DATA = values.data
-  ? values.data.split(',')
-  : [0, 1].map((i) => join(cache, `selfplay-1-6000-4000-6.${i}-2.txt`));
+const DATA = values.data ? values.data.split(',') : [0, 1].map((i) => join(cache, `selfplay-1-6000-4000-6.${i}-2.txt`));
 
 // ---------------------------------------------------------------------------
 // Positions and labels, each position's features kept sparse (most weights are squares it does not use).
@@ -146,7 +144,9 @@ for (let it = 0; it < 50; it++) {
   else lo = a;
 }
 const K = (lo + hi) / 2;
-console.log(`scale K = ${K.toFixed(5)}; error with the starting weights: fit ${mse(w0, K, train).toFixed(5)}, held out ${mse(w0, K, held).toFixed(5)}`);
+console.log(
+  `scale K = ${K.toFixed(5)}; error with the starting weights: fit ${mse(w0, K, train).toFixed(5)}, held out ${mse(w0, K, held).toFixed(5)}`,
+);
 
 // Adam on every weight but the middle-game man's.
 const w = Float64Array.from(w0);
@@ -173,7 +173,9 @@ for (let epoch = 1; epoch <= EPOCHS; epoch++) {
     w[i]! -= (rate * (m[i]! / (1 - b1 ** epoch))) / (Math.sqrt(v[i]! / (1 - b2 ** epoch)) + 1e-12);
   }
   if (epoch % 50 === 0)
-    console.log(`  epoch ${epoch}: fit ${mse(w, K, train).toFixed(5)}, held out ${mse(w, K, held).toFixed(5)} (${((performance.now() - t0) / 1000).toFixed(0)} s)`);
+    console.log(
+      `  epoch ${epoch}: fit ${mse(w, K, train).toFixed(5)}, held out ${mse(w, K, held).toFixed(5)} (${((performance.now() - t0) / 1000).toFixed(0)} s)`,
+    );
 }
 const rounded = Float64Array.from(w, (x) => Math.round(x));
 console.log(`error with the tuned weights: fit ${mse(rounded, K, train).toFixed(5)}, held out ${mse(rounded, K, held).toFixed(5)}`);

@@ -42,7 +42,8 @@ export const SCALARS = [
 ] as const;
 export type ScalarName = (typeof SCALARS)[number];
 type Phase = 'm' | 'e';
-type ManSquare = 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9 | 10 | 11 | 12 | 13 | 14 | 15 | 16 | 17 | 18 | 19 | 20 | 21 | 22 | 23 | 24 | 25 | 26 | 27 | 28;
+type ManSquare =
+  1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9 | 10 | 11 | 12 | 13 | 14 | 15 | 16 | 17 | 18 | 19 | 20 | 21 | 22 | 23 | 24 | 25 | 26 | 27 | 28;
 type KingSquare = ManSquare | 29 | 30 | 31 | 32;
 /** A weight's name: a scalar term, or a man's or king's square (Black's numbering), and the phase. */
 export type WeightName = `${ScalarName | `manOn${ManSquare}` | `kingOn${KingSquare}`}_${Phase}`;
