@@ -7,7 +7,8 @@
 // book's files), each labelled with its game's result for Black (1, ½, 0).
 // The evaluation is linear in the weights (eval.ts `features`), so the
 // predicted result is σ(K · Σ wᵢ fᵢ / PHASE_STEPS) with one scale K fitted first
-// on the starting table (the one in eval-weights.ts); then every weight but the
+// on the starting table (the hand-set table of the evaluation before the
+// tuned one, `handTable` below: the same start every run); then every weight but the
 // middle-game man's (the unit, 100) is moved by full-batch gradient descent
 // (Adam) on the mean squared error plus a ridge penalty λ·Σ(wᵢ − startᵢ)² (a
 // weight seen in few positions stays near where it started). The positions are
@@ -24,6 +25,7 @@
 //   npm run tune -- --write             … and write it into src/engine/eval-weights.ts
 //   --seed N (default 1)  --epochs N (default 400)  --lambda L (default 1e-6)
 //   --data FILE,FILE (default the two parts of bench/selfplay.ts' default run)  --no-corpus
+//   --take N,N (only the first N lines of each data file: a run stopped part-way is a prefix of the full one)
 
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
@@ -32,7 +34,17 @@ import { parseArgs } from 'node:util';
 import { Game, START, hasCapture, samePosition } from '../src/rules/index.ts';
 import { readPdn, resultWinner } from '../src/pdn/index.ts';
 import { CORPUS_DIR } from '../src/engine-host/book-corpus.ts';
-import { BOOK_FILES, PHASE_STEPS, WEIGHTS, WEIGHT_NAMES, features, seededRandom, type Weights } from '../src/engine/index.ts';
+import {
+  BOOK_FILES,
+  PHASE_STEPS,
+  WEIGHTS,
+  WEIGHT_NAMES,
+  features,
+  seededRandom,
+  type WeightName,
+  type Weights,
+} from '../src/engine/index.ts';
+import { rowOf } from '../src/rules/index.ts';
 
 const { values } = parseArgs({
   options: {
@@ -41,6 +53,7 @@ const { values } = parseArgs({
     epochs: { type: 'string' },
     lambda: { type: 'string' },
     data: { type: 'string' },
+    take: { type: 'string' },
     'no-corpus': { type: 'boolean' },
   },
 });
@@ -71,15 +84,19 @@ function addPosition(b: number, w: number, k: number, y: number): void {
   labels.push(y);
 }
 let fromSelfplay = 0;
-for (const file of DATA) {
+const TAKE = values.take ? values.take.split(',').map(Number) : [];
+DATA.forEach((file, f) => {
   if (!existsSync(file)) throw new Error(`no self-play data at ${file}: run bench/selfplay.ts first (see the header)`);
-  for (const line of readFileSync(file, 'utf8').split('\n')) {
+  const lines = readFileSync(file, 'utf8').split('\n');
+  const take = TAKE[f] ?? Infinity;
+  if (take < Infinity && lines.length - 1 < take) throw new Error(`${file} has ${lines.length - 1} lines, not the ${take} asked for`);
+  for (const line of lines.slice(0, take)) {
     if (!line) continue;
     const [b, w, k, , y] = line.split(' ');
     addPosition(parseInt(b!, 16) | 0, parseInt(w!, 16) | 0, parseInt(k!, 16) | 0, Number(y));
     fromSelfplay++;
   }
-}
+});
 let gamesUsed = 0;
 if (!values['no-corpus'])
   for (const file of BOOK_FILES) {
@@ -133,7 +150,35 @@ function mse(w: Float64Array, K: number, set: Int32Array): number {
   return e / set.length;
 }
 
-const w0 = Float64Array.from(WEIGHT_NAMES, (k) => WEIGHTS[k]);
+/**
+ * The start: the hand-set weights of the evaluation before the tuned one (a man 100, a king 130, 160 in
+ * the ending; tempo as a man's rows advanced in the middle game, the centre squares as square values).
+ */
+function handTable(): Weights {
+  const w = Object.fromEntries(WEIGHT_NAMES.map((n) => [n, 0])) as Record<WeightName, number>;
+  const both = (s: string, v: number): void => {
+    w[`${s}_m` as WeightName] += v;
+    w[`${s}_e` as WeightName] += v;
+  };
+  both('man', 100);
+  w.king_m = 130;
+  w.king_e = 160;
+  both('backRank', 6);
+  both('bridge', 12);
+  both('dogHole', 15);
+  both('manMobility', 2);
+  both('kingMobility', 2);
+  both('runaway', 40);
+  both('runawayRows', 5);
+  both('trappedKing', 30);
+  both('tradeDown', 4);
+  for (const sq of [14, 15, 18, 19]) both(`manOn${sq}`, 8);
+  for (let sq = 1; sq <= 28; sq++) w[`manOn${sq}_m` as WeightName] += rowOf(sq - 1);
+  for (const sq of [10, 11, 14, 15, 18, 19, 22, 23]) both(`kingOn${sq}`, 10);
+  return w;
+}
+const START_TABLE = handTable();
+const w0 = Float64Array.from(WEIGHT_NAMES, (k) => START_TABLE[k]);
 // The scale K: golden-section search on the starting weights.
 let lo = 0.0001,
   hi = 0.05;
@@ -180,12 +225,14 @@ for (let epoch = 1; epoch <= EPOCHS; epoch++) {
 const rounded = Float64Array.from(w, (x) => Math.round(x));
 console.log(`error with the tuned weights: fit ${mse(rounded, K, train).toFixed(5)}, held out ${mse(rounded, K, held).toFixed(5)}`);
 const tuned = Object.fromEntries(WEIGHT_NAMES.map((k, i) => [k, rounded[i]! + 0])) as Record<string, number>;
-console.log('weight               start  tuned');
-for (const k of WEIGHT_NAMES) console.log(`  ${k.padEnd(18)} ${String(WEIGHTS[k]).padStart(6)} ${String(tuned[k]).padStart(6)}`);
+console.log('weight               start    now  tuned');
+for (const k of WEIGHT_NAMES)
+  console.log(`  ${k.padEnd(18)} ${String(START_TABLE[k]).padStart(6)} ${String(WEIGHTS[k]).padStart(6)} ${String(tuned[k]).padStart(6)}`);
 
 if (values.write) {
   const file = resolve(import.meta.dirname, '../src/engine/eval-weights.ts');
-  writeFileSync(file, weightsFile(tuned as Weights, `bench/tune.ts --seed ${SEED} --epochs ${EPOCHS} --lambda ${LAMBDA}`, P, K));
+  const how = `bench/tune.ts --seed ${SEED} --epochs ${EPOCHS} --lambda ${LAMBDA}${values.take ? ` --take ${values.take}` : ''}`;
+  writeFileSync(file, weightsFile(tuned as Weights, how, P, K));
   console.log(`written into ${file}`);
 }
 

@@ -1,5 +1,5 @@
 // The evaluation's weights (eval.ts names them and says what each rewards;
-// `_m` middle game, `_e` ending): written by `bench/tune.ts --seed 1 --epochs 300 --lambda 1e-8`
+// `_m` middle game, `_e` ending): written by `bench/tune.ts --seed 1 --epochs 300 --lambda 1e-8 --take 58434,55249`
 // from 141670 positions (the self-play games of bench/selfplay.ts' default run
 // and the corpus' games), scale K = 0.00720. Rerun it rather than editing by hand.
 
