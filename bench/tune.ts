@@ -25,6 +25,7 @@
 //   npm run tune -- --write             … and write it into src/engine/eval-weights.ts
 //   --seed N (default 1)  --epochs N (default 400)  --lambda L (default 1e-6)
 //   --data FILE,FILE (default the two parts of bench/selfplay.ts' default run)  --no-corpus
+//   --json FILE (also write the table there, as JSON)
 //   --take N,N (only the first N lines of each data file: a run stopped part-way is a prefix of the full one)
 
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -54,6 +55,7 @@ const { values } = parseArgs({
     lambda: { type: 'string' },
     data: { type: 'string' },
     take: { type: 'string' },
+    json: { type: 'string' },
     'no-corpus': { type: 'boolean' },
   },
 });
@@ -229,6 +231,7 @@ console.log('weight               start    now  tuned');
 for (const k of WEIGHT_NAMES)
   console.log(`  ${k.padEnd(18)} ${String(START_TABLE[k]).padStart(6)} ${String(WEIGHTS[k]).padStart(6)} ${String(tuned[k]).padStart(6)}`);
 
+if (values.json) writeFileSync(values.json, JSON.stringify(tuned));
 if (values.write) {
   const file = resolve(import.meta.dirname, '../src/engine/eval-weights.ts');
   const how = `bench/tune.ts --seed ${SEED} --epochs ${EPOCHS} --lambda ${LAMBDA}${values.take ? ` --take ${values.take}` : ''}`;
