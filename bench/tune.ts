@@ -244,7 +244,7 @@ function weightsFile(W: Weights, how: string, positions: number, k: number): str
   const lines = WEIGHT_NAMES.map((n) => `  ${n}: ${W[n]},`);
   return `// The evaluation's weights (eval.ts names them and says what each rewards;
 // \`_m\` middle game, \`_e\` ending): written by \`${how}\`
-// from ${positions} positions (the self-play games of bench/selfplay.ts' default run
+// from ${positions} positions (the self-play games of bench/selfplay.ts' default run${values.take ? ', the first\n// lines of its two files as --take says (a prefix of the full run),' : ''}
 // and the corpus' games), scale K = ${k.toFixed(5)}. Rerun it rather than editing by hand.
 
 export const TUNED_WEIGHTS = {

@@ -1,6 +1,7 @@
 // The evaluation's weights (eval.ts names them and says what each rewards;
 // `_m` middle game, `_e` ending): written by `bench/tune.ts --seed 1 --epochs 600 --lambda 1e-8 --take 113363,106753`
-// from 248103 positions (the self-play games of bench/selfplay.ts' default run
+// from 248103 positions (the self-play games of bench/selfplay.ts' default run, the first
+// lines of its two files as --take says (a prefix of the full run),
 // and the corpus' games), scale K = 0.00754. Rerun it rather than editing by hand.
 
 export const TUNED_WEIGHTS = {
