@@ -1,14 +1,17 @@
 // `npx tsx bench/selfplay.ts`: the self-play games bench/tune.ts fits the
 // evaluation to. Each game starts from an ACF ballot (the open ones in turn)
 // followed by a few random plies (seeded), then both sides play the engine
-// at a fixed node count (deterministic, and a steady cost a move) with the endgame database, the 40-move rule and
-// repetitions; a game still going at 200 plies is scored a draw. Every quiet
+// at a fixed node count (deterministic, and a steady cost a move) with the
+// endgame database, the 40-move rule and repetitions; a game still going at
+// 200 plies is scored a draw. Game g depends on the seed and g only, so a run
+// split in parts, or stopped part-way, gives a prefix of each part's file of
+// the full run (bench/tune.ts --take uses such a prefix). Every quiet
 // position (neither side has a capture) after the random plies is written with
 // the game's result for Black: one line per position, `black white kings turn
 // result` (hex bitboards, b/w, 1 / 0.5 / 0). Same flags, same file
 // (deterministic: fixed node counts, seeded randomness).
 //
-//   --games N (default 4000)  --nodes K (nodes a move, default 4000)  --seed S (default 1)
+//   --games N (default 6000)  --nodes K (nodes a move, default 4000)  --seed S (default 1)
 //   --random R (random plies after the ballot, 0…R, default 6)
 //   --part I/P (play games I, I+P, I+2P, … of the N: P processes side by side)
 //   --out FILE (default ~/.cache/crownhead-tune/selfplay-S-N-K-R[.I-P].txt)
@@ -32,7 +35,7 @@ const { values } = parseArgs({
     out: { type: 'string' },
   },
 });
-const GAMES = Number(values.games ?? 4000);
+const GAMES = Number(values.games ?? 6000);
 const NODES = Number(values.nodes ?? 4000);
 const SEED = Number(values.seed ?? 1);
 const RANDOM = Number(values.random ?? 6);
