@@ -235,8 +235,10 @@ async function engineMatch(): Promise<void> {
   const open = BALLOTS.filter((b) => b.status !== 'barred');
   const n = Math.ceil(games / 2);
   const ballots = Array.from({ length: n }, (_, i) => open[Math.floor((i * open.length) / n)]!.number);
-  const inProcess = (name: string, fn: typeof think): import('../src/engine-host/match.ts').Player => {
-    const searcher = new Searcher();
+  const inProcess = (name: string, engine: Engine): import('../src/engine-host/match.ts').Player => {
+    const fn = engine.think;
+    // Its own revision's searcher (a searcher of this tree would run this tree's search under the other's think).
+    const searcher = new engine.Searcher();
     return {
       name,
       newGame: async () => searcher.reset(),
@@ -254,12 +256,12 @@ async function engineMatch(): Promise<void> {
     };
   };
   const ours = values.versus
-    ? inProcess('this', think)
+    ? inProcess('this', { think, Searcher })
     : new ProtocolPlayer('crownhead', process.execPath, [resolve(import.meta.dirname, '../bin/crownhead.js'), 'engine'], {
         env: { ...process.env, CROWNHEAD_FROM_SOURCE: '1' },
       });
   let theirs: import('../src/engine-host/match.ts').Player;
-  if (values.versus) theirs = inProcess(values.versus, await baselineThink(values.versus));
+  if (values.versus) theirs = inProcess(values.versus, await baselineEngine(values.versus));
   else {
     const [cmd, ...args] = values.gauntlet!.split(/\s+/);
     theirs = new ProtocolPlayer(cmd!.split('/').pop()!, cmd!, args, values.cwd ? { cwd: values.cwd } : {});
@@ -316,7 +318,7 @@ async function speed(): Promise<void> {
   const runs = Number(values.runs ?? 3);
   type ThinkFn = typeof think;
   const engines: { name: string; think: ThinkFn }[] = [];
-  if (values.baseline) engines.push({ name: values.baseline, think: await baselineThink(values.baseline) });
+  if (values.baseline) engines.push({ name: values.baseline, think: (await baselineEngine(values.baseline)).think });
   engines.push({ name: 'this', think });
   console.log(
     `search speed (fixed depth ${depth}, ${runs} runs each, median${engines.length > 1 ? `; ${engines[0]!.name} and this tree in turn` : ''}):`,
@@ -357,14 +359,19 @@ async function speed(): Promise<void> {
   console.log(`engine depth at 1 s: median ${engines.map((e, j) => `${e.name} ${median(depths[j]!)}`).join(', ')}`);
 }
 
-/** The `think` of another git revision: its src/ unpacked into a temporary folder and imported. */
-async function baselineThink(ref: string): Promise<typeof think> {
+/** The engine (`think` and its Searcher) of a git revision. */
+interface Engine {
+  readonly think: typeof think;
+  readonly Searcher: typeof Searcher;
+}
+
+/** The engine of another git revision: its src/ unpacked into a temporary folder and imported. */
+async function baselineEngine(ref: string): Promise<Engine> {
   const dir = mkdtempSync(join(tmpdir(), 'crownhead-baseline-'));
   const root = resolve(import.meta.dirname, '..');
   execSync(`git -C ${JSON.stringify(root)} archive ${JSON.stringify(ref)} src | tar -x -C ${JSON.stringify(dir)}`);
   writeFileSync(join(dir, 'package.json'), '{"type":"module"}\n');
-  const mod = (await import(pathToFileURL(join(dir, 'src/engine/index.ts')).href)) as { think: typeof think };
-  return mod.think;
+  return (await import(pathToFileURL(join(dir, 'src/engine/index.ts')).href)) as Engine;
 }
 
 // ---------------------------------------------------------------------------

@@ -1,36 +1,51 @@
-// `npm run tune`: fits the evaluation's weights (src/engine/eval.ts WEIGHTS)
-// to the results of the corpus' games — Texel's method. Every quiet position
-// (side to move has no capture) from ply 8 on of every finished game from the
-// standard start in the book's corpus files is labelled with the game's result
-// for Black (1, ½, 0); the evaluation's features are linear in the weights, so
-// the predicted result is σ(K · Σ wᵢ fᵢ) with one scale K fitted first on the
-// current weights; then every weight but the man's (the unit, 100) is moved by
-// full-batch gradient descent (Adam) on the mean squared error plus a ridge
-// penalty λ·Σ(wᵢ − currentᵢ)² (the labels are noisy: a master game's result says
-// little about one quiet position, and without the pull back towards the
-// hand-set table a weight seen in few positions wanders). The positions
-// are split 90/10 by a seeded shuffle: the fit is on the first part, and the
-// report shows the held-out error before and after.
+// `npm run tune`: fits the evaluation's weights (src/engine/eval.ts names
+// them; the table is src/engine/eval-weights.ts) to game results — Texel's
+// method. The positions: every quiet position (neither side has a capture) of
+// the self-play games bench/selfplay.ts wrote (its default run: 6000 games at
+// 4000 nodes a move, seed 1, played as two parts), and every quiet position
+// from ply 8 on of the corpus' finished games from the standard start (the
+// book's files), each labelled with its game's result for Black (1, ½, 0).
+// The evaluation is linear in the weights (eval.ts `features`), so the
+// predicted result is σ(K · Σ wᵢ fᵢ / PHASE_STEPS) with one scale K fitted first
+// on the starting table (the hand-set table of the evaluation before the
+// tuned one, `handTable` below: the same start every run); then every weight but the
+// middle-game man's (the unit, 100) is moved by full-batch gradient descent
+// (Adam) on the mean squared error plus a ridge penalty λ·Σ(wᵢ − startᵢ)² (a
+// weight seen in few positions stays near where it started). The positions are
+// split 90/10 by a seeded shuffle: the fit is on the first part, and the
+// report shows the held-out error before and after. Same seed, same data →
+// same table (deterministic).
 //
-// Then strength decides: a short match (our engine with the tuned table against
-// itself with the current one, fixed depth, ACF ballots with both colours) and
-// the shots of "Tricks, Traps and Shots" (the stated first move found at depth
-// 14, as test/engine/search.test.ts asks). The tuned table is written into
-// eval.ts only when `--write` is given AND it scored at least 50 % AND it finds
-// at least as many shots. Same seed, same corpus → same table (deterministic).
+// Strength decides whether a table stays, measured side by side:
+// `npx tsx bench/engine.ts --versus REF --games 48 --ms 100` (this tree against
+// the revision with the previous table).
 //
-//   npm run tune                       fit and match, print the table
-//   npm run tune -- --write            … and write it into src/engine/eval.ts if it did not lose
-//   --seed N (default 1)  --epochs N (default 1500)  --lambda L (default 2e-6)
-//   --games N (match games, default 40; 0 skips the match)  --depth D (default 6)
+//   npx tsx bench/selfplay.ts --part 0/2 --games 6000 & npx tsx bench/selfplay.ts --part 1/2 --games 6000
+//   npm run tune                        fit, print the table and the errors
+//   npm run tune -- --write             … and write it into src/engine/eval-weights.ts
+//   --seed N (default 1)  --epochs N (default 400)  --lambda L (default 1e-6)
+//   --data FILE,FILE (default the two parts of bench/selfplay.ts' default run)  --no-corpus
+//   --json FILE (also write the table there, as JSON)
+//   --take N,N (only the first N lines of each data file: a run stopped part-way is a prefix of the full one)
 
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { BALLOTS, Game, START, hasCapture, samePosition, sameResult, type Move } from '../src/rules/index.ts';
-import { gameName, readPdn, resultWinner } from '../src/pdn/index.ts';
+import { Game, START, hasCapture, samePosition } from '../src/rules/index.ts';
+import { readPdn, resultWinner } from '../src/pdn/index.ts';
 import { CORPUS_DIR } from '../src/engine-host/book-corpus.ts';
-import { BOOK_FILES, Searcher, WEIGHTS, WEIGHT_NAMES, features, seededRandom, think, type Weights } from '../src/engine/index.ts';
+import {
+  BOOK_FILES,
+  PHASE_STEPS,
+  WEIGHTS,
+  WEIGHT_NAMES,
+  features,
+  seededRandom,
+  type WeightName,
+  type Weights,
+} from '../src/engine/index.ts';
+import { rowOf } from '../src/rules/index.ts';
 
 const { values } = parseArgs({
   options: {
@@ -38,63 +53,138 @@ const { values } = parseArgs({
     seed: { type: 'string' },
     epochs: { type: 'string' },
     lambda: { type: 'string' },
-    games: { type: 'string' },
-    depth: { type: 'string' },
+    data: { type: 'string' },
+    take: { type: 'string' },
+    json: { type: 'string' },
+    'no-corpus': { type: 'boolean' },
   },
 });
 const SEED = Number(values.seed ?? 1);
-const EPOCHS = Number(values.epochs ?? 1500);
-const LAMBDA = Number(values.lambda ?? 2e-6);
-const MATCH_GAMES = Number(values.games ?? 40);
-const DEPTH = Number(values.depth ?? 6);
+const EPOCHS = Number(values.epochs ?? 400);
+const LAMBDA = Number(values.lambda ?? 1e-6);
 const SKIP_PLIES = 8;
+const cache = join(homedir(), '.cache/crownhead-tune');
+const DATA = values.data ? values.data.split(',') : [0, 1].map((i) => join(cache, `selfplay-1-6000-4000-6.${i}-2.txt`));
 
 // ---------------------------------------------------------------------------
-// Positions and labels
-const rows: { f: number[]; y: number }[] = [];
-let gamesUsed = 0;
-for (const file of BOOK_FILES) {
-  for (const g of readPdn(readFileSync(join(CORPUS_DIR, file), 'utf8')).games) {
-    if (!samePosition(g.start, START) || g.moves.length === 0) continue;
-    const w = resultWinner(g.result);
-    if (w === null) continue;
-    const y = w === 'black' ? 1 : w === 'white' ? 0 : 0.5;
-    const game = new Game(START, g.options);
-    try {
-      for (const n of g.moves) {
-        game.play(n.move);
-        const p = game.position;
-        if (game.plies.length < SKIP_PLIES || hasCapture(p)) continue;
-        const f = features(p.black, p.white, p.kings);
-        rows.push({ f: WEIGHT_NAMES.map((k) => f[k]), y });
-      }
-      gamesUsed++;
-    } catch {
-      // a record that does not replay (one known in tinsley.pdn) is left out
+// Positions and labels, each position's features kept sparse (most weights are squares it does not use).
+const N = WEIGHT_NAMES.length;
+const rowStart: number[] = [0];
+const idx: number[] = [];
+const val: number[] = [];
+const labels: number[] = [];
+function addPosition(b: number, w: number, k: number, y: number): void {
+  const f = features(b, w, k);
+  for (let i = 0; i < N; i++) {
+    const x = f[WEIGHT_NAMES[i]!];
+    if (x !== 0) {
+      idx.push(i);
+      val.push(x);
     }
   }
+  rowStart.push(idx.length);
+  labels.push(y);
 }
-// Seeded shuffle, 90/10 split.
+let fromSelfplay = 0;
+const TAKE = values.take ? values.take.split(',').map(Number) : [];
+DATA.forEach((file, f) => {
+  if (!existsSync(file)) throw new Error(`no self-play data at ${file}: run bench/selfplay.ts first (see the header)`);
+  const lines = readFileSync(file, 'utf8').split('\n');
+  const take = TAKE[f] ?? Infinity;
+  if (take < Infinity && lines.length - 1 < take) throw new Error(`${file} has ${lines.length - 1} lines, not the ${take} asked for`);
+  for (const line of lines.slice(0, take)) {
+    if (!line) continue;
+    const [b, w, k, , y] = line.split(' ');
+    addPosition(parseInt(b!, 16) | 0, parseInt(w!, 16) | 0, parseInt(k!, 16) | 0, Number(y));
+    fromSelfplay++;
+  }
+});
+let gamesUsed = 0;
+if (!values['no-corpus'])
+  for (const file of BOOK_FILES) {
+    for (const g of readPdn(readFileSync(join(CORPUS_DIR, file), 'utf8')).games) {
+      if (!samePosition(g.start, START) || g.moves.length === 0) continue;
+      const w = resultWinner(g.result);
+      if (w === null) continue;
+      const y = w === 'black' ? 1 : w === 'white' ? 0 : 0.5;
+      const game = new Game(START, g.options);
+      try {
+        for (const n of g.moves) {
+          game.play(n.move);
+          const p = game.position;
+          if (game.plies.length < SKIP_PLIES || hasCapture(p)) continue;
+          addPosition(p.black, p.white, p.kings, y);
+        }
+        gamesUsed++;
+      } catch {
+        // a record that does not replay (one known in tinsley.pdn) is left out
+      }
+    }
+  }
+const P = labels.length;
+const IDX = Int32Array.from(idx),
+  VAL = Float64Array.from(val),
+  START_AT = Int32Array.from(rowStart),
+  Y = Float64Array.from(labels);
+// Seeded shuffle of the positions' order, 90/10 split.
+const order = Int32Array.from({ length: P }, (_, i) => i);
 const rnd = seededRandom(SEED);
-for (let i = rows.length - 1; i > 0; i--) {
+for (let i = P - 1; i > 0; i--) {
   const j = Math.floor(rnd() * (i + 1));
-  [rows[i], rows[j]] = [rows[j]!, rows[i]!];
+  [order[i], order[j]] = [order[j]!, order[i]!];
 }
-const cut = Math.floor(rows.length * 0.9);
-const train = rows.slice(0, cut),
-  held = rows.slice(cut);
-console.log(`tune: ${rows.length} quiet positions from ${gamesUsed} games (${train.length} to fit, ${held.length} held out), seed ${SEED}`);
+const cut = Math.floor(P * 0.9);
+const train = order.subarray(0, cut),
+  held = order.subarray(cut);
+console.log(
+  `tune: ${P} quiet positions (${fromSelfplay} self-play, ${P - fromSelfplay} from ${gamesUsed} corpus games; ${train.length} to fit, ${held.length} held out), seed ${SEED}`,
+);
 
-const score = (w: number[], f: number[]): number => f.reduce((s, x, i) => s + x * w[i]!, 0);
+const score = (w: Float64Array, p: number): number => {
+  let s = 0;
+  for (let j = START_AT[p]!; j < START_AT[p + 1]!; j++) s += w[IDX[j]!]! * VAL[j]!;
+  return s / PHASE_STEPS;
+};
 const sigma = (x: number): number => 1 / (1 + Math.exp(-x));
-const mse = (w: number[], K: number, set: typeof rows): number =>
-  set.reduce((e, r) => e + (sigma(K * score(w, r.f)) - r.y) ** 2, 0) / set.length;
+function mse(w: Float64Array, K: number, set: Int32Array): number {
+  let e = 0;
+  for (const p of set) e += (sigma(K * score(w, p)) - Y[p]!) ** 2;
+  return e / set.length;
+}
 
-const w0 = WEIGHT_NAMES.map((k) => WEIGHTS[k]);
-// The scale K: golden-section search on the current weights.
+/**
+ * The start: the hand-set weights of the evaluation before the tuned one (a man 100, a king 130, 160 in
+ * the ending; tempo as a man's rows advanced in the middle game, the centre squares as square values).
+ */
+function handTable(): Weights {
+  const w = Object.fromEntries(WEIGHT_NAMES.map((n) => [n, 0])) as Record<WeightName, number>;
+  const both = (s: string, v: number): void => {
+    w[`${s}_m` as WeightName] += v;
+    w[`${s}_e` as WeightName] += v;
+  };
+  both('man', 100);
+  w.king_m = 130;
+  w.king_e = 160;
+  both('backRank', 6);
+  both('bridge', 12);
+  both('dogHole', 15);
+  both('manMobility', 2);
+  both('kingMobility', 2);
+  both('runaway', 40);
+  both('runawayRows', 5);
+  both('trappedKing', 30);
+  both('tradeDown', 4);
+  for (const sq of [14, 15, 18, 19]) both(`manOn${sq}`, 8);
+  for (let sq = 1; sq <= 28; sq++) w[`manOn${sq}_m` as WeightName] += rowOf(sq - 1);
+  for (const sq of [10, 11, 14, 15, 18, 19, 22, 23]) both(`kingOn${sq}`, 10);
+  return w;
+}
+const START_TABLE = handTable();
+const w0 = Float64Array.from(WEIGHT_NAMES, (k) => START_TABLE[k]);
+// The scale K: golden-section search on the starting weights.
 let lo = 0.0001,
   hi = 0.05;
-for (let it = 0; it < 60; it++) {
+for (let it = 0; it < 50; it++) {
   const a = hi - (hi - lo) / 1.618,
     b = lo + (hi - lo) / 1.618;
   if (mse(w0, a, train) < mse(w0, b, train)) hi = b;
@@ -102,97 +192,63 @@ for (let it = 0; it < 60; it++) {
 }
 const K = (lo + hi) / 2;
 console.log(
-  `scale K = ${K.toFixed(5)}; error with the current weights: fit ${mse(w0, K, train).toFixed(5)}, held out ${mse(w0, K, held).toFixed(5)}`,
+  `scale K = ${K.toFixed(5)}; error with the starting weights: fit ${mse(w0, K, train).toFixed(5)}, held out ${mse(w0, K, held).toFixed(5)}`,
 );
 
-// Adam on every weight but the man's.
-const w = [...w0];
-const fixed = WEIGHT_NAMES.indexOf('man');
-const m = new Array<number>(w.length).fill(0),
-  v = new Array<number>(w.length).fill(0);
-const rate = 0.5,
+// Adam on every weight but the middle-game man's.
+const w = Float64Array.from(w0);
+const fixed = WEIGHT_NAMES.indexOf('man_m');
+const m = new Float64Array(N),
+  v = new Float64Array(N),
+  grad = new Float64Array(N);
+const rate = 1,
   b1 = 0.9,
   b2 = 0.999;
+const t0 = performance.now();
 for (let epoch = 1; epoch <= EPOCHS; epoch++) {
-  const grad = new Array<number>(w.length).fill(0);
-  for (const r of train) {
-    const p = sigma(K * score(w, r.f));
-    const g = 2 * (p - r.y) * p * (1 - p) * K;
-    for (let i = 0; i < w.length; i++) grad[i]! += g * r.f[i]!;
+  grad.fill(0);
+  for (const p of train) {
+    const q = sigma(K * score(w, p));
+    const g = (2 * (q - Y[p]!) * q * (1 - q) * K) / PHASE_STEPS;
+    for (let j = START_AT[p]!; j < START_AT[p + 1]!; j++) grad[IDX[j]!]! += g * VAL[j]!;
   }
-  for (let i = 0; i < w.length; i++) {
+  for (let i = 0; i < N; i++) {
     if (i === fixed) continue;
     const g = grad[i]! / train.length + 2 * LAMBDA * (w[i]! - w0[i]!);
     m[i] = b1 * m[i]! + (1 - b1) * g;
     v[i] = b2 * v[i]! + (1 - b2) * g * g;
-    w[i]! -= (rate * (m[i]! / (1 - b1 ** epoch))) / (Math.sqrt(v[i]! / (1 - b2 ** epoch)) + 1e-9);
+    w[i]! -= (rate * (m[i]! / (1 - b1 ** epoch))) / (Math.sqrt(v[i]! / (1 - b2 ** epoch)) + 1e-12);
   }
+  if (epoch % 50 === 0)
+    console.log(
+      `  epoch ${epoch}: fit ${mse(w, K, train).toFixed(5)}, held out ${mse(w, K, held).toFixed(5)} (${((performance.now() - t0) / 1000).toFixed(0)} s)`,
+    );
 }
-const rounded = w.map((x) => Math.round(x));
+const rounded = Float64Array.from(w, (x) => Math.round(x));
 console.log(`error with the tuned weights: fit ${mse(rounded, K, train).toFixed(5)}, held out ${mse(rounded, K, held).toFixed(5)}`);
-const tuned = Object.fromEntries(WEIGHT_NAMES.map((k, i) => [k, rounded[i]!])) as unknown as Weights;
-console.log('weight            current  tuned');
-for (const k of WEIGHT_NAMES) console.log(`  ${k.padEnd(16)} ${String(WEIGHTS[k]).padStart(6)} ${String(tuned[k]).padStart(6)}`);
+const tuned = Object.fromEntries(WEIGHT_NAMES.map((k, i) => [k, rounded[i]! + 0])) as Record<string, number>;
+console.log('weight               start    now  tuned');
+for (const k of WEIGHT_NAMES)
+  console.log(`  ${k.padEnd(18)} ${String(START_TABLE[k]).padStart(6)} ${String(WEIGHTS[k]).padStart(6)} ${String(tuned[k]).padStart(6)}`);
 
-// ---------------------------------------------------------------------------
-// The deciding match: tuned against current, fixed depth, ballots × both colours.
-const open = BALLOTS.filter((b) => b.status !== 'barred');
-const ballots = Array.from(
-  { length: Math.ceil(MATCH_GAMES / 2) },
-  (_, i) => open[Math.floor((i * open.length) / Math.ceil(MATCH_GAMES / 2))]!.number,
-);
-let points = 0,
-  played = 0;
-for (const ballot of ballots) {
-  for (const tunedIsBlack of [true, false]) {
-    const { game } = Game.fromBallot(ballot);
-    const s = { black: new Searcher(18), white: new Searcher(18) };
-    while (!game.outcome && game.plies.length < 200) {
-      if (game.drawClaim()) {
-        game.claimDraw();
-        break;
-      }
-      const useTuned = (game.turn === 'black') === tunedIsBlack;
-      const mv: Move = think(
-        { position: game.position, quietPlies: game.quietPlies, limits: { depth: DEPTH } },
-        { searcher: s[game.turn], weights: useTuned ? tuned : WEIGHTS },
-      ).move!;
-      game.play(mv);
-    }
-    if (!game.outcome) game.agreeDraw();
-    const winner = game.outcome!.winner;
-    points += winner === null ? 0.5 : (winner === 'black') === tunedIsBlack ? 1 : 0;
-    played++;
-  }
-}
-const pct = played ? (100 * points) / played : NaN;
-console.log(`match, tuned v current at depth ${DEPTH}: ${points}/${played} (${pct.toFixed(1)} %)`);
-
-// The shots.
-const shots = readPdn(readFileSync(join(CORPUS_DIR, 'tricks_traps_and_shots.pdn'), 'utf8')).games.filter(
-  (g) => gameName(g).includes('TTS Example') && g.moves.length > 0 && resultWinner(g.result) === g.start.turn,
-);
-const solved = (W: Weights): number =>
-  shots.filter((g) => {
-    const r = think({ position: g.start, limits: { depth: 14 } }, { weights: W });
-    return r.move !== null && sameResult(r.move, g.moves[0]!.move) && r.score > 0;
-  }).length;
-const shotsNow = solved(WEIGHTS),
-  shotsTuned = solved(tuned);
-console.log(`shots found at depth 14 (of ${shots.length}): current ${shotsNow}, tuned ${shotsTuned}`);
-
+if (values.json) writeFileSync(values.json, JSON.stringify(tuned));
 if (values.write) {
-  if (!(pct >= 50)) console.log('not written: the tuned table lost the match (or none was played)');
-  else if (shotsTuned < shotsNow) console.log('not written: the tuned table finds fewer shots');
-  else {
-    const file = resolve(import.meta.dirname, '../src/engine/eval.ts');
-    let src = readFileSync(file, 'utf8');
-    const start = src.indexOf('export const WEIGHTS = Object.freeze({'),
-      end = src.indexOf('});', start);
-    let table = src.slice(start, end);
-    for (const k of WEIGHT_NAMES) table = table.replace(new RegExp(`^(\\s+${k}): -?\\d+,$`, 'm'), `$1: ${tuned[k]},`);
-    src = src.slice(0, start) + table + src.slice(end);
-    writeFileSync(file, src);
-    console.log(`written into ${file}`);
-  }
+  const file = resolve(import.meta.dirname, '../src/engine/eval-weights.ts');
+  const how = `bench/tune.ts --seed ${SEED} --epochs ${EPOCHS} --lambda ${LAMBDA}${values.take ? ` --take ${values.take}` : ''}`;
+  writeFileSync(file, weightsFile(tuned as Weights, how, P, K));
+  console.log(`written into ${file}`);
+}
+
+/** eval-weights.ts: the table, and how it was made. */
+function weightsFile(W: Weights, how: string, positions: number, k: number): string {
+  const lines = WEIGHT_NAMES.map((n) => `  ${n}: ${W[n]},`);
+  return `// The evaluation's weights (eval.ts names them and says what each rewards;
+// \`_m\` middle game, \`_e\` ending): written by \`${how}\`
+// from ${positions} positions (the self-play games of bench/selfplay.ts' default run${values.take ? ', the first\n// lines of its two files as --take says (a prefix of the full run),' : ''}
+// and the corpus' games), scale K = ${k.toFixed(5)}. Rerun it rather than editing by hand.
+
+export const TUNED_WEIGHTS = {
+${lines.join('\n')}
+} as const;
+`;
 }

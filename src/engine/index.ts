@@ -10,9 +10,10 @@
 // distance) from our retrograde solver, serialized with a checksum (egdb). The
 // search knows the 40-move rule (SearchLimits.quietPlies). The opening book
 // built from PDN texts and random ACF ballot starts (book). The evaluation's
-// weights are one table (eval.ts WEIGHTS); `npm run tune` (bench/tune.ts)
-// refits them to the corpus' results and `npm run tune -- --write` writes them
-// back if they do not lose strength. The engine's edge — the worker_thread and
+// weights are one table of data (eval-weights.ts, read by eval.ts as WEIGHTS);
+// `npm run tune` (bench/tune.ts) fits them to self-play and corpus results and
+// `npm run tune -- --write` writes them there (kept when a match against the
+// previous table says so: bench/engine.ts --versus). The engine's edge — the worker_thread and
 // its client, the endgame database's disk cache, the book read from
 // data/corpus, `crownhead engine`'s line protocol (line-engine) and the match
 // harness (match) — lives in src/engine-host/ and is not exported here.

@@ -6,7 +6,7 @@
 // node count gives the same answer on every run.
 
 import { legalMoves, playMove, popcount, sameMove, sameMove as sameMove_, type Move, type Position } from '../rules/index.ts';
-import { evaluateBlack, WEIGHTS, type Weights } from './eval.ts';
+import { compileWeights, evaluateCompiled, WEIGHTS, type CompiledWeights, type Weights } from './eval.ts';
 import { generate, jumpersOf, keyNumber, mFrom, mTo, MoveStack, Z_HI, Z_LO, Z_TURN, zobrist } from './moves.ts';
 import { EXACT, LOWER, TranspositionTable, UPPER } from './tt.ts';
 import { keepSearching, timeBudget } from './time.ts';
@@ -119,7 +119,7 @@ export class Searcher {
   private egdb: Egdb | null = null;
   private egdbPieces = 0;
   /** The evaluation's weight table (this search's SearchOptions.weights). */
-  private weights: Weights = WEIGHTS;
+  private weights: CompiledWeights = compileWeights(WEIGHTS);
   /** Added to each root move's score (this search's SearchOptions.rootNoise). */
   private rootNoise: ((move: Move) => number) | null = null;
 
@@ -137,7 +137,7 @@ export class Searcher {
   search(pos: Position, limits: SearchOptions = {}): SearchResult {
     this.egdb = limits.egdb ?? null;
     this.egdbPieces = this.egdb ? this.egdb.maxPieces : 0;
-    this.weights = limits.weights ?? WEIGHTS;
+    this.weights = compileWeights(limits.weights ?? WEIGHTS);
     this.rootNoise = limits.rootNoise ?? null;
     this.now = limits.now ?? (() => performance.now());
     this.shouldStop = limits.shouldStop ?? (() => false);
@@ -273,7 +273,7 @@ export class Searcher {
   }
 
   private evalFor(b: number, w: number, k: number, btm: boolean): number {
-    const s = evaluateBlack(b, w, k, this.weights);
+    const s = evaluateCompiled(this.weights, b, w, k);
     return btm ? s : -s;
   }
 
