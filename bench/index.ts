@@ -8,11 +8,12 @@ import { join } from 'node:path';
 
 const dir = import.meta.dirname;
 const only = process.argv.slice(2);
+const TOOLS = ['tune.ts', 'selfplay.ts'];
 const scripts = readdirSync(dir)
   .filter((f) => f.endsWith('.ts') && f !== 'index.ts')
-  // tune.ts is a tool (`npm run tune` fits the evaluation's weights), not a
-  // figure: it runs only when named.
-  .filter((f) => (only.length === 0 ? f !== 'tune.ts' : only.some((o) => f.includes(o))))
+  // tune.ts (`npm run tune` fits the evaluation's weights) and selfplay.ts (the
+  // games it fits them to: hours) are tools, not figures: they run only when named.
+  .filter((f) => (only.length === 0 ? !TOOLS.includes(f) : only.some((o) => f.includes(o))))
   .sort();
 let failed = 0;
 for (const s of scripts) {
