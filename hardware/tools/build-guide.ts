@@ -4,10 +4,12 @@
 // centred man, a coin upside down (centred and 3 mm off), the flip bar the
 // reader derives from that board's own stack increment (src/reading: the same
 // Calibration.flipBar the service uses, and THRESHOLDS.halfBar) and the margin a flipped
-// coin keeps below it, on a polarity-coded board whether the level alone
-// tells a flipped coin from a coin of the wrong colour, and whether a
-// worst-case part saturates on a king. readme.ts writes it; the physics test
-// checks the README still says it.
+// coin keeps below it (on a polarity-coded board the same bar, on the side the
+// game says a coin may lie magnet-up), on a polarity-coded board whether the
+// level alone tells a flipped coin from a coin of the wrong colour, and
+// whether a worst-case part saturates on a king; every magnet flush in the
+// coin and glued proud under it. readme.ts writes it; the physics test checks
+// the README still says it.
 
 import { Calibration } from '../../src/reading/calibration.ts';
 import { THRESHOLDS } from '../../src/reading/thresholds.ts';
@@ -76,14 +78,14 @@ export function verdict(r: BuilderRow): string {
   if (r.worstKingMv > sensor('SS49E').outMax) out.push('king saturates a worst-case part: thicker tile');
   if (r.kingOffMargin < 0) out.push('centring rings needed');
   if (r.flipMargin < 10) out.push('flip margin small');
-  if (r.codedFlip >= r.halfBar || r.codedWrong <= r.halfBar) out.push('coded: flip overlaps a wrong colour off-centre');
+  if (r.codedFlip >= r.halfBar || r.codedWrong <= r.halfBar) out.push('coded: flip overlaps a wrong colour off-centre (the game decides)');
   return out.length ? out.join('; ') : 'good';
 }
 
 export function builderRows(): BuilderRow[] {
   return [
     ...BUILDER_MAGNETS.map((k) => builderRow(k)),
-    builderRow('8x1.5-N42', { ...GEOMETRY, mount: 'glued' }, 'glued proud'),
+    ...BUILDER_MAGNETS.map((k) => builderRow(k, { ...GEOMETRY, mount: 'glued' }, 'glued proud')),
     builderRow('12x1-N35', { ...GEOMETRY, coin: 4.5 }, 'flush, 4.5 mm coin'),
   ];
 }

@@ -1,9 +1,10 @@
 // Per-square calibration: the reading of each square empty, with one coin and
 // with a stack of two. Learnt for free from a known set-up (the start
-// position), refined during play, or measured by the explicit routine; saved
-// as JSON and reused. On a polarity-coded set the levels are distances from
-// empty either way (the reader folds White's readings up). Pure data and
-// arithmetic, no I/O.
+// position: calibrationFromSetup, which also tells a polarity-coded set from
+// one glued the old way), refined during play, or measured by the explicit
+// routine; saved as JSON and reused. On a polarity-coded set the levels are
+// distances from empty either way (the reader folds White's readings up).
+// Pure data and arithmetic, no I/O.
 
 import { THRESHOLDS } from './thresholds.ts';
 import { CrownheadError } from '../common/errors.ts';
@@ -328,4 +329,66 @@ export function occupancyConflicts(
     if (counts[i] === 0 ? aboveOwn : !(aboveOwn || readings[i] - floor >= minGap)) out.push(i + 1);
   }
   return out;
+}
+
+/**
+ * A calibration from a board standing at rest in a known occupancy (e.g. the
+ * start position): `raw` its smoothed readings, `lowSeen`/`highSeen` the
+ * lowest and highest steady reading of each square so far (its own empty
+ * level, where it was seen empty), `gap` the smallest coin step accepted.
+ * Tells a polarity-coded set from one glued the old way. Null where the
+ * readings do not agree with the occupancy clearly (occupancyConflicts);
+ * `folded`: the readings as counted (on a coded set folded about each
+ * square's empty level); `unclear`: squares that should hold a coin but read
+ * like an empty one, never seen at two levels a coin apart (see
+ * BoardView.unclear).
+ */
+export function calibrationFromSetup(
+  raw: ArrayLike<number>,
+  lowSeen: ArrayLike<number>,
+  highSeen: ArrayLike<number>,
+  counts: ArrayLike<number>,
+  gap: number,
+): { calibration: Calibration | null; folded: Float64Array; unclear: number } {
+  // Which kind of board: on a polarity-coded one White's coins read below the empty squares (on
+  // one glued the old way only a coin upside down does, and never four of them at a set-up).
+  const empties: number[] = [];
+  for (let i = 0; i < SQUARE_COUNT; i++) if (counts[i] === 0) empties.push(raw[i]);
+  const baseline = empties.length ? median(empties) : NOMINAL.empty;
+  let below = 0;
+  for (let i = 0; i < SQUARE_COUNT; i++) if (counts[i] > 0 && raw[i] < baseline - gap) below++;
+  const coded = below >= THRESHOLDS.codedMinCoins;
+  // Each square's own empty level where it was seen (the extreme of its readings on the empty
+  // side, a coin step away), and the readings as counted: folded about it on a coded board.
+  const own = new Float64Array(SQUARE_COUNT).fill(Infinity);
+  const folded = new Float64Array(SQUARE_COUNT);
+  for (let i = 0; i < SQUARE_COUNT; i++) {
+    const down = coded && raw[i] < baseline;
+    const seen = down ? highSeen[i] : lowSeen[i];
+    // (Under a king, only a level nearer the empty squares' than half the way to the king's: a
+    // square that only ever held a man, then the king put together on it, has its lowest reading
+    // a man's, a coin above empty — taken for empty, the king's square read empty as magnet-up.)
+    const plausible = counts[i] < 2 || Math.abs(seen - baseline) < Math.abs(raw[i] - seen) / 2;
+    if (counts[i] > 0 && Math.abs(raw[i] - seen) >= gap && plausible) own[i] = seen;
+    // (An empty square reading a coin above its own lowest level holds a coin: checked on an old board.)
+    if (counts[i] === 0 && !coded) own[i] = lowSeen[i];
+    const e = Number.isFinite(own[i]) ? own[i] : counts[i] === 0 ? raw[i] : baseline;
+    folded[i] = coded ? e + Math.abs(raw[i] - e) : raw[i];
+  }
+  const conflicts = occupancyConflicts(folded, counts, gap, own);
+  // (Unclear: a square that should hold a coin and was never seen at two levels a coin apart — one
+  // that was, and reads its low level now, is simply empty: a coin missing, not a weak one.
+  // And it must read somewhat away from the empty squares: a coin on a weak sensor still moves
+  // its reading; one reading like any empty square is most likely just missing.)
+  let lowestEmpty = Infinity;
+  for (let i = 0; i < SQUARE_COUNT; i++) if (counts[i] === 0) lowestEmpty = Math.min(lowestEmpty, folded[i]);
+  let unclear = 0;
+  for (const sq of conflicts) {
+    const i = sq - 1;
+    if (counts[i] > 0 && !(highSeen[i] - lowSeen[i] >= gap) && !(folded[i] - lowestEmpty < gap / 2)) unclear |= 1 << i;
+  }
+  if (conflicts.length) return { calibration: null, folded, unclear };
+  const calibration = Calibration.fromKnown(folded, counts, own, gap);
+  calibration.coded = coded;
+  return { calibration, folded, unclear };
 }

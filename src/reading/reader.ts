@@ -6,15 +6,16 @@
 // left to the game where the evidence cannot settle it: the reader marks the
 // squares it could read either way, and a step up counts as a coin added only
 // where the game expects a stack. A reading clearly below empty is a coin
-// lying magnet-up. Tracks slow drift of empty squares and learns levels as
-// play goes. Out: a plain BoardView per frame. In: what the game settled, as
-// plain data (ReaderFeedback: where stacks are plausible or expected, counts
-// the game decided, boards it confirmed, a known set-up to calibrate from),
-// applied by whoever owns the reader. Its settings, the BoardView and the
-// feedback are declared in view.ts, its fixed thresholds in thresholds.ts.
-// Pure: time comes from the frames.
+// lying magnet-up (coded board: past its flip bar the way the game says one
+// may lie). Tracks slow drift of empty squares and learns levels as play
+// goes. Out: a plain BoardView per frame. In: what the game settled, as plain
+// data (ReaderFeedback: where stacks are plausible or expected, where a coin
+// may lie magnet-up, counts the game decided, boards it confirmed, a known
+// set-up to calibrate from), applied by whoever owns the reader. Its settings,
+// the BoardView and the feedback are declared in view.ts, its fixed
+// thresholds in thresholds.ts. Pure: time comes from the frames.
 
-import { Calibration, NOMINAL, SQUARE_COUNT, median, occupancyConflicts } from './calibration.ts';
+import { Calibration, SQUARE_COUNT, calibrationFromSetup } from './calibration.ts';
 import { SquareNoise } from './noise.ts';
 import { FIRM_STACK, THRESHOLDS as T } from './thresholds.ts';
 import { DEFAULT_READER, UNREAD, type BoardView, type ReaderFeedback, type ReaderOptions } from './view.ts';
@@ -72,10 +73,15 @@ export class BoardReader {
   private readonly confirmed = new Uint8Array(SQUARE_COUNT);
   private stackMask = 0;
   private stackExpected = 0;
+  /** coded board: where the game says a coin may lie magnet-up reading below empty, and above (see ReaderFeedback 'flip-prior') */
+  private flipBelow = 0;
+  private flipAbove = 0;
   private frames = 0;
   /** last steady reading of each square since its count last changed (NaN: none yet), and the run of steady frames */
   private readonly plateau = new Float64Array(SQUARE_COUNT).fill(NaN);
   private readonly steadyRun = new Uint16Array(SQUARE_COUNT);
+  /** coded board: the side each square last read (−1 White's, +1 Black's, 0 none yet) */
+  private readonly lastSide = new Int8Array(SQUARE_COUNT);
   /** consecutive frames in which no reading moved away from its smoothed value */
   private steadyFrames = 0;
   /** the lowest steady reading of each square so far (Infinity: none yet): its own empty level, if it was ever seen empty */
@@ -177,6 +183,10 @@ export class BoardReader {
         case 'stack-prior':
           this.setStackPrior(f.plausible, f.expected);
           break;
+        case 'flip-prior':
+          this.flipBelow = f.below;
+          this.flipAbove = f.above;
+          break;
         case 'correct':
           this.correct(f.square, f.count);
           break;
@@ -219,6 +229,20 @@ export class BoardReader {
     return this.calibrated ? this.calibration.crownFlipBar(i, this.noise(i + 1)) : T.upsideDown;
   }
 
+  /**
+   * Coded board, on the flip prior: how far from empty (coin steps) square i reads a coin magnet-up — its own
+   * flip bar where nearer than THRESHOLDS.sideBar (a small magnet glued proud flips only a quarter of a step);
+   * never nearer than flipDriftMargin (a reading nearer needs no bar worked out).
+   */
+  private flipPriorBar(i: number): number {
+    return this.calibrated ? Math.min(T.sideBar, this.flipBar(i)) : T.sideBar;
+  }
+
+  /** Is square i on the flip prior for a reading `d` from its empty level (the side a coin magnet-up would read)? */
+  private flipPriorSide(i: number, d: number): boolean {
+    return d !== 0 && (((d < 0 ? this.flipBelow : this.flipAbove) >>> i) & 1) === 1;
+  }
+
   /** Is any square waiting out its debounce? */
   get settling(): boolean {
     return this.pendingBits !== 0;
@@ -257,11 +281,22 @@ export class BoardReader {
       }
       // On a coded board a coin is read by how far it stands from empty, either way (its colour is the sign).
       const v = this.coded ? cal.empty[i] + Math.abs(raw - cal.empty[i]) : raw;
+      // (Where the game says a coin may lie magnet-up reading that way, the square's own flip bar;
+      // nearer than the side bar, only such a coin explains the reading.)
+      let flipSide = false;
       if (this.coded) {
         const sg = (this.rawSmooth[i] - cal.empty[i]) / Math.max(1, cal.span(i));
-        if (sg < -T.sideBar) white |= 1 << i;
-        else if (sg > T.sideBar) black |= 1 << i;
-        if (Math.abs(sg) >= T.sideBar && Math.abs(sg) < T.halfBar) half |= 1 << i;
+        flipSide = this.flipPriorSide(i, sg);
+        const bar = flipSide && Math.abs(sg) >= T.flipDriftMargin ? this.flipPriorBar(i) : T.sideBar;
+        if (sg < -bar) white |= 1 << i;
+        else if (sg > bar) black |= 1 << i;
+        if (Math.abs(sg) >= bar && Math.abs(sg) < T.halfBar) half |= 1 << i;
+        // (A reading gone over to the other side — a coin turned over — is no step from the last plateau.)
+        const side = sg < -bar ? -1 : sg > bar ? 1 : 0;
+        if (side !== 0 && side !== this.lastSide[i]) {
+          if (this.lastSide[i] !== 0) this.plateau[i] = NaN;
+          this.lastSide[i] = side;
+        }
       }
       this.smooth[i] = first ? v : this.smooth[i] + T.smoothing * (v - this.smooth[i]);
       const cur = this.counts[i];
@@ -298,6 +333,9 @@ export class BoardReader {
       else if (v >= t01 + (cur === 0 ? h : -h)) c = 1;
       else if (!this.coded && v <= tFlip + ((this.flippedMask >>> i) & 1 ? h : -h) / 2) c = 1;
       else c = 0;
+      // (Coded: a reading past the square's flip bar the way the game says a coin may lie magnet-up is that coin.)
+      if (c === 0 && this.coded && this.flipPriorSide(i, raw - cal.empty[i]))
+        c = Math.abs(raw - cal.empty[i]) >= this.flipPriorBar(i) * span + (cur === 0 ? h : -h) / 2 ? 1 : 0;
       const sm = this.smooth[i];
       // Close to the one/two threshold: the tracker may read it either way (the game decides). Where
       // a stack is plausible the band is wide; on measured levels narrow; elsewhere a stack is never
@@ -314,7 +352,8 @@ export class BoardReader {
         uncertain |= 1 << i;
       // Faint: between a far off-centre or half-lifted coin and an empty square whose level was
       // guessed (off by the sensor's offset). Empty or one coin is then the game's call.
-      const faintBand = sm > cal.empty[i] + T.faint[0] * span && sm < cal.empty[i] + T.faint[1] * span;
+      // (Not a coin counted on the flip prior's side: a coin magnet-up, no coin half-lifted.)
+      const faintBand = !(flipSide && c === 1) && sm > cal.empty[i] + T.faint[0] * span && sm < cal.empty[i] + T.faint[1] * span;
       // (Only a steady faint reading: a coin going down or coming up passes through the band. Read
       // as a coin still there only for a while: a finger lets go, an empty square stays faint.)
       // (The clock restarts only when the reading leaves the band clearly: noise at its edge does not.)
@@ -354,11 +393,11 @@ export class BoardReader {
           if (sm < this.crownFlipBase[i] - (this.crownFlipBar(i) * span) / 2) flipped |= 1 << i;
           else this.crownFlipBase[i] = NaN;
         } else this.crownFlipBase[i] = NaN;
-        if (cur === 1 && sm <= tFlip) flipped |= 1 << i;
+        if (cur === 1 && (sm <= tFlip || (flipSide && Math.abs(this.rawSmooth[i] - cal.empty[i]) < T.sideBar * span))) flipped |= 1 << i;
         else if (cur === 1 && (this.flippedMask >>> i) & 1 && sm < t01) flipped |= 1 << i;
         // (Not from a coin reading about half a step: on a coded board, folded up, a coin upside down
         // would teach its square a man's level that far down, and then read as a man of the other side.)
-        if (!(this.coded && (half >>> i) & 1)) this.learn(i, cur, v, t, raw);
+        if (!(this.coded && ((half >>> i) & 1 || (cur === 1 && flipSide)))) this.learn(i, cur, v, t, raw);
         // Plateau to plateau: a steady reading that stepped by a coin's fraction from the last
         // steady reading, with no lift between. Where a crown is awaited a step up is the crown
         // put on; on a stack a step down is a coin taken off. Anywhere else a step up is a coin
@@ -534,50 +573,12 @@ export class BoardReader {
   calibrateFrom(counts: ArrayLike<number>): boolean {
     // Only from a board at rest: every reading steady for a while (no hand moving, no ramp).
     if (this.steadyFrames < T.calibrateSteadyFrames) return false;
-    const gap = this.options.minCoinDelta;
-    const raw = this.rawSmooth;
-    // Which kind of board: on a polarity-coded one White's coins read below the empty squares (on
-    // one glued the old way only a coin upside down does, and never four of them at a set-up).
-    const empties: number[] = [];
-    for (let i = 0; i < SQUARE_COUNT; i++) if (counts[i] === 0) empties.push(raw[i]);
-    const baseline = empties.length ? median(empties) : NOMINAL.empty;
-    let below = 0;
-    for (let i = 0; i < SQUARE_COUNT; i++) if (counts[i] > 0 && raw[i] < baseline - gap) below++;
-    const coded = below >= T.codedMinCoins;
-    // Each square's own empty level where it was seen (the extreme of its readings on the empty
-    // side, a coin step away), and the readings as counted: folded about it on a coded board.
-    const own = new Float64Array(SQUARE_COUNT).fill(Infinity);
-    const folded = new Float64Array(SQUARE_COUNT);
-    for (let i = 0; i < SQUARE_COUNT; i++) {
-      const down = coded && raw[i] < baseline;
-      const seen = down ? this.highSeen[i] : this.lowSeen[i];
-      // (Under a king, only a level nearer the empty squares' than half the way to the king's: a
-      // square that only ever held a man, then the king put together on it, has its lowest reading
-      // a man's, a coin above empty — taken for empty, the king's square read empty as magnet-up.)
-      const plausible = counts[i] < 2 || Math.abs(seen - baseline) < Math.abs(raw[i] - seen) / 2;
-      if (counts[i] > 0 && Math.abs(raw[i] - seen) >= gap && plausible) own[i] = seen;
-      // (An empty square reading a coin above its own lowest level holds a coin: checked on an old board.)
-      if (counts[i] === 0 && !coded) own[i] = this.lowSeen[i];
-      const e = Number.isFinite(own[i]) ? own[i] : counts[i] === 0 ? raw[i] : baseline;
-      folded[i] = coded ? e + Math.abs(raw[i] - e) : raw[i];
-    }
-    const conflicts = occupancyConflicts(folded, counts, gap, own);
-    // (Unclear: a square that should hold a coin and was never seen at two levels a coin apart — one
-    // that was, and reads its low level now, is simply empty: a coin missing, not a weak one.
-    // And it must read somewhat away from the empty squares: a coin on a weak sensor still moves
-    // its reading; one reading like any empty square is most likely just missing.)
-    let lowestEmpty = Infinity;
-    for (let i = 0; i < SQUARE_COUNT; i++) if (counts[i] === 0) lowestEmpty = Math.min(lowestEmpty, folded[i]);
-    this.unclearMask = 0;
-    for (const sq of conflicts) {
-      const i = sq - 1;
-      if (counts[i] > 0 && !(this.highSeen[i] - this.lowSeen[i] >= gap) && !(folded[i] - lowestEmpty < gap / 2)) this.unclearMask |= 1 << i;
-    }
-    if (conflicts.length) return false;
-    const fresh = Calibration.fromKnown(folded, counts, own, gap);
-    fresh.coded = coded;
-    this.coded = coded;
-    this.smooth.set(folded);
+    const got = calibrationFromSetup(this.rawSmooth, this.lowSeen, this.highSeen, counts, this.options.minCoinDelta);
+    this.unclearMask = got.unclear;
+    const fresh = got.calibration;
+    if (!fresh) return false;
+    this.coded = fresh.coded;
+    this.smooth.set(got.folded);
     // Keep what a previous calibration measured and this set-up could not (e.g. stacks).
     if (this.calibrated) {
       for (let i = 0; i < SQUARE_COUNT; i++) {

@@ -1,9 +1,10 @@
 // What the reader shows and takes, as plain data: its settings
 // (ReaderOptions, DEFAULT_READER), the BoardView it makes each frame (coin
 // counts, confidence, the soft squares the game decides, levels) and the
-// ReaderFeedback the game sends back (stack priors, settled calls, confirmed
-// boards, a set-up to calibrate from). The seam between reading/ and
-// tracking/: the tracker reads only these. Types and constants, no logic.
+// ReaderFeedback the game sends back (stack priors, where a coin may lie
+// magnet-up, settled calls, confirmed boards, a set-up to calibrate from).
+// The seam between reading/ and tracking/: the tracker reads only these.
+// Types and constants, no logic.
 
 export interface ReaderOptions {
   /** A changed count must hold this long (ms, frame time) before the board changes. */
@@ -140,6 +141,12 @@ export const EMPTY_VIEW: BoardView = {
 export type ReaderFeedback =
   /** where a two-coin stack is plausible now (kings, crowning squares, king destinations), and where one is expected (a crown awaited) */
   | { kind: 'stack-prior'; plausible: number; expected: number }
+  /**
+   * polarity-coded board: where a coin may lie magnet-up now (a man of the position, a landing of
+   * the side to move), by which way its reversed field reads: below empty (a Black coin) or above
+   * (a White coin). There a reading that far the other way is that coin, by the square's own flip bar.
+   */
+  | { kind: 'flip-prior'; below: number; above: number }
   /** the game settled a soft call: this square holds this many coins */
   | { kind: 'correct'; square: number; count: 0 | 1 | 2 }
   /** the board matched a position (but for the `except` squares): its counts may teach the levels */

@@ -114,6 +114,20 @@ export function mixedKings(v: BoardView, pos: Position, plausible: number, crown
   return m & v.half;
 }
 
+/**
+ * Coded board, mid-move: the empty squares of the position (where the side
+ * to move's piece may land) while none of its kings is off its square — a
+ * coin landing there is a man (0 while a king is lifted). One reading half a
+ * step the other way lies upside down, on a crowning square too: the same call
+ * as once the move is made (the man on its crowning square, never lifted).
+ */
+export function menLanding(v: BoardView, pos: Position): number {
+  if (!v.coded) return 0;
+  const kings = pos.kings & (pos.turn === 'black' ? pos.black : pos.white);
+  for (let i = 0; i < 32; i++) if ((kings >>> i) & 1 && v.counts[i] < 2) return 0;
+  return ~(pos.black | pos.white);
+}
+
 /** Sentences for the colour issues: "The coin on 14 is White's: put a Black coin there." */
 export function colourWords(issues: ColourIssues, pos: Position): string[] {
   const out: string[] = [];

@@ -1,10 +1,11 @@
 // What the board shows against the game, for the move tracker: pure helpers
 // on counts and the reader's view — the board read the other way where the
 // reader was unsure (alternatives), the likeliest reading of an illegal board,
-// a board moved on from a stuck one, where a stack is plausible (the game as
-// the reader's prior), a king recognised at set-up without lifting it, firm
-// stacks, a crown's evidence, a king's route from the placements, and what
-// the game allows per position (PositionCache). No state beyond that cache.
+// a board moved on from a stuck one, where a stack is plausible and where a
+// coin may lie magnet-up (the game as the reader's prior), a king recognised
+// at set-up without lifting it, firm stacks, a crown's evidence, a king's
+// route from the placements, and what the game allows per position
+// (PositionCache). No state beyond that cache.
 
 import { JUMP_LAND, NEIGHBOUR, legalMoves, type Game, type Move, type Position } from '../rules/index.ts';
 import type { BoardView } from '../reading/view.ts';
@@ -81,6 +82,34 @@ export function stackPrior(game: Game, carried: number | null): number {
   const last = game.plies.at(-1);
   if (last?.move.crowned) mask |= 1 << (last.move.from - 1);
   return mask;
+}
+
+/**
+ * Polarity-coded board: where a coin may lie magnet-up now, by which way it
+ * then reads (bitboards): the game is the prior. On every man of the
+ * position (a man straightened in a j'adoube cannot change colour), where the
+ * side to move's men may land (its own coin, put down the wrong way up) and
+ * on the square where a crown is awaited (the man that landed there). A Black
+ * coin upside down reads below empty, a White one above. Not on kings: a coin
+ * put on a man magnet-up reads on the man's own side (the reader's crown flip).
+ */
+export function flipPrior(game: Game, crown: number | null): { below: number; above: number } {
+  const pos = game.position;
+  let black = pos.black & ~pos.kings,
+    white = pos.white & ~pos.kings;
+  for (const m of game.outcome ? [] : legalMoves(pos, game.options)) {
+    if ((pos.kings >>> (m.from - 1)) & 1) continue;
+    let landings = 0;
+    for (const p of m.path) landings |= 1 << (p - 1);
+    if (pos.turn === 'black') black |= landings;
+    else white |= landings;
+  }
+  if (crown !== null) {
+    const bit = 1 << (crown - 1);
+    if (pos.black & bit) black |= bit;
+    if (pos.white & bit) white |= bit;
+  }
+  return { below: black, above: white };
 }
 
 /**

@@ -11,9 +11,9 @@ import { legalMoves, moveText, type Game, type Move } from '../rules/index.ts';
 import { EMPTY_VIEW, type BoardView, type ReaderFeedback } from '../reading/view.ts';
 import type { Alert, BoardStatus, Reminder } from '../protocol/v1.ts';
 import { diffSquares } from './boards.ts';
-import { ColourWatch, mixedKings } from './colour.ts';
+import { ColourWatch, menLanding, mixedKings } from './colour.ts';
 import type { Retract } from './diagnose.ts';
-import { PositionCache, stackPrior } from './evidence.ts';
+import { PositionCache, flipPrior, stackPrior } from './evidence.ts';
 import { TrackerReport } from './report.ts';
 import { DEFAULT_TRACKER, type Crown, type Phase, type TrackerOptions, type TrackerState, type TrackerStep } from './state.ts';
 
@@ -176,7 +176,10 @@ export abstract class TrackerCore {
     }
   }
 
-  /** Tells the reader where a stack is plausible now, and where one is expected (a crown awaited): see stackPrior. */
+  /**
+   * Tells the reader where a stack is plausible now, and where one is expected (a crown awaited):
+   * see stackPrior; and, for a polarity-coded board, where a coin may lie magnet-up: see flipPrior.
+   */
   protected updatePrior(): void {
     this.plausible = stackPrior(this.game, this.crownCarried);
     this.feedback.push({
@@ -184,6 +187,7 @@ export abstract class TrackerCore {
       plausible: this.plausible,
       expected: this.awaitingCrown ? 1 << (this.awaitingCrown - 1) : 0,
     });
+    this.feedback.push({ kind: 'flip-prior', ...flipPrior(this.game, this.awaitingCrown) });
   }
 
   /** A crowned man taken back as a stack: the square it went back to (its crown may still be on it). */
@@ -196,12 +200,14 @@ export abstract class TrackerCore {
    * like one crowned with the opponent's coin, but no crown was slipped under
    * it while the square was never emptied. A man just moved, or lifted and
    * put back, is the mover's own coin: reading the other way it lies upside
-   * down, however far (colourIssues' `moved`).
+   * down, however far (colourIssues' `moved`). Mid-move likewise a coin
+   * landing while none of the mover's kings is off its square: a man (see
+   * menLanding).
    */
   protected setStatus(s: BoardStatus, t: number): void {
     const wait = this.crownWait,
       man = wait && !wait.touched ? 1 << (wait.square - 1) : 0;
-    const mixed = this.mixedKings() & ~man,
+    const mixed = this.mixedKings() & ~man & ~menLanding(this.v, this.game.position),
       last = this.game.plies.at(-1);
     const colour =
       (s.kind === 'moving' || s.kind === 'in-sync' || s.kind === 'awaiting-crown') && !('reminder' in s && s.reminder)

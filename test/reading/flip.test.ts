@@ -3,7 +3,8 @@
 // the square measured (the geometry says so for every magnet and stack-up a
 // builder may use), the bar sits part of the way there, never within the
 // square's measured noise of empty; THRESHOLDS.upsideDown only before the
-// square's own levels are known.
+// square's own levels are known. On a polarity-coded board the same bar, on
+// the side the game says a coin may lie magnet-up (its flip prior).
 import { describe, expect, it } from 'vitest';
 import { Calibration } from '../../src/reading/calibration.ts';
 import { BoardReader } from '../../src/reading/reader.ts';
@@ -85,19 +86,19 @@ describe("each square's flip bar", () => {
   });
 });
 
-describe('the reader on a board whose flipped coin reads 0.3 of a step below empty', () => {
-  /** Noise ±2 counts (seeded), every square empty 500, a coin 660; square 1's reading from `at`. */
-  function run(r: BoardReader, t0: number, ms: number, at: (t: number) => number): number {
-    let seed = 7;
-    const noise = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31 - 0.5) * 4;
-    for (let t = t0; t < t0 + ms; t += 10) {
-      const f = Array.from({ length: 32 }, () => 500 + noise());
-      f[0] = at(t) + noise();
-      r.push(t, f);
-    }
-    return t0 + ms;
+/** Noise ±2 counts (seeded), every square empty 500, a coin 660; square 1's reading from `at`. */
+function run(r: BoardReader, t0: number, ms: number, at: (t: number) => number): number {
+  let seed = 7;
+  const noise = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31 - 0.5) * 4;
+  for (let t = t0; t < t0 + ms; t += 10) {
+    const f = Array.from({ length: 32 }, () => 500 + noise());
+    f[0] = at(t) + noise();
+    r.push(t, f);
   }
+  return t0 + ms;
+}
 
+describe('the reader on a board whose flipped coin reads 0.3 of a step below empty', () => {
   it('counts it as a coin and flags it to be turned over (the fixed 0.36 would have read it empty)', () => {
     const r = new BoardReader({}, board(160, 0.23));
     let t = run(r, 0, 3000, () => 500);
@@ -172,5 +173,91 @@ describe('the reader on a board whose flipped coin reads 0.3 of a step below emp
     t = run(r, t, 3000, () => 500);
     expect(r.counts[0]).toBe(0);
     expect(r.noise(1)).toBeLessThan(2);
+  });
+});
+
+describe('the reader on a polarity-coded board whose flipped coin reads a quarter of a step the other way (small magnets glued proud)', () => {
+  /** board(), polarity-coded: Black's coins raise the reading by `span`, White's lower it as much. */
+  function coded(span: number, stack: number): Calibration {
+    return Calibration.fromJSON({ ...board(span, stack).toJSON(), coding: 'polarity' });
+  }
+  const FLIP = 0.25; // a weak 8 × 1.5 mm coin glued proud, upside down 3 mm off-centre: 0.25–0.27 of a step
+
+  it('reads it empty where the game allows no coin magnet-up there (a quarter of a step has no side)', () => {
+    const r = new BoardReader({}, coded(160, 0.23));
+    let t = run(r, 0, 3000, () => 500);
+    t = run(r, t, 1000, () => 500 - FLIP * 160);
+    expect(r.counts[0]).toBe(0);
+    expect(r.view().whiteSide & 1).toBe(0);
+    expect(r.view().flipped & 1).toBe(0);
+  });
+
+  it('where the game says a Black coin may lie magnet-up (it reads below empty), it is that coin, by the square’s own flip bar; turned over, a Black man', () => {
+    const r = new BoardReader({}, coded(160, 0.23));
+    r.apply([{ kind: 'flip-prior', below: 1, above: 0 }]);
+    let t = run(r, 0, 3000, () => 500);
+    expect(r.flipBar(0)).toBeLessThan(FLIP - 0.05); // (a coin's side needs THRESHOLDS.sideBar elsewhere)
+    t = run(r, t, 600, () => 500 - FLIP * 160);
+    expect(r.counts[0]).toBe(1);
+    const v = r.view();
+    expect([v.whiteSide & 1, v.half & 1, v.flipped & 1, v.faint & 1]).toEqual([1, 1, 1, 0]);
+    t = run(r, t, 30, () => 500 + 160); // turned over
+    t = run(r, t, 600, () => 500 + 160);
+    expect(r.counts[0]).toBe(1);
+    expect([r.view().blackSide & 1, r.view().half & 1, r.view().flipped & 1]).toEqual([1, 0, 0]);
+    t = run(r, t, 600, () => 500);
+    expect(r.counts[0]).toBe(0);
+  });
+
+  it('only that way: where a White coin may lie magnet-up (reading above), a reading below stays empty (a White man half-lifted reads there)', () => {
+    const r = new BoardReader({}, coded(160, 0.23));
+    r.apply([{ kind: 'flip-prior', below: 0, above: 1 }]);
+    let t = run(r, 0, 3000, () => 500);
+    t = run(r, t, 1000, () => 500 - FLIP * 160);
+    expect(r.counts[0]).toBe(0);
+    expect(r.view().flipped & 1).toBe(0);
+    t = run(r, t, 1000, () => 500 + FLIP * 160);
+    expect(r.counts[0]).toBe(1);
+    expect([r.view().blackSide & 1, r.view().flipped & 1]).toEqual([1, 1]);
+  });
+
+  it('a noisy square on the flip prior is never read as a coin from its noise', () => {
+    const r = new BoardReader({}, coded(160, 0.23));
+    r.apply([{ kind: 'flip-prior', below: 1, above: 1 }]);
+    let seed = 3;
+    const noisy = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31 - 0.5) * 24; // σ ≈ 7 counts
+    let t = run(r, 0, 6000, () => 500 + noisy());
+    t = run(r, t, 20_000, () => 500 + noisy());
+    expect(r.counts[0]).toBe(0);
+    expect(r.view().flipped).toBe(0);
+  });
+
+  it('until the square’s empty level is known, a coin’s side needs THRESHOLDS.sideBar there too', () => {
+    const counts = new Array(32).fill(0);
+    counts[0] = 1;
+    const c = Calibration.fromKnown([660, ...new Array(31).fill(500)], counts);
+    c.coded = true;
+    const r = new BoardReader({}, c);
+    r.apply([{ kind: 'flip-prior', below: 1, above: 0 }]);
+    let t = run(r, 0, 600, () => 660);
+    t = run(r, t, 60, () => 500);
+    t = run(r, t, 1000, () => 500 - FLIP * 160);
+    expect(r.counts[0]).toBe(0);
+  });
+
+  it('a man upside down on its crowning square, turned over, is not the crown put on (the reading crossed empty: no step up)', () => {
+    const r = new BoardReader({}, coded(160, 0.23));
+    r.apply([{ kind: 'flip-prior', below: 1, above: 0 }]);
+    let t = run(r, 0, 1000, () => 500);
+    t = run(r, t, 800, () => 500 - 0.6 * 160); // a Black man landed upside down (flush magnets: 0.6 of a step)
+    r.setStackPrior(0, 1);
+    t = run(r, t, 1500, () => 500 - 0.6 * 160);
+    expect(r.counts[0]).toBe(1);
+    t = run(r, t, 30, () => 500 + 160); // turned over: a Black man, a full step the other way
+    t = run(r, t, 1500, () => 500 + 160);
+    expect(r.counts[0]).toBe(1);
+    t = run(r, t, 50, () => 500 + 1.23 * 160); // the crown put on
+    t = run(r, t, 500, () => 500 + 1.23 * 160);
+    expect(r.counts[0]).toBe(2);
   });
 });

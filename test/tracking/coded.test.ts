@@ -3,6 +3,8 @@
 // counts coins either way from empty, and says which side each coin is on.
 import { describe, expect, it } from 'vitest';
 import { Game, colorAt, legalMoves, moveText, parseFen, type Move, type Position } from '../../src/rules/index.ts';
+import { THRESHOLDS as T } from '../../src/reading/thresholds.ts';
+import { GEOMETRY } from '../../src/sensors/magnet-physics.ts';
 import { HUMAN, RandomHand, Table } from '../harness/table.ts';
 
 const coded = { coding: 'polarity' as const };
@@ -149,6 +151,47 @@ describe('polarity-coded board', () => {
     t.wait(600);
     expect(t.tracker.currentReminder).toBeNull();
     expect(t.alerts()).toEqual([]);
+  });
+});
+
+describe('polarity-coded board, small magnets glued proud (a coin upside down reads a quarter of a step the other way)', () => {
+  const proud = { coding: 'polarity' as const, magnet: '8x1.5-N42', geometry: { ...GEOMETRY, mount: 'glued' as const } };
+
+  it('a man landing upside down 3 mm off-centre is counted and said, the move made; turned over, nothing is said', async () => {
+    const t = new Table({ seed: 5, physics: proud });
+    await t.open();
+    t.setUp();
+    t.sim.hold('black');
+    t.sim.lift(11);
+    t.wait(150);
+    t.sim.set(15, 1, { upsideDown: true, offMm: 3 });
+    t.wait(1000);
+    // (Nearer empty than a coin's side needs elsewhere: the game's prior reads it.)
+    expect(t.tracker.reader.view().signed[14]).toBeGreaterThan(-T.sideBar);
+    expect(t.game.plies.length).toBe(1);
+    expect(t.tracker.currentReminder?.message).toBe('The coin on 15 is upside down: turn it over.');
+    t.sim.flip(15);
+    t.wait(600);
+    expect(t.tracker.currentReminder).toBeNull();
+    expect(t.alerts()).toEqual([]);
+  });
+
+  it("a man straightened in a j'adoube and put back upside down is said, not missing; so is a White one", async () => {
+    const t = new Table({ seed: 6, physics: proud });
+    await t.open();
+    t.setUp();
+    for (const sq of [10, 23]) {
+      t.sim.lift(sq);
+      t.wait(300);
+      t.sim.set(sq, 1, { upsideDown: true, offMm: 3 });
+      t.wait(1000);
+      expect(t.tracker.currentReminder?.message).toBe(`The coin on ${sq} is upside down: turn it over.`);
+      t.sim.flip(sq);
+      t.wait(600);
+      expect(t.tracker.currentReminder).toBeNull();
+    }
+    expect(t.alerts()).toEqual([]);
+    expect(t.game.plies.length).toBe(0);
   });
 });
 

@@ -1,7 +1,7 @@
 // Coins put down magnet-up, across the magnet table (#26): on the simulated
 // board with each magnet a builder may use (8 × 1.5, 10 × 1, 10 × 2, 12 × 1 mm;
-// N35–N52), flush in the coin (glued the old way and polarity-coded) or glued
-// proud under it (glued the old way), a hand plays corpus games
+// N35–N52), flush in the coin or glued proud under it, on a board glued the
+// old way and on a polarity-coded one, a hand plays corpus games
 // with every everyday habit plus many flips — a moved man landing upside
 // down, a crowning coin put on the man upside down, a man straightened in a
 // j'adoube put back upside down — each left
@@ -111,10 +111,12 @@ describe('coins upside down on every magnet of the table', () => {
   const glued: Geometry = { ...GEOMETRY, mount: 'glued' };
   cases.push(['8x1.5-N42', 'uniform', glued, 'magnet glued proud under a 3 mm coin']);
   // …and every magnet of the table glued proud on a board glued the old way (a crown upside down
-  // takes only a tenth of a step from a small one's man). (Not yet polarity-coded and glued proud:
-  // there a small magnet's flip reads a quarter to a third of a step the other way, inside the
-  // band where a coded board reads empty.)
+  // takes only a tenth of a step from a small one's man)…
   for (const m of BUILDER_MAGNETS) if (m !== '8x1.5-N42') cases.push([m, 'uniform', glued, 'magnet glued proud under a 3 mm coin']);
+  // …and polarity-coded (a small magnet's flip reads only a quarter to a third of a step the other
+  // way, where a coded board's square may read empty or a weak coin of the other colour: the game
+  // decides).
+  for (const m of BUILDER_MAGNETS) cases.push([m, 'polarity', glued, 'magnet glued proud under a 3 mm coin']);
   for (const [k, [magnet, coding, geometry, how]] of cases.entries()) {
     it(`${magnet}, ${coding}, ${how}: every flip said within 1 s, no false alarm, no alert, game exact`, async () => {
       const runs = [
