@@ -238,9 +238,9 @@ export class BoardReader {
     return this.calibrated ? Math.min(T.sideBar, this.flipBar(i)) : T.sideBar;
   }
 
-  /** Is square i on the flip prior for a reading `d` from its empty level (the side a coin magnet-up would read)? */
+  /** Is square i on the flip prior for a reading `d` from its empty level (the side a coin magnet-up would read)? Only where that level is known, not guessed. */
   private flipPriorSide(i: number, d: number): boolean {
-    return d !== 0 && (((d < 0 ? this.flipBelow : this.flipAbove) >>> i) & 1) === 1;
+    return d !== 0 && this.calibration.emptyKnown[i] === 1 && (((d < 0 ? this.flipBelow : this.flipAbove) >>> i) & 1) === 1;
   }
 
   /** Is any square waiting out its debounce? */
