@@ -245,6 +245,23 @@ describe('the reader on a polarity-coded board whose flipped coin reads a quarte
     expect(r.counts[0]).toBe(0);
   });
 
+  it('a man lifted from a square whose empty level was only guessed is gone, though the reading stays a little on the side its coin upside down would read', () => {
+    // (The emulated board's 25x18: the square really reads 0.29 of a step above the guessed empty level; on
+    // the flip prior that was kept as the White man lying upside down, and the capture read as a black man moving.)
+    const counts = new Array(32).fill(0);
+    counts[0] = 1;
+    const c = Calibration.fromKnown([660, ...new Array(31).fill(500)], counts);
+    c.coded = true;
+    expect(c.emptyKnown[0]).toBe(0);
+    const r = new BoardReader({}, c);
+    r.apply([{ kind: 'flip-prior', below: 0, above: 1 }]); // a White man there: upside down it would read above
+    let t = run(r, 0, 600, () => 340); // the White man (a step below empty)
+    expect(r.counts[0]).toBe(1);
+    t = run(r, t, 3000, () => 500 + 0.29 * 160); // lifted
+    expect(r.counts[0]).toBe(0);
+    expect(r.view().flipped & 1).toBe(0);
+  });
+
   it('a man upside down on its crowning square, turned over, is not the crown put on (the reading crossed empty: no step up)', () => {
     const r = new BoardReader({}, coded(160, 0.23));
     r.apply([{ kind: 'flip-prior', below: 1, above: 0 }]);
