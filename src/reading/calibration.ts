@@ -159,6 +159,19 @@ export class Calibration {
   }
 
   /**
+   * Could a reading `low` on square i reach its flip bar less `slack` coin steps (the hysteresis)? A
+   * cheap bound, no square root, for the many frames an empty square reads a count or two below its
+   * level: the bar is at least flipNoiseSigmas σ (`variance` = σ²) + flipDriftMargin. True where in
+   * doubt (rounding), and where the empty level is only guessed (the bar is then fixed).
+   */
+  mayReachFlipBar(i: number, low: number, variance: number, slack: number): boolean {
+    if (!this.emptyKnown[i]) return true;
+    const span = Math.max(1, this.span(i));
+    const depth = this.empty[i] - low - (THRESHOLDS.flipDriftMargin - slack) * span + 1e-6 * span;
+    return depth > 0 && depth * depth >= THRESHOLDS.flipNoiseSigmas ** 2 * variance * (1 - 1e-9);
+  }
+
+  /**
    * How far below the man's own plateau, in coin steps, a reading on square
    * i (where a crown is awaited) holds the crown lying magnet-up on it:
    * THRESHOLDS.crownFlipPerStack of the stack increment, clear of the

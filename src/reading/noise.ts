@@ -7,6 +7,9 @@
 import { SQUARE_COUNT } from './calibration.ts';
 import { THRESHOLDS as T } from './thresholds.ts';
 
+/** A measured frame's weight in a square's mean: its own share until noiseMeasuredFrames, then noiseWeight. */
+const WEIGHT = Float64Array.from({ length: T.noiseMeasuredFrames + 1 }, (_, n) => Math.max(T.noiseWeight, 1 / n));
+
 export class SquareNoise {
   /** variance per square: half the mean square of a frame-to-frame step */
   private readonly sq = new Float64Array(SQUARE_COUNT).fill(T.assumedNoise ** 2);
@@ -29,7 +32,7 @@ export class SquareNoise {
       n = ++this.frames[i];
       if (n === T.noiseMeasuredFrames) this.joined = true;
     }
-    this.sq[i] += Math.max(T.noiseWeight, 1 / n) * (step ** 2 / 2 - this.sq[i]);
+    this.sq[i] += WEIGHT[n] * ((step * step) / 2 - this.sq[i]);
   }
 
   /**
@@ -53,6 +56,11 @@ export class SquareNoise {
 
   /** Square i's noise (σ, counts): its own once measured on enough frames, else the board's. */
   sigma(i: number): number {
-    return Math.sqrt(this.frames[i] >= T.noiseMeasuredFrames ? this.sq[i] : this.board);
+    return Math.sqrt(this.variance(i));
+  }
+
+  /** σ² of sigma(i) (no square root: a cheap bound). */
+  variance(i: number): number {
+    return this.frames[i] >= T.noiseMeasuredFrames ? this.sq[i] : this.board;
   }
 }

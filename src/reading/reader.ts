@@ -16,6 +16,7 @@
 // thresholds in thresholds.ts. Pure: time comes from the frames.
 
 import { Calibration, SQUARE_COUNT, calibrationFromSetup } from './calibration.ts';
+import { ViewFigures } from './figures.ts';
 import { SquareNoise } from './noise.ts';
 import { FIRM_STACK, THRESHOLDS as T } from './thresholds.ts';
 import { DEFAULT_READER, UNREAD, type BoardView, type ReaderFeedback, type ReaderOptions } from './view.ts';
@@ -30,7 +31,12 @@ export class BoardReader {
   /** debounced counts per square (index 0 = square 1) */
   readonly counts = new Uint8Array(SQUARE_COUNT);
   /** 0–1 per square: how clearly the last reading sits inside its band */
-  readonly confidence = new Float32Array(SQUARE_COUNT);
+  /** confidence and levels, worked out when a view reads them */
+  private readonly figures = new ViewFigures();
+  /** Confidence per square: distance from the nearest threshold, relative to half a coin (1: clear). */
+  get confidence(): Float32Array {
+    return this.figures.confidence();
+  }
   /** bit s−1 set where the one-or-two decision on square s is close: the tracker may read it either way */
   uncertain = 0;
   /** bit s−1 set where the coin on square s lies magnet-up (reads below empty): counted as a coin, to be turned over */
@@ -143,34 +149,20 @@ export class BoardReader {
     return {
       ...UNREAD,
       counts: this.counts,
-      confidence: this.confidence,
+      get confidence() {
+        return r.confidence;
+      },
       get coins() {
-        r.updateLevels();
-        return r.coinLevels;
+        return r.figures.levels(r.calibration, r.rawSmooth, r.smooth).coins;
       },
       get stack() {
-        r.updateLevels();
-        return r.stackLevels;
+        return r.figures.levels(r.calibration, r.rawSmooth, r.smooth).stack;
       },
       get signed() {
-        r.updateLevels();
-        return r.signedLevels;
+        return r.figures.levels(r.calibration, r.rawSmooth, r.smooth).signed;
       },
     };
   })();
-
-  /** level() of every square, worked out when a view's levels are read. */
-  private readonly coinLevels = new Float32Array(SQUARE_COUNT);
-  private readonly stackLevels = new Float32Array(SQUARE_COUNT);
-  private readonly signedLevels = new Float32Array(SQUARE_COUNT);
-  private updateLevels(): void {
-    const c = this.calibration;
-    for (let i = 0; i < SQUARE_COUNT; i++) {
-      this.signedLevels[i] = (this.rawSmooth[i] - c.empty[i]) / Math.max(1, c.span(i));
-      this.coinLevels[i] = (this.smooth[i] - c.empty[i]) / Math.max(1, c.span(i));
-      this.stackLevels[i] = (this.smooth[i] - c.one[i]) / Math.max(1, c.two[i] - c.one[i]);
-    }
-  }
 
   /**
    * Applies what the game settled (see ReaderFeedback), in order. Returns true
@@ -206,12 +198,7 @@ export class BoardReader {
    * 1 = one coin (the best-centred seen), and `stack`: 0 = one coin, 1 = two.
    */
   level(square: number): { coins: number; stack: number } {
-    const i = square - 1,
-      c = this.calibration;
-    return {
-      coins: (this.smooth[i] - c.empty[i]) / Math.max(1, c.span(i)),
-      stack: (this.smooth[i] - c.one[i]) / Math.max(1, c.two[i] - c.one[i]),
-    };
+    return ViewFigures.level(this.calibration, this.smooth, square - 1);
   }
 
   /** A square's measured frame noise (σ, counts; see SquareNoise). */
@@ -322,7 +309,12 @@ export class BoardReader {
       // square's own empty level is a coin lying magnet-up: a coin (1), flagged to be turned over.
       let c: number;
       // (Worked out only below empty: a flip bar is always more than the hysteresis below it.)
-      const tFlip = (v < cal.empty[i] || this.smooth[i] < cal.empty[i]) && !this.coded ? cal.empty[i] - this.flipBar(i) * span : -Infinity;
+      const tFlip =
+        (v < cal.empty[i] || this.smooth[i] < cal.empty[i]) &&
+        !this.coded &&
+        (!this.calibrated || cal.mayReachFlipBar(i, Math.min(v, this.smooth[i]), this.noises.variance(i), o.hysteresis / 2))
+          ? cal.empty[i] - this.flipBar(i) * span
+          : -Infinity;
       // (One coin or two from the smoothed reading where a stack must hold a while, without
       // hysteresis going up: the wait is the guard, and frame noise would keep restarting it.)
       // (Where a crown is awaited on a man whose reading is known, the crown is a step up from it too:
@@ -384,7 +376,8 @@ export class BoardReader {
       }
       // Confidence: distance from the nearest threshold, relative to half a coin.
       const d = Math.min(Math.abs(v - t01), Math.abs(v - t12));
-      this.confidence[i] = Math.min(1, d / (T.confidenceScale * span));
+      this.figures.nearest[i] = d;
+      this.figures.spans[i] = span;
       if (c === cur) {
         this.pending[i] = -1;
         this.before[i] = this.last[i];
