@@ -1,13 +1,19 @@
 // The endgame database's disk cache (the engine's edge: files and the
 // environment). Where it lives ($CROWNHEAD_CACHE, else $XDG_CACHE_HOME or
 // ~/.cache, /crownhead), loading it once per process, and building and writing
-// it (atomically) when it is absent or damaged. The database itself and its
-// byte format are pure (src/engine/egdb.ts).
+// it (atomically: a temporary file, fsynced, renamed) — the 4-piece one when
+// it is absent or damaged (first use), the compressed 5-piece one only when
+// asked (`crownhead egdb build --pieces 5`). The engine probes the 5-piece
+// one when its file is there and whole, else the 4-piece one (loadEndgame).
+// The databases themselves and their byte formats are pure (src/engine/egdb.ts,
+// src/engine/egdb-pack.ts).
 
-import { existsSync, mkdirSync, readFileSync, writeFileSync, renameSync } from 'node:fs';
+import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, readSync, renameSync, statSync } from 'node:fs';
+import { unlinkSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { homedir } from 'node:os';
-import { Egdb, EGDB_PIECES } from '../engine/egdb.ts';
+import { Egdb, EGDB_PIECES, type EndgameProbe, type SliceProgress } from '../engine/egdb.ts';
+import { packEgdb, PackedEgdb } from '../engine/egdb-pack.ts';
 
 /** Where the database is cached: $CROWNHEAD_CACHE, else $XDG_CACHE_HOME/crownhead, else ~/.cache/crownhead. */
 export function defaultCacheDir(): string {
@@ -15,22 +21,49 @@ export function defaultCacheDir(): string {
   return join(process.env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'crownhead');
 }
 
+/** The cache file of the database of so many pieces (up to 4: a byte a value; 5: compressed). */
+export const egdbFile = (pieces: number, dir: string = defaultCacheDir()): string => join(dir, `egdb-${pieces}.bin`);
+
 const loaded = new Map<string, Egdb>();
+const packed = new Map<string, PackedEgdb>();
+type Log = (message: string) => void;
+const stderrLog: Log = (m) => process.stderr.write(`${m}\n`);
+
+/** Writes bytes to `file` atomically: a temporary file beside it (this process's own), fsynced, renamed, the folder fsynced. */
+function writeAtomically(file: string, dir: string, fill: (fd: number) => void): void {
+  mkdirSync(dir, { recursive: true });
+  const tmp = `${file}.${process.pid}.${Date.now()}.tmp`; // two processes building at once each write their own
+  const fd = openSync(tmp, 'w');
+  try {
+    fill(fd);
+    fsyncSync(fd);
+  } catch (e) {
+    closeSync(fd);
+    unlinkSync(tmp);
+    throw e;
+  }
+  closeSync(fd);
+  renameSync(tmp, file);
+  try {
+    const dfd = openSync(dir, 'r');
+    fsyncSync(dfd);
+    closeSync(dfd);
+  } catch {
+    // (some systems cannot open a folder to fsync it; the rename is done)
+  }
+}
 
 /**
- * Loads the cached database from dir, or solves it and writes it
- * (atomically). A damaged cache is reported through `log` and rebuilt.
- * Loaded once per process and directory.
+ * Loads the cached database (up to 4 pieces) from dir, or solves it and
+ * writes it (atomically). A damaged cache is reported through `log` and
+ * rebuilt. Loaded once per process and directory.
  */
-export function loadEgdb(
-  maxPieces: number = EGDB_PIECES,
-  dir: string = defaultCacheDir(),
-  log: (message: string) => void = (m) => process.stderr.write(`${m}\n`),
-): Egdb {
+export function loadEgdb(maxPieces: number = EGDB_PIECES, dir: string = defaultCacheDir(), log: Log = stderrLog): Egdb {
   const key = `${maxPieces}:${dir}`;
   const cached = loaded.get(key);
   if (cached) return cached;
-  const file = join(dir, `egdb-${maxPieces}.bin`);
+  if (maxPieces > 4) throw new RangeError('the 5-piece database is built by buildPackedEgdb and read by loadEndgame');
+  const file = egdbFile(maxPieces, dir);
   const db = new Egdb(maxPieces);
   let why: string | null = 'absent';
   if (existsSync(file)) {
@@ -39,18 +72,102 @@ export function loadEgdb(
   } else log(`building the ${maxPieces}-piece endgame database (first use; cached in ${file})`);
   if (why) {
     db.solve();
-    mkdirSync(dir, { recursive: true });
-    const tmp = `${file}.${process.pid}.${Date.now()}.tmp`; // two processes building at once each write their own
     const bytes = db.serialize();
-    writeFileSync(tmp, bytes);
-    renameSync(tmp, file);
+    writeAtomically(file, dir, (fd) => writeFileSync(fd, bytes));
     log(`endgame database built: ${db.data.length} indices in ${(db.buildMs / 1000).toFixed(1)} s, ${bytes.length} bytes`);
   }
   loaded.set(key, db);
   return db;
 }
 
+/** What a build did: the file, its size, the solving time. */
+export interface PackedBuild {
+  readonly file: string;
+  readonly bytes: number;
+  readonly solveMs: number;
+  readonly packMs: number;
+  readonly maxValue: number;
+}
+
+/**
+ * Builds the compressed database of `pieces` pieces (5 in use; fewer in tests)
+ * into dir: starts from the cached database of one piece fewer (built if need
+ * be), solves the rest slice by slice (progress through `onSlice`), packs it
+ * into a temporary file, fsyncs and renames it.
+ */
+export function buildPackedEgdb(
+  pieces: number,
+  dir: string = defaultCacheDir(),
+  onSlice?: SliceProgress,
+  log: Log = stderrLog,
+): PackedBuild {
+  const db = new Egdb(pieces);
+  if (pieces > 2) db.seed(loadEgdb(pieces - 1, dir, log));
+  db.solve(onSlice);
+  const t0 = performance.now();
+  const file = egdbFile(pieces, dir);
+  let bytes = 0;
+  writeAtomically(file, dir, (fd) => {
+    bytes = packEgdb(db, (b, at) => {
+      let off = 0;
+      while (off < b.length) off += writeSync(fd, b, off, b.length - off, at + off);
+    });
+  });
+  packed.delete(file);
+  return { file, bytes, solveMs: db.buildMs, packMs: performance.now() - t0, maxValue: db.maxValue };
+}
+
+/**
+ * Opens a compressed database file and checks every block's checksum; the
+ * database, or why it cannot be trusted. Kept open (and loaded once) per process.
+ */
+export function openPackedEgdb(file: string): PackedEgdb | string {
+  const known = packed.get(file);
+  if (known) return known;
+  let fd: number;
+  try {
+    fd = openSync(file, 'r');
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'ENOENT' ? 'absent' : (e as Error).message;
+  }
+  const size = statSync(file).size;
+  const read = (at: number, length: number): Uint8Array => {
+    const buf = Buffer.alloc(length);
+    let got = 0;
+    while (got < length) {
+      const n = readSync(fd, buf, got, length - got, at + got);
+      if (n === 0) throw new Error(`endgame database ${file} ended early (at ${at + got} of ${size} bytes)`);
+      got += n;
+    }
+    return buf;
+  };
+  const db = PackedEgdb.open(read, size);
+  const why = typeof db === 'string' ? db : db.verifyBlocks();
+  if (why !== null || typeof db === 'string') {
+    closeSync(fd);
+    return why ?? 'unreadable';
+  }
+  packed.set(file, db);
+  return db;
+}
+
+/**
+ * The endgame database the engine probes: the 5-piece one when its file is
+ * in dir and whole (a damaged one is reported through `log`, naming it, and
+ * left alone), else the 4-piece one (built on first use).
+ */
+export function loadEndgame(dir: string = defaultCacheDir(), log: Log = stderrLog): EndgameProbe {
+  const file = egdbFile(5, dir);
+  if (existsSync(file)) {
+    const db = openPackedEgdb(file);
+    if (typeof db !== 'string') return db;
+    log(`endgame database ${file} is damaged (${db}): not used; rebuild it with crownhead egdb build --pieces 5`);
+  }
+  return loadEgdb(EGDB_PIECES, dir, log);
+}
+
 /** Forget databases loaded in this process (tests that damage the cache). */
 export function forgetEgdbs(): void {
   loaded.clear();
+  packed.clear();
 }
