@@ -113,9 +113,9 @@ export class Egdb implements EndgameProbe {
     return v >= UNSOLVED ? null : decode(v);
   }
 
-  /** Every position in the database with its index (for tests and statistics). */
-  *entries(): Generator<[number, Position]> {
-    for (const s of this.slices) {
+  /** Every position in the database (or in its slice number `only`) with its index (for tests and statistics). */
+  *entries(only?: number): Generator<[number, Position]> {
+    for (const s of only === undefined ? this.slices : [this.slices[only]!]) {
       let i = s.offset;
       for (const bm of combos(28, s.bm, BM_SHIFT))
         for (const wm of combos(28, s.wm, WM_SHIFT))
@@ -275,12 +275,13 @@ export class Egdb implements EndgameProbe {
   /**
    * Every value against its successors, generating the moves afresh (the
    * slow, independent check; `solve` already checks each slice as it goes).
-   * `every` > 1 checks one position in so many. Returns the disagreements.
+   * `every` > 1 checks one position in so many; `only` checks one slice.
+   * Returns the disagreements.
    */
-  verify(every = 1): string[] {
+  verify(every = 1, only?: number): string[] {
     const bad: string[] = [];
     let n = 0;
-    for (const [i, p] of this.entries()) {
+    for (const [i, p] of this.entries(only)) {
       if (n++ % every !== 0) continue;
       const kids = legalMoves(p).map((m) => this.probe(playMove(p, m))!);
       const val = decode(this.data[i]!);
