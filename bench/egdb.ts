@@ -9,6 +9,8 @@
 // database packed in memory.
 //   --runs R      repeats for each median (default 5)
 //   --moves N     random 5-piece positions searched for changed moves (default 300)
+//   --long P      only those whose result takes at least P plies (default 20)
+//   --depth D     searched to depth D (default 8)
 
 import { parseArgs } from 'node:util';
 import { existsSync } from 'node:fs';
@@ -17,9 +19,13 @@ import { defaultCacheDir, egdbFile, loadEgdb, openPackedEgdb } from '../src/engi
 import { legalMoves, makeFen, moveText, playMove, type Position } from '../src/rules/index.ts';
 import { mulberry32 } from '../src/common/prng.ts';
 
-const { values } = parseArgs({ options: { runs: { type: 'string' }, moves: { type: 'string' } } });
+const { values } = parseArgs({
+  options: { runs: { type: 'string' }, moves: { type: 'string' }, long: { type: 'string' }, depth: { type: 'string' } },
+});
 const RUNS = Number(values.runs ?? 5);
 const MOVES = Number(values.moves ?? 300);
+const LONG = Number(values.long ?? 20);
+const DEPTH = Number(values.depth ?? 8);
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 const four = loadEgdb(4);
@@ -81,9 +87,10 @@ if (typeof five !== 'string') {
   probeCost('5-piece compressed (from the file), random 5-piece positions: cold', five, pos5);
 }
 
-// The search at the end of the game: nodes per second with each database (a fixed depth, medians).
+// The search at the end of the game: time and nodes to a fixed depth with each database (medians).
 function searchSpeed(name: string, db: EndgameProbe, fens: Position[]): void {
-  const nps: number[] = [];
+  const times: number[] = [],
+    counts: number[] = [];
   for (let r = 0; r < RUNS; r++) {
     let nodes = 0,
       ms = 0;
@@ -93,21 +100,31 @@ function searchSpeed(name: string, db: EndgameProbe, fens: Position[]): void {
       nodes += res.nodes;
       ms += res.ms;
     }
-    nps.push(nodes / (ms / 1000));
+    times.push(ms);
+    counts.push(nodes);
   }
-  console.log(`search to depth 10 from ${fens.length} 6-piece positions, ${name}: ${Math.round(median(nps))} nodes/s (median of ${RUNS})`);
+  const ms = median(times),
+    nodes = median(counts);
+  console.log(
+    `search to depth 10 from ${fens.length} 6-piece positions, ${name}: ${ms.toFixed(0)} ms, ${nodes} nodes, ${Math.round(nodes / (ms / 1000))} nodes/s (medians of ${RUNS})`,
+  );
 }
 const six = Array.from({ length: 6 }, () => randomPosition(rng, 6)).filter((p) => legalMoves(p).length > 0);
 searchSpeed('4-piece database', four, six);
 if (typeof five !== 'string') searchSpeed('5-piece database', five, six);
 
-// Moves the 5-piece database changes.
+// Moves the 5-piece database changes: decided positions (long results: at least LONG plies), searched to DEPTH.
 if (typeof five !== 'string') {
   const worth = (v: number | null): string =>
     v === null ? '?' : v === 0 ? 'draw' : v > 0 ? `win in ${WIN_BASE - v}` : `loss in ${WIN_BASE + v}`;
+  /** What a move is worth to its mover, from the value of the position it leads to (higher is better: faster wins, slower losses). */
+  const score = (c: number | null): number =>
+    c === null ? 0 : c === 0 ? 0 : c < 0 ? 3 * WIN_BASE - (WIN_BASE + c) : -3 * WIN_BASE + (WIN_BASE - c);
+  const klass = (x: number): number => Math.sign(x);
   let searched = 0,
-    changed = 0,
-    better = 0;
+    changed = 0;
+  const worse = { four: 0, five: 0 },
+    worseResult = { four: 0, five: 0 };
   const shown: string[] = [];
   const r5 = mulberry32(55);
   while (searched < MOVES) {
@@ -115,24 +132,28 @@ if (typeof five !== 'string') {
     const moves = legalMoves(p);
     if (moves.length < 2) continue;
     const v = five.probe(p);
-    if (v === null || v === 0) continue; // a decided position: the move matters
+    if (v === null || v === 0 || WIN_BASE - Math.abs(v) < LONG) continue; // a decided position, not short: the move matters
     searched++;
-    const a = think({ position: p, quietPlies: 0, limits: { depth: 8 } }, { egdb: four });
-    const b = think({ position: p, quietPlies: 0, limits: { depth: 8 } }, { egdb: five });
-    if (!a.move || !b.move || moveText(a.move, moves) === moveText(b.move, moves)) continue;
-    changed++;
+    const best = Math.max(...moves.map((m) => score(five.probe(playMove(p, m)))));
+    const a = think({ position: p, quietPlies: 0, limits: { depth: DEPTH } }, { egdb: four });
+    const b = think({ position: p, quietPlies: 0, limits: { depth: DEPTH } }, { egdb: five });
+    if (!a.move || !b.move) continue;
     const va = five.probe(playMove(p, a.move)),
       vb = five.probe(playMove(p, b.move));
-    // Worth to the mover: the child's value negated.
-    const score = (c: number | null): number => (c === null ? 0 : c === 0 ? 0 : c < 0 ? 2 * WIN_BASE + c : -2 * WIN_BASE + c);
-    if (score(vb) > score(va)) better++;
-    if (shown.length < 8 && Math.sign(-(va ?? 0)) !== Math.sign(-(vb ?? 0)))
+    if (moveText(a.move, moves) !== moveText(b.move, moves)) changed++;
+    if (score(va) < best) worse.four++;
+    if (score(vb) < best) worse.five++;
+    if (klass(score(va)) < klass(best)) worseResult.four++;
+    if (klass(score(vb)) < klass(best)) worseResult.five++;
+    if (shown.length < 10 && klass(score(va)) !== klass(score(vb)))
       shown.push(
-        `${makeFen(p)} (${worth(v)}): 4-piece plays ${moveText(a.move, moves)} (then ${worth(va === null ? null : -va)}), 5-piece ${moveText(b.move, moves)} (${worth(vb === null ? null : -vb)})`,
+        `${makeFen(p)} (${worth(v)}): with 4 pieces ${moveText(a.move, moves)} (then ${worth(va)} for the opponent), with 5 ${moveText(b.move, moves)} (${worth(vb)})`,
       );
   }
   console.log(
-    `decided 5-piece positions searched to depth 8: ${searched}; the 5-piece database changed the move in ${changed}, to a better one by its values in ${better}`,
+    `decided 5-piece positions (results of ${LONG} plies or more) searched to depth ${DEPTH}: ${searched}; the move differs in ${changed}. Not the best by the 5-piece values: ` +
+      `with the 4-piece database ${worse.four} (${worseResult.four} of them giving up the result: a win drawn or lost, a draw lost), ` +
+      `with the 5-piece one ${worse.five} (${worseResult.five})`,
   );
   for (const s of shown) console.log(`  ${s}`);
 }

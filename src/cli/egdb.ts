@@ -17,7 +17,7 @@ export function egdbCommand(argv: string[], io: Io): number {
   const { values, positionals } = parse(argv, { pieces: { type: 'string' }, help: { type: 'boolean', short: 'h' } }, EGDB_USAGE);
   if (values.help) {
     io.out(
-      `${EGDB_USAGE}\nThe engine's endgame database: exact values (win or loss in so many plies, or draw) of every position\nwith few pieces. The 4-piece one (15 MB, about half a minute) is built on first use; the 5-piece one\nonly by "crownhead egdb build --pieces 5" (compressed; about an hour and 4 GB of memory while it builds).\nThe engine uses the 5-piece one when it is there and whole, else the 4-piece one. Both live in\n${'$'}CROWNHEAD_CACHE (default ~/.cache/crownhead); a damaged file is refused, never trusted.`,
+      `${EGDB_USAGE}\nThe engine's endgame database: exact values (win or loss in so many plies, or draw) of every position\nwith few pieces. The 4-piece one (15 MB, about half a minute) is built on first use; the 5-piece one\nonly by "crownhead egdb build --pieces 5" (136 MB compressed; 6 to 15 minutes, 2.4 GB of memory while it builds;\na build stopped part-way resumes from the slices it solved).\nThe engine uses the 5-piece one when it is there and whole, else the 4-piece one. Both live in\n${'$'}CROWNHEAD_CACHE (default ~/.cache/crownhead); a damaged file is refused, never trusted.`,
     );
     return 0;
   }

@@ -9,7 +9,8 @@
 // src/engine/egdb-pack.ts).
 
 import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, readSync, renameSync, statSync } from 'node:fs';
-import { unlinkSync, writeFileSync, writeSync } from 'node:fs';
+import { rmSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
+import { crc32, deflateRawSync, inflateRawSync } from 'node:zlib';
 import { join } from 'node:path';
 import { homedir } from 'node:os';
 import { Egdb, EGDB_PIECES, type EndgameProbe, type SliceProgress } from '../engine/egdb.ts';
@@ -87,13 +88,52 @@ export interface PackedBuild {
   readonly solveMs: number;
   readonly packMs: number;
   readonly maxValue: number;
+  /** Slices read back from the checkpoints of a build stopped part-way. */
+  readonly resumed: number;
+}
+
+const CHECKPOINT_MAGIC = 'CHEGDBS1';
+const checkpointFile = (partial: string, k: number, name: string): string => join(partial, `${String(k).padStart(2, '0')}-${name}.slice`);
+
+/** A solved slice's values, kept while the build goes on (deflated, with a CRC-32), written atomically. */
+function writeCheckpoint(partial: string, file: string, values: Uint16Array): void {
+  const z = deflateRawSync(Buffer.from(values.buffer, values.byteOffset, values.byteLength), { level: 1 });
+  const head = Buffer.alloc(16);
+  head.write(CHECKPOINT_MAGIC, 0, 'latin1');
+  head.writeUInt32LE(crc32(z), 8);
+  head.writeUInt32LE(values.length, 12);
+  writeAtomically(file, partial, (fd) => {
+    writeFileSync(fd, head);
+    writeFileSync(fd, z);
+  });
+}
+
+/** A checkpoint's values when the file is whole and of the slice's size, else null (the slice is solved again). */
+function readCheckpoint(file: string, size: number): Uint16Array | null {
+  let b: Buffer;
+  try {
+    b = readFileSync(file);
+  } catch {
+    return null;
+  }
+  if (b.length < 16 || b.toString('latin1', 0, 8) !== CHECKPOINT_MAGIC || b.readUInt32LE(12) !== size) return null;
+  const z = b.subarray(16);
+  if (crc32(z) !== b.readUInt32LE(8)) return null;
+  try {
+    const raw = inflateRawSync(z);
+    return raw.length === size * 2 ? new Uint16Array(raw.buffer.slice(raw.byteOffset, raw.byteOffset + raw.length)) : null;
+  } catch {
+    return null;
+  }
 }
 
 /**
  * Builds the compressed database of `pieces` pieces (5 in use; fewer in tests)
  * into dir: starts from the cached database of one piece fewer (built if need
- * be), solves the rest slice by slice (progress through `onSlice`), packs it
- * into a temporary file, fsyncs and renames it.
+ * be), solves the rest slice by slice (progress through `onSlice`), each
+ * solved slice kept in a checkpoint (FILE.partial/) so that a build stopped
+ * part-way resumes where it stopped; then packs it into a temporary file,
+ * fsyncs and renames it, and removes the checkpoints.
  */
 export function buildPackedEgdb(
   pieces: number,
@@ -103,9 +143,23 @@ export function buildPackedEgdb(
 ): PackedBuild {
   const db = new Egdb(pieces);
   if (pieces > 2) db.seed(loadEgdb(pieces - 1, dir, log));
-  db.solve(onSlice);
-  const t0 = performance.now();
   const file = egdbFile(pieces, dir);
+  const partial = `${file}.partial`;
+  mkdirSync(partial, { recursive: true });
+  let resumed = 0;
+  while (db.slicesSolved < db.sliceCount) {
+    const k = db.slicesSolved;
+    const { values, name } = db.sliceValues(k);
+    const kept = readCheckpoint(checkpointFile(partial, k, name), values.length);
+    if (!kept || !db.adoptSlice(k, kept)) break;
+    resumed++;
+  }
+  if (resumed) log(`resuming the build: ${resumed} solved slices read back from ${partial}`);
+  db.solve((done, total, name) => {
+    writeCheckpoint(partial, checkpointFile(partial, done - 1, name), db.sliceValues(done - 1).values);
+    onSlice?.(done, total, name);
+  });
+  const t0 = performance.now();
   let bytes = 0;
   writeAtomically(file, dir, (fd) => {
     bytes = packEgdb(db, (b, at) => {
@@ -113,8 +167,9 @@ export function buildPackedEgdb(
       while (off < b.length) off += writeSync(fd, b, off, b.length - off, at + off);
     });
   });
+  rmSync(partial, { recursive: true, force: true });
   packed.delete(file);
-  return { file, bytes, solveMs: db.buildMs, packMs: performance.now() - t0, maxValue: db.maxValue };
+  return { file, bytes, solveMs: db.buildMs, packMs: performance.now() - t0, maxValue: db.maxValue, resumed };
 }
 
 /**

@@ -103,6 +103,22 @@ export class Egdb implements EndgameProbe {
     this.solved = smaller.slices.length;
   }
 
+  /** The values of slice number k (a view; solved when k < slicesSolved), and its name. */
+  sliceValues(k: number): { values: Uint16Array; name: string } {
+    const s = this.slices[k]!;
+    return { values: this.data.subarray(s.offset, s.offset + s.size), name: sliceName(s) };
+  }
+
+  /** Takes the solved values of the next slice to solve (a build resumed from its checkpoints); false when they do not fit. */
+  adoptSlice(k: number, values: Uint16Array): boolean {
+    const s = this.slices[k];
+    if (k !== this.solved || !s || values.length !== s.size) return false;
+    for (const v of values) if (v === UNSOLVED || (v > 32_000 && v !== UNUSED)) return false;
+    this.data.set(values, s.offset);
+    this.solved++;
+    return true;
+  }
+
   /** Exact value for the side to move (see WIN_BASE), or null when the position has too many pieces. */
   probe(p: Position): number | null {
     if (!(p.turn === 'black' ? p.black : p.white)) return -WIN_BASE; // no pieces left: lost

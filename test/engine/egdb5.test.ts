@@ -5,7 +5,7 @@
 // value read back, damaged files refused), the engine using whichever
 // database is there, and `crownhead egdb`'s flags.
 import { describe, expect, it } from 'vitest';
-import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Egdb, packEgdb, PackedEgdb, think, WIN_BASE } from '../../src/engine/index.ts';
@@ -239,6 +239,39 @@ describe('the engine uses the compressed database when its file is there and who
     const p = parseFen('W:WK18,K19:BK1');
     expect(think({ position: p, quietPlies: 0, limits: { depth: 6 } }, { egdb: packed }).score).toBeGreaterThan(0);
     expect(think({ position: p, quietPlies: 75, limits: { depth: 24 } }, { egdb: packed }).score).toBe(0);
+  });
+
+  it('a build stopped part-way resumes from its solved slices, and writes the same file', () => {
+    const again = mkdtempSync(join(tmpdir(), 'crownhead-egdb5-resume-'));
+    copyFileSync(egdbFile(2, dir), egdbFile(2, again));
+    const stopAt = 9;
+    expect(() =>
+      buildPackedEgdb(3, again, (done) => {
+        if (done === stopAt) throw new Error('power cut');
+      }),
+    ).toThrow('power cut');
+    const partial = `${egdbFile(3, again)}.partial`;
+    const kept = readdirSync(partial).filter((f) => f.endsWith('.slice'));
+    expect(kept).toHaveLength(stopAt - 4); // (the first 4 slices are the 2-piece database's)
+    expect(readdirSync(again)).not.toContain('egdb-3.bin');
+    // One checkpoint damaged: that slice and those after it are solved again.
+    const last = join(partial, kept.sort().at(-1)!);
+    const bytes = readFileSync(last);
+    bytes[bytes.length - 3]! ^= 1;
+    writeFileSync(last, bytes);
+    const said: string[] = [],
+      solved: number[] = [];
+    const r = buildPackedEgdb(
+      3,
+      again,
+      (done) => solved.push(done),
+      (m) => said.push(m),
+    );
+    expect(r.resumed).toBe(stopAt - 5);
+    expect(said).toEqual([`resuming the build: ${stopAt - 5} solved slices read back from ${partial}`]);
+    expect(solved[0]).toBe(stopAt); // the damaged one, solved again
+    expect(readFileSync(r.file)).toEqual(readFileSync(built.file));
+    expect(readdirSync(again)).toEqual(['egdb-2.bin', 'egdb-3.bin']);
   });
 
   it('a damaged file is reported by name and not used: the 4-piece database instead', () => {
