@@ -9,7 +9,7 @@
 // database packed in memory.
 //   --runs R      repeats for each median (default 5)
 //   --moves N     random 5-piece positions searched for changed moves (default 300)
-//   --long P      only those whose result takes at least P plies (default 20)
+//   --long P      draws, and results of at least P plies (default 20)
 //   --depth D     searched to depth D (default 8)
 
 import { parseArgs } from 'node:util';
@@ -113,7 +113,7 @@ const six = Array.from({ length: 6 }, () => randomPosition(rng, 6)).filter((p) =
 searchSpeed('4-piece database', four, six);
 if (typeof five !== 'string') searchSpeed('5-piece database', five, six);
 
-// Moves the 5-piece database changes: decided positions (long results: at least LONG plies), searched to DEPTH.
+// Moves the 5-piece database changes: draws and long results (at least LONG plies), searched to DEPTH.
 if (typeof five !== 'string') {
   const worth = (v: number | null): string =>
     v === null ? '?' : v === 0 ? 'draw' : v > 0 ? `win in ${WIN_BASE - v}` : `loss in ${WIN_BASE + v}`;
@@ -132,7 +132,7 @@ if (typeof five !== 'string') {
     const moves = legalMoves(p);
     if (moves.length < 2) continue;
     const v = five.probe(p);
-    if (v === null || v === 0 || WIN_BASE - Math.abs(v) < LONG) continue; // a decided position, not short: the move matters
+    if (v === null || (v !== 0 && WIN_BASE - Math.abs(v) < LONG)) continue; // a draw, or a result not close at hand
     searched++;
     const best = Math.max(...moves.map((m) => score(five.probe(playMove(p, m)))));
     const a = think({ position: p, quietPlies: 0, limits: { depth: DEPTH } }, { egdb: four });
@@ -151,7 +151,7 @@ if (typeof five !== 'string') {
       );
   }
   console.log(
-    `decided 5-piece positions (results of ${LONG} plies or more) searched to depth ${DEPTH}: ${searched}; the move differs in ${changed}. Not the best by the 5-piece values: ` +
+    `5-piece positions (draws, and results of ${LONG} plies or more) searched to depth ${DEPTH}: ${searched}; the move differs in ${changed}. Not the best by the 5-piece values: ` +
       `with the 4-piece database ${worse.four} (${worseResult.four} of them giving up the result: a win drawn or lost, a draw lost), ` +
       `with the 5-piece one ${worse.five} (${worseResult.five})`,
   );

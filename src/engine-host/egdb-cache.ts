@@ -209,16 +209,16 @@ export function openPackedEgdb(file: string): PackedEgdb | string {
 /**
  * The endgame database the engine probes: the compressed 5-piece one when its
  * file is in dir and whole (a damaged one is reported through `log`, naming
- * it, and left alone), else the 4-piece one (built on first use). (`packed`:
+ * it, and left alone), else the 4-piece one (built on first use). (`pieces`:
  * the compressed one's piece count, 5 but in tests.)
  */
-export function loadEndgame(dir: string = defaultCacheDir(), log: Log = stderrLog, packed = 5): EndgameProbe {
-  const file = egdbFile(packed, dir);
+export function loadEndgame(dir: string = defaultCacheDir(), log: Log = stderrLog, pieces = 5): EndgameProbe {
+  const file = egdbFile(pieces, dir);
   if (existsSync(file)) {
     const db = openPackedEgdb(file);
-    const why = typeof db === 'string' ? db : db.maxPieces !== packed ? `made for ${db.maxPieces} pieces` : null;
+    const why = typeof db === 'string' ? db : db.maxPieces !== pieces ? `made for ${db.maxPieces} pieces` : null;
     if (why === null && typeof db !== 'string') return db;
-    log(`endgame database ${file} is damaged (${why}): not used; rebuild it with crownhead egdb build --pieces ${packed}`);
+    log(`endgame database ${file} is damaged (${why}): not used; rebuild it with crownhead egdb build --pieces ${pieces}`);
   }
   return loadEgdb(EGDB_PIECES, dir, log);
 }
