@@ -167,7 +167,7 @@ describe('the compressed format', () => {
     }
   });
 
-  it('keeps a value beyond a byte (5-piece distances may pass 253 plies) in a two-byte block', () => {
+  it('keeps a value beyond a byte (a result longer than 253 plies) in a two-byte block', () => {
     const db = new Egdb(3);
     expect(db.adopt(three.serialize())).toBeNull();
     const deep = [1000, 50_000, 431_999].filter((i) => db.data[i] !== 0xffff);
