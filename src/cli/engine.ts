@@ -6,8 +6,8 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { FenError, legalMoves, moveText, parseFen, playMove, START, type Move, type Position } from '../rules/index.ts';
 import { readPdn, makePdnFile, gameName, type PdnGame } from '../pdn/index.ts';
-import { annotateGame, EGDB_PIECES, scoreText, think, Searcher, type Egdb, type EngineLimits } from '../engine/index.ts';
-import { defaultCacheDir, loadEgdb } from '../engine-host/egdb-cache.ts';
+import { annotateGame, scoreText, think, Searcher, type EndgameProbe, type EngineLimits } from '../engine/index.ts';
+import { defaultCacheDir, loadEndgame } from '../engine-host/egdb-cache.ts';
 import { popcount } from '../rules/index.ts';
 import { ANALYSE_USAGE, BESTMOVE_USAGE, ENGINE_USAGE } from './usage.ts';
 import { createInterface } from 'node:readline';
@@ -17,14 +17,15 @@ import { parse, UsageError, wholeNumber } from './args.ts';
 import type { Io } from './io.ts';
 
 /**
- * The endgame database (exact values of every position of up to EGDB_PIECES
- * pieces), loaded — or built and cached, about half a minute the first time —
+ * The endgame database (exact values of every position of up to 5 pieces when
+ * `crownhead egdb build --pieces 5` has built that one, else up to 4), loaded
+ * — the 4-piece one built and cached, about half a minute the first time —
  * only when the position has ENDGAME_PIECES or fewer, so that the search can
  * reach it.
  */
 const ENDGAME_PIECES = 6;
-const egdbFor = (pos: Position): Egdb | undefined =>
-  popcount(pos.black | pos.white) <= ENDGAME_PIECES ? loadEgdb(EGDB_PIECES, defaultCacheDir()) : undefined;
+const egdbFor = (pos: Position): EndgameProbe | undefined =>
+  popcount(pos.black | pos.white) <= ENDGAME_PIECES ? loadEndgame(defaultCacheDir()) : undefined;
 
 /** "1s", "1.5s", "500ms", "2m", or a bare number of seconds → ms. */
 export function parseDuration(text: string, what: string): number {
@@ -71,7 +72,7 @@ export function bestmoveCommand(argv: string[], io: Io): number {
   );
   if (values.help) {
     io.out(
-      `${BESTMOVE_USAGE}\nPrints the engine's move (first line, PDN notation), then its score in men for the side to move\n(or "win in N" plies) with depth, nodes and time, then the principal variation.\nWithout --fen, the starting position. Default --time 1s; --level 1-10 plays like that level (seeded by --seed).\nWith ${ENDGAME_PIECES} pieces or fewer on the board the search uses the endgame database (exact values of\nevery position of up to ${EGDB_PIECES} pieces); it is built on first use (about half a minute) and cached\nin ${'$'}CROWNHEAD_CACHE (default ~/.cache/crownhead).`,
+      `${BESTMOVE_USAGE}\nPrints the engine's move (first line, PDN notation), then its score in men for the side to move\n(or "win in N" plies) with depth, nodes and time, then the principal variation.\nWithout --fen, the starting position. Default --time 1s; --level 1-10 plays like that level (seeded by --seed).\nWith ${ENDGAME_PIECES} pieces or fewer on the board the search uses the endgame database (exact values of\nevery position of up to 4 pieces, or 5 once crownhead egdb build --pieces 5 has built that one); the 4-piece one\nis built on first use (about half a minute); both are cached in ${'$'}CROWNHEAD_CACHE (default ~/.cache/crownhead).`,
     );
     return 0;
   }
@@ -142,7 +143,7 @@ export async function analyseCommand(argv: string[], io: Io): Promise<number> {
   // The database when some game reaches the endgame.
   const endOf = (g: (typeof games)[number]): Position => g.moves.reduce((p, m) => playMove(p, m.move), g.start);
   const ending = games.find((g) => popcount(endOf(g).black | endOf(g).white) <= ENDGAME_PIECES);
-  const egdb: Egdb | null = ending ? (egdbFor(endOf(ending)) ?? null) : null;
+  const egdb: EndgameProbe | null = ending ? (egdbFor(endOf(ending)) ?? null) : null;
   // The same analysis as the page's (engine/analyse.ts), asking the engine in this thread.
   const ask = (req: Parameters<typeof think>[0]) => think(req, { searcher, egdb });
   const annotated: PdnGame[] = [];
@@ -178,7 +179,7 @@ export async function engineCommand(argv: string[], io: Io): Promise<number> {
   }
   if (positionals.length) throw new UsageError(`unexpected argument "${positionals[0]}"\n${ENGINE_USAGE}`);
   const engine = new LineEngine((l) => io.out(l), {
-    egdb: () => loadEgdb(EGDB_PIECES, defaultCacheDir()),
+    egdb: () => loadEndgame(defaultCacheDir()),
     book: values['no-book'] ? null : bookFromCorpus(),
   });
   const lines = createInterface({ input: process.stdin, crlfDelay: Infinity });

@@ -22,14 +22,14 @@
 // session is a plain class over injected output and tools, so tests drive it
 // in-process as well as through a child process.
 
-import { think, Searcher, WIN, WIN_BOUND, type Book, type Egdb, type EngineLimits } from '../engine/index.ts';
+import { think, Searcher, WIN, WIN_BOUND, type Book, type EndgameProbe, type EngineLimits } from '../engine/index.ts';
 import { FenError, hashKey, hashPosition, longText, parseFen, popcount } from '../rules/index.ts';
 import { CrownheadError } from '../common/errors.ts';
 
 /** What the session searches with: the endgame database (loaded when first near the end) and the book. */
 export interface LineEngineTools {
   /** The endgame database, asked for once a position has few pieces (it may be built then: half a minute). */
-  readonly egdb?: () => Egdb | null;
+  readonly egdb?: () => EndgameProbe | null;
   readonly book?: Book | null;
 }
 
@@ -38,7 +38,7 @@ const ENDGAME_PIECES = 6;
 
 export class LineEngine {
   private readonly searcher = new Searcher();
-  private egdb: Egdb | null = null;
+  private egdb: EndgameProbe | null = null;
 
   constructor(
     private readonly out: (line: string) => void,

@@ -6,10 +6,10 @@
 // opening book from the corpus (book-corpus.ts) when a request wants it.
 
 import { parentPort, workerData } from 'node:worker_threads';
-import { think, Searcher, EGDB_PIECES, type Egdb } from '../engine/index.ts';
+import { think, Searcher, type EndgameProbe } from '../engine/index.ts';
 import { popcount } from '../rules/index.ts';
 import type { WorkerReply, WorkerRequest } from './client.ts';
-import { defaultCacheDir, loadEgdb } from './egdb-cache.ts';
+import { defaultCacheDir, loadEndgame } from './egdb-cache.ts';
 import { bookFromCorpus } from './book-corpus.ts';
 
 const port = parentPort;
@@ -17,7 +17,7 @@ if (!port) throw new Error('src/engine-host/worker.ts runs as a worker_thread (s
 const stop = new Int32Array((workerData as { stop: SharedArrayBuffer }).stop);
 const searcher = new Searcher();
 // The endgame database, loaded the first time a position is near the end (built and cached if need be).
-let egdb: Egdb | undefined;
+let egdb: EndgameProbe | undefined;
 
 port.on('message', (req: WorkerRequest) => {
   if (req.type === 'new-game') {
@@ -29,7 +29,7 @@ port.on('message', (req: WorkerRequest) => {
     const pos = req.request.position;
     // The client writes the id of the last search it wants stopped (see EngineClient.stop).
     const shouldStop = (): boolean => Atomics.load(stop, 0) >= req.id;
-    if (!egdb && popcount(pos.black | pos.white) <= 6) egdb = loadEgdb(EGDB_PIECES, defaultCacheDir());
+    if (!egdb && popcount(pos.black | pos.white) <= 6) egdb = loadEndgame(defaultCacheDir());
     // The book only when asked for (the request's default here is none).
     const bookMode = req.request.limits.book ?? 'off';
     const book = bookMode !== 'off' ? bookFromCorpus() : null;

@@ -2,12 +2,12 @@
 // pieces (N = 4 by default: both colours, men and kings, either side to move)
 // is solved exactly — win or loss in d plies with best play, or a draw.
 //
-// Layout: one byte per index, in material slices (black men, black kings,
-// white men, white kings). Inside a slice the index is dense: the rank of each
-// piece group's squares as a combination (black men on squares 1–28, white men
-// on 5–32, kings anywhere), then the side to move; an index whose groups
-// overlap is marked unused. A byte holds 0 for a draw, d + 1 for a result in d
-// plies (odd d: the side to move wins, even d: it loses), 255 for unused.
+// Values: one number per index of egdb-layout.ts (material slices, dense
+// inside a slice), 0 for a draw, d + 1 for a result in d plies (odd d: the
+// side to move wins, even d: it loses), UNUSED where pieces would overlap. In
+// memory 16 bits each (the longest result is known only once solved: 109
+// plies with 4 pieces, 162 with 5; a byte holds 253); the 4-piece cache
+// file keeps one byte each, the 5-piece one is compressed (egdb-pack.ts).
 //
 // Solving: slices in dependency order (fewer pieces first, then fewer men, as
 // captures and crownings only lead to slices already solved). Inside a slice
@@ -15,7 +15,9 @@
 // become a successor table, reversed into a predecessor table; values are then
 // backed up in order of distance from the positions that have no move (or
 // whose outside successors decide them), the standard retrograde analysis.
-// Every slice is checked against its successors as soon as it is solved.
+// Every slice is checked against its successors as soon as it is solved. A
+// bigger database can start from a smaller one's values (seed): its layout
+// begins with the smaller one's.
 //
 // The 40-move rule and repetitions are not part of the value (a draw means
 // neither side can force a win); the distances let the search check the rule.
@@ -25,99 +27,42 @@
 
 import { crc32 } from 'node:zlib';
 import { legalMoves, playMove, popcount, type Position } from '../rules/index.ts';
+import { BM_SHIFT, combos, EgdbLayout, sliceName, WM_SHIFT, type Slice } from './egdb-layout.ts';
 
 /** Value of a position for the side to move: > 0 win in (WIN_BASE − v) plies, < 0 loss in (WIN_BASE + v), 0 draw. */
 export const WIN_BASE = 1000;
-/** The number of pieces the engine's database holds (built on first use: about half a minute, 19 MB). */
+/** The number of pieces the engine's database holds by default (built on first use: about half a minute, 15 MB). */
 export const EGDB_PIECES = 4;
 
-const UNUSED = 255;
+/** What the search needs of an endgame database (the solved one here, or the compressed one of egdb-pack.ts). */
+export interface EndgameProbe {
+  readonly maxPieces: number;
+  /** Exact value for the side to move (see WIN_BASE), or null when the position is not in the database. */
+  probe(p: Position): number | null;
+}
+
+/** A value: 0 draw, d + 1 a result in d plies; these two mark an index where pieces overlap, and one not solved yet. */
+export const UNUSED = 0xffff;
+const UNSOLVED = 0xfffe;
 const MAGIC = 'CHEGDB02';
 const HEADER = 32;
 
-const C: number[][] = Array.from({ length: 33 }, (_, n) => {
-  const row = new Array<number>(6).fill(0);
-  row[0] = 1;
-  return row;
-});
-for (let n = 1; n <= 32; n++) for (let k = 1; k <= 5; k++) C[n]![k] = C[n - 1]![k - 1]! + C[n - 1]![k]!;
+/** Progress of a build: slices solved so far, of how many, the last one's name. */
+export type SliceProgress = (done: number, total: number, name: string) => void;
 
-/** Rank of a set of squares (bits, shifted down by `shift`) among all sets of its size, colex order. */
-function rank(bits: number, shift: number): number {
-  let r = 0,
-    i = 1;
-  while (bits) {
-    const b = 31 - Math.clz32(bits & -bits);
-    bits &= bits - 1;
-    r += C[b - shift]![i++]!;
-  }
-  return r;
-}
-
-const comboMemo = new Map<string, number[]>();
-
-/** All k-subsets of `n` squares starting at bit `shift`, as bitboards in rank order. */
-function combos(n: number, k: number, shift: number): number[] {
-  const key = `${n}/${k}/${shift}`;
-  const known = comboMemo.get(key);
-  if (known) return known;
-  const out: number[] = [];
-  const rec = (from: number, left: number, acc: number): void => {
-    if (left === 0) {
-      out.push(acc);
-      return;
-    }
-    for (let i = from; i < n; i++) rec(i + 1, left - 1, acc | (1 << (i + shift)));
-  };
-  rec(0, k, 0);
-  // colex order = sort by rank
-  out.sort((a, b) => rank(a, shift) - rank(b, shift));
-  comboMemo.set(key, out);
-  return out;
-}
-
-interface Slice {
-  readonly bm: number;
-  readonly bk: number;
-  readonly wm: number;
-  readonly wk: number;
-  readonly offset: number;
-  readonly size: number;
-  /** Group sizes: black men, white men, black kings, white kings combinations. */
-  readonly n: readonly [number, number, number, number];
-}
-
-const BM_SHIFT = 0,
-  WM_SHIFT = 4; // black men on bits 0–27, white men on bits 4–31
-/** A man on its own crowning row (black on 29–32, white on 1–4): no game reaches it, but a set-up (a problem's FEN) can. */
-const BM_OUTSIDE = 0xf0000000 | 0,
-  WM_OUTSIDE = 0x0000000f;
-
-export class Egdb {
-  private readonly slices: Slice[] = [];
-  private readonly sliceOf = new Int16Array(6 * 6 * 6 * 6).fill(-1);
-  /** One byte per index (see the header). */
-  data: Uint8Array;
+export class Egdb implements EndgameProbe {
+  readonly layout: EgdbLayout;
+  private readonly slices: readonly Slice[];
+  /** One value per index (see the header). */
+  data: Uint16Array;
+  /** Slices solved (or adopted) so far, in order. */
+  private solved = 0;
   buildMs = 0;
 
   constructor(readonly maxPieces: number = EGDB_PIECES) {
-    if (maxPieces < 2 || maxPieces > 5) throw new RangeError(`this database holds 2 to 5 pieces, not ${maxPieces}`);
-    let offset = 0;
-    // Dependency order: fewer pieces, then fewer men (a capture or a crowning leads to a slice already solved).
-    const mats: [number, number, number, number][] = [];
-    for (let bm = 0; bm <= maxPieces; bm++)
-      for (let bk = 0; bk + bm <= maxPieces; bk++)
-        for (let wm = 0; wm + bk + bm <= maxPieces; wm++)
-          for (let wk = 0; wk + wm + bk + bm <= maxPieces; wk++) if (bm + bk > 0 && wm + wk > 0) mats.push([bm, bk, wm, wk]);
-    mats.sort((a, b) => a[0] + a[1] + a[2] + a[3] - (b[0] + b[1] + b[2] + b[3]) || a[0] + a[2] - (b[0] + b[2]) || 0);
-    for (const [bm, bk, wm, wk] of mats) {
-      const n: [number, number, number, number] = [C[28]![bm]!, C[28]![wm]!, C[32]![bk]!, C[32]![wk]!];
-      const size = n[0] * n[1] * n[2] * n[3] * 2;
-      this.sliceOf[bm + 6 * bk + 36 * wm + 216 * wk] = this.slices.length;
-      this.slices.push({ bm, bk, wm, wk, offset, size, n });
-      offset += size;
-    }
-    this.data = new Uint8Array(offset);
+    this.layout = new EgdbLayout(maxPieces);
+    this.slices = this.layout.slices;
+    this.data = new Uint16Array(this.layout.size).fill(UNSOLVED);
   }
 
   /** Number of indices (including the unused ones where pieces would overlap). */
@@ -125,37 +70,54 @@ export class Egdb {
     return this.data.length;
   }
 
+  /** Number of slices, and how many are solved. */
+  get sliceCount(): number {
+    return this.slices.length;
+  }
+  get slicesSolved(): number {
+    return this.solved;
+  }
+
   /** Number of real positions (indices in use). */
   get positions(): number {
     let n = 0;
-    for (let i = 0; i < this.data.length; i++) if (this.data[i] !== UNUSED) n++;
+    for (let i = 0; i < this.data.length; i++) if (this.data[i]! < UNSOLVED) n++;
     return n;
   }
 
-  /**
-   * Index of a position, or −1 when it is not in the database: more pieces
-   * than it holds, a side with none, or a man standing uncrowned on its
-   * crowning row (only a set-up can put one there; the index has no room
-   * for it, and the search goes on without the database).
-   */
+  /** The largest value (the longest result + 1). */
+  get maxValue(): number {
+    let m = 0;
+    for (let i = 0; i < this.data.length; i++) if (this.data[i]! < UNSOLVED && this.data[i]! > m) m = this.data[i]!;
+    return m;
+  }
+
   indexOf(p: Position): number {
-    const men = ~p.kings;
-    const bmB = p.black & men,
-      bkB = p.black & p.kings,
-      wmB = p.white & men,
-      wkB = p.white & p.kings;
-    const bm = popcount(bmB),
-      bk = popcount(bkB),
-      wm = popcount(wmB),
-      wk = popcount(wkB);
-    if (bm + bk + wm + wk > this.maxPieces || bm + bk === 0 || wm + wk === 0) return -1;
-    if (bmB & BM_OUTSIDE || wmB & WM_OUTSIDE) return -1;
-    const s = this.slices[this.sliceOf[bm + 6 * bk + 36 * wm + 216 * wk]!]!;
-    const [, nWM, nBK, nWK] = s.n;
-    return (
-      s.offset +
-      ((((rank(bmB, BM_SHIFT) * nWM + rank(wmB, WM_SHIFT)) * nBK + rank(bkB, 0)) * nWK + rank(wkB, 0)) * 2 + (p.turn === 'black' ? 0 : 1))
-    );
+    return this.layout.indexOf(p);
+  }
+
+  /** Starts from a solved smaller database: its slices are this one's first ones, index for index. */
+  seed(smaller: Egdb): void {
+    if (smaller.maxPieces >= this.maxPieces || smaller.solved !== smaller.slices.length)
+      throw new RangeError('seed from a solved database of fewer pieces');
+    this.data.set(smaller.data);
+    this.solved = smaller.slices.length;
+  }
+
+  /** The values of slice number k (a view; solved when k < slicesSolved), and its name. */
+  sliceValues(k: number): { values: Uint16Array; name: string } {
+    const s = this.slices[k]!;
+    return { values: this.data.subarray(s.offset, s.offset + s.size), name: sliceName(s) };
+  }
+
+  /** Takes the solved values of the next slice to solve (a build resumed from its checkpoints); false when they do not fit. */
+  adoptSlice(k: number, values: Uint16Array): boolean {
+    const s = this.slices[k];
+    if (k !== this.solved || !s || values.length !== s.size) return false;
+    for (const v of values) if (v === UNSOLVED || (v > 32_000 && v !== UNUSED)) return false;
+    this.data.set(values, s.offset);
+    this.solved++;
+    return true;
   }
 
   /** Exact value for the side to move (see WIN_BASE), or null when the position has too many pieces. */
@@ -164,19 +126,20 @@ export class Egdb {
     if (!(p.turn === 'black' ? p.white : p.black)) return null; // the game ended a move ago
     const i = this.indexOf(p);
     if (i < 0) return null;
-    return decode(this.data[i]!);
+    const v = this.data[i]!;
+    return v >= UNSOLVED ? null : decode(v);
   }
 
-  /** Every position in the database with its index (for tests and statistics). */
-  *entries(): Generator<[number, Position]> {
-    for (const s of this.slices) {
+  /** Every position in the database (or in its slice number `only`) with its index (for tests and statistics). */
+  *entries(only?: number): Generator<[number, Position]> {
+    for (const s of only === undefined ? this.slices : [this.slices[only]!]) {
       let i = s.offset;
       for (const bm of combos(28, s.bm, BM_SHIFT))
         for (const wm of combos(28, s.wm, WM_SHIFT))
           for (const bk of combos(32, s.bk, 0))
             for (const wk of combos(32, s.wk, 0)) {
               for (const turn of ['black', 'white'] as const) {
-                if (this.data[i] !== UNUSED) yield [i, { black: bm | bk, white: wm | wk, kings: bk | wk, turn }];
+                if (this.data[i]! < UNSOLVED) yield [i, { black: bm | bk, white: wm | wk, kings: bk | wk, turn }];
                 i++;
               }
             }
@@ -186,15 +149,20 @@ export class Egdb {
   /** Value at an index (see WIN_BASE); null for an unused index. */
   valueAt(i: number): number | null {
     const b = this.data[i]!;
-    return b === UNUSED ? null : decode(b);
+    return b >= UNSOLVED ? null : decode(b);
   }
 
-  /** Solves every slice in order; throws if a slice disagrees with its successors. */
-  solve(): void {
+  /**
+   * Solves the slices not solved yet, in order (up to `upTo` slices in all:
+   * a test solves a few); throws if a slice disagrees with its successors.
+   */
+  solve(onSlice?: SliceProgress, upTo: number = this.slices.length): void {
     const t0 = performance.now();
-    for (const s of this.slices) {
+    for (; this.solved < Math.min(upTo, this.slices.length); this.solved++) {
+      const s = this.slices[this.solved]!;
       const bad = this.solveSlice(s);
       if (bad.length) throw new Error(`endgame database: slice ${sliceName(s)} is inconsistent: ${bad.join('; ')}`);
+      onSlice?.(this.solved + 1, this.slices.length, sliceName(s));
     }
     this.buildMs = performance.now() - t0;
   }
@@ -242,7 +210,7 @@ export class Egdb {
                     continue;
                   }
                   v = data[j]!;
-                  if (j < 0 || v === UNUSED) throw new Error(`endgame database: successor of slice ${sliceName(s)} not solved`);
+                  if (j < 0 || v >= UNSOLVED) throw new Error(`endgame database: successor of slice ${sliceName(s)} not solved`);
                 }
                 if (v === 0) extDraw[i] = 1;
                 else if ((v - 1) % 2 === 0) {
@@ -283,7 +251,7 @@ export class Egdb {
     for (let d = 0; d < buckets.length; d++) {
       const b = buckets[d];
       if (!b) continue;
-      if (d + 1 >= UNUSED) throw new Error('endgame database: a distance beyond 253 plies does not fit a byte');
+      if (d + 1 >= Math.min(UNSOLVED, 32_000)) throw new Error(`endgame database: a distance of ${d} plies is beyond the format`);
       for (const k of b) {
         if (done[k]) continue;
         done[k] = 1;
@@ -324,12 +292,13 @@ export class Egdb {
   /**
    * Every value against its successors, generating the moves afresh (the
    * slow, independent check; `solve` already checks each slice as it goes).
-   * `every` > 1 checks one position in so many. Returns the disagreements.
+   * `every` > 1 checks one position in so many; `only` checks one slice.
+   * Returns the disagreements.
    */
-  verify(every = 1): string[] {
+  verify(every = 1, only?: number): string[] {
     const bad: string[] = [];
     let n = 0;
-    for (const [i, p] of this.entries()) {
+    for (const [i, p] of this.entries(only)) {
       if (n++ % every !== 0) continue;
       const kids = legalMoves(p).map((m) => this.probe(playMove(p, m))!);
       const val = decode(this.data[i]!);
@@ -347,14 +316,21 @@ export class Egdb {
     return bad;
   }
 
-  /** The cache file's bytes: a header (magic, piece count, size, CRC-32 of the data) and the data. */
+  /** The cache file's bytes: a header (magic, piece count, size, CRC-32 of the data) and the data, one byte a value. */
   serialize(): Buffer {
+    const body = Buffer.alloc(this.data.length);
+    for (let i = 0; i < this.data.length; i++) {
+      const v = this.data[i]!;
+      if (v >= UNSOLVED && v !== UNUSED) throw new Error('endgame database: serializing before it is solved');
+      if (v >= 255 && v !== UNUSED) throw new Error(`endgame database: a distance of ${v - 1} plies does not fit a byte`);
+      body[i] = v === UNUSED ? 255 : v;
+    }
     const head = Buffer.alloc(HEADER);
     head.write(MAGIC, 0, 'latin1');
     head.writeUInt32LE(this.maxPieces, 8);
     head.writeUInt32LE(this.data.length, 12);
-    head.writeUInt32LE(crc32(this.data), 16);
-    return Buffer.concat([head, this.data]);
+    head.writeUInt32LE(crc32(body), 16);
+    return Buffer.concat([head, body]);
   }
 
   /**
@@ -369,10 +345,10 @@ export class Egdb {
     if (buf.length !== HEADER + this.data.length) return `truncated or padded (${buf.length} bytes, ${HEADER + this.data.length} expected)`;
     const data = buf.subarray(HEADER);
     if (crc32(data) !== buf.readUInt32LE(16)) return 'checksum mismatch';
-    this.data.set(data);
+    for (let i = 0; i < data.length; i++) this.data[i] = data[i] === 255 ? UNUSED : data[i]!;
+    this.solved = this.slices.length;
     return null;
   }
 }
 
-const decode = (b: number): number => (b === 0 ? 0 : (b - 1) % 2 === 1 ? WIN_BASE - (b - 1) : -(WIN_BASE - (b - 1)));
-const sliceName = (s: Slice): string => `${s.bm}bm${s.bk}bk-${s.wm}wm${s.wk}wk`;
+export const decode = (b: number): number => (b === 0 ? 0 : (b - 1) % 2 === 1 ? WIN_BASE - (b - 1) : -(WIN_BASE - (b - 1)));

@@ -7,7 +7,8 @@
 // (levels), the scheduler that takes one search at a time by purpose (jobs),
 // the one game analysis that marks mistakes and blunders (analyse), the
 // endgame database for every position of up to 4 pieces (win/draw/loss and
-// distance) from our retrograde solver, serialized with a checksum (egdb). The
+// distance) from our retrograde solver, serialized with a checksum (egdb; its
+// index egdb-layout), or of up to 5 pieces compressed in blocks (egdb-pack). The
 // search knows the 40-move rule (SearchLimits.quietPlies). The opening book
 // built from PDN texts and random ACF ballot starts (book). The evaluation's
 // weights are one table of data (eval-weights.ts, read by eval.ts as WEIGHTS);
@@ -24,6 +25,7 @@ export * from './time.ts';
 export * from './levels.ts';
 export * from './analyse.ts';
 export * from './egdb.ts';
+export * from './egdb-pack.ts';
 export * from './book.ts';
 export * from './port.ts';
 export * from './jobs.ts';

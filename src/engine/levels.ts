@@ -9,7 +9,7 @@ import { seededRandom, type Book } from './book.ts';
 import { WEIGHTS, type Weights } from './eval.ts';
 import { Searcher, WIN, type SearchLimits, type SearchResult } from './search.ts';
 import { timeForMove } from './time.ts';
-import type { Egdb } from './egdb.ts';
+import type { EndgameProbe } from './egdb.ts';
 import type { EngineRequest } from './port.ts';
 
 export interface Level {
@@ -60,7 +60,7 @@ export interface EngineTools {
   /** Reuse a searcher (its hash table and history) across the moves of a game. */
   readonly searcher?: Searcher;
   /** Exact endgame values (see egdb.ts); used by a level-7-or-better search. */
-  readonly egdb?: Egdb | null;
+  readonly egdb?: EndgameProbe | null;
   /** An opening book (book.ts): in book, its move is played (levels 5 and up, or no level) unless the request's book is 'off'. */
   readonly book?: Book | null;
   /** The evaluation's weights (default eval.ts WEIGHTS; the tuner tries others). */

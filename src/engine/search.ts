@@ -10,7 +10,7 @@ import { compileWeights, evaluateCompiled, WEIGHTS, type CompiledWeights, type W
 import { generate, jumpersOf, keyNumber, mFrom, mTo, MoveStack, Z_HI, Z_LO, Z_TURN, zobrist } from './moves.ts';
 import { EXACT, LOWER, TranspositionTable, UPPER } from './tt.ts';
 import { keepSearching, timeBudget } from './time.ts';
-import { WIN_BASE, type Egdb } from './egdb.ts';
+import { WIN_BASE, type EndgameProbe } from './egdb.ts';
 import type { Clock, EngineResult } from './port.ts';
 import { CrownheadError } from '../common/errors.ts';
 
@@ -58,7 +58,7 @@ export type SearchResult = EngineResult;
 /** A search's limits and what it searches with, given as one value to Searcher.search (nobody sets its fields). */
 export interface SearchOptions extends SearchLimits {
   /** Exact values for positions with few pieces (egdb.ts); none when absent. */
-  readonly egdb?: Egdb | null;
+  readonly egdb?: EndgameProbe | null;
   /** The evaluation's weight table (default eval.ts WEIGHTS; a tuner or a test tries another). */
   readonly weights?: Weights;
   /** Added to each root move's score (a level's noise); none when absent. */
@@ -116,7 +116,7 @@ export class Searcher {
   private now: () => number = () => performance.now();
   private shouldStop: () => boolean = () => false;
   /** Exact values for positions with few pieces (this search's SearchOptions.egdb). */
-  private egdb: Egdb | null = null;
+  private egdb: EndgameProbe | null = null;
   private egdbPieces = 0;
   /** The evaluation's weight table (this search's SearchOptions.weights). */
   private weights: CompiledWeights = compileWeights(WEIGHTS);
