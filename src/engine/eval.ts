@@ -206,10 +206,6 @@ export function compileWeights(W: Weights): CompiledWeights {
   return c;
 }
 
-/** Sum of a byte table over a bitboard's four bytes. */
-const sum4 = (t: Int32Array, x: number): number =>
-  t[x & 255]! + t[256 + ((x >>> 8) & 255)]! + t[512 + ((x >>> 16) & 255)]! + t[768 + (x >>> 24)]!;
-
 /** Rows still to go of each square for a man of Black (7 − row) and of White (row), per byte of a bitboard. */
 const ROWS_TO_GO_B = new Int32Array(4 * 256),
   ROWS_TO_GO_W = new Int32Array(4 * 256);
@@ -255,12 +251,32 @@ const EVEN = 0x0f0f0f0f,
 /** The kings' terms (kingMobility, trappedKing) weighed, middle game into KT[0], ending into KT[1]. */
 const KT = new Int32Array(2);
 function kingTerms(c: CompiledWeights, b: number, w: number, bk: number, wk: number, empty: number): void {
-  const d6 =
-    bits2(stepDL(bk) & empty, stepDR(bk) & empty) +
-    bits2(stepUL(bk) & empty, stepUR(bk) & empty) -
-    bits2(stepDL(wk) & empty, stepDR(wk) & empty) -
-    bits2(stepUL(wk) & empty, stepUR(wk) & empty);
-  const d9 = -(trappedKings(bk, empty, w) - trappedKings(wk, empty, b));
+  // Squares with an empty square down-left, down-right, up-left, up-right of them (the steps spelt out).
+  const eDL = ((empty & EVEN_NOT_LAST) >>> 3) | ((empty & ODD) >>> 4), // stepUR(empty)
+    eDR = ((empty & EVEN) >>> 4) | ((empty & ODD_NOT_FIRST) >>> 5), // stepUL(empty)
+    eUL = ((empty & EVEN_NOT_LAST) << 5) | ((empty & ODD) << 4), // stepDR(empty)
+    eUR = ((empty & EVEN) << 4) | ((empty & ODD_NOT_FIRST) << 3); // stepDL(empty)
+  // A king's simple moves are its empty neighbours (counted from the king's side: the same number).
+  const d6 = bits2(bk & eDL, bk & eDR) + bits2(bk & eUL, bk & eUR) - bits2(wk & eDL, wk & eDR) - bits2(wk & eUL, wk & eUR);
+  const canStep = eDL | eDR | eUL | eUR;
+  // A king that could capture is not trapped: an enemy next to it with an empty square beyond.
+  let x = w & eDL;
+  let canJumpB = ((x & EVEN_NOT_LAST) >>> 3) | ((x & ODD) >>> 4);
+  x = w & eDR;
+  canJumpB |= ((x & EVEN) >>> 4) | ((x & ODD_NOT_FIRST) >>> 5);
+  x = w & eUL;
+  canJumpB |= ((x & EVEN_NOT_LAST) << 5) | ((x & ODD) << 4);
+  x = w & eUR;
+  canJumpB |= ((x & EVEN) << 4) | ((x & ODD_NOT_FIRST) << 3);
+  x = b & eDL;
+  let canJumpW = ((x & EVEN_NOT_LAST) >>> 3) | ((x & ODD) >>> 4);
+  x = b & eDR;
+  canJumpW |= ((x & EVEN) >>> 4) | ((x & ODD_NOT_FIRST) >>> 5);
+  x = b & eUL;
+  canJumpW |= ((x & EVEN_NOT_LAST) << 5) | ((x & ODD) << 4);
+  x = b & eUR;
+  canJumpW |= ((x & EVEN) << 4) | ((x & ODD_NOT_FIRST) << 3);
+  const d9 = -(bits(bk & ~canStep & ~canJumpB) - bits(wk & ~canStep & ~canJumpW));
   KT[0] = c.mid[6]! * d6 + c.mid[9]! * d9;
   KT[1] = c.end[6]! * d6 + c.end[9]! * d9;
 }
@@ -310,8 +326,22 @@ export function evaluateCompiled(c: CompiledWeights, b: number, w: number, k: nu
       wk = w & k;
     nbk = bits(bk);
     nwk = bits(wk);
-    mid += sum4(t[4]!, bk) - sum4(t[6]!, wk);
-    end += sum4(t[5]!, bk) - sum4(t[7]!, wk);
+    tb = t[4]!;
+    tw = t[6]!;
+    mid +=
+      tb[bk & 255]! +
+      tb[256 + ((bk >>> 8) & 255)]! +
+      tb[512 + ((bk >>> 16) & 255)]! +
+      tb[768 + (bk >>> 24)]! -
+      (tw[wk & 255]! + tw[256 + ((wk >>> 8) & 255)]! + tw[512 + ((wk >>> 16) & 255)]! + tw[768 + (wk >>> 24)]!);
+    tb = t[5]!;
+    tw = t[7]!;
+    end +=
+      tb[bk & 255]! +
+      tb[256 + ((bk >>> 8) & 255)]! +
+      tb[512 + ((bk >>> 16) & 255)]! +
+      tb[768 + (bk >>> 24)]! -
+      (tw[wk & 255]! + tw[256 + ((wk >>> 8) & 255)]! + tw[512 + ((wk >>> 16) & 255)]! + tw[768 + (wk >>> 24)]!);
     kingTerms(c, b, w, bk, wk, empty);
     mid += KT[0]!;
     end += KT[1]!;
