@@ -8,7 +8,7 @@
 import { legalMoves, playMove, popcount, sameMove, sameMove as sameMove_, type Move, type Position } from '../rules/index.ts';
 import { compileWeights, evaluateCompiled, WEIGHTS, type CompiledWeights, type Weights } from './eval.ts';
 import { generate, jumpersOf, keyNumber, mFrom, mTo, MoveStack, Z_HI, Z_LO, Z_TURN, zobrist } from './moves.ts';
-import { EXACT, LOWER, TranspositionTable, UPPER } from './tt.ts';
+import { EXACT, FLAG_SHIFT, LOWER, MOVE_SHIFT, TranspositionTable, UPPER } from './tt.ts';
 import { keepSearching, timeBudget } from './time.ts';
 import { WIN_BASE, type Egdb } from './egdb.ts';
 import type { Clock, EngineResult } from './port.ts';
@@ -340,10 +340,13 @@ export class Searcher {
     let hashMove = 0;
     const slot = tt.probe(tlo, thi);
     if (slot >= 0) {
-      hashMove = tt.move(slot);
-      if (!isPv && tt.depth(slot) >= depth) {
-        const s = fromTT(tt.score(slot), ply);
-        const f = tt.flag(slot);
+      // The entry's words read here (tt.ts's layout): calls to its accessors would not be inlined.
+      const meta = tt.data[slot + 3]!;
+      hashMove = (meta >>> MOVE_SHIFT) & 255;
+      if (!isPv && (meta & 255) - 128 >= depth) {
+        let s = tt.data[slot + 2]!;
+        s = s >= WIN_BOUND ? s - ply : s <= -WIN_BOUND ? s + ply : s; // fromTT
+        const f = (meta >>> FLAG_SHIFT) & 3;
         if (f === EXACT || (f === LOWER && s >= beta) || (f === UPPER && s <= alpha)) return s;
       }
     }
@@ -360,8 +363,12 @@ export class Searcher {
       const key = m & 1023;
       let s = this.hist[turn + key]!;
       if (i - sp + 1 === hashMove) s = 1e9;
-      else if (st.cap[i] !== 0) s = 1e8 + popcount(st.cap[i]!) * 1000 + s;
-      else if (key + 1 === k1) s = 1e7;
+      else if (st.cap[i] !== 0) {
+        let c = st.cap[i]!; // popcount, written out (a call here is not inlined)
+        c = c - ((c >>> 1) & 0x55555555);
+        c = (c & 0x33333333) + ((c >>> 2) & 0x33333333);
+        s = 1e8 + (Math.imul((c + (c >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24) * 1000 + s;
+      } else if (key + 1 === k1) s = 1e7;
       else if (key + 1 === k2) s = 1e7 - 1;
       if (m & 1024) s += 5e6;
       st.score[i] = s;
@@ -479,7 +486,15 @@ export class Searcher {
       }
     }
     const flag = bestScore >= beta ? LOWER : bestScore > alpha0 ? EXACT : UPPER;
-    if (!noise) tt.store(tlo, thi, depth, flag, toTT(bestScore, ply), bestIdx);
+    if (!noise)
+      tt.store(
+        tlo,
+        thi,
+        depth,
+        flag,
+        bestScore >= WIN_BOUND ? bestScore + ply : bestScore <= -WIN_BOUND ? bestScore - ply : bestScore,
+        bestIdx,
+      ); // toTT
     return bestScore;
   }
 
@@ -584,8 +599,8 @@ function movesOf(pos: Position, packed: readonly number[], caps: readonly number
   return out;
 }
 
-const toTT = (s: number, ply: number): number => (s >= WIN_BOUND ? s + ply : s <= -WIN_BOUND ? s - ply : s);
-const fromTT = (s: number, ply: number): number => (s >= WIN_BOUND ? s - ply : s <= -WIN_BOUND ? s + ply : s);
+// A forced result is kept in the hash table counted from the node (toTT: + ply for a win), read back counted from
+// the root (fromTT: − ply); both are written out in pvs.
 
 /** Is `move` one of the legal moves of `pos`? (The tests' guard against an illegal answer.) */
 export const isLegal = (pos: Position, move: Move): boolean => legalMoves(pos).some((m) => sameMove(m, move));
