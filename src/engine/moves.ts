@@ -104,8 +104,23 @@ function jumpFrom(sq: number, king: boolean, capMask: number): boolean {
 export function generate(s: MoveStack, start: number, black: number, white: number, kings: number, blackToMove: boolean): number {
   const own = blackToMove ? black : white,
     opp = blackToMove ? white : black;
+  return generateWith(s, start, black, white, kings, blackToMove, jumpersOf(own, opp, kings, blackToMove));
+}
+
+/** generate, given the side to move's jumpers (jumpersOf) when the caller has them already. */
+export function generateWith(
+  s: MoveStack,
+  start: number,
+  black: number,
+  white: number,
+  kings: number,
+  blackToMove: boolean,
+  jumpers: number,
+): number {
+  const own = blackToMove ? black : white,
+    opp = blackToMove ? white : black;
   const empty = ~(black | white);
-  let j = jumpersOf(own, opp, kings, blackToMove);
+  let j = jumpers;
   if (j) {
     jStack = s;
     jN = start;

@@ -7,7 +7,7 @@
 
 import { legalMoves, playMove, popcount, sameMove, sameMove as sameMove_, type Move, type Position } from '../rules/index.ts';
 import { compileWeights, evaluateCompiled, WEIGHTS, type CompiledWeights, type Weights } from './eval.ts';
-import { generate, jumpersOf, keyNumber, mFrom, mTo, MoveStack, Z_HI, Z_LO, Z_TURN, zobrist } from './moves.ts';
+import { generate, generateWith, jumpersOf, keyNumber, mFrom, mTo, MoveStack, Z_HI, Z_LO, Z_TURN, zobrist } from './moves.ts';
 import { EXACT, FLAG_SHIFT, LOWER, MOVE_SHIFT, TranspositionTable, UPPER } from './tt.ts';
 import { keepSearching, timeBudget } from './time.ts';
 import { WIN_BASE, type Egdb } from './egdb.ts';
@@ -329,8 +329,16 @@ export class Searcher {
     }
     const own = btm ? b : w,
       opp = btm ? w : b;
-    const capture = jumpersOf(own, opp, k, btm) !== 0;
-    if (depth <= 0 && !capture) return this.quiet(b, w, k, btm, hi, lo, ply, alpha, beta, sp);
+    const jumpers = jumpersOf(own, opp, k, btm),
+      capture = jumpers !== 0;
+    if (depth <= 0 && !capture) {
+      // The horizon: the static evaluation, unless the opponent threatens a capture (quiet's look), one look per line.
+      if (this.inThreat || jumpersOf(opp, own, k, !btm) === 0 || ply >= MAX_PLY - 4) {
+        const e = evaluateCompiled(this.weights, b, w, k);
+        return btm ? e : -e;
+      }
+      return this.quiet(b, w, k, btm, hi, lo, ply, alpha, beta, sp);
+    }
     if (depth < 1) depth = 1; // a pending capture: extend until the exchange is over (plies cost no depth below)
     // Mate-distance pruning.
     if (alpha < -WIN + ply) alpha = -WIN + ply;
@@ -351,7 +359,7 @@ export class Searcher {
       }
     }
     const st = this.st;
-    const end = generate(st, sp, b, w, k, btm);
+    const end = generateWith(st, sp, b, w, k, btm, jumpers);
     const n = end - sp;
     if (n === 0) return -WIN + ply; // no move: lost
     const turn = btm ? 0 : ORDER_KEYS;
@@ -499,9 +507,9 @@ export class Searcher {
   }
 
   /**
-   * Quiescence at the horizon, side to move has no capture. If the opponent
-   * threatens one, look one move further (each reply, then its exchange), so
-   * a piece left en prise is seen; otherwise the static evaluation.
+   * Quiescence at the horizon, side to move has no capture but the opponent
+   * threatens one (pvs evaluates the rest itself): look one move further
+   * (each reply, then its exchange), so a piece left en prise is seen.
    */
   private quiet(
     b: number,
@@ -517,8 +525,7 @@ export class Searcher {
   ): number {
     const own = btm ? b : w,
       opp = btm ? w : b;
-    // One threat look per line: inside it, the horizon is the plain evaluation.
-    if (this.inThreat || jumpersOf(opp, own, k, !btm) === 0 || ply >= MAX_PLY - 4) return this.evalFor(b, w, k, btm);
+    // (pvs calls this only with a threat, outside a threat look and short of MAX_PLY − 4.)
     this.inThreat = true;
     // A threat: every move, each followed by its forced exchange (captures extend in pvs).
     const st = this.st;
@@ -568,7 +575,10 @@ export class Searcher {
           false,
           end,
         );
-      } else s = -this.evalFor(nb, nw, nk, !btm);
+      } else {
+        const e = evaluateCompiled(this.weights, nb, nw, nk);
+        s = btm ? e : -e;
+      }
       if (s > best) best = s;
       if (best >= beta) break;
     }
