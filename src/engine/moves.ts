@@ -20,10 +20,9 @@ export class MoveStack {
   readonly move = new Int32Array(STACK_SIZE);
   /** Captured squares (bitboard), 0 for a simple move. */
   readonly cap = new Int32Array(STACK_SIZE);
-  /** Ordering scores. */
+  /** Ordering scores (never negative; the search marks a move it has taken −1). The hash table keeps a best move
+   * as its place in generation order, + 1. */
   readonly score = new Int32Array(STACK_SIZE);
-  /** Where the move stood in generation order, + 1 (what the hash table keeps as its best move). */
-  readonly idx = new Uint8Array(STACK_SIZE);
 }
 
 export const mFrom = (m: number): number => m & 31;

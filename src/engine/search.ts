@@ -380,7 +380,6 @@ export class Searcher {
       else if (key + 1 === k2) s = 1e7 - 1;
       if (m & 1024) s += 5e6;
       st.score[i] = s;
-      st.idx[i] = i - sp + 1;
     }
     // A single reply (most often a forced capture) costs no depth.
     const ext = n === 1 ? 1 : 0;
@@ -390,29 +389,19 @@ export class Searcher {
     const side = btm ? 0 : 2;
     const noise = ply === 0 ? this.rootNoise : null;
     for (let i = 0; i < n; i++) {
-      // Pick the best-ordered move left, the first of equals (no sort: most nodes cut off after one or two).
-      const at = sp + i;
-      let bi = at,
-        bs = st.score[at]!;
-      for (let j = at + 1; j < end; j++)
+      // Pick the best-ordered move left, the first of equals in generation order (no sort: most nodes cut off
+      // after one or two). Ordering scores are never negative: a move taken is marked −1 where it stands.
+      let bi = sp,
+        bs = -1;
+      for (let j = sp; j < end; j++)
         if (st.score[j]! > bs) {
           bs = st.score[j]!;
           bi = j;
         }
+      st.score[bi] = -1;
       const m = st.move[bi]!,
         cap = st.cap[bi]!,
-        gen = st.idx[bi]!;
-      // Shift the ones before it up (the rest keep their order: equal scores go in generation order).
-      for (let j = bi; j > at; j--) {
-        st.move[j] = st.move[j - 1]!;
-        st.cap[j] = st.cap[j - 1]!;
-        st.score[j] = st.score[j - 1]!;
-        st.idx[j] = st.idx[j - 1]!;
-      }
-      st.move[at] = m;
-      st.cap[at] = cap;
-      st.score[at] = bs;
-      st.idx[at] = gen;
+        gen = bi - sp + 1;
       const from = m & 31,
         to = (m >>> 5) & 31;
       const fromBit = 1 << from,
