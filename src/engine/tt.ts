@@ -50,7 +50,8 @@ export class TranspositionTable {
     for (let i = b; i < b + WAYS * 4; i += 4) {
       const meta = d[i + 3]!;
       if ((meta & (3 << FLAG_SHIFT)) !== 0 && d[i] === lo && d[i + 1] === hi) {
-        d[i + 3] = (meta & ~(255 << AGE_SHIFT)) | (this.now << AGE_SHIFT);
+        // Written only when it changes (a write dirties the cache line, to be written back when it leaves).
+        if (((meta >>> AGE_SHIFT) & 255) !== this.now) d[i + 3] = (meta & ~(255 << AGE_SHIFT)) | (this.now << AGE_SHIFT);
         return i;
       }
     }
