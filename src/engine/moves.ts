@@ -67,11 +67,13 @@ let jOpp = 0,
   jStart = 0,
   jN = 0;
 
-function pushJump(to: number, capMask: number, crowned: boolean): void {
+/** A capture ending at `to` (a king's: unless a route already found ends there over the same pieces). */
+function pushJump(to: number, capMask: number, crowned: boolean, king: boolean): void {
   const packed = jFrom | (to << 5) | (crowned ? 1024 : 0);
   const s = jStack!;
-  // A king's second route to the same square over the same pieces: the same move.
-  for (let i = jStart; i < jN; i++) if (s.move[i] === packed && s.cap[i] === capMask) return;
+  // A king's second route to the same square over the same pieces: the same move. (A man's routes never meet so:
+  // each of its jumps takes it two rows on, so the pieces it takes lie on different rows, in the order it meets them.)
+  if (king) for (let i = jStart; i < jN; i++) if (s.move[i] === packed && s.cap[i] === capMask) return;
   s.move[jN] = packed;
   s.cap[jN] = capMask;
   jN++;
@@ -89,8 +91,8 @@ function jumpFrom(sq: number, king: boolean, capMask: number): boolean {
     found = true;
     const caps = capMask | overBit;
     if (!king && (jKingRow & (1 << land)) !== 0)
-      pushJump(land, caps, true); // crowned: the move ends
-    else if (!jumpFrom(land, king, caps)) pushJump(land, caps, false);
+      pushJump(land, caps, true, false); // crowned: the move ends
+    else if (!jumpFrom(land, king, caps)) pushJump(land, caps, false, king);
   }
   return found;
 }
@@ -149,32 +151,34 @@ export function generateWith(
   let movers = blackToMove ? (own & (eDL | eDR)) | (ownKings & (eUL | eUR)) : (own & (eUL | eUR)) | (ownKings & (eDL | eDR));
   const mv = s.move,
     cp = s.cap;
-  // Each move written in place (a helper here is not inlined): from | to << 5, + 1024 when a man crowns.
+  // Each move written in place (a helper here is not inlined): from | to << 5, + 1024 when a man crowns. The
+  // neighbour is the square's index moved by the step's shift (see the steps above; odd rows sit one lower).
   while (movers) {
     const i = 31 - Math.clz32(movers & -movers);
     const bit = 1 << i;
     movers &= movers - 1;
     const man = (kings & bit) === 0;
+    const odd = (i >> 2) & 1;
     if (!man || !blackToMove) {
       if (eUL & bit) {
-        const to = NEIGHBOUR[i * 4]!;
+        const to = i - 4 - odd;
         mv[n] = i | (to << 5) | (man && (kingRow & (1 << to)) !== 0 ? 1024 : 0);
         cp[n++] = 0;
       }
       if (eUR & bit) {
-        const to = NEIGHBOUR[i * 4 + 1]!;
+        const to = i - 3 - odd;
         mv[n] = i | (to << 5) | (man && (kingRow & (1 << to)) !== 0 ? 1024 : 0);
         cp[n++] = 0;
       }
     }
     if (!man || blackToMove) {
       if (eDL & bit) {
-        const to = NEIGHBOUR[i * 4 + 2]!;
+        const to = i + 4 - odd;
         mv[n] = i | (to << 5) | (man && (kingRow & (1 << to)) !== 0 ? 1024 : 0);
         cp[n++] = 0;
       }
       if (eDR & bit) {
-        const to = NEIGHBOUR[i * 4 + 3]!;
+        const to = i + 5 - odd;
         mv[n] = i | (to << 5) | (man && (kingRow & (1 << to)) !== 0 ? 1024 : 0);
         cp[n++] = 0;
       }
