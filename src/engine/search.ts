@@ -272,11 +272,6 @@ export class Searcher {
     return this.gameKeys.size > 0 && this.gameKeys.has(keyNumber(hi, lo));
   }
 
-  private evalFor(b: number, w: number, k: number, btm: boolean): number {
-    const s = evaluateCompiled(this.weights, b, w, k);
-    return btm ? s : -s;
-  }
-
   /** The root's legal move (rules Move) a packed move stands for. */
   private rootMove(packed: number, cap: number): Move {
     const from = mFrom(packed) + 1,
@@ -308,7 +303,7 @@ export class Searcher {
     if (ply > 0 && this.repeated(ply, hi, lo)) return 0;
     const quiet = this.quietAt[ply]!;
     if (ply > 0 && quiet >= FORTY_MOVES) return 0; // the 40-move rule: the side to move may claim a draw
-    if (ply >= MAX_PLY - 2) return this.evalFor(b, w, k, btm);
+    if (ply >= MAX_PLY - 2) return (btm ? 1 : -1) * evaluateCompiled(this.weights, b, w, k);
     if (ply > 0 && this.egdb && popcount(b | w) <= this.egdbPieces) {
       const v = this.egdb.probe({ black: b, white: w, kings: k, turn: btm ? 'black' : 'white' });
       // Exact: a draw, or a win or loss in so many plies — when it ends before the 40-move count runs out
@@ -353,7 +348,7 @@ export class Searcher {
       hashMove = (meta >>> MOVE_SHIFT) & 255;
       if (!isPv && (meta & 255) - 128 >= depth) {
         let s = tt.data[slot + 2]!;
-        s = s >= WIN_BOUND ? s - ply : s <= -WIN_BOUND ? s + ply : s; // fromTT
+        s = s >= WIN_BOUND ? s - ply : s <= -WIN_BOUND ? s + ply : s; // a forced result, counted from the root
         const f = (meta >>> FLAG_SHIFT) & 3;
         if (f === EXACT || (f === LOWER && s >= beta) || (f === UPPER && s <= alpha)) return s;
       }
@@ -483,15 +478,9 @@ export class Searcher {
       }
     }
     const flag = bestScore >= beta ? LOWER : bestScore > alpha0 ? EXACT : UPPER;
-    if (!noise)
-      tt.store(
-        tlo,
-        thi,
-        depth,
-        flag,
-        bestScore >= WIN_BOUND ? bestScore + ply : bestScore <= -WIN_BOUND ? bestScore - ply : bestScore,
-        bestIdx,
-      ); // toTT
+    // A forced result is kept counted from this node (+ ply for a win), read back counted from the root (above).
+    const kept = bestScore >= WIN_BOUND ? bestScore + ply : bestScore <= -WIN_BOUND ? bestScore - ply : bestScore;
+    if (!noise) tt.store(tlo, thi, depth, flag, kept, bestIdx);
     return bestScore;
   }
 
@@ -597,9 +586,6 @@ function movesOf(pos: Position, packed: readonly number[], caps: readonly number
   }
   return out;
 }
-
-// A forced result is kept in the hash table counted from the node (toTT: + ply for a win), read back counted from
-// the root (fromTT: − ply); both are written out in pvs.
 
 /** Is `move` one of the legal moves of `pos`? (The tests' guard against an illegal answer.) */
 export const isLegal = (pos: Position, move: Move): boolean => legalMoves(pos).some((m) => sameMove(m, move));
