@@ -8,11 +8,12 @@ import { join } from 'node:path';
 
 const dir = import.meta.dirname;
 const only = process.argv.slice(2);
-const TOOLS = ['tune.ts', 'selfplay.ts'];
+const TOOLS = ['tune.ts', 'selfplay.ts', 'search-check.ts'];
 const scripts = readdirSync(dir)
   .filter((f) => f.endsWith('.ts') && f !== 'index.ts')
   // tune.ts (`npm run tune` fits the evaluation's weights) and selfplay.ts (the
-  // games it fits them to: hours) are tools, not figures: they run only when named.
+  // games it fits them to: hours) are tools, not figures: they run only when named;
+  // so is search-check.ts (the search's exactness check for speed work).
   .filter((f) => (only.length === 0 ? !TOOLS.includes(f) : only.some((o) => f.includes(o))))
   .sort();
 let failed = 0;

@@ -173,6 +173,10 @@ export interface CompiledWeights {
   readonly end: Int32Array;
   /** [black men, white men, black kings, white kings] × [middle, ending]: 4 × 256 sums, one per byte of a bitboard. */
   readonly bytes: readonly Int32Array[];
+  /** The same eight tables end to end (table j from 1024·j) and the scalars' weights (middle game 0–11, ending 12–23):
+   * what the evaluation reads (one typed array each: fewer checks a look-up than an array of them). */
+  readonly flat: Int32Array;
+  readonly scalars: Int32Array;
 }
 
 const compiled = new WeakMap<Weights, CompiledWeights>();
@@ -196,42 +200,206 @@ export function compileWeights(W: Weights): CompiledWeights {
           }
         bytes.push(t);
       }
-  const c: CompiledWeights = {
-    weights: W,
-    mid: Int32Array.from(SCALARS, (s) => W[`${s}_m`]),
-    end: Int32Array.from(SCALARS, (s) => W[`${s}_e`]),
-    bytes,
-  };
+  const mid = Int32Array.from(SCALARS, (s) => W[`${s}_m`]),
+    end = Int32Array.from(SCALARS, (s) => W[`${s}_e`]);
+  const flat = new Int32Array(8 * 1024);
+  bytes.forEach((t, j) => flat.set(t, j * 1024));
+  const scalars = new Int32Array(2 * S);
+  scalars.set(mid, 0);
+  scalars.set(end, S);
+  const c: CompiledWeights = { weights: W, mid, end, bytes, flat, scalars };
   compiled.set(W, c);
   return c;
 }
 
-/** Sum of a byte table over a bitboard's four bytes. */
-const sum4 = (t: Int32Array, x: number): number =>
-  t[x & 255]! + t[256 + ((x >>> 8) & 255)]! + t[512 + ((x >>> 16) & 255)]! + t[768 + (x >>> 24)]!;
+/** Rows still to go of each square for a man of Black (7 − row) and of White (row), per byte of a bitboard. */
+const ROWS_TO_GO_B = new Int32Array(4 * 256),
+  ROWS_TO_GO_W = new Int32Array(4 * 256);
+for (let byte = 0; byte < 4; byte++)
+  for (let v = 1; v < 256; v++) {
+    const i = byte * 8 + lowestIndex(v);
+    ROWS_TO_GO_B[byte * 256 + v] = ROWS_TO_GO_B[byte * 256 + (v & (v - 1))]! + 7 - rowOf(i);
+    ROWS_TO_GO_W[byte * 256 + v] = ROWS_TO_GO_W[byte * 256 + (v & (v - 1))]! + rowOf(i);
+  }
 
-/** Score for Black (positive = Black better) under compiled weights. */
+// The evaluation runs at about half the search's nodes, so it is written for
+// V8: a call it does not inline costs as much as a dozen bit operations, and
+// TurboFan stops inlining once a function's inlined code grows past a budget.
+// So the hot path below calls only two tiny helpers (bits, bits2), spells the
+// diagonal steps out as shifts, and keeps the kings' terms (rare until the
+// ending) in one function of their own.
+
+/** popcount. */
+function bits(x: number): number {
+  x = x - ((x >>> 1) & 0x55555555);
+  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
+  return Math.imul((x + (x >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24;
+}
+/** popcount(a) + popcount(b) in one pass (fields never overflow: a byte holds at most 16 here). */
+function bits2(a: number, b: number): number {
+  a = a - ((a >>> 1) & 0x55555555);
+  b = b - ((b >>> 1) & 0x55555555);
+  let x = (a & 0x33333333) + ((a >>> 2) & 0x33333333) + (b & 0x33333333) + ((b >>> 2) & 0x33333333);
+  x = (x & 0x0f0f0f0f) + ((x >>> 4) & 0x0f0f0f0f);
+  return Math.imul(x, 0x01010101) >>> 24;
+}
+
+// The diagonal steps of rules/squares.ts as masks: a square of an even row
+// (EVEN_ROWS) not in its row's last place (index % 4 ≠ 3), and one of an odd
+// row (ODD_ROWS) not in its row's first place (index % 4 ≠ 0).
+// stepDL(x) = (x & EVEN) << 4 | (x & ODD_NOT_FIRST) << 3;  stepDR(x) = (x & EVEN_NOT_LAST) << 5 | (x & ODD) << 4;
+// stepUL(x) = (x & EVEN) >>> 4 | (x & ODD_NOT_FIRST) >>> 5; stepUR(x) = (x & EVEN_NOT_LAST) >>> 3 | (x & ODD) >>> 4.
+const EVEN = 0x0f0f0f0f,
+  ODD = 0xf0f0f0f0 | 0,
+  ODD_NOT_FIRST = 0xe0e0e0e0 | 0,
+  EVEN_NOT_LAST = 0x07070707;
+
+/** The kings' terms (kingMobility, trappedKing) weighed, middle game into KT[0], ending into KT[1]. */
+const KT = new Int32Array(2);
+function kingTerms(c: CompiledWeights, b: number, w: number, bk: number, wk: number, empty: number): void {
+  // Squares with an empty square down-left, down-right, up-left, up-right of them (the steps spelt out).
+  const eDL = ((empty & EVEN_NOT_LAST) >>> 3) | ((empty & ODD) >>> 4), // stepUR(empty)
+    eDR = ((empty & EVEN) >>> 4) | ((empty & ODD_NOT_FIRST) >>> 5), // stepUL(empty)
+    eUL = ((empty & EVEN_NOT_LAST) << 5) | ((empty & ODD) << 4), // stepDR(empty)
+    eUR = ((empty & EVEN) << 4) | ((empty & ODD_NOT_FIRST) << 3); // stepDL(empty)
+  // A king's simple moves are its empty neighbours (counted from the king's side: the same number).
+  const d6 = bits2(bk & eDL, bk & eDR) + bits2(bk & eUL, bk & eUR) - bits2(wk & eDL, wk & eDR) - bits2(wk & eUL, wk & eUR);
+  const canStep = eDL | eDR | eUL | eUR;
+  // A king that could capture is not trapped: an enemy next to it with an empty square beyond.
+  let x = w & eDL;
+  let canJumpB = ((x & EVEN_NOT_LAST) >>> 3) | ((x & ODD) >>> 4);
+  x = w & eDR;
+  canJumpB |= ((x & EVEN) >>> 4) | ((x & ODD_NOT_FIRST) >>> 5);
+  x = w & eUL;
+  canJumpB |= ((x & EVEN_NOT_LAST) << 5) | ((x & ODD) << 4);
+  x = w & eUR;
+  canJumpB |= ((x & EVEN) << 4) | ((x & ODD_NOT_FIRST) << 3);
+  x = b & eDL;
+  let canJumpW = ((x & EVEN_NOT_LAST) >>> 3) | ((x & ODD) >>> 4);
+  x = b & eDR;
+  canJumpW |= ((x & EVEN) >>> 4) | ((x & ODD_NOT_FIRST) >>> 5);
+  x = b & eUL;
+  canJumpW |= ((x & EVEN_NOT_LAST) << 5) | ((x & ODD) << 4);
+  x = b & eUR;
+  canJumpW |= ((x & EVEN) << 4) | ((x & ODD_NOT_FIRST) << 3);
+  const d9 = -(bits(bk & ~canStep & ~canJumpB) - bits(wk & ~canStep & ~canJumpW));
+  const w6 = c.scalars;
+  KT[0] = w6[6]! * d6 + w6[9]! * d9;
+  KT[1] = w6[S + 6]! * d6 + w6[S + 9]! * d9;
+}
+
+/** popcount of a nibble (a back rank's four squares). */
+const NIBBLE_BITS = Int32Array.from({ length: 16 }, (_, v) => ((v >> 3) & 1) + ((v >> 2) & 1) + ((v >> 1) & 1) + (v & 1));
+
+/**
+ * Score for Black (positive = Black better) under compiled weights: the
+ * scalar terms of scalarTerms (which `features` uses, and the tests hold this
+ * to) computed and weighed in one pass. The runaways without a per-man loop:
+ * a man of Black is stopped when a White piece stands in the cone in front of
+ * it (CONE_BLACK; its extra column either side holds no dark square, so the
+ * cone is every square the man's diagonal steps reach), i.e. on a square that
+ * some White piece reaches going up in one or more steps — a flood, stopped
+ * once no square is added or every man is covered. White's the same way down.
+ */
 export function evaluateCompiled(c: CompiledWeights, b: number, w: number, k: number): number {
-  const pieces = scalarTerms(b, w, k);
-  const t = c.bytes;
+  const T = c.flat,
+    W = c.scalars;
   const bm = b & ~k,
     wm = w & ~k;
-  let mid = sum4(t[0]!, bm) - sum4(t[2]!, wm),
-    end = sum4(t[1]!, bm) - sum4(t[3]!, wm);
+  const nbm = bits(bm),
+    nwm = bits(wm);
+  const empty = ~(b | w);
+  let ob = 0,
+    ow = 2048;
+  let mid =
+    T[ob + (bm & 255)]! +
+    T[ob + 256 + ((bm >>> 8) & 255)]! +
+    T[ob + 512 + ((bm >>> 16) & 255)]! +
+    T[ob + 768 + (bm >>> 24)]! -
+    (T[ow + (wm & 255)]! + T[ow + 256 + ((wm >>> 8) & 255)]! + T[ow + 512 + ((wm >>> 16) & 255)]! + T[ow + 768 + (wm >>> 24)]!);
+  ob = 1024;
+  ow = 3072;
+  let end =
+    T[ob + (bm & 255)]! +
+    T[ob + 256 + ((bm >>> 8) & 255)]! +
+    T[ob + 512 + ((bm >>> 16) & 255)]! +
+    T[ob + 768 + (bm >>> 24)]! -
+    (T[ow + (wm & 255)]! + T[ow + 256 + ((wm >>> 8) & 255)]! + T[ow + 512 + ((wm >>> 16) & 255)]! + T[ow + 768 + (wm >>> 24)]!);
+  let nbk = 0,
+    nwk = 0;
   if (k !== 0) {
     const bk = b & k,
       wk = w & k;
-    mid += sum4(t[4]!, bk) - sum4(t[6]!, wk);
-    end += sum4(t[5]!, bk) - sum4(t[7]!, wk);
+    nbk = bits(bk);
+    nwk = bits(wk);
+    ob = 4096;
+    ow = 6144;
+    mid +=
+      T[ob + (bk & 255)]! +
+      T[ob + 256 + ((bk >>> 8) & 255)]! +
+      T[ob + 512 + ((bk >>> 16) & 255)]! +
+      T[ob + 768 + (bk >>> 24)]! -
+      (T[ow + (wk & 255)]! + T[ow + 256 + ((wk >>> 8) & 255)]! + T[ow + 512 + ((wk >>> 16) & 255)]! + T[ow + 768 + (wk >>> 24)]!);
+    ob = 5120;
+    ow = 7168;
+    end +=
+      T[ob + (bk & 255)]! +
+      T[ob + 256 + ((bk >>> 8) & 255)]! +
+      T[ob + 512 + ((bk >>> 16) & 255)]! +
+      T[ob + 768 + (bk >>> 24)]! -
+      (T[ow + (wk & 255)]! + T[ow + 256 + ((wk >>> 8) & 255)]! + T[ow + 512 + ((wk >>> 16) & 255)]! + T[ow + 768 + (wk >>> 24)]!);
+    kingTerms(c, b, w, bk, wk, empty);
+    mid += KT[0]!;
+    end += KT[1]!;
   }
-  const cm = c.mid,
-    ce = c.end;
-  for (let i = 0; i < S; i++) {
-    const d = D[i]!;
-    mid += cm[i]! * d;
-    end += ce[i]! * d;
+  const pieces = nbm + nbk + nwm + nwk;
+  const d0 = nbm - nwm,
+    d1 = nbk - nwk;
+  const d2 = (nwk === 0 ? NIBBLE_BITS[bm & 15]! : 0) - (nbk === 0 ? NIBBLE_BITS[wm >>> 28]! : 0);
+  const d3 = (nwk === 0 && (bm & BRIDGE_B) === BRIDGE_B ? 1 : 0) - (nbk === 0 && (wm & BRIDGE_W) === BRIDGE_W ? 1 : 0);
+  const d4 = (wm & (1 << 4) && bm & 1 ? 1 : 0) - (bm & (1 << 27) && wm & (1 << 31) ? 1 : 0);
+  // Men's simple moves: Black's down-left and down-right, White's up-left and up-right.
+  const d5 =
+    bits2((((bm & EVEN) << 4) | ((bm & ODD_NOT_FIRST) << 3)) & empty, (((bm & EVEN_NOT_LAST) << 5) | ((bm & ODD) << 4)) & empty) -
+    bits2((((wm & EVEN) >>> 4) | ((wm & ODD_NOT_FIRST) >>> 5)) & empty, (((wm & EVEN_NOT_LAST) >>> 3) | ((wm & ODD) >>> 4)) & empty);
+  // Runaways (see above): the squares White's pieces reach going up (one step: up-left | up-right), and Black's going down.
+  let x = (w >>> 4) | ((w & ODD_NOT_FIRST) >>> 5) | ((w & EVEN_NOT_LAST) >>> 3),
+    blocked = 0;
+  while ((x & ~blocked) !== 0 && (bm & ~blocked) !== 0) {
+    blocked |= x;
+    x = (x >>> 4) | ((x & ODD_NOT_FIRST) >>> 5) | ((x & EVEN_NOT_LAST) >>> 3);
   }
-  const ph = phaseOf(pieces);
+  const rb = bm & ~blocked;
+  x = (b << 4) | ((b & ODD_NOT_FIRST) << 3) | ((b & EVEN_NOT_LAST) << 5);
+  blocked = 0;
+  while ((x & ~blocked) !== 0 && (wm & ~blocked) !== 0) {
+    blocked |= x;
+    x = (x << 4) | ((x & ODD_NOT_FIRST) << 3) | ((x & EVEN_NOT_LAST) << 5);
+  }
+  const rw = wm & ~blocked;
+  let d7 = 0,
+    d8 = 0;
+  if ((rb | rw) !== 0) {
+    d7 = bits(rb) - bits(rw);
+    d8 = -(
+      ROWS_TO_GO_B[rb & 255]! +
+      ROWS_TO_GO_B[256 + ((rb >>> 8) & 255)]! +
+      ROWS_TO_GO_B[512 + ((rb >>> 16) & 255)]! +
+      ROWS_TO_GO_B[768 + (rb >>> 24)]! -
+      (ROWS_TO_GO_W[rw & 255]! +
+        ROWS_TO_GO_W[256 + ((rw >>> 8) & 255)]! +
+        ROWS_TO_GO_W[512 + ((rw >>> 16) & 255)]! +
+        ROWS_TO_GO_W[768 + (rw >>> 24)]!)
+    );
+  }
+  const ahead = 2 * d0 + 3 * d1;
+  const d10 = ahead > 0 ? 24 - pieces : ahead < 0 ? pieces - 24 : 0;
+  const d11 = -(Math.abs(bits(bm & LEFT) - bits(bm & RIGHT)) - Math.abs(bits(wm & LEFT) - bits(wm & RIGHT)));
+  mid += W[0]! * d0 + W[1]! * d1 + W[2]! * d2 + W[3]! * d3 + W[4]! * d4 + W[5]! * d5;
+  mid += W[7]! * d7 + W[8]! * d8 + W[10]! * d10 + W[11]! * d11;
+  end += W[S + 0]! * d0 + W[S + 1]! * d1 + W[S + 2]! * d2 + W[S + 3]! * d3 + W[S + 4]! * d4 + W[S + 5]! * d5;
+  end += W[S + 7]! * d7 + W[S + 8]! * d8 + W[S + 10]! * d10 + W[S + 11]! * d11;
+  const ph = pieces >= 20 ? PHASE_STEPS : pieces <= 4 ? 0 : pieces - 4;
   return ((mid * ph + end * (PHASE_STEPS - ph)) / PHASE_STEPS) | 0;
 }
 

@@ -8,7 +8,7 @@
 // here (they leave the same position). The rules core (src/rules) stays the
 // reference: test/engine/moves.test.ts checks both agree.
 
-import { BLACK_KING_ROW, JUMP_LAND, NEIGHBOUR, WHITE_KING_ROW, stepDL, stepDR, stepUL, stepUR } from '../rules/index.ts';
+import { BLACK_KING_ROW, JUMP_LAND, NEIGHBOUR, WHITE_KING_ROW } from '../rules/index.ts';
 import { mulberry32u } from '../common/prng.ts';
 
 /** Room for every move of every ply of one search. */
@@ -20,21 +20,40 @@ export class MoveStack {
   readonly move = new Int32Array(STACK_SIZE);
   /** Captured squares (bitboard), 0 for a simple move. */
   readonly cap = new Int32Array(STACK_SIZE);
-  /** Ordering scores. */
+  /** Ordering scores (never negative; the search marks a move it has taken −1). The hash table keeps a best move
+   * as its place in generation order, + 1. */
   readonly score = new Int32Array(STACK_SIZE);
-  /** Where the move stood in generation order, + 1 (what the hash table keeps as its best move). */
-  readonly idx = new Uint8Array(STACK_SIZE);
 }
 
 export const mFrom = (m: number): number => m & 31;
 export const mTo = (m: number): number => (m >>> 5) & 31;
 export const mCrowned = (m: number): boolean => (m & 1024) !== 0;
 
+// The diagonal steps of rules/squares.ts spelt out as shifts (the search is
+// large enough that V8 stops inlining small functions into it; a call costs
+// more than the step): a square of an even row not last in its row steps
+// down-right (<< 5) and up-right (>>> 3), one of an odd row not first in its
+// row steps down-left (<< 3) and up-left (>>> 5); every square steps the
+// other way by 4 (its row's parity decides which diagonal that is).
+//   stepDL(x) = (x & EVEN) << 4 | (x & ODD_NOT_FIRST) << 3    stepDR(x) = (x & EVEN_NOT_LAST) << 5 | (x & ODD) << 4
+//   stepUL(x) = (x & EVEN) >>> 4 | (x & ODD_NOT_FIRST) >>> 5  stepUR(x) = (x & EVEN_NOT_LAST) >>> 3 | (x & ODD) >>> 4
+const EVEN = 0x0f0f0f0f,
+  ODD = 0xf0f0f0f0 | 0,
+  ODD_NOT_FIRST = 0xe0e0e0e0 | 0,
+  EVEN_NOT_LAST = 0x07070707;
+
 /** Pieces of the side to move that can capture. */
 export function jumpersOf(own: number, opp: number, kings: number, black: boolean): number {
   const empty = ~(own | opp);
-  const down = stepUR(opp & stepUR(empty)) | stepUL(opp & stepUL(empty));
-  const up = stepDL(opp & stepDL(empty)) | stepDR(opp & stepDR(empty));
+  // Opponent's pieces with an empty square beyond them, seen from each direction; then the squares before them.
+  let x = opp & (((empty & EVEN_NOT_LAST) >>> 3) | ((empty & ODD) >>> 4)); // opp & stepUR(empty)
+  let down = ((x & EVEN_NOT_LAST) >>> 3) | ((x & ODD) >>> 4);
+  x = opp & (((empty & EVEN) >>> 4) | ((empty & ODD_NOT_FIRST) >>> 5)); // opp & stepUL(empty)
+  down |= ((x & EVEN) >>> 4) | ((x & ODD_NOT_FIRST) >>> 5);
+  x = opp & (((empty & EVEN) << 4) | ((empty & ODD_NOT_FIRST) << 3)); // opp & stepDL(empty)
+  let up = ((x & EVEN) << 4) | ((x & ODD_NOT_FIRST) << 3);
+  x = opp & (((empty & EVEN_NOT_LAST) << 5) | ((empty & ODD) << 4)); // opp & stepDR(empty)
+  up |= ((x & EVEN_NOT_LAST) << 5) | ((x & ODD) << 4);
   return black ? (own & down) | (own & kings & up) : (own & up) | (own & kings & down);
 }
 
@@ -48,11 +67,13 @@ let jOpp = 0,
   jStart = 0,
   jN = 0;
 
-function pushJump(to: number, capMask: number, crowned: boolean): void {
+/** A capture ending at `to` (a king's: unless a route already found ends there over the same pieces). */
+function pushJump(to: number, capMask: number, crowned: boolean, king: boolean): void {
   const packed = jFrom | (to << 5) | (crowned ? 1024 : 0);
   const s = jStack!;
-  // A king's second route to the same square over the same pieces: the same move.
-  for (let i = jStart; i < jN; i++) if (s.move[i] === packed && s.cap[i] === capMask) return;
+  // A king's second route to the same square over the same pieces: the same move. (A man's routes never meet so:
+  // each of its jumps takes it two rows on, so the pieces it takes lie on different rows, in the order it meets them.)
+  if (king) for (let i = jStart; i < jN; i++) if (s.move[i] === packed && s.cap[i] === capMask) return;
   s.move[jN] = packed;
   s.cap[jN] = capMask;
   jN++;
@@ -70,8 +91,8 @@ function jumpFrom(sq: number, king: boolean, capMask: number): boolean {
     found = true;
     const caps = capMask | overBit;
     if (!king && (jKingRow & (1 << land)) !== 0)
-      pushJump(land, caps, true); // crowned: the move ends
-    else if (!jumpFrom(land, king, caps)) pushJump(land, caps, false);
+      pushJump(land, caps, true, false); // crowned: the move ends
+    else if (!jumpFrom(land, king, caps)) pushJump(land, caps, false, king);
   }
   return found;
 }
@@ -84,8 +105,23 @@ function jumpFrom(sq: number, king: boolean, capMask: number): boolean {
 export function generate(s: MoveStack, start: number, black: number, white: number, kings: number, blackToMove: boolean): number {
   const own = blackToMove ? black : white,
     opp = blackToMove ? white : black;
+  return generateWith(s, start, black, white, kings, blackToMove, jumpersOf(own, opp, kings, blackToMove));
+}
+
+/** generate, given the side to move's jumpers (jumpersOf) when the caller has them already. */
+export function generateWith(
+  s: MoveStack,
+  start: number,
+  black: number,
+  white: number,
+  kings: number,
+  blackToMove: boolean,
+  jumpers: number,
+): number {
+  const own = blackToMove ? black : white,
+    opp = blackToMove ? white : black;
   const empty = ~(black | white);
-  let j = jumpersOf(own, opp, kings, blackToMove);
+  let j = jumpers;
   if (j) {
     jStack = s;
     jN = start;
@@ -107,33 +143,48 @@ export function generate(s: MoveStack, start: number, black: number, white: numb
   let n = start;
   const kingRow = blackToMove ? BLACK_KING_ROW : WHITE_KING_ROW;
   // Pieces with an empty square up-left, up-right, down-left, down-right of them.
-  const eUL = stepDR(empty),
-    eUR = stepDL(empty),
-    eDL = stepUR(empty),
-    eDR = stepUL(empty);
+  const eUL = ((empty & EVEN_NOT_LAST) << 5) | ((empty & ODD) << 4), // stepDR(empty)
+    eUR = ((empty & EVEN) << 4) | ((empty & ODD_NOT_FIRST) << 3), // stepDL(empty)
+    eDL = ((empty & EVEN_NOT_LAST) >>> 3) | ((empty & ODD) >>> 4), // stepUR(empty)
+    eDR = ((empty & EVEN) >>> 4) | ((empty & ODD_NOT_FIRST) >>> 5); // stepUL(empty)
   const ownKings = own & kings;
   let movers = blackToMove ? (own & (eDL | eDR)) | (ownKings & (eUL | eUR)) : (own & (eUL | eUR)) | (ownKings & (eDL | eDR));
+  const mv = s.move,
+    cp = s.cap;
+  // Each move written in place (a helper here is not inlined): from | to << 5, + 1024 when a man crowns. The
+  // neighbour is the square's index moved by the step's shift (see the steps above; odd rows sit one lower).
   while (movers) {
     const i = 31 - Math.clz32(movers & -movers);
     const bit = 1 << i;
     movers &= movers - 1;
-    const king = (kings & bit) !== 0;
-    if (king || !blackToMove) {
-      if (eUL & bit) n = push(s, n, i, NEIGHBOUR[i * 4]!, king, kingRow);
-      if (eUR & bit) n = push(s, n, i, NEIGHBOUR[i * 4 + 1]!, king, kingRow);
+    const man = (kings & bit) === 0;
+    const odd = (i >> 2) & 1;
+    if (!man || !blackToMove) {
+      if (eUL & bit) {
+        const to = i - 4 - odd;
+        mv[n] = i | (to << 5) | (man && (kingRow & (1 << to)) !== 0 ? 1024 : 0);
+        cp[n++] = 0;
+      }
+      if (eUR & bit) {
+        const to = i - 3 - odd;
+        mv[n] = i | (to << 5) | (man && (kingRow & (1 << to)) !== 0 ? 1024 : 0);
+        cp[n++] = 0;
+      }
     }
-    if (king || blackToMove) {
-      if (eDL & bit) n = push(s, n, i, NEIGHBOUR[i * 4 + 2]!, king, kingRow);
-      if (eDR & bit) n = push(s, n, i, NEIGHBOUR[i * 4 + 3]!, king, kingRow);
+    if (!man || blackToMove) {
+      if (eDL & bit) {
+        const to = i + 4 - odd;
+        mv[n] = i | (to << 5) | (man && (kingRow & (1 << to)) !== 0 ? 1024 : 0);
+        cp[n++] = 0;
+      }
+      if (eDR & bit) {
+        const to = i + 5 - odd;
+        mv[n] = i | (to << 5) | (man && (kingRow & (1 << to)) !== 0 ? 1024 : 0);
+        cp[n++] = 0;
+      }
     }
   }
   return n;
-}
-
-function push(s: MoveStack, n: number, from: number, to: number, king: boolean, kingRow: number): number {
-  s.move[n] = from | (to << 5) | (!king && (kingRow & (1 << to)) !== 0 ? 1024 : 0);
-  s.cap[n] = 0;
-  return n + 1;
 }
 
 // ---------------------------------------------------------------------------

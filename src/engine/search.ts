@@ -7,8 +7,8 @@
 
 import { legalMoves, playMove, popcount, sameMove, sameMove as sameMove_, type Move, type Position } from '../rules/index.ts';
 import { compileWeights, evaluateCompiled, WEIGHTS, type CompiledWeights, type Weights } from './eval.ts';
-import { generate, jumpersOf, keyNumber, mFrom, mTo, MoveStack, Z_HI, Z_LO, Z_TURN, zobrist } from './moves.ts';
-import { EXACT, LOWER, TranspositionTable, UPPER } from './tt.ts';
+import { generate, generateWith, jumpersOf, keyNumber, mFrom, mTo, MoveStack, Z_HI, Z_LO, Z_TURN, zobrist } from './moves.ts';
+import { EXACT, FLAG_SHIFT, LOWER, MOVE_SHIFT, TranspositionTable, UPPER } from './tt.ts';
 import { keepSearching, timeBudget } from './time.ts';
 import { WIN_BASE, type EndgameProbe } from './egdb.ts';
 import type { Clock, EngineResult } from './port.ts';
@@ -272,11 +272,6 @@ export class Searcher {
     return this.gameKeys.size > 0 && this.gameKeys.has(keyNumber(hi, lo));
   }
 
-  private evalFor(b: number, w: number, k: number, btm: boolean): number {
-    const s = evaluateCompiled(this.weights, b, w, k);
-    return btm ? s : -s;
-  }
-
   /** The root's legal move (rules Move) a packed move stands for. */
   private rootMove(packed: number, cap: number): Move {
     const from = mFrom(packed) + 1,
@@ -308,7 +303,7 @@ export class Searcher {
     if (ply > 0 && this.repeated(ply, hi, lo)) return 0;
     const quiet = this.quietAt[ply]!;
     if (ply > 0 && quiet >= FORTY_MOVES) return 0; // the 40-move rule: the side to move may claim a draw
-    if (ply >= MAX_PLY - 2) return this.evalFor(b, w, k, btm);
+    if (ply >= MAX_PLY - 2) return (btm ? 1 : -1) * evaluateCompiled(this.weights, b, w, k);
     if (ply > 0 && this.egdb && popcount(b | w) <= this.egdbPieces) {
       const v = this.egdb.probe({ black: b, white: w, kings: k, turn: btm ? 'black' : 'white' });
       // Exact: a draw, or a win or loss in so many plies — when it ends before the 40-move count runs out
@@ -329,8 +324,16 @@ export class Searcher {
     }
     const own = btm ? b : w,
       opp = btm ? w : b;
-    const capture = jumpersOf(own, opp, k, btm) !== 0;
-    if (depth <= 0 && !capture) return this.quiet(b, w, k, btm, hi, lo, ply, alpha, beta, sp);
+    const jumpers = jumpersOf(own, opp, k, btm),
+      capture = jumpers !== 0;
+    if (depth <= 0 && !capture) {
+      // The horizon: the static evaluation, unless the opponent threatens a capture (quiet's look), one look per line.
+      if (this.inThreat || jumpersOf(opp, own, k, !btm) === 0 || ply >= MAX_PLY - 4) {
+        const e = evaluateCompiled(this.weights, b, w, k);
+        return btm ? e : -e;
+      }
+      return this.quiet(b, w, k, btm, hi, lo, ply, alpha, beta, sp);
+    }
     if (depth < 1) depth = 1; // a pending capture: extend until the exchange is over (plies cost no depth below)
     // Mate-distance pruning.
     if (alpha < -WIN + ply) alpha = -WIN + ply;
@@ -340,15 +343,18 @@ export class Searcher {
     let hashMove = 0;
     const slot = tt.probe(tlo, thi);
     if (slot >= 0) {
-      hashMove = tt.move(slot);
-      if (!isPv && tt.depth(slot) >= depth) {
-        const s = fromTT(tt.score(slot), ply);
-        const f = tt.flag(slot);
+      // The entry's words read here (tt.ts's layout): calls to its accessors would not be inlined.
+      const meta = tt.data[slot + 3]!;
+      hashMove = (meta >>> MOVE_SHIFT) & 255;
+      if (!isPv && (meta & 255) - 128 >= depth) {
+        let s = tt.data[slot + 2]!;
+        s = s >= WIN_BOUND ? s - ply : s <= -WIN_BOUND ? s + ply : s; // a forced result, counted from the root
+        const f = (meta >>> FLAG_SHIFT) & 3;
         if (f === EXACT || (f === LOWER && s >= beta) || (f === UPPER && s <= alpha)) return s;
       }
     }
     const st = this.st;
-    const end = generate(st, sp, b, w, k, btm);
+    const end = generateWith(st, sp, b, w, k, btm, jumpers);
     const n = end - sp;
     if (n === 0) return -WIN + ply; // no move: lost
     const turn = btm ? 0 : ORDER_KEYS;
@@ -360,12 +366,15 @@ export class Searcher {
       const key = m & 1023;
       let s = this.hist[turn + key]!;
       if (i - sp + 1 === hashMove) s = 1e9;
-      else if (st.cap[i] !== 0) s = 1e8 + popcount(st.cap[i]!) * 1000 + s;
-      else if (key + 1 === k1) s = 1e7;
+      else if (st.cap[i] !== 0) {
+        let c = st.cap[i]!; // popcount, written out (a call here is not inlined)
+        c = c - ((c >>> 1) & 0x55555555);
+        c = (c & 0x33333333) + ((c >>> 2) & 0x33333333);
+        s = 1e8 + (Math.imul((c + (c >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24) * 1000 + s;
+      } else if (key + 1 === k1) s = 1e7;
       else if (key + 1 === k2) s = 1e7 - 1;
       if (m & 1024) s += 5e6;
       st.score[i] = s;
-      st.idx[i] = i - sp + 1;
     }
     // A single reply (most often a forced capture) costs no depth.
     const ext = n === 1 ? 1 : 0;
@@ -375,29 +384,19 @@ export class Searcher {
     const side = btm ? 0 : 2;
     const noise = ply === 0 ? this.rootNoise : null;
     for (let i = 0; i < n; i++) {
-      // Pick the best-ordered move left, the first of equals (no sort: most nodes cut off after one or two).
-      const at = sp + i;
-      let bi = at,
-        bs = st.score[at]!;
-      for (let j = at + 1; j < end; j++)
+      // Pick the best-ordered move left, the first of equals in generation order (no sort: most nodes cut off
+      // after one or two). Ordering scores are never negative: a move taken is marked −1 where it stands.
+      let bi = sp,
+        bs = -1;
+      for (let j = sp; j < end; j++)
         if (st.score[j]! > bs) {
           bs = st.score[j]!;
           bi = j;
         }
+      st.score[bi] = -1;
       const m = st.move[bi]!,
         cap = st.cap[bi]!,
-        gen = st.idx[bi]!;
-      // Shift the ones before it up (the rest keep their order: equal scores go in generation order).
-      for (let j = bi; j > at; j--) {
-        st.move[j] = st.move[j - 1]!;
-        st.cap[j] = st.cap[j - 1]!;
-        st.score[j] = st.score[j - 1]!;
-        st.idx[j] = st.idx[j - 1]!;
-      }
-      st.move[at] = m;
-      st.cap[at] = cap;
-      st.score[at] = bs;
-      st.idx[at] = gen;
+        gen = bi - sp + 1;
       const from = m & 31,
         to = (m >>> 5) & 31;
       const fromBit = 1 << from,
@@ -479,14 +478,16 @@ export class Searcher {
       }
     }
     const flag = bestScore >= beta ? LOWER : bestScore > alpha0 ? EXACT : UPPER;
-    if (!noise) tt.store(tlo, thi, depth, flag, toTT(bestScore, ply), bestIdx);
+    // A forced result is kept counted from this node (+ ply for a win), read back counted from the root (above).
+    const kept = bestScore >= WIN_BOUND ? bestScore + ply : bestScore <= -WIN_BOUND ? bestScore - ply : bestScore;
+    if (!noise) tt.store(tlo, thi, depth, flag, kept, bestIdx);
     return bestScore;
   }
 
   /**
-   * Quiescence at the horizon, side to move has no capture. If the opponent
-   * threatens one, look one move further (each reply, then its exchange), so
-   * a piece left en prise is seen; otherwise the static evaluation.
+   * Quiescence at the horizon, side to move has no capture but the opponent
+   * threatens one (pvs evaluates the rest itself): look one move further
+   * (each reply, then its exchange), so a piece left en prise is seen.
    */
   private quiet(
     b: number,
@@ -502,8 +503,7 @@ export class Searcher {
   ): number {
     const own = btm ? b : w,
       opp = btm ? w : b;
-    // One threat look per line: inside it, the horizon is the plain evaluation.
-    if (this.inThreat || jumpersOf(opp, own, k, !btm) === 0 || ply >= MAX_PLY - 4) return this.evalFor(b, w, k, btm);
+    // (pvs calls this only with a threat, outside a threat look and short of MAX_PLY − 4.)
     this.inThreat = true;
     // A threat: every move, each followed by its forced exchange (captures extend in pvs).
     const st = this.st;
@@ -553,7 +553,10 @@ export class Searcher {
           false,
           end,
         );
-      } else s = -this.evalFor(nb, nw, nk, !btm);
+      } else {
+        const e = evaluateCompiled(this.weights, nb, nw, nk);
+        s = btm ? e : -e;
+      }
       if (s > best) best = s;
       if (best >= beta) break;
     }
@@ -583,9 +586,6 @@ function movesOf(pos: Position, packed: readonly number[], caps: readonly number
   }
   return out;
 }
-
-const toTT = (s: number, ply: number): number => (s >= WIN_BOUND ? s + ply : s <= -WIN_BOUND ? s - ply : s);
-const fromTT = (s: number, ply: number): number => (s >= WIN_BOUND ? s - ply : s <= -WIN_BOUND ? s + ply : s);
 
 /** Is `move` one of the legal moves of `pos`? (The tests' guard against an illegal answer.) */
 export const isLegal = (pos: Position, move: Move): boolean => legalMoves(pos).some((m) => sameMove(m, move));

@@ -5,7 +5,9 @@
 // (its age). A new entry replaces, in its bucket, the same position if not
 // deeper-searched, else an empty slot, else the entry of an older search or
 // the shallowest one. One Int32Array, four words an entry, so a bucket is one
-// 64-byte cache line; nothing is allocated per probe.
+// 64-byte cache line; nothing is allocated per probe. The search reads a
+// probed entry's words itself (`data`, layout below: a call per accessor cost
+// more than the read, as V8 does not inline them into the large search).
 
 export const EXACT = 1,
   LOWER = 2,
@@ -13,7 +15,7 @@ export const EXACT = 1,
 
 const WAYS = 4;
 // Word 3 of an entry: depth + 128 (bits 0–7), flag (8–9; 0 = empty), age (10–17), move (18–25).
-const FLAG_SHIFT = 8,
+export const FLAG_SHIFT = 8,
   AGE_SHIFT = 10,
   MOVE_SHIFT = 18;
 
@@ -21,8 +23,8 @@ export class TranspositionTable {
   /** Entries in all. */
   readonly size: number;
   private readonly mask: number;
-  /** Per entry: key lo, key hi, score, packed depth/flag/age/move. */
-  private readonly data: Int32Array;
+  /** Per entry: key lo, key hi, score (word slot + 2), packed depth/flag/age/move (word slot + 3). */
+  readonly data: Int32Array;
   private now = 0;
 
   /** 2^bits entries (in buckets of four). */
@@ -48,7 +50,8 @@ export class TranspositionTable {
     for (let i = b; i < b + WAYS * 4; i += 4) {
       const meta = d[i + 3]!;
       if ((meta & (3 << FLAG_SHIFT)) !== 0 && d[i] === lo && d[i + 1] === hi) {
-        d[i + 3] = (meta & ~(255 << AGE_SHIFT)) | (this.now << AGE_SHIFT);
+        // Written only when it changes (a write dirties the cache line, to be written back when it leaves).
+        if (((meta >>> AGE_SHIFT) & 255) !== this.now) d[i + 3] = (meta & ~(255 << AGE_SHIFT)) | (this.now << AGE_SHIFT);
         return i;
       }
     }
