@@ -99,6 +99,8 @@ export interface Service {
   storage(): StorageHealth;
   /** pages connected */
   clients(): number;
+  /** one WebSocket heartbeat now (as the timer does every http.ws.heartbeatMs): pages that did not answer the last ping are dropped */
+  heartbeat(): void;
   /** open HTTP connections (WebSockets included) */
   connections(): Promise<number>;
   close(): Promise<void>;
@@ -231,6 +233,7 @@ export async function startService(opts: ServiceOptions): Promise<Service> {
       board: { description: board.description, fallback: board.fallback, identity: board.identity },
       storage: () => room.store.health(),
       clients: () => gw.clientCount,
+      heartbeat: () => gw.beat(),
       connections: () => connectionCount(srv),
       close: () => (closing ??= teardown().then(() => logger.info('stopped'))),
     };

@@ -214,7 +214,8 @@ export class WsGateway {
   }
 
   /** Drops the pages that did not answer the last ping, pings the others. */
-  private beat(): void {
+  /** One heartbeat now, as the timer runs every heartbeatMs: drops the pages that did not answer the last ping, pings the rest. */
+  beat(): void {
     for (const { pages } of this.rooms.all()) this.beatRoom(pages);
   }
 
