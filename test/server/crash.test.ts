@@ -170,7 +170,7 @@ describe('crash safety', () => {
       expect(await exited).toBe(0);
     }
     expect(restarts).toBe(6);
-  });
+  }, 240_000);
 
   it('survives SIGKILL during disk-full episodes and their recovery: always resumed, never a fragment before records, nothing announced lost once space is back', async () => {
     const base = tempDir('crownhead-crash-full-');
@@ -280,5 +280,5 @@ describe('crash safety', () => {
     }
     expect(kills).toBe(4);
     expect(failures).toBeGreaterThanOrEqual(3);
-  });
+  }, 240_000);
 });
