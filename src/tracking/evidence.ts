@@ -51,18 +51,24 @@ export class PositionCache {
   }
 }
 
+/** The legal moves the priors look at (stackPrior, flipPrior): none once the game is over. One list for both. */
+export function priorMoves(game: Game): readonly Move[] {
+  return game.outcome ? [] : legalMoves(game.position, game.options);
+}
+
 /**
  * Where a two-coin stack is plausible now (bitboard): the game is the prior.
- * `carried`: the square a crowned man was taken back to as a stack (null: none).
+ * `carried`: the square a crowned man was taken back to as a stack (null: none); `moves`: the
+ * position's legal moves (none once the game is over: see priorMoves).
  */
-export function stackPrior(game: Game, carried: number | null): number {
+export function stackPrior(game: Game, carried: number | null, moves: readonly Move[]): number {
   // The game is the prior: a second coin is plausible only where the rules allow one — where a
   // king stands, where a king can land, where a man can reach the king row (it may arrive with
   // its crown, or as a ready-made stack), and on the square a crowned man was taken back to.
   // It is expected where a crown is awaited. Anywhere else a rise is a coin sitting better.
   const pos = game.position;
   let mask = pos.kings;
-  for (const m of game.outcome ? [] : legalMoves(pos, game.options)) {
+  for (const m of moves) {
     const king = (pos.kings & (1 << (m.from - 1))) !== 0;
     if (king) for (const p of m.path) mask |= 1 << (p - 1);
     else if (m.crowned) mask |= 1 << (m.to - 1);
@@ -93,11 +99,11 @@ export function stackPrior(game: Game, carried: number | null): number {
  * coin upside down reads below empty, a White one above. Not on kings: a coin
  * put on a man magnet-up reads on the man's own side (the reader's crown flip).
  */
-export function flipPrior(game: Game, crown: number | null): { below: number; above: number } {
+export function flipPrior(game: Game, crown: number | null, moves: readonly Move[]): { below: number; above: number } {
   const pos = game.position;
   let black = pos.black & ~pos.kings,
     white = pos.white & ~pos.kings;
-  for (const m of game.outcome ? [] : legalMoves(pos, game.options)) {
+  for (const m of moves) {
     if ((pos.kings >>> (m.from - 1)) & 1) continue;
     let landings = 0;
     for (const p of m.path) landings |= 1 << (p - 1);

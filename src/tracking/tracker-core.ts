@@ -13,7 +13,7 @@ import type { Alert, BoardStatus, Reminder } from '../protocol/v1.ts';
 import { diffSquares } from './boards.ts';
 import { ColourWatch, menLanding, mixedKings } from './colour.ts';
 import type { Retract } from './diagnose.ts';
-import { PositionCache, flipPrior, stackPrior } from './evidence.ts';
+import { PositionCache, flipPrior, priorMoves, stackPrior } from './evidence.ts';
 import { TrackerReport } from './report.ts';
 import { DEFAULT_TRACKER, type Crown, type Phase, type TrackerOptions, type TrackerState, type TrackerStep } from './state.ts';
 
@@ -181,13 +181,14 @@ export abstract class TrackerCore {
    * see stackPrior; and, for a polarity-coded board, where a coin may lie magnet-up: see flipPrior.
    */
   protected updatePrior(): void {
-    this.plausible = stackPrior(this.game, this.crownCarried);
+    const moves = priorMoves(this.game);
+    this.plausible = stackPrior(this.game, this.crownCarried, moves);
     this.feedback.push({
       kind: 'stack-prior',
       plausible: this.plausible,
       expected: this.awaitingCrown ? 1 << (this.awaitingCrown - 1) : 0,
     });
-    this.feedback.push({ kind: 'flip-prior', ...flipPrior(this.game, this.awaitingCrown) });
+    this.feedback.push({ kind: 'flip-prior', ...flipPrior(this.game, this.awaitingCrown, moves) });
   }
 
   /** A crowned man taken back as a stack: the square it went back to (its crown may still be on it). */
