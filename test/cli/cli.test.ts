@@ -74,7 +74,9 @@ describe('the crownhead bin', () => {
     const out = execFileSync('npx', ['--no-install', 'crownhead', 'perft', '4'], {
       cwd: root,
       encoding: 'utf8',
-      env: { ...process.env, npm_config_update_notifier: 'false' },
+      // ignore_scripts: the first npx in a checkout installs the folder into npm's npx cache and runs its
+      // "prepare" (bin/build.js), which deletes and rebuilds dist/ — mid-suite, under other tests' running services.
+      env: { ...process.env, npm_config_update_notifier: 'false', npm_config_ignore_scripts: 'true' },
     });
     expect(out.trim().split('\n').at(-1)).toBe('1469');
   });
