@@ -1,16 +1,18 @@
 // The search: iterative-deepening principal-variation alpha-beta with a
 // transposition table on the rules' Zobrist keys, move ordering (hash move,
-// killers, history), and a quiescence that never stops while a capture is
+// killers, history), late-move reductions and verified pruning off the
+// principal line, and a quiescence that never stops while a capture is
 // pending (captures are compulsory, so an exchange is always played out).
 // Pure and deterministic: the clock is an input (`now`), and a fixed depth or
 // node count gives the same answer on every run.
 
-import { legalMoves, playMove, popcount, sameMove, sameMove as sameMove_, type Move, type Position } from '../rules/index.ts';
+import { legalMoves, popcount, sameMove, sameMove as sameMove_, type Move, type Position } from '../rules/index.ts';
 import { compileWeights, evaluateCompiled, WEIGHTS, type CompiledWeights, type Weights } from './eval.ts';
 import { generate, generateWith, jumpersOf, keyNumber, mFrom, mTo, MoveStack, Z_HI, Z_LO, Z_TURN, zobrist } from './moves.ts';
 import { EXACT, FLAG_SHIFT, LOWER, MOVE_SHIFT, TranspositionTable, UPPER } from './tt.ts';
 import { keepSearching, timeBudget } from './time.ts';
 import { WIN_BASE, type EndgameProbe } from './egdb.ts';
+import { capMaskOf, extendWithEgdb, movesOf } from './line.ts';
 import type { Clock, EngineResult } from './port.ts';
 import { CrownheadError } from '../common/errors.ts';
 
@@ -20,6 +22,9 @@ export const WIN = 30000;
 /** Scores beyond this are forced wins/losses (WIN − plies to the end). */
 export const WIN_BOUND = WIN - 1000;
 const MAX_PLY = 128;
+/** Verified pruning: how far above beta (centi-men) a move's static score must be, and how much shallower its check is. */
+const PRUNE_MARGIN = 30;
+const PRUNE_REDUCTION = 4;
 /** The 40-move rule: a draw may be claimed after this many plies without a capture or a man's move. */
 const FORTY_MOVES = 80;
 /** From this quiet count on, the count is part of the hash-table key (a score near the rule depends on it). */
@@ -63,6 +68,8 @@ export interface SearchOptions extends SearchLimits {
   readonly weights?: Weights;
   /** Added to each root move's score (a level's noise); none when absent. */
   readonly rootNoise?: ((move: Move) => number) | null;
+  /** Verified pruning off the principal line (default on); off: every move searched to full depth (a measure of what it saves). */
+  readonly pruning?: boolean;
 }
 
 // ---------------------------------------------------------------------------
@@ -122,6 +129,8 @@ export class Searcher {
   private weights: CompiledWeights = compileWeights(WEIGHTS);
   /** Added to each root move's score (this search's SearchOptions.rootNoise). */
   private rootNoise: ((move: Move) => number) | null = null;
+  /** Verified pruning on (this search's SearchOptions.pruning). */
+  private pruning = true;
 
   constructor(ttBits = 20) {
     this.tt = new TranspositionTable(ttBits);
@@ -139,6 +148,7 @@ export class Searcher {
     this.egdbPieces = this.egdb ? this.egdb.maxPieces : 0;
     this.weights = compileWeights(limits.weights ?? WEIGHTS);
     this.rootNoise = limits.rootNoise ?? null;
+    this.pruning = limits.pruning ?? true;
     this.now = limits.now ?? (() => performance.now());
     this.shouldStop = limits.shouldStop ?? (() => false);
     const t0 = this.now();
@@ -193,31 +203,13 @@ export class Searcher {
       if (!keepSearching(budget, { elapsedMs: this.now() - t0, sameMove, scoreDrop: drop })) break;
     }
     // (+ 0: a draw negated up the tree is −0; report it as 0.)
-    return { ...best, score: best.score + 0, pv: this.extendPv(pos, best.pv), nodes: this.nodes, ms: this.now() - t0 };
-  }
-
-  /** The line goes on where the endgame database took over: its best play to the end. */
-  private extendPv(pos: Position, pv: readonly Move[]): Move[] {
-    if (!this.egdb) return [...pv];
-    let p = pos;
-    for (const m of pv) p = playMove(p, m);
-    const out = [...pv];
-    while (out.length < 80) {
-      const v = this.egdb.probe(p);
-      if (v === null || v === 0) break;
-      let best: Move | null = null,
-        bestKey = Infinity;
-      for (const m of legalMoves(p)) {
-        const c = this.egdb.probe(playMove(p, m))!;
-        // Winning: the reply that loses fastest; losing: the longest defence.
-        const key = v > 0 ? (c < 0 ? WIN_BASE + c : Infinity) : c > 0 ? -(WIN_BASE - c) : Infinity;
-        if (key < bestKey) [best, bestKey] = [m, key];
-      }
-      if (!best) break;
-      out.push(best);
-      p = playMove(p, best);
-    }
-    return out;
+    return {
+      ...best,
+      score: best.score + 0,
+      pv: this.egdb ? extendWithEgdb(this.egdb, pos, best.pv) : [...best.pv],
+      nodes: this.nodes,
+      ms: this.now() - t0,
+    };
   }
 
   /** The line of an iteration stopped part-way, when a root move raised the bound in it (never with a level's noise). */
@@ -433,7 +425,37 @@ export class Searcher {
       const d = depth - 1 + ext;
       if (noise)
         s = -this.pvs(nb, nw, nk, !btm, chi, clo, d, 1, -WIN - 1, WIN + 1, true, end); // every root move's true score
-      else if (i === 0) s = -this.pvs(nb, nw, nk, !btm, chi, clo, d, ply + 1, -beta, -alpha, isPv, end);
+      else if (
+        // Verified pruning (as GuiNN does): off the principal line, a move whose position already scores
+        // PRUNE_MARGIN above beta is searched PRUNE_REDUCTION plies shallower against that raised bar; if it
+        // clears it there too, that score stands as the cut. Not near the root, at shallow depth, with a forced
+        // result in view or inside the endgame database (exact values there).
+        this.pruning &&
+        !isPv &&
+        ply >= 2 &&
+        d > 2 &&
+        beta > -WIN_BOUND &&
+        beta < WIN_BOUND &&
+        popcount(nb | nw) > this.egdbPieces &&
+        (btm ? 1 : -1) * evaluateCompiled(this.weights, nb, nw, nk) >= beta + PRUNE_MARGIN &&
+        (s = -this.pvs(
+          nb,
+          nw,
+          nk,
+          !btm,
+          chi,
+          clo,
+          d > PRUNE_REDUCTION + 1 ? d - PRUNE_REDUCTION : 1,
+          ply + 1,
+          -(beta + PRUNE_MARGIN + 1),
+          -(beta + PRUNE_MARGIN),
+          false,
+          end,
+        )) >
+          beta + PRUNE_MARGIN
+      ) {
+        // (s holds the verified score: a cut below.)
+      } else if (i === 0) s = -this.pvs(nb, nw, nk, !btm, chi, clo, d, ply + 1, -beta, -alpha, isPv, end);
       else {
         // Late quiet moves in a non-PV node are searched one ply shallower first (re-searched if they look good).
         const reduce = !isPv && depth >= 3 && i >= 3 && !capture && !crowned && ext === 0 ? 1 : 0;
@@ -563,28 +585,6 @@ export class Searcher {
     this.inThreat = false;
     return best;
   }
-}
-
-/** The captured squares of a rules Move as a bitboard. */
-function capMaskOf(m: Move): number {
-  let c = 0;
-  for (const s of m.captures) c |= 1 << (s - 1);
-  return c;
-}
-
-/** Packed moves (moves.ts) played from a position, as the rules' Moves (the first of equal routes). */
-function movesOf(pos: Position, packed: readonly number[], caps: readonly number[]): Move[] {
-  const out: Move[] = [];
-  let p = pos;
-  for (let j = 0; j < packed.length; j++) {
-    const from = mFrom(packed[j]!) + 1,
-      to = mTo(packed[j]!) + 1;
-    const m = legalMoves(p).find((l) => l.from === from && l.to === to && capMaskOf(l) === caps[j]);
-    if (!m) break; // never: both generators agree
-    out.push(m);
-    p = playMove(p, m);
-  }
-  return out;
 }
 
 /** Is `move` one of the legal moves of `pos`? (The tests' guard against an illegal answer.) */

@@ -90,6 +90,24 @@ describe('never an illegal move', () => {
   });
 });
 
+describe('verified pruning (off the principal line)', () => {
+  it('searches fewer nodes to the same depth than a full-width search, and both answer legally', () => {
+    let pruned = 0,
+      full = 0;
+    for (const ballot of [1, 8, 31, 62, 100]) {
+      const pos = Game.fromBallot(ballot).game.position;
+      const a = new Searcher().search(pos, { depth: 9 }),
+        b = new Searcher().search(pos, { depth: 9, pruning: false });
+      expect(isLegal(pos, a.move) && isLegal(pos, b.move)).toBe(true);
+      expect(a.depth).toBe(9);
+      pruned += a.nodes;
+      full += b.nodes;
+    }
+    console.log(`depth 9 from 5 ballots: ${pruned} nodes with verified pruning, ${full} without`);
+    expect(pruned).toBeLessThan(0.8 * full);
+  });
+});
+
 describe('deterministic modes', () => {
   it('fixed depth: same move, score, line and node count on every run', () => {
     const pos = Game.fromBallot(8).game.position;
