@@ -96,16 +96,16 @@ describe('verified pruning (off the principal line)', () => {
       full = 0;
     for (const ballot of [1, 8, 31, 62, 100]) {
       const pos = Game.fromBallot(ballot).game.position;
-      const a = new Searcher().search(pos, { depth: 9 }),
-        b = new Searcher().search(pos, { depth: 9, pruning: false });
+      const a = new Searcher().search(pos, { depth: 8 }),
+        b = new Searcher().search(pos, { depth: 8, pruning: false });
       expect(isLegal(pos, a.move) && isLegal(pos, b.move)).toBe(true);
-      expect(a.depth).toBe(9);
+      expect(a.depth).toBe(8);
       pruned += a.nodes;
       full += b.nodes;
     }
-    console.log(`depth 9 from 5 ballots: ${pruned} nodes with verified pruning, ${full} without`);
-    expect(pruned).toBeLessThan(0.8 * full);
-  });
+    console.log(`depth 8 from 5 ballots: ${pruned} nodes with verified pruning, ${full} without`);
+    expect(pruned).toBeLessThan(0.8 * full); // 1,468,891 against 2,515,011
+  }, 240_000); // ~4 M nodes: seconds alone, more beside other suites (the counts hold no time)
 });
 
 describe('deterministic modes', () => {
