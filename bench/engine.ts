@@ -23,6 +23,9 @@
 //   --versus REF       a match: this engine against git revision REF's (in-process), --games N, --ms T
 //   --gauntlet "CMD"   a match: `crownhead engine` against any engine speaking its line protocol
 //                      (src/engine-host/line-engine.ts), --cwd DIR for it; --games N, --ms T or --fixed-depth D
+//   --part K/N         with --versus/--gauntlet: only every N-th ballot of the match, from the K-th (1…N), so
+//                      N processes play one match's games between them (one per core); the parts' PDN files
+//                      together are the whole match
 //   --grace MS         with --versus/--gauntlet: the grace over twice the time before a move is lost on
 //                      time (default 1000; a niced match on a loaded machine can stall longer)
 //   --out FILE         where the match's PDN goes (default: bench/results/match-YYYY-MM-DD.pdn
@@ -76,6 +79,7 @@ const { values } = parseArgs({
     cwd: { type: 'string' },
     'fixed-depth': { type: 'string' },
     grace: { type: 'string' },
+    part: { type: 'string' },
   },
 });
 const onlyLevels = !!values.levels;
@@ -234,7 +238,12 @@ async function engineMatch(): Promise<void> {
   const limit = values['fixed-depth'] ? { depth: Number(values['fixed-depth']) } : { ms: Number(values.ms ?? 100) };
   const open = BALLOTS.filter((b) => b.status !== 'barred');
   const n = Math.ceil(games / 2);
-  const ballots = Array.from({ length: n }, (_, i) => open[Math.floor((i * open.length) / n)]!.number);
+  const part = /^(\d+)\/(\d+)$/.exec(values.part ?? '1/1');
+  const [k, parts] = part ? [Number(part[1]), Number(part[2])] : [0, 0];
+  if (!part || k < 1 || k > parts) throw new Error(`--part must be K/N with 1 ≤ K ≤ N, not "${values.part}"`);
+  const ballots = Array.from({ length: n }, (_, i) => open[Math.floor((i * open.length) / n)]!.number).filter(
+    (_, i) => i % parts === k - 1,
+  );
   const inProcess = (name: string, engine: Engine): import('../src/engine-host/match.ts').Player => {
     const fn = engine.think;
     // Its own revision's searcher (a searcher of this tree would run this tree's search under the other's think).
@@ -267,7 +276,7 @@ async function engineMatch(): Promise<void> {
     theirs = new ProtocolPlayer(cmd!.split('/').pop()!, cmd!, args, values.cwd ? { cwd: values.cwd } : {});
   }
   console.log(
-    `match: ${ours.name} against ${theirs.name}, ${ballots.length} ballots × both colours, ${'ms' in limit ? `${limit.ms} ms` : `depth ${limit.depth}`} a move`,
+    `match: ${ours.name} against ${theirs.name}, ${ballots.length} ballots${parts > 1 ? ` (part ${k} of ${parts})` : ''} × both colours, ${'ms' in limit ? `${limit.ms} ms` : `depth ${limit.depth}`} a move`,
   );
   const records: PdnGame[] = [];
   const file = values.out ? resolve(values.out) : join(tmpdir(), `crownhead-engine-match-${process.pid}.pdn`);

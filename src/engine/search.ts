@@ -23,7 +23,7 @@ export const WIN = 30000;
 export const WIN_BOUND = WIN - 1000;
 const MAX_PLY = 128;
 /** Verified pruning: how far above beta (centi-men) a move's static score must be, and how much shallower its check is. */
-const PRUNE_MARGIN = 30;
+const PRUNE_MARGIN = 45;
 const PRUNE_REDUCTION = 4;
 /** The 40-move rule: a draw may be claimed after this many plies without a capture or a man's move. */
 const FORTY_MOVES = 80;
