@@ -32,7 +32,9 @@
 //                      for the full match, a temporary file otherwise); rewritten after every game,
 //                      so an interrupted match keeps the games it played
 // Our engine plays with its opening book (most-played move), the 4-piece
-// endgame database and the 40-move rule.
+// endgame database and the 40-move rule; in --gauntlet it is `crownhead
+// engine`, which uses the 5-piece database instead when one is built
+// (`crownhead egdb status` says).
 
 import { execSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
