@@ -56,6 +56,7 @@ import {
 } from '../src/rules/index.ts';
 import { readPdn, resultWinner } from '../src/pdn/index.ts';
 import { corpusFile } from '../test/harness/corpus.ts';
+import { playsSolution } from '../test/harness/shots.ts';
 import { EGDB_PIECES, Searcher, think } from '../src/engine/index.ts';
 import { loadEgdb } from '../src/engine-host/egdb-cache.ts';
 import { bookFromCorpus } from '../src/engine-host/book-corpus.ts';
@@ -173,19 +174,20 @@ if (!full && !onlyLevels && !values.speed && !values.versus && !values.gauntlet)
   let solved = 0;
   const times: number[] = [];
   for (const g of problems) {
-    // Solved: the stated first move is the answer at 5 s (and was already at the reported time).
+    // Solved: the stated solution (its first move, or the same shot in another order) is the answer at 5 s
+    // (and was already at the reported time).
     let firstRight = -1;
     const r = think(
       { position: g.start, limits: { timeMs: 5000 } },
       {
         onIteration: (it) => {
-          if (it.move && sameResult(it.move, g.moves[0]!.move)) {
+          if (playsSolution(g.start, it.pv, g.moves)) {
             if (firstRight < 0) firstRight = it.ms;
           } else firstRight = -1;
         },
       },
     );
-    if (r.move && sameResult(r.move, g.moves[0]!.move)) {
+    if (playsSolution(g.start, r.pv, g.moves)) {
       solved++;
       times.push(firstRight);
     }
