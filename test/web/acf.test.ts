@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Browser, type Page } from 'playwright-core';
-import { launchChromium } from './chromium.ts';
+import { clickConfirmed, launchChromium } from './chromium.ts';
 import { startService } from '../../src/server/service.ts';
 
 const ARTIFACTS = join(import.meta.dirname, '../../test-artifacts');
@@ -125,9 +125,7 @@ describe('the ACF rules on the page', () => {
     await hand(9, 18, 14);
     await waitMoves(['9-13', '22-18', '6-9', '18-14', '9x18']);
     expect(await page.locator('#b-next-game-other-side').count()).toBe(0);
-    await page.click('#b-resign-white');
-    await page.click('#b-resign-white');
-    await page.waitForSelector('.result[data-result="1-0"]', { timeout: WAIT });
+    await clickConfirmed(page, '#b-resign-white', '.result[data-result="1-0"]', WAIT);
 
     // The paired game.
     await page.click('#b-next-game-other-side');

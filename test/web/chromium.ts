@@ -1,6 +1,6 @@
 // Debian's Chromium for the browser tests (never a downloaded browser),
 // headless and quiet: no network of its own, no first-run or sync work.
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
 
 export function launchChromium(): Promise<Browser> {
   return chromium.launch({
@@ -16,4 +16,24 @@ export function launchChromium(): Promise<Browser> {
       '--disable-sync',
     ],
   });
+}
+
+/**
+ * Clicks a button that asks for a second click to confirm (it shows `.armed`
+ * for the page's ARM_MS, 4 s), then waits for `done`. On a loaded machine the
+ * second click can land after the confirmation lapsed — that click arms it
+ * again — so the button's state after each click decides: armed, click again;
+ * not armed, the confirmation went through and `done` must follow.
+ */
+export async function clickConfirmed(page: Page, button: string, done: string, timeout: number): Promise<void> {
+  const settled = (): Promise<void> => page.evaluate(() => new Promise<void>((r) => requestAnimationFrame(() => r())));
+  for (let click = 0; click < 6; click++) {
+    await page.click(button, { timeout });
+    await settled();
+    if ((await page.locator(`${button}.armed`).count()) === 0) {
+      await page.waitForSelector(done, { timeout });
+      return;
+    }
+  }
+  throw new Error(`${button}: still asking to confirm after 6 clicks`);
 }

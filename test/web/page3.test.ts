@@ -16,7 +16,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Browser, type Page } from 'playwright-core';
-import { launchChromium } from './chromium.ts';
+import { clickConfirmed, launchChromium } from './chromium.ts';
 import { startService } from '../../src/server/service.ts';
 
 const SHOTS = join(import.meta.dirname, '../../scratch');
@@ -291,9 +291,7 @@ describe.each(VIEWPORTS)('the page, third edition, at $width×$height ($name)', 
     await stillHome("after the computer's move");
 
     // The end: Black resigns; a finished game shows no tick.
-    await page.click('#b-resign-black');
-    await page.click('#b-resign-black');
-    await page.waitForSelector('#moves .result', { timeout: WAIT });
+    await clickConfirmed(page, '#b-resign-black', '#moves .result', WAIT);
     expect(await page.locator('#status .status-icon').innerText()).not.toBe('✓');
     await stillHome('after the game');
     await shot('over');
@@ -335,9 +333,7 @@ describe.each(VIEWPORTS)('the page, third edition, at $width×$height ($name)', 
     await waitMoves(1);
     await hand(22, 13, 17);
     await waitMoves(2);
-    await page.click('#b-resign-black');
-    await page.click('#b-resign-black');
-    await page.waitForSelector('#b-analyse', { timeout: WAIT });
+    await clickConfirmed(page, '#b-resign-black', '#b-analyse', WAIT);
     await page.click('#b-analyse');
     await page.waitForFunction(() => /marked|No mistakes/.test(document.querySelector('#moves .analysis')?.textContent ?? ''), null, {
       timeout: 120_000,

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Browser, type Page } from 'playwright-core';
-import { launchChromium } from './chromium.ts';
+import { clickConfirmed, launchChromium } from './chromium.ts';
 import { startService } from '../../src/server/service.ts';
 import { pino } from 'pino';
 
@@ -145,9 +145,7 @@ describe.each(VIEWPORTS)('the page, s28, at $width×$height ($name)', (vp) => {
     await waitMoves(2);
     await hand(8, 11);
     await waitMoves(3);
-    await page.click('#b-resign-white');
-    await page.click('#b-resign-white');
-    await page.waitForSelector('#b-analyse', { timeout: WAIT });
+    await clickConfirmed(page, '#b-resign-white', '#b-analyse', WAIT);
     await page.evaluate(() => {
       const b = document.getElementById('b-analyse')!;
       b.click();
