@@ -1,32 +1,42 @@
 // `npm run tune`: fits the evaluation's weights (src/engine/eval.ts names
-// them; the table is src/engine/eval-weights.ts) to game results — Texel's
-// method. The positions: every quiet position (neither side has a capture) of
-// the self-play games bench/selfplay.ts wrote (its default run: 6000 games at
-// 4000 nodes a move, seed 1, played as two parts), and every quiet position
-// from ply 8 on of the corpus' finished games from the standard start (the
-// book's files), each labelled with its game's result for Black (1, ½, 0).
-// The evaluation is linear in the weights (eval.ts `features`), so the
-// predicted result is σ(K · Σ wᵢ fᵢ / PHASE_STEPS) with one scale K fitted first
-// on the starting table (the hand-set table of the evaluation before the
-// tuned one, `handTable` below: the same start every run); then every weight but the
-// middle-game man's (the unit, 100) is moved by full-batch gradient descent
-// (Adam) on the mean squared error plus a ridge penalty λ·Σ(wᵢ − startᵢ)² (a
-// weight seen in few positions stays near where it started). The positions are
-// split 90/10 by a seeded shuffle: the fit is on the first part, and the
-// report shows the held-out error before and after. Same seed, same data →
-// same table (deterministic).
+// them; the table is src/engine/eval-weights.ts), and with --patterns its
+// pattern tables too (src/engine/eval-patterns.ts; the data is
+// src/engine/eval-patterns-data.ts), to game results — Texel's method. The
+// positions: every quiet position (neither side has a capture) of the
+// self-play games bench/selfplay.ts wrote (seed 1: 6000 games at 4000 nodes a
+// move, played as two parts; with --patterns also seed 2: a 40,000-game run
+// stopped after 4200 games, its first 409,868 lines — see --take), and every
+// quiet position from ply 8 on of the corpus' finished games from the
+// standard start (the book's files), each labelled with its game's result for
+// Black (1, ½, 0). The evaluation is linear in the weights (eval.ts
+// `features`, eval-patterns.ts `patternFeatures`), so the predicted result is
+// σ(K · Σ wᵢ fᵢ / PHASE_STEPS) with one scale K fitted first on the starting
+// table (the hand-set table of the evaluation before the tuned one,
+// `handTable` below, or with --freeze-named the shipped table, and pattern
+// tables of zeros: the same start every run); then every weight but the
+// middle-game man's (the unit, 100; with --freeze-named every named weight) is
+// moved by full-batch gradient descent (Adam) on the mean squared error plus a
+// ridge penalty λ·Σ(wᵢ − startᵢ)² (λ for the named weights: a weight seen in
+// few positions stays near where it started; --pattern-lambda for the
+// patterns). A seeded tenth is held out (--split: of positions, or of whole
+// games, the default with --patterns): the fit is on the rest, and the report
+// shows the held-out error before and after. Same seed, same data → same
+// tables (deterministic).
 //
 // Strength decides whether a table stays, measured side by side:
-// `npx tsx bench/engine.ts --versus REF --games 48 --ms 100` (this tree against
-// the revision with the previous table).
+// `npx tsx bench/engine.ts --versus REF --games 48 --ms 200` (this tree against
+// the revision with the previous table). Pattern tables fitted this way have
+// not yet won (eval-patterns.ts says what was measured), so none ship.
 //
 //   npx tsx bench/selfplay.ts --part 0/2 --games 6000 & npx tsx bench/selfplay.ts --part 1/2 --games 6000
 //   npm run tune                        fit, print the table and the errors
 //   npm run tune -- --write             … and write it into src/engine/eval-weights.ts
-//   --seed N (default 1)  --epochs N (default 400)  --lambda L (default 1e-6)
-//   --data FILE,FILE (default the two parts of bench/selfplay.ts' default run)  --no-corpus
-//   --json FILE (also write the table there, as JSON)
-//   --take N,N (only the first N lines of each data file: a run stopped part-way is a prefix of the full one)
+//   npx tsx bench/selfplay.ts --seed 2 --games 40000    (stop it after 4200 games: 17 min a 1000 games)
+//   npm run tune -- --patterns --take 113363,106753,409868 --epochs 200 [--freeze-named] [--write]
+//   --seed N (default 1)  --epochs N (default 400)  --lambda L (default 1e-6)  --pattern-lambda L (default 1e-9)
+//   --data FILE,FILE,… (default seed 1's two parts, and with --patterns seed 2's file)  --no-corpus
+//   --split positions|games  --json FILE (also write the named weights there, as JSON)
+//   --take N,N,… (only the first N lines of each data file: a run stopped part-way is a prefix of the full one)
 
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
@@ -42,10 +52,15 @@ import {
   WEIGHT_NAMES,
   features,
   seededRandom,
+  PATTERN_WEIGHTS,
+  PATTERNS,
+  patternFeatures,
+  encodePatterns,
+  phaseOf,
   type WeightName,
   type Weights,
 } from '../src/engine/index.ts';
-import { rowOf } from '../src/rules/index.ts';
+import { popcount, rowOf } from '../src/rules/index.ts';
 
 const { values } = parseArgs({
   options: {
@@ -57,25 +72,63 @@ const { values } = parseArgs({
     take: { type: 'string' },
     json: { type: 'string' },
     'no-corpus': { type: 'boolean' },
+    'pattern-lambda': { type: 'string' },
+    patterns: { type: 'boolean' },
+    'freeze-named': { type: 'boolean' },
+    split: { type: 'string' },
   },
 });
 const SEED = Number(values.seed ?? 1);
 const EPOCHS = Number(values.epochs ?? 400);
 const LAMBDA = Number(values.lambda ?? 1e-6);
+const PATTERN_LAMBDA = Number(values['pattern-lambda'] ?? 1e-9);
+const FIT_PATTERNS = !!values.patterns;
+const FREEZE = !!values['freeze-named'];
+const SPLIT = values.split ?? (FIT_PATTERNS ? 'games' : 'positions');
+if (SPLIT !== 'games' && SPLIT !== 'positions') throw new Error(`--split must be games or positions, not "${SPLIT}"`);
 const SKIP_PLIES = 8;
 const cache = join(homedir(), '.cache/crownhead-tune');
-const DATA = values.data ? values.data.split(',') : [0, 1].map((i) => join(cache, `selfplay-1-6000-4000-6.${i}-2.txt`));
+const DATA = values.data
+  ? values.data.split(',')
+  : [
+      ...[0, 1].map((i) => join(cache, `selfplay-1-6000-4000-6.${i}-2.txt`)),
+      ...(FIT_PATTERNS ? [join(cache, 'selfplay-2-40000-4000-6.txt')] : []),
+    ];
 
 // ---------------------------------------------------------------------------
 // Positions and labels, each position's features kept sparse (most weights are squares it does not use).
-const N = WEIGHT_NAMES.length;
+// The named weights first, then the pattern tables (eval-patterns.ts: middle game, then ending).
+const NL = WEIGHT_NAMES.length;
+const N = NL + (FIT_PATTERNS ? PATTERN_WEIGHTS : 0);
 const rowStart: number[] = [0];
 const idx: number[] = [];
 const val: number[] = [];
 const labels: number[] = [];
-function addPosition(b: number, w: number, k: number, y: number): void {
+/** Each position's game (a new game starts where the pieces grow in number): the held-out tenth is whole games. */
+const gameOf: number[] = [];
+let gameNo = -1,
+  lastPieces = 99;
+function addPosition(b: number, w: number, k: number, y: number, newGame = false): void {
+  const pieces = popcount(b) + popcount(w);
+  if (newGame || pieces > lastPieces) gameNo++;
+  lastPieces = pieces;
+  gameOf.push(gameNo);
+  if (FIT_PATTERNS) {
+    const ph = phaseOf(pieces),
+      pe = PHASE_STEPS - ph;
+    for (const { entry, sign } of patternFeatures(b & ~k, w & ~k)) {
+      if (ph) {
+        idx.push(NL + entry);
+        val.push(sign * ph);
+      }
+      if (pe) {
+        idx.push(NL + PATTERN_WEIGHTS / 2 + entry);
+        val.push(sign * pe);
+      }
+    }
+  }
   const f = features(b, w, k);
-  for (let i = 0; i < N; i++) {
+  for (let i = 0; i < NL; i++) {
     const x = f[WEIGHT_NAMES[i]!];
     if (x !== 0) {
       idx.push(i);
@@ -108,12 +161,14 @@ if (!values['no-corpus'])
       if (w === null) continue;
       const y = w === 'black' ? 1 : w === 'white' ? 0 : 0.5;
       const game = new Game(START, g.options);
+      let first = true;
       try {
         for (const n of g.moves) {
           game.play(n.move);
           const p = game.position;
           if (game.plies.length < SKIP_PLIES || hasCapture(p)) continue;
-          addPosition(p.black, p.white, p.kings, y);
+          addPosition(p.black, p.white, p.kings, y, first);
+          first = false;
         }
         gamesUsed++;
       } catch {
@@ -126,16 +181,26 @@ const IDX = Int32Array.from(idx),
   VAL = Float64Array.from(val),
   START_AT = Int32Array.from(rowStart),
   Y = Float64Array.from(labels);
-// Seeded shuffle of the positions' order, 90/10 split.
-const order = Int32Array.from({ length: P }, (_, i) => i);
+// 90/10 by a seeded draw: of whole games (--split games, the default with --patterns: the positions of one
+// game share its result, and split by position the held-out error flatters tables that learn games by
+// heart) or of positions (a seeded shuffle: how the shipped named table was fitted).
 const rnd = seededRandom(SEED);
-for (let i = P - 1; i > 0; i--) {
-  const j = Math.floor(rnd() * (i + 1));
-  [order[i], order[j]] = [order[j]!, order[i]!];
-}
-const cut = Math.floor(P * 0.9);
-const train = order.subarray(0, cut),
+let train: Int32Array, held: Int32Array;
+if (SPLIT === 'games') {
+  const heldGame = Uint8Array.from({ length: gameNo + 1 }, () => (rnd() < 0.1 ? 1 : 0));
+  const all = Int32Array.from({ length: P }, (_, i) => i);
+  train = all.filter((p) => !heldGame[gameOf[p]!]);
+  held = all.filter((p) => heldGame[gameOf[p]!]);
+} else {
+  const order = Int32Array.from({ length: P }, (_, i) => i);
+  for (let i = P - 1; i > 0; i--) {
+    const j = Math.floor(rnd() * (i + 1));
+    [order[i], order[j]] = [order[j]!, order[i]!];
+  }
+  const cut = Math.floor(P * 0.9);
+  train = order.subarray(0, cut);
   held = order.subarray(cut);
+}
 console.log(
   `tune: ${P} quiet positions (${fromSelfplay} self-play, ${P - fromSelfplay} from ${gamesUsed} corpus games; ${train.length} to fit, ${held.length} held out), seed ${SEED}`,
 );
@@ -180,7 +245,9 @@ function handTable(): Weights {
   return w;
 }
 const START_TABLE = handTable();
-const w0 = Float64Array.from(WEIGHT_NAMES, (k) => START_TABLE[k]);
+// The pattern tables start at zero.
+const w0 = new Float64Array(N);
+WEIGHT_NAMES.forEach((k, i) => (w0[i] = FREEZE ? WEIGHTS[k] : START_TABLE[k]));
 // The scale K: golden-section search on the starting weights.
 let lo = 0.0001,
   hi = 0.05;
@@ -213,8 +280,8 @@ for (let epoch = 1; epoch <= EPOCHS; epoch++) {
     for (let j = START_AT[p]!; j < START_AT[p + 1]!; j++) grad[IDX[j]!]! += g * VAL[j]!;
   }
   for (let i = 0; i < N; i++) {
-    if (i === fixed) continue;
-    const g = grad[i]! / train.length + 2 * LAMBDA * (w[i]! - w0[i]!);
+    if (i === fixed || (FREEZE && i < NL)) continue;
+    const g = grad[i]! / train.length + 2 * (i < NL ? LAMBDA : PATTERN_LAMBDA) * (w[i]! - w0[i]!);
     m[i] = b1 * m[i]! + (1 - b1) * g;
     v[i] = b2 * v[i]! + (1 - b2) * g * g;
     w[i]! -= (rate * (m[i]! / (1 - b1 ** epoch))) / (Math.sqrt(v[i]! / (1 - b2 ** epoch)) + 1e-12);
@@ -227,6 +294,14 @@ for (let epoch = 1; epoch <= EPOCHS; epoch++) {
 const rounded = Float64Array.from(w, (x) => Math.round(x));
 console.log(`error with the tuned weights: fit ${mse(rounded, K, train).toFixed(5)}, held out ${mse(rounded, K, held).toFixed(5)}`);
 const tuned = Object.fromEntries(WEIGHT_NAMES.map((k, i) => [k, rounded[i]! + 0])) as Record<string, number>;
+const patterns = Int16Array.from(rounded.subarray(NL));
+if (FIT_PATTERNS) {
+  let used = 0,
+    most = 0;
+  for (const x of patterns) if (x !== 0) (used++, (most = Math.max(most, Math.abs(x))));
+  const was = PATTERNS.reduce((n, x) => n + (x !== 0 ? 1 : 0), 0);
+  console.log(`pattern weights: ${used} of ${PATTERN_WEIGHTS} not zero (the table now: ${was}), the largest ${most}`);
+}
 console.log('weight               start    now  tuned');
 for (const k of WEIGHT_NAMES)
   console.log(`  ${k.padEnd(18)} ${String(START_TABLE[k]).padStart(6)} ${String(WEIGHTS[k]).padStart(6)} ${String(tuned[k]).padStart(6)}`);
@@ -234,9 +309,20 @@ for (const k of WEIGHT_NAMES)
 if (values.json) writeFileSync(values.json, JSON.stringify(tuned));
 if (values.write) {
   const file = resolve(import.meta.dirname, '../src/engine/eval-weights.ts');
-  const how = `bench/tune.ts --seed ${SEED} --epochs ${EPOCHS} --lambda ${LAMBDA}${values.take ? ` --take ${values.take}` : ''}`;
-  writeFileSync(file, weightsFile(tuned as Weights, how, P, K));
-  console.log(`written into ${file}`);
+  const how = `bench/tune.ts --seed ${SEED} --epochs ${EPOCHS} --lambda ${LAMBDA}${FIT_PATTERNS ? ` --patterns --pattern-lambda ${PATTERN_LAMBDA}` : ''}${FREEZE ? ' --freeze-named' : ''}${values.split ? ` --split ${SPLIT}` : ''}${values.take ? ` --take ${values.take}` : ''}`;
+  if (!FREEZE) {
+    writeFileSync(file, weightsFile(tuned as unknown as Weights, how, P, K));
+    console.log(`written into ${file}`);
+  }
+  const pfile = resolve(import.meta.dirname, '../src/engine/eval-patterns-data.ts');
+  writeFileSync(
+    pfile,
+    `// The pattern tables' weights (eval-patterns.ts says what they are), base64 of\n` +
+      `// deflated little-endian 16-bit integers: written by \`${how}\`${FIT_PATTERNS ? '' : ' (no pattern tables)'}.\n` +
+      `// Rerun it rather than editing by hand.\n\n` +
+      `export const PATTERN_DATA =\n  '${FIT_PATTERNS ? encodePatterns(patterns) : ''}';\n`,
+  );
+  console.log(`written into ${pfile}`);
 }
 
 /** eval-weights.ts: the table, and how it was made. */

@@ -3,15 +3,17 @@
 // Every term has two weights, one for the middle game (`_m`) and one for the
 // ending (`_e`), blended by the pieces left (PHASE_STEPS steps from 20 pieces
 // down to 4): a man's and a king's worth on each square (two square tables,
-// Black's side; White's are the same turned round) and the terms in SCALARS.
+// Black's side; White's are the same turned round), the terms in SCALARS, and
+// the pattern tables of eval-patterns.ts (the men of small areas together).
 // Features are computed on the bitboards from Black's side and negated for
-// White. The score is linear in the weights: `features` gives each weight's
-// multiplier, and bench/tune.ts fits the weights to self-play and corpus
+// White. The score is linear in the weights: `features` gives each named
+// weight's multiplier (eval-patterns.ts `patternFeatures` the patterns'), and bench/tune.ts fits the weights to self-play and corpus
 // results (Texel's method) and writes them to eval-weights.ts, where WEIGHTS
 // comes from.
 
 import { popcount, stepDL, stepDR, stepUL, stepUR, lowestIndex, rowOf, colOf, type Position } from '../rules/index.ts';
 import { TUNED_WEIGHTS } from './eval-weights.ts';
+import { PATTERNS, QUAD_WINDOWS, T3, WINDOWS, WINDOW_SHIFT, foldPatterns } from './eval-patterns.ts';
 
 /** The terms besides the square tables, each the difference Black − White of what its comment says. */
 export const SCALARS = [
@@ -47,8 +49,8 @@ type ManSquare =
 type KingSquare = ManSquare | 29 | 30 | 31 | 32;
 /** A weight's name: a scalar term, or a man's or king's square (Black's numbering), and the phase. */
 export type WeightName = `${ScalarName | `manOn${ManSquare}` | `kingOn${KingSquare}`}_${Phase}`;
-/** A weight table (WEIGHTS, or one being tried by the tuner). */
-export type Weights = { readonly [K in WeightName]: number };
+/** A weight table (WEIGHTS, or one being tried by the tuner), with pattern tables or without (eval-patterns.ts). */
+export type Weights = { readonly [K in WeightName]: number } & { readonly patterns?: Int16Array };
 
 /** Every weight's name: the scalars (middle game, ending), then the men's squares 1–28, then the kings' 1–32. */
 export const WEIGHT_NAMES: readonly WeightName[] = [
@@ -58,7 +60,7 @@ export const WEIGHT_NAMES: readonly WeightName[] = [
 ];
 
 /** The table the engine plays with (eval-weights.ts, written by bench/tune.ts). */
-export const WEIGHTS: Weights = Object.freeze({ ...TUNED_WEIGHTS });
+export const WEIGHTS: Weights = Object.freeze({ ...TUNED_WEIGHTS, patterns: PATTERNS });
 
 /** The blend's steps: the middle-game weights count phase/PHASE_STEPS, the ending's the rest. */
 export const PHASE_STEPS = 16;
@@ -177,6 +179,8 @@ export interface CompiledWeights {
    * what the evaluation reads (one typed array each: fewer checks a look-up than an array of them). */
   readonly flat: Int32Array;
   readonly scalars: Int32Array;
+  /** The pattern tables folded per window (eval-patterns.ts foldPatterns), or null for a table without them. */
+  readonly patterns: Int32Array | null;
 }
 
 const compiled = new WeakMap<Weights, CompiledWeights>();
@@ -207,7 +211,8 @@ export function compileWeights(W: Weights): CompiledWeights {
   const scalars = new Int32Array(2 * S);
   scalars.set(mid, 0);
   scalars.set(end, S);
-  const c: CompiledWeights = { weights: W, mid, end, bytes, flat, scalars };
+  const patterns = W.patterns && W.patterns.some((x) => x !== 0) ? foldPatterns(W.patterns) : null;
+  const c: CompiledWeights = { weights: W, mid, end, bytes, flat, scalars, patterns };
   compiled.set(W, c);
   return c;
 }
@@ -286,6 +291,33 @@ function kingTerms(c: CompiledWeights, b: number, w: number, bk: number, wk: num
   const w6 = c.scalars;
   KT[0] = w6[6]! * d6 + w6[9]! * d9;
   KT[1] = w6[S + 6]! * d6 + w6[S + 9]! * d9;
+}
+
+/** The patterns' sums, middle game into PT[0], ending into PT[1]. */
+const PT = new Int32Array(2);
+const WINDOW_COUNT = WINDOWS.length;
+/** Each window's men cut out as a byte (eval-patterns.ts: 4 rows × 2 squares, or 2 whole rows), its entry read from F. */
+function patternTerms(F: Int32Array, bm: number, wm: number): void {
+  let mid = 0,
+    end = 0;
+  for (let i = 0; i < WINDOW_COUNT; i++) {
+    const s = WINDOW_SHIFT[i]!;
+    const x = bm >>> s,
+      y = wm >>> s;
+    let xb: number, yb: number;
+    if (i < QUAD_WINDOWS) {
+      xb = (x & 3) | ((x >>> 2) & 12) | ((x >>> 4) & 48) | ((x >>> 6) & 192);
+      yb = (y & 3) | ((y >>> 2) & 12) | ((y >>> 4) & 48) | ((y >>> 6) & 192);
+    } else {
+      xb = x & 255;
+      yb = y & 255;
+    }
+    const at = 2 * (i * 6561 + T3[xb]! + 2 * T3[yb]!);
+    mid += F[at]!;
+    end += F[at + 1]!;
+  }
+  PT[0] = mid;
+  PT[1] = end;
 }
 
 /** popcount of a nibble (a back rank's four squares). */
@@ -399,6 +431,12 @@ export function evaluateCompiled(c: CompiledWeights, b: number, w: number, k: nu
   mid += W[7]! * d7 + W[8]! * d8 + W[10]! * d10 + W[11]! * d11;
   end += W[S + 0]! * d0 + W[S + 1]! * d1 + W[S + 2]! * d2 + W[S + 3]! * d3 + W[S + 4]! * d4 + W[S + 5]! * d5;
   end += W[S + 7]! * d7 + W[S + 8]! * d8 + W[S + 10]! * d10 + W[S + 11]! * d11;
+  if (c.patterns !== null) {
+    const F = c.patterns;
+    patternTerms(F, bm, wm);
+    mid += PT[0]!;
+    end += PT[1]!;
+  }
   const ph = pieces >= 20 ? PHASE_STEPS : pieces <= 4 ? 0 : pieces - 4;
   return ((mid * ph + end * (PHASE_STEPS - ph)) / PHASE_STEPS) | 0;
 }

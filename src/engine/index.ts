@@ -11,8 +11,9 @@
 // index egdb-layout), or of up to 5 pieces compressed in blocks (egdb-pack). The
 // search knows the 40-move rule (SearchLimits.quietPlies). The opening book
 // built from PDN texts and random ACF ballot starts (book). The evaluation's
-// weights are one table of data (eval-weights.ts, read by eval.ts as WEIGHTS);
-// `npm run tune` (bench/tune.ts) fits them to self-play and corpus results and
+// weights are data: one table of named weights (eval-weights.ts, read by
+// eval.ts as WEIGHTS) and the pattern tables of the men of small areas
+// (eval-patterns.ts; their data eval-patterns-data.ts); `npm run tune` (bench/tune.ts) fits them to self-play and corpus results and
 // `npm run tune -- --write` writes them there (kept when a match against the
 // previous table says so: bench/engine.ts --versus). The engine's edge — the worker_thread and
 // its client, the endgame database's disk cache, the book read from
@@ -20,6 +21,7 @@
 // harness (match) — lives in src/engine-host/ and is not exported here.
 
 export * from './eval.ts';
+export * from './eval-patterns.ts';
 export * from './search.ts';
 export * from './time.ts';
 export * from './levels.ts';

@@ -1,16 +1,48 @@
 import { describe, expect, it } from 'vitest';
-import { evaluateBlack, features, PHASE_STEPS, seededRandom, WEIGHT_NAMES, WEIGHTS, type Weights } from '../../src/engine/index.ts';
+import {
+  decodePatterns,
+  encodePatterns,
+  evaluateBlack,
+  features,
+  PATTERN_WEIGHTS,
+  PATTERNS,
+  patternFeatures,
+  patternSums,
+  PHASE_STEPS,
+  phaseOf,
+  seededRandom,
+  WEIGHT_NAMES,
+  WEIGHTS,
+  type Weights,
+} from '../../src/engine/index.ts';
 import { readPdn } from '../../src/pdn/index.ts';
 import { Game, START } from '../../src/rules/index.ts';
 import { corpusFile } from '../harness/corpus.ts';
 
+/** Σ weight × feature over the named weights and the pattern tables, before the blend's division (what the tuner fits). */
+function linearSum(W: Weights, b: number, w: number, k: number): number {
+  const f = features(b, w, k);
+  let sum = WEIGHT_NAMES.reduce((s, n) => s + W[n] * f[n], 0);
+  if (W.patterns) {
+    let pieces = 0;
+    for (let x = b | w; x; x &= x - 1) pieces++;
+    const ph = phaseOf(pieces);
+    const [mid, end] = patternSums(b & ~k, w & ~k, W.patterns);
+    sum += mid * ph + end * (PHASE_STEPS - ph);
+  }
+  return sum;
+}
+/** A table of random weights, with random pattern tables or none. */
+function randomTable(random: () => number, patterns: boolean): Weights {
+  const W = Object.fromEntries(WEIGHT_NAMES.map((k) => [k, Math.round(random() * 200 - 50)])) as Record<string, unknown>;
+  if (patterns) W.patterns = Int16Array.from({ length: PATTERN_WEIGHTS }, () => Math.round(random() * 60 - 30));
+  return W as unknown as Weights;
+}
+
 describe('evaluation features (what npm run tune fits)', () => {
   it('the score is the weights times the features (blended by phase), for the current table and for other tables', () => {
     const random = seededRandom(3);
-    const tables: Weights[] = [
-      WEIGHTS,
-      Object.fromEntries(WEIGHT_NAMES.map((k) => [k, Math.round(random() * 200 - 50)])) as unknown as Weights,
-    ];
+    const tables: Weights[] = [WEIGHTS, randomTable(random, false), randomTable(random, true)];
     // The positions of the first 40 games (a record that does not replay stops where it fails).
     const positions: { black: number; white: number; kings: number }[] = [];
     for (const g of readPdn(corpusFile('tinsley.pdn')).games.slice(0, 40)) {
@@ -26,9 +58,8 @@ describe('evaluation features (what npm run tune fits)', () => {
     }
     let checked = 0;
     for (const { black, white, kings } of positions) {
-      const f = features(black, white, kings);
       for (const W of tables) {
-        const sum = WEIGHT_NAMES.reduce((s, k) => s + W[k] * f[k], 0);
+        const sum = linearSum(W, black, white, kings);
         expect(Math.trunc(sum / PHASE_STEPS) + 0).toBe(evaluateBlack(black, white, kings, W) + 0);
       }
       checked++;
@@ -38,10 +69,7 @@ describe('evaluation features (what npm run tune fits)', () => {
 
   it('the same on scattered positions with kings and lone runaways (the fast path against the features, term by term)', () => {
     const random = seededRandom(11);
-    const tables: Weights[] = [
-      WEIGHTS,
-      Object.fromEntries(WEIGHT_NAMES.map((k) => [k, Math.round(random() * 200 - 50)])) as unknown as Weights,
-    ];
+    const tables: Weights[] = [WEIGHTS, randomTable(random, false), randomTable(random, true)];
     let kinged = 0;
     for (let n = 0; n < 3000; n++) {
       // 2–24 pieces on distinct squares, each side's men off its own crowning row, some of them kings.
@@ -64,13 +92,47 @@ describe('evaluation features (what npm run tune fits)', () => {
         if (king) kings |= bit;
       }
       if (kings) kinged++;
-      const f = features(black, white, kings);
       for (const W of tables) {
-        const sum = WEIGHT_NAMES.reduce((s, k) => s + W[k] * f[k], 0);
+        const sum = linearSum(W, black, white, kings);
         expect(Math.trunc(sum / PHASE_STEPS) + 0, `${black} ${white} ${kings}`).toBe(evaluateBlack(black, white, kings, W) + 0);
       }
     }
     expect(kinged).toBeGreaterThan(1000);
+  });
+
+  it('the pattern tables: both colours scored alike, stored and read back exactly', () => {
+    // Turning the board round and swapping the colours negates the patterns' sum, for any tables.
+    const random = seededRandom(5);
+    const tables = [PATTERNS, randomTable(random, true).patterns!];
+    for (let n = 0; n < 500; n++) {
+      let bm = 0,
+        wm = 0;
+      for (let i = 0; i < 32; i++) {
+        const r = random();
+        if (r < 0.3) bm |= 1 << i;
+        else if (r < 0.6) wm |= 1 << i;
+      }
+      let tb = 0,
+        tw = 0;
+      for (let i = 0; i < 32; i++) {
+        if ((bm >>> i) & 1) tw |= 1 << (31 - i);
+        if ((wm >>> i) & 1) tb |= 1 << (31 - i);
+      }
+      for (const P of tables) {
+        const [m1, e1] = patternSums(bm, wm, P),
+          [m2, e2] = patternSums(tb, tw, P);
+        expect([m1 + m2 + 0, e1 + e2 + 0]).toEqual([0, 0]);
+      }
+      // 15 windows of 4 rows × 2 and 7 of 2 rows; the two self-symmetric ones read for both colours.
+      expect(patternFeatures(bm, wm)).toHaveLength(24);
+    }
+    const t = tables[1]!;
+    expect(decodePatterns(encodePatterns(t))).toEqual(t);
+    expect(() => decodePatterns(encodePatterns(new Int16Array(3)))).toThrow(/pattern data holds 6 bytes, not the 314928/);
+    expect(() => decodePatterns('not deflated')).toThrow(/pattern data does not inflate/);
+    // The shipped tables are the engine's (eval-patterns-data.ts: none yet, see eval-patterns.ts).
+    expect(WEIGHTS.patterns).toBe(PATTERNS);
+    expect(PATTERNS).toHaveLength(PATTERN_WEIGHTS);
   });
 
   it('the table is whole numbers with the man as the unit', () => {

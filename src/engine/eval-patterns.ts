@@ -1,0 +1,181 @@
+// The evaluation's pattern tables: what the men of a small area of the board
+// are worth together, learnt from games rather than named by hand (the way
+// strong draughts engines such as Scan and Kingsrow evaluate). A window is 8
+// dark squares — 4 rows × 2 squares of each row (15 windows, overlapping) or
+// 2 whole rows (7 windows) — and its contents, each square empty, a Black man
+// or a White man (kings count as empty: the square tables and the scalar terms
+// weigh them), index one of 3⁸ = 6,561 entries of a table, one table for the
+// middle game and one for the ending, blended like every other term (eval.ts).
+// A window and its turn-round (squares 31 − i, colours swapped) share a table
+// with the sign turned, so the score stays the same for either colour.
+// bench/tune.ts fits the tables with the rest of the weights and writes them
+// to eval-patterns-data.ts; this file says what they mean, gives each
+// position's pattern features to the tuner (`patternFeatures`) and folds the
+// tables into one flat look-up per window for the search (`foldPatterns`).
+//
+// None ship yet (eval-patterns-data.ts is empty, and a table without patterns
+// costs the search nothing): fitted to the results of 4000-node self-play
+// games (`npm run tune -- --patterns`), they predict held-out games' results
+// far better (mean squared error 0.0552 → 0.0509) but play worse — against the
+// table without them, 200 ms a move: +5 =22 −11 (41.7 %, 38 games);
+// patterns on the shipped named table (--freeze-named) +3 =12 −9 (37.5 %);
+// at a fixed depth of 8, +8 =30 −10 (47.9 %) — and the search runs at 0.67×
+// the nodes a second. Labels from deeper searches are the next thing to try.
+
+import { deflateRawSync, inflateRawSync } from 'node:zlib';
+import { PATTERN_DATA } from './eval-patterns-data.ts';
+
+/** A window's squares (indices 0–31), ascending: the order of its index's base-3 digits. */
+export type Window = readonly number[];
+
+const quad = (r: number, a: number): Window => [0, 1, 2, 3].flatMap((i) => [4 * (r + i) + a, 4 * (r + i) + a + 1]);
+const rows = (r: number): Window => [0, 1, 2, 3, 4, 5, 6, 7].map((i) => 4 * r + i);
+
+/** The windows: 4 rows × 2 squares at each place (rows r…r+3, the row's squares a, a+1), then each pair of rows. */
+export const WINDOWS: readonly Window[] = [
+  ...[0, 1, 2, 3, 4].flatMap((r) => [0, 1, 2].map((a) => quad(r, a))),
+  ...[0, 1, 2, 3, 4, 5, 6].map(rows),
+];
+/** Entries of a table: 3⁸. */
+export const PATTERN_ENTRIES = 6561;
+
+const key = (w: Window): string => [...w].sort((x, y) => x - y).join(',');
+const turned = (w: Window): Window => w.map((s) => 31 - s);
+
+/** A table's own window (its digits in that window's order) for each table, and each window's table. */
+const TABLE_WINDOWS: Window[] = [];
+const WINDOW_TABLE: number[] = [];
+/** Whether a window is its table's own (scored for Black as it stands), its turn-round (for White), or both (self-symmetric). */
+const WINDOW_KIND: ('own' | 'turned' | 'both')[] = [];
+for (const w of WINDOWS) {
+  const self = key(w) === key(turned(w));
+  const t = TABLE_WINDOWS.findIndex((x) => key(x) === key(turned(w)));
+  if (t >= 0 && !self) {
+    WINDOW_TABLE.push(t);
+    WINDOW_KIND.push('turned');
+  } else {
+    TABLE_WINDOWS.push(w);
+    WINDOW_TABLE.push(TABLE_WINDOWS.length - 1);
+    WINDOW_KIND.push(self ? 'both' : 'own');
+  }
+}
+/** Tables (a window and its turn-round share one). */
+export const PATTERN_TABLES = TABLE_WINDOWS.length;
+/** Pattern weights: the middle game's tables end to end, then the ending's (PATTERN_TABLES × 6,561 each). */
+export const PATTERN_WEIGHTS = 2 * PATTERN_TABLES * PATTERN_ENTRIES;
+
+/** The pattern weights the engine plays with (eval-patterns-data.ts, written by bench/tune.ts). */
+export const PATTERNS: Int16Array = decodePatterns(PATTERN_DATA);
+
+/** The tables from their stored form (base64 of deflated little-endian 16-bit integers); an empty string is all zeros. */
+export function decodePatterns(data: string): Int16Array {
+  const t = new Int16Array(PATTERN_WEIGHTS);
+  if (data === '') return t;
+  let bytes: Buffer;
+  try {
+    bytes = inflateRawSync(Buffer.from(data, 'base64'));
+  } catch (e) {
+    throw new Error(`pattern data does not inflate: ${(e as Error).message}`);
+  }
+  if (bytes.length !== 2 * PATTERN_WEIGHTS)
+    throw new Error(`pattern data holds ${bytes.length} bytes, not the ${2 * PATTERN_WEIGHTS} of ${PATTERN_WEIGHTS} weights`);
+  for (let i = 0; i < PATTERN_WEIGHTS; i++) t[i] = bytes.readInt16LE(2 * i);
+  return t;
+}
+/** The stored form of the tables. */
+export function encodePatterns(t: Int16Array): string {
+  const bytes = Buffer.alloc(2 * t.length);
+  t.forEach((x, i) => bytes.writeInt16LE(x, 2 * i));
+  return deflateRawSync(bytes, { level: 9 }).toString('base64');
+}
+
+/** Base-3 index of a window's men, digit k for the window's k-th square: 1 for `mine`, 2 for `theirs`. */
+function indexOf(squares: Window, mine: number, theirs: number): number {
+  let n = 0;
+  for (let k = squares.length - 1; k >= 0; k--) {
+    const s = squares[k]!;
+    n = 3 * n + ((mine >>> s) & 1 ? 1 : (theirs >>> s) & 1 ? 2 : 0);
+  }
+  return n;
+}
+
+/**
+ * The pattern terms of a position (Black's men `bm`, White's `wm`): for each
+ * window, the table entry it reads for Black (sign +1) and, for a turned or
+ * self-symmetric window, the one it reads for White (sign −1), as offsets in
+ * one phase's tables (add PATTERN_WEIGHTS / 2 for the ending's).
+ */
+export function patternFeatures(bm: number, wm: number): { entry: number; sign: number }[] {
+  const out: { entry: number; sign: number }[] = [];
+  WINDOWS.forEach((w, i) => {
+    const t = WINDOW_TABLE[i]!,
+      kind = WINDOW_KIND[i]!;
+    if (kind !== 'turned') out.push({ entry: t * PATTERN_ENTRIES + indexOf(w, bm, wm), sign: 1 });
+    if (kind !== 'own') out.push({ entry: t * PATTERN_ENTRIES + indexOf(turned(TABLE_WINDOWS[t]!), wm, bm), sign: -1 });
+  });
+  return out;
+}
+
+/** Σ sign·weight over a position's pattern terms, middle game and ending (the slow, plain sum the tests hold the search's to). */
+export function patternSums(bm: number, wm: number, P: Int16Array): [number, number] {
+  let mid = 0,
+    end = 0;
+  for (const { entry, sign } of patternFeatures(bm, wm)) {
+    mid += sign * P[entry]!;
+    end += sign * P[PATTERN_WEIGHTS / 2 + entry]!;
+  }
+  return [mid, end];
+}
+
+/** Each window's first square's index and whether it is 4 rows × 2 (else 2 whole rows): how the search cuts it out. */
+export const WINDOW_SHIFT = Int32Array.from(WINDOWS, (w) => w[0]!);
+export const QUAD_WINDOWS = WINDOWS.filter((w) => w.length === 8 && w[2]! - w[0]! === 4).length;
+
+/** Base-3 value of a byte's bits (bit j counts 3^j): a window's men cut out as a byte index its entry as T3[black] + 2·T3[white]. */
+export const T3 = Int32Array.from({ length: 256 }, (_, v) => {
+  let n = 0;
+  for (let j = 7; j >= 0; j--) n = 3 * n + ((v >> j) & 1);
+  return n;
+});
+
+/**
+ * The tables folded for the search: for window i, entry n (its men in its own
+ * square order, Black 1 and White 2) at 2·(i·6561 + n) holds the middle game's
+ * value for Black of what that window contributes (its table's entry, less the
+ * turned entry where White reads it too) and the ending's value one after.
+ */
+export function foldPatterns(P: Int16Array): Int32Array {
+  const F = new Int32Array(WINDOWS.length * PATTERN_ENTRIES * 2);
+  const half = PATTERN_WEIGHTS / 2;
+  // Digits reversed and colours swapped: the entry White reads from the same men.
+  const swapped = new Int32Array(PATTERN_ENTRIES);
+  for (let n = 0; n < PATTERN_ENTRIES; n++) {
+    let x = n,
+      m = 0;
+    for (let k = 0; k < 8; k++) {
+      const d = x % 3;
+      x = (x - d) / 3;
+      m = 3 * m + (d === 0 ? 0 : 3 - d);
+    }
+    swapped[n] = m;
+  }
+  WINDOWS.forEach((_, i) => {
+    const base = WINDOW_TABLE[i]! * PATTERN_ENTRIES,
+      kind = WINDOW_KIND[i]!;
+    for (let n = 0; n < PATTERN_ENTRIES; n++) {
+      let mid = 0,
+        end = 0;
+      if (kind !== 'turned') {
+        mid += P[base + n]!;
+        end += P[half + base + n]!;
+      }
+      if (kind !== 'own') {
+        mid -= P[base + swapped[n]!]!;
+        end -= P[half + base + swapped[n]!]!;
+      }
+      F[2 * (i * PATTERN_ENTRIES + n)] = mid;
+      F[2 * (i * PATTERN_ENTRIES + n) + 1] = end;
+    }
+  });
+  return F;
+}
