@@ -25,8 +25,8 @@
 //
 // Strength decides whether a table stays, measured side by side:
 // `npx tsx bench/engine.ts --versus REF --games 48 --ms 200` (this tree against
-// the revision with the previous table). Pattern tables fitted this way have
-// not yet won (eval-patterns.ts says what was measured), so none ship.
+// the revision with the previous table). Pattern tables have not yet won at a
+// fixed time a move (eval-patterns.ts says what was measured), so none ship.
 //
 //   npx tsx bench/selfplay.ts --part 0/2 --games 6000 & npx tsx bench/selfplay.ts --part 1/2 --games 6000
 //   npm run tune                        fit, print the table and the errors
@@ -36,6 +36,8 @@
 //   --seed N (default 1)  --epochs N (default 400)  --lambda L (default 1e-6)  --pattern-lambda L (default 1e-9)
 //   --data FILE,FILE,… (default seed 1's two parts, and with --patterns seed 2's file)  --no-corpus
 //   --split positions|games  --json FILE (also write the named weights there, as JSON)
+//   --labels FILE,FILE,… (bench/label.ts' files instead of --data: targets from a search's score)
+//   --mix M (the result's share of a labelled position's target, default 0.3)  --label-scale S (σ(S · score), default 0.0055)
 //   --take N,N,… (only the first N lines of each data file: a run stopped part-way is a prefix of the full one)
 
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -76,6 +78,9 @@ const { values } = parseArgs({
     patterns: { type: 'boolean' },
     'freeze-named': { type: 'boolean' },
     split: { type: 'string' },
+    labels: { type: 'string' },
+    mix: { type: 'string' },
+    'label-scale': { type: 'string' },
   },
 });
 const SEED = Number(values.seed ?? 1);
@@ -140,18 +145,39 @@ function addPosition(b: number, w: number, k: number, y: number, newGame = false
 }
 let fromSelfplay = 0;
 const TAKE = values.take ? values.take.split(',').map(Number) : [];
-DATA.forEach((file, f) => {
-  if (!existsSync(file)) throw new Error(`no self-play data at ${file}: run bench/selfplay.ts first (see the header)`);
-  const lines = readFileSync(file, 'utf8').split('\n');
-  const take = TAKE[f] ?? Infinity;
-  if (take < Infinity && lines.length - 1 < take) throw new Error(`${file} has ${lines.length - 1} lines, not the ${take} asked for`);
-  for (const line of lines.slice(0, take)) {
-    if (!line) continue;
-    const [b, w, k, , y] = line.split(' ');
-    addPosition(parseInt(b!, 16) | 0, parseInt(w!, 16) | 0, parseInt(k!, 16) | 0, Number(y));
-    fromSelfplay++;
+// With --labels, bench/label.ts' files instead: each position's target is MIX · result + (1 − MIX) · σ(KS · score).
+const MIX = Number(values.mix ?? 0.3);
+const KS = Number(values['label-scale'] ?? 0.0055);
+if (!(MIX >= 0 && MIX <= 1)) throw new Error(`--mix must be between 0 and 1, not "${values.mix}"`);
+if (values.labels)
+  for (const file of values.labels.split(',')) {
+    for (const line of readFileSync(file, 'utf8').split('\n')) {
+      if (!line) continue;
+      const [, b, w, k, , y, score] = line.split(' ');
+      if (score === undefined || !Number.isFinite(Number(score)))
+        throw new Error(`${file}: "${line}" is not a labelled position (file black white kings turn result score)`);
+      addPosition(
+        parseInt(b!, 16) | 0,
+        parseInt(w!, 16) | 0,
+        parseInt(k!, 16) | 0,
+        MIX * Number(y) + (1 - MIX) / (1 + Math.exp(-KS * Number(score))),
+      );
+      fromSelfplay++;
+    }
   }
-});
+else
+  DATA.forEach((file, f) => {
+    if (!existsSync(file)) throw new Error(`no self-play data at ${file}: run bench/selfplay.ts first (see the header)`);
+    const lines = readFileSync(file, 'utf8').split('\n');
+    const take = TAKE[f] ?? Infinity;
+    if (take < Infinity && lines.length - 1 < take) throw new Error(`${file} has ${lines.length - 1} lines, not the ${take} asked for`);
+    for (const line of lines.slice(0, take)) {
+      if (!line) continue;
+      const [b, w, k, , y] = line.split(' ');
+      addPosition(parseInt(b!, 16) | 0, parseInt(w!, 16) | 0, parseInt(k!, 16) | 0, Number(y));
+      fromSelfplay++;
+    }
+  });
 let gamesUsed = 0;
 if (!values['no-corpus'])
   for (const file of BOOK_FILES) {
@@ -309,7 +335,7 @@ for (const k of WEIGHT_NAMES)
 if (values.json) writeFileSync(values.json, JSON.stringify(tuned));
 if (values.write) {
   const file = resolve(import.meta.dirname, '../src/engine/eval-weights.ts');
-  const how = `bench/tune.ts --seed ${SEED} --epochs ${EPOCHS} --lambda ${LAMBDA}${FIT_PATTERNS ? ` --patterns --pattern-lambda ${PATTERN_LAMBDA}` : ''}${FREEZE ? ' --freeze-named' : ''}${values.split ? ` --split ${SPLIT}` : ''}${values.take ? ` --take ${values.take}` : ''}`;
+  const how = `bench/tune.ts --seed ${SEED} --epochs ${EPOCHS} --lambda ${LAMBDA}${values.labels ? ` --labels ${values.labels} --mix ${MIX} --label-scale ${KS}` : ''}${FIT_PATTERNS ? ` --patterns --pattern-lambda ${PATTERN_LAMBDA}` : ''}${FREEZE ? ' --freeze-named' : ''}${values.split ? ` --split ${SPLIT}` : ''}${values.take ? ` --take ${values.take}` : ''}`;
   if (!FREEZE) {
     writeFileSync(file, weightsFile(tuned as unknown as Weights, how, P, K));
     console.log(`written into ${file}`);

@@ -14,13 +14,19 @@
 // tables into one flat look-up per window for the search (`foldPatterns`).
 //
 // None ship yet (eval-patterns-data.ts is empty, and a table without patterns
-// costs the search nothing): fitted to the results of 4000-node self-play
-// games (`npm run tune -- --patterns`), they predict held-out games' results
-// far better (mean squared error 0.0552 → 0.0509) but play worse — against the
-// table without them, 200 ms a move: +5 =22 −11 (41.7 %, 38 games);
-// patterns on the shipped named table (--freeze-named) +3 =12 −9 (37.5 %);
-// at a fixed depth of 8, +8 =30 −10 (47.9 %) — and the search runs at 0.67×
-// the nodes a second. Labels from deeper searches are the next thing to try.
+// costs the search nothing). Measured against the table without them
+// (bench/engine.ts --versus, ACF ballots, both colours):
+// - fitted to the results of 4000-node self-play games (`npm run tune --
+//   --patterns`): held-out error 0.0552 → 0.0509, yet 41.7 % at 200 ms a move
+//   (+5 =22 −11), 37.5 % on the frozen named table, 47.9 % at depth 8;
+// - fitted to depth-6 search scores mixed with the results (bench/label.ts,
+//   then --labels, 30 % result): held-out error 0.0152 → 0.0129, **64.6 % at
+//   depth 8** (+21 =20 −7, 48 games: a better evaluation), but 50.0 % at
+//   200 ms (+5 =14 −5, 24 games): the search runs at 0.6–0.67× the nodes a
+//   second with them (22 windows cut out and looked up at every evaluation).
+// What would make them pay: a cheaper cut (each row's squares paired once,
+// shared by the windows), updating the indices as moves are made, or fewer
+// windows.
 
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { PATTERN_DATA } from './eval-patterns-data.ts';
