@@ -24,9 +24,11 @@
 //   depth 8** (+21 =20 −7, 48 games: a better evaluation), but 50.0 % at
 //   200 ms (+5 =14 −5, 24 games): the search runs at 0.6–0.67× the nodes a
 //   second with them (22 windows cut out and looked up at every evaluation).
-// What would make them pay: a cheaper cut (each row's squares paired once,
-// shared by the windows), updating the indices as moves are made, or fewer
-// windows.
+// Cutting the windows out from each row's squares paired once (ROW_DIGITS)
+// and folding the tables into 16-bit entries gained only 1.06×: the cost is
+// the 22 look-ups in 577 KB of tables, most of them cache misses. What would
+// make them pay: keeping the sum up to date as moves are made and unmade (a
+// move touches a few windows), or fewer windows.
 
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { PATTERN_DATA } from './eval-patterns-data.ts';
@@ -133,25 +135,29 @@ export function patternSums(bm: number, wm: number, P: Int16Array): [number, num
   return [mid, end];
 }
 
-/** Each window's first square's index and whether it is 4 rows × 2 (else 2 whole rows): how the search cuts it out. */
-export const WINDOW_SHIFT = Int32Array.from(WINDOWS, (w) => w[0]!);
-export const QUAD_WINDOWS = WINDOWS.filter((w) => w.length === 8 && w[2]! - w[0]! === 4).length;
-
-/** Base-3 value of a byte's bits (bit j counts 3^j): a window's men cut out as a byte index its entry as T3[black] + 2·T3[white]. */
-export const T3 = Int32Array.from({ length: 256 }, (_, v) => {
-  let n = 0;
-  for (let j = 7; j >= 0; j--) n = 3 * n + ((v >> j) & 1);
-  return n;
+/**
+ * A row's men as a byte c (Black's four squares in bits 0–3, White's in 4–7):
+ * at 4c + a (a = 0, 1, 2) the base-3 value of its squares a and a + 1 (Black
+ * 1, White 2; square a the low digit), at 4c + 3 that of all four squares.
+ * The windows are built in an order the search relies on: 4 rows × 2 for rows
+ * r = 0…4 and a = 0…2, then 2 rows for r = 0…6.
+ */
+export const ROW_DIGITS = Int32Array.from({ length: 1024 }, (_, j) => {
+  const c = j >> 2,
+    a = j & 3;
+  const digit = (s: number): number => ((c >> s) & 1 ? 1 : (c >> (s + 4)) & 1 ? 2 : 0);
+  return a < 3 ? digit(a) + 3 * digit(a + 1) : digit(0) + 3 * digit(1) + 9 * digit(2) + 27 * digit(3);
 });
 
 /**
  * The tables folded for the search: for window i, entry n (its men in its own
  * square order, Black 1 and White 2) at 2·(i·6561 + n) holds the middle game's
  * value for Black of what that window contributes (its table's entry, less the
- * turned entry where White reads it too) and the ending's value one after.
+ * turned entry where White reads it too) and the ending's value one after,
+ * in 16 bits (half the memory of 32: the look-ups are what the patterns cost).
  */
-export function foldPatterns(P: Int16Array): Int32Array {
-  const F = new Int32Array(WINDOWS.length * PATTERN_ENTRIES * 2);
+export function foldPatterns(P: Int16Array): Int16Array {
+  const F = new Int16Array(WINDOWS.length * PATTERN_ENTRIES * 2);
   const half = PATTERN_WEIGHTS / 2;
   // Digits reversed and colours swapped: the entry White reads from the same men.
   const swapped = new Int32Array(PATTERN_ENTRIES);
@@ -179,6 +185,8 @@ export function foldPatterns(P: Int16Array): Int32Array {
         mid -= P[base + swapped[n]!]!;
         end -= P[half + base + swapped[n]!]!;
       }
+      if (Math.max(Math.abs(mid), Math.abs(end)) > 32767)
+        throw new Error(`pattern window ${i}, entry ${n}: ${mid} / ${end} does not fit the search's 16-bit tables`);
       F[2 * (i * PATTERN_ENTRIES + n)] = mid;
       F[2 * (i * PATTERN_ENTRIES + n) + 1] = end;
     }

@@ -13,7 +13,7 @@
 
 import { popcount, stepDL, stepDR, stepUL, stepUR, lowestIndex, rowOf, colOf, type Position } from '../rules/index.ts';
 import { TUNED_WEIGHTS } from './eval-weights.ts';
-import { PATTERNS, QUAD_WINDOWS, T3, WINDOWS, WINDOW_SHIFT, foldPatterns } from './eval-patterns.ts';
+import { PATTERNS, ROW_DIGITS, foldPatterns } from './eval-patterns.ts';
 
 /** The terms besides the square tables, each the difference Black − White of what its comment says. */
 export const SCALARS = [
@@ -180,7 +180,7 @@ export interface CompiledWeights {
   readonly flat: Int32Array;
   readonly scalars: Int32Array;
   /** The pattern tables folded per window (eval-patterns.ts foldPatterns), or null for a table without them. */
-  readonly patterns: Int32Array | null;
+  readonly patterns: Int16Array | null;
 }
 
 const compiled = new WeakMap<Weights, CompiledWeights>();
@@ -295,26 +295,36 @@ function kingTerms(c: CompiledWeights, b: number, w: number, bk: number, wk: num
 
 /** The patterns' sums, middle game into PT[0], ending into PT[1]. */
 const PT = new Int32Array(2);
-const WINDOW_COUNT = WINDOWS.length;
-/** Each window's men cut out as a byte (eval-patterns.ts: 4 rows × 2 squares, or 2 whole rows), its entry read from F. */
-function patternTerms(F: Int32Array, bm: number, wm: number): void {
+/**
+ * Each row's men as one byte (Black's four squares low, White's high) times 4,
+ * then each window's entry from eval-patterns.ts ROW_DIGITS: a 4 rows × 2
+ * window's four pairs weighted 1, 9, 81, 729; a 2-row window's two rows 1, 81.
+ */
+const ROWS_SEEN = new Int32Array(8);
+function patternTerms(F: Int16Array, bm: number, wm: number): void {
+  const C = ROWS_SEEN,
+    Q = ROW_DIGITS;
+  for (let r = 0; r < 8; r++) C[r] = (((bm >>> (4 * r)) & 15) | (((wm >>> (4 * r)) & 15) << 4)) << 2;
   let mid = 0,
-    end = 0;
-  for (let i = 0; i < WINDOW_COUNT; i++) {
-    const s = WINDOW_SHIFT[i]!;
-    const x = bm >>> s,
-      y = wm >>> s;
-    let xb: number, yb: number;
-    if (i < QUAD_WINDOWS) {
-      xb = (x & 3) | ((x >>> 2) & 12) | ((x >>> 4) & 48) | ((x >>> 6) & 192);
-      yb = (y & 3) | ((y >>> 2) & 12) | ((y >>> 4) & 48) | ((y >>> 6) & 192);
-    } else {
-      xb = x & 255;
-      yb = y & 255;
+    end = 0,
+    at = 0;
+  for (let r = 0; r < 5; r++) {
+    const c0 = C[r]!,
+      c1 = C[r + 1]!,
+      c2 = C[r + 2]!,
+      c3 = C[r + 3]!;
+    for (let a = 0; a < 3; a++) {
+      const i = at + 2 * (Q[c0 + a]! + 9 * Q[c1 + a]! + 81 * Q[c2 + a]! + 729 * Q[c3 + a]!);
+      mid += F[i]!;
+      end += F[i + 1]!;
+      at += 2 * 6561;
     }
-    const at = 2 * (i * 6561 + T3[xb]! + 2 * T3[yb]!);
-    mid += F[at]!;
-    end += F[at + 1]!;
+  }
+  for (let r = 0; r < 7; r++) {
+    const i = at + 2 * (Q[C[r]! + 3]! + 81 * Q[C[r + 1]! + 3]!);
+    mid += F[i]!;
+    end += F[i + 1]!;
+    at += 2 * 6561;
   }
   PT[0] = mid;
   PT[1] = end;

@@ -4,6 +4,7 @@ import {
   encodePatterns,
   evaluateBlack,
   features,
+  foldPatterns,
   PATTERN_WEIGHTS,
   PATTERNS,
   patternFeatures,
@@ -126,6 +127,9 @@ describe('evaluation features (what npm run tune fits)', () => {
       // 15 windows of 4 rows × 2 and 7 of 2 rows; the two self-symmetric ones read for both colours.
       expect(patternFeatures(bm, wm)).toHaveLength(24);
     }
+    // A table whose folded entries would not fit the search's 16 bits is refused, not wrapped round.
+    const huge = Int16Array.from({ length: PATTERN_WEIGHTS }, (_, j) => (j % 2 ? -30000 : 30000));
+    expect(() => foldPatterns(huge)).toThrow(/does not fit the search's 16-bit tables/);
     const t = tables[1]!;
     expect(decodePatterns(encodePatterns(t))).toEqual(t);
     expect(() => decodePatterns(encodePatterns(new Int16Array(3)))).toThrow(/pattern data holds 6 bytes, not the 314928/);
