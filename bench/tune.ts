@@ -149,6 +149,8 @@ const TAKE = values.take ? values.take.split(',').map(Number) : [];
 const MIX = Number(values.mix ?? 0.3);
 const KS = Number(values['label-scale'] ?? 0.0055);
 if (!(MIX >= 0 && MIX <= 1)) throw new Error(`--mix must be between 0 and 1, not "${values.mix}"`);
+if (!(KS > 0)) throw new Error(`--label-scale must be a positive number, not "${values['label-scale']}"`);
+if (values.labels && values.take) throw new Error('--take applies to --data files; a label file is cut with bench/label.ts --limit');
 if (values.labels)
   for (const file of values.labels.split(',')) {
     for (const line of readFileSync(file, 'utf8').split('\n')) {

@@ -7,13 +7,13 @@
 // the pattern tables of eval-patterns.ts (the men of small areas together).
 // Features are computed on the bitboards from Black's side and negated for
 // White. The score is linear in the weights: `features` gives each named
-// weight's multiplier (eval-patterns.ts `patternFeatures` the patterns'), and bench/tune.ts fits the weights to self-play and corpus
-// results (Texel's method) and writes them to eval-weights.ts, where WEIGHTS
-// comes from.
+// weight's multiplier (eval-patterns.ts `patternFeatures` the patterns'), and
+// bench/tune.ts fits the weights to self-play and corpus results (Texel's
+// method) and writes them to eval-weights.ts, where WEIGHTS comes from.
 
 import { popcount, stepDL, stepDR, stepUL, stepUR, lowestIndex, rowOf, colOf, type Position } from '../rules/index.ts';
 import { TUNED_WEIGHTS } from './eval-weights.ts';
-import { PATTERNS, ROW_DIGITS, foldPatterns } from './eval-patterns.ts';
+import { PATTERN_ENTRIES, PATTERNS, ROW_DIGITS, foldPatterns } from './eval-patterns.ts';
 
 /** The terms besides the square tables, each the difference Black − White of what its comment says. */
 export const SCALARS = [
@@ -317,14 +317,14 @@ function patternTerms(F: Int16Array, bm: number, wm: number): void {
       const i = at + 2 * (Q[c0 + a]! + 9 * Q[c1 + a]! + 81 * Q[c2 + a]! + 729 * Q[c3 + a]!);
       mid += F[i]!;
       end += F[i + 1]!;
-      at += 2 * 6561;
+      at += 2 * PATTERN_ENTRIES;
     }
   }
   for (let r = 0; r < 7; r++) {
     const i = at + 2 * (Q[C[r]! + 3]! + 81 * Q[C[r + 1]! + 3]!);
     mid += F[i]!;
     end += F[i + 1]!;
-    at += 2 * 6561;
+    at += 2 * PATTERN_ENTRIES;
   }
   PT[0] = mid;
   PT[1] = end;
@@ -442,8 +442,7 @@ export function evaluateCompiled(c: CompiledWeights, b: number, w: number, k: nu
   end += W[S + 0]! * d0 + W[S + 1]! * d1 + W[S + 2]! * d2 + W[S + 3]! * d3 + W[S + 4]! * d4 + W[S + 5]! * d5;
   end += W[S + 7]! * d7 + W[S + 8]! * d8 + W[S + 10]! * d10 + W[S + 11]! * d11;
   if (c.patterns !== null) {
-    const F = c.patterns;
-    patternTerms(F, bm, wm);
+    patternTerms(c.patterns, bm, wm);
     mid += PT[0]!;
     end += PT[1]!;
   }
