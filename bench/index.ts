@@ -8,12 +8,14 @@ import { join } from 'node:path';
 
 const dir = import.meta.dirname;
 const only = process.argv.slice(2);
-const TOOLS = ['tune.ts', 'selfplay.ts', 'search-check.ts'];
+const TOOLS = ['tune.ts', 'selfplay.ts', 'label.ts', 'label-weights.ts', 'search-check.ts'];
 const scripts = readdirSync(dir)
   .filter((f) => f.endsWith('.ts') && f !== 'index.ts')
   // tune.ts (`npm run tune` fits the evaluation's weights) and selfplay.ts (the
   // games it fits them to: hours) are tools, not figures: they run only when named;
-  // so is search-check.ts (the search's exactness check for speed work).
+  // so are label.ts (labels those games' positions with a search's score: an hour;
+  // label-weights.ts is its table, not a script) and search-check.ts (the search's
+  // exactness check for speed work).
   .filter((f) => (only.length === 0 ? !TOOLS.includes(f) : only.some((o) => f.includes(o))))
   .sort();
 let failed = 0;

@@ -5,8 +5,10 @@
 // Each line of the output is `file b w k turn result score`: the index of the
 // input file it came from, the input line as it stood (hex bitboards, b/w,
 // Black's result) and the search's score for Black in hundredths of a man
-// (a forced win or loss as ±1500). The search is this tree's, with the
-// 4-piece endgame database and one hash table kept across the positions, so
+// (a forced win or loss as ±1500). The search is this tree's with the linear
+// table of label-weights.ts (the one the shipped labels were made with, not
+// the engine's own, which was fitted to them), the 4-piece endgame database
+// and one hash table kept across the positions, so
 // the same flags give the same file, and a run stopped part-way is a prefix of
 // the full one (--limit stops it at a count).
 //
@@ -23,6 +25,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { EGDB_PIECES, Searcher, WIN_BOUND } from '../src/engine/index.ts';
 import { loadEgdb } from '../src/engine-host/egdb-cache.ts';
+import { LABEL_WEIGHTS } from './label-weights.ts';
 
 const { values } = parseArgs({
   options: {
@@ -70,7 +73,7 @@ outer: for (const [f, file] of files.entries()) {
       kings: parseInt(k!, 16) | 0,
       turn: t === 'b' ? 'black' : 'white',
     } as const;
-    const r = searcher.search(pos, { depth, egdb });
+    const r = searcher.search(pos, { depth, egdb, weights: LABEL_WEIGHTS });
     let score = t === 'b' ? r.score : -r.score;
     if (score > WIN_BOUND) score = 1500;
     else if (score < -WIN_BOUND) score = -1500;

@@ -36,7 +36,7 @@
 //   --seed N (default 1)  --epochs N (default 400)  --lambda L (default 1e-6)  --pattern-lambda L (default 1e-9)
 //   --data FILE,FILE,… (default seed 1's two parts, and with --patterns seed 2's file)  --no-corpus
 //   --split positions|games  --json FILE (also write the named weights there, as JSON)
-//   --labels FILE,FILE,… (bench/label.ts' files instead of --data: targets from a search's score)
+//   --labels FILE,FILE,… (bench/label.ts' files instead of --data: targets from a search's score; a leading ~/ is the home folder)
 //   --mix M (the result's share of a labelled position's target, default 0.3)  --label-scale S (σ(S · score), default 0.0055)
 //   --take N,N,… (only the first N lines of each data file: a run stopped part-way is a prefix of the full one)
 
@@ -152,7 +152,7 @@ if (!(MIX >= 0 && MIX <= 1)) throw new Error(`--mix must be between 0 and 1, not
 if (!(KS > 0)) throw new Error(`--label-scale must be a positive number, not "${values['label-scale']}"`);
 if (values.labels && values.take) throw new Error('--take applies to --data files; a label file is cut with bench/label.ts --limit');
 if (values.labels)
-  for (const file of values.labels.split(',')) {
+  for (const file of values.labels.split(',').map((f) => (f.startsWith('~/') ? join(homedir(), f.slice(2)) : f))) {
     for (const line of readFileSync(file, 'utf8').split('\n')) {
       if (!line) continue;
       const [, b, w, k, , y, score] = line.split(' ');
@@ -337,7 +337,7 @@ for (const k of WEIGHT_NAMES)
 if (values.json) writeFileSync(values.json, JSON.stringify(tuned));
 if (values.write) {
   const file = resolve(import.meta.dirname, '../src/engine/eval-weights.ts');
-  const how = `bench/tune.ts --seed ${SEED} --epochs ${EPOCHS} --lambda ${LAMBDA}${values.labels ? ` --labels ${values.labels} --mix ${MIX} --label-scale ${KS}` : ''}${FIT_PATTERNS ? ` --patterns --pattern-lambda ${PATTERN_LAMBDA}` : ''}${FREEZE ? ' --freeze-named' : ''}${values.split ? ` --split ${SPLIT}` : ''}${values.take ? ` --take ${values.take}` : ''}`;
+  const how = `bench/tune.ts --seed ${SEED} --epochs ${EPOCHS} --lambda ${LAMBDA}${values.labels ? ` --labels ${values.labels.split(homedir()).join('~')} --mix ${MIX} --label-scale ${KS}` : ''}${FIT_PATTERNS ? ` --patterns --pattern-lambda ${PATTERN_LAMBDA}` : ''}${FREEZE ? ' --freeze-named' : ''}${values.split ? ` --split ${SPLIT}` : ''}${values.take ? ` --take ${values.take}` : ''}`;
   if (!FREEZE) {
     writeFileSync(file, weightsFile(tuned as unknown as Weights, how, P, K));
     console.log(`written into ${file}`);
@@ -358,7 +358,7 @@ function weightsFile(W: Weights, how: string, positions: number, k: number): str
   const lines = WEIGHT_NAMES.map((n) => `  ${n}: ${W[n]},`);
   return `// The evaluation's weights (eval.ts names them and says what each rewards;
 // \`_m\` middle game, \`_e\` ending): written by \`${how}\`
-// from ${positions} positions (the self-play games of bench/selfplay.ts' default run${values.take ? ', the first\n// lines of its two files as --take says (a prefix of the full run),' : ''}
+// from ${positions} positions (${values.labels ? "self-play positions each labelled with bench/label.ts' depth-6\n// search score (remake the files as bench/label.ts' header says)" : `the self-play games of bench/selfplay.ts' default run${values.take ? ', the first\n// lines of its two files as --take says (a prefix of the full run),' : ''}`}
 // and the corpus' games), scale K = ${k.toFixed(5)}. Rerun it rather than editing by hand.
 
 export const TUNED_WEIGHTS = {

@@ -13,22 +13,17 @@
 // position's pattern features to the tuner (`patternFeatures`) and folds the
 // tables into one flat look-up per window for the search (`foldPatterns`).
 //
-// None ship yet (eval-patterns-data.ts is empty, and a table without patterns
-// costs the search nothing). Measured against the table without them
-// (bench/engine.ts --versus, ACF ballots, both colours):
-// - fitted to the results of 4000-node self-play games (`npm run tune --
-//   --patterns`): held-out error 0.0552 → 0.0509, yet 41.7 % at 200 ms a move
-//   (+5 =22 −11), 37.5 % on the frozen named table, 47.9 % at depth 8;
-// - fitted to depth-6 search scores mixed with the results (bench/label.ts,
-//   then --labels, 30 % result): held-out error 0.0152 → 0.0129, **64.6 % at
-//   depth 8** (+21 =20 −7, 48 games: a better evaluation), but 50.0 % at
-//   200 ms (+5 =14 −5, 24 games): the search runs at 0.6–0.67× the nodes a
-//   second with them (22 windows cut out and looked up at every evaluation).
-// Cutting the windows out from each row's squares paired once (ROW_DIGITS)
-// and folding the tables into 16-bit entries gained only 1.06×: the cost is
-// the 22 look-ups in 577 KB of tables, most of them cache misses. What would
-// make them pay: keeping the sum up to date as moves are made and unmade (a
-// move touches a few windows), or fewer windows.
+// The tables that ship were fitted to depth-6 search scores mixed with the
+// game results (bench/label.ts labels self-play positions; `npm run tune --
+// --patterns --labels …`, 30 % result: the command is in the data file's
+// header). Measured against the linear table alone (bench/engine.ts --versus,
+// ACF ballots, both colours): held-out error 0.0152 → 0.0129, 64.6 % at a
+// fixed depth of 8 (+21 =20 −7, 48 games: a better evaluation). Tables fitted
+// to the results of 4000-node self-play alone predicted results better
+// (0.0552 → 0.0509) yet played worse (41.7 % at 200 ms a move): they learn the
+// players' habits. The 22 look-ups cost the search a third of its speed;
+// eval.ts makes them only when the rest of the score lies near the search's
+// window (evaluateWithin), which gives most of it back.
 
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { PATTERN_DATA } from './eval-patterns-data.ts';

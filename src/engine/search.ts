@@ -7,7 +7,7 @@
 // node count gives the same answer on every run.
 
 import { legalMoves, popcount, sameMove, sameMove as sameMove_, type Move, type Position } from '../rules/index.ts';
-import { compileWeights, evaluateCompiled, WEIGHTS, type CompiledWeights, type Weights } from './eval.ts';
+import { compileWeights, evaluateCompiled, evaluateWithin, WEIGHTS, type CompiledWeights, type Weights } from './eval.ts';
 import { generate, generateWith, jumpersOf, keyNumber, mFrom, mTo, MoveStack, Z_HI, Z_LO, Z_TURN, zobrist } from './moves.ts';
 import { EXACT, FLAG_SHIFT, LOWER, MOVE_SHIFT, TranspositionTable, UPPER } from './tt.ts';
 import { keepSearching, timeBudget } from './time.ts';
@@ -321,8 +321,8 @@ export class Searcher {
     if (depth <= 0 && !capture) {
       // The horizon: the static evaluation, unless the opponent threatens a capture (quiet's look), one look per line.
       if (this.inThreat || jumpersOf(opp, own, k, !btm) === 0 || ply >= MAX_PLY - 4) {
-        const e = evaluateCompiled(this.weights, b, w, k);
-        return btm ? e : -e;
+        // Only the side of [alpha, beta] the score falls on matters here (the patterns may be skipped: eval.ts).
+        return btm ? evaluateWithin(this.weights, b, w, k, alpha, beta) : -evaluateWithin(this.weights, b, w, k, -beta, -alpha);
       }
       return this.quiet(b, w, k, btm, hi, lo, ply, alpha, beta, sp);
     }
@@ -437,7 +437,10 @@ export class Searcher {
         beta > -WIN_BOUND &&
         beta < WIN_BOUND &&
         popcount(nb | nw) > this.egdbPieces &&
-        (btm ? 1 : -1) * evaluateCompiled(this.weights, nb, nw, nk) >= beta + PRUNE_MARGIN &&
+        (btm
+          ? evaluateWithin(this.weights, nb, nw, nk, beta + PRUNE_MARGIN - 1, beta + PRUNE_MARGIN)
+          : -evaluateWithin(this.weights, nb, nw, nk, -(beta + PRUNE_MARGIN), -(beta + PRUNE_MARGIN) + 1)) >=
+          beta + PRUNE_MARGIN &&
         (s = -this.pvs(
           nb,
           nw,
@@ -576,8 +579,8 @@ export class Searcher {
           end,
         );
       } else {
-        const e = evaluateCompiled(this.weights, nb, nw, nk);
-        s = btm ? e : -e;
+        const lo = alpha > best ? alpha : best;
+        s = btm ? evaluateWithin(this.weights, nb, nw, nk, lo, beta) : -evaluateWithin(this.weights, nb, nw, nk, -beta, -lo);
       }
       if (s > best) best = s;
       if (best >= beta) break;

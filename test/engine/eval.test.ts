@@ -1,8 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import {
+  compileWeights,
   decodePatterns,
   encodePatterns,
   evaluateBlack,
+  evaluateWithin,
+  LAZY_MARGIN,
   features,
   foldPatterns,
   PATTERN_WEIGHTS,
@@ -101,6 +104,53 @@ describe('evaluation features (what npm run tune fits)', () => {
     expect(kinged).toBeGreaterThan(1000);
   });
 
+  it('lazy about the pattern tables only far outside the window: exact inside it, on the same side outside it', () => {
+    const random = seededRandom(17);
+    // Tables with patterns (random ones, whose sums often pass the margin) and one without.
+    const tables: Weights[] = [WEIGHTS, randomTable(random, true), randomTable(random, false)];
+    let exact = 0,
+      lazy = 0;
+    const positions: { black: number; white: number; kings: number }[] = [];
+    for (const g of readPdn(corpusFile('tinsley.pdn')).games.slice(0, 10)) {
+      const replay = new Game(START);
+      try {
+        for (const n of g.moves) {
+          replay.play(n.move);
+          positions.push(replay.position);
+        }
+      } catch {
+        continue;
+      }
+    }
+    for (const W of tables) {
+      const c = compileWeights(W);
+      const named = compileWeights({ ...W, patterns: undefined });
+      for (const { black, white, kings } of positions) {
+        const full = evaluateBlack(black, white, kings, W),
+          without = evaluateBlack(black, white, kings, named.weights);
+        // A window around the score, or one a man or more away on either side, narrow or wide.
+        const at = full + Math.round((random() - 0.5) * 600),
+          lo = at - (random() < 0.5 ? 1 : Math.round(random() * 100)),
+          hi = at;
+        const r = evaluateWithin(c, black, white, kings, lo, hi);
+        if (c.patterns === null || (without + LAZY_MARGIN > lo && without - LAZY_MARGIN < hi)) {
+          expect(r).toBe(full);
+          exact++;
+        } else {
+          expect(r).toBe(without);
+          lazy++;
+          // On the window's side the full score is on, unless the patterns' sum passed the margin.
+          if (Math.abs(full - without) < LAZY_MARGIN) {
+            expect(r <= lo).toBe(full <= lo);
+            expect(r >= hi).toBe(full >= hi);
+          }
+        }
+      }
+    }
+    expect(exact).toBeGreaterThan(500);
+    expect(lazy).toBeGreaterThan(500);
+  });
+
   it('the pattern tables: both colours scored alike, stored and read back exactly', () => {
     // Turning the board round and swapping the colours negates the patterns' sum, for any tables.
     const random = seededRandom(5);
@@ -134,9 +184,10 @@ describe('evaluation features (what npm run tune fits)', () => {
     expect(decodePatterns(encodePatterns(t))).toEqual(t);
     expect(() => decodePatterns(encodePatterns(new Int16Array(3)))).toThrow(/pattern data holds 6 bytes, not the 314928/);
     expect(() => decodePatterns('not deflated')).toThrow(/pattern data does not inflate/);
-    // The shipped tables are the engine's (eval-patterns-data.ts: none yet, see eval-patterns.ts).
+    // The shipped tables are the engine's (eval-patterns-data.ts), and they are not empty.
     expect(WEIGHTS.patterns).toBe(PATTERNS);
     expect(PATTERNS).toHaveLength(PATTERN_WEIGHTS);
+    expect(PATTERNS.some((x) => x !== 0)).toBe(true);
   });
 
   it('the table is whole numbers with the man as the unit', () => {
