@@ -326,7 +326,8 @@ export class Searcher {
       }
       return this.quiet(b, w, k, btm, hi, lo, ply, alpha, beta, sp);
     }
-    if (depth < 1) depth = 1; // a pending capture: extend until the exchange is over (plies cost no depth below)
+    const horizon = depth < 1;
+    if (horizon) depth = 1; // a pending capture: extend until the exchange is over (plies cost no depth below)
     // Mate-distance pruning.
     if (alpha < -WIN + ply) alpha = -WIN + ply;
     if (beta > WIN - ply - 1) beta = WIN - ply - 1;
@@ -368,8 +369,10 @@ export class Searcher {
       if (m & 1024) s += 5e6;
       st.score[i] = s;
     }
-    // A single reply (most often a forced capture) costs no depth.
-    const ext = n === 1 ? 1 : 0;
+    // A single reply (most often a forced capture) costs no depth — above the horizon only: past it, an exchange
+    // played out to its end must not hand the side to move after it a whole ply of its own (every move searched),
+    // which had the search spend 94 % of its nodes there (nodes to depth 10 from five ballots: 5.77 M, now 0.37 M).
+    const ext = n === 1 && !horizon ? 1 : 0;
     const alpha0 = alpha;
     let bestScore = -Infinity, // -Infinity: root noise may push a lost score below −WIN
       bestIdx = 0;

@@ -21,9 +21,14 @@ describe('tactics: the shots of "Tricks, Traps and Shots" (the stated first move
   const tie = (name: string): boolean => name.includes('TTS Example 18"');
   // (Example 17 with pruning on plays the shot in another order: 32-27 31x24 22-18 13x22 for the book's
   // 22-18 13x22 32-27 31x24 — Black's replies are forced captures, the same score at every depth 10–16.)
+  // Example 11 (W:W10,28,K22:B13,K1,K29, 28-24) is an ending too, White's men going to crown while the king
+  // holds Black's two: since the search stopped giving a free ply after each exchange past its horizon, depth 14
+  // and 20 prefer 10-7 (score about +10), depth 21 and deeper find 28-24 (+86 to +190): it gets depth 22.
+  // Every other example at depth 16 (Example 16's 21-17, W:W13,21,30,K14:B6,12,25,K23, is found from depth 16).
+  const depthOf = (name: string): number => (name.includes('TTS Example 11"') ? 22 : 16);
   for (const g of games) {
     it(gameName(g), () => {
-      const r = think({ position: g.start, limits: { depth: 14 } });
+      const r = think({ position: g.start, limits: { depth: depthOf(gameName(g)) } });
       if (tie(gameName(g))) {
         const stated = -think({ position: playMove(g.start, g.moves[0]!.move), limits: { depth: 13 } }).score;
         const chosen = -think({ position: playMove(g.start, r.move!), limits: { depth: 13 } }).score;
