@@ -43,23 +43,28 @@ function randomTable(random: () => number, patterns: boolean): Weights {
   return W as unknown as Weights;
 }
 
+/** The positions of the first `games` games of tinsley.pdn (a record that does not replay stops where it fails). */
+function tinsleyPositions(games: number): { black: number; white: number; kings: number }[] {
+  const positions: { black: number; white: number; kings: number }[] = [];
+  for (const g of readPdn(corpusFile('tinsley.pdn')).games.slice(0, games)) {
+    const game = new Game(START);
+    try {
+      for (const n of g.moves) {
+        game.play(n.move);
+        positions.push(game.position);
+      }
+    } catch {
+      continue;
+    }
+  }
+  return positions;
+}
+
 describe('evaluation features (what npm run tune fits)', () => {
   it('the score is the weights times the features (blended by phase), for the current table and for other tables', () => {
     const random = seededRandom(3);
     const tables: Weights[] = [WEIGHTS, randomTable(random, false), randomTable(random, true)];
-    // The positions of the first 40 games (a record that does not replay stops where it fails).
-    const positions: { black: number; white: number; kings: number }[] = [];
-    for (const g of readPdn(corpusFile('tinsley.pdn')).games.slice(0, 40)) {
-      const game = new Game(START);
-      try {
-        for (const n of g.moves) {
-          game.play(n.move);
-          positions.push(game.position);
-        }
-      } catch {
-        continue;
-      }
-    }
+    const positions = tinsleyPositions(40);
     let checked = 0;
     for (const { black, white, kings } of positions) {
       for (const W of tables) {
@@ -110,18 +115,7 @@ describe('evaluation features (what npm run tune fits)', () => {
     const tables: Weights[] = [WEIGHTS, randomTable(random, true), randomTable(random, false)];
     let exact = 0,
       lazy = 0;
-    const positions: { black: number; white: number; kings: number }[] = [];
-    for (const g of readPdn(corpusFile('tinsley.pdn')).games.slice(0, 10)) {
-      const replay = new Game(START);
-      try {
-        for (const n of g.moves) {
-          replay.play(n.move);
-          positions.push(replay.position);
-        }
-      } catch {
-        continue;
-      }
-    }
+    const positions = tinsleyPositions(10);
     for (const W of tables) {
       const c = compileWeights(W);
       const named = compileWeights({ ...W, patterns: undefined });
