@@ -17,7 +17,7 @@
 //   --pairs K,K,…      with --levels: only these levels k (each against k−1)
 //   --ballots N        with --levels: N ballots (spread over the 156), each with both colours
 //   --speed            only the search speed (nodes/s at a fixed depth from 5 ballots)
-//   --depth D, --runs R  with the speed: the depth (default 11) and runs per position (default 3)
+//   --depth D, --runs R  with the speed: the depth (default 15) and runs per position (default 3)
 //   --baseline REF     with the speed: also the engine of git revision REF, run in turn with this
 //                      one in the same process, and the ratio (e.g. --baseline main)
 //   --versus REF       a match: this engine against git revision REF's (in-process), --games N, --ms T
@@ -327,7 +327,7 @@ async function engineMatch(): Promise<void> {
  * ratio measured side by side means anything), and the ratio is printed.
  */
 async function speed(): Promise<void> {
-  const depth = Number(values.depth ?? 11);
+  const depth = Number(values.depth ?? 15);
   const runs = Number(values.runs ?? 3);
   type ThinkFn = typeof think;
   const engines: { name: string; think: ThinkFn }[] = [];
