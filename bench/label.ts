@@ -10,7 +10,11 @@
 // the engine's own, which was fitted to them), the 4-piece endgame database
 // and one hash table kept across the positions, so
 // the same flags give the same file, and a run stopped part-way is a prefix of
-// the full one (--limit stops it at a count).
+// the full one (--limit stops it at a count). The shipped tables' label files
+// (label-d6.0-2.txt, 244,000 lines; label-d6.1-2.txt, 240,000) were made by the
+// search of c5b2328, before it stopped extending single replies past its
+// horizon: this tree's search scores them differently (the first line: −44, not
+// −79). To remake those files exactly, run this script in a checkout of c5b2328.
 //
 //   npx tsx bench/label.ts --part 0/2 --out /tmp/lab-0.txt & npx tsx bench/label.ts --part 1/2 --out /tmp/lab-1.txt
 //   --data FILE,FILE,… (default bench/tune.ts' with --patterns: seed 1's two parts and seed 2's file)
@@ -19,7 +23,7 @@
 //
 // About 145 positions a second a process at depth 6 on this machine.
 
-import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -48,6 +52,11 @@ const [K, N] = [Number(part[1]), Number(part[2])];
 const depth = Number(values.depth ?? 6);
 if (!Number.isInteger(depth) || depth < 1) throw new Error(`--depth must be a whole number of plies, not "${values.depth}"`);
 const limit = Number(values.limit ?? Infinity);
+if (!(limit === Infinity || (Number.isInteger(limit) && limit > 0)))
+  throw new Error(`--limit must be a positive whole number of positions, not "${values.limit}"`);
+if (take.some((t) => !Number.isInteger(t) || t < 0)) throw new Error(`--take must be whole numbers of lines, not "${values.take}"`);
+for (const file of files)
+  if (!existsSync(file)) throw new Error(`no self-play data at ${file}: run bench/selfplay.ts first (bench/tune.ts' header says how)`);
 if (!values.out) throw new Error('--out FILE is needed');
 const out = values.out;
 

@@ -25,8 +25,9 @@
 //
 // Strength decides whether a table stays, measured side by side:
 // `npx tsx bench/engine.ts --versus REF --games 48 --ms 200` (this tree against
-// the revision with the previous table). Pattern tables have not yet won at a
-// fixed time a move (eval-patterns.ts says what was measured), so none ship.
+// the revision with the previous table). The shipped pattern tables were
+// fitted with --labels (eval-patterns.ts says what was measured); fitted to
+// results alone they lost at a fixed time a move.
 //
 //   npx tsx bench/selfplay.ts --part 0/2 --games 6000 & npx tsx bench/selfplay.ts --part 1/2 --games 6000
 //   npm run tune                        fit, print the table and the errors
