@@ -184,7 +184,8 @@ describe('the page on the simulated board', () => {
     expect(await page.locator('#board .piece').count()).toBe(22);
     await page.click('#ng-submit');
     await waitStatus('setup');
-    expect(await page.locator('#new-game-card').getAttribute('open')).toBeNull();
+    // The card closes when the page renders the new status: wait for it (read at once it raced the render under load).
+    await expect.poll(() => page.locator('#new-game-card').getAttribute('open')).toBeNull();
     // The setup view says what to take off and what to put where.
     const setup = await status().innerText();
     expect(setup).toContain('Set up the board');
