@@ -150,7 +150,8 @@ export const ROW_DIGITS = Int32Array.from({ length: 1024 }, (_, j) => {
  * square order, Black 1 and White 2) at 2·(i·6561 + n) holds the middle game's
  * value for Black of what that window contributes (its table's entry, less the
  * turned entry where White reads it too) and the ending's value one after,
- * in 16 bits (half the memory of 32: the look-ups are what the patterns cost).
+ * in 16 bits (the look-ups are what the patterns cost: eval.ts compileWeights
+ * packs each pair into one 32-bit integer, one look-up a window).
  */
 export function foldPatterns(P: Int16Array): Int16Array {
   const F = new Int16Array(WINDOWS.length * PATTERN_ENTRIES * 2);

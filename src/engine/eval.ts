@@ -175,13 +175,29 @@ export interface CompiledWeights {
   readonly end: Int32Array;
   /** [black men, white men, black kings, white kings] × [middle, ending]: 4 × 256 sums, one per byte of a bitboard. */
   readonly bytes: readonly Int32Array[];
-  /** The same eight tables end to end (table j from 1024·j) and the scalars' weights (middle game 0–11, ending 12–23):
-   * what the evaluation reads (one typed array each: fewer checks a look-up than an array of them). */
-  readonly flat: Int32Array;
+  /** The scalars' weights, middle game 0–11 and ending 12–23 (one typed array: fewer checks a look-up than two). */
   readonly scalars: Int32Array;
+  /**
+   * The eight square tables in four, each entry both phases packed in one integer (end · 2¹⁶ + mid; see `pack`):
+   * black men, white men, black kings, white kings (table j from 1024·j). Half the look-ups; any sum
+   * of them unpacks exactly (compileWeights checks the largest sum's phases stay within ±2¹⁵).
+   */
+  readonly squares: Int32Array;
   /** The pattern tables folded per window (eval-patterns.ts foldPatterns), or null for a table without them. */
   readonly patterns: Int16Array | null;
+  /** The same, each entry's two phases packed in one integer as `squares`' (one look-up a window). */
+  readonly packedPatterns: Int32Array | null;
 }
+
+/**
+ * Two values packed as end · 2¹⁶ + mid (each within ±2¹⁵). A sum of packed
+ * values is the pack of the sums, unpacked (written out where it is used) as
+ * mid = (x << 16) >> 16 and end = (x − mid) >> 16 while both sums stay within
+ * ±2¹⁵.
+ */
+const pack = (mid: number, end: number): number => end * 65536 + mid;
+/** The largest |value| a phase of a packed sum may reach. */
+const PACKED_LIMIT = 32767;
 
 const compiled = new WeakMap<Weights, CompiledWeights>();
 
@@ -206,13 +222,37 @@ export function compileWeights(W: Weights): CompiledWeights {
       }
   const mid = Int32Array.from(SCALARS, (s) => W[`${s}_m`]),
     end = Int32Array.from(SCALARS, (s) => W[`${s}_e`]);
-  const flat = new Int32Array(8 * 1024);
-  bytes.forEach((t, j) => flat.set(t, j * 1024));
   const scalars = new Int32Array(2 * S);
   scalars.set(mid, 0);
   scalars.set(end, S);
+  const squares = new Int32Array(4 * 1024);
+  let bound = 0;
+  for (let j = 0; j < 4; j++)
+    for (let byte = 0; byte < 4; byte++) {
+      let most = 0;
+      for (let v = 0; v < 256; v++) {
+        const m = bytes[2 * j]![byte * 256 + v]!,
+          e = bytes[2 * j + 1]![byte * 256 + v]!;
+        squares[j * 1024 + byte * 256 + v] = pack(m, e);
+        most = Math.max(most, Math.abs(m), Math.abs(e));
+      }
+      bound += most;
+    }
+  if (bound > PACKED_LIMIT) throw new RangeError(`square weights too large: their sums may reach ${bound}, past the evaluation's ${PACKED_LIMIT}`);
   const patterns = W.patterns && W.patterns.some((x) => x !== 0) ? foldPatterns(W.patterns) : null;
-  const c: CompiledWeights = { weights: W, mid, end, bytes, flat, scalars, patterns };
+  let packedPatterns: Int32Array | null = null;
+  if (patterns) {
+    packedPatterns = new Int32Array(patterns.length / 2);
+    let most = 0;
+    for (let i = 0; i < packedPatterns.length; i++) packedPatterns[i] = pack(patterns[2 * i]!, patterns[2 * i + 1]!);
+    for (let win = 0; win * PATTERN_ENTRIES < packedPatterns.length; win++) {
+      let m = 0;
+      for (let n = 0; n < PATTERN_ENTRIES; n++) m = Math.max(m, Math.abs(patterns[2 * (win * PATTERN_ENTRIES + n)]!), Math.abs(patterns[2 * (win * PATTERN_ENTRIES + n) + 1]!));
+      most += m;
+    }
+    if (most > PACKED_LIMIT) throw new RangeError(`pattern weights too large: their sums may reach ${most}, past the evaluation's ${PACKED_LIMIT}`);
+  }
+  const c: CompiledWeights = { weights: W, mid, end, bytes, scalars, squares, patterns, packedPatterns };
   compiled.set(W, c);
   return c;
 }
@@ -293,41 +333,36 @@ function kingTerms(c: CompiledWeights, b: number, w: number, bk: number, wk: num
   KT[1] = w6[S + 6]! * d6 + w6[S + 9]! * d9;
 }
 
-/** The patterns' sums, middle game into PT[0], ending into PT[1]. */
-const PT = new Int32Array(2);
 /**
- * Each row's men as one byte (Black's four squares low, White's high) times 4,
- * then each window's entry from eval-patterns.ts ROW_DIGITS: a 4 rows × 2
- * window's four pairs weighted 1, 9, 81, 729; a 2-row window's two rows 1, 81.
+ * The patterns' sum, both phases packed (CompiledWeights.packedPatterns). Each
+ * row's men as one byte (Black's four squares low, White's high) read as its
+ * four eval-patterns.ts ROW_DIGITS (digit pairs a, a + 1 for a = 0…2, and the
+ * whole row) once, then each window's entry: a 4 rows × 2 window's four pairs
+ * weighted 1, 9, 81, 729; a 2-row window's two rows 1, 81.
  */
-const ROWS_SEEN = new Int32Array(8);
-function patternTerms(F: Int16Array, bm: number, wm: number): void {
-  const C = ROWS_SEEN,
+const DIGITS = new Int32Array(32);
+function patternTerms(F: Int32Array, bm: number, wm: number): number {
+  const G = DIGITS,
     Q = ROW_DIGITS;
-  for (let r = 0; r < 8; r++) C[r] = (((bm >>> (4 * r)) & 15) | (((wm >>> (4 * r)) & 15) << 4)) << 2;
-  let mid = 0,
-    end = 0,
+  for (let r = 0; r < 8; r++) {
+    const c = (((bm >>> (4 * r)) & 15) | (((wm >>> (4 * r)) & 15) << 4)) << 2;
+    G[4 * r] = Q[c]!;
+    G[4 * r + 1] = Q[c + 1]!;
+    G[4 * r + 2] = Q[c + 2]!;
+    G[4 * r + 3] = Q[c + 3]!;
+  }
+  let sum = 0,
     at = 0;
-  for (let r = 0; r < 5; r++) {
-    const c0 = C[r]!,
-      c1 = C[r + 1]!,
-      c2 = C[r + 2]!,
-      c3 = C[r + 3]!;
-    for (let a = 0; a < 3; a++) {
-      const i = at + 2 * (Q[c0 + a]! + 9 * Q[c1 + a]! + 81 * Q[c2 + a]! + 729 * Q[c3 + a]!);
-      mid += F[i]!;
-      end += F[i + 1]!;
-      at += 2 * PATTERN_ENTRIES;
+  for (let r = 0; r < 20; r += 4)
+    for (let a = r; a < r + 3; a++) {
+      sum += F[at + G[a]! + 9 * G[a + 4]! + 81 * G[a + 8]! + 729 * G[a + 12]!]!;
+      at += PATTERN_ENTRIES;
     }
+  for (let r = 3; r < 28; r += 4) {
+    sum += F[at + G[r]! + 81 * G[r + 4]!]!;
+    at += PATTERN_ENTRIES;
   }
-  for (let r = 0; r < 7; r++) {
-    const i = at + 2 * (Q[C[r]! + 3]! + 81 * Q[C[r + 1]! + 3]!);
-    mid += F[i]!;
-    end += F[i + 1]!;
-    at += 2 * PATTERN_ENTRIES;
-  }
-  PT[0] = mid;
-  PT[1] = end;
+  return sum;
 }
 
 /** popcount of a nibble (a back rank's four squares). */
@@ -371,56 +406,41 @@ export const LAZY_MARGIN = 120;
  * fourteen.
  */
 export function evaluateWithin(c: CompiledWeights, b: number, w: number, k: number, lo: number, hi: number): number {
-  const T = c.flat,
+  const T = c.squares,
     W = c.scalars;
   const bm = b & ~k,
     wm = w & ~k;
   const nbm = bits(bm),
     nwm = bits(wm);
   const empty = ~(b | w);
-  let ob = 0,
-    ow = 2048;
-  let mid =
-    T[ob + (bm & 255)]! +
-    T[ob + 256 + ((bm >>> 8) & 255)]! +
-    T[ob + 512 + ((bm >>> 16) & 255)]! +
-    T[ob + 768 + (bm >>> 24)]! -
-    (T[ow + (wm & 255)]! + T[ow + 256 + ((wm >>> 8) & 255)]! + T[ow + 512 + ((wm >>> 16) & 255)]! + T[ow + 768 + (wm >>> 24)]!);
-  ob = 1024;
-  ow = 3072;
-  let end =
-    T[ob + (bm & 255)]! +
-    T[ob + 256 + ((bm >>> 8) & 255)]! +
-    T[ob + 512 + ((bm >>> 16) & 255)]! +
-    T[ob + 768 + (bm >>> 24)]! -
-    (T[ow + (wm & 255)]! + T[ow + 256 + ((wm >>> 8) & 255)]! + T[ow + 512 + ((wm >>> 16) & 255)]! + T[ow + 768 + (wm >>> 24)]!);
+  // The square tables, both phases at once (packed: see CompiledWeights.squares).
+  let sq =
+    T[bm & 255]! +
+    T[256 + ((bm >>> 8) & 255)]! +
+    T[512 + ((bm >>> 16) & 255)]! +
+    T[768 + (bm >>> 24)]! -
+    (T[1024 + (wm & 255)]! + T[1280 + ((wm >>> 8) & 255)]! + T[1536 + ((wm >>> 16) & 255)]! + T[1792 + (wm >>> 24)]!);
   let nbk = 0,
-    nwk = 0;
+    nwk = 0,
+    mid = 0,
+    end = 0;
   if (k !== 0) {
     const bk = b & k,
       wk = w & k;
     nbk = bits(bk);
     nwk = bits(wk);
-    ob = 4096;
-    ow = 6144;
-    mid +=
-      T[ob + (bk & 255)]! +
-      T[ob + 256 + ((bk >>> 8) & 255)]! +
-      T[ob + 512 + ((bk >>> 16) & 255)]! +
-      T[ob + 768 + (bk >>> 24)]! -
-      (T[ow + (wk & 255)]! + T[ow + 256 + ((wk >>> 8) & 255)]! + T[ow + 512 + ((wk >>> 16) & 255)]! + T[ow + 768 + (wk >>> 24)]!);
-    ob = 5120;
-    ow = 7168;
-    end +=
-      T[ob + (bk & 255)]! +
-      T[ob + 256 + ((bk >>> 8) & 255)]! +
-      T[ob + 512 + ((bk >>> 16) & 255)]! +
-      T[ob + 768 + (bk >>> 24)]! -
-      (T[ow + (wk & 255)]! + T[ow + 256 + ((wk >>> 8) & 255)]! + T[ow + 512 + ((wk >>> 16) & 255)]! + T[ow + 768 + (wk >>> 24)]!);
+    sq +=
+      T[2048 + (bk & 255)]! +
+      T[2304 + ((bk >>> 8) & 255)]! +
+      T[2560 + ((bk >>> 16) & 255)]! +
+      T[2816 + (bk >>> 24)]! -
+      (T[3072 + (wk & 255)]! + T[3328 + ((wk >>> 8) & 255)]! + T[3584 + ((wk >>> 16) & 255)]! + T[3840 + (wk >>> 24)]!);
     kingTerms(c, b, w, bk, wk, empty);
-    mid += KT[0]!;
-    end += KT[1]!;
+    mid = KT[0]!;
+    end = KT[1]!;
   }
+  mid += (sq << 16) >> 16;
+  end += (sq - ((sq << 16) >> 16)) >> 16;
   const pieces = nbm + nbk + nwm + nwk;
   const d0 = nbm - nwm,
     d1 = nbk - nwk;
@@ -472,9 +492,9 @@ export function evaluateWithin(c: CompiledWeights, b: number, w: number, k: numb
   if (c.patterns !== null) {
     const named = ((mid * ph + end * (PHASE_STEPS - ph)) / PHASE_STEPS) | 0;
     if (named + LAZY_MARGIN <= lo || named - LAZY_MARGIN >= hi) return named;
-    patternTerms(c.patterns, bm, wm);
-    mid += PT[0]!;
-    end += PT[1]!;
+    const p = patternTerms(c.packedPatterns!, bm, wm);
+    mid += (p << 16) >> 16;
+    end += (p - ((p << 16) >> 16)) >> 16;
   }
   return ((mid * ph + end * (PHASE_STEPS - ph)) / PHASE_STEPS) | 0;
 }

@@ -182,6 +182,10 @@ describe('evaluation features (what npm run tune fits)', () => {
     expect(WEIGHTS.patterns).toBe(PATTERNS);
     expect(PATTERNS).toHaveLength(PATTERN_WEIGHTS);
     expect(PATTERNS.some((x) => x !== 0)).toBe(true);
+    // The evaluation sums both phases in one packed integer: tables whose sums could pass ±32767 are refused.
+    const big = new Int16Array(PATTERN_WEIGHTS).fill(3000, 0, PATTERN_WEIGHTS / 2); // every window's entries ±3000 (0 if self-symmetric)
+    expect(() => compileWeights({ ...WEIGHTS, patterns: big })).toThrow(/pattern weights too large: their sums may reach \d+/);
+    expect(() => compileWeights({ ...WEIGHTS, kingOn5_m: 20000 })).toThrow(/square weights too large: their sums may reach \d+/);
   });
 
   it('the table is whole numbers with the man as the unit', () => {
