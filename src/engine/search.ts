@@ -9,7 +9,7 @@
 import { legalMoves, popcount, sameMove, sameMove as sameMove_, type Move, type Position } from '../rules/index.ts';
 import { compileWeights, evaluateCompiled, evaluateWithin, WEIGHTS, type CompiledWeights, type Weights } from './eval.ts';
 import { generate, generateWith, jumpersOf, keyNumber, mFrom, mTo, MoveStack, Z_HI, Z_LO, Z_TURN, zobrist } from './moves.ts';
-import { EXACT, FLAG_SHIFT, LOWER, MOVE_SHIFT, TranspositionTable, UPPER } from './tt.ts';
+import { DEPTH_MASK, EXACT, FLAG_SHIFT, LOWER, MOVE_SHIFT, SCORE_SHIFT, TranspositionTable, UPPER } from './tt.ts';
 import { keepSearching, timeBudget } from './time.ts';
 import { WIN_BASE, type EndgameProbe } from './egdb.ts';
 import { capMaskOf, extendWithEgdb, movesOf } from './line.ts';
@@ -337,10 +337,10 @@ export class Searcher {
     const slot = tt.probe(tlo, thi);
     if (slot >= 0) {
       // The entry's words read here (tt.ts's layout): calls to its accessors would not be inlined.
-      const meta = tt.data[slot + 3]!;
-      hashMove = (meta >>> MOVE_SHIFT) & 255;
-      if (!isPv && (meta & 255) - 128 >= depth) {
-        let s = tt.data[slot + 2]!;
+      const meta = tt.data[slot + 1]!;
+      hashMove = (meta >>> MOVE_SHIFT) & 31;
+      if (!isPv && (meta & DEPTH_MASK) >= depth) {
+        let s = meta >> SCORE_SHIFT;
         s = s >= WIN_BOUND ? s - ply : s <= -WIN_BOUND ? s + ply : s; // a forced result, counted from the root
         const f = (meta >>> FLAG_SHIFT) & 3;
         if (f === EXACT || (f === LOWER && s >= beta) || (f === UPPER && s <= alpha)) return s;
