@@ -238,7 +238,8 @@ export function compileWeights(W: Weights): CompiledWeights {
       }
       bound += most;
     }
-  if (bound > PACKED_LIMIT) throw new RangeError(`square weights too large: their sums may reach ${bound}, past the evaluation's ${PACKED_LIMIT}`);
+  if (bound > PACKED_LIMIT)
+    throw new RangeError(`square weights too large: their sums may reach ${bound}, past the evaluation's ${PACKED_LIMIT}`);
   const patterns = W.patterns && W.patterns.some((x) => x !== 0) ? foldPatterns(W.patterns) : null;
   let packedPatterns: Int32Array | null = null;
   if (patterns) {
@@ -247,10 +248,12 @@ export function compileWeights(W: Weights): CompiledWeights {
     for (let i = 0; i < packedPatterns.length; i++) packedPatterns[i] = pack(patterns[2 * i]!, patterns[2 * i + 1]!);
     for (let win = 0; win * PATTERN_ENTRIES < packedPatterns.length; win++) {
       let m = 0;
-      for (let n = 0; n < PATTERN_ENTRIES; n++) m = Math.max(m, Math.abs(patterns[2 * (win * PATTERN_ENTRIES + n)]!), Math.abs(patterns[2 * (win * PATTERN_ENTRIES + n) + 1]!));
+      for (let n = 0; n < PATTERN_ENTRIES; n++)
+        m = Math.max(m, Math.abs(patterns[2 * (win * PATTERN_ENTRIES + n)]!), Math.abs(patterns[2 * (win * PATTERN_ENTRIES + n) + 1]!));
       most += m;
     }
-    if (most > PACKED_LIMIT) throw new RangeError(`pattern weights too large: their sums may reach ${most}, past the evaluation's ${PACKED_LIMIT}`);
+    if (most > PACKED_LIMIT)
+      throw new RangeError(`pattern weights too large: their sums may reach ${most}, past the evaluation's ${PACKED_LIMIT}`);
   }
   const c: CompiledWeights = { weights: W, mid, end, bytes, scalars, squares, patterns, packedPatterns };
   compiled.set(W, c);

@@ -10,7 +10,7 @@ import { mulberry32u } from '../../src/common/prng.ts';
 /** Keys that fall in one bucket of a table of 2^bits entries (the same low bits of lo). */
 function sameBucket(t: TranspositionTable, n: number, seed: number): [number, number][] {
   const next = mulberry32u(seed);
-  return Array.from({ length: n }, () => [((next() & ~t.mask) | 5) | 0, next() | 0] as [number, number]);
+  return Array.from({ length: n }, () => [(next() & ~t.mask) | 5 | 0, next() | 0] as [number, number]);
 }
 
 describe('transposition table', () => {
@@ -35,7 +35,12 @@ describe('transposition table', () => {
       const slot = t.probe(e.lo, e.hi);
       if (slot < 0) continue; // replaced in a full bucket
       found++;
-      expect([t.depth(slot), t.flag(slot), t.score(slot), t.move(slot)]).toEqual([e.depth, e.flag, e.score, e.move > MAX_TT_MOVE ? 0 : e.move]);
+      expect([t.depth(slot), t.flag(slot), t.score(slot), t.move(slot)]).toEqual([
+        e.depth,
+        e.flag,
+        e.score,
+        e.move > MAX_TT_MOVE ? 0 : e.move,
+      ]);
     }
     // 3000 keys in 65536 entries: almost all stay.
     expect(found).toBeGreaterThan(2990);
