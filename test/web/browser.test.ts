@@ -531,7 +531,8 @@ describe('the page, second edition', () => {
       // With the token, the same page controls the game.
       await p2.goto(`${other.url}?token=ro-test-token`);
       await p2.waitForSelector('#b-hand-setup', { timeout: WAIT });
-      expect(await p2.locator('#forms').isVisible()).toBe(true);
+      // (#forms shows on the render after the controls: read once, it raced that render under a full suite's load.)
+      await expect.poll(() => p2.locator('#forms').isVisible(), { timeout: WAIT }).toBe(true);
     } finally {
       await p2.close();
       await other.close();
