@@ -8,14 +8,15 @@ import { join } from 'node:path';
 
 const dir = import.meta.dirname;
 const only = process.argv.slice(2);
-const TOOLS = ['tune.ts', 'selfplay.ts', 'label.ts', 'label-weights.ts', 'search-check.ts'];
+const TOOLS = ['tune.ts', 'selfplay.ts', 'label.ts', 'label-weights.ts', 'search-check.ts', 'yardstick.ts'];
 const scripts = readdirSync(dir)
   .filter((f) => f.endsWith('.ts') && f !== 'index.ts')
   // tune.ts (`npm run tune` fits the evaluation's weights) and selfplay.ts (the
   // games it fits them to: hours) are tools, not figures: they run only when named;
   // so are label.ts (labels those games' positions with a search's score: an hour;
-  // label-weights.ts is its table, not a script) and search-check.ts (the search's
-  // exactness check for speed work).
+  // label-weights.ts is its table, not a script), search-check.ts (the search's
+  // exactness check for speed work) and yardstick.ts (nodes/s beside another
+  // engine's: it needs one built from ../shared/opponents).
   .filter((f) => (only.length === 0 ? !TOOLS.includes(f) : only.some((o) => f.includes(o))))
   .sort();
 let failed = 0;
