@@ -168,45 +168,58 @@ function scalarTerms(b: number, w: number, k: number): number {
   return pieces;
 }
 
-/** A weight table made ready for evaluation: the scalars' weights as arrays, the square tables by byte. */
+/** A weight table made ready for evaluation: the scalars' weights as one array, the square and pattern tables packed. */
 export interface CompiledWeights {
   readonly weights: Weights;
-  readonly mid: Int32Array;
-  readonly end: Int32Array;
-  /** [black men, white men, black kings, white kings] × [middle, ending]: 4 × 256 sums, one per byte of a bitboard. */
-  readonly bytes: readonly Int32Array[];
   /** The scalars' weights, middle game 0–11 and ending 12–23 (one typed array: fewer checks a look-up than two). */
   readonly scalars: Int32Array;
   /**
-   * The eight square tables in four, each entry both phases packed in one integer (end · 2¹⁶ + mid; see `pack`):
-   * black men, white men, black kings, white kings (table j from 1024·j). Half the look-ups; any sum
-   * of them unpacks exactly (compileWeights checks the largest sum's phases stay within ±2¹⁵).
+   * The square tables as per-byte sums (a side's pieces sum in four look-ups), each entry both phases packed in one
+   * integer (end · 2¹⁶ + mid; see `packTable`): black men, white men, black kings, white kings (table j from 1024·j).
    */
   readonly squares: Int32Array;
-  /** The pattern tables folded per window (eval-patterns.ts foldPatterns), or null for a table without them. */
-  readonly patterns: Int16Array | null;
-  /** The same, each entry's two phases packed in one integer as `squares`' (one look-up a window). */
-  readonly packedPatterns: Int32Array | null;
+  /** The pattern tables folded per window (eval-patterns.ts foldPatterns) and packed the same way, or null for a table without them. */
+  readonly patterns: Int32Array | null;
 }
 
-/**
- * Two values packed as end · 2¹⁶ + mid (each within ±2¹⁵). A sum of packed
- * values is the pack of the sums, unpacked (written out where it is used) as
- * mid = (x << 16) >> 16 and end = (x − mid) >> 16 while both sums stay within
- * ±2¹⁵.
- */
-const pack = (mid: number, end: number): number => end * 65536 + mid;
 /** The largest |value| a phase of a packed sum may reach. */
 const PACKED_LIMIT = 32767;
 
+/**
+ * Entries packed two phases to an integer, end · 2¹⁶ + mid. A sum of packed
+ * values is the pack of the sums, unpacked (written out where it is used) as
+ * mid = (x << 16) >> 16 and end = (x − mid) >> 16 while both sums stay within
+ * ±2¹⁵: so the evaluation sums one look-up from each group of `group`
+ * entries, and a table whose groups' largest values could add up past that
+ * is refused.
+ */
+function packTable(what: string, length: number, group: number, midOf: (i: number) => number, endOf: (i: number) => number): Int32Array {
+  const out = new Int32Array(length);
+  let bound = 0;
+  for (let g = 0; g < length; g += group) {
+    let most = 0;
+    for (let i = g; i < g + group; i++) {
+      const m = midOf(i),
+        e = endOf(i);
+      out[i] = e * 65536 + m;
+      most = Math.max(most, Math.abs(m), Math.abs(e));
+    }
+    bound += most;
+  }
+  if (bound > PACKED_LIMIT)
+    throw new RangeError(`${what} weights too large: their sums may reach ${bound}, past the evaluation's ${PACKED_LIMIT}`);
+  return out;
+}
+
 const compiled = new WeakMap<Weights, CompiledWeights>();
 
-/** The square tables as per-byte sums (a side's pieces sum in four look-ups) and the scalars as arrays. */
+/** The square tables as per-byte sums, packed, the scalars as one array, the pattern tables folded and packed. */
 export function compileWeights(W: Weights): CompiledWeights {
   const seen = compiled.get(W);
   if (seen) return seen;
   const sq = (kind: 'manOn' | 'kingOn', blackIndex: number, phase: Phase): number =>
     kind === 'manOn' && blackIndex > 27 ? 0 : W[`${kind}${blackIndex + 1}_${phase}` as WeightName];
+  // [black men, white men, black kings, white kings] × [middle, ending]: 4 × 256 sums, one per byte of a bitboard.
   const bytes: Int32Array[] = [];
   for (const kind of ['manOn', 'kingOn'] as const)
     for (const black of [true, false])
@@ -220,42 +233,29 @@ export function compileWeights(W: Weights): CompiledWeights {
           }
         bytes.push(t);
       }
-  const mid = Int32Array.from(SCALARS, (s) => W[`${s}_m`]),
-    end = Int32Array.from(SCALARS, (s) => W[`${s}_e`]);
+  const squares = packTable(
+    'square',
+    4 * 1024,
+    256,
+    (i) => bytes[2 * (i >> 10)]![i & 1023]!,
+    (i) => bytes[2 * (i >> 10) + 1]![i & 1023]!,
+  );
   const scalars = new Int32Array(2 * S);
-  scalars.set(mid, 0);
-  scalars.set(end, S);
-  const squares = new Int32Array(4 * 1024);
-  let bound = 0;
-  for (let j = 0; j < 4; j++)
-    for (let byte = 0; byte < 4; byte++) {
-      let most = 0;
-      for (let v = 0; v < 256; v++) {
-        const m = bytes[2 * j]![byte * 256 + v]!,
-          e = bytes[2 * j + 1]![byte * 256 + v]!;
-        squares[j * 1024 + byte * 256 + v] = pack(m, e);
-        most = Math.max(most, Math.abs(m), Math.abs(e));
-      }
-      bound += most;
-    }
-  if (bound > PACKED_LIMIT)
-    throw new RangeError(`square weights too large: their sums may reach ${bound}, past the evaluation's ${PACKED_LIMIT}`);
-  const patterns = W.patterns && W.patterns.some((x) => x !== 0) ? foldPatterns(W.patterns) : null;
-  let packedPatterns: Int32Array | null = null;
-  if (patterns) {
-    packedPatterns = new Int32Array(patterns.length / 2);
-    let most = 0;
-    for (let i = 0; i < packedPatterns.length; i++) packedPatterns[i] = pack(patterns[2 * i]!, patterns[2 * i + 1]!);
-    for (let win = 0; win * PATTERN_ENTRIES < packedPatterns.length; win++) {
-      let m = 0;
-      for (let n = 0; n < PATTERN_ENTRIES; n++)
-        m = Math.max(m, Math.abs(patterns[2 * (win * PATTERN_ENTRIES + n)]!), Math.abs(patterns[2 * (win * PATTERN_ENTRIES + n) + 1]!));
-      most += m;
-    }
-    if (most > PACKED_LIMIT)
-      throw new RangeError(`pattern weights too large: their sums may reach ${most}, past the evaluation's ${PACKED_LIMIT}`);
-  }
-  const c: CompiledWeights = { weights: W, mid, end, bytes, scalars, squares, patterns, packedPatterns };
+  SCALARS.forEach((name, i) => {
+    scalars[i] = W[`${name}_m`];
+    scalars[S + i] = W[`${name}_e`];
+  });
+  const folded = W.patterns && W.patterns.some((x) => x !== 0) ? foldPatterns(W.patterns) : null;
+  const patterns = folded
+    ? packTable(
+        'pattern',
+        folded.length / 2,
+        PATTERN_ENTRIES,
+        (i) => folded[2 * i]!,
+        (i) => folded[2 * i + 1]!,
+      )
+    : null;
+  const c: CompiledWeights = { weights: W, scalars, squares, patterns };
   compiled.set(W, c);
   return c;
 }
@@ -337,7 +337,7 @@ function kingTerms(c: CompiledWeights, b: number, w: number, bk: number, wk: num
 }
 
 /**
- * The patterns' sum, both phases packed (CompiledWeights.packedPatterns). Each
+ * The patterns' sum, both phases packed (CompiledWeights.patterns). Each
  * row's men as one byte (Black's four squares low, White's high) read as its
  * four eval-patterns.ts ROW_DIGITS (digit pairs a, a + 1 for a = 0…2, and the
  * whole row) once, then each window's entry: a 4 rows × 2 window's four pairs
@@ -402,11 +402,11 @@ export const LAZY_MARGIN = 120;
  * score without them is LAZY_MARGIN or more below lo or above hi, that score is
  * returned as it is (it lies on the same side of the window as the full one
  * but for a pattern sum past the margin). Inside, or without patterns, the
- * score is exactly evaluateCompiled's. Most of a search's horizon positions
- * are far outside its window (a piece up or down): 93 % at this margin from
- * the bench's ballots (depth 9, measured before the search stopped giving a
- * free ply past its horizon), so the 22 look-ups are made for about one in
- * fourteen.
+ * score is exactly evaluateCompiled's. Many of a search's horizon positions
+ * are far outside its window (a piece up or down): the 22 look-ups are made
+ * at 46 % of the evaluations (1.46 M of 3.17 M, ten bench ballots searched to
+ * depth 14); before the search stopped giving a free ply past its horizon
+ * (0215b3d), at 7 % (bench ballots, depth 9).
  */
 export function evaluateWithin(c: CompiledWeights, b: number, w: number, k: number, lo: number, hi: number): number {
   const T = c.squares,
@@ -495,7 +495,7 @@ export function evaluateWithin(c: CompiledWeights, b: number, w: number, k: numb
   if (c.patterns !== null) {
     const named = ((mid * ph + end * (PHASE_STEPS - ph)) / PHASE_STEPS) | 0;
     if (named + LAZY_MARGIN <= lo || named - LAZY_MARGIN >= hi) return named;
-    const p = patternTerms(c.packedPatterns!, bm, wm);
+    const p = patternTerms(c.patterns, bm, wm);
     mid += (p << 16) >> 16;
     end += (p - ((p << 16) >> 16)) >> 16;
   }
