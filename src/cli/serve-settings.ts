@@ -13,6 +13,7 @@ import { FenError, parseFen, BALLOTS, type Color } from '../rules/index.ts';
 import { ELEVEN_MAN_COUNT } from '../rules/eleven-man.ts';
 import type { GameSettings, ServiceOptions, StartPosition } from '../server/service.ts';
 import { SERVE_USAGE } from './usage.ts';
+import { parseBoardSpec } from '../sensors/open.ts';
 import { parse, UsageError } from './args.ts';
 
 type Kind = 'string' | 'boolean' | 'number';
@@ -232,8 +233,11 @@ function layer(
 function checkBoards(s: Found): string[] {
   const specs = (s.str('board') ?? 'auto').split(',').map((b) => b.trim());
   for (const board of specs)
-    if (!/^(auto|emulator|sim(:-?\d+)?|serial(:.+)?|firmata:.+|\/.+|COM\d+)$/i.test(board))
-      s.bad('board', `"${board}" is not a board (auto, sim[:SEED], serial[:PATH], firmata:PATH, emulator)`);
+    try {
+      parseBoardSpec(board);
+    } catch (e) {
+      s.bad('board', (e as Error).message);
+    }
   if (specs.length > 1 && specs.includes('emulator') && specs.filter((b) => b === 'emulator').length > 1)
     s.bad('board', 'only one emulated board can run at a time');
   return specs;

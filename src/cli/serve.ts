@@ -22,8 +22,9 @@ Runs the companion: reads the board, follows the game, serves the page.
 
 Board and server
   --board SPEC          auto (default: every Crownhead board on USB, else the simulated board),
-                        sim[:SEED], serial[:PATH], firmata:PATH, emulator; give it once per
-                        board to follow several (club mode)
+                        sim[:SEED], sim:NAME[:SEED] (a simulated board with its own id, e.g.
+                        two stations on one machine: sim:NORTH, sim:SOUTH), serial[:PATH],
+                        firmata:PATH, emulator; give it once per board to follow several (club mode)
   --sim-boards N        add N simulated boards (SIM-1 … SIM-N): club mode for demos and tests
   --public-watch        club mode: the spectators' page (/watch) and the broadcast
                         (/broadcast.pdn) need no token

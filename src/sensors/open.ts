@@ -3,7 +3,8 @@
 //   "serial" | "serial:<path>" a Crownhead board (auto-detected, or on that port)
 //   "firmata:<path>"          a StandardFirmata board on that port
 //   "emulator"                the simavr-emulated firmware (firmware/build/crownhead-emu)
-//   "sim" | "sim:<seed>"      the simulated board on the real-time clock
+//   "sim" | "sim:<seed>"      the simulated board on the real-time clock (board SIM)
+//   "sim:<name>[:<seed>]"     a simulated board with its own id (two stations on one machine)
 // Each driver is imported only when its spec is chosen, so a simulated board
 // never loads serialport and only a Firmata board loads johnny-five.
 
@@ -12,8 +13,20 @@ import type { SerialBinding } from './line-port.ts';
 import type { BoardIdentity } from './protocol.ts';
 import { BoardNotFoundError, type BoardSource } from './source.ts';
 
-/** Checks a spec and says what is wrong with it, without loading any driver. */
-function parseSpec(spec: string): { kind: 'serial' | 'firmata' | 'emulator' | 'sim'; path?: string; seed?: number } {
+/** A board spec, checked: which driver, and its argument. */
+export type BoardSpec =
+  | { kind: 'serial'; path?: string }
+  | { kind: 'firmata'; path: string }
+  | { kind: 'emulator' }
+  /** `name` when the spec gave one (the board's id); `seed` when it gave one */
+  | { kind: 'sim'; name?: string; seed?: number };
+
+export const BOARD_SPECS = 'auto, serial[:PATH], firmata:PATH, emulator, sim[:SEED], sim:NAME[:SEED]';
+const BOARD_ID = /^[A-Za-z0-9_-]{1,16}$/;
+const INTEGER = /^-?\d+$/;
+
+/** Checks a spec and says what is wrong with it (a RangeError naming the problem), without loading any driver. */
+export function parseBoardSpec(spec: string): BoardSpec {
   const [scheme, ...rest] = spec.split(':');
   const arg = rest.join(':');
   switch (scheme) {
@@ -25,19 +38,42 @@ function parseSpec(spec: string): { kind: 'serial' | 'firmata' | 'emulator' | 's
       return { kind: 'firmata', path: arg };
     case 'emulator':
       return { kind: 'emulator' };
-    case 'sim': {
-      const seed = arg ? Number(arg) : 1;
-      if (!Number.isInteger(seed)) throw new RangeError(`sim seed "${arg}" is not an integer`);
-      return { kind: 'sim', seed };
-    }
+    case 'sim':
+      return parseSim(rest);
     default:
       if (spec.startsWith('/') || /^COM\d+$/i.test(spec)) return { kind: 'serial', path: spec };
-      throw new RangeError(`unknown board "${spec}" (auto, serial[:path], firmata:path, emulator, sim[:seed])`);
+      throw new RangeError(`"${spec}" is not a board (${BOARD_SPECS})`);
   }
 }
 
+/** sim, sim:SEED, sim:NAME, sim:NAME:SEED — a name is a board id that is not a number. */
+function parseSim(parts: string[]): BoardSpec {
+  if (parts.length === 0) return { kind: 'sim' };
+  const seedOf = (t: string) => {
+    if (!INTEGER.test(t) || !Number.isSafeInteger(Number(t))) throw new RangeError(`sim seed "${t}" is not an integer`);
+    return Number(t);
+  };
+  const [first, second, ...more] = parts as [string, ...string[]];
+  if (more.length) throw new RangeError(`sim:${parts.join(':')}: too many parts (sim:NAME:SEED at most)`);
+  if (second === undefined && (INTEGER.test(first) || /^-?\d*\.?\d+(e\d+)?$/i.test(first))) return { kind: 'sim', seed: seedOf(first) };
+  if (!BOARD_ID.test(first))
+    throw new RangeError(
+      first === ''
+        ? 'sim: needs a name or a seed after the colon (sim:NORTH, sim:7)'
+        : `sim board name "${first}" is not 1–16 of A–Z a–z 0–9 _ -`,
+    );
+  return second === undefined ? { kind: 'sim', name: first, seed: nameSeed(first) } : { kind: 'sim', name: first, seed: seedOf(second) };
+}
+
+/** A named board's own noise and hands (two named boards never share a seed by default): FNV-1a of the name. */
+function nameSeed(name: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < name.length; i++) h = Math.imul(h ^ name.charCodeAt(i), 0x01000193);
+  return (h >>> 0) % 1_000_000;
+}
+
 export async function createBoardSource(spec = 'auto'): Promise<BoardSource> {
-  const s = parseSpec(spec);
+  const s = parseBoardSpec(spec);
   switch (s.kind) {
     case 'serial':
       return new (await import('./serial.ts')).SerialBoardSource({ path: s.path });
@@ -46,7 +82,7 @@ export async function createBoardSource(spec = 'auto'): Promise<BoardSource> {
     case 'emulator':
       return new (await import('./emulator.ts')).EmulatorBoardSource();
     case 'sim':
-      return new (await import('./sim/board.ts')).SimBoard({ clock: 'real', seed: s.seed!, startPosition: true });
+      return new (await import('./sim/board.ts')).SimBoard({ clock: 'real', seed: s.seed ?? 1, startPosition: true, id: s.name });
   }
 }
 
@@ -95,7 +131,8 @@ export type SerialTuning = HandshakeOptions & {
  * Crownhead board on USB (and, alone with nothing found, falls back to one
  * simulated board as a single board does); "serial:PATH" opens that port;
  * "sim[:SEED]" and `simBoards` add simulated boards, numbered SIM-1, SIM-2 …
- * (stable ids, so their games folders are found again after a restart).
+ * (stable ids, so their games folders are found again after a restart);
+ * "sim:NAME[:SEED]" adds one with that id.
  * Every serial source follows its board by id (a board plugged back into
  * another port keeps its game). Two boards with one id are refused: their
  * games would share a folder. On any failure the boards already opened are
@@ -104,16 +141,16 @@ export type SerialTuning = HandshakeOptions & {
 export async function openBoardSources(specs: readonly string[], opts: OpenManyOptions = {}): Promise<OpenedSource[]> {
   const opened: OpenedSource[] = [];
   let sims = 0;
-  const addSim = async (seed?: number) => {
+  const addSim = async (seed?: number, name?: string) => {
     sims++;
     const { SimBoard } = await import('./sim/board.ts');
-    const source = new SimBoard({ clock: 'real', seed: seed ?? sims, startPosition: true, id: `SIM-${sims}` });
+    const source = new SimBoard({ clock: 'real', seed: seed ?? sims, startPosition: true, id: name ?? `SIM-${sims}` });
     opened.push({ source, identity: await source.open() });
   };
   try {
     for (const spec of specs) {
-      const s = parseSpec(spec);
-      if (s.kind === 'sim') await addSim(spec.includes(':') ? s.seed : undefined);
+      const s = parseBoardSpec(spec);
+      if (s.kind === 'sim') await addSim(s.seed, s.name);
       else if (s.kind === 'serial') await openSerial(s.path, spec === 'auto' ? 'all' : 'one', opened, opts);
       else opened.push(await openBoardSource(spec));
     }

@@ -32,7 +32,7 @@ import { boardSummary, type BoardMeta } from './summary.ts';
 import type { BoardSummary } from '../protocol/v1.ts';
 
 export interface BoardOptions {
-  /** board spec: auto | sim[:seed] | serial[:path] | firmata:path | emulator (default auto) */
+  /** board spec: auto | sim[:seed] | sim:name[:seed] | serial[:path] | firmata:path | emulator (default auto) */
   spec?: string;
   /** an already made source (tests inject a SimBoard on the manual clock); opened here if it is not */
   source?: BoardSource;

@@ -69,6 +69,8 @@ describe('serve settings', () => {
       /--sim-boards: the number of simulated boards must be a whole number from 0 to 64, not "many"/,
     );
     expect(() => settings(['--board', 'sim', '--board', 'nonsense'])).toThrow(/--board: "nonsense" is not a board/);
+    expect(settings(['--board', 'sim:NORTH']).options).toMatchObject({ board: { spec: 'sim:NORTH' } });
+    expect(() => settings(['--board', 'sim:north pole'])).toThrow(/--board: sim board name "north pole" is not 1–16 of/);
     expect(() => settings(['--sim-boards', '2', '--record', 'r.rec'])).toThrow(/--record: recording follows one board/);
   });
 
