@@ -14,16 +14,20 @@ const HELP = `${STATION_USAGE}
 Runs one board as "crownhead serve" does (its page, its journal: the games are
 saved here first) and reports it to a hub over MQTT: its status, every move of
 every game, alerts and clocks. After a disconnect it sends again everything
-the hub has not acknowledged. It runs only commands signed by its hub.
+the hub has not acknowledged. It speaks with its own key (made on the first
+start, kept in the games folder as station-key.pem) and pairs with the hub
+once, with the pairing secret; from then on it runs only commands sealed by
+that hub. A board another station already reports is refused, naming both.
 
 Hub
   --hub mqtt://HOST:PORT   the hub's broker (crownhead hub prints it; or Mosquitto's)
-  --hub-secret SECRET      the pairing secret (crownhead hub prints it): commands not
-                           signed with it are refused
+  --hub-secret SECRET      the pairing secret (crownhead hub prints it): proves this
+                           station may join, and that the hub answering is this hub
   --hub-user NAME, --hub-password PASSWORD   a broker login (Mosquitto password file)
   --mqtt-version 3.1.1|5   (default 3.1.1; 5 adds a session expiry of one day)
 
-A game between two boards far apart (both stations on one broker, one secret)
+A game between two boards far apart (both stations on one broker, one secret;
+each pins the other's key the first time it sees its claim)
   --opponent BOARD_ID      the other station's board: its player's moves are shown
                            here, by name, to carry out on this board
   --opponent-side SIDE     the side the far player takes (black or white)
@@ -70,8 +74,20 @@ export async function stationCommand(argv: string[], io: Io): Promise<number> {
   const board = station.service.board.identity.id;
   station.client.on('connect', () => logger.info({ hub: url, board }, `reporting board ${board} to the hub at ${url}`));
   logger.info({ url: station.service.url }, `Crownhead station is ready: board ${board}, its page at ${station.service.url}`);
-  process.stderr.write(`Crownhead station: board ${board}, page ${station.service.url}, hub ${url}\n`);
-  return untilSignal(() => station.close());
+  process.stderr.write(
+    `Crownhead station: board ${board} (key ${station.publisher.identity.fingerprint}), page ${station.service.url}, hub ${url}\n`,
+  );
+  // Another station holds this board: said once, and this one stops (never a reconnect loop).
+  const refused = new Promise<number>((resolveExit) =>
+    station.publisher.onRefused((e) => {
+      io.err(`crownhead station: ${e.message}`);
+      void station.close().then(
+        () => resolveExit(1),
+        () => resolveExit(1),
+      );
+    }),
+  );
+  return Promise.race([untilSignal(() => station.close()), refused]);
 }
 
 /** Runs until SIGINT/SIGTERM, then stops (a second signal exits at once). */

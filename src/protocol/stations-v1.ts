@@ -7,8 +7,9 @@
 //                 journal record of a game with its sequence number, QoS 1),
 //                 alert, clock, answer (a command's outcome).
 // Hub → station:  ack (retained: how many records of which game the hub has
-//                 applied), cmd (signed: HMAC-SHA256 of the body with the
-//                 pairing secret, a nonce and the time against replay).
+//                 applied), cmd (a command or a request to send records again).
+// Every payload travels sealed with its sender's key (src/stations/envelope.ts);
+// the pairing messages are src/stations/pairing.ts's.
 //
 // A journal record travels as the station's journal wrote it (the record's
 // own check is storage's `entryProblem`, applied by src/stations/messages.ts).
@@ -68,16 +69,6 @@ export type StationEntry = z.infer<typeof StationEntry>;
 /** The hub has applied records 0..next-1 of this game (retained, per board). */
 export const HubAck = z.object({ v: z.literal(1), gameId: id(), next: count() });
 export type HubAck = z.infer<typeof HubAck>;
-
-/** A signed command envelope: `body` is the JSON text of a CommandBody, `sig` hex HMAC-SHA256 over `nonce.at.body`. */
-export const SignedCommand = z.object({
-  v: z.literal(1),
-  nonce: z.string().check(z.minLength(8), z.maxLength(64)),
-  at: int(),
-  body: z.string().check(z.maxLength(16 * 1024)),
-  sig: z.string().check(z.regex(/^[0-9a-f]{64}$/)),
-});
-export type SignedCommand = z.infer<typeof SignedCommand>;
 
 /** What the hub asks a station: records it is missing, or a player's / the arbiter's command. */
 export const CommandBody = z.discriminatedUnion('kind', [

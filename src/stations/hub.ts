@@ -1,10 +1,14 @@
 // The hub: club mode (src/server/club.ts) whose boards are stations. It
-// follows every board under crownhead/v1/boards/+ on the broker: a station's
-// status makes its board (a RemoteBoard in a room of the club, joining the
+// follows every board under crownhead/v1/boards/+ on the broker. A board
+// exists only once a station has paired it (pairing.ts: its claim proven with
+// the pairing secret, its key pinned in stations.json); from then on only
+// messages sealed with that key count (envelope.ts), each newer than the last
+// (retained ones aside): anything else is dropped, counted and shown per
+// board. A paired board is a RemoteBoard in a room of the club (joining the
 // running service if it appears later); the station's records go through the
 // board's Mirror (exactly once, in order, journalled in the hub's own folder);
 // the hub acknowledges (retained), asks for gaps, and sends the players' and
-// the arbiter's commands to the station signed with the pairing secret. A hub
+// the arbiter's commands to the station sealed with its own key. A hub
 // restart rebuilds each board from its own journal, then the retained state
 // and the stations' republishing fill in what it missed.
 
@@ -18,14 +22,26 @@ import { startService, type Service, type ServiceOptions } from '../server/servi
 import type { Room } from '../server/room.ts';
 import type { Command } from '../protocol/v1.ts';
 import type { CommandAnswer, CommandBody } from '../protocol/stations-v1.ts';
-import { allBoards, boardTopic, parseTopic, type StationTopic } from './topics.ts';
-import { makeStationMessage, parseStationMessage, type TopicMessages } from './messages.ts';
-import { signCommand } from './signing.ts';
+import type { IPublishPacket } from 'mqtt';
+import { allBoards, boardTopic, type StationTopic } from './topics.ts';
+import { readMessage, sealMessage, type Received, type TopicMessages } from './messages.ts';
 import { RemoteBoard } from './remote.ts';
+import { loadIdentity, type Identity } from './identity.ts';
+import { Counter } from './envelope.ts';
+import { PairingRegistry, describeStation, pairChecks, pairedProof } from './pairing.ts';
 import { Mirror } from './mirror.ts';
 import { openLink, type LinkOptions } from './link.ts';
 
-const FOLLOWED: StationTopic[] = ['status', 'game', 'entries', 'answer', 'alerts'];
+const FOLLOWED: StationTopic[] = ['pair', 'status', 'game', 'entries', 'answer', 'alerts'];
+
+/** Messages the hub dropped for one board (or, under "", for boards nobody paired): how many, the last reason and when. */
+export interface Refusals {
+  count: number;
+  last: string;
+  at: number;
+  /** the last claim on the board refused (another station, or a wrong secret) */
+  claim?: string;
+}
 
 export interface HubOptions {
   /** the broker: its address and how to log in (clientId defaults to crownhead-hub) */
@@ -38,9 +54,12 @@ export interface HubOptions {
   now?: () => number;
   /** how long a gap waits before it is asked for again (default 2 s) */
   retryMs?: number;
+  /** the hub's key (default: hub-key.pem in its games folder, made on first start) */
+  identity?: Identity;
 }
 
-type Queued = { [K in StationTopic]: { kind: K; msg: TopicMessages[K] } }[StationTopic];
+type Followed = Exclude<StationTopic, 'pair' | 'paired' | 'ack' | 'cmd' | 'clock'>;
+type Queued = { [K in Followed]: { kind: K; msg: TopicMessages[K] } }[Followed];
 
 interface BoardLink {
   source: RemoteBoard;
@@ -60,15 +79,26 @@ export class Hub {
   private readonly now: () => number;
   private readonly log: Logger;
   private closed = false;
-  /** messages refused (unreadable), for the log and the tests */
+  /** messages dropped, all boards (for the tests and the bench) */
   refused = 0;
+  /** messages dropped, by board ("" for boards nobody paired) */
+  readonly refusals = new Map<string, Refusals>();
+  readonly identity: Identity;
+  private readonly registry: PairingRegistry;
+  private readonly counter: Counter;
+  /** the counter of the last message read from each board (a message not newer is a replay) */
+  private readonly lastN = new Map<string, number>();
 
   private constructor(
     private readonly client: MqttClient,
     private readonly opts: HubOptions,
   ) {
     this.now = opts.now ?? Date.now;
+    this.counter = new Counter(this.now);
     this.log = opts.service.log?.logger ?? pino({ level: opts.service.log?.level ?? 'info' });
+    const dir = opts.service.storage.gamesDir;
+    this.identity = opts.identity ?? loadIdentity(dir, 'hub-key.pem');
+    this.registry = new PairingRegistry(dir);
     this.firstBoard = new Promise<void>((resolve) => (this.resolveFirst = resolve));
   }
 
@@ -86,8 +116,8 @@ export class Hub {
   }
 
   private async run(): Promise<void> {
-    for (const id of this.knownBoards()) this.board(id);
-    this.client.on('message', (topic, payload) => this.message(topic, payload));
+    for (const id of new Set([...this.knownBoards(), ...this.registry.boards()])) this.board(id);
+    this.client.on('message', (topic, payload, packet) => this.message(topic, payload, packet));
     this.client.on('connect', () => {
       this.client.subscribe(
         FOLLOWED.map((k) => allBoards(k)),
@@ -154,23 +184,93 @@ export class Hub {
     for (const q of b.queue.splice(0)) this.deliver(b, q);
   }
 
-  private message(topic: string, payload: Buffer): void {
-    const t = parseTopic(topic);
-    if (!t || !FOLLOWED.includes(t.kind)) return;
-    if (t.kind === 'status' && payload.length === 0) return; // a retained status cleared
-    const r = parseStationMessage(t.kind, payload);
-    if (!r.ok) {
-      this.refused++;
-      return void this.log.warn({ board: t.board }, `a message from station ${t.board} was refused: ${r.problem}`);
+  private message(topic: string, payload: Buffer, packet: IPublishPacket): void {
+    if (payload.length === 0) return; // a retained message cleared
+    const r = readMessage(topic, payload);
+    if (!r.ok) return this.drop(r.board && this.registry.key(r.board) ? r.board : '', r.problem);
+    const m = r.m;
+    if (!FOLLOWED.includes(m.kind)) return;
+    if (m.kind === 'pair') return this.pairing(m);
+    const pinned = this.registry.key(m.board);
+    if (!pinned) return this.drop('', `${m.kind} for board ${m.board}, which no station paired`);
+    if (m.key !== pinned) return this.drop(m.board, `${m.kind}: not signed by its station (${describeStation({ key: m.key })})`);
+    // Retained messages are as old as they are, and records are the sequencer's to take once each (by game and number, in any
+    // order); every other message is newer than the last from its board (a copy sent again is a replay).
+    if (!packet.retain && m.kind !== 'status' && m.kind !== 'entries') {
+      if (m.n <= (this.lastN.get(m.board) ?? 0)) return this.drop(m.board, `${m.kind}: sent before (a replay)`);
+      this.lastN.set(m.board, m.n);
     }
-    const b = this.board(t.board);
-    const q = { kind: t.kind, msg: r.msg } as Queued;
+    if (m.kind === 'clock') return;
+    const b = this.board(m.board);
+    const q = { kind: m.kind, msg: m.msg } as Queued;
     if (b.mirror) this.deliver(b, q);
     else if (q.kind !== 'status') b.queue.push(q);
     if (q.kind === 'status') {
       b.source.stationOnline(q.msg.online, q.msg.online ? q.msg.description : 'the station went offline');
       if (!b.mirror) b.queue.push(q);
     }
+  }
+
+  /** A message dropped: counted for its board (shown on the arbiter page) and logged, the first and then every hundredth. */
+  private drop(board: string, why: string, claim = false): void {
+    this.refused++;
+    const r: Refusals = this.refusals.get(board) ?? { count: 0, last: '', at: 0 };
+    r.count++;
+    r.last = why;
+    if (claim) r.claim = why;
+    r.at = this.now();
+    this.refusals.set(board, r);
+    if (r.count === 1 || r.count % 100 === 0)
+      this.log.warn({ board: board || undefined }, `${board ? `board ${board}: ` : ''}${r.count} message(s) refused — ${why}`);
+  }
+
+  /** A station claims a board: the first key with the secret's proof is pinned; another key for a paired board is refused, named. */
+  private pairing(m: Extract<Received, { kind: 'pair' }>): void {
+    const board = m.board;
+    const problem = pairChecks(m.msg, this.opts.secret, board, m.key);
+    const pinned = this.registry.key(board);
+    if (problem) {
+      this.drop(pinned ? board : '', `a claim on board ${board} (${describeStation(m.msg)}): ${problem}`, true);
+      return this.answerClaim(board, m.key, false, `this board's claim was refused: ${problem}`);
+    }
+    if (pinned && pinned !== m.key) {
+      const holder = this.boards.get(board)?.source.online ? 'online now' : 'offline now';
+      this.drop(board, `a second station (${describeStation(m.msg)}) claims this board: refused`, true);
+      return this.answerClaim(
+        board,
+        m.key,
+        false,
+        `board ${board} is paired with another station (${describeStation({ key: pinned })}, ${holder}); if that station was rebuilt, the arbiter can forget its key`,
+      );
+    }
+    if (!pinned) {
+      try {
+        this.registry.pin(board, m.key, this.now());
+      } catch (e) {
+        return void this.log.error(`board ${board} could not be paired: ${(e as Error).message}`);
+      }
+      this.log.info({ board }, `board ${board} paired: ${describeStation(m.msg)}`);
+    }
+    this.board(board);
+    this.answerClaim(board, m.key, true);
+  }
+
+  /** The answer to a claim: accepted (retained, so the station finds it after a restart) or refused (to that station). */
+  private answerClaim(board: string, station: string, ok: boolean, reason?: string): void {
+    const hub = this.identity.key;
+    const proof = pairedProof(this.opts.secret, board, station, hub, ok);
+    this.publish(board, 'paired', { v: 1, board, station, hub, ok, ...(reason ? { reason } : {}), proof }, ok);
+  }
+
+  /** Forgets a board's key (the arbiter, for a station rebuilt from scratch): the next station to claim it with the secret pairs. */
+  forget(board: string): boolean {
+    const had = this.registry.forget(board);
+    if (had) {
+      this.client.publish(boardTopic(board, 'paired'), '', { qos: 1, retain: true });
+      this.lastN.delete(board);
+      this.log.info({ board }, `board ${board}: its station's key is forgotten; the next station to claim it pairs`);
+    }
+    return had;
   }
 
   private deliver(b: BoardLink, q: Queued): void {
@@ -195,11 +295,12 @@ export class Hub {
   }
 
   private publish<K extends StationTopic>(board: string, kind: K, msg: TopicMessages[K], retain = false): void {
-    this.client.publish(boardTopic(board, kind), makeStationMessage(kind, msg), { qos: 1, retain });
+    const { topic, payload } = sealMessage(board, kind, msg, this.identity, this.counter.next());
+    this.client.publish(topic, payload, { qos: 1, retain });
   }
 
   private signed(board: string, body: CommandBody): void {
-    this.publish(board, 'cmd', signCommand(this.opts.secret, JSON.stringify(body), this.now()));
+    this.publish(board, 'cmd', body);
   }
 
   private ask(board: string, gameId: string, from: number, to: number): void {

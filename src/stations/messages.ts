@@ -1,13 +1,13 @@
-// Reading and writing the station–hub messages (src/protocol/stations-v1.ts):
-// each topic's payload parsed once, a journal record checked by the journal's
-// own rules, and every refusal names the topic, the field and the problem.
+// Reading and writing the station–hub messages (src/protocol/stations-v1.ts,
+// and pairing.ts's): each topic's payload unsealed (envelope.ts) and parsed
+// once, a journal record checked by the journal's own rules, and every
+// refusal names the topic, the field and the problem.
 
 import * as z from 'zod/mini';
 import {
   CommandAnswer,
   CommandBody,
   HubAck,
-  SignedCommand,
   StationAlert,
   StationClock,
   StationEntry,
@@ -15,10 +15,15 @@ import {
   StationStatus,
 } from '../protocol/stations-v1.ts';
 import { entryProblem, type JournalEntry } from '../storage/journal.ts';
-import type { StationTopic } from './topics.ts';
+import { boardTopic, parseTopic, type StationTopic } from './topics.ts';
+import { seal, unseal } from './envelope.ts';
+import type { Identity } from './identity.ts';
+import { HubPaired, StationPair } from './pairing.ts';
 
 /** A message of one topic, as its schema types it (entries with their record checked). */
 export interface TopicMessages {
+  pair: StationPair;
+  paired: HubPaired;
   status: StationStatus;
   game: StationGame & { start?: JournalEntry };
   entries: StationEntry & { entry: JournalEntry };
@@ -26,10 +31,12 @@ export interface TopicMessages {
   clock: StationClock;
   answer: CommandAnswer;
   ack: HubAck;
-  cmd: SignedCommand;
+  cmd: CommandBody;
 }
 
 const SCHEMAS: { [K in StationTopic]: z.ZodMiniType<unknown> } = {
+  pair: StationPair,
+  paired: HubPaired,
   status: StationStatus,
   game: StationGame,
   entries: StationEntry,
@@ -37,7 +44,7 @@ const SCHEMAS: { [K in StationTopic]: z.ZodMiniType<unknown> } = {
   clock: StationClock,
   answer: CommandAnswer,
   ack: HubAck,
-  cmd: SignedCommand,
+  cmd: CommandBody,
 };
 
 export type Parsed<T> = { ok: true; msg: T } | { ok: false; problem: string };
@@ -86,14 +93,32 @@ export function makeStationMessage<K extends StationTopic>(_kind: K, msg: TopicM
   return JSON.stringify(msg);
 }
 
-/** A signed command's body, parsed. */
-export function parseCommandBody(text: string): Parsed<CommandBody> {
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    return { ok: false, problem: 'cmd: the body is not JSON' };
-  }
-  const r = z.safeParse(CommandBody, json);
-  return r.success ? { ok: true, msg: r.data } : { ok: false, problem: `cmd body: ${issueText(r.error)}` };
+/** A message read off the broker: its board and kind (from the topic), who sealed it and its counter, and the message. */
+export type Received = {
+  [K in StationTopic]: { board: string; kind: K; key: string; n: number; msg: TopicMessages[K] };
+}[StationTopic];
+
+export type Read = { ok: true; m: Received } | { ok: false; board: string | null; problem: string };
+
+/** Opens a sealed payload read on a board topic of ours and parses its message; a refusal says what is wrong. */
+export function readMessage(topic: string, payload: Buffer | string): Read {
+  const t = parseTopic(topic);
+  if (!t) return { ok: false, board: null, problem: `"${topic.slice(0, 80)}" is not a board topic` };
+  const o = unseal(topic, payload);
+  if (!o.ok) return { ok: false, board: t.board, problem: `${t.kind}: ${o.problem}` };
+  const r = parseStationMessage(t.kind, o.body);
+  if (!r.ok) return { ok: false, board: t.board, problem: r.problem };
+  return { ok: true, m: { board: t.board, kind: t.kind, key: o.key, n: o.n, msg: r.msg } as Received };
+}
+
+/** A message sealed for its board's topic of its kind. */
+export function sealMessage<K extends StationTopic>(
+  board: string,
+  kind: K,
+  msg: TopicMessages[K],
+  me: Identity,
+  n: number,
+): { topic: string; payload: string } {
+  const topic = boardTopic(board, kind);
+  return { topic, payload: seal(topic, makeStationMessage(kind, msg), me, n) };
 }

@@ -1,6 +1,8 @@
-// A game between two boards far apart (#22 item 5): the other board's player
-// is this game's player "at another board" (src/game/remote.ts). The other
-// station's journal records (its entries topic on the broker both reach) are
+// A game between two boards far apart: the other board's player is this
+// game's player "at another board" (src/game/remote.ts). The other station's
+// key is learned from its claim (its retained `pair` message, proven with the
+// pairing secret both share) and pinned; only records sealed with that key are
+// read. Its journal records (its entries topic on the broker both reach) are
 // replayed into its plies; the next ply of this game, when it is theirs, is
 // handed to the session as their move (with their clock after it, once that
 // record is in), shown and spoken by name, carried out on this board and
@@ -9,12 +11,28 @@
 // other board's stream is asked for again.
 
 import type { MqttClient } from 'mqtt';
+import type { Logger } from 'pino';
 import { Game, parseFen, type Color, type GameOptions } from '../rules/index.ts';
 import type { JournalEntry } from '../storage/journal.ts';
 import type { RemotePly } from '../game/remote.ts';
 import { boardTopic } from './topics.ts';
-import { parseStationMessage } from './messages.ts';
-import { signCommand } from './signing.ts';
+import { readMessage, sealMessage, type Received } from './messages.ts';
+import { Counter } from './envelope.ts';
+import type { Identity } from './identity.ts';
+import { describeStation, pairChecks, type StationPins } from './pairing.ts';
+
+export interface FarBoardOptions {
+  /** the pairing secret both stations share: proves the far board's claim */
+  secret: string;
+  /** this station's key (its requests to the far station are sealed with it) */
+  identity: Identity;
+  /** where the far board's key is pinned */
+  pins: StationPins;
+  log: Logger;
+}
+
+/** Messages from the far board held until its key is known (its claim may come after its game). */
+const HELD_MAX = 256;
 
 /** A ply of the other board's game: who made it, its squares, the mover's clock after it (undefined: no clock, or its record not in yet). */
 interface FarPly {
@@ -31,40 +49,79 @@ export class FarBoard {
   /** where their moves go (the station's session), how many plies this game has, and the side they play (null: not followed yet) */
   private target: { deliver: (p: RemotePly) => void; plies: () => number; side: Color } | null = null;
 
+  private readonly counter = new Counter();
+  private held: Received[] = [];
+  /** messages from the far board's topics refused (not sealed by its key, unreadable), for the tests */
+  refused = 0;
+
   constructor(
     readonly board: string,
-    private readonly secret?: string,
+    private readonly o: FarBoardOptions,
   ) {}
+
+  /** The far board's pinned key, as a list (the station lets it ask for records again). */
+  keys(): string[] {
+    const k = this.o.pins.peer(this.board);
+    return k ? [k] : [];
+  }
 
   /** Follows the other board's records through this station's broker connection. */
   attach(client: MqttClient): void {
     this.client = client;
-    const topics = [boardTopic(this.board, 'entries'), boardTopic(this.board, 'game')];
+    const topics = (['pair', 'game', 'entries'] as const).map((k) => boardTopic(this.board, k));
     client.on('connect', () => client.subscribe(topics, { qos: 1 }));
     if (client.connected) client.subscribe(topics, { qos: 1 });
     client.on('message', (t, payload) => {
-      if (t === topics[0]) {
-        const r = parseStationMessage('entries', payload);
-        if (r.ok) this.record(r.msg.gameId, r.msg.seq, r.msg.entry);
-      } else if (t === topics[1]) {
-        // The retained header: the game's start even when its first records went out before this board listened; the rest is asked for.
-        const r = parseStationMessage('game', payload);
-        if (!r.ok || !r.msg.start) return;
-        if (this.game?.id !== r.msg.gameId) this.record(r.msg.gameId, 0, r.msg.start);
-        this.askMissing(r.msg.gameId, r.msg.count);
-      }
+      if (!topics.includes(t)) return;
+      const r = readMessage(t, payload);
+      if (!r.ok) return void this.refused++;
+      const m = r.m;
+      if (m.kind === 'pair') return this.claimSeen(m);
+      const pinned = this.o.pins.peer(this.board);
+      if (!pinned) return void (this.held.length < HELD_MAX ? this.held.push(m) : this.refused++);
+      if (m.key !== pinned) return void this.refused++;
+      this.take(m);
     });
   }
 
-  /** Asks the other station for the records of its game this board lacks (signed with the pairing secret both share). */
+  /** The far board's claim: its key pinned on first sight (with the secret's proof); then what waited for it is read. */
+  private claimSeen(m: Extract<Received, { kind: 'pair' }>): void {
+    const problem = pairChecks(m.msg, this.o.secret, this.board, m.key);
+    if (problem) return void this.refused++;
+    const pinned = this.o.pins.peer(this.board);
+    if (pinned && pinned !== m.key)
+      return void this.o.log.warn(
+        `a station with another key (${describeStation(m.msg)}) claims board ${this.board}, the far board: ignored (pinned ${describeStation({ key: pinned })}; if that board was rebuilt, remove it from pins.json)`,
+      );
+    if (!pinned) this.o.pins.pinPeer(this.board, m.key);
+    for (const h of this.held.splice(0)) if (h.key === m.key) this.take(h);
+  }
+
+  private take(m: Received): void {
+    if (m.kind === 'entries') this.record(m.msg.gameId, m.msg.seq, m.msg.entry);
+    else if (m.kind === 'game') {
+      // The retained header: the game's start even when its first records went out before this board listened; the rest is asked for.
+      if (!m.msg.start) return;
+      if (this.game?.id !== m.msg.gameId) this.record(m.msg.gameId, 0, m.msg.start);
+      this.askMissing(m.msg.gameId, m.msg.count);
+    }
+  }
+
+  /** Asks the other station for the records of its game this board lacks (sealed with this station's key, which it pinned). */
   private askMissing(gameId: string, count: number): void {
     const g = this.game;
-    if (!g || g.id !== gameId || !this.secret) return;
+    if (!g || g.id !== gameId) return;
     let from = 0;
     while (from < count && g.entries[from]) from++;
     if (from >= count) return;
-    const body = JSON.stringify({ kind: 'resend', gameId, from, to: count });
-    this.client?.publish(boardTopic(this.board, 'cmd'), JSON.stringify(signCommand(this.secret, body, Date.now())), { qos: 1 });
+    const { topic, payload } = sealMessage(
+      this.board,
+      'cmd',
+      { kind: 'resend', gameId, from, to: count },
+      this.o.identity,
+      this.counter.next(),
+    );
+    this.client?.publish(topic, payload, { qos: 1 });
   }
 
   /**

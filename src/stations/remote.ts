@@ -10,7 +10,7 @@ import type { Command } from '../protocol/v1.ts';
 export class RemoteBoard extends SourceBase implements StationBoard {
   readonly kind = 'station' as const;
   readonly path = null;
-  private online = false;
+  private isOnline = false;
   private opened = false;
   readonly identity: BoardIdentity;
 
@@ -42,10 +42,15 @@ export class RemoteBoard extends SourceBase implements StationBoard {
     this.forward(command);
   }
 
+  /** The station says it is online (its last status). */
+  get online(): boolean {
+    return this.isOnline;
+  }
+
   /** The station came (status online) or went (its will, or a goodbye). */
   stationOnline(online: boolean, detail: string): void {
-    if (online === this.online || !this.opened) return void (this.online = online);
-    this.online = online;
+    if (online === this.isOnline || !this.opened) return void (this.isOnline = online);
+    this.isOnline = online;
     this.setStatus(online ? { state: 'reconnected', identity: this.identity } : { state: 'lost', reason: detail });
   }
 }

@@ -1,48 +1,39 @@
-// Commands from the hub to a station are signed with the secret set at
-// pairing: HMAC-SHA256 over `nonce.at.body`, checked in constant time; a
-// command older or newer than the window, or a nonce seen within it, is
-// refused (a replayed or forged command changes nothing). Pure but for the
-// HMAC: time and nonces are inputs.
+// Which commands a station runs. A command reaches it sealed (envelope.ts) on
+// its own board's cmd topic — so bound to that board — and it runs only one
+// sealed by the hub it paired with (its pinned key), within the time window,
+// with a counter above the last command it ran (kept on disk, so a restart
+// does not reopen an old command). A request to send records again may also
+// come from the far board of a game between two boards (its pinned key): it
+// changes nothing. Pure: keys, counters and time are inputs.
 
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { SignedCommand } from '../protocol/stations-v1.ts';
-
-export interface GuardOptions {
-  /** how far a command's time may be from the station's, ms (default 60 s) */
-  windowMs?: number;
+export interface GuardKeys {
+  /** the hub's pinned key (null: not paired yet) */
+  hub: string | null;
+  /** far boards' pinned keys (a game between two boards) */
+  peers: readonly string[];
+  /** the counter of the last command run */
+  lastRun: number;
 }
 
-function hmac(secret: string, nonce: string, at: number, body: string): string {
-  return createHmac('sha256', secret).update(`${nonce}.${at}.${body}`).digest('hex');
-}
+/** How far a command's counter (its sender's clock, µs) may be from this station's clock (default 60 s). */
+export const COMMAND_WINDOW_MS = 60_000;
 
-/** Signs a command body (the hub's side). */
-export function signCommand(secret: string, body: string, now: number, nonce = randomBytes(12).toString('hex')): SignedCommand {
-  return { v: 1, nonce, at: Math.round(now), body, sig: hmac(secret, nonce, Math.round(now), body) };
-}
-
-/** Checks signed commands (the station's side): the signature, the time window, no nonce twice. */
-export class CommandGuard {
-  private readonly seen = new Map<string, number>();
-  private readonly windowMs: number;
-
-  constructor(
-    private readonly secret: string,
-    opts: GuardOptions = {},
-  ) {
-    this.windowMs = opts.windowMs ?? 60_000;
-  }
-
-  /** null when the command may run (its nonce is then used up), else why it is refused. */
-  check(cmd: SignedCommand, now: number): string | null {
-    const want = Buffer.from(hmac(this.secret, cmd.nonce, cmd.at, cmd.body), 'hex');
-    const got = Buffer.from(cmd.sig, 'hex');
-    if (got.length !== want.length || !timingSafeEqual(got, want)) return 'the signature does not match the secret set at pairing';
-    if (Math.abs(now - cmd.at) > this.windowMs)
-      return `the command was signed ${Math.round((now - cmd.at) / 1000)} s from now, outside the ${this.windowMs / 1000} s window`;
-    for (const [n, at] of this.seen) if (now - at > 2 * this.windowMs) this.seen.delete(n);
-    if (this.seen.has(cmd.nonce)) return 'the command was already received once (a replay)';
-    this.seen.set(cmd.nonce, now);
-    return null;
-  }
+/** null when the command may run, else why it is refused. */
+export function commandRefusal(
+  sealed: { key: string; n: number },
+  kind: 'command' | 'resend',
+  keys: GuardKeys,
+  now: number,
+  windowMs = COMMAND_WINDOW_MS,
+): string | null {
+  const byHub = keys.hub !== null && sealed.key === keys.hub;
+  if (!byHub && !(kind === 'resend' && keys.peers.includes(sealed.key)))
+    return keys.hub === null
+      ? 'this station has not paired with a hub yet: no command is run until it has'
+      : 'it is not signed by the hub this station paired with';
+  const at = sealed.n / 1000;
+  if (Math.abs(now - at) > windowMs)
+    return `it was signed ${Math.round((now - at) / 1000)} s from now, outside the ${windowMs / 1000} s window`;
+  if (kind === 'command' && sealed.n <= keys.lastRun) return 'it is not newer than the last command run (a replay)';
+  return null;
 }

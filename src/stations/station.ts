@@ -1,14 +1,20 @@
 // A station's side of the link: today's one-board room (its journal the
-// source of truth) publishing its board to the hub. Every journal record of
-// the game goes out with its sequence number (record 0 the new game) once the
-// store has it on disk, never before; after every (re)connect the station
-// republishes from the last record the hub acknowledged (the retained ack), and
-// answers the hub's requests for missing ranges. Its status is retained, with a
-// will that marks it gone; alerts and the clock go out as they happen. Commands
-// from the hub (new game, names, corrections) are run only when signed with
-// the pairing secret (signing.ts), and answered.
+// source of truth) publishing its board to the hub. It speaks with its own key
+// (identity.ts; every message sealed, envelope.ts) and first claims its board
+// (pairing.ts): its retained `pair` message, with the pairing secret's proof;
+// a board another live station holds — the hub says so, or on a bare broker
+// that station's claim is the older — is refused, named on both sides, and this
+// station stops reporting (never a reconnect loop). Once its claim is back from
+// the broker: every journal record of the game goes out with its sequence
+// number (record 0 the new game) once the store has it on disk, never before;
+// after every (re)connect the station republishes from the last record the hub
+// acknowledged (the retained ack), and answers requests for missing ranges. Its
+// status is retained, with a will that marks it gone; alerts and the clock go
+// out as they happen. Commands run only when sealed by the hub it paired with
+// (signing.ts), and are answered either way.
 
 import type { MqttClient } from 'mqtt';
+import type { IPublishPacket } from 'mqtt';
 import { pino, type Logger } from 'pino';
 import { startService, type Service, type ServiceOptions } from '../server/service.ts';
 import { openLink, type LinkOptions } from './link.ts';
@@ -21,20 +27,35 @@ import { journalStart } from '../storage/journal.ts';
 import type { SessionEvent } from '../game/index.ts';
 import type { CommandAnswer, StationStatus } from '../protocol/stations-v1.ts';
 import { boardTopic, type StationTopic } from './topics.ts';
-import { makeStationMessage, parseCommandBody, parseStationMessage, type TopicMessages } from './messages.ts';
-import { CommandGuard } from './signing.ts';
+import { readMessage, sealMessage, type Received, type TopicMessages } from './messages.ts';
+import { commandRefusal } from './signing.ts';
 import { canonical } from './sequencer.ts';
-import { isCrownheadError } from '../common/errors.ts';
+import { isCrownheadError, CrownheadError } from '../common/errors.ts';
+import { loadIdentity, type Identity } from './identity.ts';
+import { Counter } from './envelope.ts';
+import { StationPins, describeStation, keeps, pairChecks, pairProof, pairedChecks, type StationPair } from './pairing.ts';
+
+/** This station may not report its board: another station holds it. */
+export class BoardTakenError extends CrownheadError<'board-taken'> {
+  override readonly name = 'BoardTakenError';
+  constructor(message: string) {
+    super('board-taken', message);
+  }
+}
 
 export interface StationOptions {
-  /** the secret set at pairing: commands not signed with it are refused */
+  /** the pairing secret: the proof of this station's claim, and the check of the hub's answer */
   secret: string;
+  /** this station's key pair */
+  identity: Identity;
+  /** the keys it pinned (the hub's, far boards') and the last command it ran */
+  pins: StationPins;
   /** wall clock, ms (commands' time window; message stamps) */
   now?: () => number;
   /** least time between two status messages (default 500 ms) */
   statusMs?: number;
-  /** the station's page, said in its status */
-  url?: string;
+  /** far boards' pinned keys (a game between two boards): they may ask for records again */
+  peers?: () => string[];
   log: Logger;
 }
 
@@ -46,10 +67,13 @@ interface GameRecords {
   prev: { gameId: string; count: number } | null;
 }
 
-/** The will and the goodbye: the station is gone. */
-export function offlineStatus(board: string, description: string, at: number): string {
-  return makeStationMessage('status', { v: 1, board, online: false, description, at });
+/** The will and the goodbye: the station is gone (sealed, as everything it says). */
+export function offlineStatus(board: string, description: string, at: number, me: Identity, n: number): string {
+  return sealMessage(board, 'status', { v: 1, board, online: false, description, at }, me, n).payload;
 }
+
+/** Where the station is in claiming its board on the broker. */
+type Claim = { state: 'claiming'; n: number } | { state: 'holding' } | { state: 'refused'; error: BoardTakenError };
 
 export class StationPublisher {
   private room: Room | null = null;
@@ -57,11 +81,21 @@ export class StationPublisher {
   /** the current game and the one before it (a game that ended while the hub was away is finished from here) */
   private readonly games: GameRecords[] = [];
   private acked: { gameId: string; next: number } | null = null;
-  private readonly guard: CommandGuard;
+  private readonly counter: Counter;
+  private claim: Claim = { state: 'claiming', n: -1 };
+  /** when this station started reporting its board (the older of two claims keeps it) */
+  private readonly since: number;
+  /** on a bare broker: another station's claim on this board, read retained (its status then says whether it lives) */
+  private rival: StationPair | null = null;
+  /** on a bare broker: the last status read from another key on this board's topic (whether that station lives) */
+  private rivalOnline = new Map<string, boolean>();
+  private readonly refusedListeners = new Set<(e: BoardTakenError) => void>();
   private readonly now: () => number;
   private statusTimer: ReturnType<typeof setTimeout> | null = null;
   private pumpTimer: ReturnType<typeof setInterval> | null = null;
   private readonly offs: (() => void)[] = [];
+  /** the station's page, said in its status and its claim */
+  url: string | undefined;
   /** records published, all games (for the bench and the tests) */
   sent = 0;
 
@@ -71,8 +105,30 @@ export class StationPublisher {
   }
 
   constructor(private readonly opts: StationOptions) {
-    this.guard = new CommandGuard(opts.secret);
     this.now = opts.now ?? Date.now;
+    this.counter = new Counter(this.now);
+    this.since = this.now();
+  }
+
+  /** The station's key. */
+  get identity(): Identity {
+    return this.opts.identity;
+  }
+
+  /** The claim is back from the broker and no other station holds the board: this station reports it. */
+  get reporting(): boolean {
+    return this.claim.state === 'holding';
+  }
+
+  /** Why this station stopped reporting its board (null while it may). */
+  get refusal(): BoardTakenError | null {
+    return this.claim.state === 'refused' ? this.claim.error : null;
+  }
+
+  /** Called once if this station is refused its board (it has stopped reporting it then). */
+  onRefused(listener: (e: BoardTakenError) => void): void {
+    if (this.claim.state === 'refused') listener(this.claim.error);
+    else this.refusedListeners.add(listener);
   }
 
   private get board(): string {
@@ -109,7 +165,7 @@ export class StationPublisher {
     if (list) this.games.push({ id: found.kind === 'game' ? found.id : '', entries: canonical(list), published: 0, prev: null });
     this.offs.push(room.session.on((e) => this.sessionEvent(e)));
     client.on('connect', () => this.connected());
-    client.on('message', (topic, payload) => this.message(topic, payload));
+    client.on('message', (topic, payload, packet) => this.message(topic, payload, packet));
     if (client.connected) this.connected();
     // Records wait while the store has not written them (a full disk, a burst of names): tried again until it has.
     this.pumpTimer = setInterval(() => this.pump(), 250);
@@ -120,13 +176,54 @@ export class StationPublisher {
     return boardTopic(this.board, kind);
   }
 
-  private publish<K extends StationTopic>(kind: K, msg: TopicMessages[K], retain = false, qos: 0 | 1 = 1): void {
-    this.client?.publish(this.topic(kind), makeStationMessage(kind, msg), { qos, retain });
+  private publish<K extends StationTopic>(kind: K, msg: TopicMessages[K], retain = false, qos: 0 | 1 = 1): number {
+    const n = this.counter.next();
+    if (this.claim.state === 'refused' || this.closing) return n;
+    const { topic, payload } = sealMessage(this.board, kind, msg, this.opts.identity, n);
+    this.client?.publish(topic, payload, { qos, retain });
+    return n;
   }
 
+  /** The will's payload: sealed now, published by the broker if this station goes without a goodbye. */
+  willFor(board: string, description: string): string {
+    return offlineStatus(board, description, this.now(), this.opts.identity, this.counter.next());
+  }
+
+  /** The claim on the board (retained): this key, this board, the secret's proof. */
+  private pairMessage(): StationPair {
+    const key = this.opts.identity.key;
+    const url = this.url;
+    return {
+      v: 1,
+      board: this.board,
+      key,
+      since: this.since,
+      ...(url ? { url } : {}),
+      proof: pairProof(this.opts.secret, this.board, key),
+    };
+  }
+
+  /** (Re)connected: claim the board first; the rest goes once the claim is back (claimed()). */
   private connected(): void {
     const c = this.client!;
-    c.subscribe([this.topic('ack'), this.topic('cmd')], { qos: 1 });
+    if (this.claim.state === 'refused') return;
+    this.rival = null;
+    this.rivalOnline.clear();
+    c.subscribe(
+      ['pair', 'paired', 'status', 'ack', 'cmd'].map((k) => this.topic(k as StationTopic)),
+      { qos: 1 },
+      () => {
+        // (After the subscription: the claim comes back after whatever the broker kept for these topics.)
+        // (Not retained until it holds: a claim refused must not stand in place of the holder's.)
+      this.claim = { state: 'claiming', n: this.publish('pair', this.pairMessage()) };
+      },
+    );
+  }
+
+  /** The claim came back and no live station holds the board: report it. */
+  private claimed(): void {
+    this.claim = { state: 'holding' };
+    this.publish('pair', this.pairMessage(), true);
     this.sendStatus();
     // Everything the hub has not acknowledged goes again (the hub drops what it already has).
     for (const g of this.games) g.published = this.acked?.gameId === g.id ? Math.min(g.published, this.acked.next) : 0;
@@ -138,7 +235,7 @@ export class StationPublisher {
   /** Publishes every record the store has written and the broker has not been given since the last connect. */
   private pump(): void {
     const c = this.client;
-    if (!c?.connected || !this.room?.store.flushed) return;
+    if (!c?.connected || this.claim.state !== 'holding' || !this.room?.store.flushed) return;
     for (const g of this.games) this.publishRange(g, g.published, g.entries.length);
   }
 
@@ -153,32 +250,118 @@ export class StationPublisher {
       this.publish('game', { v: 1, gameId: g.id, count: g.published, at: this.now(), start: g.entries[0] }, true);
   }
 
-  private message(topic: string, payload: Buffer): void {
-    if (topic === this.topic('ack')) {
-      const r = parseStationMessage('ack', payload);
-      if (!r.ok) return void this.opts.log.warn(`the hub's ack is not readable: ${r.problem}`);
-      this.acked = { gameId: r.msg.gameId, next: r.msg.next };
-    } else if (topic === this.topic('cmd')) this.command(payload);
+  private message(topic: string, payload: Buffer, packet: IPublishPacket): void {
+    const r = readMessage(topic, payload);
+    if (!r.ok) {
+      if (r.board === this.board) this.opts.log.warn(`a message on this board's topics was refused: ${r.problem}`);
+      return;
+    }
+    const m = r.m;
+    if (m.board !== this.board) return;
+    switch (m.kind) {
+      case 'pair':
+        return this.pairSeen(m.key, m.n, m.msg, packet.retain);
+      case 'paired':
+        return this.pairedSeen(m.key, m.msg);
+      case 'status':
+        if (m.key === this.opts.identity.key) return;
+        this.rivalOnline.set(m.key, m.msg.online);
+        // A live rival's status on a bare broker: it holds the board.
+        if (this.claim.state === 'claiming' && this.rival?.key === m.key && m.msg.online) this.refuse(this.rival);
+        else if (this.claim.state === 'holding') this.sendStatus(); // (ours is the retained one)
+        return;
+      case 'ack':
+        if (m.key !== this.opts.pins.hub) return; // acks from the hub this station paired with only
+        this.acked = { gameId: m.msg.gameId, next: m.msg.next };
+        return;
+      case 'cmd':
+        return this.command(m);
+      default:
+        return;
+    }
   }
 
-  private command(payload: Buffer): void {
-    const r = parseStationMessage('cmd', payload);
-    if (!r.ok) return void this.answer({ v: 1, id: 'unreadable', ok: false, code: 'bad-command', message: r.problem });
-    const body = parseCommandBody(r.msg.body);
-    const id = body.ok && body.msg.kind === 'command' ? body.msg.id : 'resend';
-    const refused = this.guard.check(r.msg, this.now());
+  /** A claim on this board: our own coming back, or another station's. */
+  private pairSeen(key: string, n: number, p: StationPair, retained: boolean): void {
+    const problem = pairChecks(p, this.opts.secret, this.board, key);
+    if (problem) return void this.opts.log.warn(`a claim on board ${this.board} was ignored: ${problem}`);
+    if (key === this.opts.identity.key) {
+      if (this.claim.state === 'claiming' && n === this.claim.n) this.claimed();
+      return;
+    }
+    if (this.claim.state === 'holding') {
+      // Another station with the secret claims this board: it is refused (by the hub, or by its own rule); ours stays the retained claim.
+      this.opts.log.error(
+        `another station (${describeStation(p)}) claims board ${this.board}: it is refused — this station (${describeStation({ key: this.opts.identity.key, url: this.url })}) reports it`,
+      );
+      this.publish('pair', this.pairMessage(), true);
+      this.sendStatus();
+      return;
+    }
+    if (this.claim.state !== 'claiming') return;
+    if (retained) {
+      // Held by another station, or once was: its status (read before or after) says whether it still lives.
+      this.rival = p;
+      if (this.rivalOnline.get(p.key)) this.refuse(p);
+    } else if (keeps(p, { since: this.since, key: this.opts.identity.key })) this.refuse(p); // two starting at once: the older keeps it
+  }
+
+  /** The hub's answer to a claim: accepted (pin its key), or refused. */
+  private pairedSeen(hubKey: string, p: TopicMessages['paired']): void {
+    if (p.station !== this.opts.identity.key) return;
+    const problem = pairedChecks(p, this.opts.secret, this.board, hubKey);
+    if (problem) {
+      // (Unproven: an answer anyone could send. A refusal for a wrong secret cannot be proven to a station that lacks it.)
+      return void this.opts.log.error(
+        `the hub's answer to this board's pairing cannot be trusted (${problem})${p.ok ? '' : `: it says "${p.reason ?? 'refused'}"`}`,
+      );
+    }
+    const pinned = this.opts.pins.hub;
+    if (pinned && pinned !== hubKey)
+      return void this.opts.log.error(
+        `a hub with another key (${describeStation({ key: hubKey })}, pinned: ${describeStation({ key: pinned })}) answered: ignored. If the hub was rebuilt, remove "hub" from pins.json in this station's games folder`,
+      );
+    if (!p.ok) return this.refuse(null, p.reason);
+    if (!pinned) {
+      this.opts.pins.pinHub(hubKey);
+      this.opts.log.info(`paired with the hub (${describeStation({ key: hubKey })})`);
+    }
+  }
+
+  /** Another station holds this board: stop reporting it, say so, and leave the broker without a will. */
+  private refuse(holder: StationPair | null, reason?: string): void {
+    if (this.claim.state === 'refused') return;
+    const mine = describeStation({ key: this.opts.identity.key, url: this.url });
+    const who = holder
+      ? `another station (${describeStation(holder)}, reporting it since ${new Date(holder.since).toISOString()})`
+      : 'another station';
+    const error = new BoardTakenError(
+      `board ${this.board} is already reported by ${who}${reason ? ` — the hub says: ${reason}` : ''}; this station (${mine}) stops reporting it. Give this board a name of its own (--board sim:NAME for a simulated one; crownhead doctor names a real one), or stop the other station`,
+    );
+    this.claim = { state: 'refused', error };
+    this.opts.log.error(error.message);
+    this.client?.end(false); // (a clean goodbye: no will over the holder's status)
+    for (const l of this.refusedListeners) l(error);
+    this.refusedListeners.clear();
+  }
+
+  private command(m: Extract<Received, { kind: 'cmd' }>): void {
+    const b = m.msg;
+    const id = b.kind === 'command' ? b.id : 'resend';
+    const pins = this.opts.pins;
+    const peers = this.opts.peers?.() ?? [];
+    const refused = commandRefusal(m, b.kind, { hub: pins.hub, peers, lastRun: pins.lastCommand }, this.now());
     if (refused) {
       this.opts.log.warn(`a command to this board was refused: ${refused}`);
       return void this.answer({ v: 1, id, ok: false, code: 'not-signed', message: `refused: ${refused}` });
     }
-    if (!body.ok) return void this.answer({ v: 1, id, ok: false, code: 'bad-command', message: body.problem });
-    const b = body.msg;
     if (b.kind === 'resend') {
       const g = this.games.find((x) => x.id === b.gameId);
-      if (g && this.room?.store.flushed) this.publishRange(g, b.from, b.to);
+      if (g && this.room?.store.flushed && this.claim.state === 'holding') this.publishRange(g, b.from, b.to);
       return;
     }
     try {
+      pins.ranCommand(m.n); // (on disk before it runs: a crash in between never runs it twice)
       runCommand(this.room!.session, this.room!.board!.source, b.command);
       this.answer({ v: 1, id, ok: true });
     } catch (e) {
@@ -196,7 +379,7 @@ export class StationPublisher {
     if (e.type === 'alert') this.publish('alerts', { v: 1, gameId, alert: e.alert, at: this.now() }, false, 0);
     else if (e.type === 'alert-cleared') this.publish('alerts', { v: 1, gameId, alert: null, at: this.now() }, false, 0);
     else if (e.type === 'clock') this.publish('clock', { v: 1, gameId, clock: e.clock, at: this.now() }, false, 0);
-    if (e.type !== 'clock' && e.type !== 'counts' && !this.statusTimer)
+    if (e.type !== 'clock' && e.type !== 'counts' && !this.statusTimer && this.claim.state === 'holding')
       this.statusTimer = setTimeout(() => {
         this.statusTimer = null;
         this.sendStatus();
@@ -205,6 +388,7 @@ export class StationPublisher {
 
   private sendStatus(): void {
     const room = this.room!;
+    if (this.claim.state !== 'holding') return;
     const status: StationStatus = {
       v: 1,
       board: this.board,
@@ -212,7 +396,7 @@ export class StationPublisher {
       description: room.board!.description,
       summary: room.summary(),
       at: this.now(),
-      ...(this.opts.url ? { url: this.opts.url } : {}),
+      ...(this.url ? { url: this.url } : {}),
     };
     this.publish('status', status, true);
   }
@@ -229,6 +413,7 @@ export class StationPublisher {
     for (const off of this.offs.splice(0)) off();
     const c = this.client;
     if (!c || !this.room?.board) return;
+    if (this.claim.state === 'refused') return void (await c.endAsync(true).catch(() => undefined));
     // The goodbye is waited for a moment only: with the broker gone it would wait for ever (the will says the same).
     const bounded = (p: Promise<unknown>) => {
       let timer: ReturnType<typeof setTimeout> | undefined;
@@ -236,9 +421,7 @@ export class StationPublisher {
       return Promise.race([p.catch(() => undefined), late]).finally(() => clearTimeout(timer));
     };
     if (c.connected)
-      await bounded(
-        c.publishAsync(this.topic('status'), offlineStatus(this.board, this.room.board.description, this.now()), { qos: 1, retain: true }),
-      );
+      await bounded(c.publishAsync(this.topic('status'), this.willFor(this.board, this.room.board.description), { qos: 1, retain: true }));
     if (c.connected) await bounded(c.endAsync());
     if (!c.disconnected) await bounded(c.endAsync(true));
   }
@@ -282,22 +465,41 @@ export interface StationStart {
   now?: () => number;
   /** a game between two boards: the other station's board id, and the side its player takes */
   opponent?: { board: string; side: Color };
+  /** the station's key (default: the one kept in its games folder, made on first start) */
+  identity?: Identity;
+}
+
+export interface Station {
+  service: Service;
+  publisher: StationPublisher;
+  client: MqttClient;
+  close(): Promise<void>;
 }
 
 /** A station: the one-board service, and its publisher connected to the hub's broker. */
-export async function startStation(
-  o: StationStart,
-): Promise<{ service: Service; publisher: StationPublisher; client: MqttClient; close(): Promise<void> }> {
+export async function startStation(o: StationStart): Promise<Station> {
   const log = o.service.log?.logger ?? pino({ level: o.service.log?.level ?? 'info' });
-  const publisher = new StationPublisher({ secret: o.secret, now: o.now, log: log.child({ part: 'station' }) });
-  const opponent = o.opponent ? new FarBoard(o.opponent.board, o.secret) : null;
+  const dir = o.service.storage.gamesDir;
+  const identity = o.identity ?? loadIdentity(dir);
+  const pins = new StationPins(dir);
+  const opponent = o.opponent ? new FarBoard(o.opponent.board, { secret: o.secret, identity, pins, log }) : null;
+  const publisher = new StationPublisher({
+    secret: o.secret,
+    identity,
+    pins,
+    now: o.now,
+    log: log.child({ part: 'station' }),
+    ...(opponent ? { peers: () => opponent.keys() } : {}),
+  });
   const service = await startService({ ...o.service, log: { logger: log }, onJournal: publisher.journalled });
+  publisher.url = service.url;
   const board = service.board.identity.id;
   if (o.opponent && opponent) playTheFarBoard(service, opponent, o.opponent, log);
   const client = openLink({
-    clientId: o.mqtt.clientId ?? `crownhead-station-${board}`,
+    // (The key's fingerprint in the client id: two stations claiming one board never knock each other off the broker.)
+    clientId: o.mqtt.clientId ?? `crownhead-station-${board}-${identity.fingerprint}`,
     ...o.mqtt,
-    will: { topic: boardTopic(board, 'status'), payload: offlineStatus(board, service.board.description, Date.now()), retain: true },
+    will: { topic: boardTopic(board, 'status'), payload: publisher.willFor(board, service.board.description), retain: true },
   });
   client.on('error', (e) => log.warn(`MQTT: ${e.message}`));
   publisher.attach(service.rooms[0]!, client);

@@ -1,15 +1,17 @@
 // The MQTT topics of stations and the hub, all under crownhead/v1/boards/ID/:
-// status (retained; the will), game (retained), entries (every journal record
-// of a game with its sequence number), alerts, clock and answer (station →
-// hub), ack (retained) and cmd (hub → station, signed). Board ids are checked
-// so a topic never holds a wildcard or a level separator.
+// pair (retained: the station's claim on the board, pairing.ts), status
+// (retained; the will), game (retained), entries (every journal record of a
+// game with its sequence number), alerts, clock and answer (station → hub),
+// paired (the hub's answer to a claim), ack (retained) and cmd (hub →
+// station). Every payload is sealed (envelope.ts). Board ids are checked so a
+// topic never holds a wildcard or a level separator.
 
 import { CrownheadError } from '../common/errors.ts';
 
 export const TOPIC_ROOT = 'crownhead/v1/boards';
 
-export type StationTopic = 'status' | 'game' | 'entries' | 'alerts' | 'clock' | 'answer' | 'ack' | 'cmd';
-const KINDS = new Set<string>(['status', 'game', 'entries', 'alerts', 'clock', 'answer', 'ack', 'cmd']);
+export type StationTopic = 'pair' | 'status' | 'game' | 'entries' | 'alerts' | 'clock' | 'answer' | 'paired' | 'ack' | 'cmd';
+const KINDS = new Set<string>(['pair', 'status', 'game', 'entries', 'alerts', 'clock', 'answer', 'paired', 'ack', 'cmd']);
 
 /** A board id or topic that is not one of ours. */
 export class StationTopicError extends CrownheadError<'bad-topic'> {

@@ -27,7 +27,7 @@ import {
   until,
   type TestStation,
 } from './fixture.ts';
-import { parseStationMessage } from '../../src/stations/messages.ts';
+import { readMessage } from '../../src/stations/messages.ts';
 import { readPdn } from '../../src/pdn/index.ts';
 
 const ROOT = resolve(fileURLToPath(import.meta.url), '../../..');
@@ -173,7 +173,7 @@ describe('stations through Mosquitto', () => {
     await a.publisher.close();
     const h = await hubAt(m.url, undefined, 'hub-fresh');
     await until(() => h.room('MQ-DUP') !== null, 'the fresh hub finding the board');
-    const records = seen.map((p) => parseStationMessage('entries', p)).filter((r) => r.ok);
+    const records = seen.map((p) => readMessage(boardTopic('MQ-DUP', 'entries'), p)).filter((r) => r.ok);
     expect(records.length).toBe(seen.length);
     for (const p of [...seen].reverse().flatMap((x) => [x, x])) await spy.publishAsync(boardTopic('MQ-DUP', 'entries'), p, { qos: 1 });
     await until(() => samePdn(h, a), 'the fresh hub rebuilding the game from shuffled copies');
