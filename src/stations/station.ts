@@ -215,7 +215,7 @@ export class StationPublisher {
       () => {
         // (After the subscription: the claim comes back after whatever the broker kept for these topics.)
         // (Not retained until it holds: a claim refused must not stand in place of the holder's.)
-      this.claim = { state: 'claiming', n: this.publish('pair', this.pairMessage()) };
+        this.claim = { state: 'claiming', n: this.publish('pair', this.pairMessage()) };
       },
     );
   }
