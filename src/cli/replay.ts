@@ -1,6 +1,7 @@
 // `crownhead replay FILE [--pdn OUT]`: runs a session recording (see
 // src/tracking/recording.ts) through tracking at full speed and prints the game
-// as PDN plus every alert with its frame time — how a bug report from real
+// as PDN plus every alert and every notice (reminders and info, with their
+// level) with its frame time: all the board said — how a bug report from real
 // hardware is reproduced, and how tests pin real sessions down.
 
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -13,8 +14,8 @@ import type { Io } from './io.ts';
 export interface ReplayResult {
   pdn: string;
   alerts: { t: number; category: string; message: string }[];
-  /** notices (the retraction rule outside tournament mode) */
-  notices: { t: number; message: string }[];
+  /** every quiet notice, as the service says it: reminders (a coin upside down, a move left incomplete) and info */
+  notices: { t: number; level: 'reminder' | 'info'; message: string }[];
   frames: number;
   games: number;
 }
@@ -37,7 +38,7 @@ export function replayRecording(text: string, opts: { tournament?: boolean } = {
     const s = new GameSession({ now: () => epoch + t, tournament: !!tournament });
     s.on((e) => {
       if (e.type === 'alert') alerts.push({ t, category: e.alert.category, message: e.alert.message });
-      if (e.type === 'notice' && e.level === 'info') notices.push({ t, message: e.say });
+      if (e.type === 'notice') notices.push({ t, level: e.level, message: e.say });
     });
     return (made = s);
   };
@@ -99,7 +100,7 @@ export function replayCommand(argv: string[], io: Io): number {
     throw e;
   }
   for (const a of result.alerts) io.out(`alert at ${(a.t / 1000).toFixed(2)} s [${a.category}]: ${a.message}`);
-  for (const n of result.notices) io.out(`notice at ${(n.t / 1000).toFixed(2)} s: ${n.message}`);
+  for (const n of result.notices) io.out(`${n.level} at ${(n.t / 1000).toFixed(2)} s: ${n.message}`);
   io.err(`${result.frames} frames, ${result.alerts.length} alert${result.alerts.length === 1 ? '' : 's'}`);
   if (values.pdn) {
     try {

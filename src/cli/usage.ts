@@ -5,7 +5,7 @@ export const PERFT_USAGE = 'usage: crownhead perft DEPTH [--fen FEN] [--divide]'
 export const PDN_USAGE = `usage: crownhead pdn check [--warnings] FILE…   read and replay every game; one summary line per file
        crownhead pdn format FILE…             print the games rewritten as standard PDN`;
 export const REPLAY_USAGE =
-  'usage: crownhead replay FILE [--pdn OUT] [--tournament]   run a recording through tracking (in tournament mode if it was recorded so, or with --tournament); print the PDN, every alert and notice';
+  'usage: crownhead replay FILE [--pdn OUT] [--tournament]   run a recording through tracking (in tournament mode if it was recorded so, or with --tournament); print the PDN, every alert and every notice (reminder or info) with its time';
 export const SERVE_USAGE = 'usage: crownhead serve [--board SPEC] [--host ADDR] [--port N] [--games DIR] [options]';
 export const STATION_USAGE =
   'usage: crownhead station --hub mqtt://HOST:PORT --hub-secret SECRET [--board SPEC] [serve options]   one board reporting to a hub';

@@ -13,6 +13,7 @@
 
 import { mulberry32 } from '../common/prng.ts';
 import { BALLOTS } from '../rules/ballots.ts';
+import { joinWords } from '../words/index.ts';
 import { TournamentError, type PairingSpec, type TournamentEvent } from './events.ts';
 import { scores, gamesByPlayer } from './standings.ts';
 import { currentRound, nextRoundProblem, playerByName, playerBySeed, type TournamentState } from './tournament.ts';
@@ -307,14 +308,27 @@ export interface ListedRound {
 const COLUMNS = ['round', 'board', 'white', 'black', 'ballot'];
 
 /**
+ * Why a pairing cannot be played on `board`, given the numbers of the boards
+ * there are (board N of a round is the board numbered N), or null.
+ */
+export function boardProblem(board: number, boards: readonly number[]): string | null {
+  if (boards.includes(board)) return null;
+  const sorted = [...boards].sort((a, b) => a - b).map(String);
+  const there =
+    sorted.length === 0 ? 'no board is connected yet' : `the board${sorted.length === 1 ? ' is' : 's are'} ${joinWords(sorted)}`;
+  return `there is no board ${board} here: ${there}`;
+}
+
+/**
  * Reads a pairing list: a header `round,board,white,black[,ballot]` (any
  * order, any case), then one row per pairing; players by name or seed
  * number; "bye" in place of one player gives the other the bye. `white` and
  * `black` are the colours of game 1 (Black moves first). Without a ballot
- * column (or an empty one), ballot tournaments play the round's drawn ballot. Errors
- * name the line and the problem.
+ * column (or an empty one), ballot tournaments play the round's drawn ballot.
+ * Given the numbers of the boards there are, a pairing on any other board is
+ * refused (its round could never be played). Errors name the line and the problem.
  */
-export function parsePairingList(s: TournamentState, text: string): ListedRound[] {
+export function parsePairingList(s: TournamentState, text: string, boards?: readonly number[]): ListedRound[] {
   const rows = parseCsv(text);
   if (!rows.length) throw new TournamentError('bad-pairing-list', 'the pairing list is empty');
   const [header, ...data] = rows;
@@ -344,6 +358,8 @@ export function parsePairingList(s: TournamentState, text: string): ListedRound[
       continue;
     }
     const board = positive(get('board'), 'board', bad);
+    const missing = boards ? boardProblem(board, boards) : null;
+    if (missing) throw bad(missing);
     if (r.pairings.some((p) => p.board === board)) throw bad(`round ${round} board ${board} is listed twice`);
     for (const seed of [black, white])
       if (r.pairings.some((p) => p.black === seed || p.white === seed) || r.bye === seed)

@@ -2,13 +2,15 @@
 // one-board URLs): the board list (GET /api/boards), each board's own page,
 // API and socket under /boards/ID/ (its room's app), and the broadcast: every
 // game as one PDN (GET /broadcast.pdn) with an ETag and long polling — a
-// request whose If-None-Match is the current ETag waits up to 30 s for a
-// change, then gets the new feed (200) or 304. The broadcast and the board
-// list are readable by whoever may watch (anyone, with a public broadcast).
+// request whose If-None-Match names the current ETag (compared weakly, or *:
+// conditional.ts) waits up to 30 s for a change, then gets the new feed (200)
+// or 304. The broadcast and the board list are readable by whoever may watch
+// (anyone, with a public broadcast).
 
 import express, { type Request, type Response } from 'express';
 import { requesterOf, type Access } from './access.ts';
 import { apiError } from './api-error.ts';
+import { noneMatchHits } from './conditional.ts';
 import type { SpectatorFeed } from './feed.ts';
 import type { BoardList } from '../protocol/v1.ts';
 
@@ -49,8 +51,9 @@ export function clubRoutes(
   });
   const broadcast = async (req: Request, res: Response): Promise<void> => {
     if (!mayWatch(req, res)) return;
-    const since = req.headers['if-none-match'];
-    if (since !== undefined && since === feed.etag) {
+    // The version the request names (weakly, or * for any) is the current one: wait for the next.
+    if (noneMatchHits(req.headers['if-none-match'], feed.etag)) {
+      const since = feed.etag;
       let gone = false;
       res.on('close', () => (gone = true));
       const changed = await feed.waitPast(since, opts.longPollMs ?? 30_000);

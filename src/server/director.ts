@@ -13,12 +13,16 @@
 import type { Logger } from 'pino';
 import {
   Tournament,
+  TournamentError,
+  boardProblem,
   gameById,
+  parsePairingList,
   gameOfTags,
   tournamentFiles,
   tournamentResult,
   type GameToPlay,
   type TournamentSettings,
+  type TournamentState,
 } from '../club/index.ts';
 import { readPdn, type PdnResult } from '../pdn/index.ts';
 import type { SessionEvent } from '../game/index.ts';
@@ -58,6 +62,29 @@ export class Director {
     this.tournament?.close();
     this.tournament = Tournament.create(this.dir, settings, { now: this.now }, by);
     return this.tournament;
+  }
+
+  /** The numbers of the boards here (board N of a round is the room numbered N). */
+  boards(): number[] {
+    return this.rooms.map((r) => r.number).sort((a, b) => a - b);
+  }
+
+  /** The next round paired, from a CSV pairing list when given: a list naming a board that is not here is refused. */
+  pairNextRound(by: string, list?: string): TournamentState {
+    const t = this.t;
+    return t.pairNextRound(by, list === undefined ? undefined : parsePairingList(t.state, list, this.boards()));
+  }
+
+  /** An arbiter's change (see Tournament.edit); a round paired by hand only on boards that are here. */
+  edit(change: Record<string, unknown>, by: string): TournamentState {
+    const t = this.t;
+    if (change.t === 'pair-round' && Array.isArray(change.pairings))
+      for (const p of change.pairings as unknown[]) {
+        const board = (p as { board?: unknown } | null)?.board;
+        const missing = typeof board === 'number' ? boardProblem(board, this.boards()) : null;
+        if (missing) throw new TournamentError('bad-pairing', `round ${String(change.round)}: ${missing}`);
+      }
+    return t.edit(change, by);
   }
 
   /** The tournament, or a clear refusal. */

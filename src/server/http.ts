@@ -136,21 +136,35 @@ async function streamArchive(ctx: ServerContext, req: Request, res: Response): P
   res.setHeader('Content-Type', 'application/x-pdn; charset=utf-8');
   res.setHeader('Content-Disposition', 'attachment; filename="crownhead-archive.pdn"');
   res.setHeader('Cache-Control', 'no-store');
+  // Back pressure: each wait ends at 'drain' or when the client goes. One 'close' listener for the
+  // whole stream (a big archive waits hundreds of times), removed at its end; no 'drain' one left over.
+  let waiting: (() => void) | null = null;
+  const wake = () => {
+    const w = waiting;
+    waiting = null;
+    w?.();
+  };
+  res.on('close', wake);
   const write = async (text: string) => {
     if (req.destroyed || res.destroyed) throw Object.assign(new Error('client gone'), { type: 'request.aborted' });
-    if (!res.write((sent++ ? '\n' : '') + text))
-      await new Promise<void>((resolve) => {
-        res.once('drain', resolve);
-        res.once('close', resolve);
-      });
+    if (res.write((sent++ ? '\n' : '') + text)) return;
+    await new Promise<void>((resolve) => {
+      waiting = resolve;
+      res.once('drain', wake);
+    });
+    res.off('drain', wake);
   };
-  for await (const g of ctx.store.archive()) {
-    if (g.id === current) {
-      sawCurrent = true;
-      await write(ctx.session.pdn());
-    } else await write(g.text);
+  try {
+    for await (const g of ctx.store.archive()) {
+      if (g.id === current) {
+        sawCurrent = true;
+        await write(ctx.session.pdn());
+      } else await write(g.text);
+    }
+    if (!sawCurrent) await write(ctx.session.pdn());
+  } finally {
+    res.off('close', wake);
   }
-  if (!sawCurrent) await write(ctx.session.pdn());
   res.end();
 }
 

@@ -13,6 +13,7 @@ import { gzipSync } from 'node:zlib';
 import type express from 'express';
 import type { Logger } from 'pino';
 import { BUNDLED } from '../build-info.ts';
+import { noneMatchHits } from './conditional.ts';
 
 export interface Asset {
   body: Buffer;
@@ -146,7 +147,7 @@ export function sendAsset(req: express.Request, res: express.Response, asset: As
   res.setHeader('Vary', 'Accept-Encoding');
   res.setHeader('Content-Type', asset.type);
   allowInlineScripts(res, asset.scripts);
-  if (req.headers['if-none-match'] === asset.etag) {
+  if (noneMatchHits(req.headers['if-none-match'], asset.etag)) {
     res.status(304).end();
     return;
   }

@@ -11,7 +11,7 @@ import express, { type Request, type Response } from 'express';
 import { requesterOf, type Access } from './access.ts';
 import { apiError } from './api-error.ts';
 import { CrownheadError } from '../common/errors.ts';
-import { parsePairingList, type TournamentSettings } from '../club/index.ts';
+import type { TournamentSettings } from '../club/index.ts';
 import { MAX_CLIENT_MESSAGE } from '../protocol/v1.ts';
 import type { Director } from './director.ts';
 import type { Room } from './room.ts';
@@ -53,7 +53,7 @@ export function tournamentRoutes(app: express.Express, d: Director, rooms: reado
   );
   control.post(
     '/pair',
-    change((b, by) => d.t.pairNextRound(by, typeof b.list === 'string' ? parsePairingList(d.t.state, b.list) : undefined)),
+    change((b, by) => d.pairNextRound(by, typeof b.list === 'string' ? b.list : undefined)),
   );
   control.post(
     '/start-round',
@@ -61,7 +61,7 @@ export function tournamentRoutes(app: express.Express, d: Director, rooms: reado
   );
   control.post(
     '/edit',
-    change((b, by) => d.t.edit((b.change ?? {}) as Record<string, unknown>, by)),
+    change((b, by) => d.edit((b.change ?? {}) as Record<string, unknown>, by)),
   );
   app.use('/api/tournament', (req, res, next) => (req.method === 'POST' ? control(req, res, next) : next()));
 

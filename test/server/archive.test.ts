@@ -3,10 +3,12 @@
 // play marked), one game as move records, deleting with control rights only
 // (never the game in play), and clear errors for unknown or bad ids; a PDN
 // collection in the folder opened one game at a time (?game=N), the event
-// loop answering pages while a big one is indexed.
+// loop answering pages while a big one is indexed; the whole archive streamed
+// to a slow reader.
 
 import { describe, expect, it } from 'vitest';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { get } from 'node:http';
 import { join } from 'node:path';
 import { ArchiveEntry, GameRecord } from '../../src/protocol/v1.ts';
 import { readPdn } from '../../src/pdn/index.ts';
@@ -15,6 +17,22 @@ import { CORPUS } from '../harness/corpus.ts';
 import { setUp, tempDir, useServices } from './helpers.ts';
 
 const { start } = useServices();
+
+/** GET `url` read slowly: after each chunk the reader pauses for a turn of the event loop (the sender keeps waiting on back pressure). */
+function slowRead(url: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    get(url, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => {
+        chunks.push(c);
+        res.pause();
+        setImmediate(() => res.resume());
+      });
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
+      res.on('error', reject);
+    }).on('error', reject);
+  });
+}
 
 describe('archive JSON', () => {
   it('lists saved games, opens one as move records, deletes it with control, keeps the game in play', async () => {
@@ -111,5 +129,33 @@ describe('archive JSON', () => {
     expect((await fetch(url('/api/games/big.json?game=zero'))).status).toBe(400);
     const list = (await (await fetch(url('/api/archive.json'))).json()) as { games: { id: string; plies: number | null }[] };
     expect(list.games.find((g) => g.id === 'big')?.plies).toBe(one.games[0].moves.length);
+  });
+
+  // (#40 item 9) Every back-pressure wait added a 'close' listener to the response, kept to the end: past ten waits, a MaxListenersExceededWarning.
+  it('streams a big archive whole to a slow reader, with one close listener however often it waits', async () => {
+    const dir = join(tempDir(), 'games');
+    mkdirSync(dir, { recursive: true });
+    const corpus = ['tinsley.pdn', '11_man_english.pdn'].map((f) => readFileSync(join(CORPUS, f), 'utf8')).join('\n');
+    const big = Array(8).fill(corpus).join('\n'); // about 4 MB: sent in pieces of 256 kB, each one a wait
+    writeFileSync(join(dir, 'big.pdn'), big);
+    const s = await start({ storage: { gamesDir: dir } });
+    const warnings: Error[] = [];
+    const warned = (w: Error) => warnings.push(w);
+    process.on('warning', warned);
+    try {
+      const got = await slowRead(new URL('/api/archive.pdn', s.service.url).toString());
+      expect(got.status).toBe(200);
+      // Every game of the file (the pieces are its games' byte ranges) and the game in play: nothing else, nothing lost.
+      const squeeze = (t: string) => t.replace(/\s+/g, '');
+      const [body, file, current] = [got.body, big, s.service.session.pdn()].map(squeeze);
+      expect(body.length).toBe(file.length + current.length);
+      expect(body.includes(file), 'the whole file').toBe(true);
+      expect(body.includes(current), 'the game in play').toBe(true);
+      // (A warning is emitted on the next turn of the event loop.)
+      await new Promise((r) => setImmediate(r));
+    } finally {
+      process.off('warning', warned);
+    }
+    expect(warnings.map((w) => `${w.name}: ${w.message}`)).toEqual([]);
   });
 });

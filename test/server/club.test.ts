@@ -221,6 +221,27 @@ describe('the broadcast feed', () => {
     expect(again.headers.get('etag')).toBe(etag);
     expect(s.feed!.etag).toBe(etag);
   });
+
+  // (#40 item 9) A weak tag of the current version, or *, was answered 200 at once: RFC 9110 compares If-None-Match weakly, and * matches any.
+  it('long-polls for If-None-Match with the current ETag weak, in a list, or *; answers a stale one at once', async () => {
+    const boards = sims(2);
+    const s = await startService({
+      club: { sources: boards, feed: { longPollMs: 200 } },
+      storage: { gamesDir: join(tempDir(), 'games') },
+      http: { port: 0 },
+      log: { level: 'silent' },
+    });
+    running.push(s);
+    const etag = (await fetch(s.url + 'broadcast.pdn')).headers.get('etag')!;
+    for (const since of [`W/${etag}`, '*', `"b0-0", W/${etag}`, ` ${etag} `]) {
+      const again = await fetch(s.url + 'broadcast.pdn', { headers: { 'If-None-Match': since } });
+      expect(again.status, since).toBe(304);
+      expect(again.headers.get('etag')).toBe(etag);
+    }
+    const stale = await fetch(s.url + 'broadcast.pdn', { headers: { 'If-None-Match': 'W/"b0-0", "other"' } });
+    expect(stale.status).toBe(200);
+    expect(stale.headers.get('etag')).toBe(etag);
+  });
 });
 
 describe('club mode with --board auto', () => {

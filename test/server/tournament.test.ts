@@ -131,4 +131,30 @@ describe('a tournament on simulated boards', () => {
     expect((await start.json()).message).toMatch(/there is no tournament: create one first/);
     expect((await fetch(s.url + 'api/tournament')).status).toBe(404);
   });
+
+  // (#40 item 9) A list naming a board the room does not have was accepted, and that round could never be started or finished.
+  it('refuses a pairing list or a hand pairing on a board that is not here, naming it and the boards that are', async () => {
+    const s = await startService({
+      club: { sources: [1, 2].map((i) => new SimBoard({ clock: 'manual', id: `L${i}` })) },
+      storage: { gamesDir: join(tempDir(), 'games') },
+      http: { port: 0 },
+      log: { level: 'silent' },
+    });
+    running.push(s);
+    await api(s, 'api/tournament', { settings: { id: 'lists', name: 'Lists', system: 'list', rounds: 2, ballots: 'none', seed: 1 } });
+    for (const name of PLAYERS) await api(s, 'api/tournament/players', { name });
+    const list = ['round,board,white,black', '1,1,Ann,Bo', '1,999999999,Cy,Di'].join('\n');
+    const pair = await post(s.url + 'api/tournament/pair', { list });
+    expect(pair.status).toBe(400);
+    expect((await pair.json()).message).toBe('line 3: there is no board 999999999 here: the boards are 1 and 2');
+    const byHand = await post(s.url + 'api/tournament/edit', {
+      change: { t: 'pair-round', round: 1, bye: null, pairings: [{ board: 999999999, black: 1, white: 2, ballot: null }] },
+    });
+    expect(byHand.status).toBe(400);
+    expect((await byHand.json()).message).toBe('round 1: there is no board 999999999 here: the boards are 1 and 2');
+    expect((await api(s, 'api/tournament')).round).toBe(0);
+    // The same list on the boards that are here pairs the round.
+    await api(s, 'api/tournament/pair', { list: list.replace('999999999', '2') });
+    expect((await api(s, 'api/tournament')).games.map((b: any) => b.board)).toEqual([1, 2]);
+  });
 });

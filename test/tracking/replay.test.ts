@@ -1,6 +1,7 @@
 // Recordings: a session recorded by the real service (--record) replays
 // through tracking to the same game, alerts included, at full speed; the
-// `crownhead replay` command prints them; bad recordings name the bad line.
+// `crownhead replay` command prints them, and every notice (reminders too)
+// with its level; bad recordings name the bad line.
 import { afterAll, describe, expect, it } from 'vitest';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -41,6 +42,25 @@ async function recordSession(file: string): Promise<string> {
   return pdn;
 }
 
+/** A recording whose board said a reminder: 11-15 played with the coin put down on 15 upside down. */
+async function recordFlippedCoin(file: string): Promise<string[]> {
+  const sim = new SimBoard({ clock: 'manual', seed: 11 });
+  const s = await startSimService({ board: { source: sim, record: file } });
+  const said: string[] = [];
+  s.service.session.on((e) => {
+    if (e.type === 'notice') said.push(`${e.level}: ${e.say}`);
+  });
+  sim.advance(100);
+  sim.setupStart();
+  sim.advance(800);
+  sim.lift(11);
+  sim.advance(150);
+  sim.set(15, 1, { upsideDown: true });
+  sim.advance(2000);
+  await s.service.close();
+  return said;
+}
+
 describe('recordings', () => {
   it('a session recorded by the service replays to the same game and the same alerts', async () => {
     const file = join(tempDir(), 'session.rec');
@@ -70,6 +90,21 @@ describe('recordings', () => {
     expect(out.join('\n')).toContain('1. 11-15 22-18 2. 15x22 *');
     expect(readFileSync(join(dir, 'out.pdn'), 'utf8')).toContain('1. 11-15 22-18 2. 15x22 *');
     expect(err.at(-1)).toMatch(/^\d+ frames, 1 alert$/);
+  });
+
+  // (#40 item 11) Reminders were left out: a replay for a bug report hid what the board said about a coin upside down.
+  it('crownhead replay prints every notice the service said, reminders too, with its level and time', async () => {
+    const dir = tempDir();
+    const file = join(dir, 'flipped.rec');
+    const said = await recordFlippedCoin(file);
+    expect(said).toContain('reminder: The coin on 15 is upside down: turn it over.');
+    const r = replayRecording(readFileSync(file, 'utf8'));
+    expect(r.notices.map((n) => `${n.level}: ${n.message}`)).toEqual(said);
+    const out: string[] = [];
+    expect(await main(['replay', file], { out: (l) => out.push(...l.split('\n')), err: () => {} })).toBe(0);
+    const lines = out.filter((l) => /^(reminder|info) at /.test(l));
+    expect(lines).toHaveLength(said.length);
+    expect(lines).toContainEqual(expect.stringMatching(/^reminder at \d+\.\d\d s: The coin on 15 is upside down: turn it over\.$/));
   });
 
   it('bad recordings are rejected with the line named; a torn last line is skipped', async () => {
