@@ -1,12 +1,14 @@
 // What the bring-up check's observations mean for a builder: per square the
 // zero level, noise and the rise one coin gives; the faults a hand-wired
 // board really has (a dead sensor, a sensor mounted the wrong way round, a
-// select line of the multiplexers swapped, stuck or shorted, an output that
+// select line of the multiplexers swapped, stuck or shorted, output wires
+// crossed or open and a settling ghost (wiring.ts), an output that
 // reaches the end of its range, a noisy or offset part, weak magnets), each
 // named with what to do; the magnet the readings fit best and the flip level
 // it gives. Pure: observations in, a report out.
 
 import type { Observations } from './bring-up.ts';
+import { strongSet, wiringFaults } from './wiring.ts';
 import { describeSelectFault, selectFaults, sensorRead, type SelectFault } from '../sensors/mux.ts';
 import { GEOMETRY, MAGNETS, MV_PER_COUNT, discBz, sensor, z1, type Magnet } from '../sensors/magnet-physics.ts';
 
@@ -19,6 +21,9 @@ export interface Finding {
     | 'no-response'
     | 'reversed'
     | 'select-lines'
+    | 'crossed-outputs'
+    | 'open-output'
+    | 'settling-ghost'
     | 'saturates'
     | 'zero-level'
     | 'noisy'
@@ -91,7 +96,9 @@ export function judge(obs: Observations): DoctorVerdict {
   const dead = outputs(obs, add);
   const select = selectLines(obs, dead, add);
   const sign = coinSign(obs);
-  responses(obs, dead, select, sign, add);
+  const wiring = select ? null : wiringFaults(obs, dead, sign);
+  for (const f of wiring?.findings ?? []) add(f.severity, f.code, f.squares, f.message);
+  responses(obs, dead, select, wiring?.explained ?? new Set(), sign, add);
   levels(obs, dead, add);
   const magnet = magnetFit(obs, sign, add);
   const worst = (sq: number) =>
@@ -147,9 +154,11 @@ function outputs(obs: Observations, add: Add): Set<number> {
   return dead;
 }
 
-/** The set of squares that moved, as the doctor saw it, for a coin on `square`. */
-const movedSet = (obs: Observations, square: number): number[] =>
-  (obs.responses.find((r) => r.square === square)?.moved ?? []).map((m) => m.square).sort((a, b) => a - b);
+/** The squares that moved, as the doctor saw it, for a coin on `square` (a settling ghost's small moves left out). */
+const movedSet = (obs: Observations, square: number): number[] => {
+  const r = obs.responses.find((x) => x.square === square);
+  return r ? strongSet(r) : [];
+};
 
 /** Which squares a coin on `square` should move if the select lines have this fault. */
 function predicted(fault: SelectFault | null, square: number, dead: Set<number>): number[] {
@@ -196,14 +205,14 @@ function coinSign(obs: Observations): 1 | -1 {
   return down > up ? -1 : 1;
 }
 
-function responses(obs: Observations, dead: Set<number>, select: SelectFault | null, sign: 1 | -1, add: Add): void {
+function responses(obs: Observations, dead: Set<number>, select: SelectFault | null, explained: Set<number>, sign: 1 | -1, add: Add): void {
   const silent: number[] = [],
     reversed: number[] = [],
     stuck: number[] = [];
   for (const r of obs.responses) {
     if (dead.has(r.square)) continue;
     if (r.stuck) stuck.push(r.square);
-    if (select) continue; // the squares are crossed: the select-line finding says it all
+    if (select || explained.has(r.square)) continue; // the select-line or wiring finding says it all
     const own = r.moved.find((m) => m.square === r.square);
     if (!own) silent.push(r.square);
     else if (Math.sign(own.dev) !== sign) reversed.push(r.square);
