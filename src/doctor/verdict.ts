@@ -4,13 +4,25 @@
 // select line of the multiplexers swapped, stuck or shorted, output wires
 // crossed or open and a settling ghost (wiring.ts), an output that
 // reaches the end of its range, a noisy or offset part, weak magnets), each
-// named with what to do; the magnet the readings fit best and the flip level
-// it gives. Pure: observations in, a report out.
+// named with what to do; the magnet the readings fit best, the flip level
+// it gives, and the king's margin (a king knocked 3 mm off-centre must still
+// read above a centred man). Pure: observations in, a report out.
 
 import type { Observations } from './bring-up.ts';
 import { strongSet, wiringFaults } from './wiring.ts';
 import { describeSelectFault, selectFaults, sensorRead, type SelectFault } from '../sensors/mux.ts';
-import { GEOMETRY, MAGNETS, MV_PER_COUNT, discBz, sensor, z1, type Magnet } from '../sensors/magnet-physics.ts';
+import {
+  GEOMETRY,
+  MAGNETS,
+  MV_PER_COUNT,
+  OFF,
+  RING_TOLERANCE,
+  discBz,
+  pieceField,
+  sensor,
+  z1,
+  type Magnet,
+} from '../sensors/magnet-physics.ts';
 
 export type Severity = 'fault' | 'warning' | 'note';
 
@@ -29,6 +41,7 @@ export interface Finding {
     | 'noisy'
     | 'does-not-return'
     | 'weak-magnets'
+    | 'king-margin'
     | 'coin-reversed'
     | 'not-tested';
   squares: number[];
@@ -55,6 +68,13 @@ export interface MagnetFit {
   flipFit: number | null;
   /** one coin's rise against what the best size in N35 gives on a typical sensor */
   strength: number | null;
+  /**
+   * Counts a king knocked OFF (3) mm off-centre reads above a centred man on
+   * the king test's square, for the fitting size that gives the least (the off-centre field from
+   * magnet-physics.ts, scaled by the coin's measured rise); ≤ 0: a knocked
+   * king can read as a man.
+   */
+  kingMargin: number | null;
 }
 
 export interface DoctorVerdict {
@@ -319,6 +339,20 @@ function magnetFit(obs: Observations, sign: 1 | -1, add: Add): MagnetFit | null 
     .filter((f) => f.err <= (Number.isNaN(flip) ? 1 : 1.5))
     .sort((a, b) => a.err - b.err);
   const best = fits[0];
+  // A coin off-centre in the test blurs neighbouring sizes: the margin is the worst of every size the readings fit.
+  const worst = fits.reduce<Magnet | null>((w, f) => (!w || offCentreKing(f.m) < offCentreKing(w) ? f.m : w), null);
+  const kingMargin = worst ? Math.round(Math.abs(k.one) * (offCentreKing(worst) - 1)) : null;
+  if (worst && kingMargin !== null && kingMargin <= 0) {
+    const spec = MAGNETS.find((m) => m.key === '12x1-N35')!;
+    const specMargin = Math.round(NOMINAL_RISE * (offCentreKing(spec) - 1));
+    const ringMargin = Math.round(Math.abs(k.one) * (offCentreKing(worst, RING_TOLERANCE) - 1));
+    add(
+      'warning',
+      'king-margin',
+      [k.square],
+      `A king knocked ${OFF} mm off-centre would read ${kingMargin === 0 ? 'the same as' : `${-kingMargin} counts below`} a centred man with these magnets (${mm(worst)} mm, ${fits.length > 1 ? `the least favourable of the sizes the king and flip tests on ${k.square} fit: ${fits.map((f) => mm(f.m)).join(', ')}` : `as the king and flip tests on ${k.square} fit`}): the board can take a knocked king for a man. Fix: centring rings, so coins land within ${RING_TOLERANCE} mm (these magnets then keep a king ${ringMargin} counts above a man); or a stronger magnet, wider rather than thicker (the specified 12 × 1 mm N35 keeps a king ${OFF} mm off ${specMargin} counts above); and glue the magnets flush in a recess under the coin, not proud of it (a proud magnet lifts a king's upper coin further away).`,
+    );
+  }
   return {
     fits: fits.map((f) => size(f.m)),
     stack: round2(stack),
@@ -326,10 +360,15 @@ function magnetFit(obs: Observations, sign: 1 | -1, add: Add): MagnetFit | null 
     flip: round2(flip),
     flipFit: best ? round2(best.flip) : null,
     strength: best ? round2(Math.abs(k.one) / best.rise) : null,
+    kingMargin,
   };
 }
 
+/** A king's reading `off` mm off-centre against a centred man's, for a magnet of this size (grade-free: a ratio). */
+const offCentreKing = (m: Magnet, off = OFF): number => pieceField(m, { coins: 2, off }) / pieceField(m, { coins: 1 });
+
 const size = (m: Magnet) => `${m.diameter}x${m.thickness}`;
+const mm = (m: Magnet) => `${m.diameter} × ${m.thickness}`;
 const N35_BR = 1.19;
 /** how far a measured ratio may be from a size's and still fit it (coins off-centre by up to 3 mm, noise) */
 const STACK_TOLERANCE = 0.06;

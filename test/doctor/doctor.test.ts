@@ -1,7 +1,8 @@
 // `crownhead doctor`'s check on boards built right and built wrong: the
 // simulated board, and the emulator's sensor model with each build fault a
 // builder really makes (select lines, output wires crossed or open, a settling
-// ghost, dead and reversed sensors, weak magnets). Each fault must be named,
+// ghost, dead and reversed sensors, weak magnets, magnets too small for a
+// knocked king to read above a man). Each fault must be named,
 // on the right squares and the right mux channels, with nothing else found
 // wrong, and a good board must get a clean verdict (no false alarm).
 import { describe, expect, it } from 'vitest';
@@ -15,8 +16,8 @@ const SQUARES = [1, 2, 3, 5, 9, 12, 17, 24, 32];
 /** the squares tried when the wiring faults' partners (7 for 5, 11 before 12) are to be tried too */
 const WIRING_SQUARES = [1, 2, 3, 5, 7, 9, 11, 12, 17, 24, 32];
 
-async function onHall(faults?: HallFaults, seed = 1, parts: 'typical' | 'datasheet' = 'typical', squares = SQUARES) {
-  const board = new HallBoard({ seed, parts, faults });
+async function onHall(faults?: HallFaults, seed = 1, parts: 'typical' | 'datasheet' = 'typical', squares = SQUARES, magnet?: string) {
+  const board = new HallBoard({ seed, parts, faults, magnet });
   const said: string[] = [];
   const run = await runDoctor({
     source: board,
@@ -63,6 +64,7 @@ describe('crownhead doctor: the bring-up check', () => {
       expect(codes(r), `seed ${seed} ${parts}`).toEqual([]);
       expect(r.verdict.magnet?.fits).toContain('12x1');
       expect(r.verdict.magnet?.flipFit).toBeCloseTo(-0.61, 2);
+      expect(r.verdict.magnet?.kingMargin, `seed ${seed} ${parts}`).toBeGreaterThan(10);
     }
   });
 
@@ -160,5 +162,30 @@ describe('crownhead doctor: the bring-up check', () => {
       /^A settling ghost: the king on 1 also lifted the square read right after it on the mux \(1 → 2: mux 0 C0 → C1\)/,
     );
     expect(faint.verdict.findings[0].severity).toBe('warning');
+  });
+
+  it('warns when a king 3 mm off-centre would read at or below a centred man (8 × 1.5 mm magnets), with the fix', async () => {
+    for (const seed of [1, 2, 3]) {
+      const r = await onHall(undefined, seed, 'typical', SQUARES, '8x1.5-N42');
+      expect(codes(r), `seed ${seed}`).toEqual(['king-margin']);
+      expect(r.verdict.verdict).toBe('warnings');
+      expect(r.verdict.magnet?.fits, `seed ${seed}`).toContain('8x1.5');
+      const margin = r.verdict.magnet!.kingMargin!;
+      expect(margin, `seed ${seed}`).toBeLessThanOrEqual(0);
+      expect(margin, `seed ${seed}`).toBeGreaterThan(-25);
+      const f = r.verdict.findings.find((x) => x.code === 'king-margin')!;
+      expect(f.severity).toBe('warning');
+      expect(f.message).toMatch(
+        new RegExp(`^A king knocked 3 mm off-centre would read ${-margin} counts below a centred man with these magnets \\(8 × 1\\.5 mm`),
+      );
+      expect(f.message).toMatch(/centring rings, so coins land within 1 mm \(these magnets then keep a king \d+ counts above a man\)/);
+      expect(f.message).toMatch(/the specified 12 × 1 mm N35 keeps a king 3 mm off 45 counts above/);
+      expect(f.message).toMatch(/glue the magnets flush/);
+    }
+    // the doctor's report says the margin either way
+    const good = await onHall();
+    expect(good.verdict.magnet?.kingMargin).toBeGreaterThanOrEqual(40);
+    expect(good.verdict.magnet?.kingMargin).toBeLessThanOrEqual(50);
+    expect(codes(good)).toEqual([]);
   });
 });

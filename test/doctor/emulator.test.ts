@@ -1,8 +1,9 @@
 // `crownhead doctor` against the real firmware in simavr, through the serial
 // driver on the emulator's pseudo-terminal: a good board, and boards built
 // with a dead sensor, two select lines swapped, a sensor mounted the wrong way
-// round, weak magnets, two output wires crossed, an output wire open and a
-// settling ghost. Each must be named; the good one must pass clean.
+// round, weak magnets, two output wires crossed, an output wire open, a
+// settling ghost, and 8 × 1.5 mm magnets (a knocked king reads below a man).
+// Each must be named; the good one must pass clean.
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -17,8 +18,8 @@ beforeAll(() => {
   expect(existsSync(EMULATOR_BIN) && existsSync(FIRMWARE_ELF)).toBe(true);
 }, 310_000);
 
-async function doctor(faults?: HallFaults, squares = [1, 2, 5, 9, 17]) {
-  const src = new EmulatorBoardSource({ model: { seed: 5, faults } });
+async function doctor(faults?: HallFaults, squares = [1, 2, 5, 9, 17], magnet?: string) {
+  const src = new EmulatorBoardSource({ model: { seed: 5, faults, magnet } });
   await src.open();
   try {
     const said: string[] = [];
@@ -34,6 +35,7 @@ describe('crownhead doctor on the emulated firmware', () => {
     const r = await doctor();
     expect(r.codes).toEqual([]);
     expect(r.verdict.magnet?.fits[0]).toBe('12x1');
+    expect(r.verdict.magnet?.kingMargin).toBeGreaterThan(10);
   }, 120_000);
 
   it('names a dead sensor, swapped select lines, a reversed sensor and weak magnets', async () => {
@@ -65,4 +67,13 @@ describe('crownhead doctor on the emulated firmware', () => {
     expect(ghost.codes).toEqual(['settling-ghost']);
     expect(ghost.verdict.findings.find((f) => f.code === 'settling-ghost')?.message).toMatch(/SCAN_SETTLE_US/);
   }, 300_000);
+
+  it('warns that a king knocked 3 mm off-centre reads below a man with 8 × 1.5 mm magnets', async () => {
+    const r = await doctor(undefined, [1, 2, 5], '8x1.5-N42');
+    expect(r.codes).toEqual(['king-margin']);
+    expect(r.verdict.magnet?.kingMargin).toBeLessThanOrEqual(0);
+    expect(r.verdict.findings.find((f) => f.code === 'king-margin')?.message).toMatch(
+      /^A king knocked 3 mm off-centre would read \d+ counts below a centred man/,
+    );
+  }, 120_000);
 });
