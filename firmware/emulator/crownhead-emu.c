@@ -8,12 +8,15 @@
  * hardware/pinmap.json), and the coins on the board. The UART is bridged to a
  * pseudo-terminal (own bridge, single-threaded, non-blocking: output is
  * dropped while no program has the pty open). Runs at real time or slower.
+ * The buzzer pin (D9 = PB1) is watched: each note the firmware plays is
+ * recorded with its frequency (from the pin's edges), start and length.
  *
  * Usage: crownhead-emu path/to/crownhead.elf
  * stdout: first `PTY <slave path>`, then one answer line per stdin command:
  *   SET <sq 1-32> <coins 0-2>  PLACE <sq>  LIFT <sq>  START  CLEAR → OK
  *   LEVELS <32 millivolts>  (the host's sensor model; OFF → back to the built-in one) → OK
  *   STATS → STATS cycles=<n> simms=<ms> scans=<n> adc=<n> txbytes=<n> dropped=<n> didr0=<n> wdtcsr=<n>
+ *   BUZZ → BUZZ notes=<n> [<hz>Hz@<start ms>+<length ms> …] (the last 16 notes played; BUZZ CLEAR forgets them → OK)
  *   QUIT or EOF on stdin → exit 0; anything else → ERR <reason>
  */
 #define _GNU_SOURCE
@@ -87,6 +90,55 @@ static void adc_triggered(avr_irq_t* irq, uint32_t value, void* param) {
   /* a full-board scan is counted each time the firmware comes back to channel 0 */
   if (input == 0 && channel == 0 && last_adc_channel == 15) scans++;
   if (input == 0) last_adc_channel = (int)channel;
+}
+
+/* ---- buzzer ---------------------------------------------------------------- */
+
+/* A note ends when the pin stops toggling for 5 ms or its period changes by more than 10 %. */
+#define BUZZ_GAP_CYCLES (F_CPU / 200)
+#define BUZZ_NOTES 16
+struct buzz_note {
+  uint64_t first, last; /* cycles of the first and last rising edge */
+  uint32_t rises;
+};
+static struct buzz_note buzz_cur, buzz_log[BUZZ_NOTES];
+static unsigned buzz_count; /* notes recorded (the log keeps the last BUZZ_NOTES) */
+
+static void buzz_close(void) {
+  if (buzz_cur.rises >= 3) buzz_log[buzz_count++ % BUZZ_NOTES] = buzz_cur;
+  memset(&buzz_cur, 0, sizeof buzz_cur);
+}
+
+static void buzzer_pin_changed(avr_irq_t* irq, uint32_t value, void* param) {
+  (void)irq;
+  (void)param;
+  if (!value) return;
+  uint64_t now = avr->cycle;
+  if (buzz_cur.rises) {
+    uint64_t gap = now - buzz_cur.last;
+    double period = buzz_cur.rises >= 2 ? (double)(buzz_cur.last - buzz_cur.first) / (buzz_cur.rises - 1) : (double)gap;
+    if (gap > BUZZ_GAP_CYCLES || (double)gap > 1.1 * period || (double)gap < 0.9 * period) buzz_close();
+  }
+  if (!buzz_cur.rises) buzz_cur.first = now;
+  buzz_cur.last = now;
+  buzz_cur.rises++;
+}
+
+static void reply(const char* fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* "BUZZ notes=<n> <hz>Hz@<start ms>+<length ms> …" */
+static void buzz_reply(void) {
+  if (buzz_cur.rises && avr->cycle - buzz_cur.last > BUZZ_GAP_CYCLES) buzz_close();
+  static char out[BUZZ_NOTES * 40 + 32];
+  size_t len = (size_t)snprintf(out, sizeof out, "BUZZ notes=%u", buzz_count);
+  unsigned from = buzz_count > BUZZ_NOTES ? buzz_count - BUZZ_NOTES : 0;
+  for (unsigned i = from; i < buzz_count; i++) {
+    const struct buzz_note* n = &buzz_log[i % BUZZ_NOTES];
+    double period = (double)(n->last - n->first) / (n->rises - 1);
+    len += (size_t)snprintf(out + len, sizeof out - len, " %.0fHz@%.0f+%.0f", F_CPU / period,
+                            (double)n->first / (F_CPU / 1000), (n->last - n->first + period) / (F_CPU / 1000));
+  }
+  reply("%s", out);
 }
 
 /* ---- UART <-> pty ------------------------------------------------------- */
@@ -235,6 +287,16 @@ static void control(char* line) {
                  (unsigned long long)tx_bytes, (unsigned long long)dropped, (unsigned)avr->data[0x7E],
                  (unsigned)avr->data[0x60]);
   }
+  if (!strcmp(cmd, "BUZZ")) {
+    if (a1 && !strcmp(a1, "CLEAR")) {
+      memset(&buzz_cur, 0, sizeof buzz_cur);
+      buzz_count = 0;
+      REPLY("OK");
+    }
+    if (a1) REPLY("ERR BUZZ takes nothing or CLEAR");
+    buzz_reply();
+    return;
+  }
   if (!strcmp(cmd, "QUIT")) exit(0);
   REPLY("ERR unknown command %.40s", cmd);
 }
@@ -297,6 +359,8 @@ int main(int argc, char** argv) {
                             select_pin_changed, (void*)(uintptr_t)b);
   avr_irq_register_notify(avr_io_getirq(avr, AVR_IOCTL_ADC_GETIRQ, ADC_IRQ_OUT_TRIGGER),
                           adc_triggered, NULL);
+  /* the buzzer on D9 = PB1 (hardware/pinmap.json buzzerPin) */
+  avr_irq_register_notify(avr_io_getirq(avr, AVR_IOCTL_IOPORT_GETIRQ('B'), 1), buzzer_pin_changed, NULL);
 
   uint32_t flags = 0;
   avr_ioctl(avr, AVR_IOCTL_UART_GET_FLAGS('0'), &flags);

@@ -1,15 +1,19 @@
 // buzzer.cpp — the four sound patterns and their player.
+// Every note is 2–4 kHz: the board's piezo (a ~4 kHz resonant disc) is loud
+// there and nearly silent below 1 kHz (the old 220 Hz illegal-move alert was
+// barely audible, and it is the sound that matters most). test_buzzer_led.cpp
+// holds the notes and timings.
 #include "buzzer.h"
 #include "flash.h"
 
-// Three short low beeps: "that move is not legal".
-static const Note ILLEGAL[] FLASH_ATTR = {{220, 110}, {0, 70}, {220, 110}, {0, 70}, {220, 110}};
+// Three short beeps at 2 kHz: "that move is not legal" (the lowest note: the alarm).
+static const Note ILLEGAL[] FLASH_ATTR = {{2000, 110}, {0, 70}, {2000, 110}, {0, 70}, {2000, 110}};
 // One short high click: "move accepted".
 static const Note CLICK[] FLASH_ATTR = {{2600, 25}};
-// Rising three-note phrase (C5 E5 G5, last one held).
-static const Note GAMEOVER[] FLASH_ATTR = {{523, 160}, {0, 30}, {659, 160}, {0, 30}, {784, 400}};
-// Two bright notes, the second higher: "your move" (the computer has chosen; carry it out).
-static const Note YOURMOVE[] FLASH_ATTR = {{988, 90}, {0, 60}, {1319, 140}};
+// Rising three-note phrase (C7 E7 G7, last one held).
+static const Note GAMEOVER[] FLASH_ATTR = {{2093, 160}, {0, 30}, {2637, 160}, {0, 30}, {3136, 400}};
+// Two bright notes, the second higher (E7, A7): "your move" (the computer has chosen; carry it out).
+static const Note YOURMOVE[] FLASH_ATTR = {{2637, 90}, {0, 60}, {3520, 140}};
 
 const Note* Buzzer::pattern(BuzzPattern p, uint8_t* n) {
   switch (p) {

@@ -1,4 +1,4 @@
-// test_buzzer_led.cpp — buzzer patterns (notes, timing, OFF, non-blocking)
+// test_buzzer_led.cpp — buzzer patterns (notes 2–4 kHz, timing, OFF, non-blocking)
 // and the status LED modes.
 #include "board.h"
 #include "buzzer.h"
@@ -17,32 +17,54 @@ static void runBuzzer(uint32_t us) {
   }
 }
 
-TEST(buzzer_illegal_is_three_short_low_beeps) {
+// The notes a pattern plays, as the fake hal saw them: {hz, start µs from play()}, ending with the final silence.
+static std::vector<ToneEvent> played(BuzzPattern p, uint32_t us) {
   fake.reset();
   bz.begin(&fakeHal);
   fake.tones.clear();
   uint32_t t0 = fake.now;
-  bz.play(BUZZ_ILLEGAL);
-  CHECK(bz.playing());
-  CHECK_EQ(fake.now, t0);  // play() returns at once
-  runBuzzer(1000000);
+  bz.play(p);
+  runBuzzer(us);
+  std::vector<ToneEvent> out = fake.tones;
+  for (size_t i = 0; i < out.size(); i++) out[i].at -= t0;
+  return out;
+}
+
+// A note's length (µs) as played: to the next tone change. The player polls every 100 µs in these tests.
+static uint32_t lengthOf(const std::vector<ToneEvent>& t, size_t i) { return t[i + 1].at - t[i].at; }
+static bool near(uint32_t us, uint32_t ms) { return us >= ms * 1000 && us <= ms * 1000 + 100; }
+
+TEST(buzzer_illegal_is_three_2khz_beeps) {
+  std::vector<ToneEvent> t = played(BUZZ_ILLEGAL, 1000000);
   CHECK(!bz.playing());
-  int beeps = 0;
-  bool low = true;
-  for (size_t i = 0; i < fake.tones.size(); i++)
-    if (fake.tones[i].hz) {
-      beeps++;
-      low = low && fake.tones[i].hz < 500;
+  CHECK_EQ(t.size(), (size_t)6);  // beep rest beep rest beep, then silence
+  if (t.size() != 6) return;
+  CHECK_EQ(t[0].at, (uint32_t)0);  // play() starts the first beep at once
+  for (size_t i = 0; i < 5; i++) {
+    CHECK_EQ((int)t[i].hz, i % 2 ? 0 : 2000);
+    CHECK(near(lengthOf(t, i), i % 2 ? 70 : 110));
+  }
+  CHECK_EQ((int)t[5].hz, 0);  // ends silent
+  CHECK(t[5].at >= 470000 && t[5].at <= 470300);
+}
+
+TEST(buzzer_every_note_is_2_to_4_khz) {
+  const BuzzPattern all[] = {BUZZ_ILLEGAL, BUZZ_OK, BUZZ_GAMEOVER, BUZZ_YOURMOVE};
+  for (size_t p = 0; p < sizeof all / sizeof all[0]; p++) {
+    uint8_t n = 0;
+    const Note* notes = Buzzer::pattern(all[p], &n);
+    CHECK(n > 0);
+    for (uint8_t i = 0; i < n; i++) {
+      CHECK(notes[i].hz == 0 || (notes[i].hz >= 2000 && notes[i].hz <= 4000));
+      CHECK(notes[i].ms >= 20 && notes[i].ms <= 400);
     }
-  CHECK_EQ(beeps, 3);
-  CHECK(low);
-  CHECK_EQ((int)fake.tones.back().hz, 0);  // ends silent
-  // beep 1 starts at once and lasts 110 ms
-  CHECK_EQ(fake.tones[0].at, t0);
-  uint32_t len = fake.tones[1].at - fake.tones[0].at;
-  CHECK(len >= 110000 && len <= 110100);
-  uint32_t total = fake.tones.back().at - t0;
-  CHECK(total >= 470000 && total <= 470300);
+    CHECK(notes[0].hz != 0 && notes[n - 1].hz != 0);  // starts and ends on a note, not a rest
+    // and as played: the same frequencies reach the pin, then silence
+    std::vector<ToneEvent> t = played(all[p], 2000000);
+    CHECK_EQ(t.size(), (size_t)n + 1);
+    for (size_t i = 0; i < t.size() && i < n; i++) CHECK_EQ((int)t[i].hz, (int)notes[i].hz);
+    CHECK_EQ((int)t.back().hz, 0);
+  }
 }
 
 TEST(buzzer_ok_is_one_short_high_click) {
@@ -68,6 +90,8 @@ TEST(buzzer_gameover_rises) {
     if (fake.tones[i].hz) notes.push_back(fake.tones[i].hz);
   CHECK_EQ(notes.size(), (size_t)3);
   CHECK(notes.size() == 3 && notes[0] < notes[1] && notes[1] < notes[2]);
+  // 160 ms, 30 ms rest, 160 ms, 30 ms rest, 400 ms held
+  CHECK(fake.tones.size() == 6 && near(fake.tones[5].at - fake.tones[0].at, 780));
   CHECK_EQ((int)fake.tones.back().hz, 0);
 }
 
@@ -81,7 +105,7 @@ TEST(buzzer_yourmove_two_rising_notes) {
   for (size_t i = 0; i < fake.tones.size(); i++)
     if (fake.tones[i].hz) notes.push_back(fake.tones[i].hz);
   CHECK_EQ(notes.size(), (size_t)2);
-  CHECK(notes.size() == 2 && notes[0] < notes[1] && notes[0] > 500);
+  CHECK(notes.size() == 2 && notes[0] < notes[1] && notes[0] >= 2000);
   CHECK_EQ((int)fake.tones.back().hz, 0);
 }
 

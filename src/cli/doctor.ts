@@ -2,10 +2,12 @@
 // why not and what to do), checks the handshake and firmware, then walks the
 // builder through the sensor check (src/doctor/) and ends with a verdict and a
 // saved report to attach to a bug report. On the simulated board and the
-// emulator a simulated hand does what the builder would.
+// emulator a simulated hand does what the builder would. Owns the command's
+// help, and says in one line, never a stack trace, why a board cannot be opened
+// (an emulator not built yet: the command that builds it).
 
-import { writeFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { existsSync, writeFileSync } from 'node:fs';
+import { relative, resolve } from 'node:path';
 import { parse, UsageError } from './args.ts';
 import type { Io } from './io.ts';
 import { DOCTOR_USAGE } from './usage.ts';
@@ -21,6 +23,60 @@ const OPTIONS = {
   report: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
+
+/** Every flag `crownhead doctor` takes (the help names each: test/doctor/cli.test.ts). */
+export const DOCTOR_FLAGS = Object.keys(OPTIONS).map((k) => `--${k}`);
+
+/** The builder is told this before the first step: the sensors' zero levels drift as the closed carrier warms (≈ 1 W). */
+export const WARM_UP =
+  'Warm up 10 minutes before calibrating: switch the board on with its tiles in place and wait (the sensors’ zero levels drift about 0.3–0.5 count per °C while the carrier warms).';
+
+export const DOCTOR_HELP = `${DOCTOR_USAGE}
+
+The first thing to run on a board you built (hardware/README.md, "Assembly"):
+it finds the board, checks every sensor and the magnets with a coin, and names
+each fault it finds with what to do.
+
+Warm up 10 minutes before calibrating: switch the board on with its tiles in
+place and wait (the sensors' zero levels drift about 0.3–0.5 count per °C
+while the carrier warms), then run the check.
+
+Steps (it moves on by itself when the readings settle on what it asked for):
+  1. Finds the board on the serial ports (or the one --board names), or says
+     why not (no port, permissions, busy, other firmware) and what to do;
+     checks the handshake and the firmware's protocol.
+  2. The empty board: take every coin off. Each sensor's zero level and noise.
+  3. A coin on each square in turn (--squares), magnet side down, then lifted:
+     which squares answered and by how much. A square where nothing changes
+     is passed after --step-timeout.
+  4. On the first good square: a second coin on top (a king) and off again;
+     the coin turned over (magnet up) and lifted. The magnet size the readings
+     fit, and whether a king 3 mm off-centre still reads above a centred man.
+  5. The verdict: dead, reversed, noisy or offset sensors, select lines
+     swapped, stuck or shorted, output wires crossed or open, a settling
+     ghost, outputs at the end of their range, weak magnets, a thin king
+     margin; a table of every square; the report saved.
+
+Flags:
+  --board SPEC        auto (default: search the serial ports), serial[:PATH], a
+                      port (/dev/ttyUSB0, COM3), sim[:SEED] (the simulated
+                      board), emulator (the firmware in simavr; build it first
+                      with make -C firmware emulator). On sim and emulator a
+                      simulated hand does each step.
+  --squares LIST      the squares to try a coin on, e.g. 1-4,9,32 (default 1-32)
+  --step-timeout T    how long to wait for a step before moving on, e.g. 20s,
+                      500ms (default 20s)
+  --report FILE       where to save the report (default
+                      crownhead-doctor-ID-DATE.txt in this folder)
+  -h, --help          this help
+
+Exit status: 0 the board is good (warnings included), 1 faults or no board,
+2 a wrong flag.
+
+Example:
+  npx crownhead doctor --squares 1-8 --report first-rows.txt
+      the first two rows of a board on any serial port, report saved to
+      first-rows.txt`;
 
 /** "1-4,9,32" → [1, 2, 3, 4, 9, 32]. */
 export function parseSquares(text: string): number[] {
@@ -59,7 +115,15 @@ async function openBoard(spec: string, io: Io): Promise<Opened | null> {
     return { source: sim, hand: sim, identity: await sim.open() };
   }
   if (scheme === 'emulator') {
-    const { EmulatorBoardSource } = await import('../sensors/emulator.ts');
+    const { EmulatorBoardSource, EMULATOR_BIN, FIRMWARE_ELF } = await import('../sensors/emulator.ts');
+    const missing = [EMULATOR_BIN, FIRMWARE_ELF].filter((f) => !existsSync(f));
+    if (missing.length) {
+      const firmware = resolve(EMULATOR_BIN, '../..');
+      io.err(
+        `crownhead doctor: the emulator is not built (no ${missing.map((f) => relative(process.cwd(), f)).join(' or ')}): run \`make -C ${relative(process.cwd(), firmware) || '.'} emulator\` first (needs gcc-avr, simavr and libsimavr-dev).`,
+      );
+      return null;
+    }
     const emu = new EmulatorBoardSource();
     io.out('The emulated firmware (simavr; its simulated hand does what is asked).');
     return { source: emu, hand: emu, identity: await emu.open() };
@@ -87,17 +151,25 @@ async function openBoard(spec: string, io: Io): Promise<Opened | null> {
 export async function doctorCommand(argv: string[], io: Io): Promise<number> {
   const { values } = parse(argv, OPTIONS, DOCTOR_USAGE);
   if (values.help) {
-    io.out(DOCTOR_USAGE);
+    io.out(DOCTOR_HELP);
     return 0;
   }
   const squares = values.squares ? parseSquares(values.squares) : undefined;
   const stepTimeoutMs = values['step-timeout'] ? seconds(values['step-timeout'], '--step-timeout') : undefined;
-  const board = await openBoard(values.board ?? 'auto', io);
+  let board: Opened | null;
+  try {
+    board = await openBoard(values.board ?? 'auto', io);
+  } catch (e) {
+    if (e instanceof UsageError) throw e;
+    io.err(`crownhead doctor: cannot open the board: ${(e as Error).message}`);
+    return 1;
+  }
   if (!board) return 1;
   const { source, hand, identity } = board;
   io.out(
     `Board ${identity.id}: firmware ${identity.fw}, protocol ${identity.proto}${identity.proto === 1 ? '' : ' (this Crownhead speaks protocol 1: update the firmware)'}.`,
   );
+  io.out(WARM_UP);
   let run: DoctorRun;
   try {
     run = await runDoctor({ source, hand, squares, stepTimeoutMs, say: (l) => io.out(`▶ ${l}`) });

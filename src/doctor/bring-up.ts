@@ -44,7 +44,14 @@ export interface Observations {
   high: number[];
   responses: Response[];
   /** the stack and flip test, on one square: counts from its zero */
-  king?: { square: number; one: number; two: number | null; flipped: number | null };
+  king?: {
+    square: number;
+    one: number;
+    two: number | null;
+    flipped: number | null;
+    /** every square that moved with the king on (a settling ghost shows on the channel read next) */
+    twoMoved?: { square: number; dev: number }[];
+  };
 }
 
 const SETTLE_MS = 800;
@@ -201,9 +208,16 @@ export class BringUp {
     return this.nextPlace();
   }
 
-  /** The stack and flip test goes on the first square that alone answered its coin. */
+  /**
+   * The stack and flip test goes on the first square that answered its coin
+   * itself, far more than any other square moved (a settling ghost moves the
+   * channel read next a little; a wiring fault moves another square as much).
+   */
   private startKing(): DoctorStep {
-    const good = this.obs.responses.find((r) => r.moved.length === 1 && r.moved[0].square === r.square && !r.stuck);
+    const good = this.obs.responses.find((r) => {
+      const own = r.moved.find((m) => m.square === r.square);
+      return own && !r.stuck && r.moved.every((m) => m === own || Math.abs(m.dev) < 0.6 * Math.abs(own.dev));
+    });
     if (!good) return { kind: 'done' };
     this.obs.king = { square: good.square, one: 0, two: null, flipped: null };
     return { kind: 'place', square: good.square };
@@ -219,6 +233,7 @@ export class BringUp {
       case 'stack':
         if (dev !== null && Math.abs(dev - k.one) > thr / 2 && Math.sign(dev) === Math.sign(k.one)) {
           k.two = dev;
+          k.twoMoved = this.moved(m!);
           return { kind: 'unstack', square: k.square };
         }
         return late ? { kind: 'unstack', square: k.square } : null;

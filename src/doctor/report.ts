@@ -1,5 +1,5 @@
 // The doctor's report as text: the verdict first, then each finding with what
-// to do, the magnet the readings fit, and the per-square table (zero level,
+// to do, the magnet the readings fit and the king's margin, and the per-square table (zero level,
 // noise, one coin's rise); a JSON copy of the observations closes it, so a bug
 // report carries the numbers as well as the words. Pure.
 
@@ -30,6 +30,10 @@ export function formatReport(identity: BoardIdentity, run: DoctorRun, at: Date):
         ? `  That fits a ${m.fits[0].replace('x', ' × ')} mm disc${m.fits.length > 1 ? ` (also ${m.fits.slice(1).join(', ')})` : ''}, ${Math.round((m.strength ?? 0) * 100)} % of an N35 one's strength on a typical sensor.`
         : '  That fits none of the discs in hardware/README.md: measure the magnets, and see the magnet table there.',
     );
+    if (m.kingMargin !== null)
+      lines.push(
+        `  A king 3 mm off-centre reads ${m.kingMargin > 0 ? `${m.kingMargin} counts above` : m.kingMargin < 0 ? `${-m.kingMargin} counts below` : 'the same as'} a centred man on ${o.king!.square}.`,
+      );
     if (!Number.isNaN(m.flip)) {
       const k = o.king!;
       const noise = o.noise[k.square - 1] ?? 0;

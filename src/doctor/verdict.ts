@@ -1,14 +1,28 @@
 // What the bring-up check's observations mean for a builder: per square the
 // zero level, noise and the rise one coin gives; the faults a hand-wired
 // board really has (a dead sensor, a sensor mounted the wrong way round, a
-// select line of the multiplexers swapped, stuck or shorted, an output that
+// select line of the multiplexers swapped, stuck or shorted, output wires
+// crossed or open and a settling ghost (wiring.ts), an output that
 // reaches the end of its range, a noisy or offset part, weak magnets), each
-// named with what to do; the magnet the readings fit best and the flip level
-// it gives. Pure: observations in, a report out.
+// named with what to do; the magnet the readings fit best, the flip level
+// it gives, and the king's margin (a king knocked 3 mm off-centre must still
+// read above a centred man). Pure: observations in, a report out.
 
 import type { Observations } from './bring-up.ts';
+import { strongSet, wiringFaults } from './wiring.ts';
 import { describeSelectFault, selectFaults, sensorRead, type SelectFault } from '../sensors/mux.ts';
-import { GEOMETRY, MAGNETS, MV_PER_COUNT, discBz, sensor, z1, type Magnet } from '../sensors/magnet-physics.ts';
+import {
+  GEOMETRY,
+  MAGNETS,
+  MV_PER_COUNT,
+  OFF,
+  RING_TOLERANCE,
+  discBz,
+  pieceField,
+  sensor,
+  z1,
+  type Magnet,
+} from '../sensors/magnet-physics.ts';
 
 export type Severity = 'fault' | 'warning' | 'note';
 
@@ -19,11 +33,15 @@ export interface Finding {
     | 'no-response'
     | 'reversed'
     | 'select-lines'
+    | 'crossed-outputs'
+    | 'open-output'
+    | 'settling-ghost'
     | 'saturates'
     | 'zero-level'
     | 'noisy'
     | 'does-not-return'
     | 'weak-magnets'
+    | 'king-margin'
     | 'coin-reversed'
     | 'not-tested';
   squares: number[];
@@ -50,6 +68,13 @@ export interface MagnetFit {
   flipFit: number | null;
   /** one coin's rise against what the best size in N35 gives on a typical sensor */
   strength: number | null;
+  /**
+   * Counts a king knocked OFF (3) mm off-centre reads above a centred man on
+   * the king test's square, for the fitting size that gives the least (the off-centre field from
+   * magnet-physics.ts, scaled by the coin's measured rise); ≤ 0: a knocked
+   * king can read as a man.
+   */
+  kingMargin: number | null;
 }
 
 export interface DoctorVerdict {
@@ -91,7 +116,9 @@ export function judge(obs: Observations): DoctorVerdict {
   const dead = outputs(obs, add);
   const select = selectLines(obs, dead, add);
   const sign = coinSign(obs);
-  responses(obs, dead, select, sign, add);
+  const wiring = select ? null : wiringFaults(obs, dead, sign);
+  for (const f of wiring?.findings ?? []) add(f.severity, f.code, f.squares, f.message);
+  responses(obs, dead, select, wiring?.explained ?? new Set(), sign, add);
   levels(obs, dead, add);
   const magnet = magnetFit(obs, sign, add);
   const worst = (sq: number) =>
@@ -147,9 +174,11 @@ function outputs(obs: Observations, add: Add): Set<number> {
   return dead;
 }
 
-/** The set of squares that moved, as the doctor saw it, for a coin on `square`. */
-const movedSet = (obs: Observations, square: number): number[] =>
-  (obs.responses.find((r) => r.square === square)?.moved ?? []).map((m) => m.square).sort((a, b) => a - b);
+/** The squares that moved, as the doctor saw it, for a coin on `square` (a settling ghost's small moves left out). */
+const movedSet = (obs: Observations, square: number): number[] => {
+  const r = obs.responses.find((x) => x.square === square);
+  return r ? strongSet(r) : [];
+};
 
 /** Which squares a coin on `square` should move if the select lines have this fault. */
 function predicted(fault: SelectFault | null, square: number, dead: Set<number>): number[] {
@@ -196,14 +225,14 @@ function coinSign(obs: Observations): 1 | -1 {
   return down > up ? -1 : 1;
 }
 
-function responses(obs: Observations, dead: Set<number>, select: SelectFault | null, sign: 1 | -1, add: Add): void {
+function responses(obs: Observations, dead: Set<number>, select: SelectFault | null, explained: Set<number>, sign: 1 | -1, add: Add): void {
   const silent: number[] = [],
     reversed: number[] = [],
     stuck: number[] = [];
   for (const r of obs.responses) {
     if (dead.has(r.square)) continue;
     if (r.stuck) stuck.push(r.square);
-    if (select) continue; // the squares are crossed: the select-line finding says it all
+    if (select || explained.has(r.square)) continue; // the select-line or wiring finding says it all
     const own = r.moved.find((m) => m.square === r.square);
     if (!own) silent.push(r.square);
     else if (Math.sign(own.dev) !== sign) reversed.push(r.square);
@@ -310,6 +339,20 @@ function magnetFit(obs: Observations, sign: 1 | -1, add: Add): MagnetFit | null 
     .filter((f) => f.err <= (Number.isNaN(flip) ? 1 : 1.5))
     .sort((a, b) => a.err - b.err);
   const best = fits[0];
+  // A coin off-centre in the test blurs neighbouring sizes: the margin is the worst of every size the readings fit.
+  const worst = fits.reduce<Magnet | null>((w, f) => (!w || offCentreKing(f.m) < offCentreKing(w) ? f.m : w), null);
+  const kingMargin = worst ? Math.round(Math.abs(k.one) * (offCentreKing(worst) - 1)) : null;
+  if (worst && kingMargin !== null && kingMargin <= 0) {
+    const spec = MAGNETS.find((m) => m.key === '12x1-N35')!;
+    const specMargin = Math.round(NOMINAL_RISE * (offCentreKing(spec) - 1));
+    const ringMargin = Math.round(Math.abs(k.one) * (offCentreKing(worst, RING_TOLERANCE) - 1));
+    add(
+      'warning',
+      'king-margin',
+      [k.square],
+      `A king knocked ${OFF} mm off-centre would read ${kingMargin === 0 ? 'the same as' : `${-kingMargin} counts below`} a centred man with these magnets (${mm(worst)} mm, ${fits.length > 1 ? `the least favourable of the sizes the king and flip tests on ${k.square} fit: ${fits.map((f) => mm(f.m)).join(', ')}` : `as the king and flip tests on ${k.square} fit`}): the board can take a knocked king for a man. Fix: centring rings, so coins land within ${RING_TOLERANCE} mm (these magnets then keep a king ${ringMargin} counts above a man); or a stronger magnet, wider rather than thicker (the specified 12 × 1 mm N35 keeps a king ${OFF} mm off ${specMargin} counts above); and glue the magnets flush in a recess under the coin, not proud of it (a proud magnet lifts a king's upper coin further away).`,
+    );
+  }
   return {
     fits: fits.map((f) => size(f.m)),
     stack: round2(stack),
@@ -317,10 +360,15 @@ function magnetFit(obs: Observations, sign: 1 | -1, add: Add): MagnetFit | null 
     flip: round2(flip),
     flipFit: best ? round2(best.flip) : null,
     strength: best ? round2(Math.abs(k.one) / best.rise) : null,
+    kingMargin,
   };
 }
 
+/** A king's reading `off` mm off-centre against a centred man's, for a magnet of this size (grade-free: a ratio). */
+const offCentreKing = (m: Magnet, off = OFF): number => pieceField(m, { coins: 2, off }) / pieceField(m, { coins: 1 });
+
 const size = (m: Magnet) => `${m.diameter}x${m.thickness}`;
+const mm = (m: Magnet) => `${m.diameter} × ${m.thickness}`;
 const N35_BR = 1.19;
 /** how far a measured ratio may be from a size's and still fit it (coins off-centre by up to 3 mm, noise) */
 const STACK_TOLERANCE = 0.06;

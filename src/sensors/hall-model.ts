@@ -9,11 +9,14 @@
 // (normal around the typical values, the datasheet limits at ±3σ: gain σ ≈ 8 %,
 // zero level σ ≈ 17 counts) or uniformly over the whole datasheet range (the
 // worst case the README's "±25 %, ±51 counts" allows). Gives the noise-free output of every sensor in millivolts; the
-// emulator harness adds the conversion noise. Pure and seeded.
+// emulator harness adds the conversion noise. The build faults a builder makes
+// (HallFaults: dead or reversed sensors, weak magnets, select lines, output
+// wires crossed or open, a settling ghost) are applied here, so the emulator
+// and the doctor's tests read the same faulted board. Pure and seeded.
 
 import { HALL } from './hall-table.ts';
 import { mulberry32, type Rng } from '../common/prng.ts';
-import { sensorRead, type SelectFault } from './mux.ts';
+import { MUX_CHANNELS, sensorRead, squareAt, type SelectFault } from './mux.ts';
 import { GEOMETRY, fieldAt, fieldTable, magnet as magnetOf, type Geometry } from './magnet-physics.ts';
 
 export interface HallModelOptions {
@@ -48,6 +51,16 @@ export interface HallFaults {
   magnetStrength?: number;
   /** a fault on the multiplexers' select lines (src/sensors/mux.ts) */
   select?: SelectFault;
+  /** pairs of squares whose sensors' output wires are crossed: each square's mux input carries the other's sensor */
+  crossed?: readonly (readonly [number, number])[];
+  /** squares whose output wire is open: their mux input floats and reads what the channel read before it left on the mux */
+  open?: readonly number[];
+  /**
+   * A settling ghost: the fraction of the level of the channel read before
+   * that a reading still carries (the firmware reads before the mux output has
+   * settled after switching channel). 0 on a good board.
+   */
+  settle?: number;
 }
 
 /** The magnet the generated table (hall-table.ts) is for. */
@@ -190,10 +203,32 @@ export class HallModel {
     return Math.min(HALL.span[1], Math.max(HALL.span[0], v));
   }
 
-  /** What the firmware reads for each square, rounded mV (the harness's LEVELS command): a select-line fault reads another square's sensor. */
+  /**
+   * What the firmware reads for each square, rounded mV (the harness's LEVELS
+   * command), with the wiring faults: a select-line fault reads another
+   * channel; a crossed output wire puts another square's sensor on this
+   * square's input; an open input holds what the channel read before it left
+   * on the mux (the scan order of mux.ts); a settling ghost carries a fraction
+   * of that previous level into every reading.
+   */
   levels(): number[] {
-    const select = this.options.faults?.select ?? null;
-    return Array.from({ length: 32 }, (_, i) => Math.round(this.millivolts(sensorRead(select, i + 1))));
+    const f = this.options.faults;
+    const select = f?.select ?? null;
+    const crossed = new Map<number, number>();
+    for (const [a, b] of f?.crossed ?? []) crossed.set(a, b).set(b, a);
+    const input = (sq: number): number | null => (f?.open?.includes(sq) ? null : this.millivolts(crossed.get(sq) ?? sq));
+    const out: number[] = [];
+    for (let mux = 0; mux * MUX_CHANNELS < 32; mux++) {
+      const raw = Array.from({ length: MUX_CHANNELS }, (_, c) => input(sensorRead(select, squareAt(mux, c))));
+      const before = (c: number) => (c + MUX_CHANNELS - 1) % MUX_CHANNELS;
+      const held = raw.map((v, c) => {
+        for (let k = 0, p = before(c); v === null && k < MUX_CHANNELS; k++, p = before(p)) v = raw[p];
+        return v ?? HALL.quiescent[0];
+      });
+      const ghost = f?.settle ?? 0;
+      for (let c = 0; c < MUX_CHANNELS; c++) out.push(Math.round(held[c] + ghost * (held[before(c)] - held[c])));
+    }
+    return out;
   }
 
   /** The ADC reading a noise-free output gives (10 bit, 5 V reference). */

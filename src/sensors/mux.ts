@@ -5,7 +5,10 @@
 // (broken, or shorted to a rail), two lines shorted together (the one driven
 // low wins: the pair reads as their AND). Each fault is a function from the
 // channel the firmware selects to the channel the mux connects; the emulator
-// applies it and `crownhead doctor` finds which one explains what it saw. Pure.
+// applies it and `crownhead doctor` finds which one explains what it saw.
+// Also the channels' names as on the breakouts (mux 0 C4) and the firmware's
+// scan order on one mux (which channel is read just before or after a square:
+// an open input or a short settle time carries that one's level). Pure.
 
 export const MUX_CHANNELS = 16;
 export const SELECT_LINES = 4;
@@ -15,6 +18,18 @@ export const SELECT_PINS = [2, 3, 4, 5] as const;
 export const muxOf = (square: number): number => Math.floor((square - 1) / MUX_CHANNELS);
 export const channelOf = (square: number): number => (square - 1) % MUX_CHANNELS;
 export const squareAt = (mux: number, channel: number): number => mux * MUX_CHANNELS + channel + 1;
+
+/** A square's mux input as a builder finds it on the breakout: "mux 0 C4" (hardware/WIRING.md). */
+export const channelName = (square: number): string => `mux ${muxOf(square)} C${channelOf(square)}`;
+
+/**
+ * The square read on the same mux just before `square` (the scanner steps
+ * every mux through channels 0–15 in turn: channel 0's predecessor is channel
+ * 15, read at the end of the scan before).
+ */
+export const readBefore = (square: number): number => squareAt(muxOf(square), (channelOf(square) + MUX_CHANNELS - 1) % MUX_CHANNELS);
+/** The square read on the same mux just after `square`. */
+export const readAfter = (square: number): number => squareAt(muxOf(square), (channelOf(square) + 1) % MUX_CHANNELS);
 
 export type SelectFault =
   { kind: 'swap'; lines: [number, number] } | { kind: 'stuck'; line: number; level: 0 | 1 } | { kind: 'short'; lines: [number, number] };

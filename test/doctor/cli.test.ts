@@ -1,12 +1,20 @@
 // `crownhead doctor` from the command line, in-process: the simulated board
-// end to end (its hand does what is asked), the report saved, and flags that
-// are wrong refused with a message that names them.
+// end to end (its hand does what is asked), the report saved, the warm-up
+// advice before the first step, flags that are wrong refused with a message
+// that names them, an emulator not built yet named in one line with the
+// command that builds it, and the full --help.
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { main } from '../../src/cli/main.ts';
-import { parseSquares } from '../../src/cli/doctor.ts';
+import { DOCTOR_FLAGS, parseSquares } from '../../src/cli/doctor.ts';
+
+// An unbuilt emulator: its binary is not where the build puts it (only --board emulator loads this module).
+vi.mock('../../src/sensors/emulator.ts', async (original) => ({
+  ...(await original<typeof import('../../src/sensors/emulator.ts')>()),
+  EMULATOR_BIN: join(tmpdir(), 'crownhead-not-built', 'firmware', 'build', 'crownhead-emu'),
+}));
 
 const capture = () => {
   const out: string[] = [],
@@ -23,6 +31,8 @@ describe('crownhead doctor (command line)', () => {
     expect(code).toBe(0);
     const text = c.out.join('\n');
     expect(text).toContain('▶ Take every coin off the board');
+    expect(text.indexOf('Warm up 10 minutes before calibrating')).toBeGreaterThan(-1);
+    expect(text.indexOf('Warm up 10 minutes before calibrating')).toBeLessThan(text.indexOf('▶ Take every coin off the board'));
     expect(text).toContain('▶ Put a coin on 9, magnet side down');
     expect(text).toContain('▶ Turn the coin on 1 over (magnet side up)');
     const saved = readFileSync(report, 'utf8');
@@ -43,5 +53,30 @@ describe('crownhead doctor (command line)', () => {
       expect(c.err.join('\n')).toMatch(words);
     }
     expect(parseSquares('1-3, 3, 32')).toEqual([1, 2, 3, 32]);
+  });
+
+  it('says in one line, without a stack trace, that the emulator is not built and what to run', async () => {
+    const c = capture();
+    expect(await main(['doctor', '--board', 'emulator'], c.io)).toBe(1);
+    expect(c.err).toHaveLength(1);
+    expect(c.err[0]).toMatch(
+      /^crownhead doctor: the emulator is not built \(no .*crownhead-emu\): run `make -C .*firmware emulator` first/,
+    );
+    expect(c.err[0]).not.toMatch(/\n|\bat /);
+  });
+
+  it('--help says what it does, every flag, the steps and an example', async () => {
+    const c = capture();
+    expect(await main(['doctor', '--help'], c.io)).toBe(0);
+    const help = c.out.join('\n');
+    expect(help.split('\n').length).toBeGreaterThan(30);
+    expect(help).toMatch(/^usage: crownhead doctor /);
+    for (const flag of DOCTOR_FLAGS) expect(help, flag).toMatch(new RegExp(`^\\s+(-h, )?${flag}\\b`, 'm'));
+    expect(help).toMatch(/^Steps/m);
+    for (const n of [1, 2, 3, 4, 5]) expect(help).toMatch(new RegExp(`^  ${n}\\. `, 'm'));
+    expect(help).toMatch(/^Example:\n  npx crownhead doctor --squares/m);
+    expect(help).toMatch(/Exit status: 0 .*1 .*2/s);
+    expect(help).toContain('Warm up 10 minutes before calibrating');
+    expect(await main(['doctor', '-h'], capture().io)).toBe(0);
   });
 });

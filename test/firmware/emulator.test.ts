@@ -1,5 +1,6 @@
 // The real firmware ELF on the emulated board (libsimavr): identity, framed
-// readings with valid checksums, coins seen by the sensors, commands answered.
+// readings with valid checksums, coins seen by the sensors, commands answered,
+// the buzzer's notes as the harness records them on the pin (frequency, length).
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { openSync, closeSync } from 'node:fs';
 import { buildEmulator, EmulatedBoard, parseFrame, withChecksum } from '../harness/emu.ts';
@@ -132,6 +133,38 @@ describe('firmware on the emulated board', () => {
     board.send('?');
     expect(await id).toMatch(/ rate=20 /);
   });
+});
+
+describe('the buzzer on the emulated board', () => {
+  it('plays the illegal-move alert as three 2 kHz beeps of 110 ms, 180 ms apart, on pin D9', async () => {
+    buildEmulator();
+    const board = new EmulatedBoard();
+    await board.start();
+    try {
+      expect(await board.control('BUZZ CLEAR')).toBe('OK');
+      const reply = board.waitFor((b) => b.startsWith('OK ') || b.startsWith('E '));
+      board.send('BUZZ ILLEGAL');
+      expect(await reply).toBe('OK BUZZ');
+      await board.frameAfter(80); // 0.8 s of the board's own time: the pattern lasts 0.47 s
+      const rec = await board.control('BUZZ');
+      const m = /^BUZZ notes=(\d+)((?: \d+Hz@\d+\+\d+)*)$/.exec(rec);
+      expect(m, rec).not.toBeNull();
+      const notes = m![2]
+        .trim()
+        .split(' ')
+        .map((n) => n.match(/\d+/g)!.map(Number));
+      expect(notes.length, rec).toBe(3);
+      for (const [hz, , ms] of notes) {
+        expect(hz, rec).toBeGreaterThanOrEqual(1980);
+        expect(hz, rec).toBeLessThanOrEqual(2020);
+        expect(ms, rec).toBeGreaterThanOrEqual(105);
+        expect(ms, rec).toBeLessThanOrEqual(115);
+      }
+      for (let i = 1; i < 3; i++) expect(Math.abs(notes[i][1] - notes[i - 1][1] - 180), rec).toBeLessThanOrEqual(3);
+    } finally {
+      expect(await board.stop()).toBe(0);
+    }
+  }, 120_000);
 });
 
 describe('emulator harness robustness', () => {
