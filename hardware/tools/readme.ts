@@ -1,7 +1,8 @@
 // Regenerates the computed parts of the hardware docs:
 //   hardware/README.md   every <!-- physics:NAME --> … <!-- /physics:NAME --> block (the magnet
 //                        build guide's from build-guide.ts) and
-//                        every inline figure <!--f:NAME-->…<!--/f--> (physics.ts keyFigures)
+//                        every inline figure <!--f:NAME-->…<!--/f--> (physics.ts keyFigures,
+//                        the BOM's totals, the spacer's thickness and the hole count of geometry.ts)
 //   src/sensors/hall-table.ts   the field table of the emulated board's sensor model
 // Run: node bin/run-ts.js hardware/tools/readme.ts
 // test/hardware/physics.test.ts fails when either is out of date.
@@ -11,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { blocks as physicsBlocks, hallTableModule, keyFigures, HALL_TABLE_PATH } from './physics.ts';
 import { budgetTable, totals } from './bom.ts';
 import { builderTable, guideFigures } from './build-guide.ts';
+import { MOUNT_HOLES, SPACER_THICKNESS } from './geometry.ts';
 
 export const README_PATH = fileURLToPath(new URL('../README.md', import.meta.url));
 
@@ -27,6 +29,8 @@ export function allFigures(): Record<string, string> {
     electronicsUsd: t.electronics.toFixed(2),
     ownUsd: t.withOwnPiecepack.toFixed(2),
     newUsd: t.everythingNew.toFixed(2),
+    spacerMm: SPACER_THICKNESS.toFixed(2),
+    holeCount: String(MOUNT_HOLES.length),
   };
 }
 

@@ -6,6 +6,8 @@ import { describe, expect, it } from 'vitest';
 import * as P from '../../hardware/tools/physics.ts';
 import { README_PATH, renderReadme, blocks, allFigures } from '../../hardware/tools/readme.ts';
 import { readBom, totals, parseCsvLine } from '../../hardware/tools/bom.ts';
+import { MOUNT_HOLES } from '../../hardware/tools/geometry.ts';
+import { HARDWARE_DIR } from '../../hardware/tools/diagrams.ts';
 
 const readme = readFileSync(README_PATH, 'utf8');
 
@@ -121,9 +123,18 @@ describe('the chosen design separates what must be told apart', () => {
 describe('bill of materials', () => {
   const bom = readBom();
 
-  it('lists what a build needs (cable, buzzer resistor, headers, spacers, tools)', () => {
+  it('lists what a build needs (cable, buzzer resistor, headers, spacer sheet, fixings, tools)', () => {
     const parts = bom.map((l) => l.part.toLowerCase()).join('\n');
-    for (const p of ['usb cable', 'resistor 100 ω', 'header', 'spacers', 'drill', 'magnet 12 × 1 mm n35']) expect(parts).toContain(p);
+    for (const p of ['usb cable', 'resistor 100 ω', 'header', 'spacer sheet', 'fixings', 'drill', 'magnet 12 × 1 mm n35'])
+      expect(parts).toContain(p);
+  });
+
+  it('has one fixing per mount hole: the carrier, the spacer and the BOM agree', () => {
+    const fixings = bom.find((l) => l.part.toLowerCase().startsWith('carrier fixings'))!;
+    expect(fixings.quantity).toBe(MOUNT_HOLES.length);
+    for (const f of ['carrier.svg', 'spacer.svg', 'solder-side.svg'])
+      expect(readFileSync(`${HARDWARE_DIR}${f}`, 'utf8').match(/<circle class="mount"/g), f).toHaveLength(fixings.quantity);
+    expect(fixings.quantity).toBeGreaterThanOrEqual(8); // two per 101.6 mm quarter
   });
 
   it('totals are the sums of the lines (electronics < own piecepack < everything new)', () => {
