@@ -139,7 +139,7 @@ export const STRIP: Place = { what: 'electronics strip on the base board', x: 56
 export const UNDER: Place[] = [
   { what: 'mux 0 (squares 1-16)', x: 60.6, y: 80.1, w: 41, h: 18 },
   { what: 'mux 1 (squares 17-32)', x: 60.6, y: 105.1, w: 41, h: 18 },
-  { what: 'Nano (USB to the right)', x: 119.6, y: 79.1, w: 18, h: 45 },
+  { what: 'Nano (USB to the 4-28 edge)', x: 119.6, y: 79.1, w: 18, h: 45 },
 ];
 
 // ------------------------------------------------------------------ shapes
