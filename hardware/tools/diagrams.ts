@@ -5,17 +5,46 @@
 //                               mux/channel under each, centring circles, a 50 mm
 //                               scale bar to check the print
 //   hardware/carrier.svg        for a laser cutter or 3D printer (outlines only):
-//                               the sensor carrier plate (a pocket per sensor body,
+//                               the sensor carrier plate (a rectangle per sensor,
 //                               mounting holes) and the 32 coin centring rings
+//   hardware/spacer.svg         the spacer sheet that carries the tiles round the
+//                               sensors (32 windows, the mount holes' clearances)
+//   hardware/solder-side.svg    the carrier turned over, mirrored: leg holes, buses,
+//                               mux channels, where the electronics sit underneath
 //   hardware/cross-section.svg  one square from the side, the stack-up of physics.ts
-// Reads hardware/pinmap.json and the geometry of physics.ts.
+// The carrier, spacer and solder side are geometry.ts's shapes (the PDFs of
+// pdf.ts draw the same shapes); the template reads hardware/pinmap.json.
 // Run: node bin/run-ts.js hardware/tools/diagrams.ts
 // test/hardware/template.test.ts checks the files are what this writes and that
 // their scale is right.
 
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { CHOSEN, GEOMETRY, magnet, rowCol, tileRange, z1 } from './physics.ts';
+import { CHOSEN, GEOMETRY, magnet, tileRange, z1 } from './physics.ts';
+import {
+  BOARD,
+  LEAD_HOLES,
+  LEAD_PITCH,
+  MOUNT_HOLES,
+  PAPER,
+  PITCH,
+  SCREW_HEAD,
+  SENSOR_BODY,
+  SENSOR_THICKNESS,
+  SENSOR_WINDOW,
+  SPACER_HOLE_D,
+  SPACER_THICKNESS,
+  STANDOFF_HEIGHT,
+  WINDOW_SIZE,
+  carrierPlate,
+  spacerDrawing,
+  solderSideDrawing,
+  squareCentre,
+  type Drawing,
+  type Ink,
+  type Shape,
+} from './geometry.ts';
+export { BOARD, MOUNT_HOLES, PITCH, SENSOR_BODY, squareCentre } from './geometry.ts';
 
 const HW = fileURLToPath(new URL('..', import.meta.url));
 interface Pinmap {
@@ -25,16 +54,11 @@ const pinmap = JSON.parse(readFileSync(`${HW}pinmap.json`, 'utf8')) as Pinmap;
 const bySquare = new Map(pinmap.squares.map((s) => [s.square, s]));
 
 const FONT = 'font-family="Helvetica, Arial, sans-serif"';
-/** square pitch and board size, mm */
-export const PITCH = GEOMETRY.pitch;
-export const BOARD = 8 * PITCH;
 /** centring ring: inner diameter (a 19 mm coin + 0.6 mm play) and width, mm */
 export const RING_INNER = 19.6;
 export const RING_WIDTH = 1.2;
-/** SS49E (TO-92S) body lying flat, mm, and the pocket cut for it */
-export const SENSOR_BODY: [number, number] = [4.0, 3.0];
-export const SENSOR_POCKET: [number, number] = [4.3, 3.3];
 export const SCALE_BAR = 50;
+const HOLE = 2.54;
 
 /** Format a length in mm without float noise. */
 const n = (x: number) => String(Math.round(x * 1000) / 1000);
@@ -44,12 +68,6 @@ function svgOpen(w: number, h: number, title: string, extra = ''): string[] {
     `<svg xmlns="http://www.w3.org/2000/svg" width="${n(w)}mm" height="${n(h)}mm" viewBox="0 0 ${n(w)} ${n(h)}" ${FONT}${extra}>`,
     `<title>${title}</title>`,
   ];
-}
-
-/** Centre of a square on the board, mm from the board's top-left corner. */
-export function squareCentre(square: number): [number, number] {
-  const [r, c] = rowCol(square);
-  return [(c + 0.5) * PITCH, (r + 0.5) * PITCH];
 }
 
 // ------------------------------------------------------------------ template
@@ -152,14 +170,51 @@ export function squaresSvg(): string {
 
 // ------------------------------------------------------------------ carrier + rings
 
-/** M3 mounting holes of the carrier plate, mm from its corner (on light squares, clear of the sensors). */
-export const MOUNT_HOLES: [number, number][] = [
-  [PITCH / 2, PITCH / 2],
-  [BOARD - PITCH / 2, BOARD - PITCH / 2],
-  [PITCH * 2.5, PITCH * 4.5],
-  [PITCH * 5.5, PITCH * 3.5],
-];
 export const RING_GRID = { cols: 8, rows: 4, pitch: 24, gap: 12 };
+
+/** How each kind of line is drawn in an SVG (cut lines red, as cutters expect). */
+const SVG_INK: Record<Ink, string> = {
+  cut: 'fill="none" stroke="#ff0000" stroke-width="0.1"',
+  guide: 'fill="none" stroke="#2f7fc1" stroke-width="0.25" stroke-dasharray="1.5 1"',
+  bus5v: 'fill="none" stroke="#d12f2f" stroke-width="0.5"',
+  busGnd: 'fill="none" stroke="#2f4fd1" stroke-width="0.5"',
+  part: 'fill="none" stroke="#000000" stroke-width="0.2"',
+  faint: 'fill="none" stroke="#b0b0b0" stroke-width="0.15"',
+  text: 'fill="#000000"',
+};
+const TEXT_FILL: Record<Ink, string> = { ...SVG_INK, text: 'fill="#000000"', guide: 'fill="#2f7fc1"' } as Record<Ink, string>;
+
+const esc = (t: string) => t.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+/** One shape as an SVG element. */
+export function svgShape(s: Shape): string {
+  const id = 'id' in s && s.id ? ` id="${s.id}"` : '';
+  const cls = 'cls' in s && s.cls ? ` class="${s.cls}"` : '';
+  switch (s.kind) {
+    case 'rect':
+      return `<rect${id}${cls} x="${n(s.x)}" y="${n(s.y)}" width="${n(s.w)}" height="${n(s.h)}" ${SVG_INK[s.ink]}/>`;
+    case 'circle':
+      return `<circle${id}${cls} cx="${n(s.cx)}" cy="${n(s.cy)}" r="${n(s.r)}" ${SVG_INK[s.ink]}/>`;
+    case 'line':
+      return `<line${id}${cls} x1="${n(s.x1)}" y1="${n(s.y1)}" x2="${n(s.x2)}" y2="${n(s.y2)}" ${SVG_INK[s.ink]}/>`;
+    case 'text': {
+      const anchor = s.anchor === 'start' ? '' : ` text-anchor="${s.anchor}"`;
+      const fill = s.ink === 'guide' ? TEXT_FILL.guide : TEXT_FILL.text;
+      return `<text x="${n(s.x)}" y="${n(s.y)}" font-size="${n(s.size)}"${s.bold ? ' font-weight="bold"' : ''}${anchor} ${fill}>${esc(s.text)}</text>`;
+    }
+  }
+}
+
+/** A geometry.ts drawing as a true-scale SVG. */
+export function drawingSvg(d: Drawing): string {
+  const o = svgOpen(d.w, d.h, esc(d.title));
+  o.push(`<rect width="${n(d.w)}" height="${n(d.h)}" fill="#ffffff"/>`);
+  o.push(`<g id="${d.name}">`);
+  for (const s of d.shapes) o.push(svgShape(s));
+  o.push('</g>');
+  o.push('</svg>');
+  return o.join('\n') + '\n';
+}
 
 export function carrierSvg(): string {
   const margin = 5;
@@ -169,13 +224,7 @@ export function carrierSvg(): string {
   const cut = 'fill="none" stroke="#ff0000" stroke-width="0.1"';
   const o = svgOpen(W, H, 'Crownhead: sensor carrier plate and coin centring rings, for a laser cutter or 3D printer (mm, cut lines red)');
   o.push(`<g id="carrier" transform="translate(${margin} ${margin})">`);
-  o.push(`<rect id="carrier-outline" x="0" y="0" width="${n(BOARD)}" height="${n(BOARD)}" ${cut}/>`);
-  for (let sq = 1; sq <= 32; sq++) {
-    const [cx, cy] = squareCentre(sq);
-    const [w, h] = SENSOR_POCKET;
-    o.push(`<rect id="sensor${sq}" x="${n(cx - w / 2)}" y="${n(cy - h / 2)}" width="${n(w)}" height="${n(h)}" ${cut}/>`);
-  }
-  for (const [x, y] of MOUNT_HOLES) o.push(`<circle class="mount" cx="${n(x)}" cy="${n(y)}" r="1.6" ${cut}/>`);
+  for (const sh of carrierPlate()) o.push(svgShape(sh));
   o.push('</g>');
   o.push(`<g id="rings" transform="translate(${margin} ${ringsTop})">`);
   for (let i = 0; i < 32; i++) {
@@ -186,7 +235,7 @@ export function carrierSvg(): string {
   }
   o.push('</g>');
   o.push(
-    `<text x="${margin}" y="${n(H - 8)}" font-size="3" fill="#000000">Carrier: ${n(BOARD)} mm plate (3 mm plywood or acrylic), a ${SENSOR_POCKET.join(' × ')} mm pocket per SS49E (sensor centre = square centre), 4 × M3.</text>`,
+    `<text x="${margin}" y="${n(H - 8)}" font-size="3" fill="#000000">Carrier: ${n(BOARD)} mm plate (3 mm plywood or acrylic), a ${WINDOW_SIZE.map(n).join(' × ')} mm opening per SS49E (body + legs; Hall element on the square centre), ${MOUNT_HOLES.length} × M3.</text>`,
   );
   o.push(
     `<text x="${margin}" y="${n(H - 3)}" font-size="3" fill="#000000">Rings: ${RING_INNER} mm inside, ${RING_WIDTH} mm wide; cut from 0.4 mm sheet, or extrude 0.4 mm and print.</text>`,
@@ -202,7 +251,7 @@ export function crossSectionSvg(): string {
   const m = magnet(CHOSEN.magnet);
   const k = 5; // drawing units per mm would distort the mm viewBox: draw at 5:1 and say so
   const W = 340,
-    H = 100;
+    H = 92;
   const cx = 150; // coin centre x (drawing mm)
   const ytile = 45; // top of the tile
   const mm = (v: number) => v * k;
@@ -240,24 +289,49 @@ export function crossSectionSvg(): string {
     o.push(`<text x="${n(cx + mm(7))}" y="${n(cy + 4)}" font-size="2.2" text-anchor="middle" fill="#7d766a">• top</text>`);
   }
   const yb = ytile + tileH;
+  // paper on the spacer sheet; the sensor lies on the perfboard in the spacer's window
+  const spacerTop = yb + mm(PAPER);
   o.push(
-    `<rect x="${n(cx - mm(half))}" y="${n(yb)}" width="${n(mm(2 * half))}" height="${n(gapH * 0.5)}" fill="#ffffff" stroke="#aaa" stroke-width="0.2"/>`,
+    `<rect x="${n(cx - mm(half))}" y="${n(yb)}" width="${n(mm(2 * half))}" height="${n(mm(PAPER))}" fill="#ffffff" stroke="#888" stroke-width="0.15"/>`,
   );
-  const ys = yb + gapH; // sensor face
-  const pkg = 1.52; // TO-92S thickness
+  const ypcb = spacerTop + mm(SPACER_THICKNESS);
+  const wx0 = cx + mm(SENSOR_WINDOW.x0),
+    wx1 = cx + mm(SENSOR_WINDOW.x1);
+  for (const [x0, x1] of [
+    [cx - mm(half), wx0],
+    [wx1, cx + mm(half)],
+  ])
+    o.push(
+      `<rect class="spacer" x="${n(x0)}" y="${n(spacerTop)}" width="${n(x1 - x0)}" height="${n(mm(SPACER_THICKNESS))}" fill="#b9c7a5" stroke="#6d7d58" stroke-width="0.2"/>`,
+    );
+  const ys = ypcb - mm(SENSOR_THICKNESS); // sensor face
   o.push(
-    `<rect x="${n(cx - mm(SENSOR_BODY[0] / 2))}" y="${n(ys)}" width="${n(mm(SENSOR_BODY[0]))}" height="${n(mm(pkg))}" rx="0.5" fill="#222"/>`,
+    `<rect x="${n(cx - mm(SENSOR_BODY[0] / 2))}" y="${n(ys)}" width="${n(mm(SENSOR_BODY[0]))}" height="${n(mm(SENSOR_THICKNESS))}" rx="0.5" fill="#222"/>`,
   );
   const ye = ys + mm(g.element);
   o.push(`<circle cx="${cx}" cy="${n(ye)}" r="0.8" fill="#f2c500"/>`);
-  const ypcb = ys + mm(pkg) + 6;
-  for (const dx of [-1.27, 0, 1.27])
-    o.push(
-      `<line x1="${n(cx + mm(dx))}" y1="${n(ys + mm(pkg))}" x2="${n(cx + mm(dx))}" y2="${n(ypcb)}" stroke="#888" stroke-width="0.5"/>`,
-    );
+  const pcbH = mm(1.6);
   o.push(
-    `<rect x="${n(cx - mm(half))}" y="${n(ypcb)}" width="${n(mm(2 * half))}" height="${n(mm(1.6))}" fill="#c8a35a" stroke="#8b6d2c" stroke-width="0.2"/>`,
+    `<rect x="${n(cx - mm(half))}" y="${n(ypcb)}" width="${n(mm(2 * half))}" height="${n(pcbH)}" fill="#c8a35a" stroke="#8b6d2c" stroke-width="0.2"/>`,
   );
+  // the legs (behind the body): out of its end at mid-height, 1.27 mm apart, splayed to the 2.54 mm holes, soldered below
+  const ysol = ypcb + pcbH;
+  for (const l of LEAD_HOLES) {
+    const from = cx + mm((l.dx / HOLE) * LEAD_PITCH),
+      to = cx + mm(l.dx);
+    o.push(
+      `<path d="M${n(from)} ${n(ys + mm(SENSOR_THICKNESS / 2))}L${n(to)} ${n(ypcb)}V${n(ysol + 3)}" fill="none" stroke="#888" stroke-width="0.5"/>`,
+    );
+    o.push(`<circle cx="${n(to)}" cy="${n(ysol + 1)}" r="1.2" fill="#bfbfbf"/>`);
+  }
+  // the buses run along the row on the solder side
+  for (const [dy, colour] of [
+    [5, '#d12f2f'],
+    [8, '#2f4fd1'],
+  ] as const)
+    o.push(
+      `<line x1="${n(cx - mm(half))}" y1="${n(ysol + dy)}" x2="${n(cx + mm(half))}" y2="${n(ysol + dy)}" stroke="${colour}" stroke-width="0.9"/>`,
+    );
   const vdim = (x: number, y1: number, y2: number, label: string, side: 1 | -1) => {
     o.push(
       `<line x1="${n(x)}" y1="${n(y1)}" x2="${n(x)}" y2="${n(y2)}" stroke="#333" stroke-width="0.25" marker-start="url(#a)" marker-end="url(#a)"/>`,
@@ -269,6 +343,7 @@ export function crossSectionSvg(): string {
   vdim(cx - mm(half) - 2, ytile, ye, `z₁ = ${g.tile} + ${g.gap} + ${g.element} = ${n(z1())} mm`, -1);
   vdim(cx - mm(half) - 45, ytile - mm(g.coin), ye, `z₂ = ${n(z1() + g.coin)} mm`, -1);
   const lx = cx + mm(half) + 6;
+  const air = Math.round((g.gap - PAPER) * 100) / 100;
   const notes: [number, string][] = [
     [ytile - mm(2 * g.coin) + 4, `two coins = a king; ${19} × ${g.coin} mm each, marked face up`],
     [ytile - mm(m.thickness) - 5, `${m.grade} disc magnet ${m.diameter} × ${m.thickness} mm, flush, S pole down`],
@@ -279,9 +354,11 @@ export function crossSectionSvg(): string {
         .map((x) => x.toFixed(1))
         .join('–')} mm works)`,
     ],
-    [yb + gapH / 2, `paper template + air ${g.gap} mm`],
-    [ye, `SS49E (TO-92S), branded face up; Hall element ${g.element} mm below its face`],
-    [ypcb + mm(0.8), 'carrier: perfboard on the 25.4 mm grid'],
+    [yb - 1.3, `paper template ${PAPER} mm; under it ${air} mm of air over the sensor: gap ${g.gap} mm`],
+    [spacerTop + 2.2, `spacer sheet ${SPACER_THICKNESS} mm carries the tile; a window round each sensor`],
+    [ye, `SS49E (TO-92S, ${SENSOR_THICKNESS} mm), flat on the board, branded face up; element ${g.element} mm deep`],
+    [ypcb + pcbH / 2 + 1, `carrier: perfboard; legs ${LEAD_PITCH} mm apart, splayed to its ${HOLE} mm holes`],
+    [ysol + 6.5, `solder side: 5 V and GND buses along each row; ${STANDOFF_HEIGHT} mm standoffs below`],
   ];
   for (const [y, t] of notes) {
     o.push(`<line x1="${n(cx + mm(4))}" y1="${n(y)}" x2="${n(lx - 1)}" y2="${n(y)}" stroke="#999" stroke-width="0.15"/>`);
@@ -294,6 +371,8 @@ export function crossSectionSvg(): string {
 export const OUTPUTS: Record<string, () => string> = {
   'squares.svg': squaresSvg,
   'carrier.svg': carrierSvg,
+  'spacer.svg': () => drawingSvg(spacerDrawing()),
+  'solder-side.svg': () => drawingSvg(solderSideDrawing()),
   'cross-section.svg': crossSectionSvg,
 };
 export const HARDWARE_DIR = HW;

@@ -4,8 +4,10 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import * as P from '../../hardware/tools/physics.ts';
-import { README_PATH, renderReadme, blocks, allFigures } from '../../hardware/tools/readme.ts';
-import { readBom, totals, parseCsvLine } from '../../hardware/tools/bom.ts';
+import { README_PATH, TOP_README_PATH, renderReadme, blocks, allFigures, hex3 } from '../../hardware/tools/readme.ts';
+import { readBom, totals, parseCsvLine, BOM_COLUMNS, BOM_PATH } from '../../hardware/tools/bom.ts';
+import { MOUNT_HOLES } from '../../hardware/tools/geometry.ts';
+import { HARDWARE_DIR } from '../../hardware/tools/diagrams.ts';
 
 const readme = readFileSync(README_PATH, 'utf8');
 
@@ -27,9 +29,12 @@ describe('hardware/README.md is what hardware/tools compute', () => {
       'flippedSteps',
       'tileMin',
       'tileMax',
-      'ownUsd',
-      'electronicsUsd',
-      'newUsd',
+      'cloneLow',
+      'cloneHigh',
+      'genuineLow',
+      'genuineHigh',
+      'emptyLowHex',
+      'emptyHighHex',
     ]) {
       expect(readme, name).toContain(`<!--f:${name}-->${allFigures()[name]}<!--/f-->`);
     }
@@ -121,30 +126,81 @@ describe('the chosen design separates what must be told apart', () => {
 describe('bill of materials', () => {
   const bom = readBom();
 
-  it('lists what a build needs (cable, buzzer resistor, headers, spacers, tools)', () => {
+  it('lists what a build needs (cable, buzzer resistor, headers, spacer sheet, fixings, tools)', () => {
     const parts = bom.map((l) => l.part.toLowerCase()).join('\n');
-    for (const p of ['usb cable', 'resistor 100 ω', 'header', 'spacers', 'drill', 'magnet 12 × 1 mm n35']) expect(parts).toContain(p);
+    for (const p of ['usb cable', 'resistor 100 ω', 'header', 'spacer sheet', 'fixings', 'drill', 'magnet 12 × 1 mm n35'])
+      expect(parts).toContain(p);
   });
 
-  it('totals are the sums of the lines (electronics < own piecepack < everything new)', () => {
-    const t = totals(bom);
-    const line = (part: string) => bom.find((l) => l.part.startsWith(part))!;
-    const clone = line('Arduino Nano (ATmega328P 16 MHz 5 V) clone'),
-      genuine = line('Arduino Nano (ATmega328P 16 MHz 5 V) genuine');
-    const base = bom.filter((l) => l.variant === '' && l.group === 'electronics').reduce((s, l) => s + l.quantity * l.unit, 0);
-    expect(t.electronics).toBeCloseTo(base + clone.unit, 2);
-    const build = bom.filter((l) => l.group === 'build').reduce((s, l) => s + l.quantity * l.unit, 0);
-    expect(t.withOwnPiecepack).toBeCloseTo(t.electronics + build, 2);
-    expect(t.everythingNew).toBeCloseTo(t.withOwnPiecepack - clone.unit + genuine.unit + 30, 2);
-    expect(readme).toContain(`${t.withOwnPiecepack.toFixed(2)} USD`);
+  it('has one fixing per mount hole: the carrier, the spacer and the BOM agree', () => {
+    const fixings = bom.find((l) => l.part.toLowerCase().startsWith('carrier fixings'))!;
+    expect(fixings.quantity).toBe(MOUNT_HOLES.length);
+    for (const f of ['carrier.svg', 'spacer.svg', 'solder-side.svg'])
+      expect(readFileSync(`${HARDWARE_DIR}${f}`, 'utf8').match(/<circle class="mount"/g), f).toHaveLength(fixings.quantity);
+    expect(fixings.quantity).toBeGreaterThanOrEqual(8); // two per 101.6 mm quarter
+  });
+
+  it("prices are ranges of what you buy: packs at least the quantity used, low ≤ high, the sensors' two routes at their market prices", () => {
+    for (const l of bom) {
+      expect(l.buy, l.part).toBeGreaterThanOrEqual(l.quantity);
+      expect(l.high, l.part).toBeGreaterThanOrEqual(l.low);
+    }
+    const sensors = bom.filter((l) => l.part.startsWith('Linear Hall-effect sensor'));
+    expect(sensors.map((l) => [l.route, l.quantity, l.low, l.high])).toEqual([
+      ['clone', 32, 0.04, 0.08],
+      ['genuine', 32, 1, 1.6],
+    ]);
+    // a polarity-coded set: 24 coins + 4 spare crowns of each colour, and their magnets
+    expect(bom.find((l) => l.part.startsWith('Neodymium disc magnet'))!.quantity).toBe(36);
+    expect(bom.find((l) => l.part.startsWith('Extra coins'))!.quantity).toBe(8);
+    expect(bom.some((l) => l.part === 'Bus wire')).toBe(true);
+  });
+
+  it("the READMEs' cost figures are the BOM's sums for each route (own piecepack, and everything new)", () => {
+    // summed here from the raw CSV, not through bom.ts's totals
+    const rows = readFileSync(BOM_PATH, 'utf8')
+      .split('\n')
+      .slice(1)
+      .filter((l) => l.trim())
+      .map(parseCsvLine)
+      .map((f) => Object.fromEntries(BOM_COLUMNS.map((c, i) => [c, f[i]])));
+    const sumOf = (route: string, groups: string[], col: 'unit_low_usd' | 'unit_high_usd') =>
+      (
+        rows
+          .filter((r) => groups.includes(r.group) && (r.route === '' || r.route === route))
+          .reduce((s, r) => s + Math.round(Number(r.buy) * Number(r[col]) * 100), 0) / 100
+      ).toFixed(2);
+    const top = readFileSync(TOP_README_PATH, 'utf8');
+    for (const route of ['clone', 'genuine']) {
+      const own = [sumOf(route, ['electronics', 'build'], 'unit_low_usd'), sumOf(route, ['electronics', 'build'], 'unit_high_usd')];
+      const all = ['electronics', 'build', 'piecepack'];
+      const fresh = [sumOf(route, all, 'unit_low_usd'), sumOf(route, all, 'unit_high_usd')];
+      expect(readme).toContain(`<!--f:${route}Low-->${own[0]}<!--/f-->–<!--f:${route}High-->${own[1]}<!--/f--> USD`);
+      expect(readme).toContain(`<!--f:${route}NewLow-->${fresh[0]}<!--/f-->–<!--f:${route}NewHigh-->${fresh[1]}<!--/f-->`);
+      expect(readme).toContain(`**${own[0]}–${own[1]} USD**`); // the budget table
+      expect(top).toContain(`<!--f:${route}Low-->${own[0]}<!--/f-->–<!--f:${route}High-->${own[1]}<!--/f--> USD`);
+      expect(totals(route as 'clone' | 'genuine', bom).withOwnPiecepack).toEqual({ low: Number(own[0]), high: Number(own[1]) });
+    }
+    expect(renderReadme(top)).toBe(top);
+  });
+
+  it('Assembly step 6 gives the empty limits in the hex the F line shows', () => {
+    expect([hex3(460), hex3(565), hex3(512)]).toEqual(['1CC', '235', '200']);
+    const f = allFigures();
+    expect(parseInt(f.emptyLowHex, 16)).toBe(Number(f.emptyLow));
+    expect(parseInt(f.emptyHighHex, 16)).toBe(Number(f.emptyHigh));
+    expect(readme).toMatch(/96 hex digits: 32 groups of 3, square 1 first/);
+    expect(readme).not.toMatch(/every square ≈ 460–565/);
   });
 
   it('CSV fields may be quoted; a malformed file is an error naming the line', () => {
     expect(parseCsvLine('a,"b, c",d')).toEqual(['a', 'b, c', 'd']);
     expect(parseCsvLine('"say ""hi""",')).toEqual(['say "hi"', '']);
-    const head = 'part,quantity,example_part_number,approx_unit_price_usd,group,variant,notes';
-    expect(() => readBom(`${head}\nx,two,y,1,electronics,,n`)).toThrow(/line 2: bad quantity two/);
-    expect(() => readBom(`${head}\nx,1,y,1,snacks,,n`)).toThrow(/line 2: bad group snacks/);
+    const head = BOM_COLUMNS.join(',');
+    expect(() => readBom(`${head}\nx,two,2,y,1,2,electronics,,n`)).toThrow(/line 2: bad quantity two/);
+    expect(() => readBom(`${head}\nx,1,1,y,1,2,snacks,,n`)).toThrow(/line 2: bad group snacks/);
+    expect(() => readBom(`${head}\nx,3,2,y,1,2,build,,n`)).toThrow(/line 2: buy 2 must be a whole number ≥ the quantity 3/);
+    expect(() => readBom(`${head}\nx,1,1,y,2,1,build,,n`)).toThrow(/line 2: high price 1 below the low 2/);
   });
 });
 

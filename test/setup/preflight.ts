@@ -34,6 +34,8 @@ export const NEEDS: Need[] = [
   { what: 'Python 3 (pseudo-terminal test devices)', ok: onPath('python3'), pkg: 'python3' },
   // (the stations' tests run a real Mosquitto broker on a free loopback port, beside the embedded aedes)
   { what: 'Mosquitto (/usr/sbin/mosquitto, MQTT broker)', ok: () => existsSync('/usr/sbin/mosquitto'), pkg: 'mosquitto' },
+  // (test/hardware/print.test.ts renders the printable PDFs to measure their scale bar in pixels)
+  { what: 'pdftoppm (renders PDFs)', ok: onPath('pdftoppm'), pkg: 'poppler-utils' },
 ];
 
 /** What is missing, as one message with the line that installs it; null when nothing is. */
