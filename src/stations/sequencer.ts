@@ -4,7 +4,11 @@
 // sequencer hands each record on exactly once and in order, holds those that
 // come early, asks for a missing range (again after `retryMs` while it stays
 // missing), and starts a new game only once the game before it is complete.
-// Pure: time is an input. Records are a game's canonical list (canonical():
+// Bounded: at most `maxHeld` early records (default 1,000) over at most
+// `maxGames` games; beyond, the farthest ahead are dropped and asked for again
+// once the gap before them is filled, so a flood of early records costs a
+// fixed amount of memory and work. Pure: time is an input. Records are a
+// game's canonical list (canonical():
 // consecutive tags records are one, the last, as the journal's writer keeps
 // them), so a station's list and the hub's agree after either restarts.
 
@@ -31,6 +35,21 @@ export interface SequencerStats {
   early: number;
   stale: number;
   asks: number;
+  /** early records dropped because too many were held (asked for again later) */
+  dropped: number;
+}
+
+/** The smallest key of a held map from `from` on (no spread: a map of any size). */
+function lowest(held: ReadonlyMap<number, unknown>, from = 0): number {
+  let min = Infinity;
+  for (const k of held.keys()) if (k >= from && k < min) min = k;
+  return min;
+}
+
+function highest(held: ReadonlyMap<number, unknown>): number {
+  let max = -1;
+  for (const k of held.keys()) if (k > max) max = k;
+  return max;
 }
 
 /** Consecutive tags records are one (the last): each holds every tag, and the journal's writer merges a burst of them. */
@@ -52,9 +71,16 @@ export class Sequencer {
   /** games left behind (a later game started): their late records are stale */
   private readonly left: string[] = [];
   private readonly asked = new Map<string, { from: number; to: number; at: number }>();
-  readonly stats: SequencerStats = { applied: 0, duplicates: 0, early: 0, stale: 0, asks: 0 };
+  readonly stats: SequencerStats = { applied: 0, duplicates: 0, early: 0, stale: 0, asks: 0, dropped: 0 };
+  /** early records held, all games */
+  private heldCount = 0;
 
-  constructor(private readonly opts: { retryMs?: number; keepLeft?: number } = {}) {}
+  constructor(private readonly opts: { retryMs?: number; keepLeft?: number; maxHeld?: number; maxGames?: number } = {}) {}
+
+  /** Early records held now, all games. */
+  get held(): number {
+    return this.heldCount;
+  }
 
   /** The game followed and how many of its records are applied (what the hub acknowledges). */
   get position(): { gameId: string; next: number } | null {
@@ -102,7 +128,7 @@ export class Sequencer {
     for (const [gameId, held] of this.early) {
       if (!held.size) continue;
       const from = gameId === cur?.gameId ? cur.next : 0;
-      const first = Math.min(...held.keys());
+      const first = lowest(held);
       if (first > from) this.ask(gameId, from, first, now, out);
       else if (first === 0 && cur && gameId !== cur.gameId) {
         const prev = held.get(0)!.prev;
@@ -114,16 +140,29 @@ export class Sequencer {
 
   private hold(a: Arrival, from: number, now: number, out: SequencerAction[]): SequencerAction[] {
     let held = this.early.get(a.gameId);
-    if (!held) this.early.set(a.gameId, (held = new Map()));
-    if (held.has(a.seq)) {
+    if (held?.has(a.seq)) {
       this.stats.duplicates++;
       if (a.entry.k === 'tags') held.set(a.seq, a);
       return out;
     }
+    if (!held && this.early.size >= (this.opts.maxGames ?? 4)) {
+      this.stats.dropped++; // a game nobody has started yet: asked for when its turn comes
+      return out;
+    }
+    if (!held) this.early.set(a.gameId, (held = new Map()));
+    if (this.heldCount >= (this.opts.maxHeld ?? 1000)) {
+      // Full: keep the records nearest to what is applied next; the farthest ahead go (asked for again later).
+      const far = highest(held);
+      this.stats.dropped++;
+      if (far < a.seq) return out;
+      held.delete(far);
+      this.heldCount--;
+    }
     held.set(a.seq, a);
+    this.heldCount++;
     if (a.seq > 0) {
       this.stats.early++;
-      this.ask(a.gameId, from, Math.min(...[...held.keys()].filter((s) => s >= from)), now, out);
+      this.ask(a.gameId, from, lowest(held, from), now, out);
     }
     return out;
   }
@@ -153,13 +192,15 @@ export class Sequencer {
       const next = cur && held?.get(cur.next);
       if (cur && held && next) {
         held.delete(cur.next);
+        this.heldCount--;
         this.apply(next, out);
         continue;
       }
-      if (cur && held && held.size) return void this.ask(cur.gameId, cur.next, Math.min(...held.keys()), now, out);
+      if (cur && held && held.size) return void this.ask(cur.gameId, cur.next, lowest(held), now, out);
       const start = this.startable();
       if (!start) return void this.askForPrevious(out, now);
       this.early.get(start.gameId)!.delete(0);
+      this.heldCount--;
       if (cur) this.leave(cur.gameId);
       this.current = { gameId: start.gameId, next: 0, last: null, startedAt: start.entry.at };
       this.apply(start, out);
@@ -193,6 +234,7 @@ export class Sequencer {
   }
 
   private leave(gameId: string): void {
+    this.heldCount -= this.early.get(gameId)?.size ?? 0;
     this.early.delete(gameId);
     this.asked.delete(gameId);
     this.left.push(gameId);

@@ -137,3 +137,40 @@ describe('Sequencer', () => {
     ]);
   });
 });
+
+describe('bounded against a flood of early records', () => {
+  const record = (id: string, seq: number): Arrival =>
+    seq === 0
+      ? { gameId: id, seq, entry: newGame(id, 1), prev: null }
+      : { gameId: id, seq, entry: { k: 'clock', at: seq, clock: null } as never };
+
+  it('30,000 records of a game that never starts: at most 1,000 held, none of them twice, and every one applied once it starts', () => {
+    const s = new Sequencer({ retryMs: 100 });
+    let asks = 0;
+    for (let seq = 30_000; seq >= 1; seq--) asks += s.receive(record('G', seq), 0).filter((a) => a.type === 'ask').length;
+    expect(s.held).toBe(1000);
+    expect(s.stats.dropped).toBe(29_000);
+    expect(asks).toBeGreaterThan(0);
+    // (130,000 would not throw either: no spread of the held keys.)
+    for (let seq = 30_001; seq <= 130_000; seq++) s.receive(record('G', seq), 0);
+    expect(s.held).toBe(1000);
+    // The game starts: the held records apply, the rest is asked for and applied as it comes, each exactly once.
+    const applied: number[] = [];
+    const take = (acts: SequencerAction[]) => {
+      for (const a of acts) if (a.type === 'apply') applied.push(a.seq);
+    };
+    take(s.receive(record('G', 0), 1)); // (it takes the place of the farthest held, 1000)
+    expect(applied).toEqual(Array.from({ length: 1000 }, (_, i) => i));
+    expect(s.held).toBe(0);
+    for (let seq = 1000; seq <= 2000; seq++) take(s.receive(record('G', seq), 2));
+    expect(applied.length).toBe(2001);
+    expect(new Set(applied).size).toBe(2001);
+  });
+
+  it('early records of more games than it follows are dropped, not kept', () => {
+    const s = new Sequencer();
+    for (let g = 0; g < 500; g++) s.receive(record(`FAKE-${g}`, 5), 0);
+    expect(s.held).toBe(4);
+    expect(s.stats.dropped).toBe(496);
+  });
+});
