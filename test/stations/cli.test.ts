@@ -99,6 +99,64 @@ describe('crownhead hub and crownhead station', () => {
     }
   });
 
+  it(
+    'two named simulated stations on one machine; a third claiming NORTH is refused, names both and exits',
+    { timeout: 90_000 },
+    async () => {
+      const [mqttPort, hubPort] = [await freePort(), await freePort()];
+      const hubGames = join(tempDir(), 'hub');
+      const hubRun = await run(
+        ['hub', '--mqtt-port', String(mqttPort), '--mqtt-host', '127.0.0.1', '--port', String(hubPort), '--games', hubGames],
+        /Stations: crownhead station/,
+      );
+      const secret = readFileSync(join(hubGames, 'hub.secret'), 'utf8').trim();
+      const stationArgs = (board: string, port: number) => [
+        'station',
+        '--board',
+        board,
+        '--port',
+        String(port),
+        '--games',
+        join(tempDir(), 'st'),
+        '--hub',
+        `mqtt://127.0.0.1:${mqttPort}`,
+        '--hub-secret',
+        secret,
+      ];
+      const [northPort, southPort] = [await freePort(), await freePort()];
+      const north = await run(stationArgs('sim:NORTH', northPort), /Crownhead station: board NORTH/);
+      await run(stationArgs('sim:SOUTH', southPort), /Crownhead station: board SOUTH/);
+      await until(() => /hub is ready/.test(hubRun.err()), 'the hub serving', 60_000);
+      const boards = async () => {
+        const r = await fetch(`http://127.0.0.1:${hubPort}/api/boards`);
+        return JSON.stringify(await r.json());
+      };
+      const both = async () => /"NORTH"/.test(await boards()) && /"SOUTH"/.test(await boards());
+      for (let i = 0; !(await both()); i++) {
+        if (i > 600) throw new Error(`the hub's boards never named both stations: ${await boards()}`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      // A third station for board NORTH: refused with both named, and it exits (no reconnect loop).
+      const key = /board NORTH \(key ([0-9a-f]{8})\)/.exec(north.err())![1]!;
+      const p = spawn(process.execPath, [join(ROOT, 'bin/crownhead.js'), ...stationArgs('sim:NORTH', await freePort())], {
+        cwd: ROOT,
+        env,
+        stdio: ['ignore', 'ignore', 'pipe'],
+      });
+      children.add(p);
+      let err = '';
+      p.stderr!.on('data', (d) => (err += d));
+      const code = await new Promise<number | null>((r) => p.on('exit', r));
+      children.delete(p);
+      expect(code).toBe(1);
+      expect(err).toMatch(
+        new RegExp(`board NORTH is already reported by another station \\(key ${key}, page http://127\\.0\\.0\\.1:${northPort}/`),
+      );
+      expect(err).toMatch(/this station \(key [0-9a-f]{8}.*\) stops reporting it/);
+      expect(north.p.exitCode).toBeNull(); // the first goes on
+    },
+  );
+
   it('refuses what it cannot use, naming it', async () => {
     const bad = async (args: string[]) => {
       const p = spawn(process.execPath, [join(ROOT, 'bin/crownhead.js'), ...args], { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'pipe'] });
