@@ -7,6 +7,7 @@
 // with --board auto a scanner (scanner.ts) that adds boards plugged in later.
 // One board found is not a club: the service runs it as a single board.
 
+import { stationsRoutes, type StationsApi } from './stations-routes.ts';
 import { join } from 'node:path';
 import type express from 'express';
 import type { Logger } from 'pino';
@@ -46,6 +47,8 @@ export interface ClubOptions {
   scanMs?: number;
   /** club mode even with one board (the hub: stations join later, src/stations/hub.ts) */
   always?: boolean;
+  /** the hub's stations: listed and forgotten on the API (stations-routes.ts) */
+  stations?: StationsApi;
 }
 
 /** What every room of a service shares: where games go, the game's settings, the pages' options. */
@@ -103,6 +106,7 @@ export class Club {
       return t?.currentRound() ? roundPdn(this.director, this.rooms, t.currentRound()) : Promise.resolve(null);
     };
     tournamentRoutes(app, this.director, this.rooms, this.access);
+    if (this.opts.stations) stationsRoutes(app, this.opts.stations, this.access);
     clubRoutes(app, { feed: this.feed, access: this.access, boardApps: this.boardApps, roundText }, this.opts.feed);
   }
 

@@ -26,7 +26,8 @@ import type { IPublishPacket } from 'mqtt';
 import { allBoards, boardTopic, type StationTopic } from './topics.ts';
 import { readMessage, sealMessage, type Received, type TopicMessages } from './messages.ts';
 import { RemoteBoard } from './remote.ts';
-import { loadIdentity, type Identity } from './identity.ts';
+import { fingerprint, loadIdentity, type Identity } from './identity.ts';
+import type { StationListing, StationsApi } from '../server/stations-routes.ts';
 import { Counter } from './envelope.ts';
 import { PairingRegistry, describeStation, pairChecks, pairedProof } from './pairing.ts';
 import { Mirror } from './mirror.ts';
@@ -130,7 +131,8 @@ export class Hub {
     if (this.closed) return;
     const sources = [...this.boards.values()].map((b) => b.source);
     const storage = this.opts.service.storage;
-    this.service = await startService({ ...this.opts.service, storage, club: { sources, always: true, scanMs: 0 } });
+    const stations = { list: () => this.stations(), forget: (board: string) => this.forget(board) };
+    this.service = await startService({ ...this.opts.service, storage, club: { sources, always: true, scanMs: 0, stations } });
     for (const room of this.service.rooms) this.attach(room);
     // Stations that reported while the service was starting join now.
     for (const b of this.boards.values()) if (!sources.includes(b.source)) this.join(b);
@@ -260,6 +262,17 @@ export class Hub {
     const hub = this.identity.key;
     const proof = pairedProof(this.opts.secret, board, station, hub, ok);
     this.publish(board, 'paired', { v: 1, board, station, hub, ok, ...(reason ? { reason } : {}), proof }, ok);
+  }
+
+  /** Every paired board: its station's key, whether it is online, the messages dropped for it; and those for boards nobody paired. */
+  stations(): ReturnType<StationsApi['list']> {
+    const list: StationListing[] = this.registry.boards().map((board) => ({
+      board,
+      key: fingerprint(this.registry.key(board)!),
+      online: this.boards.get(board)?.source.online ?? false,
+      refused: this.refusals.get(board) ?? null,
+    }));
+    return { stations: list, unpaired: this.refusals.get('') ?? null };
   }
 
   /** Forgets a board's key (the arbiter, for a station rebuilt from scratch): the next station to claim it with the secret pairs. */

@@ -90,6 +90,33 @@ describe.each(BROKERS)('trust on the wire (%s)', (_name, start) => {
     expect(a.publisher.refusal).toBeNull();
     expect(aConnects()).toBe(1);
     expect(b.service.session.game.plies.length).toBe(0);
+
+    // The arbiter sees it (GET /api/stations); once the first station is gone for good, forgetting its key lets a rebuilt one pair.
+    const api = h.service!.url + 'api/stations';
+    const listed = (await (await fetch(api)).json()) as {
+      stations: { board: string; key: string; online: boolean; refused: { claim?: string } }[];
+    };
+    expect(listed.stations).toEqual([
+      expect.objectContaining({
+        board: 'SAME',
+        key: a.publisher.identity.fingerprint,
+        online: true,
+        refused: expect.objectContaining({ claim: expect.stringMatching(/a second station/) }),
+      }),
+    ]);
+    const forget = (board: string) =>
+      fetch(api + '/forget', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ board }) });
+    expect((await forget('NOPE')).status).toBe(404);
+    await a.publisher.close();
+    expect((await (await forget('SAME')).json()) as object).toMatchObject({ ok: true, board: 'SAME' });
+    const rebuilt = await st(url, 'SAME', 13);
+    await until(() => rebuilt.publisher.reporting, 'the rebuilt station pairing');
+    setUpStart(rebuilt);
+    play(rebuilt, GAMES[5]!, 0, 2);
+    await until(() => samePdn(h, rebuilt), 'the hub following the rebuilt station');
+    expect(((await (await fetch(api)).json()) as { stations: { key: string }[] }).stations[0]!.key).toBe(
+      rebuilt.publisher.identity.fingerprint,
+    );
   });
 
   it('on a bare broker (no hub) the second station is refused by the first one’s live claim; once the first is gone, a new one may claim it', async () => {
