@@ -2,6 +2,7 @@
 // tracking, journal and page), publishing its board to a hub's broker
 // (src/stations/station.ts) and taking the hub's signed commands.
 
+import { readFileSync } from 'node:fs';
 import { pino } from 'pino';
 import { resolveServeSettings } from './serve-settings.ts';
 import { STATION_USAGE } from './usage.ts';
@@ -23,7 +24,11 @@ Hub
   --hub mqtt://HOST:PORT   the hub's broker (crownhead hub prints it; or Mosquitto's)
   --hub-secret SECRET      the pairing secret (crownhead hub prints it): proves this
                            station may join, and that the hub answering is this hub
-  --hub-user NAME, --hub-password PASSWORD   a broker login (Mosquitto password file)
+  --hub-ca FILE            mqtts://: the CA (PEM) that signed the broker's certificate
+                           (the hub's own certificate when it made it itself)
+  --hub-user NAME, --hub-password PASSWORD   a broker login of your own (default: user
+                           the board id, the password the pairing secret gives â€” what
+                           the hub's broker and its mosquitto-config files expect)
   --mqtt-version 3.1.1|5   (default 3.1.1; 5 adds a session expiry of one day)
 
 A game between two boards far apart (both stations on one broker, one secret;
@@ -37,7 +42,7 @@ Every other flag is serve's (crownhead serve --help): --board, --port, --games â
 export async function stationCommand(argv: string[], io: Io): Promise<number> {
   const { taken, rest } = takeFlags(
     argv,
-    ['hub', 'hub-secret', 'hub-user', 'hub-password', 'mqtt-version', 'opponent', 'opponent-side'],
+    ['hub', 'hub-secret', 'hub-ca', 'hub-user', 'hub-password', 'mqtt-version', 'opponent', 'opponent-side'],
     STATION_USAGE,
   );
   const settings = resolveServeSettings(rest);
@@ -51,6 +56,15 @@ export async function stationCommand(argv: string[], io: Io): Promise<number> {
   if (settings.options.club) throw new UsageError('a station runs one board: give --board once, without --sim-boards');
   const url = checkBrokerUrl('hub', taken.hub);
   const protocolVersion = checkMqttVersion(taken['mqtt-version']);
+  let ca: Buffer | undefined;
+  if (taken['hub-ca'] !== undefined) {
+    if (!url.startsWith('mqtts:') && !url.startsWith('wss:')) throw new UsageError(`--hub-ca is for mqtts:// (the hub is ${url})`);
+    try {
+      ca = readFileSync(taken['hub-ca']);
+    } catch (e) {
+      throw new UsageError(`--hub-ca: cannot read ${taken['hub-ca']}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+    }
+  }
   const side = taken['opponent-side'];
   if ((taken.opponent === undefined) !== (side === undefined))
     throw new UsageError('--opponent and --opponent-side go together: the far board, and the side its player takes');
@@ -62,7 +76,7 @@ export async function stationCommand(argv: string[], io: Io): Promise<number> {
   let station: Awaited<ReturnType<typeof startStation>>;
   try {
     station = await startStation({
-      mqtt: { url, username: taken['hub-user'], password: taken['hub-password'], protocolVersion },
+      mqtt: { url, username: taken['hub-user'], password: taken['hub-password'], protocolVersion, ...(ca ? { ca } : {}) },
       secret: taken['hub-secret'],
       opponent,
       service: { ...settings.options, log: { logger } },

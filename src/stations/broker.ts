@@ -1,12 +1,19 @@
 // The hub's embedded MQTT broker (aedes), the zero-set-up default: listening
-// on a TCP port the stations reach, optionally with a username and password
-// (as a Mosquitto password file would ask), in-memory persistence (retained
-// messages and persistent sessions live as long as the hub process; the
-// stations' journals and the hub's own cover a restart).
+// on a TCP port the stations reach (TLS when given a certificate and key),
+// in-memory persistence (retained messages and persistent sessions live as
+// long as the hub process; the stations' journals and the hub's own cover a
+// restart). With the pairing secret it is locked down (access.ts): a login
+// derived from the secret for the hub and each station, each confined to its
+// own topics, messages over the size limit refused; without the secret it
+// listens on loopback only (tests, one machine), never beyond.
 
 import { createServer, type Server } from 'node:net';
+import { createServer as createTlsServer } from 'node:tls';
 import type { AddressInfo } from 'node:net';
 import { Aedes } from 'aedes';
+import { isLoopbackBind } from '../server/access.ts';
+import { mayPublish, maySubscribe, whoIs, type Who } from './access.ts';
+import { MAX_MESSAGE_BYTES } from './envelope.ts';
 
 export interface EmbeddedBroker {
   port: number;
@@ -16,24 +23,55 @@ export interface EmbeddedBroker {
   close(): Promise<void>;
 }
 
-export async function startEmbeddedBroker(
-  o: { port?: number; host?: string; username?: string; password?: string } = {},
-): Promise<EmbeddedBroker> {
+export interface EmbeddedBrokerOptions {
+  port?: number;
+  /** the address to listen on (default 127.0.0.1) */
+  host?: string;
+  /** the pairing secret: logins and topics checked (required beyond loopback) */
+  secret?: string;
+  /** TLS: the certificate and key to serve mqtts:// with (PEM) */
+  tls?: { cert: string | Buffer; key: string | Buffer };
+}
+
+/** The largest message the broker takes (a sealed record, with room to spare). */
+const MAX_PACKET_BYTES = MAX_MESSAGE_BYTES + 1024;
+
+type Authed = { crownhead?: Who };
+
+function lockDown(broker: Aedes, secret: string): void {
+  broker.authenticate = (client, username, password, done) => {
+    const who = whoIs(secret, username, password);
+    if (who) {
+      (client as unknown as Authed).crownhead = who; // (aedes' client object carries our login for the checks below)
+      return done(null, true);
+    }
+    done(Object.assign(new Error('bad username or password'), { returnCode: 4 as const }), false);
+  };
+  broker.authorizePublish = (client, packet, done) => {
+    const who = client ? (client as unknown as Authed).crownhead : undefined;
+    if (!client) return done(null); // a will the broker keeps for a client gone: checked when it was set
+    if (!who || !mayPublish(who, packet.topic)) return done(new Error(`not allowed to publish on ${packet.topic.slice(0, 120)}`));
+    if (packet.payload.length > MAX_PACKET_BYTES) return done(new Error(`message too big (${packet.payload.length} bytes)`));
+    done(null);
+  };
+  broker.authorizeSubscribe = (client, sub, done) => {
+    const who = (client as unknown as Authed).crownhead;
+    done(null, who && maySubscribe(who, sub.topic) ? sub : null);
+  };
+}
+
+export async function startEmbeddedBroker(o: EmbeddedBrokerOptions = {}): Promise<EmbeddedBroker> {
+  const host = o.host ?? '127.0.0.1';
+  if (!o.secret && !isLoopbackBind(host))
+    throw new Error(`the embedded broker listens on ${host} only with logins (the pairing secret): without, loopback only`);
   const broker = await Aedes.createBroker({ drainTimeout: 30_000 });
-  if (o.username !== undefined) {
-    broker.authenticate = (_client, username, password, done) => {
-      const ok = username === o.username && (password?.toString() ?? '') === (o.password ?? '');
-      if (ok) return done(null, true);
-      const err = Object.assign(new Error('bad username or password'), { returnCode: 4 as const });
-      done(err, false);
-    };
-  }
+  if (o.secret) lockDown(broker, o.secret);
   // Small messages both ways (a ply, its ack): sent at once, not held back by Nagle's algorithm.
-  const server: Server = createServer((socket) => {
+  const handle = (socket: import('node:net').Socket) => {
     socket.setNoDelay(true);
     broker.handle(socket);
-  });
-  const host = o.host ?? '127.0.0.1';
+  };
+  const server: Server = o.tls ? createTlsServer({ cert: o.tls.cert, key: o.tls.key }, handle) : createServer(handle);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(o.port ?? 1883, host, () => resolve());
@@ -43,7 +81,7 @@ export async function startEmbeddedBroker(
   return {
     port,
     host,
-    url: `mqtt://${shownHost}:${port}`,
+    url: `${o.tls ? 'mqtts' : 'mqtt'}://${shownHost}:${port}`,
     broker,
     close: async () => {
       await new Promise<void>((resolve) => broker.close(() => resolve()));

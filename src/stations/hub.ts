@@ -27,6 +27,7 @@ import { allBoards, boardTopic, type StationTopic } from './topics.ts';
 import { readMessage, sealMessage, type Received, type TopicMessages } from './messages.ts';
 import { RemoteBoard } from './remote.ts';
 import { fingerprint, loadIdentity, type Identity } from './identity.ts';
+import { HUB_USER, brokerPassword } from './access.ts';
 import type { StationListing, StationsApi } from '../server/stations-routes.ts';
 import { Counter } from './envelope.ts';
 import { PairingRegistry, describeStation, pairChecks, pairedProof } from './pairing.ts';
@@ -105,7 +106,12 @@ export class Hub {
 
   /** Connects to the broker, waits for the first board (one the hub mirrored before, or a station's status), and serves. */
   static async start(opts: HubOptions): Promise<Hub> {
-    const client = openLink({ clientId: 'crownhead-hub', ...opts.mqtt });
+    const client = openLink({
+      clientId: 'crownhead-hub',
+      ...opts.mqtt,
+      username: opts.mqtt.username ?? HUB_USER,
+      password: opts.mqtt.password ?? brokerPassword(opts.secret, HUB_USER),
+    });
     const hub = new Hub(client, opts);
     try {
       await hub.run();

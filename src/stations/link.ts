@@ -22,6 +22,8 @@ export interface LinkOptions {
   reconnectMs?: number;
   /** TLS: a CA to trust (mqtts://) */
   ca?: string | Buffer;
+  /** TLS: check the broker's certificate (default true; false only for the hub's own embedded broker on loopback) */
+  rejectUnauthorized?: boolean;
 }
 
 export function openLink(o: LinkOptions): MqttClient {
@@ -36,6 +38,7 @@ export function openLink(o: LinkOptions): MqttClient {
     ...(o.username !== undefined ? { username: o.username } : {}),
     ...(o.password !== undefined ? { password: o.password } : {}),
     ...(o.ca ? { ca: o.ca } : {}),
+    ...(o.rejectUnauthorized === false ? { rejectUnauthorized: false } : {}),
     ...(o.protocolVersion === 5 ? { properties: { sessionExpiryInterval: o.sessionExpiryS ?? 86_400 } } : {}),
     ...(o.will ? { will: { topic: o.will.topic, payload: Buffer.from(o.will.payload), qos: 1 as const, retain: o.will.retain } } : {}),
   };

@@ -31,7 +31,8 @@ import { readMessage, sealMessage, type Received, type TopicMessages } from './m
 import { commandRefusal } from './signing.ts';
 import { canonical } from './sequencer.ts';
 import { isCrownheadError, CrownheadError } from '../common/errors.ts';
-import { loadIdentity, type Identity } from './identity.ts';
+import { fingerprint, loadIdentity, type Identity } from './identity.ts';
+import { brokerPassword } from './access.ts';
 import { Counter } from './envelope.ts';
 import { StationPins, describeStation, keeps, pairChecks, pairProof, pairedChecks, type StationPair } from './pairing.ts';
 
@@ -321,7 +322,7 @@ export class StationPublisher {
       return void this.opts.log.error(
         `a hub with another key (${describeStation({ key: hubKey })}, pinned: ${describeStation({ key: pinned })}) answered: ignored. If the hub was rebuilt, remove "hub" from pins.json in this station's games folder`,
       );
-    if (!p.ok) return this.refuse(null, p.reason);
+    if (!p.ok) return this.refuse(this.rival?.key && p.reason?.includes(fingerprint(this.rival.key)) ? this.rival : null, p.reason);
     if (!pinned) {
       this.opts.pins.pinHub(hubKey);
       this.opts.log.info(`paired with the hub (${describeStation({ key: hubKey })})`);
@@ -498,7 +499,10 @@ export async function startStation(o: StationStart): Promise<Station> {
   const client = openLink({
     // (The key's fingerprint in the client id: two stations claiming one board never knock each other off the broker.)
     clientId: o.mqtt.clientId ?? `crownhead-station-${board}-${identity.fingerprint}`,
+    // (The login the pairing secret gives this board, unless one is given: a locked-down broker lets it in, an open one ignores it.)
     ...o.mqtt,
+    username: o.mqtt.username ?? board,
+    password: o.mqtt.password ?? brokerPassword(o.secret, board),
     will: { topic: boardTopic(board, 'status'), payload: publisher.willFor(board, service.board.description), retain: true },
   });
   client.on('error', (e) => log.warn(`MQTT: ${e.message}`));

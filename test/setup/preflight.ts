@@ -36,6 +36,7 @@ export const NEEDS: Need[] = [
   { what: 'Mosquitto (/usr/sbin/mosquitto, MQTT broker)', ok: () => existsSync('/usr/sbin/mosquitto'), pkg: 'mosquitto' },
   // (test/hardware/print.test.ts renders the printable PDFs to measure their scale bar in pixels)
   { what: 'pdftoppm (renders PDFs)', ok: onPath('pdftoppm'), pkg: 'poppler-utils' },
+  { what: 'openssl (the TLS tests make their CA and certificates)', ok: onPath('openssl'), pkg: 'openssl' },
 ];
 
 /** What is missing, as one message with the line that installs it; null when nothing is. */

@@ -9,6 +9,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
+import mqtt from 'mqtt';
 import { Client } from '../harness/ws-client.ts';
 import { freePort, removeTempDirs, tempDir, until } from './fixture.ts';
 
@@ -100,14 +101,17 @@ describe('crownhead hub and crownhead station', () => {
   });
 
   it(
-    'two named simulated stations on one machine; a third claiming NORTH is refused, names both and exits',
+    'two named simulated stations through the hub’s broker on 0.0.0.0 (no anonymous client); a third claiming NORTH is refused, names both and exits',
     { timeout: 90_000 },
     async () => {
       const [mqttPort, hubPort] = [await freePort(), await freePort()];
       const hubGames = join(tempDir(), 'hub');
       const hubRun = await run(
-        ['hub', '--mqtt-port', String(mqttPort), '--mqtt-host', '127.0.0.1', '--port', String(hubPort), '--games', hubGames],
+        ['hub', '--mqtt-port', String(mqttPort), '--port', String(hubPort), '--games', hubGames],
         /Stations: crownhead station/,
+      );
+      await expect(mqtt.connectAsync(`mqtt://127.0.0.1:${mqttPort}`, { reconnectPeriod: 0 })).rejects.toThrow(
+        /Bad username or password|Not authorized/,
       );
       const secret = readFileSync(join(hubGames, 'hub.secret'), 'utf8').trim();
       const stationArgs = (board: string, port: number) => [
