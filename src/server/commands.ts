@@ -151,6 +151,8 @@ export function statusFor(code: string): number {
       return 400;
     case 'forbidden':
       return 403;
+    case 'station-silent':
+      return 504;
     case 'internal':
       return 500;
     default:

@@ -21,6 +21,6 @@ export interface ServerContext {
   access: Access;
   logger: Logger;
   info(): ServerDescription;
-  /** Runs a player's command; throws SessionError / CommandError. */
-  command(command: Command): void;
+  /** Runs a player's command; throws SessionError / CommandError (a station's board: a promise settled by the station's answer). */
+  command(command: Command): void | Promise<void>;
 }

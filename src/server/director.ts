@@ -126,7 +126,9 @@ export class Director {
     if (room.mirror) {
       // A station's board: the game is started on the station; it is the tournament's once its first record is here.
       this.starting.set(room, { g, by, was: room.session.gameId });
-      room.command({ name: 'new-game', ...g.request });
+      void Promise.resolve(room.command({ name: 'new-game', ...g.request })).catch((e: Error) =>
+        this.log.warn(`board ${room.number}: its new game was not started: ${e.message}`),
+      );
       this.log.info({ board: g.board, round: g.round, game: g.game }, `round ${g.round}, board ${g.board}: asked its station to begin`);
       return g;
     }

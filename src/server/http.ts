@@ -180,11 +180,11 @@ function commandRoute(app: express.Express, ctx: ServerContext): void {
       next();
     },
     express.json({ limit: MAX_CLIENT_MESSAGE, strict: false }),
-    (req, res) => {
+    async (req, res) => {
       const parsed = parseCommand(req.body);
       if (!parsed.ok) return void apiError(res, statusFor(parsed.code), parsed.code, parsed.message);
       try {
-        ctx.command(parsed.command);
+        await ctx.command(parsed.command); // (a station's board: its answer)
       } catch (e) {
         const f = commandFailure(e);
         if (f.internal) ctx.logger.error({ err: e, command: parsed.command.name }, 'command failed');

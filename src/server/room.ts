@@ -83,10 +83,10 @@ export interface RoomOptions {
   onJournal?: (entry: JournalEntry) => void;
 }
 
-/** A board on a station (src/stations/remote.ts): its room mirrors the station's game, its commands go to the station. */
+/** A board on a station (src/stations/remote.ts): its room mirrors the station's game, its commands go to the station (settled by its answer). */
 export interface StationBoard extends BoardSource {
   readonly kind: 'station';
-  command(command: Command): void;
+  command(command: Command): Promise<void>;
 }
 const isStation = (s: BoardSource | undefined): s is StationBoard => s?.kind === 'station';
 
@@ -420,11 +420,11 @@ export class Room {
     };
   }
 
-  /** Runs a command on this board's game: here, or on its station (a mirror's games are kept there; the answer comes back later). */
-  command(c: Command): void {
+  /** Runs a command on this board's game: here, or on its station (a mirror's games are kept there: settled when the station answers). */
+  command(c: Command): void | Promise<void> {
     const source = this.board!.source;
-    if (isStation(source)) source.command(c);
-    else runCommand(this.session, source, c);
+    if (isStation(source)) return source.command(c);
+    runCommand(this.session, source, c);
   }
 
   /** Stops the timer and the board, writes what is pending, releases the folder. Its pages are closed by the gateway first. */

@@ -189,13 +189,15 @@ export class WsGateway {
         return reply({ v: 1, type: 'pong' });
       case 'hello':
         return reply({ v: 1, type: 'state', state: room.ctx.session.snapshot() });
-      case 'command':
-        return reply(this.command(room, c, msg));
+      case 'command': {
+        const r = this.command(room, c, msg);
+        return void (r instanceof Promise ? r.then(reply) : reply(r));
+      }
     }
   }
 
-  /** Runs a page's command if it may (rights, rate); the reply to send. */
-  private command(room: WsRoom, c: PageClient, msg: CommandMessage): ServerMessage {
+  /** Runs a page's command if it may (rights, rate); the reply to send (once a station has answered, for a station's board). */
+  private command(room: WsRoom, c: PageClient, msg: CommandMessage): ServerMessage | Promise<ServerMessage> {
     const { ctx } = room;
     const id = msg.id !== undefined ? { id: msg.id } : {};
     const tooMany = c.rate?.admit(msg.command) ?? null;
@@ -203,12 +205,16 @@ export class WsGateway {
     const who = { ...c.requester, token: msg.token ?? c.requester.token };
     if (!c.canControl && !ctx.access.canControl(who))
       return { v: 1, type: 'error', code: 'forbidden', message: ctx.access.refusal(who), ...id };
-    try {
-      ctx.command(msg.command);
-    } catch (e) {
+    const failed = (e: unknown): ServerMessage => {
       const f = commandFailure(e);
       if (f.internal) this.log.error({ err: e, command: msg.command.name }, 'command failed');
       return { v: 1, type: 'error', code: f.code, message: f.message, ...id };
+    };
+    try {
+      const done = ctx.command(msg.command);
+      if (done) return done.then(() => ({ v: 1, type: 'ok', ...id }) as ServerMessage, failed);
+    } catch (e) {
+      return failed(e);
     }
     return { v: 1, type: 'ok', ...id };
   }

@@ -36,26 +36,26 @@ export interface EmbeddedBrokerOptions {
 /** The largest message the broker takes (a sealed record, with room to spare). */
 const MAX_PACKET_BYTES = MAX_MESSAGE_BYTES + 1024;
 
-type Authed = { crownhead?: Who };
-
 function lockDown(broker: Aedes, secret: string): void {
+  /** each connected client's login, for the checks of what it publishes and reads */
+  const logins = new WeakMap<object, Who>();
   broker.authenticate = (client, username, password, done) => {
     const who = whoIs(secret, username, password);
     if (who) {
-      (client as unknown as Authed).crownhead = who; // (aedes' client object carries our login for the checks below)
+      logins.set(client, who);
       return done(null, true);
     }
     done(Object.assign(new Error('bad username or password'), { returnCode: 4 as const }), false);
   };
   broker.authorizePublish = (client, packet, done) => {
-    const who = client ? (client as unknown as Authed).crownhead : undefined;
-    if (!client) return done(null); // a will the broker keeps for a client gone: checked when it was set
+    if (!client) return done(null);
+    const who = logins.get(client); // a will the broker keeps for a client gone: checked when it was set
     if (!who || !mayPublish(who, packet.topic)) return done(new Error(`not allowed to publish on ${packet.topic.slice(0, 120)}`));
     if (packet.payload.length > MAX_PACKET_BYTES) return done(new Error(`message too big (${packet.payload.length} bytes)`));
     done(null);
   };
   broker.authorizeSubscribe = (client, sub, done) => {
-    const who = (client as unknown as Authed).crownhead;
+    const who = logins.get(client);
     done(null, who && maySubscribe(who, sub.topic) ? sub : null);
   };
 }

@@ -17,6 +17,7 @@ import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { MqttClient } from 'mqtt';
 import type { Logger } from 'pino';
+import { CrownheadError } from '../common/errors.ts';
 import { pino } from 'pino';
 import { startService, type Service, type ServiceOptions } from '../server/service.ts';
 import type { Room } from '../server/room.ts';
@@ -58,6 +59,13 @@ export interface HubOptions {
   retryMs?: number;
   /** the hub's key (default: hub-key.pem in its games folder, made on first start) */
   identity?: Identity;
+  /** how long a command waits for its station's answer, ms (default 10 s) */
+  answerMs?: number;
+}
+
+/** A station's answer to a command that did not run: its own code and reason, or none came. */
+export class StationAnswerError extends CrownheadError<string> {
+  override readonly name = 'StationAnswerError';
 }
 
 type Followed = Exclude<StationTopic, 'pair' | 'paired' | 'ack' | 'cmd' | 'clock'>;
@@ -88,6 +96,8 @@ export class Hub {
   readonly identity: Identity;
   private readonly registry: PairingRegistry;
   private readonly counter: Counter;
+  /** commands sent and not yet answered, by id */
+  private readonly pending = new Map<string, (a: CommandAnswer) => void>();
   /** the counter of the last message read from each board (a message not newer is a replay) */
   private readonly lastN = new Map<string, number>();
 
@@ -164,7 +174,7 @@ export class Hub {
   private board(id: string): BoardLink {
     let b = this.boards.get(id);
     if (b) return b;
-    b = { source: new RemoteBoard(id, (c) => this.command(id, c)), mirror: null, queue: [] };
+    b = { source: new RemoteBoard(id, (c) => this.runCommand(id, c)), mirror: null, queue: [] };
     this.boards.set(id, b);
     this.resolveFirst();
     if (this.service) this.join(b);
@@ -302,6 +312,8 @@ export class Hub {
       case 'status':
         return m.status(q.msg);
       case 'answer':
+        this.pending.get(q.msg.id)?.(q.msg);
+        this.pending.delete(q.msg.id);
         for (const l of this.answerListeners) l(b.source.id, q.msg);
         if (!q.msg.ok) this.log.warn({ board: b.source.id }, `station ${b.source.id} refused a command: ${q.msg.message ?? q.msg.code}`);
         return;
@@ -335,6 +347,35 @@ export class Hub {
     const id = randomBytes(8).toString('hex');
     this.signed(board, { kind: 'command', id, command });
     return id;
+  }
+
+  /**
+   * A command to a station's board, settled by the station's answer: done, refused (its reason, as a
+   * StationAnswerError with the station's code), or no answer within `answerMs` (offline: it runs if the
+   * station is back within the command window, else the station refuses it).
+   */
+  runCommand(board: string, command: Command): Promise<void> {
+    const id = this.command(board, command);
+    return new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.pending.delete(id);
+        reject(
+          new StationAnswerError(
+            'station-silent',
+            `board ${board}'s station has not answered (offline?): the command runs if it is back within a minute, else it is refused`,
+          ),
+        );
+      }, this.opts.answerMs ?? 10_000);
+      timer.unref();
+      this.pending.set(id, (a) => {
+        clearTimeout(timer);
+        if (a.ok) resolve();
+        else
+          reject(
+            new StationAnswerError(a.code ?? 'refused', `board ${board}'s station refused it: ${a.message ?? a.code ?? 'no reason given'}`),
+          );
+      });
+    });
   }
 
   /** Follows the stations' answers to commands. */

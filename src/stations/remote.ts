@@ -16,7 +16,7 @@ export class RemoteBoard extends SourceBase implements StationBoard {
 
   constructor(
     readonly id: string,
-    private readonly forward: (command: Command) => void,
+    private readonly forward: (command: Command) => Promise<void>,
   ) {
     super();
     this.identity = { type: 'identity', proto: 1, fw: 'station', id, n: 32, scan: 0, rate: 0, mode: 'S', extra: {} };
@@ -37,9 +37,9 @@ export class RemoteBoard extends SourceBase implements StationBoard {
     return Promise.resolve(false);
   }
 
-  /** A player's or the arbiter's command: to the station (its answer comes back through the hub). */
-  command(command: Command): void {
-    this.forward(command);
+  /** A player's or the arbiter's command: to the station; settled by its answer (through the hub). */
+  command(command: Command): Promise<void> {
+    return this.forward(command);
   }
 
   /** The station says it is online (its last status). */

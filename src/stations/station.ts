@@ -95,6 +95,8 @@ export class StationPublisher {
   private statusTimer: ReturnType<typeof setTimeout> | null = null;
   private pumpTimer: ReturnType<typeof setInterval> | null = null;
   private readonly offs: (() => void)[] = [];
+  /** why the hub has not paired this board, when it said so without the secret's proof (a wrong --hub-secret here); null otherwise */
+  unpaired: string | null = null;
   /** the station's page, said in its status and its claim */
   url: string | undefined;
   /** records published, all games (for the bench and the tests) */
@@ -313,6 +315,8 @@ export class StationPublisher {
     const problem = pairedChecks(p, this.opts.secret, this.board, hubKey);
     if (problem) {
       // (Unproven: an answer anyone could send. A refusal for a wrong secret cannot be proven to a station that lacks it.)
+      if (!p.ok)
+        this.unpaired = `the hub refused this board (unproven: ${problem}): "${p.reason ?? 'refused'}" — is --hub-secret the one the hub printed?`;
       return void this.opts.log.error(
         `the hub's answer to this board's pairing cannot be trusted (${problem})${p.ok ? '' : `: it says "${p.reason ?? 'refused'}"`}`,
       );
@@ -322,6 +326,7 @@ export class StationPublisher {
       return void this.opts.log.error(
         `a hub with another key (${describeStation({ key: hubKey })}, pinned: ${describeStation({ key: pinned })}) answered: ignored. If the hub was rebuilt, remove "hub" from pins.json in this station's games folder`,
       );
+    this.unpaired = null;
     if (!p.ok) return this.refuse(this.rival?.key && p.reason?.includes(fingerprint(this.rival.key)) ? this.rival : null, p.reason);
     if (!pinned) {
       this.opts.pins.pinHub(hubKey);

@@ -58,8 +58,9 @@ describe('commands from the hub to a station', () => {
     await until(() => answers.some((x) => x.ok), 'the station answering');
     expect(cmds.length).toBeGreaterThan(0);
 
-    // A command the station refuses is answered with its reason (a draw nobody offered).
-    h.command('CMD-1', { name: 'accept-draw', side: 'black' });
+    // A command the station refuses is answered with its reason (a draw nobody offered) — to the page that gave it too: no "ok".
+    const refused = await page.command({ name: 'accept-draw', side: 'black' });
+    expect(refused).toMatchObject({ type: 'error', message: expect.stringMatching(/board CMD-1's station refused it: .*draw/i) });
     await until(() => answers.some((x) => !x.ok), 'the refusal');
     expect(answers.find((x) => !x.ok)).toMatchObject({
       code: expect.not.stringMatching(/^(bad-command|not-signed)$/),

@@ -12,12 +12,27 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startEmbeddedBroker } from '../../src/stations/broker.ts';
-import type { Hub } from '../../src/stations/hub.ts';
+import { Hub } from '../../src/stations/hub.ts';
+import { startStation } from '../../src/stations/station.ts';
+import { SimBoard } from '../../src/sensors/sim/board.ts';
 import { boardTopic } from '../../src/stations/topics.ts';
 import { readMessage, sealMessage } from '../../src/stations/messages.ts';
 import { ephemeralIdentity } from '../../src/stations/identity.ts';
 import { pairProof } from '../../src/stations/pairing.ts';
-import { GAMES, Mosquitto, hub, play, removeTempDirs, samePdn, setUpStart, station, tempDir, until, type TestStation } from './fixture.ts';
+import {
+  GAMES,
+  Mosquitto,
+  SECRET,
+  hub,
+  play,
+  removeTempDirs,
+  samePdn,
+  setUpStart,
+  station,
+  tempDir,
+  until,
+  type TestStation,
+} from './fixture.ts';
 
 const closers: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
@@ -131,6 +146,37 @@ describe.each(BROKERS)('trust on the wire (%s)', (_name, start) => {
     const c = await st(url, 'BARE', 23);
     await until(() => c.publisher.reporting || c.publisher.refusal !== null, 'the third station claiming the free board');
     expect(c.publisher.refusal?.message ?? null).toBeNull();
+  });
+
+  it('a wrong pairing secret is named on both sides and pairs nothing; a command to a station gone quiet is not answered "ok"', async () => {
+    const url = await start();
+    const good = await st(url, 'GOOD', 41);
+    const h = await Hub.start({
+      mqtt: { url, reconnectMs: 100 },
+      secret: SECRET,
+      retryMs: 300,
+      answerMs: 500,
+      service: { storage: { gamesDir: join(tempDir(), 'hub') }, http: { port: 0 }, log: { level: 'silent' } },
+    });
+    closers.push(() => h.close());
+    const sim = new SimBoard({ clock: 'manual', seed: 42, id: 'WRONG' });
+    const wrong = await startStation({
+      mqtt: { url, reconnectMs: 100 },
+      secret: 'not-the-pairing-secret',
+      service: { board: { source: sim }, storage: { gamesDir: join(tempDir(), 'w') }, http: { port: 0 }, log: { level: 'silent' } },
+    });
+    closers.push(() => wrong.close());
+    await until(() => wrong.publisher.unpaired !== null, 'the station told the hub refused it');
+    expect(wrong.publisher.unpaired).toMatch(/does not match the pairing secret.*is --hub-secret the one the hub printed\?/);
+    expect(h.refusals.get('')?.claim).toMatch(/a claim on board WRONG .*does not match the pairing secret \(a wrong --hub-secret\?\)/);
+    expect(h.room('WRONG')).toBeNull();
+    // GOOD's station stops answering: a command to it fails with a sentence, never "ok".
+    await until(() => h.room('GOOD') !== null, 'GOOD pairing');
+    await good.publisher.close();
+    await expect(h.runCommand('GOOD', { name: 'set-tags', tags: { Black: 'Ann' } })).rejects.toMatchObject({
+      code: 'station-silent',
+      message: expect.stringMatching(/board GOOD's station has not answered/),
+    });
   });
 
   it('a client with no key: forged, re-signed and copied records and 500 made-up boards change nothing on the hub', async () => {
