@@ -35,6 +35,8 @@ Broker
                            board id), each station to its own board's topics only
   --mqtt-tls-cert FILE, --mqtt-tls-key FILE   serve mqtts:// with this certificate
                            and key (PEM); stations then give --hub-ca CA-FILE
+  --mqtt-ca FILE           mqtts:// on an external broker: the CA (PEM) that signed its
+                           certificate
   --mqtt-user NAME, --mqtt-password PASSWORD   the hub's login on an external broker
                            (default: user crownhead-hub, the password the secret gives)
   --mqtt-version 3.1.1|5   (default 3.1.1; the embedded broker speaks 3.1.1 only)
@@ -109,7 +111,18 @@ function mosquittoConfig(argv: string[], io: Io): Promise<number> | number {
 
 export async function hubCommand(argv: string[], io: Io): Promise<number> {
   if (argv[0] === 'mosquitto-config') return mosquittoConfig(argv.slice(1), io);
-  const names = ['mqtt', 'mqtt-port', 'mqtt-host', 'mqtt-user', 'mqtt-password', 'mqtt-version', 'mqtt-tls-cert', 'mqtt-tls-key', 'secret'];
+  const names = [
+    'mqtt',
+    'mqtt-port',
+    'mqtt-host',
+    'mqtt-user',
+    'mqtt-password',
+    'mqtt-version',
+    'mqtt-tls-cert',
+    'mqtt-tls-key',
+    'mqtt-ca',
+    'secret',
+  ];
   const { taken, rest } = takeFlags(argv, names, HUB_USAGE);
   if (rest.some((a) => a === '--board' || a.startsWith('--board=') || a.startsWith('--sim-boards')))
     throw new UsageError(`a hub's boards are its stations: run "crownhead station --board …" for each\n${HUB_USAGE}`);
@@ -122,6 +135,7 @@ export async function hubCommand(argv: string[], io: Io): Promise<number> {
   const external = mode === 'embedded' ? null : checkBrokerUrl('mqtt', mode);
   const embeddedOnly = ['mqtt-port', 'mqtt-host', 'mqtt-tls-cert', 'mqtt-tls-key'].filter((f) => taken[f] !== undefined);
   if (external && embeddedOnly.length) throw new UsageError(`--${embeddedOnly[0]} is the embedded broker’s: not with --mqtt URL`);
+  if (!external && taken['mqtt-ca'] !== undefined) throw new UsageError('--mqtt-ca is for an external broker (--mqtt mqtts://…)');
   if (!external && (taken['mqtt-user'] !== undefined || taken['mqtt-password'] !== undefined))
     throw new UsageError(
       '--mqtt-user and --mqtt-password are the hub’s login on an external broker: the embedded one derives every login from the pairing secret',
@@ -150,7 +164,7 @@ export async function hubCommand(argv: string[], io: Io): Promise<number> {
     logger.info({ mqtt: url }, `the hub's broker: ${url}${broker ? ' (embedded, logins from the pairing secret)' : ''}`);
     process.stderr.write(`Crownhead hub: broker ${url}\n${say}\n`);
     // (The hub's own link to its embedded broker, in this process over loopback: the certificate names the machine, not 127.0.0.1.)
-    const ca = tls ? { rejectUnauthorized: false } : {};
+    const ca = tls ? { rejectUnauthorized: false } : taken['mqtt-ca'] ? { ca: readPem('mqtt-ca', taken['mqtt-ca']) } : {};
     const startedHub = Hub.start({ mqtt: { url, ...login, protocolVersion, ...ca }, secret, service: { ...service, log: { logger } } });
     const hub = await startedHub;
     const s = hub.service!;

@@ -176,5 +176,18 @@ describe('crownhead hub and crownhead station', () => {
     expect(badUrl.err).toMatch(/--hub: "http:\/\/x:1" is not an MQTT address/);
     const boardOnHub = await bad(['hub', '--board', 'sim']);
     expect(boardOnHub.err).toMatch(/a hub's boards are its stations/);
+    expect((await bad(['hub', '--mqtt-user', 'me', '--mqtt-password', 'pw'])).err).toMatch(
+      /the embedded one derives every login from the pairing secret/,
+    );
+    expect((await bad(['hub', '--mqtt-tls-cert', 'x.pem'])).err).toMatch(/--mqtt-tls-cert and --mqtt-tls-key go together/);
+    expect((await bad(['hub', '--mqtt-tls-cert', '/nonexistent.pem', '--mqtt-tls-key', '/nonexistent.key'])).err).toMatch(
+      /--mqtt-tls-cert: cannot read \/nonexistent.pem: ENOENT/,
+    );
+    expect((await bad(['hub', '--mqtt-ca', 'ca.pem'])).err).toMatch(/--mqtt-ca is for an external broker/);
+    expect((await bad(['station', '--board', 'sim', '--hub', 'mqtt://x:1', '--hub-secret', 'abcdefgh', '--hub-ca', 'ca.pem'])).err).toMatch(
+      /--hub-ca is for mqtts:\/\//,
+    );
+    expect((await bad(['hub', 'mosquitto-config', tempDir()])).err).toMatch(/--boards: the board ids of the stations/);
+    expect((await bad(['hub', 'mosquitto-config', tempDir(), '--boards', 'a b'])).err).toMatch(/--boards: "a b" is not a board id/);
   });
 });
