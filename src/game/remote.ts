@@ -9,6 +9,7 @@
 import { legalMoves, longText, moveText, sideName, type Color, type Game, type Move } from '../rules/index.ts';
 import type { GameEvent, RemoteSetting, RemoteState } from '../protocol/v1.ts';
 import { CrownheadError } from '../common/errors.ts';
+import { SessionError } from './errors.ts';
 
 /** Who plays at the other board: their side, and their name (as in the PDN tag of their side). */
 export type { RemoteSetting };
@@ -48,6 +49,16 @@ export class RemoteOpponent {
 
   get side(): Color {
     return this.setting.side;
+  }
+
+  /** Refuses, naming the player, what only the player at the other board may do for their side (resign, offer or accept a draw, ask a takeback). */
+  onlyTheirs(side: Color | undefined, what: string): void {
+    if (side !== this.side) return;
+    const s = sideName(side);
+    throw new SessionError(
+      'not-allowed',
+      `${this.setting.name} plays ${s} at the other board: only they can ${what} for ${s}, from their board`,
+    );
   }
 
   /**

@@ -443,14 +443,17 @@ export class GameSession {
   }
 
   resign(side: Color): void {
+    this.remote?.onlyTheirs(side, 'resign');
     this.table.resign(side);
   }
 
   offerDraw(side: Color): void {
+    this.remote?.onlyTheirs(side, 'offer a draw');
     this.table.offerDraw(side);
   }
 
   acceptDraw(side: Color): void {
+    this.remote?.onlyTheirs(side, 'accept a draw');
     this.table.acceptDraw(side);
   }
 
@@ -464,6 +467,7 @@ export class GameSession {
 
   /** Takes back the last move (the board is then put back to match); two players: `side` asks, the other answers (takeback.ts). */
   takeback(side?: Color): void {
+    this.remote?.onlyTheirs(side, 'ask for a takeback');
     if (side && !this.computer) this.table.checkTakeback();
     if (side && !this.computer && !this.takebacks.ask(side, this.takebackKey(), (e) => this.emit(e))) return;
     this.takebacks.clear(this.takebackKey());

@@ -221,7 +221,10 @@ export function renderPlayers(s: ViewState, now: number): string {
       ? `<div class="clock${clock.running === side && !offline ? ' running' : ''}${clock.flagged === side ? ' flagged' : ''}${clock.perMove?.timeCalled === side ? ' time-called' : ''}${t < 30_000 ? ' low' : ''}" data-clock="${side}" role="timer" aria-label="${sideName(side)}'s clock">${clockFace(clock, side)}</div>`
       : '';
     let buttons = '';
-    if (control && !over) {
+    // (The player at the other board acts for their side from their board: no buttons here for them.)
+    const farAway = snap.remote?.side === side;
+    if (control && !over && farAway) buttons = `<span class="note">at the other board</span>`;
+    else if (control && !over) {
       const b: string[] = [];
       if (snap.drawOffer === other(side)) {
         b.push(button('accept-draw', 'Accept draw', { side }, 'small primary'), button('decline-draw', 'Decline', { side }, 'small'));

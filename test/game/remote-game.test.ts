@@ -8,6 +8,9 @@
 import { describe, expect, it } from 'vitest';
 import { GameSession, type SessionEvent } from '../../src/game/index.ts';
 import { RemoteMoveError } from '../../src/game/remote.ts';
+import { renderPlayers } from '../../src/web/render.ts';
+import { initialState } from '../../src/web/state.ts';
+import type { ServerInfo } from '../../src/protocol/v1.ts';
 import type { JournalEntry } from '../../src/storage/journal.ts';
 import { SimBoard, mulberry32 } from '../../src/sensors/sim/index.ts';
 import { countsOf } from '../../src/tracking/boards.ts';
@@ -177,6 +180,33 @@ describe('a game between two boards far apart', () => {
     expect(b.session.pdn()).toBe(a.session.pdn());
     expect(a.session.pdn()).toMatch(/\[White "Bea"\]/);
     expect(a.session.pdn()).toMatch(/%clk/);
+  });
+
+  it('each board acts only for its own player: resign, draw and takeback for the far side are refused, named; the page shows no buttons for them', async () => {
+    const { a, b } = await ready();
+    const far = a.remoteSide;
+    const farName = far === 'black' ? 'Al' : 'Bea';
+    for (const act of [
+      () => a.session.resign(far),
+      () => a.session.offerDraw(far),
+      () => a.session.acceptDraw(far),
+      () => a.session.takeback(far),
+    ])
+      expect(act).toThrow(new RegExp(`${farName} plays ${far === 'black' ? 'Black' : 'White'} at the other board: only they can`));
+    expect(a.session.pdn()).toContain('[Result "*"]');
+    // Their own side's draw offer is theirs to make.
+    a.session.offerDraw(a.local);
+    expect(a.session.snapshot().drawOffer).toBe(a.local);
+    // (The page's view: connected, allowed to act.)
+    const view = { ...initialState(), snap: a.session.snapshot(), connection: 'open' as const, server: { readOnly: false } as ServerInfo };
+    const html = renderPlayers(view, 0);
+    const rows = html.split('class="player player-');
+    const farRow = rows.find((r) => r.startsWith(far))!;
+    const nearRow = rows.find((r) => r.startsWith(a.local))!;
+    expect(farRow).not.toMatch(/Resign|Offer draw|Accept draw/);
+    expect(farRow).toContain('at the other board');
+    expect(nearRow).toMatch(/Resign/);
+    void b;
   });
 
   it('names a move that is not theirs to send; a restart keeps who plays at the other board', async () => {
