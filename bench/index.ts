@@ -8,15 +8,16 @@ import { join } from 'node:path';
 
 const dir = import.meta.dirname;
 const only = process.argv.slice(2);
-const TOOLS = ['tune.ts', 'selfplay.ts', 'label.ts', 'label-weights.ts', 'search-check.ts', 'yardstick.ts'];
+const TOOLS = ['tune.ts', 'selfplay.ts', 'label.ts', 'label-weights.ts', 'search-check.ts', 'yardstick.ts', 'patterns-data.ts'];
 const scripts = readdirSync(dir)
   .filter((f) => f.endsWith('.ts') && f !== 'index.ts')
   // tune.ts (`npm run tune` fits the evaluation's weights) and selfplay.ts (the
   // games it fits them to: hours) are tools, not figures: they run only when named;
   // so are label.ts (labels those games' positions with a search's score: an hour;
   // label-weights.ts is its table, not a script), search-check.ts (the search's
-  // exactness check for speed work) and yardstick.ts (nodes/s beside another
-  // engine's: it needs one built from ../shared/opponents).
+  // exactness check for speed work), yardstick.ts (nodes/s beside another
+  // engine's: it needs one built from ../shared/opponents) and patterns-data.ts
+  // (writes src/engine/eval-patterns-data.ts from its committed source).
   .filter((f) => (only.length === 0 ? !TOOLS.includes(f) : only.some((o) => f.includes(o))))
   .sort();
 let failed = 0;

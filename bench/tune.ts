@@ -1,6 +1,7 @@
 // `npm run tune`: fits the evaluation's weights (src/engine/eval.ts names
 // them; the table is src/engine/eval-weights.ts), and with --patterns its
 // pattern tables too (src/engine/eval-patterns.ts; the data is
+// data/engine/eval-patterns.json.gz, which bench/patterns-data.ts copies into
 // src/engine/eval-patterns-data.ts), to game results — Texel's method. The
 // positions: every quiet position (neither side has a capture) of the
 // self-play games bench/selfplay.ts wrote (seed 1: 6000 games at 4000 nodes a
@@ -64,6 +65,7 @@ import {
   type Weights,
 } from '../src/engine/index.ts';
 import { popcount, rowOf } from '../src/rules/index.ts';
+import { PATTERN_DATA_PATH, PATTERN_SOURCE_PATH, patternDataModule } from './patterns-data.ts';
 
 const { values } = parseArgs({
   options: {
@@ -343,15 +345,13 @@ if (values.write) {
     writeFileSync(file, weightsFile(tuned as unknown as Weights, how, P, K));
     console.log(`written into ${file}`);
   }
-  const pfile = resolve(import.meta.dirname, '../src/engine/eval-patterns-data.ts');
-  writeFileSync(
-    pfile,
-    `// The pattern tables' weights (eval-patterns.ts says what they are), base64 of\n` +
-      `// deflated little-endian 16-bit integers: written by \`${how}\`${FIT_PATTERNS ? '' : ' (no pattern tables)'}.\n` +
-      `// Rerun it rather than editing by hand.\n\n` +
-      `export const PATTERN_DATA =\n  '${FIT_PATTERNS ? encodePatterns(patterns) : ''}';\n`,
-  );
-  console.log(`written into ${pfile}`);
+  // The pattern tables' committed source, then the module made from it (bench/patterns-data.ts).
+  const made = `${FIT_PATTERNS ? 'Fitted' : 'No pattern tables (all zeros): written'} by \`${how}\` from ${P} positions${
+    values.labels ? ` (the label files: bench/label.ts' header says how to make them)` : ''
+  }.`;
+  writeFileSync(PATTERN_SOURCE_PATH, encodePatterns(FIT_PATTERNS ? patterns : new Int16Array(PATTERN_WEIGHTS), made));
+  writeFileSync(PATTERN_DATA_PATH, patternDataModule(readFileSync(PATTERN_SOURCE_PATH)));
+  console.log(`written into ${PATTERN_SOURCE_PATH} and ${PATTERN_DATA_PATH}`);
 }
 
 /** eval-weights.ts: the table, and how it was made. */

@@ -12,6 +12,7 @@
 // often it was played ('random', from a seeded generator: same seed, same
 // choice). `randomBallot` starts a game from a random ACF ballot (seeded).
 
+import { mulberry32, type Rng } from '../common/prng.ts';
 import {
   BALLOTS,
   Game,
@@ -128,16 +129,8 @@ export const BOOK_FILES = ['tinsley.pdn', 'inferno.pdn', 'OCA_2.0.pdn', 'princip
 
 const hasVariant = (o: GameOptions): boolean => Object.values(o).some((v) => v === true);
 
-/** mulberry32: a small seeded generator (same seed, same sequence). */
-export function seededRandom(seed: number): () => number {
-  let a = seed | 0;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), a | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** The common generator (src/common/prng.ts `mulberry32`: same seed, same sequence), by the name the engine's callers use. */
+export const seededRandom: (seed: number) => Rng = mulberry32;
 
 /** A game started from a random ACF ballot (not a barred one), chosen by the seed. */
 export function randomBallot(seed: number, options: GameOptions = {}): { game: Game; ballot: Ballot } {

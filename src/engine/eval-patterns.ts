@@ -9,14 +9,18 @@
 // A window and its turn-round (squares 31 − i, colours swapped) share a table
 // with the sign turned, so the score stays the same for either colour.
 // bench/tune.ts fits the tables with the rest of the weights and writes them
-// to eval-patterns-data.ts; this file says what they mean, gives each
-// position's pattern features to the tuner (`patternFeatures`) and folds the
-// tables into one flat look-up per window for the search (`foldPatterns`).
+// to their committed source, data/engine/eval-patterns.json.gz (the JSON of
+// `patternSourceText`: each table's 6,561 weights on one line), and
+// bench/patterns-data.ts copies that file into eval-patterns-data.ts (base64
+// of its bytes); this file says what the tables mean, reads and writes their
+// stored form, gives each position's pattern features to the tuner
+// (`patternFeatures`) and folds the tables into one flat look-up per window
+// for the search (`foldPatterns`).
 //
 // The tables that ship were fitted to depth-6 search scores mixed with the
 // game results (bench/label.ts labels self-play positions; `npm run tune --
 // --patterns --labels …`, 30 % result: the command is in the data file's
-// header). Measured against the linear table alone (bench/engine.ts --versus,
+// header, with how the committed source was made from them). Measured against the linear table alone (bench/engine.ts --versus,
 // ACF ballots, both colours): held-out error 0.0152 → 0.0129, 64.6 % at a
 // fixed depth of 8 (+21 =20 −7, 48 games: a better evaluation). Tables fitted
 // to the results of 4000-node self-play alone predicted results better
@@ -27,7 +31,7 @@
 // tables' speed, about 0.87x the linear table's (both measured before the
 // search's horizon fix, when far fewer evaluations fell near the window).
 
-import { deflateRawSync, inflateRawSync } from 'node:zlib';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import { PATTERN_DATA } from './eval-patterns-data.ts';
 
 /** A window's squares (indices 0–31), ascending: the order of its index's base-3 digits. */
@@ -69,30 +73,80 @@ export const PATTERN_TABLES = TABLE_WINDOWS.length;
 /** Pattern weights: the middle game's tables end to end, then the ending's (PATTERN_TABLES × 6,561 each). */
 export const PATTERN_WEIGHTS = 2 * PATTERN_TABLES * PATTERN_ENTRIES;
 
-/** The pattern weights the engine plays with (eval-patterns-data.ts, written by bench/tune.ts). */
-export const PATTERNS: Int16Array = decodePatterns(PATTERN_DATA);
+/** The phases' names in the stored form, in the order of PATTERN_WEIGHTS. */
+const PHASES = ['middle', 'ending'] as const;
 
-/** The tables from their stored form (base64 of deflated little-endian 16-bit integers); an empty string is all zeros. */
-export function decodePatterns(data: string): Int16Array {
-  const t = new Int16Array(PATTERN_WEIGHTS);
-  if (data === '') return t;
-  let bytes: Buffer;
+/**
+ * The tables' source form (data/engine/eval-patterns.json.gz, gunzipped): JSON
+ * with `source` (how the weights were made), `entries` (6,561) and `tables`,
+ * one a line — each with its phase, its number, its window's squares (0–31, the
+ * order of the entry's base-3 digits) and its weights — the middle game's
+ * tables then the ending's, as in PATTERN_WEIGHTS.
+ */
+export function patternSourceText(t: Int16Array, source: string): string {
+  if (t.length !== PATTERN_WEIGHTS) throw new Error(`pattern tables hold ${t.length} weights, not the ${PATTERN_WEIGHTS}`);
+  const tables = PHASES.flatMap((phase, p) =>
+    TABLE_WINDOWS.map((window, table) => {
+      const at = (p * PATTERN_TABLES + table) * PATTERN_ENTRIES;
+      const weights = Array.from(t.subarray(at, at + PATTERN_ENTRIES));
+      return JSON.stringify({ phase, table, window, weights });
+    }),
+  );
+  return `{"source":${JSON.stringify(source)},\n"entries":${PATTERN_ENTRIES},\n"tables":[\n${tables.join(',\n')}\n]}\n`;
+}
+
+/** The weights of a source text (patternSourceText's form), every table checked against this file's windows. */
+export function parsePatternSource(text: string): { weights: Int16Array; source: string } {
+  let json: unknown;
   try {
-    bytes = inflateRawSync(Buffer.from(data, 'base64'));
+    json = JSON.parse(text);
   } catch (e) {
-    throw new Error(`pattern data does not inflate: ${(e as Error).message}`);
+    throw new Error(`pattern source is not JSON: ${(e as Error).message}`);
   }
-  if (bytes.length !== 2 * PATTERN_WEIGHTS)
-    throw new Error(`pattern data holds ${bytes.length} bytes, not the ${2 * PATTERN_WEIGHTS} of ${PATTERN_WEIGHTS} weights`);
-  for (let i = 0; i < PATTERN_WEIGHTS; i++) t[i] = bytes.readInt16LE(2 * i);
-  return t;
+  const o = json as { source?: unknown; entries?: unknown; tables?: unknown };
+  if (typeof o !== 'object' || o === null || typeof o.source !== 'string' || o.entries !== PATTERN_ENTRIES || !Array.isArray(o.tables))
+    throw new Error(`pattern source needs "source" (text), "entries" (${PATTERN_ENTRIES}) and "tables" (a list)`);
+  if (o.tables.length !== 2 * PATTERN_TABLES)
+    throw new Error(`pattern source holds ${o.tables.length} tables, not the ${2 * PATTERN_TABLES} (${PATTERN_TABLES} a phase)`);
+  const weights = new Int16Array(PATTERN_WEIGHTS);
+  (o.tables as unknown[]).forEach((x, i) => {
+    const phase = PHASES[Math.floor(i / PATTERN_TABLES)]!,
+      table = i % PATTERN_TABLES;
+    const e = x as { phase?: unknown; table?: unknown; window?: unknown; weights?: unknown };
+    const where = `pattern source table ${i} (${phase} ${table})`;
+    if (typeof e !== 'object' || e === null || e.phase !== phase || e.table !== table)
+      throw new Error(`${where}: expected phase "${phase}", table ${table}`);
+    if (JSON.stringify(e.window) !== JSON.stringify(TABLE_WINDOWS[table]))
+      throw new Error(`${where}: window ${JSON.stringify(e.window)}, not ${JSON.stringify(TABLE_WINDOWS[table])}`);
+    const w = e.weights;
+    if (!Array.isArray(w) || w.length !== PATTERN_ENTRIES) throw new Error(`${where}: needs ${PATTERN_ENTRIES} weights`);
+    w.forEach((v: unknown, n) => {
+      if (!Number.isInteger(v) || (v as number) < -32768 || (v as number) > 32767)
+        throw new Error(`${where}, entry ${n}: ${JSON.stringify(v)} is not a 16-bit whole number`);
+      weights[i * PATTERN_ENTRIES + n] = v as number;
+    });
+  });
+  return { weights, source: o.source };
 }
-/** The stored form of the tables. */
-export function encodePatterns(t: Int16Array): string {
-  const bytes = Buffer.alloc(2 * t.length);
-  t.forEach((x, i) => bytes.writeInt16LE(x, 2 * i));
-  return deflateRawSync(bytes, { level: 9 }).toString('base64');
+
+/** The tables from their stored form (base64 of the gzipped source text); an empty string is all zeros. */
+export function decodePatterns(data: string): Int16Array {
+  if (data === '') return new Int16Array(PATTERN_WEIGHTS);
+  let text: string;
+  try {
+    text = gunzipSync(Buffer.from(data, 'base64')).toString('utf8');
+  } catch (e) {
+    throw new Error(`pattern data does not gunzip: ${(e as Error).message}`);
+  }
+  return parsePatternSource(text).weights;
 }
+/** The stored form of the tables: the gzipped source text (the bytes of data/engine/eval-patterns.json.gz). */
+export function encodePatterns(t: Int16Array, source: string): Buffer {
+  return gzipSync(patternSourceText(t, source), { level: 9 });
+}
+
+/** The pattern weights the engine plays with (eval-patterns-data.ts, generated by bench/patterns-data.ts). */
+export const PATTERNS: Int16Array = decodePatterns(PATTERN_DATA);
 
 /** Base-3 index of a window's men, digit k for the window's k-th square: 1 for `mine`, 2 for `theirs`. */
 function indexOf(squares: Window, mine: number, theirs: number): number {

@@ -13,7 +13,8 @@
 // built from PDN texts and random ACF ballot starts (book). The evaluation's
 // weights are data: one table of named weights (eval-weights.ts, read by
 // eval.ts as WEIGHTS) and the pattern tables of the men of small areas
-// (eval-patterns.ts; their data eval-patterns-data.ts); `npm run tune` (bench/tune.ts) fits them to self-play and corpus results and
+// (eval-patterns.ts; their data eval-patterns-data.ts, generated from data/engine/eval-patterns.json.gz by
+// bench/patterns-data.ts); `npm run tune` (bench/tune.ts) fits them to self-play and corpus results and
 // `npm run tune -- --write` writes them there (kept when a match against the
 // previous table says so: bench/engine.ts --versus). The engine's edge — the worker_thread and
 // its client, the endgame database's disk cache, the book read from

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Book, BOOK_FILES, BOOK_PLIES, isLegal, randomBallot, seededRandom, think } from '../../src/engine/index.ts';
+import { mulberry32 } from '../../src/common/prng.ts';
 import { BALLOTS, START, playMove, shortText, type Position } from '../../src/rules/index.ts';
 import { readPdn } from '../../src/pdn/index.ts';
 import { CORPUS, corpusFile } from '../harness/corpus.ts';
@@ -91,6 +92,19 @@ describe('opening book from the corpus', () => {
       seen.add(ballot.number);
     }
     expect(seen.size).toBe(BALLOTS.filter((b) => b.status !== 'barred').length);
+  });
+
+  it("the book's seeded generator is the common one, giving the numbers and ballots it gave as its own copy", () => {
+    expect(seededRandom).toBe(mulberry32);
+    // Recorded from the engine's former copy of mulberry32 (signed state; the same bits).
+    const first3 = (seed: number) => {
+      const r = seededRandom(seed);
+      return [r(), r(), r()];
+    };
+    expect(first3(0)).toEqual([0.26642920868471265, 0.0003297457005828619, 0.2232720274478197]);
+    expect(first3(-1)).toEqual([0.8964226141106337, 0.189478256739676, 0.7156526781618595]);
+    expect(first3(0xdeadbeef)).toEqual([0.9413696140982211, 0.26719574979506433, 0.772033357527107]);
+    expect([1, 2, 3, 42].map((s) => randomBallot(s).ballot.number)).toEqual([110, 128, 126, 105]);
   });
 });
 
