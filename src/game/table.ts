@@ -42,6 +42,7 @@ import type { JournalEntry } from '../storage/journal.ts';
 import type { ComputerSetting } from './computer.ts';
 import { SessionError } from './errors.ts';
 import { applyTags, restoredTags } from './tags.ts';
+import { nextGameRequest } from './next-game.ts';
 import { clockWords, describeOutcome, graceWords, terminationOf, type TableState } from './view.ts';
 
 /** How often a running clock is journalled, ms (what a restart can give back at most). */
@@ -234,44 +235,12 @@ export class GameTable implements TableState {
     return tags;
   }
 
-  /**
-   * After a game, the request for the next one: `other-side` plays the same
-   * ballot again with the sides (and names) swapped — the second game of a
-   * ballot pair; `next` starts the next game with the first player
-   * alternating: a new ballot of the same kind (drawn at random) for ballot
-   * games, the start position otherwise. The PDN Round says where it stands:
-   * "pair.game" ("3.1", "3.2") for ballot pairs, the game number otherwise.
-   * Time control and rules are kept.
-   */
+  /** The next game of this pairing (next-game.ts says how). */
   nextGameRequest(kind: 'other-side' | 'next', random?: () => number): NewGameRequest {
     if (!this.game.outcome && this.result === '*')
       throw new SessionError('not-allowed', 'the game is not over yet: finish it (or start a new game) first');
-    const t = this.tags;
-    const eleven = /^11-man (\d+)$/.exec(t.Ballot ?? '');
-    const isBallot = this.ballot !== null || eleven !== null;
-    if (kind === 'other-side' && !isBallot)
-      throw new SessionError('not-allowed', 'this game was not played from a ballot: there is no other side to play');
-    const round = /^(\d+)(?:\.(\d+))?$/.exec((t.Round ?? '').trim());
-    const pair = round ? Number(round[1]) : 1;
-    const inPair = round?.[2] !== undefined ? Number(round[2]) : 1;
-    const tags: Record<string, string> = {};
-    for (const k of ['Event', 'Site']) if (t[k] !== undefined) tags[k] = t[k];
-    // Next game: whoever moved first in the first game of this pair (or in this game) moves second.
-    const keep = kind === 'next' && isBallot && inPair === 2;
-    if ((keep ? t.Black : t.White) !== undefined) tags.Black = (keep ? t.Black : t.White)!;
-    if ((keep ? t.White : t.Black) !== undefined) tags.White = (keep ? t.White : t.Black)!;
-    const base = {
-      timeControl: t.TimeControl ?? '',
-      rules: { huffing: this.game.options.huffing, crownContinue: this.game.options.crownContinue },
-      random,
-    };
-    if (kind === 'other-side') {
-      tags.Round = `${pair}.2`;
-      return eleven ? { ...base, elevenMan: Number(eleven[1]), tags } : { ...base, ballot: this.ballot!, tags };
-    }
-    if (!isBallot) return { ...base, tags: { ...tags, Round: String(pair + 1) } };
-    tags.Round = `${pair + 1}.1`;
-    return eleven ? { ...base, elevenMan: 'random', tags } : { ...base, ballot: 'random', crossboardOnly: this.crossboardOnly, tags };
+    const { game, tags, ballot, remote, gameId, crossboardOnly } = this;
+    return nextGameRequest({ game, tags, ballot, remote, gameId, crossboardOnly }, kind, random);
   }
 
   /** Makes `game` the game at the table: its record's id, tags, ballot and remote player; clocks from its TimeControl tag. */

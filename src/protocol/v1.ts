@@ -164,7 +164,12 @@ export const ComputerState = z.object({
 export type ComputerState = z.infer<typeof ComputerState>;
 
 /** (s29) Playing someone at another board (a game between two stations): their side and name, and their move waiting to be carried out here. */
-export const RemoteSetting = z.object({ side: Side, name: z.string().check(z.minLength(1), z.maxLength(200)) });
+export const RemoteSetting = z.object({
+  side: Side,
+  name: z.string().check(z.minLength(1), z.maxLength(200)),
+  /** the games of one pairing share it on both boards: the far board's next game with another starts the same game here */
+  link: z.optional(z.string().check(z.maxLength(100))),
+});
 export type RemoteSetting = z.infer<typeof RemoteSetting>;
 export const RemoteState = z.object({
   side: Side,

@@ -47,7 +47,7 @@ export class FarBoard {
   private game: { id: string; entries: (JournalEntry | undefined)[] } | null = null;
   private client: MqttClient | null = null;
   /** where their moves go (the station's session), how many plies this game has, and the side they play (null: not followed yet) */
-  private target: { deliver: (p: RemotePly) => void; plies: () => number; side: Color } | null = null;
+  private target: { deliver: (p: RemotePly) => void; plies: () => number; side: () => Color | null } | null = null;
 
   private readonly counter = new Counter();
   private held: Received[] = [];
@@ -125,19 +125,28 @@ export class FarBoard {
   }
 
   /**
-   * Their moves (`side`'s) go to `deliver` (the session's remoteMove); `plies`
+   * Their moves (the side `side()` says they play now) go to `deliver` (the session's remoteMove); `plies`
    * is this game's ply count. Each record offers the next ply; call `offer()`
    * too whenever this game's plies change.
    */
-  follow(deliver: (p: RemotePly) => void, plies: () => number, side: Color): void {
+  follow(deliver: (p: RemotePly) => void, plies: () => number, side: () => Color | null): void {
     this.target = { deliver, plies, side };
     this.offer();
   }
 
   record(gameId: string, seq: number, entry: JournalEntry): void {
-    if (entry.k === 'new') this.game = { id: gameId, entries: [entry] };
-    else if (this.game?.id === gameId) this.game.entries[seq] = entry;
+    if (entry.k === 'new') {
+      const fresh = this.game?.id !== gameId;
+      this.game = { id: gameId, entries: [entry] };
+      if (fresh) this.newGameListener?.(entry);
+    } else if (this.game?.id === gameId) this.game.entries[seq] = entry;
     this.offer();
+  }
+
+  private newGameListener: ((start: Extract<JournalEntry, { k: 'new' }>) => void) | null = null;
+  /** Called with each new game the far board starts (its new-game record), as it is first seen. */
+  onNewGame(listener: (start: Extract<JournalEntry, { k: 'new' }>) => void): void {
+    this.newGameListener = listener;
   }
 
   /** Hands on the next ply of this game if the other board has made it (theirs, and complete). */
@@ -146,7 +155,7 @@ export class FarBoard {
     if (!to) return;
     const n = to.plies();
     const next = this.farPlies()[n];
-    if (!next || next.side !== to.side) return;
+    if (!next || next.side !== to.side()) return;
     // With a clock, their move comes with their time after it (the record after the move's): wait for it.
     if (this.timed && next.clockMs === undefined) return;
     to.deliver({ ply: n, path: next.path, ...(next.clockMs !== undefined ? { clockMs: next.clockMs } : {}) });

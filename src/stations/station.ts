@@ -440,7 +440,8 @@ export class StationPublisher {
  */
 function playTheFarBoard(service: Service, opponent: FarBoard, far: { board: string; side: Color }, log: Logger): void {
   const session = service.session;
-  if (session.remote?.side !== far.side) {
+  // (A game with them resumed keeps its sides: after a next game they may have changed colours.)
+  if (!session.remote) {
     const name = session.tags[far.side === 'black' ? 'Black' : 'White'] || `Board ${far.board}`;
     session.newGame({ remote: { side: far.side, name } });
   }
@@ -453,12 +454,54 @@ function playTheFarBoard(service: Service, opponent: FarBoard, far: { board: str
       }
     },
     () => session.game.plies.length,
-    far.side,
+    () => session.remote?.side ?? null,
   );
+  followTheirNextGame(session, opponent, far.board, log);
   // This game's plies change (a move carried out, a takeback, a new game): the far board's next may be due.
   session.on((e) => {
     // (After the change is announced: the session takes their move as a change of its own.)
     if (e.type === 'move' || e.type === 'takeback' || e.type === 'new-game' || e.type === 'ready') queueMicrotask(() => opponent.offer());
+  });
+}
+
+/**
+ * The pairing goes on: when the far board starts the next game of this
+ * pairing (its new game names a link this game does not have), the same game
+ * starts here once this one is over — the same start, names and time control,
+ * each player on the side the far board gives them.
+ */
+function followTheirNextGame(session: Service['session'], opponent: FarBoard, board: string, log: Logger): void {
+  let waiting: Extract<JournalEntry, { k: 'new' }> | null = null;
+  const over = () => session.game.outcome !== null || session.snapshot().result !== '*';
+  const follow = () => {
+    const start = waiting;
+    const link = start?.remote?.link;
+    if (!start?.remote || !link || session.remote?.setting.link === link || !session.remote || !over()) return;
+    waiting = null;
+    const theirs: Color = start.remote.side === 'black' ? 'white' : 'black';
+    const name = start.tags[theirs === 'black' ? 'Black' : 'White'] || `Board ${board}`;
+    const eleven = /^11-man (\d+)$/.exec(start.tags.Ballot ?? '');
+    const tags: Record<string, string> = {};
+    for (const k of ['Event', 'Site', 'Round', 'Black', 'White']) if (start.tags[k] !== undefined) tags[k] = start.tags[k];
+    const from = start.ballot !== null ? { ballot: start.ballot } : eleven ? { elevenMan: Number(eleven[1]) } : { fen: start.fen };
+    try {
+      session.newGame({
+        ...from,
+        tags,
+        timeControl: start.tags.TimeControl ?? '',
+        rules: start.options,
+        remote: { side: theirs, name, link },
+      });
+    } catch (e) {
+      log.warn(`board ${board}'s next game could not start here: ${(e as Error).message}`);
+    }
+  };
+  opponent.onNewGame((start) => {
+    waiting = start;
+    follow();
+  });
+  session.on((e) => {
+    if (waiting && (e.type === 'game-over' || e.type === 'corrected')) queueMicrotask(follow);
   });
 }
 

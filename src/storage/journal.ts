@@ -24,7 +24,7 @@ export type JournalEntry =
       ballot: number | null;
       moves: number[][];
       /** (s29) the side played at another board, and its player's name */
-      remote?: { side: Color; name: string };
+      remote?: { side: Color; name: string; link?: string };
     }
   | { k: 'move'; at: number; path: number[]; huff?: number }
   | { k: 'takeback'; at: number }
@@ -91,9 +91,14 @@ export function entryProblem(e: unknown): string | null {
       if (!Array.isArray(e.moves) || !e.moves.every(isPath)) return 'a new-game entry needs its opening moves as paths of squares 1-32';
       if (
         e.remote !== undefined &&
-        !(isObj(e.remote) && (e.remote.side === 'black' || e.remote.side === 'white') && typeof e.remote.name === 'string')
+        !(
+          isObj(e.remote) &&
+          (e.remote.side === 'black' || e.remote.side === 'white') &&
+          typeof e.remote.name === 'string' &&
+          (e.remote.link === undefined || typeof e.remote.link === 'string')
+        )
       )
-        return "a new-game entry's remote player needs a side (black or white) and a name";
+        return "a new-game entry's remote player needs a side (black or white), a name and, if any, a link that is text";
       return null;
     case 'move':
       return isPath(e.path) && (e.huff === undefined || isSquare(e.huff)) ? null : 'a move needs a path of squares 1-32';

@@ -1,9 +1,12 @@
-// A game between two boards far apart (#22 item 5): two simulated stations on
-// one broker, each player on their own board. The far side's move reaches a
-// board as the move of its player at another board (shown and spoken by name as
-// a move to carry out, the board checked against exactly it); the test hand carries it out
-// there; a wrong move in its place is an alert, not a move. The whole game,
-// to its end by the rules, one PDN: the same on both boards.
+// A game between two boards far apart: two simulated stations (NORTH and
+// SOUTH) on one broker — the embedded one and Mosquitto — each player on
+// their own board. The far side's move reaches a board as the move of its
+// player at another board (shown and spoken by name as a move to carry out,
+// the board checked against exactly it); the test hand carries it out there;
+// a wrong move in its place is an alert, not a move. The whole game,
+// to its end by the rules, one PDN: the same on both boards. Then "next game"
+// on one board starts the next game on both, colours swapped, and it is
+// played the same way.
 
 import { afterEach, describe, expect, it } from 'vitest';
 import { startEmbeddedBroker } from '../../src/stations/broker.ts';
@@ -12,7 +15,7 @@ import { SimBoard } from '../../src/sensors/sim/board.ts';
 import { Game, legalMoves, type Color, type Move } from '../../src/rules/index.ts';
 import type { SessionEvent } from '../../src/game/index.ts';
 import { RandomHand, handTable } from '../harness/table.ts';
-import { GAMES, SECRET, removeTempDirs, tempDir, until } from './fixture.ts';
+import { GAMES, Mosquitto, SECRET, removeTempDirs, tempDir, until } from './fixture.ts';
 import { join } from 'node:path';
 
 const closers: (() => Promise<unknown>)[] = [];
@@ -54,13 +57,31 @@ async function board(url: string, id: string, seed: number, far: { board: string
   return { ...s, sim, session, hand: new RandomHand(table, seed), events };
 }
 
-describe('a game between two boards far apart', () => {
+const BROKERS: [string, () => Promise<string>][] = [
+  [
+    'aedes',
+    async () => {
+      const b = await startEmbeddedBroker({ port: 0 });
+      closers.push(() => b.close());
+      return b.url;
+    },
+  ],
+  [
+    'Mosquitto',
+    async () => {
+      const m = await Mosquitto.start();
+      closers.push(() => m.stop());
+      return m.url;
+    },
+  ],
+];
+
+describe.each(BROKERS)('a game between two boards far apart (%s)', (_name, brokerUrl) => {
   it('each side carries out the other’s moves; the whole game, one PDN on both boards', async () => {
-    const b = await startEmbeddedBroker({ port: 0 });
-    closers.push(() => b.close());
+    const url = await brokerUrl();
     // Ann plays Black on board NORTH; Bob plays White on board SOUTH.
-    const north = await board(b.url, 'NORTH', 41, { board: 'SOUTH', side: 'white' });
-    const south = await board(b.url, 'SOUTH', 42, { board: 'NORTH', side: 'black' });
+    const north = await board(url, 'NORTH', 41, { board: 'SOUTH', side: 'white' });
+    const south = await board(url, 'SOUTH', 42, { board: 'NORTH', side: 'black' });
     await until(() => north.client.connected && south.client.connected, 'both boards on the broker');
     for (const s of [north, south]) {
       s.session.setTags({ Black: 'Ann', White: 'Bob' });
@@ -110,5 +131,35 @@ describe('a game between two boards far apart', () => {
     expect(north.session.pdn()).not.toMatch(/Crownhead/);
     expect(north.session.pdn()).toMatch(/\[White "Bob"\]/);
     expect(north.session.pdn().match(/%clk/g)?.length).toBe(moves.length);
+
+    // "Next game" on one board starts the next game on both, colours swapped: Bob (at SOUTH) now plays Black and moves first.
+    north.session.nextGame('next');
+    await until(() => south.session.remote?.setting.link !== undefined, 'the next game followed on the far board');
+    expect(north.session.snapshot().remote).toMatchObject({ side: 'black', name: 'Bob' });
+    expect(south.session.snapshot().remote).toMatchObject({ side: 'white', name: 'Ann' });
+    for (const s of [north, south]) {
+      expect(s.session.tags).toMatchObject({ Black: 'Bob', White: 'Ann', TimeControl: '600+5' });
+      s.sim.clear();
+      s.sim.advance(300);
+      s.sim.setupStart();
+      s.sim.advance(700);
+    }
+    const second = decidedGame().slice(0, 6);
+    for (const [i, move] of second.entries()) {
+      const [here, there] = i % 2 === 0 ? [south, north] : [north, south];
+      here.hand.playMove(move);
+      here.sim.advance(800);
+      await until(
+        () => there.session.remote?.state().move !== null || there.session.game.plies.length > i,
+        `game 2 move ${i + 1} on the far board`,
+      );
+      there.hand.playMove(move);
+      there.sim.advance(800);
+      expect(there.session.game.plies.length).toBe(i + 1);
+    }
+    expect(north.session.pdn()).toBe(south.session.pdn());
+    expect(north.session.pdn()).toMatch(/\[Black "Bob"\]/);
+    // The link holds across a restart of either board: the resumed game keeps who plays where.
+    expect(north.session.remote?.side).toBe('black');
   });
 });
