@@ -82,6 +82,10 @@ export const TournamentEventSchema = z.discriminatedUnion('t', [
     byePoints: z.optional(z.union([z.literal(1), z.literal(0.5), z.literal(0)])),
     /** seed of the ballot draw and of every random tie-break */
     seed: int(),
+    /** every game's time control ("5m+3s", "40/90m,30m", "5m/move,1m/forced"; absent: the service's own) */
+    timeControl: z.optional(z.string().check(z.maxLength(60))),
+    /** tournament rules on every game (no hints, no evaluation bar, takebacks only by the arbiter); absent: true */
+    tournamentRules: z.optional(z.boolean()),
   }),
   z.object({
     t: z.literal('add-player'),
