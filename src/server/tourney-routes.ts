@@ -1,6 +1,7 @@
 // The tournament over HTTP (club mode; the director in director.ts does the
 // work). Reads for whoever may watch: GET /api/tournament (the state, the
-// standings, the current round's games), the crosstable as CSV and HTML, and
+// standings, the current round's games, the crosstable's rows, why the next
+// round cannot be paired yet, the boards here), the crosstable as CSV and HTML, and
 // a round's broadcast GET /broadcast/ROUND.pdn (every game of the round: the
 // boards' live games and the finished ones from their records). Changes need
 // the control token and JSON: POST /api/tournament (create), /players,
@@ -13,7 +14,7 @@ import express, { type Request, type Response } from 'express';
 import { requesterOf, type Access } from './access.ts';
 import { apiError } from './api-error.ts';
 import { CrownheadError } from '../common/errors.ts';
-import { TournamentError, type TournamentSettings } from '../club/index.ts';
+import { TournamentError, crosstableModel, pointsText, type TournamentSettings } from '../club/index.ts';
 import { MAX_CLIENT_MESSAGE } from '../protocol/v1.ts';
 import type { Director } from './director.ts';
 import type { Room } from './room.ts';
@@ -72,8 +73,7 @@ export function tournamentRoutes(app: express.Express, d: Director, rooms: reado
     res.setHeader('Cache-Control', 'no-store');
     const t = d.tournament;
     if (!t) return void apiError(res, 404, 'no-tournament', 'there is no tournament yet');
-    const round = t.currentRound();
-    res.json({ tournament: t.state, round, games: round ? t.gamesOfRound(round) : [], standings: t.standings() });
+    res.json(tournamentView(d, t));
   });
   app.get('/api/tournament/crosstable.csv', (req, res) => {
     if (!watch(req, res)) return;
@@ -114,6 +114,20 @@ function changeOf(body: Record<string, unknown>): Record<string, unknown> {
     return change;
   }
   throw new TournamentError('bad-event', 'no change: send the change as {"t": "set-result", …} or {"change": {"t": …}}');
+}
+
+/** GET /api/tournament's answer: the state, the current round's games, standings, crosstable rows, what stops the next round, the boards. */
+function tournamentView(d: Director, t: NonNullable<Director['tournament']>) {
+  const round = t.currentRound();
+  return {
+    tournament: t.state,
+    round,
+    games: round ? t.gamesOfRound(round) : [],
+    standings: t.standings(),
+    crosstable: crosstableModel(t.state, (n) => (Number.isInteger(n * 2) ? pointsText(n) : n.toFixed(2))),
+    nextRoundProblem: t.nextRoundProblem(),
+    boards: d.boards(),
+  };
 }
 
 /** Every started game of a round, by board: live from its board, else from its saved record. */
