@@ -184,7 +184,10 @@ describe('the edit call (#40 item 5)', () => {
     expect((await empty.json()).message).toMatch(/no change: send the change/);
     const noReason = await post(s.url + 'api/tournament/edit', { t: 'set-result', round: 1, board: 1, game: 1, result: '1-0' });
     expect(noReason.status).toBe(400);
-    expect((await noReason.json()).message).toMatch(/reason/);
+    expect((await noReason.json()).message).toBe('not a tournament event: reason is missing');
+    const unknown = await post(s.url + 'api/tournament/edit', { change: { t: 'forfeit', round: 1 } });
+    expect(unknown.status).toBe(400);
+    expect((await unknown.json()).message).toMatch(/t: no such change \("forfeit"\): one of set-result, withdraw-player/);
     const badSettings = await post(s.url + 'api/tournament', { name: 'no settings' });
     expect(badSettings.status).toBe(400);
     expect((await badSettings.json()).message).toMatch(/settings/);
