@@ -82,6 +82,10 @@ export const TournamentEventSchema = z.discriminatedUnion('t', [
     byePoints: z.optional(z.union([z.literal(1), z.literal(0.5), z.literal(0)])),
     /** seed of the ballot draw and of every random tie-break */
     seed: int(),
+    /** every game's time control ("5m+3s", "40/90m,30m", "5m/move,1m/forced"; absent: the service's own) */
+    timeControl: z.optional(z.string().check(z.maxLength(60))),
+    /** tournament rules on every game (no hints, no evaluation bar, takebacks only by the arbiter); absent: true */
+    tournamentRules: z.optional(z.boolean()),
   }),
   z.object({
     t: z.literal('add-player'),
@@ -137,18 +141,42 @@ export function makeTournamentEvent(e: TournamentEvent): string {
   return JSON.stringify(e);
 }
 
-/** The first problem of a parsed value as a sentence: "round: expected number". */
-function firstIssue(error: { issues: readonly { path: readonly PropertyKey[]; message: string }[] }): string {
+const EVENT_KINDS = 'set-result, withdraw-player, rename-player, rename-tournament, repair-board, swap-boards, pair-round, add-player';
+
+interface Issue {
+  path: readonly PropertyKey[];
+  message: string;
+  code?: string;
+  expected?: unknown;
+  values?: readonly unknown[];
+}
+
+/** The first problem of a parsed value as words: "reason is missing", "round: expected number", "result: expected one of …". */
+function firstIssue(error: { issues: readonly Issue[] }, value: unknown): string {
   const i = error.issues[0];
   if (!i) return 'not a tournament event';
   const at = i.path.map(String).join('.');
-  return at ? `${at}: ${i.message}` : i.message;
+  let here: unknown = value;
+  for (const k of i.path) here = here !== null && typeof here === 'object' ? (here as Record<PropertyKey, unknown>)[k] : undefined;
+  const what =
+    here === undefined && i.path.length
+      ? 'is missing'
+      : i.code === 'invalid_type' && typeof i.expected === 'string'
+        ? `expected ${i.expected}`
+        : i.code === 'invalid_value' && i.values
+          ? `expected one of ${i.values.map((v) => JSON.stringify(v)).join(', ')}`
+          : at === 't'
+            ? `no such change (${JSON.stringify(here)}): one of ${EVENT_KINDS}`
+            : i.code === 'invalid_union'
+              ? `${JSON.stringify(here)} is not allowed here`
+              : i.message;
+  return at ? `${at}${what === 'is missing' ? ' ' : ': '}${what}` : what;
 }
 
 /** Checks a value (an event from the HTTP API, or a parsed line) and returns it as a TournamentEvent; throws TournamentError 'bad-event'. */
 export function checkTournamentEvent(value: unknown): TournamentEvent {
   const r = TournamentEventSchema.safeParse(value);
-  if (!r.success) throw new TournamentError('bad-event', `not a tournament event: ${firstIssue(r.error)}`);
+  if (!r.success) throw new TournamentError('bad-event', `not a tournament event: ${firstIssue(r.error, value)}`);
   return r.data;
 }
 

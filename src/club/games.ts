@@ -3,7 +3,8 @@
 // session's `newGame` takes (the ballot, or the start position with Black to
 // move, and the PDN tags: Event, Round, Board, Black, White, and for ballot
 // pairs Game "1" or "2"; the table adds Ballot, Date and TimeControl
-// itself, and the reserved Result/FEN/SetUp/GameType are never given), the
+// itself, and the reserved Result/FEN/SetUp/GameType are never given; the
+// tournament's time control and rules go with every game), the
 // way back from a session's tags and result to the tournament's game
 // (`gameOfTags`, `gameById`, `tournamentResult`), and the events a board reports (a
 // game started, a result). Pure.
@@ -24,7 +25,7 @@ export interface GameToPlay {
   white: string;
   ballot: number | null;
   /** what `GameSession.newGame` takes to start this game */
-  request: Pick<NewGameRequest, 'ballot' | 'firstPlayer' | 'tags'> & { tags: Record<string, string> };
+  request: Pick<NewGameRequest, 'ballot' | 'firstPlayer' | 'tags' | 'timeControl' | 'tournament'> & { tags: Record<string, string> };
   /** the game's id in the games folder once it started */
   gameId: string | null;
   started: boolean;
@@ -73,7 +74,8 @@ export function gamesOfRound(s: TournamentState, round: number): BoardGames[] {
       const black = nameOf(g.black);
       const white = nameOf(g.white);
       const tags = tournamentTags(s, round, p.board, g.game, black, white);
-      const request = p.ballot !== null ? { ballot: p.ballot, tags } : { firstPlayer: 'black' as const, tags };
+      const rules = { tournament: s.tournamentRules, ...(s.timeControl !== null ? { timeControl: s.timeControl } : {}) };
+      const request = p.ballot !== null ? { ballot: p.ballot, tags, ...rules } : { firstPlayer: 'black' as const, tags, ...rules };
       return {
         round,
         board: p.board,

@@ -10,6 +10,8 @@
 // given, with who, when and why, so the original stays visible. Pure.
 
 import { BALLOTS } from '../rules/ballots.ts';
+import { CrownheadError } from '../common/errors.ts';
+import { parseTimeControl } from '../game/clock.ts';
 import { TournamentError, type BallotMode, type GameResult, type PairingSpec, type PairingSystem, type TournamentEvent } from './events.ts';
 
 export interface Player {
@@ -71,6 +73,10 @@ export interface TournamentState {
   /** points a bye is worth per game of a pairing */
   byePoints: 1 | 0.5 | 0;
   seed: number;
+  /** every game's time control (null: the service's own) */
+  timeControl: string | null;
+  /** every game in tournament mode: no hints, no evaluation bar, takebacks only by the arbiter */
+  tournamentRules: boolean;
   createdAt: number;
   players: Player[];
   /** the rounds paired so far, round 1 first */
@@ -170,6 +176,18 @@ export function replayTournament(events: readonly TournamentEvent[]): Replayed {
   return { state: s, refused: null };
 }
 
+/** The tournament's time control as given ("" or absent: none of its own), or the error naming what cannot be read. */
+function timeControlOf(text: string | undefined): string | null {
+  if (text === undefined || !text.trim()) return null;
+  try {
+    parseTimeControl(text);
+  } catch (e) {
+    if (e instanceof CrownheadError) throw new TournamentError('bad-settings', `time control "${text}": ${e.message}`);
+    throw e;
+  }
+  return text.trim();
+}
+
 function create(state: TournamentState | null, e: Extract<TournamentEvent, { t: 'create' }>): TournamentState {
   if (state) throw new TournamentError('already-created', `the tournament "${state.name}" already exists`);
   return {
@@ -182,6 +200,8 @@ function create(state: TournamentState | null, e: Extract<TournamentEvent, { t: 
     crossboardOnly: e.crossboardOnly ?? false,
     byePoints: e.byePoints ?? 1,
     seed: e.seed,
+    timeControl: timeControlOf(e.timeControl),
+    tournamentRules: e.tournamentRules ?? true,
     createdAt: e.at,
     players: [],
     played: [],

@@ -128,6 +128,17 @@ export function describeTimeControl(c: TimeControl): string {
     .replace(/, (\d)/g, ', then $1');
 }
 
+/** A game's time control: its TimeControl tag (older records, or a tag not read: the service's option `fallback`). */
+export function gameTimeControl(tag: string | undefined, fallback: string | undefined): TimeControl | null {
+  const service = () => (fallback ? parseTimeControl(fallback) : null);
+  if (tag === undefined) return service();
+  try {
+    return parseTimeControlTag(tag);
+  } catch {
+    return service();
+  }
+}
+
 /**
  * Reads a TimeControl tag ("300+3", "900", "40/5400:1800"); also the
  * service's own form ("5m+3s"). Returns null for "-" / "?" / "" (no clock).

@@ -13,6 +13,7 @@ import { SessionError } from './errors.ts';
 export interface NextGame {
   tags: Record<string, string>;
   timeControl: string;
+  tournament?: boolean;
   rules: GameOptions;
   random?: () => number;
   remote?: RemoteSetting;
@@ -29,6 +30,8 @@ export interface NextGameFrom {
   remote: RemoteSetting | null;
   gameId: string;
   crossboardOnly: boolean;
+  /** the game's own tournament mode (a tournament's round), kept for its next game */
+  tournament: boolean | undefined;
 }
 
 /**
@@ -58,6 +61,7 @@ export function nextGameRequest(from: NextGameFrom, kind: 'other-side' | 'next',
   const r = from.remote; // (a player at another board stays: colours change as the names do; the far board follows the link)
   const base = {
     timeControl: t.TimeControl ?? '',
+    tournament: from.tournament,
     rules: { huffing: from.game.options.huffing, crownContinue: from.game.options.crownContinue },
     random,
     ...(r ? { remote: { side: keep ? r.side : opposite(r.side), name: r.name, link: `${from.gameId}>${kind}` } } : {}),

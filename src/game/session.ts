@@ -251,6 +251,9 @@ export class GameSession {
     this.coach.newGame(tags, computer);
     this.remote = this.table.remote ? new RemoteOpponent(this.table.remote) : null;
     this.tracker.playedElsewhere(this.remote?.side ?? null, this.remote?.setting.name);
+    // The game's own rules: a tournament's game turns the evaluation bar off and takebacks at the board with it.
+    this.tracker.tournamentRules(this.table.tournament);
+    if (this.table.tournament && this.coach.state().evaluation) this.coach.setEvaluation(false, this.game, this.gameId);
   }
 
   /** Every move of the game, in order. */
@@ -515,7 +518,7 @@ export class GameSession {
    * computer's own turn, not without an engine.
    */
   hint(): void {
-    if (this.options.tournament) throw new SessionError('not-allowed', 'no hints in tournament mode');
+    if (this.table.tournament) throw new SessionError('not-allowed', 'no hints in tournament mode');
     if (!this.options.think) throw new SessionError('not-allowed', 'this service has no engine to give hints');
     if (this.game.outcome) throw new SessionError('game-over', 'the game is over');
     if (this.computer && this.game.turn === this.computer.setting.side) throw new SessionError('not-allowed', "it is the computer's turn");
@@ -543,7 +546,7 @@ export class GameSession {
 
   /** The evaluation bar on or off (not in tournament mode: it would be advice). */
   setEvaluation(on: boolean): void {
-    if (on && this.options.tournament) throw new SessionError('not-allowed', 'no evaluation bar in tournament mode');
+    if (on && this.table.tournament) throw new SessionError('not-allowed', 'no evaluation bar in tournament mode');
     if (on && !this.options.think) throw new SessionError('not-allowed', 'this service has no engine to evaluate with');
     this.coach.setEvaluation(on, this.game, this.gameId);
   }
@@ -576,7 +579,7 @@ export class GameSession {
       ...tableSnapshot(
         this.table,
         { tracker: this.tracker, connected: this.connected, source: this.source, detail: this.sourceDetail },
-        !!this.options.tournament,
+        this.table.tournament,
         this.now(),
       ),
       calibration: this.tracker.calibration,

@@ -30,7 +30,7 @@ import { formatDate } from './ids.ts';
 import {
   GameClock,
   TimeControlError,
-  parseTimeControl,
+  gameTimeControl,
   parseTimeControlTag,
   timeControlTag,
   type ClockState,
@@ -56,7 +56,7 @@ export interface TableOptions {
   now: () => number;
   /** Rules variants and automatic draws. */
   rules?: GameOptions;
-  /** Tournament mode: takebacks refused. */
+  /** Tournament mode for games that do not give their own: takebacks refused. */
   tournament: boolean;
   /** The service's time control, e.g. "5m+3s" (a new game may give its own). */
   timeControl?: string;
@@ -79,6 +79,8 @@ export interface NewGameRequest {
   tags?: Record<string, string>;
   rules?: GameOptions;
   timeControl?: string;
+  /** tournament mode for this game (no hints, no evaluation bar, takebacks only by the arbiter); absent: the service's */
+  tournament?: boolean;
   random?: () => number;
   /** The computer as a player ({ side, level }), or null for two players (undefined: the service's default). */
   computer?: ComputerSetting | null;
@@ -108,6 +110,8 @@ export class GameTable implements TableState {
   corrections: CorrectionNote[] = [];
   /** The side played at another board (journalled with the game: a restart knows it). */
   remote: RemoteSetting | null = null;
+  /** Tournament mode for this game: its own (a tournament's round, journalled with it), else the service's. */
+  tournament = false;
   /** Plies the game started with (a ballot's opening moves): the players' moves come after. */
   private opening = 0;
   /** The result written in the record when set by hand or by an ending at the table. */
@@ -122,6 +126,7 @@ export class GameTable implements TableState {
 
   constructor(private readonly o: TableOptions) {
     this.game = Game.standard(this.rulesOptions());
+    this.tournament = !!o.tournament;
   }
 
   private rulesOptions(extra: GameOptions = {}): GameOptions {
@@ -165,8 +170,10 @@ export class GameTable implements TableState {
       ballot,
       moves: game.plies.map((p) => [p.move.from, ...p.move.path]),
       ...(req.remote ? { remote: req.remote } : {}),
+      ...(req.tournament !== undefined ? { tournament: req.tournament } : {}),
     });
     this.install(id, game, tags, ballot, req.remote);
+    this.tournament = req.tournament ?? !!this.o.tournament;
     return { game, tags, ballot, eleven };
   }
 
@@ -239,8 +246,8 @@ export class GameTable implements TableState {
   nextGameRequest(kind: 'other-side' | 'next', random?: () => number): NewGameRequest {
     if (!this.game.outcome && this.result === '*')
       throw new SessionError('not-allowed', 'the game is not over yet: finish it (or start a new game) first');
-    const { game, tags, ballot, remote, gameId, crossboardOnly } = this;
-    return nextGameRequest({ game, tags, ballot, remote, gameId, crossboardOnly }, kind, random);
+    const { game, tags, ballot, remote, gameId, crossboardOnly, tournament } = this;
+    return nextGameRequest({ game, tags, ballot, remote, gameId, crossboardOnly, tournament }, kind, random);
   }
 
   /** Makes `game` the game at the table: its record's id, tags, ballot and remote player; clocks from its TimeControl tag. */
@@ -256,20 +263,8 @@ export class GameTable implements TableState {
     this.records = new WeakMap();
     this.plyClocks = new WeakMap();
     this.corrections = [];
-    // The game's time control is its TimeControl tag (older records: the service's option).
-    let control: TimeControl | null = null;
-    try {
-      control =
-        tags.TimeControl !== undefined
-          ? parseTimeControlTag(tags.TimeControl)
-          : this.o.timeControl
-            ? parseTimeControl(this.o.timeControl)
-            : null;
-    } catch {
-      control = this.o.timeControl ? parseTimeControl(this.o.timeControl) : null;
-    }
-    this.timeControl = control;
-    this.clock = control ? new GameClock(control) : null;
+    this.timeControl = gameTimeControl(tags.TimeControl, this.o.timeControl);
+    this.clock = this.timeControl ? new GameClock(this.timeControl) : null;
   }
 
   /** Restores a game from its journal (after a restart): same moves, tags, clocks and result. Throws (changing nothing) when it does not replay. */
@@ -283,6 +278,7 @@ export class GameTable implements TableState {
     scratch.opening = start.moves.length;
     for (const e of entries.slice(entries.indexOf(start) + 1)) scratch.replay(e);
     this.install(start.id, scratch.game, scratch.tags, scratch.ballot, start.remote);
+    this.tournament = start.tournament ?? !!this.o.tournament;
     this.clock = scratch.clock;
     this.plyClocks = scratch.plyClocks;
     this.drawOffer = scratch.drawOffer;
@@ -483,7 +479,7 @@ export class GameTable implements TableState {
 
   /** Throws unless the last move can be taken back from the page. */
   checkTakeback(): void {
-    if (this.o.tournament) throw new SessionError('not-allowed', 'takebacks are not allowed in tournament mode');
+    if (this.tournament) throw new SessionError('not-allowed', 'takebacks are not allowed in tournament mode');
     if (this.game.plies.length === 0) throw new SessionError('nothing-to-undo', 'no move to take back');
     const o = this.game.outcome;
     // A game ended at the table (resignation, agreement, time, a claimed draw) is not reopened by a takeback.

@@ -386,6 +386,8 @@ export const Command = z.discriminatedUnion('name', [
     tags: z.optional(z.record(z.string().check(z.regex(/^[A-Za-z][A-Za-z0-9_]{0,39}$/)), z.string().check(z.maxLength(200)))),
     /** e.g. "5m+3s", "40/90m,30m", "5m/move,1m/forced"; "" for no clock; absent: the service's default */
     timeControl: z.optional(z.string().check(z.maxLength(60))),
+    /** tournament mode for this game: no hints, no evaluation bar, takebacks only by the arbiter (absent: the service's) */
+    tournament: z.optional(z.boolean()),
     /** rules variants for this game (absent: the service's defaults) */
     rules: z.optional(z.object({ huffing: z.optional(z.boolean()), crownContinue: z.optional(z.boolean()) })),
     /** play the computer: its side and level 1–10 (null: two players; absent: the service's default) */

@@ -89,7 +89,7 @@ export class Club {
     private readonly opts: ClubOptions = {},
   ) {
     this.feed = new SpectatorFeed(rooms, log.child({ part: 'feed' }), opts.feed);
-    this.director = new Director(rooms, gamesDir, log.child({ part: 'tournament' }));
+    this.director = new Director(rooms, gamesDir, log.child({ part: 'tournament' }), Date.now, () => this.feed.touch());
   }
 
   /** The page every board's app serves; each room's app and socket path wired. */

@@ -28,6 +28,7 @@ export function runCommand(session: GameSession, source: BoardSource, command: C
         firstPlayer: command.firstPlayer,
         tags: command.tags,
         timeControl: command.timeControl,
+        tournament: command.tournament,
         rules: command.rules,
         computer: command.computer,
         remote: command.remote,

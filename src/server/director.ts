@@ -8,7 +8,12 @@
 // with the rooms: a game the boards began or finished while the tournament's
 // note of it was lost (a crash in between) is noted now, from the session or
 // the game's saved record. The tournament journals before it answers; the
-// sessions journal their games; neither is ever rewritten.
+// sessions journal their games; neither is ever rewritten. A result the
+// arbiter sets in the tournament reaches the game itself: the game still on
+// its board is corrected there (the `correct` command, journalled with who
+// and why), a game the board has moved on from gets its saved PDN rewritten
+// with the result and the correction's comment; either way the broadcast
+// moves on, so standings, PDN and /broadcast.pdn agree.
 
 import type { Logger } from 'pino';
 import {
@@ -21,9 +26,11 @@ import {
   tournamentFiles,
   tournamentResult,
   type GameToPlay,
+  type TournamentEvent,
   type TournamentSettings,
   type TournamentState,
 } from '../club/index.ts';
+import { correctedRecord } from '../game/corrected-record.ts';
 import { readPdn, type PdnResult } from '../pdn/index.ts';
 import type { SessionEvent } from '../game/index.ts';
 import type { Room } from './room.ts';
@@ -38,6 +45,8 @@ export class Director {
     private readonly dir: string,
     private readonly log: Logger,
     private readonly now: () => number = Date.now,
+    /** a saved game's record was rewritten (the broadcast moves on) */
+    private readonly recordChanged: () => void = () => undefined,
   ) {
     for (const room of rooms) this.watchRoom(room);
   }
@@ -75,8 +84,11 @@ export class Director {
     return t.pairNextRound(by, list === undefined ? undefined : parsePairingList(t.state, list, this.boards()));
   }
 
-  /** An arbiter's change (see Tournament.edit); a round paired by hand only on boards that are here. */
-  edit(change: Record<string, unknown>, by: string): TournamentState {
+  /**
+   * An arbiter's change (see Tournament.edit); a round paired by hand only on
+   * boards that are here; a result set reaches the game's record and the broadcast.
+   */
+  async edit(change: Record<string, unknown>, by: string): Promise<TournamentState> {
     const t = this.t;
     if (change.t === 'pair-round' && Array.isArray(change.pairings))
       for (const p of change.pairings as unknown[]) {
@@ -84,7 +96,38 @@ export class Director {
         const missing = typeof board === 'number' ? boardProblem(board, this.boards()) : null;
         if (missing) throw new TournamentError('bad-pairing', `round ${String(change.round)}: ${missing}`);
       }
-    return t.edit(change, by);
+    const state = t.edit(change, by);
+    const e = state.log.at(-1);
+    if (e?.t === 'set-result') await this.resultReached(e);
+    return state;
+  }
+
+  /** A result the arbiter set: on the game at its board, or in its saved record; then the board's next game of the round. */
+  private async resultReached(e: Extract<TournamentEvent, { t: 'set-result' }>): Promise<void> {
+    const t = this.t;
+    const g = t
+      .gamesOfRound(e.round)
+      .find((b) => b.board === e.board)
+      ?.games.find((x) => x.game === e.game);
+    const room = this.rooms.find((r) => r.number === e.board);
+    if (!g?.gameId || !room) return;
+    try {
+      if (room.session.gameId === g.gameId) {
+        const correction = { kind: 'set-result' as const, result: e.result };
+        if (room.session.result !== e.result) room.command({ name: 'correct', correction, by: e.by, reason: e.reason });
+      } else {
+        const text = await room.store.readPdn(g.gameId);
+        const say = e.result === '*' ? 'the game goes on (no result)' : `result set to ${e.result}`;
+        const fixed = text === null ? null : correctedRecord(text, e.result, { at: e.at, by: e.by, reason: e.reason, say });
+        if (fixed === null) throw new SessionError('not-allowed', `the record of game ${g.gameId} could not be read`);
+        room.store.writePdn(g.gameId, fixed);
+        this.recordChanged();
+      }
+    } catch (err) {
+      this.log.error({ board: e.board, err }, `tournament: the result could not reach board ${e.board}'s game: ${(err as Error).message}`);
+    }
+    const next = t.nextGameOnBoard(e.board);
+    if (next && !next.started && next.round === e.round) setImmediate(() => this.beginLater(room, next));
   }
 
   /** The tournament, or a clear refusal. */

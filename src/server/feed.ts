@@ -92,6 +92,12 @@ export class SpectatorFeed {
     return this.pdnCache.text;
   }
 
+  /** A game's record changed outside its session (a saved game corrected): the broadcast moves on, long polls wake. */
+  touch(): void {
+    this.version++;
+    for (const w of [...this.waiters]) w.resolve(true);
+  }
+
   /** Resolves true as soon as the feed moves past `etag` (at once if it already has), false after `ms`. */
   waitPast(etag: string, ms: number): Promise<boolean> {
     if (etag !== this.etag) return Promise.resolve(true);
@@ -134,10 +140,7 @@ export class SpectatorFeed {
   }
 
   private changed(room: Room, e: SessionEvent): void {
-    if (RECORD_EVENTS.has(e.type)) {
-      this.version++;
-      for (const w of [...this.waiters]) w.resolve(true);
-    }
+    if (RECORD_EVENTS.has(e.type)) this.touch();
     if (e.type === 'clock' && !this.clockTurned(room, e.clock)) return;
     if (this.watchers.size === 0 || this.pending.has(room)) return;
     const timer = setTimeout(() => {

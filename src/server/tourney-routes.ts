@@ -1,17 +1,20 @@
 // The tournament over HTTP (club mode; the director in director.ts does the
 // work). Reads for whoever may watch: GET /api/tournament (the state, the
-// standings, the current round's games), the crosstable as CSV and HTML, and
+// standings, the current round's games, the crosstable's rows, why the next
+// round cannot be paired yet, the boards here), the crosstable as CSV and HTML, and
 // a round's broadcast GET /broadcast/ROUND.pdn (every game of the round: the
 // boards' live games and the finished ones from their records). Changes need
 // the control token and JSON: POST /api/tournament (create), /players,
 // /pair (a CSV pairing list optional), /start-round, /edit (any arbiter change:
-// results with a reason, pairings, boards, players). `by` names the arbiter.
+// results with a reason, pairings, boards, players; the change itself or
+// wrapped as {"change": …}). `by` names the arbiter. Bad input: a 400 whose
+// message names the problem.
 
 import express, { type Request, type Response } from 'express';
 import { requesterOf, type Access } from './access.ts';
 import { apiError } from './api-error.ts';
 import { CrownheadError } from '../common/errors.ts';
-import type { TournamentSettings } from '../club/index.ts';
+import { TournamentError, crosstableModel, pointsText, type TournamentSettings } from '../club/index.ts';
 import { MAX_CLIENT_MESSAGE } from '../protocol/v1.ts';
 import type { Director } from './director.ts';
 import type { Room } from './room.ts';
@@ -33,10 +36,10 @@ export function tournamentRoutes(app: express.Express, d: Director, rooms: reado
     next();
   });
   control.use(express.json({ limit: MAX_CLIENT_MESSAGE * 4 }));
-  const change = (fn: (body: Record<string, unknown>, by: string) => unknown) => (req: Request, res: Response) => {
+  const change = (fn: (body: Record<string, unknown>, by: string) => unknown) => async (req: Request, res: Response) => {
     const body = (req.body ?? {}) as Record<string, unknown>;
     try {
-      const out = fn(body, TEXT(body.by, 60) ?? 'arbiter');
+      const out = await fn(body, TEXT(body.by, 60) ?? 'arbiter');
       res.json({ ok: true, ...(out && typeof out === 'object' ? out : {}), tournament: d.t.state });
     } catch (e) {
       if (e instanceof CrownheadError) return void apiError(res, e.code === 'forbidden' ? 403 : 400, e.code, e.message);
@@ -45,7 +48,7 @@ export function tournamentRoutes(app: express.Express, d: Director, rooms: reado
   };
   control.post(
     '/',
-    change((b, by) => ({ created: d.create(b.settings as TournamentSettings, by).state.id })),
+    change((b, by) => ({ created: d.create(settingsOf(b), by).state.id })),
   );
   control.post(
     '/players',
@@ -61,7 +64,7 @@ export function tournamentRoutes(app: express.Express, d: Director, rooms: reado
   );
   control.post(
     '/edit',
-    change((b, by) => d.edit((b.change ?? {}) as Record<string, unknown>, by)),
+    change((b, by) => d.edit(changeOf(b), by)),
   );
   app.use('/api/tournament', (req, res, next) => (req.method === 'POST' ? control(req, res, next) : next()));
 
@@ -70,8 +73,7 @@ export function tournamentRoutes(app: express.Express, d: Director, rooms: reado
     res.setHeader('Cache-Control', 'no-store');
     const t = d.tournament;
     if (!t) return void apiError(res, 404, 'no-tournament', 'there is no tournament yet');
-    const round = t.currentRound();
-    res.json({ tournament: t.state, round, games: round ? t.gamesOfRound(round) : [], standings: t.standings() });
+    res.json(tournamentView(d, t));
   });
   app.get('/api/tournament/crosstable.csv', (req, res) => {
     if (!watch(req, res)) return;
@@ -93,6 +95,39 @@ export function tournamentRoutes(app: express.Express, d: Director, rooms: reado
       next(e);
     }
   });
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** The new tournament's settings from the body ({"settings": {…}}), or the refusal naming what is missing. */
+function settingsOf(body: Record<string, unknown>): TournamentSettings {
+  if (!isObject(body.settings))
+    throw new TournamentError('bad-settings', 'no settings: send {"settings": {"id", "name", "system", "rounds", "ballots", "seed"}}');
+  return body.settings as TournamentSettings;
+}
+
+/** The arbiter's change: {"change": {"t": …}} or the change itself ({"t": …}, `by` beside it); refused naming what is missing. */
+function changeOf(body: Record<string, unknown>): Record<string, unknown> {
+  if (isObject(body.change)) return body.change;
+  if (typeof body.t === 'string') {
+    const { by: _by, ...change } = body;
+    return change;
+  }
+  throw new TournamentError('bad-event', 'no change: send the change as {"t": "set-result", …} or {"change": {"t": …}}');
+}
+
+/** GET /api/tournament's answer: the state, the current round's games, standings, crosstable rows, what stops the next round, the boards. */
+function tournamentView(d: Director, t: NonNullable<Director['tournament']>) {
+  const round = t.currentRound();
+  return {
+    tournament: t.state,
+    round,
+    games: round ? t.gamesOfRound(round) : [],
+    standings: t.standings(),
+    crosstable: crosstableModel(t.state, (n) => (Number.isInteger(n * 2) ? pointsText(n) : n.toFixed(2))),
+    nextRoundProblem: t.nextRoundProblem(),
+    boards: d.boards(),
+  };
 }
 
 /** Every started game of a round, by board: live from its board, else from its saved record. */

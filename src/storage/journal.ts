@@ -25,6 +25,8 @@ export type JournalEntry =
       moves: number[][];
       /** (s29) the side played at another board, and its player's name */
       remote?: { side: Color; name: string; link?: string };
+      /** the game's own tournament mode (a tournament's round), when given; absent: the service's */
+      tournament?: boolean;
     }
   | { k: 'move'; at: number; path: number[]; huff?: number }
   | { k: 'takeback'; at: number }
@@ -99,6 +101,7 @@ export function entryProblem(e: unknown): string | null {
         )
       )
         return "a new-game entry's remote player needs a side (black or white), a name and, if any, a link that is text";
+      if (e.tournament !== undefined && typeof e.tournament !== 'boolean') return "a new-game entry's tournament mode is true or false";
       return null;
     case 'move':
       return isPath(e.path) && (e.huff === undefined || isSquare(e.huff)) ? null : 'a move needs a path of squares 1-32';

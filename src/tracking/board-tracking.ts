@@ -128,6 +128,12 @@ export class BoardTracking {
     return feedback.length ? this.reader.apply(feedback) : false;
   }
 
+  /** Tournament mode on or off for the game at hand: no takeback at the board, the retraction rule enforced. */
+  tournamentRules(on: boolean): void {
+    this.tracker.options.takebacks = !on;
+    this.tracker.options.retraction = on ? 'enforce' : 'notice';
+  }
+
   /** What the reader makes of the board (counts, confidence, soft squares), for displays. */
   get view(): BoardView {
     return this.reader.view();

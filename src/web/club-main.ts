@@ -6,7 +6,8 @@
 // and the screen reader's place stay put); a board turning illegal or
 // disconnected is said once in the polite live region. The spectators' page
 // never reads a token; the arbiter's reads ?token= like the one-board page,
-// and sends its corrections (club-correct.ts) to the board's own API with it.
+// and sends its corrections (club-correct.ts) to the board's own API with it;
+// its tournament panel (tourney-main.ts) uses the tournament API the same way.
 
 import './club.css';
 import { ClubSocket } from './club-socket.ts';
@@ -32,6 +33,7 @@ import {
 } from './club-render.ts';
 import { correctionCommand, renderCorrectionForm, renderPlyOptions } from './club-correct.ts';
 import type { MoveRecord, Side, Snapshot } from '../protocol/v1.ts';
+import { startTourneyPanel } from './tourney-main.ts';
 
 const mode: ClubMode = document.body.dataset.mode === 'arbiter' ? 'arbiter' : 'watch';
 // Only the arbiter's page takes a token from its address; a spectator's page has none to leak.
@@ -45,11 +47,22 @@ const socket = new ClubSocket(ClubSocket.urlFor(location, token), {
   closed: (retryInMs) => dispatch({ type: 'socket', state: 'closed', now: Date.now(), retryInMs }),
 });
 
+// The arbiter's tournament panel (tourney-main.ts), loaded again when a board's game, round or result changes.
+const tourney = mode === 'arbiter' ? startTourneyPanel(token) : null;
+let resultsKey = '';
+
 function dispatch(a: ClubAction): void {
   const before = state;
   state = reduceClub(state, a);
   if (state.connection === 'forbidden' && before.connection !== 'forbidden') socket.stop();
   if (state !== before) schedule();
+  if (tourney && state.boards !== before.boards) {
+    const key = JSON.stringify(orderedBoards(state).map((e) => [e.board.id, e.board.result, e.board.tags.Round, e.board.tags.Game]));
+    if (key !== resultsKey) {
+      resultsKey = key;
+      tourney.boardsChanged();
+    }
+  }
 }
 
 // ------------------------------------------------------------------ drawing
@@ -281,7 +294,7 @@ document.addEventListener('visibilitychange', () => {
 });
 
 // browser edge: the page's state for the browser tests and the console (window has no such property in the DOM types)
-(globalThis as unknown as { crownheadClub: unknown }).crownheadClub = { state: () => state };
+(globalThis as unknown as { crownheadClub: unknown }).crownheadClub = { state: () => state, tourney: () => tourney?.state() ?? null };
 
 socket.connect();
 schedule();

@@ -15,6 +15,7 @@ import { GameSession } from '../../src/game/session.ts';
 import { gameIds } from '../../src/game/ids.ts';
 import type { PdnResult } from '../../src/pdn/index.ts';
 import { BALLOTS } from '../../src/rules/ballots.ts';
+import type { JournalEntry } from '../../src/storage/journal.ts';
 import { addPlayer, apply, create } from './helpers.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'club-games-'));
@@ -65,6 +66,7 @@ describe('games of a round', () => {
     expect(g.request).toEqual({
       firstPlayer: 'black',
       tags: { Event: 'Club Championship', Round: '1', Board: '2', Black: 'Bob', White: 'Cat' },
+      tournament: true,
     });
     const session = new GameSession();
     session.newGame(g.request);
@@ -178,5 +180,28 @@ describe('games of a round', () => {
     expect(table.reduce((k, r) => k + r.points, 0)).toBe(12);
     expect(table.reduce((k, r) => k + r.drawn, 0)).toBe(8);
     t.close();
+  });
+});
+
+// (#40 item 7) A tournament's games carried no time control and no tournament rules.
+describe('the tournament’s settings in each game', () => {
+  const players = [addPlayer('Ann'), addPlayer('Bob'), addPlayer('Cat')];
+  it('gives every game the time control and tournament mode, kept when the game is resumed from its journal', () => {
+    let s = apply(null, create({ ballots: 'none', timeControl: '5m/move,1m/forced' }), ...players, addPlayer('Dan'));
+    s = apply(s, pairRoundRobin(s, 1, 'arbiter'));
+    const g = gamesOfRound(s, 1)[0].games[0];
+    expect(g.request).toMatchObject({ timeControl: '5m/move,1m/forced', tournament: true });
+    const entries: JournalEntry[] = [];
+    const session = new GameSession({ journal: (e) => entries.push(e) });
+    session.newGame(g.request);
+    expect(session.snapshot().options.tournament).toBe(true);
+    expect(session.tags.TimeControl).toBe('300s/move,60s/forced,60s/grace');
+    const resumed = new GameSession();
+    resumed.restore(entries);
+    expect(resumed.snapshot().options.tournament).toBe(true);
+    // A tournament may leave the rules off: its games are then ordinary ones.
+    let casual = apply(null, create({ ballots: 'none', tournamentRules: false }), ...players, addPlayer('Dan'));
+    casual = apply(casual, pairRoundRobin(casual, 1, 'arbiter'));
+    expect(gamesOfRound(casual, 1)[0].games[0].request).toMatchObject({ tournament: false });
   });
 });

@@ -94,6 +94,7 @@ describe('a four-player round robin with ballot pairs', () => {
     expect(g.request).toEqual({
       ballot: g.ballot,
       tags: { Event: 'Club Championship', Round: '2', Board: '2', Black: 'Bob', White: 'Ann', Game: '2' },
+      tournament: true,
     });
     expect(g.gameId).toBe('r2b2g2');
   });
