@@ -137,7 +137,8 @@ export abstract class TrackerCore {
   /** The kings of the position reading near one coin (not a crown being put together, nor one crowned with the opponent's coin). */
   protected lowKings(): number {
     const crown = this.awaitingCrown;
-    return this.offCentre.look(this.v, this.game.position, this.board, this.mixedKings() | (crown ? 1 << (crown - 1) : 0));
+    // (Nor a king whose crown lies magnet-up: that is said as a coin upside down.)
+    return this.offCentre.look(this.v, this.game.position, this.board, this.mixedKings() | this.v.flipped | (crown ? 1 << (crown - 1) : 0));
   }
 
   /** The game settled a soft call: this square holds `count` coins (here at once, in the reader when the owner applies it). */

@@ -172,6 +172,8 @@ export interface FlipEpisode {
   kind: 'move' | 'adjust' | 'crown';
   from: number;
   to: number;
+  /** a crown: how long after the man landed it was put on (ms; 0: at the same instant) */
+  after?: number;
 }
 
 /** The tidy hand of the original tests. */
@@ -511,7 +513,7 @@ export class RandomHand {
         const from = this.table.now() + sim.physics.options.motionMs;
         this.table.wait(this.pause(...st.upsideDownMs));
         sim.flip(move.to);
-        this.flips.push({ square: move.to, kind: 'crown', from, to: this.table.now() });
+        this.flips.push({ square: move.to, kind: 'crown', from, to: this.table.now(), after: delay });
       } else sim.place(move.to);
     } else if (crown === 'under') {
       const crownStep = () => this.table.wait(this.pause(250, 800));
