@@ -429,7 +429,10 @@ export class BoardReader {
               this.confirmed[i] = 0;
               changed = true;
             }
-            this.plateau[i] = sm;
+            // (A coin lying magnet-up, below empty, is no plateau to step from: a man that landed on
+            // its crowning square upside down and is turned over rises by more than a crown, and
+            // was taken as crowned — its crown, put on magnet-up after, then never said.)
+            this.plateau[i] = !this.coded && sm < cal.empty[i] ? NaN : sm;
           }
         } else this.steadyRun[i] = 0;
         if (this.counts[i] === 2 && !plausible && !cal.measured[i]) unexpected |= 1 << i;

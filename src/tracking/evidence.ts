@@ -230,11 +230,19 @@ export function chooseRoute(hits: Outcome[], placements: readonly number[]): Out
   return best;
 }
 
-/** Takes the man's level on the crowning square once its smoothed reading has stopped moving. */
+/**
+ * Takes the man's level on the crowning square once its smoothed reading has stopped moving; from
+ * then on, the highest the reading rises above it (the crown landing shows as a rise, however the
+ * stack is knocked after).
+ */
 export function noteManLevel(wait: Extract<Crown, { kind: 'awaited' }>, board: Counts, view: BoardView): void {
   const i = wait.square - 1;
   if (wait.touched || board[i] !== 1) return;
   const level = view.coins[i];
+  if (!Number.isNaN(wait.manLevel)) {
+    wait.peak = Math.max(wait.peak, level - wait.manLevel);
+    return;
+  }
   if (Math.abs(level - wait.manLevelLast) <= MAN_STILL) wait.manLevel = level;
   wait.manLevelLast = level;
 }
@@ -295,10 +303,15 @@ export function alternatives(board: Counts, uncertain: number, faint = 0): Count
  * An awaited crown read on its square (one coin counted there) once the
  * opponent has begun: a rise from the man's own steady reading (the man never
  * lifted), or a reading in the band where an off-centre stack and a
- * well-centred man overlap (on measured levels, past the men's band).
+ * well-centred man overlap (on measured levels, past the men's band). A
+ * crown seen landing (the reading rose a crown's rise above the man's, the
+ * square never emptied) stays put on even if the stack was knocked
+ * off-centre since and reads like the man again (or below: a stack 3 mm
+ * off-centre on a small magnet): the game awaits a crown there, and the
+ * player is asked to straighten it (see kings.ts).
  */
 export function crownRead(v: BoardView, wait: Extract<Crown, { kind: 'awaited' }>): boolean {
   const i = wait.square - 1;
-  const rose = !wait.touched && v.coins[i] - wait.manLevel >= CROWN_RISE;
+  const rose = !wait.touched && (v.coins[i] - wait.manLevel >= CROWN_RISE || wait.peak >= CROWN_RISE);
   return rose || v.stack[i] >= ((v.measured >>> i) & 1 ? MEASURED_CROWN : wait.touched ? AMBIGUOUS_CROWN : UNSEEN_CROWN);
 }

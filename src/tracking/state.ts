@@ -80,9 +80,12 @@ export interface LastCommit {
  * The crowning in progress: none, or a man arrived on the king row whose
  * crown is still to come (the square; the man lifted since, to slip the crown
  * under; its own steady reading, NaN until it has settled, and the last one
- * seen while waiting for that).
+ * seen while waiting for that; the highest the reading has risen above it
+ * since, in coin steps: a crown that landed, even if a sleeve knocked the
+ * stack off-centre at once and it now reads like the man).
  */
-export type Crown = { kind: 'none' } | { kind: 'awaited'; square: number; touched: boolean; manLevel: number; manLevelLast: number };
+export type Crown =
+  { kind: 'none' } | { kind: 'awaited'; square: number; touched: boolean; manLevel: number; manLevelLast: number; peak: number };
 
 /**
  * The last board seen part-way through a legal move that looked finished (a

@@ -12,6 +12,7 @@ import { EMPTY_VIEW, type BoardView, type ReaderFeedback } from '../reading/view
 import type { Alert, BoardStatus, Reminder } from '../protocol/v1.ts';
 import { diffSquares } from './boards.ts';
 import { ColourWatch, menLanding, mixedKings } from './colour.ts';
+import { OffCentreWatch } from './kings.ts';
 import type { Retract } from './diagnose.ts';
 import { PositionCache, flipPrior, priorMoves, stackPrior } from './evidence.ts';
 import { TrackerReport } from './report.ts';
@@ -128,6 +129,17 @@ export abstract class TrackerCore {
 
   /** Colour issues (coded board) and coins magnet-up, said once they have stood the grace period. */
   protected readonly colours: ColourWatch;
+  /** Kings reading like one coin (a stack knocked off-centre), said once they have stood a moment (kings.ts). */
+  protected readonly offCentre = new OffCentreWatch();
+  /** The kings read slid off-centre at the last frame (see kings.ts). */
+  protected lastLow = 0;
+
+  /** The kings of the position reading near one coin (not a crown being put together, nor one crowned with the opponent's coin). */
+  protected lowKings(): number {
+    const crown = this.awaitingCrown;
+    // (Nor a king whose crown lies magnet-up: that is said as a coin upside down.)
+    return this.offCentre.look(this.v, this.game.position, this.board, this.mixedKings() | this.v.flipped | (crown ? 1 << (crown - 1) : 0));
+  }
 
   /** The game settled a soft call: this square holds `count` coins (here at once, in the reader when the owner applies it). */
   protected correct(square: number, count: 0 | 1 | 2): void {
@@ -169,6 +181,7 @@ export abstract class TrackerCore {
     this.deadline = Infinity;
     // (A colour issue waiting out its grace period is looked at again when it is up.)
     if (this.colours.due > t) this.deadline = this.colours.due;
+    if (this.offCentre.due > t && this.offCentre.due < this.deadline) this.deadline = this.offCentre.due;
     if (this.phase !== 'play' || this.said.status.kind !== 'moving') return;
     for (const d of [this.options.graceMs, this.options.patienceMs, this.options.settleMs, this.options.fastReplyMs]) {
       const at = this.candidateSince + d;
@@ -218,7 +231,10 @@ export abstract class TrackerCore {
             moved: (last ? 1 << (last.move.to - 1) : 0) | this.handled.men,
           })
         : null;
-    this.said.setStatus(s, t, colour);
+    // (A king knocked off-centre, reading like one coin, on a board otherwise in sync: straighten it.)
+    const low = s.kind === 'in-sync' && !s.reminder && !colour && this.phase === 'play' ? this.lastLow : 0;
+    const king = this.offCentre.reminder(low, t);
+    this.said.setStatus(s, t, colour ?? king);
   }
 
   get currentReminder(): Reminder | null {

@@ -127,7 +127,7 @@ export class MoveTracker extends TrackerCore {
     // (A crown is seen by the reader: a step up where it is expected. A lift shows the player crowning from under.)
     const wait = this.crownWait;
     if (wait && this.board[wait.square - 1] === 0) wait.touched = true;
-    if (wait && Number.isNaN(wait.manLevel)) noteManLevel(wait, this.board, view);
+    if (wait) noteManLevel(wait, this.board, view);
     // (The reader just calibrated from the set-up and reset its counts: nothing was put down.)
     if (view.calibrated && !this.wasCalibrated) this.prevBoard.set(this.board);
     this.wasCalibrated = view.calibrated;
@@ -135,6 +135,12 @@ export class MoveTracker extends TrackerCore {
     // (A soft square appearing or going — one-or-two, or a faint reading — may change what the board shows.)
     const uncertainMoved = view.uncertain !== this.lastUncertain && this.phase === 'play' && this.said.status.kind !== 'in-sync';
     this.lastUncertain = view.uncertain;
+    // (A king's reading coming down near one coin, or going back up, changes what is said.)
+    const low = this.phase === 'play' && this.game.position.kings ? this.lowKings() : 0;
+    if (low !== this.lastLow) {
+      this.lastLow = low;
+      this.dirty = true;
+    }
     if (view.flipped !== this.lastFlipped) {
       this.lastFlipped = view.flipped;
       this.dirty = true;
@@ -536,7 +542,7 @@ export class MoveTracker extends TrackerCore {
     this.crownCarried = null;
     if (carried && board && board[move.to - 1] === 1) this.correct(move.to, 2);
     if (move.crowned && !(board && board[move.to - 1] === 2) && !carried) {
-      this.state.crown = { kind: 'awaited', square: move.to, touched: false, manLevel: NaN, manLevelLast: NaN };
+      this.state.crown = { kind: 'awaited', square: move.to, touched: false, manLevel: NaN, manLevelLast: NaN, peak: 0 };
       this.said.events.push({ type: 'crown-awaited', t, square: move.to });
       this.setStatus({ kind: 'awaiting-crown', square: move.to }, t);
     } else {

@@ -159,6 +159,11 @@ export interface HandStyle {
   upsideDownMs: [number, number];
   /** how far off-centre a coin lies magnet-up, mm (undefined: where the hand drops it) */
   upsideDownOffMm?: number;
+  /**
+   * a king knocked 1–3 mm off-centre by a sleeve (slid, never lifted), left so: a new king as the
+   * hand leaves its crown (0–300 ms after the crown landed), or any king on the board as a move begins
+   */
+  knockKing?: number;
 }
 
 /** A coin lying magnet-up on a square, from when it was down to when it was turned back (ms, frame clock). */
@@ -167,6 +172,8 @@ export interface FlipEpisode {
   kind: 'move' | 'adjust' | 'crown';
   from: number;
   to: number;
+  /** a crown: how long after the man landed it was put on (ms; 0: at the same instant) */
+  after?: number;
 }
 
 /** The tidy hand of the original tests. */
@@ -345,6 +352,16 @@ export class RandomHand {
       this.knocked = null;
       this.step();
     }
+    if (st.knockKing && r() < st.knockKing) {
+      // A sleeve reaching across knocks a king (either side's) off-centre; nobody straightens it.
+      const kings = Array.from({ length: 32 }, (_, i) => i + 1).filter((s) => sim.coinsAt(s) === 2);
+      if (kings.length) {
+        const s = kings[Math.floor(r() * kings.length)];
+        this.did('knock-king');
+        sim.slide(s, 1 + 2 * r());
+        this.step();
+      }
+    }
     if (r() < st.touchOther) {
       // Touch one of the mover's other pieces: lift it a little, think, let go.
       const own = Array.from({ length: 32 }, (_, i) => i + 1).filter(
@@ -496,7 +513,7 @@ export class RandomHand {
         const from = this.table.now() + sim.physics.options.motionMs;
         this.table.wait(this.pause(...st.upsideDownMs));
         sim.flip(move.to);
-        this.flips.push({ square: move.to, kind: 'crown', from, to: this.table.now() });
+        this.flips.push({ square: move.to, kind: 'crown', from, to: this.table.now(), after: delay });
       } else sim.place(move.to);
     } else if (crown === 'under') {
       const crownStep = () => this.table.wait(this.pause(250, 800));
@@ -507,6 +524,13 @@ export class RandomHand {
       sim.place(move.to);
       crownStep();
       sim.place(move.to);
+    }
+    if (crown && st.knockKing && r() < st.knockKing) {
+      // The sleeve of the hand leaving its crown knocks the new king 1–3 mm (once the crown is down).
+      this.table.wait(sim.physics.options.motionMs + this.pause(0, 300));
+      this.did('knock-new-king');
+      after.push('the new king knocked');
+      sim.slide(move.to, 1 + 2 * r());
     }
     if (nudgeDue < Infinity) {
       if (this.table.now() < nudgeDue) this.table.wait(nudgeDue - this.table.now());
