@@ -103,7 +103,7 @@ function mosquittoConfig(argv: string[], io: Io): Promise<number> | number {
     chmodSync(passwd, 0o600);
     writeFileSync(acl, files.acl);
     io.out(`Wrote ${passwd} (logins: crownhead-hub, ${boards.join(', ')}) and ${acl}.`);
-    io.out(`In mosquitto.conf:\n  password_file ${passwd}\n  acl_file ${acl}\n  allow_anonymous false`);
+    io.out(`In mosquitto.conf:\n  password_file ${passwd}\n  acl_file ${acl}\n  allow_anonymous false\n  max_packet_size 131072`);
     io.out('(Mosquitto must be able to read the password file: chown it to the mosquitto user if it runs as one.)');
     return 0;
   });

@@ -257,6 +257,7 @@ describe('the Mosquitto recipe (README)', () => {
         `password_file ${join(dir, 'crownhead.passwd')}`,
         `acl_file ${join(dir, 'crownhead.acl')}`,
         'allow_anonymous false',
+        'max_packet_size 131072',
         // (Run as root, Mosquitto would drop to its own user, who cannot read the test's private folder.)
         ...(process.getuid?.() === 0 ? ['user root'] : []),
         'persistence false',
