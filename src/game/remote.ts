@@ -7,7 +7,7 @@
 // (the network may deliver twice). Pure.
 
 import { legalMoves, longText, moveText, sideName, type Color, type Game, type Move } from '../rules/index.ts';
-import type { GameEvent, RemoteSetting, RemoteState } from '../protocol/v1.ts';
+import type { GameEvent, RemoteLink, RemoteSetting, RemoteState } from '../protocol/v1.ts';
 import { CrownheadError } from '../common/errors.ts';
 import { SessionError } from './errors.ts';
 
@@ -45,7 +45,30 @@ export class RemoteOpponent {
   /** the clock reading their board sent with it */
   private clockMs: number | undefined;
 
+  /** the way to their board (null: not heard of yet) */
+  private link: RemoteLink | null = null;
+
   constructor(readonly setting: RemoteSetting) {}
+
+  /** The way to their board changed: true when it is news (then say linkSentence()). */
+  setLink(link: RemoteLink): boolean {
+    const was = this.link;
+    this.link = link;
+    return was?.state !== link.state && !(was === null && link.state === 'online');
+  }
+
+  /** What the player here is told when the way to the other board changes. */
+  linkSentence(): string {
+    const name = this.setting.name;
+    switch (this.link?.state) {
+      case 'offline':
+        return `${name}'s board is offline: your move will reach it when it is back.`;
+      case 'unreachable':
+        return `The way to ${name}'s board is down (the broker cannot be reached): moves are kept here and sent when it is back.`;
+      default:
+        return `${name}'s board is back.`;
+    }
+  }
 
   get side(): Color {
     return this.setting.side;
@@ -116,6 +139,7 @@ export class RemoteOpponent {
     return {
       side: this.side,
       name: this.setting.name,
+      link: this.link,
       move: m ? { text: this.text, from: m.from, path: [...m.path], captures: [...m.captures] } : null,
     };
   }

@@ -16,7 +16,7 @@ import { makePdn, type PdnResult } from '../pdn/index.ts';
 import type { TrackerEvent, TrackerOptions } from '../tracking/tracker.ts';
 import { BoardTracking } from '../tracking/board-tracking.ts';
 import type { ClockState } from './clock.ts';
-import type { GameEvent, MoveRecord as MoveRecordV1, Snapshot } from '../protocol/v1.ts';
+import type { GameEvent, MoveRecord as MoveRecordV1, RemoteLink, Snapshot } from '../protocol/v1.ts';
 import type { JournalEntry } from '../storage/journal.ts';
 import { computerName, withoutComputerNames, type ComputerPlayer, type ComputerSetting } from './computer.ts';
 import { Coach } from './coach.ts';
@@ -485,6 +485,11 @@ export class GameSession {
       this.emit({ type: 'takeback', say: `${pair ? 'Two moves' : 'Move'} taken back. Put the pieces back as shown.` });
       this.afterTracker(this.tracker.setGame(this.game));
     });
+  }
+
+  /** The way to the other board changed (their station, the broker): shown, and said when it is news. */
+  remoteLink(link: RemoteLink): void {
+    if (this.remote?.setLink(link)) this.emit({ type: 'remote-link', say: this.remote.linkSentence() });
   }
 
   /** The other side's answer to a takeback asked for: accepted, the move is taken back. */

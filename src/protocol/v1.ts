@@ -174,9 +174,14 @@ export const RemoteSetting = z.object({
   link: z.optional(z.string().check(z.maxLength(100))),
 });
 export type RemoteSetting = z.infer<typeof RemoteSetting>;
+/** The way to the other board, as this station last knew it: their station online or gone, or the broker out of reach; since when (ms). */
+export const RemoteLink = z.object({ state: z.enum(['online', 'offline', 'unreachable']), since: z.number() });
+export type RemoteLink = z.infer<typeof RemoteLink>;
 export const RemoteState = z.object({
   side: Side,
   name: z.string(),
+  /** null until this station has heard of the other board */
+  link: z.optional(z.nullable(RemoteLink)),
   move: z.nullable(z.object({ text: z.string(), from: Square, path: z.array(Square), captures: z.array(Square) })),
 });
 export type RemoteState = z.infer<typeof RemoteState>;
@@ -323,6 +328,8 @@ export const GameEvent = z.discriminatedUnion('type', [
   z.object({ type: z.literal('computer-move'), text: z.string(), from: Square, path: z.array(Square), captures: z.array(Square), ...said }),
   /** (s29) the move of the player at the other board, to be carried out here (the board is checked against exactly it) */
   z.object({ type: z.literal('remote-move'), text: z.string(), from: Square, path: z.array(Square), captures: z.array(Square), ...said }),
+  /** the way to the other board changed (their station gone or back, the broker out of reach or back): in the snapshot's remote.link */
+  z.object({ type: z.literal('remote-link'), ...said }),
   /** ACF time per move: "time" is called on `side` (its limit reached); it loses if it has not moved when `graceMs` is over */
   z.object({ type: z.literal('time'), side: Side, graceMs: nonNeg(), ...said }),
   /** storage trouble or recovery, with the health as it now stands */

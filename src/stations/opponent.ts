@@ -68,7 +68,7 @@ export class FarBoard {
   /** Follows the other board's records through this station's broker connection. */
   attach(client: MqttClient): void {
     this.client = client;
-    const topics = (['pair', 'game', 'entries'] as const).map((k) => boardTopic(this.board, k));
+    const topics = (['pair', 'game', 'entries', 'status'] as const).map((k) => boardTopic(this.board, k));
     client.on('connect', () => client.subscribe(topics, { qos: 1 }));
     if (client.connected) client.subscribe(topics, { qos: 1 });
     client.on('message', (t, payload) => {
@@ -98,7 +98,8 @@ export class FarBoard {
   }
 
   private take(m: Received): void {
-    if (m.kind === 'entries') this.record(m.msg.gameId, m.msg.seq, m.msg.entry);
+    if (m.kind === 'status') this.statusListener?.(m.msg.online, m.msg.at);
+    else if (m.kind === 'entries') this.record(m.msg.gameId, m.msg.seq, m.msg.entry);
     else if (m.kind === 'game') {
       // The retained header: the game's start even when its first records went out before this board listened; the rest is asked for.
       if (!m.msg.start) return;
@@ -141,6 +142,12 @@ export class FarBoard {
       if (fresh) this.newGameListener?.(entry);
     } else if (this.game?.id === gameId) this.game.entries[seq] = entry;
     this.offer();
+  }
+
+  private statusListener: ((online: boolean, at: number) => void) | null = null;
+  /** Called with the far station's status (sealed by its key): online or gone, and when it said so. */
+  onStatus(listener: (online: boolean, at: number) => void): void {
+    this.statusListener = listener;
   }
 
   private newGameListener: ((start: Extract<JournalEntry, { k: 'new' }>) => void) | null = null;

@@ -26,6 +26,7 @@ import type { JournalEntry } from '../storage/journal.ts';
 import { journalStart } from '../storage/journal.ts';
 import type { SessionEvent } from '../game/index.ts';
 import type { CommandAnswer, StationStatus } from '../protocol/stations-v1.ts';
+import type { RemoteLink } from '../protocol/v1.ts';
 import { boardTopic, type StationTopic } from './topics.ts';
 import { readMessage, sealMessage, type Received, type TopicMessages } from './messages.ts';
 import { commandRefusal } from './signing.ts';
@@ -465,6 +466,36 @@ function playTheFarBoard(service: Service, opponent: FarBoard, far: { board: str
 }
 
 /**
+ * Honest status: the way to the far board as this station knows it — their
+ * station online or gone (its status, or its will), this station's broker out
+ * of reach — handed to the session (shown on the page, said when it changes),
+ * and again after every new game.
+ */
+function showTheWay(session: Service['session'], client: MqttClient, opponent: FarBoard, now: () => number): void {
+  let far: RemoteLink | null = null;
+  let broker: RemoteLink | null = null;
+  const tell = () => {
+    const link = broker?.state === 'unreachable' ? broker : far;
+    if (link) session.remoteLink(link);
+  };
+  opponent.onStatus((online, at) => {
+    far = { state: online ? 'online' : 'offline', since: online ? at : Math.min(at, now()) };
+    tell();
+  });
+  const reachable = (up: boolean) => {
+    if (up === (broker === null)) return; // (no change)
+    broker = up ? null : { state: 'unreachable', since: now() };
+    tell(); // (back: what is known of the far board again; its retained status follows)
+  };
+  client.on('connect', () => reachable(true));
+  client.on('offline', () => reachable(false));
+  client.on('close', () => reachable(client.connected));
+  session.on((e) => {
+    if (e.type === 'new-game') queueMicrotask(tell);
+  });
+}
+
+/**
  * The pairing goes on: when the far board starts the next game of this
  * pairing (its new game names a link this game does not have), the same game
  * starts here once this one is over — the same start, names and time control,
@@ -556,6 +587,7 @@ export async function startStation(o: StationStart): Promise<Station> {
   client.on('error', (e) => log.warn(`MQTT: ${e.message}`));
   publisher.attach(service.rooms[0]!, client);
   opponent?.attach(client);
+  if (opponent) showTheWay(service.session, client, opponent, o.now ?? Date.now);
   return {
     service,
     publisher,

@@ -15,6 +15,7 @@ import { SimBoard } from '../../src/sensors/sim/board.ts';
 import { Game, legalMoves, type Color, type Move } from '../../src/rules/index.ts';
 import type { SessionEvent } from '../../src/game/index.ts';
 import { RandomHand, handTable } from '../harness/table.ts';
+import { farLink } from '../../src/web/render.ts';
 import { GAMES, Mosquitto, SECRET, removeTempDirs, tempDir, until } from './fixture.ts';
 import { join } from 'node:path';
 
@@ -35,7 +36,7 @@ function decidedGame(): Move[] {
   throw new Error('no corpus game ends by the rules within 90 plies');
 }
 
-async function board(url: string, id: string, seed: number, far: { board: string; side: Color }) {
+async function board(url: string, id: string, seed: number, far: { board: string; side: Color }, dir = join(tempDir(), id)) {
   const sim = new SimBoard({ clock: 'manual', seed, id });
   const s = await startStation({
     mqtt: { url, reconnectMs: 100 },
@@ -43,7 +44,7 @@ async function board(url: string, id: string, seed: number, far: { board: string
     opponent: far,
     service: {
       board: { source: sim },
-      storage: { gamesDir: join(tempDir(), id) },
+      storage: { gamesDir: dir },
       http: { port: 0 },
       log: { level: 'silent' },
       game: { tags: { Event: 'Two clubs', Site: 'Internet', Black: 'Ann', White: 'Bob' }, timeControl: '10m+5s' },
@@ -54,7 +55,7 @@ async function board(url: string, id: string, seed: number, far: { board: string
   const table = handTable(sim, session);
   const events: SessionEvent[] = [];
   session.on((e) => events.push(e));
-  return { ...s, sim, session, hand: new RandomHand(table, seed), events };
+  return { ...s, sim, session, hand: new RandomHand(table, seed), events, dir };
 }
 
 const BROKERS: [string, () => Promise<string>][] = [
@@ -161,5 +162,25 @@ describe.each(BROKERS)('a game between two boards far apart (%s)', (_name, broke
     expect(north.session.pdn()).toMatch(/\[Black "Bob"\]/);
     // The link holds across a restart of either board: the resumed game keeps who plays where.
     expect(north.session.remote?.side).toBe('black');
+  });
+
+  it('honest status: the far station stopped is named on the near page, with since when; back, it is said and cleared', async () => {
+    const url = await brokerUrl();
+    const north = await board(url, 'NORTH', 43, { board: 'SOUTH', side: 'white' });
+    let south = await board(url, 'SOUTH', 44, { board: 'NORTH', side: 'black' });
+    await until(() => north.session.snapshot().remote?.link?.state === 'online', 'NORTH hearing of SOUTH');
+    expect(north.events.some((e) => e.type === 'remote-link')).toBe(false); // (nothing to say while all is well)
+    await south.close();
+    await until(() => north.session.snapshot().remote?.link?.state === 'offline', 'NORTH told SOUTH is gone');
+    const said = north.events.filter((e) => e.type === 'remote-link').map((e) => e.say);
+    expect(said).toEqual(["Bob's board is offline: your move will reach it when it is back."]);
+    const remote = north.session.snapshot().remote!;
+    expect(farLink(remote, remote.link!.since + 40_000)).toMatch(/Bob(&#39;|')s board has been offline for 40 s: your move will reach it/);
+    // SOUTH's station starts again on its own folder (same key): back, said once, and the notice is gone.
+    south = await board(url, 'SOUTH', 44, { board: 'NORTH', side: 'black' }, south.dir);
+    await until(() => north.session.snapshot().remote?.link?.state === 'online', 'NORTH told SOUTH is back');
+    expect(north.events.filter((e) => e.type === 'remote-link').at(-1)?.say).toBe("Bob's board is back.");
+    expect(farLink(north.session.snapshot().remote!)).toBe('');
+    expect(south.session.remote?.side).toBe('black'); // (the resumed game keeps its sides)
   });
 });
