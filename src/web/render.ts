@@ -12,6 +12,7 @@ import { RESULT_WORDS, other, sideName, type Clock, type Move, type Piece, type 
 import { canControl, canUseHand, clockNow, isArmed, reviewView, statusHeadline, timeCall, type ViewState } from './state.ts';
 import { fixSentences, piecesSentence, squareList } from '../words/index.ts';
 import { button, esc } from './html.ts';
+import { renderFarPlayer } from './far-board.ts';
 import { analysisProgress, hintBusy, takebackControls } from './engine-work.ts';
 import { evaluationWords, renderBoard, renderEvalBar } from './board.ts';
 
@@ -128,12 +129,7 @@ export function renderStatus(s: ViewState, now?: number): string {
     c && !snap?.outcome
       ? `<p class="computer" role="status">The computer (${sideName(c.side)}, level ${c.level}) ${c.move ? `plays <strong>${esc(c.move.text)}</strong>: carry it out on the board.` : c.thinking ? 'is thinking…' : snap?.turn === c.side ? 'moves next.' : 'waits for your move.'}</p>`
       : '';
-  // A player at another board: their move is shown here to carry out, like the computer's; and the way to their board, when it is down.
-  const r = snap?.remote;
-  const remote =
-    r && !snap?.outcome
-      ? `<p class="computer remote" role="status">${esc(r.name)} (${sideName(r.side)}, at another board) ${r.move ? `plays <strong>${esc(r.move.text)}</strong>: carry it out on the board.` : snap?.turn === r.side ? 'moves next.' : 'waits for your move.'}</p>${farLink(r, now)}`
-      : '';
+  const remote = snap?.remote && !snap.outcome ? renderFarPlayer(snap.remote, snap.turn, now) : '';
   const notice = s.notice && s.connection === 'open' ? `<p class="notice" role="note">${esc(s.notice.text)}</p>` : '';
   const kind = snap && s.connection !== 'open' ? 'offline' : snap && !snap.board.connected ? 'lost' : st.kind;
   return (
@@ -201,19 +197,6 @@ export function renderReview(s: ViewState): string {
       : '') +
     `</div>`
   );
-}
-
-/** "Bob's board has been offline for 40 s: …" — the way to the far board when it is down, and since when (empty while it is up). */
-export function farLink(r: NonNullable<Snapshot['remote']>, now = Date.now()): string {
-  const l = r.link;
-  if (!l || l.state === 'online') return '';
-  const s = Math.max(0, Math.round((now - l.since) / 1000));
-  const took = s < 60 ? `${s} s` : `${Math.floor(s / 60)} min ${s % 60} s`;
-  const text =
-    l.state === 'offline'
-      ? `${r.name}'s board has been offline for ${took}: your move will reach it when it is back.`
-      : `The way to ${r.name}'s board has been down for ${took} (the broker cannot be reached): moves are kept here and sent when it is back.`;
-  return `<p class="link-down" role="alert" data-link="${l.state}">${esc(text)}</p>`;
 }
 
 /** Players: names, side to move, clocks, and each side's resign/draw buttons. */

@@ -106,7 +106,7 @@ describe('a game between two boards far apart', () => {
     expect(a.said('ready')).toHaveLength(1);
     expect(b.said('ready')).toHaveLength(1);
     expect(a.said('new-game')[0]).toMatchObject({ say: expect.stringContaining('Bea plays White at another board') });
-    expect(b.session.snapshot().remote).toEqual({ side: 'black', name: 'Al', move: null });
+    expect(b.session.snapshot().remote).toEqual({ side: 'black', name: 'Al', link: null, move: null });
 
     const rng = mulberry32(2611);
     let refusedEarly = false;
@@ -226,7 +226,7 @@ describe('a game between two boards far apart', () => {
     // A restart: the journal says who plays at the other board.
     const again = new GameSession({ timeControl: '5m+3s' });
     again.restore(b.journal.slice(b.journal.findIndex((e) => e.k === 'new')));
-    expect(again.snapshot().remote).toEqual({ side: 'black', name: 'Al', move: null });
+    expect(again.snapshot().remote).toEqual({ side: 'black', name: 'Al', link: null, move: null });
     expect(again.pdn()).toBe(b.session.pdn());
     // A game with both players here knows of no other board.
     const plain = new GameSession();

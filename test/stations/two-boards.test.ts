@@ -15,7 +15,7 @@ import { SimBoard } from '../../src/sensors/sim/board.ts';
 import { Game, legalMoves, type Color, type Move } from '../../src/rules/index.ts';
 import type { SessionEvent } from '../../src/game/index.ts';
 import { RandomHand, handTable } from '../harness/table.ts';
-import { farLink } from '../../src/web/render.ts';
+import { farLink } from '../../src/web/far-board.ts';
 import { GAMES, Mosquitto, SECRET, removeTempDirs, tempDir, until } from './fixture.ts';
 import { join } from 'node:path';
 

@@ -1,0 +1,114 @@
+// A game between two boards far apart, on this station's side: the far
+// player's moves handed to the session as they come (opponent.ts follows the
+// far board), the pairing going on — the far board's next game started here
+// once this one is over — and the way to the far board shown honestly (their
+// station gone, the broker out of reach), said when it changes.
+
+import type { MqttClient } from 'mqtt';
+import type { Logger } from 'pino';
+import type { Color } from '../rules/index.ts';
+import type { GameSession } from '../game/index.ts';
+import type { JournalEntry } from '../storage/journal.ts';
+import type { RemoteLink } from '../protocol/v1.ts';
+import type { FarBoard } from './opponent.ts';
+
+/**
+ * A game between two boards: this board's game has the far side played at the
+ * other board (a new game, unless the game resumed already has it), and the far
+ * player's moves go to the session as they come.
+ */
+export function playTheFarBoard(session: GameSession, opponent: FarBoard, far: { board: string; side: Color }, log: Logger): void {
+  // (A game with them resumed keeps its sides: after a next game they may have changed colours.)
+  if (!session.remote) {
+    const name = session.tags[far.side === 'black' ? 'Black' : 'White'] || `Board ${far.board}`;
+    session.newGame({ remote: { side: far.side, name } });
+  }
+  opponent.follow(
+    (p) => {
+      try {
+        session.remoteMove(p);
+      } catch (e) {
+        log.warn(`the move from board ${far.board} was not taken: ${(e as Error).message}`);
+      }
+    },
+    () => session.game.plies.length,
+    () => session.remote?.side ?? null,
+  );
+  followTheirNextGame(session, opponent, far.board, log);
+  // This game's plies change (a move carried out, a takeback, a new game): the far board's next may be due.
+  session.on((e) => {
+    // (After the change is announced: the session takes their move as a change of its own.)
+    if (e.type === 'move' || e.type === 'takeback' || e.type === 'new-game' || e.type === 'ready') queueMicrotask(() => opponent.offer());
+  });
+}
+
+/**
+ * Honest status: the way to the far board as this station knows it — their
+ * station online or gone (its status, or its will), this station's broker out
+ * of reach — handed to the session (shown on the page, said when it changes),
+ * and again after every new game.
+ */
+export function showTheWay(session: GameSession, client: MqttClient, opponent: FarBoard, now: () => number): void {
+  let far: RemoteLink | null = null;
+  let broker: RemoteLink | null = null;
+  const tell = () => {
+    const link = broker?.state === 'unreachable' ? broker : far;
+    if (link) session.remoteLink(link);
+  };
+  opponent.onStatus((online, at) => {
+    far = { state: online ? 'online' : 'offline', since: online ? at : Math.min(at, now()) };
+    tell();
+  });
+  const reachable = (up: boolean) => {
+    if (up === (broker === null)) return; // (no change)
+    broker = up ? null : { state: 'unreachable', since: now() };
+    tell(); // (back: what is known of the far board again; its retained status follows)
+  };
+  client.on('connect', () => reachable(true));
+  client.on('offline', () => reachable(false));
+  client.on('close', () => reachable(client.connected));
+  session.on((e) => {
+    if (e.type === 'new-game') queueMicrotask(tell);
+  });
+}
+
+/**
+ * The pairing goes on: when the far board starts the next game of this
+ * pairing (its new game names a link this game does not have), the same game
+ * starts here once this one is over — the same start, names and time control,
+ * each player on the side the far board gives them.
+ */
+function followTheirNextGame(session: GameSession, opponent: FarBoard, board: string, log: Logger): void {
+  let waiting: Extract<JournalEntry, { k: 'new' }> | null = null;
+  const over = () => session.game.outcome !== null || session.snapshot().result !== '*';
+  const follow = () => {
+    const start = waiting;
+    const link = start?.remote?.link;
+    if (!start?.remote || !link || session.remote?.setting.link === link || !session.remote || !over()) return;
+    waiting = null;
+    const theirs: Color = start.remote.side === 'black' ? 'white' : 'black';
+    const name = start.tags[theirs === 'black' ? 'Black' : 'White'] || `Board ${board}`;
+    const eleven = /^11-man (\d+)$/.exec(start.tags.Ballot ?? '');
+    const tags: Record<string, string> = {};
+    for (const k of ['Event', 'Site', 'Round', 'Black', 'White']) if (start.tags[k] !== undefined) tags[k] = start.tags[k];
+    const from = start.ballot !== null ? { ballot: start.ballot } : eleven ? { elevenMan: Number(eleven[1]) } : { fen: start.fen };
+    try {
+      session.newGame({
+        ...from,
+        tags,
+        timeControl: start.tags.TimeControl ?? '',
+        rules: start.options,
+        remote: { side: theirs, name, link },
+      });
+    } catch (e) {
+      log.warn(`board ${board}'s next game could not start here: ${(e as Error).message}`);
+    }
+  };
+  opponent.onNewGame((start) => {
+    waiting = start;
+    follow();
+  });
+  session.on((e) => {
+    if (waiting && (e.type === 'game-over' || e.type === 'corrected')) queueMicrotask(follow);
+  });
+}
