@@ -48,8 +48,10 @@ export type Opened = { ok: true; key: string; n: number; body: string } | { ok: 
 /**
  * Opens a sealed payload read on `topic`: its signature checked against the
  * key it names (the caller then asks whether that key is the one it pinned).
+ * `accept`, when given, is asked first whether the key (and body) may speak
+ * at all: a key nobody pinned costs no signature check (a flood stays cheap).
  */
-export function unseal(topic: string, payload: Buffer | string): Opened {
+export function unseal(topic: string, payload: Buffer | string, accept?: (key: string, body: string) => string | null): Opened {
   if (payload.length > MAX_MESSAGE_BYTES + 512) return { ok: false, problem: `too big (${payload.length} bytes)` };
   let json: unknown;
   try {
@@ -60,6 +62,8 @@ export function unseal(topic: string, payload: Buffer | string): Opened {
   const r = z.safeParse(Sealed, json);
   if (!r.success) return { ok: false, problem: 'not signed (no sealed envelope)' };
   const m = r.data;
+  const refused = accept?.(m.key, m.body);
+  if (refused) return { ok: false, problem: refused };
   if (!verifySignature(m.key, signed(topic, m.n, m.body), m.sig))
     return { ok: false, problem: 'the signature does not check (altered, or moved from another topic)' };
   return { ok: true, key: m.key, n: m.n, body: m.body };

@@ -31,11 +31,15 @@ import { fingerprint, loadIdentity, type Identity } from './identity.ts';
 import { HUB_USER, brokerPassword } from './access.ts';
 import type { StationListing, StationsApi } from '../server/stations-routes.ts';
 import { Counter } from './envelope.ts';
-import { PairingRegistry, describeStation, pairChecks, pairedProof } from './pairing.ts';
+import { PairingRegistry, describeStation, pairChecks, pairedProof, proofMatches } from './pairing.ts';
 import { Mirror } from './mirror.ts';
 import { openLink, type LinkOptions } from './link.ts';
 
 const FOLLOWED: StationTopic[] = ['pair', 'status', 'game', 'entries', 'answer', 'alerts'];
+
+/** Messages a second a station may send on average, and at once (its whole game republished after a reconnect). */
+const RATE_PER_S = 200;
+const RATE_BURST = 2000;
 
 /** Messages the hub dropped for one board (or, under "", for boards nobody paired): how many, the last reason and when. */
 export interface Refusals {
@@ -96,6 +100,10 @@ export class Hub {
   readonly identity: Identity;
   private readonly registry: PairingRegistry;
   private readonly counter: Counter;
+  /** when a refused claim was last answered, by board and key */
+  private readonly refusedClaims = new Map<string, number>();
+  /** each paired board's message allowance */
+  private readonly buckets = new Map<string, { tokens: number; at: number }>();
   /** commands sent and not yet answered, by id */
   private readonly pending = new Map<string, (a: CommandAnswer) => void>();
   /** the counter of the last message read from each board (a message not newer is a replay) */
@@ -204,14 +212,19 @@ export class Hub {
 
   private message(topic: string, payload: Buffer, packet: IPublishPacket): void {
     if (payload.length === 0) return; // a retained message cleared
-    const r = readMessage(topic, payload);
-    if (!r.ok) return this.drop(r.board && this.registry.key(r.board) ? r.board : '', r.problem);
+    // A key that may not speak for the board is refused before its signature is checked (a flood of them stays cheap).
+    const r = readMessage(topic, payload, (board, kind, key, body) => {
+      if (kind === 'pair') return this.claimProof(board, key, body);
+      const pinned = this.registry.key(board);
+      if (!pinned) return `${kind} for board ${board}, which no station paired`;
+      return key === pinned ? null : `${kind}: not signed by its station (${describeStation({ key })})`;
+    });
+    if (!r.ok) return this.drop(r.board && this.registry.key(r.board) ? r.board : '', r.problem, topic.endsWith('/pair'));
     const m = r.m;
     if (!FOLLOWED.includes(m.kind)) return;
     if (m.kind === 'pair') return this.pairing(m);
-    const pinned = this.registry.key(m.board);
-    if (!pinned) return this.drop('', `${m.kind} for board ${m.board}, which no station paired`);
-    if (m.key !== pinned) return this.drop(m.board, `${m.kind}: not signed by its station (${describeStation({ key: m.key })})`);
+    if (!this.rate(m.board))
+      return this.drop(m.board, `${m.kind}: over ${RATE_PER_S} messages a second from this station (asked for again later)`);
     // Retained messages are as old as they are, and records are the sequencer's to take once each (by game and number, in any
     // order); every other message is newer than the last from its board (a copy sent again is a replay).
     if (!packet.retain && m.kind !== 'status' && m.kind !== 'entries') {
@@ -227,6 +240,30 @@ export class Hub {
       b.source.stationOnline(q.msg.online, q.msg.online ? q.msg.description : 'the station went offline');
       if (!b.mirror) b.queue.push(q);
     }
+  }
+
+  /**
+   * A claim's proof with the secret, checked before its signature (a flood of guessed claims stays cheap); null when it
+   * holds. A claim without it is answered (at most once in 10 s a key): a station with a wrong --hub-secret learns why.
+   */
+  private claimProof(board: string, key: string, body: string): string | null {
+    const proof = /"proof":"([0-9a-f]{64})"/.exec(body)?.[1];
+    if (proof && proofMatches(this.opts.secret, board, key, proof)) return null;
+    const problem = 'its proof does not match the pairing secret (a wrong --hub-secret?)';
+    this.answerClaim(board, key, false, `this board's claim was refused: ${problem}`);
+    return `a claim on board ${board} (${describeStation({ key })}): ${problem}`;
+  }
+
+  /** Each station's allowance: a bucket of RATE_BURST messages refilled at RATE_PER_S (a republish after a reconnect fits). */
+  private rate(board: string): boolean {
+    const now = this.now();
+    const b = this.buckets.get(board) ?? { tokens: RATE_BURST, at: now };
+    b.tokens = Math.min(RATE_BURST, b.tokens + ((now - b.at) / 1000) * RATE_PER_S);
+    b.at = now;
+    this.buckets.set(board, b);
+    if (b.tokens < 1) return false;
+    b.tokens--;
+    return true;
   }
 
   /** A message dropped: counted for its board (shown on the arbiter page) and logged, the first and then every hundredth. */
@@ -273,8 +310,15 @@ export class Hub {
     this.answerClaim(board, m.key, true);
   }
 
-  /** The answer to a claim: accepted (retained, so the station finds it after a restart) or refused (to that station). */
+  /** The answer to a claim: accepted (retained, so the station finds it after a restart) or refused (to that station, once in 10 s). */
   private answerClaim(board: string, station: string, ok: boolean, reason?: string): void {
+    if (!ok) {
+      const key = `${board}\n${station}`;
+      const last = this.refusedClaims.get(key);
+      if (last !== undefined && this.now() - last < 10_000) return; // (a flood of claims gets no flood of answers)
+      if (this.refusedClaims.size > 1000) this.refusedClaims.clear();
+      this.refusedClaims.set(key, this.now());
+    }
     const hub = this.identity.key;
     const proof = pairedProof(this.opts.secret, board, station, hub, ok);
     this.publish(board, 'paired', { v: 1, board, station, hub, ok, ...(reason ? { reason } : {}), proof }, ok);

@@ -100,11 +100,18 @@ export type Received = {
 
 export type Read = { ok: true; m: Received } | { ok: false; board: string | null; problem: string };
 
-/** Opens a sealed payload read on a board topic of ours and parses its message; a refusal says what is wrong. */
-export function readMessage(topic: string, payload: Buffer | string): Read {
+/**
+ * Opens a sealed payload read on a board topic of ours and parses its message; a refusal says what is wrong.
+ * `accept` (the board and kind, then the key) may refuse a key before its signature is checked.
+ */
+export function readMessage(
+  topic: string,
+  payload: Buffer | string,
+  accept?: (board: string, kind: StationTopic, key: string, body: string) => string | null,
+): Read {
   const t = parseTopic(topic);
   if (!t) return { ok: false, board: null, problem: `"${topic.slice(0, 80)}" is not a board topic` };
-  const o = unseal(topic, payload);
+  const o = unseal(topic, payload, accept && ((key, body) => accept(t.board, t.kind, key, body)));
   if (!o.ok) return { ok: false, board: t.board, problem: `${t.kind}: ${o.problem}` };
   const r = parseStationMessage(t.kind, o.body);
   if (!r.ok) return { ok: false, board: t.board, problem: r.problem };

@@ -63,6 +63,11 @@ export function pairedProof(secret: string, boardId: string, stationKey: string,
   return hmac(secret, `paired\n${boardId}\n${stationKey}\n${hubKey}\n${ok}`);
 }
 
+/** The proof a claim carries matches the secret for that board and key (compared in constant time). */
+export function proofMatches(secret: string, boardId: string, stationKey: string, proof: string): boolean {
+  return sameHex(proof, pairProof(secret, boardId, stationKey));
+}
+
 /** A claim made with the secret, for the board of its topic and the key that sealed it. */
 export function pairChecks(p: StationPair, secret: string, topicBoard: string, sealedBy: string): string | null {
   if (p.board !== topicBoard) return `it names board ${p.board} on board ${topicBoard}'s topic`;

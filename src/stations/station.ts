@@ -338,6 +338,8 @@ export class StationPublisher {
   /** Another station holds this board: stop reporting it, say so, and leave the broker without a will. */
   private refuse(holder: StationPair | null, reason?: string): void {
     if (this.claim.state === 'refused') return;
+    // Refused before its own claim went out (the holder's retained word came first): it goes now, so the holder and the hub hear of the clash.
+    if (this.claim.state === 'claiming' && this.claim.n < 0) this.publish('pair', this.pairMessage());
     const mine = describeStation({ key: this.opts.identity.key, url: this.url });
     const who = holder
       ? `another station (${describeStation(holder)}, reporting it since ${new Date(holder.since).toISOString()})`
