@@ -98,5 +98,17 @@ describe('commands from the hub to a station', () => {
     expect(other.service.session.tags.Black).not.toBe('Ada');
     expect(a.service.session.tags.Black).toBe('Ada');
     expect(a.service.session.pdn()).toBe(before);
+
+    // The station restarted on its own folder: the real command replayed again is still refused (the last counter run is on disk).
+    await a.close();
+    const again = await station(b.url, 'CMD-1', 31, a.dir);
+    closers.push(() => again.close());
+    await until(() => again.publisher.reporting, 'the station back');
+    again.service.session.setTags({ Black: 'Zed' });
+    const refusedNow = answers.filter((x) => !x.ok).length;
+    await raw.publishAsync(boardTopic('CMD-1', 'cmd'), real, { qos: 1 });
+    await until(() => answers.filter((x) => !x.ok).length > refusedNow, 'the replay after the restart refused');
+    expect(answers.filter((x) => !x.ok).at(-1)?.message).toMatch(/not newer than the last command run \(a replay\)/);
+    expect(again.service.session.tags.Black).toBe('Zed');
   });
 });
