@@ -25,10 +25,31 @@ export class MirrorSession extends GameSession {
     this.newGame();
   }
 
-  /** Follows the game to exactly these records (the whole game so far, record 0 its start). Throws (changing nothing) when they do not replay. */
+  /** records the table replayed, all told (the hub's work: one a record once the game is followed) */
+  replayed = 0;
+
+  /** Follows the game to exactly these records (the whole game so far, record 0 its start): a restart, or a copy out of step. Throws (changing nothing) when they do not replay. */
   follow(entries: readonly JournalEntry[]): void {
-    const was = { id: this.gameId, plies: this.game.plies.length, result: this.result, corrections: this.table.corrections.length };
+    const was = this.before();
     this.table.restore(entries);
+    this.replayed += entries.length;
+    this.announce(was);
+  }
+
+  /** One more record, in order (the sequencer's): applied to the game as it stands and announced. Throws (changing nothing) when it does not apply. */
+  apply(entry: JournalEntry): void {
+    const was = this.before();
+    this.table.apply(entry);
+    this.replayed++;
+    this.announce(was);
+  }
+
+  private before() {
+    return { id: this.gameId, plies: this.game.plies.length, result: this.result, corrections: this.table.corrections.length };
+  }
+
+  /** Says what changed, as the board's own session did: a new game, a move, a takeback, a correction, a game over, or (tags, a clock) nothing. */
+  private announce(was: ReturnType<MirrorSession['before']>): void {
     const plies = this.game.plies.length;
     if (this.gameId !== was.id) this.emit({ type: 'new-game', say: `New game on the board: ${this.gameId}.` });
     else if (plies === was.plies + 1) {

@@ -287,6 +287,12 @@ export class GameTable implements TableState {
     this.corrections = scratch.corrections;
   }
 
+  /** One more record of the game's journal, applied to the game as it stands (a new-game record starts a new one). Throws, changing nothing, when it does not apply. */
+  apply(e: JournalEntry): void {
+    if (e.k === 'new') this.restore([e]);
+    else this.replay(e);
+  }
+
   private replay(e: JournalEntry): void {
     switch (e.k) {
       case 'move':

@@ -77,10 +77,11 @@ export class Mirror {
         else this.entries.push(a.entry);
       } else this.entries[a.seq] = a.entry;
       this.write(a.entry);
+      // One record in, one change out; a copy out of step with the station's (a record that does not apply) is rebuilt whole.
+      if (!this.applyOne(a.entry)) this.follow();
       changed = true;
     }
     if (!changed) return;
-    this.follow();
     const pos = this.seq.position;
     if (pos) this.out.ack(pos.gameId, pos.next);
   }
@@ -90,6 +91,16 @@ export class Mirror {
       this.room.store.append(entry);
     } catch (e) {
       this.log.error(`a record of the station's game could not be kept: ${(e as Error).message}`);
+    }
+  }
+
+  /** Applies one record (a changed tags record, which holds every tag, applies as well); false when it does not apply. */
+  private applyOne(entry: JournalEntry): boolean {
+    try {
+      this.session.apply(entry);
+      return true;
+    } catch {
+      return false;
     }
   }
 
