@@ -6,7 +6,7 @@
 // so the original moves stay in the journal and the game's history shows
 // every correction. PDN: each correction is a comment at the end of the game.
 
-import { Game, legalMoves, moveText, resolveMove, MoveError, type Move } from '../rules/index.ts';
+import { Game, legalMoves, moveText, resolveMove, sameMove, MoveError, type Move } from '../rules/index.ts';
 import type { Correction, CorrectionNote } from '../protocol/v1.ts';
 import type { PdnResult } from '../pdn/index.ts';
 import { SessionError } from './errors.ts';
@@ -59,9 +59,7 @@ function replaceMove(game: Game, ply: number, text: string): PliesPlan {
   const play = [move];
   g.play(move);
   for (const [i, p] of game.plies.slice(ply + 1).entries()) {
-    const same = g
-      .legalMoves()
-      .find((m) => m.from === p.move.from && m.path.length === p.move.path.length && m.path.every((s, k) => s === p.move.path[k]));
+    const same = g.legalMoves().find((m) => sameMove(m, p.move));
     if (!same)
       throw new SessionError(
         'bad-request',

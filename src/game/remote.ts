@@ -6,7 +6,7 @@
 // turn, and legal; a copy of a ply already played is recognised and dropped
 // (the network may deliver twice). Pure.
 
-import { legalMoves, longText, moveText, sideName, type Color, type Game, type Move } from '../rules/index.ts';
+import { findMove, legalMoves, longText, makesSquares, moveText, sideName, type Color, type Game, type Move } from '../rules/index.ts';
 import type { GameEvent, RemoteLink, RemoteSetting, RemoteState } from '../protocol/v1.ts';
 import { CrownheadError } from '../common/errors.ts';
 import { SessionError } from './errors.ts';
@@ -31,9 +31,6 @@ export interface RemotePly {
   /** the mover's clock after the move, ms, as their board's clock read it (the clocks agree after every ply) */
   clockMs?: number;
 }
-
-const samePath = (m: Move, path: readonly number[]) =>
-  m.from === path[0] && m.path.length === path.length - 1 && m.path.every((s, i) => s === path[i + 1]);
 
 export class RemoteOpponent {
   /** the move of theirs waiting to be carried out here (null: none) */
@@ -93,7 +90,7 @@ export class RemoteOpponent {
     const done = game.plies[p.ply];
     if (done) {
       // Already on the board here: the same move again is a copy; another move is a disagreement to report.
-      if (done.before.turn === this.side && samePath(done.move, p.path)) return null;
+      if (done.before.turn === this.side && makesSquares(done.move, p.path)) return null;
       throw new RemoteMoveError('different-move', `ply ${p.ply + 1} here is ${longText(done.move)}, not ${p.path.join('-')}`);
     }
     if (p.ply !== game.plies.length)
@@ -101,11 +98,11 @@ export class RemoteOpponent {
     if (game.outcome) throw new RemoteMoveError('illegal', 'the game is over');
     if (game.turn !== this.side) throw new RemoteMoveError('not-their-turn', `it is ${sideName(game.turn)}'s turn here`);
     if (this.move && this.movePly === p.ply) {
-      if (samePath(this.move, p.path)) return null;
+      if (makesSquares(this.move, p.path)) return null;
       throw new RemoteMoveError('different-move', `ply ${p.ply + 1} is already ${this.text}`);
     }
     const legal = legalMoves(game.position, game.options);
-    const move = legal.find((m) => samePath(m, p.path));
+    const move = findMove(legal, p.path);
     if (!move) throw new RemoteMoveError('illegal', `${p.path.join('-')} is not a legal move for ${sideName(this.side)} here`);
     this.move = move;
     this.text = moveText(move, legal);

@@ -11,6 +11,7 @@
 import {
   BALLOTS,
   FenError,
+  findMove,
   Game,
   GameError,
   legalMoves,
@@ -20,7 +21,6 @@ import {
   sideName,
   type Color,
   type GameOptions,
-  type Move,
   type Outcome,
   type Ply,
 } from '../rules/index.ts';
@@ -330,8 +330,7 @@ export class GameTable implements TableState {
       this.game.huffAndPlay(huff, { from: path[0], to: path[path.length - 1], path: path.slice(1), captures: [], crowned: false });
       return;
     }
-    const match = (m: Move) => m.from === path[0] && m.path.length === path.length - 1 && m.path.every((p, i) => p === path[i + 1]);
-    const move = this.game.legalMoves().find(match);
+    const move = findMove(this.game.legalMoves(), path);
     if (!move) throw new SessionError('bad-request', `journal move ${path.join('-')} is not legal`);
     this.game.play(move);
   }

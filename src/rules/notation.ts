@@ -12,6 +12,16 @@ export interface MoveText {
   capture: boolean;
 }
 
+/** The move these squares make (its start, then each landing in order), or false when `move` makes others. */
+export function makesSquares(move: Move, squares: readonly number[]): boolean {
+  return move.from === squares[0] && move.path.length === squares.length - 1 && move.path.every((s, i) => s === squares[i + 1]);
+}
+
+/** Of `moves`, the one these squares make (its start, then each landing), if any: how a journal, a station and a page name a move. */
+export function findMove(moves: readonly Move[], squares: readonly number[]): Move | undefined {
+  return moves.find((m) => makesSquares(m, squares));
+}
+
 /** Syntax only: `a-b`, `axb`, `axcx…xb`; null when the text is not a move. */
 export function parseMoveText(text: string): MoveText | null {
   const m = /^(\d{1,2})((?:[-x:]\d{1,2})+)$/i.exec(text.trim());

@@ -12,7 +12,7 @@
 
 import type { MqttClient } from 'mqtt';
 import type { Logger } from 'pino';
-import { Game, parseFen, type Color, type GameOptions } from '../rules/index.ts';
+import { Game, findMove, parseFen, type Color, type GameOptions } from '../rules/index.ts';
 import type { JournalEntry } from '../storage/journal.ts';
 import type { RemotePly } from '../game/remote.ts';
 import { boardTopic } from './topics.ts';
@@ -181,9 +181,7 @@ export class FarBoard {
     const game = new Game(parseFen(first.fen, { allowUncrownedMen: true }), first.options as GameOptions);
     const out: FarPly[] = [];
     const play = (path: readonly number[]): boolean => {
-      const m = game
-        .legalMoves()
-        .find((x) => x.from === path[0] && x.path.length === path.length - 1 && x.path.every((p, i) => p === path[i + 1]));
+      const m = findMove(game.legalMoves(), path);
       if (!m) return false;
       out.length = game.plies.length;
       out.push({ side: game.turn, path: [...path] });

@@ -250,10 +250,8 @@ export function noteManLevel(wait: Extract<Crown, { kind: 'awaited' }>, board: C
 /** In set-up, a square where the game has a king and one coin is read counts as the king if it reads at least this (fraction of a coin above empty). */
 const KING_MIN_READING = 0.75;
 
-/** The same move: same start and the same landing squares in order. */
-export function sameMove(a: Move, b: Move): boolean {
-  return a.from === b.from && a.path.length === b.path.length && a.path.every((p, i) => p === b.path[i]);
-}
+/** The same move: same start and the same landing squares in order (the rules' own). */
+export { sameMove } from '../rules/index.ts';
 
 /** Fraction of the way from one coin to two above which an awaited crown is taken as on once play goes on. */
 export const AMBIGUOUS_CROWN = 0.1;
