@@ -15,12 +15,14 @@ import type { BoardSource } from '../sensors/source.ts';
 import type { BoardIdentity } from '../sensors/protocol.ts';
 import { runDoctor, type DoctorHand, type DoctorRun } from '../doctor/run.ts';
 import { formatReport } from '../doctor/report.ts';
+import { interrupted, runLive } from './doctor-live.ts';
 
 const OPTIONS = {
   board: { type: 'string' },
   squares: { type: 'string' },
   'step-timeout': { type: 'string' },
   report: { type: 'string' },
+  live: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -68,15 +70,22 @@ Flags:
                       500ms (default 20s)
   --report FILE       where to save the report (default
                       crownhead-doctor-ID-DATE.txt in this folder)
+  --live              instead of the check: every sensor's reading as a
+                      decimal grid laid out as the board (square numbers
+                      beside values), updated in place until Ctrl-C; the
+                      squares that moved are named under it. Works over SSH;
+                      piped, it prints one grid a second (Assembly, step 6)
   -h, --help          this help
 
 Exit status: 0 the board is good (warnings included), 1 faults or no board,
 2 a wrong flag.
 
-Example:
+Examples:
   npx crownhead doctor --squares 1-8 --report first-rows.txt
       the first two rows of a board on any serial port, report saved to
-      first-rows.txt`;
+      first-rows.txt
+  npx crownhead doctor --live --board /dev/ttyUSB0
+      watch every sensor while you hold a coin over each square`;
 
 /** "1-4,9,32" → [1, 2, 3, 4, 9, 32]. */
 export function parseSquares(text: string): number[] {
@@ -169,6 +178,16 @@ export async function doctorCommand(argv: string[], io: Io): Promise<number> {
   io.out(
     `Board ${identity.id}: firmware ${identity.fw}, protocol ${identity.proto}${identity.proto === 1 ? '' : ' (this Crownhead speaks protocol 1: update the firmware)'}.`,
   );
+  if (values.live) {
+    const signals = interrupted();
+    try {
+      await runLive({ source, io, stop: signals.stop, id: identity.id });
+    } finally {
+      signals.dispose();
+      await source.close();
+    }
+    return 0;
+  }
   io.out(WARM_UP);
   let run: DoctorRun;
   try {

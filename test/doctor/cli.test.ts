@@ -74,7 +74,8 @@ describe('crownhead doctor (command line)', () => {
     for (const flag of DOCTOR_FLAGS) expect(help, flag).toMatch(new RegExp(`^\\s+(-h, )?${flag}\\b`, 'm'));
     expect(help).toMatch(/^Steps/m);
     for (const n of [1, 2, 3, 4, 5]) expect(help).toMatch(new RegExp(`^  ${n}\\. `, 'm'));
-    expect(help).toMatch(/^Example:\n  npx crownhead doctor --squares/m);
+    expect(help).toMatch(/^Examples:\n  npx crownhead doctor --squares/m);
+    expect(help).toMatch(/^  npx crownhead doctor --live/m);
     expect(help).toMatch(/Exit status: 0 .*1 .*2/s);
     expect(help).toContain('Warm up 10 minutes before calibrating');
     expect(await main(['doctor', '-h'], capture().io)).toBe(0);

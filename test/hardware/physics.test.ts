@@ -190,6 +190,9 @@ describe('bill of materials', () => {
     expect(parseInt(f.emptyLowHex, 16)).toBe(Number(f.emptyLow));
     expect(parseInt(f.emptyHighHex, 16)).toBe(Number(f.emptyHigh));
     expect(readme).toMatch(/96 hex digits: 32 groups of 3, square 1 first/);
+    // the decimal live grid first, the hex as the fallback
+    expect(readme).toMatch(/6\. \*\*Check before the tiles go on\.\*\* [^]*`npx crownhead doctor --live`[^]*\*Without Crownhead\*/);
+    expect(Number(f.manDec) - Number(f.emptyDec)).toBe(Number(f.manRiseDec));
     expect(readme).not.toMatch(/every square ≈ 460–565/);
   });
 
