@@ -8,7 +8,7 @@
 
 import { existsSync, writeFileSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
-import { parse, UsageError } from './args.ts';
+import { parse, UsageError, wholeNumber } from './args.ts';
 import type { Io } from './io.ts';
 import { DOCTOR_USAGE } from './usage.ts';
 import type { BoardSource } from '../sensors/source.ts';
@@ -23,6 +23,7 @@ const OPTIONS = {
   'step-timeout': { type: 'string' },
   report: { type: 'string' },
   live: { type: 'boolean' },
+  coins: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -54,10 +55,13 @@ Steps (it moves on by itself when the readings settle on what it asked for):
   4. On the first good square: a second coin on top (a king) and off again;
      the coin turned over (magnet up) and lifted. The magnet size the readings
      fit, and whether a king 3 mm off-centre still reads above a centred man.
-  5. The verdict: dead, reversed, noisy or offset sensors, select lines
+  5. With --coins N: every coin of the set on that square in turn, each
+     lifted and set apart before the next (number them with a pencil).
+  6. The verdict: dead, reversed, noisy or offset sensors, select lines
      swapped, stuck or shorted, output wires crossed or open, a settling
      ghost, outputs at the end of their range, weak magnets, a thin king
-     margin; a table of every square; the report saved.
+     margin; a weak, reversed or unmagnetised coin (by its number); a table
+     of every square; the report saved.
 
 Flags:
   --board SPEC        auto (default: search the serial ports), serial[:PATH], a
@@ -70,6 +74,12 @@ Flags:
                       500ms (default 20s)
   --report FILE       where to save the report (default
                       crownhead-doctor-ID-DATE.txt in this folder)
+  --coins N           after the king test, check each of N coins (2–48: the
+                      24 of a set, 36 with a coded set's spare crowns) on one
+                      square: names a coin well below the others (weak or
+                      glued proud), one reading below empty (magnet upside
+                      down) and one with no magnet. On a polarity-coded set
+                      run it once per colour
   --live              instead of the check: every sensor's reading as a
                       decimal grid laid out as the board (square numbers
                       beside values), updated in place until Ctrl-C; the
@@ -165,6 +175,9 @@ export async function doctorCommand(argv: string[], io: Io): Promise<number> {
   }
   const squares = values.squares ? parseSquares(values.squares) : undefined;
   const stepTimeoutMs = values['step-timeout'] ? seconds(values['step-timeout'], '--step-timeout') : undefined;
+  const coins = values.coins === undefined ? undefined : wholeNumber(values.coins, '--coins', 2, 48);
+  if (coins !== undefined && values.live)
+    throw new UsageError('--coins and --live: the live grid runs instead of the check, so take one of them');
   let board: Opened | null;
   try {
     board = await openBoard(values.board ?? 'auto', io);
@@ -191,7 +204,7 @@ export async function doctorCommand(argv: string[], io: Io): Promise<number> {
   io.out(WARM_UP);
   let run: DoctorRun;
   try {
-    run = await runDoctor({ source, hand, squares, stepTimeoutMs, say: (l) => io.out(`▶ ${l}`) });
+    run = await runDoctor({ source, hand, squares, stepTimeoutMs, coins, say: (l) => io.out(`▶ ${l}`) });
   } finally {
     await source.close();
   }

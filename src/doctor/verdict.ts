@@ -6,10 +6,12 @@
 // reaches the end of its range, a noisy or offset part, weak magnets), each
 // named with what to do; the magnet the readings fit best, the flip level
 // it gives, and the king's margin (a king knocked 3 mm off-centre must still
-// read above a centred man). Pure: observations in, a report out.
+// read above a centred man); a weak, reversed or unmagnetised coin of the set
+// (coins.ts). Pure: observations in, a report out.
 
 import type { Observations } from './bring-up.ts';
 import { strongSet, wiringFaults } from './wiring.ts';
+import { judgeCoins } from './coins.ts';
 import { describeSelectFault, selectFaults, sensorRead, type SelectFault } from '../sensors/mux.ts';
 import {
   GEOMETRY,
@@ -43,6 +45,9 @@ export interface Finding {
     | 'weak-magnets'
     | 'king-margin'
     | 'coin-reversed'
+    | 'weak-coin'
+    | 'reversed-coin'
+    | 'unmagnetised-coin'
     | 'not-tested';
   squares: number[];
   message: string;
@@ -121,6 +126,8 @@ export function judge(obs: Observations): DoctorVerdict {
   responses(obs, dead, select, wiring?.explained ?? new Set(), sign, add);
   levels(obs, dead, add);
   const magnet = magnetFit(obs, sign, add);
+  // a bad coin is the coin's fault, not the square's: no square named
+  if (obs.coins) for (const f of judgeCoins(obs.coins.square, obs.coins.readings, sign)) add(f.severity, f.code, [], f.message);
   const worst = (sq: number) =>
     findings.some((f) => f.squares.includes(sq) && f.severity === 'fault')
       ? 'fault'

@@ -39,6 +39,13 @@ export interface HallModelOptions {
   geometry?: Geometry;
   /** Build faults, for `crownhead doctor`'s tests: none on a good board. */
   faults?: HallFaults;
+  /**
+   * The set's coins by number, coin 1 first, as their magnets' strength
+   * relative to a good coin: 1 good, 0.6 weak (or glued proud), −1 glued the
+   * other way up, 0 no magnet. `placeCoin(square, k)` puts coin k down (the
+   * doctor's coin check); a coin not listed is a good one.
+   */
+  coinSet?: readonly number[];
 }
 
 /** What a builder can get wrong, as the sensors then read. */
@@ -75,6 +82,8 @@ interface Coin {
   flipped: boolean;
   /** whose coin (on a polarity-coded board, which pole is down) */
   color: 'black' | 'white';
+  /** its magnet's strength relative to a good coin's (negative: glued the other way up) */
+  strength: number;
 }
 
 /** The table's field at sideways distance d; 0 beyond its last distance. */
@@ -145,10 +154,16 @@ export class HallModel {
    * mm if given. Its colour: as given, else the coin's below (a crown), else
    * the side the hand is moving (holding), else Black's.
    */
-  place(square: number, off?: number, color?: 'black' | 'white'): void {
+  place(square: number, off?: number, color?: 'black' | 'white', strength = 1): void {
     const s = this.stack(square);
     if (s.length >= 2) throw new RangeError(`square ${square} already holds 2 coins (a king)`);
-    s.push({ off: off ?? this.handOffset(), flipped: false, color: color ?? s.at(-1)?.color ?? this.holding ?? 'black' });
+    s.push({ off: off ?? this.handOffset(), flipped: false, color: color ?? s.at(-1)?.color ?? this.holding ?? 'black', strength });
+  }
+
+  /** Coin `coin` of the set (numbered from 1; `coinSet` gives its strength) on a square, where a hand puts it. */
+  placeCoin(square: number, coin: number): void {
+    if (!Number.isInteger(coin) || coin < 1) throw new RangeError(`no coin ${coin} (coins are numbered from 1)`);
+    this.place(square, undefined, undefined, this.options.coinSet?.[coin - 1] ?? 1);
   }
 
   /** Take `n` coins off the top. */
@@ -187,7 +202,10 @@ export class HallModel {
         // own coins sit `off` from the sensor; a neighbour's offset is negligible at ≥ 36 mm
         const dist = sq === square ? coin.off : d;
         const pole = this.options.coding === 'polarity' && coin.color === 'white' ? -1 : 1;
-        b += pole * (coin.flipped ? interp(this.table.flipped, dist) : interp(k === 0 ? this.table.lower : this.table.upper, dist));
+        b +=
+          pole *
+          coin.strength *
+          (coin.flipped ? interp(this.table.flipped, dist) : interp(k === 0 ? this.table.lower : this.table.upper, dist));
       });
     }
     return b;
