@@ -16,6 +16,7 @@ import type { BoardIdentity } from '../sensors/protocol.ts';
 import { runDoctor, type DoctorHand, type DoctorRun } from '../doctor/run.ts';
 import { formatReport } from '../doctor/report.ts';
 import { interrupted, runLive } from './doctor-live.ts';
+import { DOCTOR_SENSORS, type DoctorSensor } from '../doctor/sensor.ts';
 
 const OPTIONS = {
   board: { type: 'string' },
@@ -24,6 +25,7 @@ const OPTIONS = {
   report: { type: 'string' },
   live: { type: 'boolean' },
   coins: { type: 'string' },
+  sensor: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -80,6 +82,12 @@ Flags:
                       glued proud), one reading below empty (magnet upside
                       down) and one with no magnet. On a polarity-coded set
                       run it once per colour
+  --sensor PART       the Hall sensors fitted: SS49E, DRV5055A3, or auto
+                      (default: told from the readings — a DRV5055A3's zero
+                      levels sit close together at 2.5 V and a coin moves it
+                      about 1.8 × as far); the zero range, the output ceiling
+                      (SS49E 4.0 V guaranteed, DRV5055A3 4.6 V) and the magnet
+                      fit follow it
   --live              instead of the check: every sensor's reading as a
                       decimal grid laid out as the board (square numbers
                       beside values), updated in place until Ctrl-C; the
@@ -176,6 +184,9 @@ export async function doctorCommand(argv: string[], io: Io): Promise<number> {
   const squares = values.squares ? parseSquares(values.squares) : undefined;
   const stepTimeoutMs = values['step-timeout'] ? seconds(values['step-timeout'], '--step-timeout') : undefined;
   const coins = values.coins === undefined ? undefined : wholeNumber(values.coins, '--coins', 2, 48);
+  const sensorFlag = values.sensor ?? 'auto';
+  const sensor = [...DOCTOR_SENSORS, 'auto'].find((k) => k.toLowerCase() === sensorFlag.toLowerCase()) as DoctorSensor | 'auto' | undefined;
+  if (!sensor) throw new UsageError(`--sensor: unknown sensor "${sensorFlag}" (${DOCTOR_SENSORS.join(', ')} or auto)`);
   if (coins !== undefined && values.live)
     throw new UsageError('--coins and --live: the live grid runs instead of the check, so take one of them');
   let board: Opened | null;
@@ -204,7 +215,7 @@ export async function doctorCommand(argv: string[], io: Io): Promise<number> {
   io.out(WARM_UP);
   let run: DoctorRun;
   try {
-    run = await runDoctor({ source, hand, squares, stepTimeoutMs, coins, say: (l) => io.out(`▶ ${l}`) });
+    run = await runDoctor({ source, hand, squares, stepTimeoutMs, coins, sensor, say: (l) => io.out(`▶ ${l}`) });
   } finally {
     await source.close();
   }

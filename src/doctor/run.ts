@@ -8,6 +8,7 @@
 import type { BoardSource, RawFrame } from '../sensors/source.ts';
 import { BringUp, stepText, type DoctorStep, type Observations } from './bring-up.ts';
 import { judge, type DoctorVerdict } from './verdict.ts';
+import type { DoctorSensor } from './sensor.ts';
 
 /** What the doctor needs of a simulated hand (the simulated board and the emulator have it). */
 export interface DoctorHand {
@@ -27,6 +28,8 @@ export interface RunOptions {
   stepTimeoutMs?: number;
   /** the coin check: how many coins to put on one square in turn (0 or absent: none) */
   coins?: number;
+  /** the Hall sensor fitted (absent or 'auto': told from the readings) */
+  sensor?: DoctorSensor | 'auto';
   say(line: string): void;
   /** a virtual clock: advance the source by this many ms (the frames it makes are delivered at once) */
   advance?: (ms: number) => void;
@@ -77,7 +80,7 @@ export async function runDoctor(o: RunOptions): Promise<DoctorRun> {
   } finally {
     off();
   }
-  return { observations: bringUp.obs, verdict: judge(bringUp.obs) };
+  return { observations: bringUp.obs, verdict: judge(bringUp.obs, { sensor: o.sensor }) };
 }
 
 /** The simulated hand doing what the doctor asked. */

@@ -17,7 +17,7 @@
 import { HALL } from './hall-table.ts';
 import { mulberry32, type Rng } from '../common/prng.ts';
 import { MUX_CHANNELS, sensorRead, squareAt, type SelectFault } from './mux.ts';
-import { GEOMETRY, fieldAt, fieldTable, magnet as magnetOf, type Geometry } from './magnet-physics.ts';
+import { GEOMETRY, fieldAt, fieldTable, magnet as magnetOf, sensor as sensorOf, type Geometry } from './magnet-physics.ts';
 
 export interface HallModelOptions {
   seed: number;
@@ -46,6 +46,8 @@ export interface HallModelOptions {
    * doctor's coin check); a coin not listed is a good one.
    */
   coinSet?: readonly number[];
+  /** The Hall sensor fitted (magnet-physics.ts SENSORS): the SS49E of the generated table unless given, e.g. "DRV5055A3". */
+  sensor?: string;
 }
 
 /** What a builder can get wrong, as the sensors then read. */
@@ -102,6 +104,8 @@ export class HallModel {
   /** per square (index 0 = square 1): sensitivity mV/G and zero-field output mV */
   readonly sensitivity: number[] = [];
   readonly quiescent: number[] = [];
+  /** where the fitted sensor's output stops following the field, mV */
+  readonly span: readonly [number, number];
   private readonly stacks: Coin[][] = Array.from({ length: 32 }, () => []);
   private readonly random: Rng;
   /** field against sideways distance (HALL.offsets) of a lone coin, a king's upper coin, a coin upside down */
@@ -113,8 +117,10 @@ export class HallModel {
     const key = this.options.magnet ?? HALL_MAGNET;
     const g = this.options.geometry ?? GEOMETRY;
     this.table = key === HALL_MAGNET && g === GEOMETRY ? HALL : fieldTable(magnetOf(key), HALL.offsets, g);
-    const [sTyp, sMin, sMax] = HALL.sens;
-    const [qTyp, qMin, qMax] = HALL.quiescent;
+    const sn = this.options.sensor && this.options.sensor !== HALL.sensor ? sensorOf(this.options.sensor) : null;
+    const [sTyp, sMin, sMax] = sn ? [sn.sens, sn.sensMin, sn.sensMax] : HALL.sens;
+    const [qTyp, qMin, qMax] = sn ? [sn.q, sn.qMin, sn.qMax] : HALL.quiescent;
+    this.span = sn ? [sn.outMin, sn.outMax] : HALL.span;
     const draw = (typ: number, min: number, max: number) => {
       if (this.options.parts === 'datasheet') return min + this.random() * (max - min);
       // normal (sum of 12 uniforms), σ = a third of the distance to the nearer limit's side, clipped to the limits
@@ -218,7 +224,7 @@ export class HallModel {
     if (f?.dead?.includes(square)) return 0;
     const sign = f?.reversed?.includes(square) ? -1 : 1;
     const v = this.quiescent[square - 1] + sign * this.sensitivity[square - 1] * this.field(square) * (f?.magnetStrength ?? 1);
-    return Math.min(HALL.span[1], Math.max(HALL.span[0], v));
+    return Math.min(this.span[1], Math.max(this.span[0], v));
   }
 
   /**

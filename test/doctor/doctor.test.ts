@@ -234,3 +234,57 @@ describe('crownhead doctor: the bring-up check', () => {
     }
   });
 });
+
+describe('crownhead doctor: the sensor fitted', () => {
+  it('tells a DRV5055A3 board from the readings, judges it against its own limits, and passes it clean', async () => {
+    for (const seed of [1, 2]) {
+      const r = await onHallWith({ seed, sensor: 'DRV5055A3' });
+      expect(codes(r), `seed ${seed}`).toEqual([]);
+      expect(r.verdict.sensor).toEqual({ key: 'DRV5055A3', detected: true });
+      expect(r.verdict.findings.find((f) => f.code === 'sensor-detected')?.message).toMatch(/^The readings fit a TI DRV5055A3/);
+      expect(r.verdict.magnet?.fits).toContain('12x1');
+      // a coin moves it about 1.8 × as far as an SS49E: the magnets are not called weak, and read as 12 × 1 mm N35
+      expect(r.verdict.magnet?.strength).toBeGreaterThan(0.85);
+      expect(r.verdict.squares.find((q) => q.square === 1)!.gain).toBeGreaterThan(230);
+      // an SS49E board is not taken for one
+      const ss = await onHallWith({ seed });
+      expect(ss.verdict.sensor).toEqual({ key: 'SS49E', detected: true });
+    }
+    // said on the command line: judged as given (an SS49E named on a DRV5055A3 board finds its coins strong, nothing wrong)
+    const given = await onHallWith({ seed: 1, sensor: 'DRV5055A3' }, 'DRV5055A3');
+    expect(given.verdict.sensor).toEqual({ key: 'DRV5055A3', detected: false });
+    expect(codes(given)).toEqual([]);
+  });
+
+  it("uses the SS49E's guaranteed 4.0 V ceiling: a worst-case part clipping a king is a note, a man at the ceiling a warning", async () => {
+    // every part at the datasheet's high corner (2.75 V, 1.75 mV/G): a 12 × 1 mm N35 king would reach 4.13 V
+    const r = await onHallWith({ seed: 1, parts: 'datasheet', highCorner: true });
+    expect(codes(r)).toEqual([]);
+    const note = r.verdict.findings.find((f) => f.code === 'king-clips')!;
+    expect(note.message).toMatch(
+      /^The king on 1 reached the SS49E's guaranteed output ceiling \(4\.0 V, 819 counts\): its reading is clipped, still \d+ counts above the man/,
+    );
+    expect(r.verdict.magnet?.fits).toContain('12x1');
+    // 10 × 2 mm N52 magnets drive a man to the ceiling: the warning
+    const strong = await onHallWith({ seed: 1, parts: 'datasheet', highCorner: true, magnet: '10x2-N52' });
+    expect(codes(strong)).toContain('saturates');
+    expect(strong.verdict.findings.find((f) => f.code === 'saturates')?.message).toMatch(/guaranteed output range \(0\.9–4\.0 V\)/);
+  });
+});
+
+async function onHallWith(
+  m: { seed: number; sensor?: string; parts?: 'typical' | 'datasheet'; highCorner?: boolean; magnet?: string },
+  given?: 'SS49E' | 'DRV5055A3',
+) {
+  const board = new HallBoard({ seed: m.seed, parts: m.parts ?? 'typical', sensor: m.sensor, magnet: m.magnet });
+  if (m.highCorner) for (let i = 0; i < 32; i++) [board.model.sensitivity[i], board.model.quiescent[i]] = [1.75, 2750];
+  return runDoctor({
+    source: board,
+    hand: board,
+    squares: SQUARES,
+    stepTimeoutMs: 5000,
+    sensor: given,
+    say: () => {},
+    advance: (ms) => board.advance(ms),
+  });
+}
