@@ -50,6 +50,7 @@ describe('crownhead doctor (command line)', () => {
       [['doctor', '--coins', '1'], /--coins must be between 2 and 48, not 1/],
       [['doctor', '--coins', 'all'], /--coins must be a whole number, not "all"/],
       [['doctor', '--coins', '24', '--live'], /--coins and --live/],
+      [['doctor', '--sensor', 'A1302'], /--sensor: unknown sensor "A1302" \(SS49E, DRV5055A3 or auto\)/],
     ] as const) {
       const c = capture();
       expect(await main([...argv], c.io)).toBe(2);
