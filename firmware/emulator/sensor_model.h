@@ -14,8 +14,9 @@
  *    hardware/README.md) on parts spread over the same datasheet range
  *    (2.25–2.75 V at 0 G, 1.0–1.75 mV/G).
  * Both then get the same conversion-to-conversion noise (triangular, about
- * ±6 mV) and the SS49E's output span (it stops following the field at about
- * 0.9 and 4.2 V).
+ * ±6 mV). The built-in model is clipped to the SS49E's output span (0.9 V and
+ * its guaranteed 4.0 V ceiling); LEVELS come clipped to the fitted sensor's
+ * span by the host's model (an SS49E or a DRV5055A3), so here only to 0–5 V.
  */
 #ifndef CROWNHEAD_SENSOR_MODEL_H
 #define CROWNHEAD_SENSOR_MODEL_H
@@ -23,7 +24,7 @@
 #include <stdint.h>
 
 #define MODEL_SPAN_MIN_MV 900.0
-#define MODEL_SPAN_MAX_MV 4200.0
+#define MODEL_SPAN_MAX_MV 4000.0
 #define MODEL_MAN_GAUSS 533.0
 #define MODEL_KING_GAUSS 788.0
 
@@ -50,15 +51,18 @@ static inline double model_spread(int square, unsigned salt) {
 
 static inline uint32_t sensor_millivolts(int square, int coins) {
   double mv = model_level_mv[square];
+  double lo = 0.0, hi = 5000.0;
   if (mv < 0) {
+    lo = MODEL_SPAN_MIN_MV;
+    hi = MODEL_SPAN_MAX_MV;
     double q = 2500.0 + 250.0 * model_spread(square, 0xA5A5u);    /* 2.25–2.75 V */
     double sens = 1.375 + 0.375 * model_spread(square, 0x5A5Au);  /* 1.0–1.75 mV/G */
     mv = q + sens * (coins == 1 ? MODEL_MAN_GAUSS : coins >= 2 ? MODEL_KING_GAUSS : 0.0);
   }
   /* noise: triangular, about ±6 mV */
   mv += (double)(model_rand() % 7) + (double)(model_rand() % 7) - 6.0;
-  if (mv < MODEL_SPAN_MIN_MV) mv = MODEL_SPAN_MIN_MV;
-  if (mv > MODEL_SPAN_MAX_MV) mv = MODEL_SPAN_MAX_MV;
+  if (mv < lo) mv = lo;
+  if (mv > hi) mv = hi;
   return (uint32_t)(mv + 0.5);
 }
 

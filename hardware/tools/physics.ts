@@ -179,13 +179,30 @@ export function magnetRow(m: Magnet, sn: Sensor = sensor(CHOSEN.sensor), g: Geom
 }
 
 /**
- * The choice, from the numbers: among magnets that fit a coin and keep a
- * worst-case SS49E's king inside its output span (4.2 V), the one whose king
- * 3 mm off-centre stands furthest above a centred man.
+ * Whether a worst-case part (highest zero level, highest sensitivity) still
+ * tells a king from a man with this magnet: a king knocked OFF mm off-centre
+ * (the reading the margin is about) inside the part's guaranteed output span,
+ * and a centred king, clipped at the ceiling if it gets there, keeping at
+ * least half its stack increment (and MIN_MARGIN counts) above the same
+ * part's centred man.
+ */
+export function worstPartKingOk(sn: Sensor, f: { man: number; king: number; kingOff: number }): boolean {
+  const [man, king] = [worstPartMv(sn, f.man), worstPartMv(sn, f.king)];
+  const kept = Math.min(sn.outMax, king) - man;
+  return worstPartMv(sn, f.kingOff) <= sn.outMax && kept >= 0.5 * (king - man) && kept / MV_PER_COUNT >= MIN_MARGIN;
+}
+
+/**
+ * The choice, from the numbers: among magnets that fit a coin and leave a
+ * worst-case SS49E's kings readable under its guaranteed 4.0 V ceiling
+ * (worstPartKingOk), the one whose king 3 mm off-centre stands furthest above
+ * a centred man.
  */
 export function chooseMagnet(g: Geometry = GEOMETRY): Magnet {
   const sn = sensor('SS49E');
-  const ok = MAGNETS.map((m) => magnetRow(m, sn, g)).filter((r) => r.fits && r.worstKingMv <= sn.outMax);
+  const ok = MAGNETS.map((m) => ({ m, r: magnetRow(m, sn, g) }))
+    .filter(({ m, r }) => r.fits && worstPartKingOk(sn, figures(m, g)))
+    .map(({ r }) => r);
   ok.sort((a, b) => b.kingOffMargin - a.kingOffMargin);
   return ok[0].m;
 }
@@ -270,8 +287,13 @@ export function tileTable(): string {
     const r = (b: number) => f0(reading(sn, b));
     const worst = worstPartMv(sn, f.king) / 1000;
     const margin = rise(sn, f.kingOff) - rise(sn, f.man);
-    const verdict =
-      worst > sn.outMax / 1000 ? 'king saturates a worst-case part' : margin < MIN_MARGIN ? 'off-centre king too close to a man' : 'fine';
+    const verdict = !worstPartKingOk(sn, f)
+      ? 'king saturates a worst-case part'
+      : margin < MIN_MARGIN
+        ? 'off-centre king too close to a man'
+        : worst > sn.outMax / 1000
+          ? 'fine (a worst-case part clips a centred king, still clear of a man)'
+          : 'fine';
     const name = `${tile} mm (z₁ = ${z1(g).toFixed(1)} mm)`;
     return [
       tile === GEOMETRY.tile ? `**${name}**` : name,
@@ -310,18 +332,14 @@ export function sensorTable(g: Geometry = GEOMETRY): string {
   const rows = SENSORS.map((sn) => {
     const gap = rise(sn, f.king) - rise(sn, f.man);
     const margin = rise(sn, f.kingOff) - rise(sn, f.man);
-    const clipped = sensorMv(sn, f.king) >= sn.outMax || worstPartMv(sn, f.king) > sn.outMax;
+    const king =
+      sensorMv(sn, f.king) >= sn.outMax || !worstPartKingOk(sn, f)
+        ? 'saturates'
+        : worstPartMv(sn, f.king) > sn.outMax
+          ? 'in range (a worst-case part clips it, still clear of a man)'
+          : 'in range';
     const flipped = sn.unipolar ? 'reads as empty' : signed(rise(sn, f.flipped));
-    return [
-      sn.name,
-      `${sn.sens} mV/G`,
-      f0(rise(sn, f.man)),
-      f0(rise(sn, f.king)),
-      f0(gap),
-      signed(margin),
-      flipped,
-      clipped ? 'saturates' : 'in range',
-    ];
+    return [sn.name, `${sn.sens} mV/G`, f0(rise(sn, f.man)), f0(rise(sn, f.king)), f0(gap), signed(margin), flipped, king];
   });
   return table(
     ['sensor (5 V)', 'sensitivity', 'man, counts', 'king, counts', 'king − man', `king ${OFF} mm off − man`, 'upside-down coin', 'king'],
@@ -503,7 +521,7 @@ export function tileRange(): [number, number] {
   const ok = (tile: number) => {
     const g = { ...GEOMETRY, tile };
     const f = figures(m, g);
-    return worstPartMv(sn, f.king) <= sn.outMax && rise(sn, f.kingOff) - rise(sn, f.man) >= MIN_MARGIN;
+    return worstPartKingOk(sn, f) && rise(sn, f.kingOff) - rise(sn, f.man) >= MIN_MARGIN;
   };
   let lo = NaN,
     hi = NaN;

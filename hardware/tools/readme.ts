@@ -73,6 +73,9 @@ export function lineFigures(): Record<string, string> {
     emptyHex: hex3(empty),
     manHex: hex3(man),
     manRiseHex: hex3(man - empty).replace(/^0+/, ''),
+    emptyDec: String(Math.round(empty)),
+    manDec: String(Math.round(man)),
+    manRiseDec: String(Math.round(man) - Math.round(empty)),
   };
 }
 

@@ -8,19 +8,24 @@
 
 import { existsSync, writeFileSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
-import { parse, UsageError } from './args.ts';
+import { parse, UsageError, wholeNumber } from './args.ts';
 import type { Io } from './io.ts';
 import { DOCTOR_USAGE } from './usage.ts';
 import type { BoardSource } from '../sensors/source.ts';
 import type { BoardIdentity } from '../sensors/protocol.ts';
 import { runDoctor, type DoctorHand, type DoctorRun } from '../doctor/run.ts';
 import { formatReport } from '../doctor/report.ts';
+import { interrupted, runLive } from './doctor-live.ts';
+import { DOCTOR_SENSORS, type DoctorSensor } from '../doctor/sensor.ts';
 
 const OPTIONS = {
   board: { type: 'string' },
   squares: { type: 'string' },
   'step-timeout': { type: 'string' },
   report: { type: 'string' },
+  live: { type: 'boolean' },
+  coins: { type: 'string' },
+  sensor: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -52,10 +57,13 @@ Steps (it moves on by itself when the readings settle on what it asked for):
   4. On the first good square: a second coin on top (a king) and off again;
      the coin turned over (magnet up) and lifted. The magnet size the readings
      fit, and whether a king 3 mm off-centre still reads above a centred man.
-  5. The verdict: dead, reversed, noisy or offset sensors, select lines
+  5. With --coins N: every coin of the set on that square in turn, each
+     lifted and set apart before the next (number them with a pencil).
+  6. The verdict: dead, reversed, noisy or offset sensors, select lines
      swapped, stuck or shorted, output wires crossed or open, a settling
      ghost, outputs at the end of their range, weak magnets, a thin king
-     margin; a table of every square; the report saved.
+     margin; a weak, reversed or unmagnetised coin (by its number); a table
+     of every square; the report saved.
 
 Flags:
   --board SPEC        auto (default: search the serial ports), serial[:PATH], a
@@ -68,15 +76,34 @@ Flags:
                       500ms (default 20s)
   --report FILE       where to save the report (default
                       crownhead-doctor-ID-DATE.txt in this folder)
+  --coins N           after the king test, check each of N coins (2–48: the
+                      24 of a set, 36 with a coded set's spare crowns) on one
+                      square: names a coin well below the others (weak or
+                      glued proud), one reading below empty (magnet upside
+                      down) and one with no magnet. On a polarity-coded set
+                      run it once per colour
+  --sensor PART       the Hall sensors fitted: SS49E, DRV5055A3, or auto
+                      (default: told from the readings — a DRV5055A3's zero
+                      levels sit close together at 2.5 V and a coin moves it
+                      about 1.8 × as far); the zero range, the output ceiling
+                      (SS49E 4.0 V guaranteed, DRV5055A3 4.6 V) and the magnet
+                      fit follow it
+  --live              instead of the check: every sensor's reading as a
+                      decimal grid laid out as the board (square numbers
+                      beside values), updated in place until Ctrl-C; the
+                      squares that moved are named under it. Works over SSH;
+                      piped, it prints one grid a second (Assembly, step 6)
   -h, --help          this help
 
 Exit status: 0 the board is good (warnings included), 1 faults or no board,
 2 a wrong flag.
 
-Example:
+Examples:
   npx crownhead doctor --squares 1-8 --report first-rows.txt
       the first two rows of a board on any serial port, report saved to
-      first-rows.txt`;
+      first-rows.txt
+  npx crownhead doctor --live --board /dev/ttyUSB0
+      watch every sensor while you hold a coin over each square`;
 
 /** "1-4,9,32" → [1, 2, 3, 4, 9, 32]. */
 export function parseSquares(text: string): number[] {
@@ -156,6 +183,12 @@ export async function doctorCommand(argv: string[], io: Io): Promise<number> {
   }
   const squares = values.squares ? parseSquares(values.squares) : undefined;
   const stepTimeoutMs = values['step-timeout'] ? seconds(values['step-timeout'], '--step-timeout') : undefined;
+  const coins = values.coins === undefined ? undefined : wholeNumber(values.coins, '--coins', 2, 48);
+  const sensorFlag = values.sensor ?? 'auto';
+  const sensor = [...DOCTOR_SENSORS, 'auto'].find((k) => k.toLowerCase() === sensorFlag.toLowerCase()) as DoctorSensor | 'auto' | undefined;
+  if (!sensor) throw new UsageError(`--sensor: unknown sensor "${sensorFlag}" (${DOCTOR_SENSORS.join(', ')} or auto)`);
+  if (coins !== undefined && values.live)
+    throw new UsageError('--coins and --live: the live grid runs instead of the check, so take one of them');
   let board: Opened | null;
   try {
     board = await openBoard(values.board ?? 'auto', io);
@@ -169,10 +202,20 @@ export async function doctorCommand(argv: string[], io: Io): Promise<number> {
   io.out(
     `Board ${identity.id}: firmware ${identity.fw}, protocol ${identity.proto}${identity.proto === 1 ? '' : ' (this Crownhead speaks protocol 1: update the firmware)'}.`,
   );
+  if (values.live) {
+    const signals = interrupted();
+    try {
+      await runLive({ source, io, stop: signals.stop, id: identity.id });
+    } finally {
+      signals.dispose();
+      await source.close();
+    }
+    return 0;
+  }
   io.out(WARM_UP);
   let run: DoctorRun;
   try {
-    run = await runDoctor({ source, hand, squares, stepTimeoutMs, say: (l) => io.out(`▶ ${l}`) });
+    run = await runDoctor({ source, hand, squares, stepTimeoutMs, coins, sensor, say: (l) => io.out(`▶ ${l}`) });
   } finally {
     await source.close();
   }

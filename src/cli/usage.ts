@@ -18,6 +18,6 @@ export const ENGINE_USAGE =
 export const ANALYSE_USAGE =
   'usage: crownhead analyse GAME.pdn [--time 1s | --depth N] [--out FILE]   mark mistakes (?) and blunders (??) with the better move';
 export const DOCTOR_USAGE =
-  'usage: crownhead doctor [--board auto|serial:PATH|sim|emulator] [--squares 1-32] [--step-timeout 20s] [--report FILE]   find the board, check every sensor and the magnets, save a report';
+  'usage: crownhead doctor [--board auto|serial:PATH|sim|emulator] [--squares 1-32] [--step-timeout 20s] [--report FILE] [--coins N] [--sensor SS49E|DRV5055A3|auto] [--live]   find the board, check every sensor and the magnets, save a report (--live: a live grid of the readings)';
 export const EGDB_USAGE =
   'usage: crownhead egdb build [--pieces 4|5] | crownhead egdb status   build the endgame database (5 pieces: long, compressed); say what is built';

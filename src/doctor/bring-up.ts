@@ -3,7 +3,9 @@
 // board (each sensor's zero level and noise), then, square by square, a coin
 // put on and lifted (which squares answer, by how much), then on one good
 // square a king's second coin and the coin turned upside down (the stack
-// increment and the flip level this board's magnets give). It moves on by
+// increment and the flip level this board's magnets give), and, when asked,
+// every coin of the set on that square in turn (a weak, reversed or
+// unmagnetised coin stands out from the others). It moves on by
 // itself when the readings settle on what it asked for, and after a step
 // timeout when nothing happens (a dead sensor, or the builder skipped it).
 // What it saw goes to verdict.ts. Time is the frames' own, so tests replay.
@@ -16,6 +18,8 @@ export type DoctorStep =
   | { kind: 'unstack'; square: number }
   | { kind: 'flip'; square: number }
   | { kind: 'unflip'; square: number }
+  | { kind: 'coin'; square: number; coin: number; of: number }
+  | { kind: 'coin-lift'; square: number; coin: number; of: number }
   | { kind: 'done' };
 
 export interface BringUpOptions {
@@ -23,6 +27,8 @@ export interface BringUpOptions {
   squares?: readonly number[];
   /** give up waiting for a step after this long, ms (default 20 s) */
   stepTimeoutMs?: number;
+  /** after the king test, put each of this many coins on its square in turn (0: skip) */
+  coins?: number;
 }
 
 /** How the readings changed when a coin was put on a square (counts from each square's zero; only squares that moved). */
@@ -52,6 +58,8 @@ export interface Observations {
     /** every square that moved with the king on (a settling ghost shows on the channel read next) */
     twoMoved?: { square: number; dev: number }[];
   };
+  /** every coin of the set on one square in turn: counts from its zero, index 0 = coin 1; null: nothing moved */
+  coins?: { square: number; readings: (number | null)[] };
 }
 
 const SETTLE_MS = 800;
@@ -82,6 +90,10 @@ export const stepText = (s: DoctorStep): string => {
       return `Turn the coin on ${s.square} over (magnet side up) and put it back on ${s.square}.`;
     case 'unflip':
       return `Lift the upside-down coin off ${s.square}.`;
+    case 'coin':
+      return `Put coin ${s.coin} of ${s.of} on ${s.square}, magnet side down, in the middle of the square.`;
+    case 'coin-lift':
+      return `Lift coin ${s.coin} off ${s.square} and set it apart from the coins still to check.`;
     case 'done':
       return 'Done.';
   }
@@ -92,6 +104,7 @@ export class BringUp {
   readonly obs: Observations = { zero: [], noise: [], low: Array(32).fill(Infinity), high: Array(32).fill(-Infinity), responses: [] };
   private readonly squares: readonly number[];
   private readonly timeoutMs: number;
+  private readonly coinCount: number;
   private frames: Frame[] = [];
   private stepAt: number | null = null;
   private index = 0;
@@ -99,6 +112,7 @@ export class BringUp {
   constructor(options: BringUpOptions = {}) {
     this.squares = options.squares ?? Array.from({ length: 32 }, (_, i) => i + 1);
     this.timeoutMs = options.stepTimeoutMs ?? 20_000;
+    this.coinCount = options.coins ?? 0;
   }
 
   get done(): boolean {
@@ -140,6 +154,9 @@ export class BringUp {
       case 'flip':
       case 'unflip':
         return this.king(s, t, late);
+      case 'coin':
+      case 'coin-lift':
+        return this.coin(s, t, late);
       case 'done':
         return null;
     }
@@ -253,10 +270,38 @@ export class BringUp {
         }
         return late ? { kind: 'unflip', square: k.square } : null;
       case 'unflip':
-        if (m && this.moved(m).length === 0) return { kind: 'done' };
-        return late ? { kind: 'done' } : null;
+        if (m && this.moved(m).length === 0) return this.startCoins();
+        return late ? this.startCoins() : null;
     }
     return null;
+  }
+
+  /** The coin check, on the king test's square, if it was asked for. */
+  private startCoins(): DoctorStep {
+    const k = this.obs.king;
+    if (!k || this.coinCount < 1) return { kind: 'done' };
+    this.obs.coins = { square: k.square, readings: [] };
+    return { kind: 'coin', square: k.square, coin: 1, of: this.coinCount };
+  }
+
+  private coin(s: DoctorStep & { kind: 'coin' | 'coin-lift' }, t: number, late: boolean): DoctorStep | null {
+    const c = this.obs.coins!;
+    const i = s.square - 1;
+    const m = this.settled(t, SETTLE_MS);
+    const next = (): DoctorStep => (s.coin < s.of ? { kind: 'coin', square: s.square, coin: s.coin + 1, of: s.of } : { kind: 'done' });
+    if (s.kind === 'coin') {
+      // either way from zero: a coin whose magnet is glued the other way up reads below empty
+      const dev = m ? m[i] - this.obs.zero[i] : 0;
+      if (m && Math.abs(dev) > this.threshold(i)) {
+        c.readings[s.coin - 1] = Math.round(dev * 10) / 10;
+        return { ...s, kind: 'coin-lift' };
+      }
+      if (!late) return null;
+      c.readings[s.coin - 1] = null; // no magnet (or no coin put down)
+      return next();
+    }
+    if (m && this.moved(m).length === 0) return next();
+    return late ? next() : null;
   }
 
   /** Used while the king test's first coin goes down: `placed` with the stack test's own bookkeeping. */

@@ -17,6 +17,7 @@ export function formatReport(identity: BoardIdentity, run: DoctorRun, at: Date):
   const lines: string[] = [
     `Crownhead doctor report — ${at.toISOString()}`,
     `Board ${identity.id}, firmware ${identity.fw}, protocol ${identity.proto}`,
+    `Sensors: ${v.sensor.key} (${v.sensor.detected ? 'told from the readings' : 'as given'})`,
     '',
     VERDICT[v.verdict],
   ];

@@ -8,6 +8,7 @@
 import type { BoardSource, RawFrame } from '../sensors/source.ts';
 import { BringUp, stepText, type DoctorStep, type Observations } from './bring-up.ts';
 import { judge, type DoctorVerdict } from './verdict.ts';
+import type { DoctorSensor } from './sensor.ts';
 
 /** What the doctor needs of a simulated hand (the simulated board and the emulator have it). */
 export interface DoctorHand {
@@ -16,6 +17,8 @@ export interface DoctorHand {
   flip(square: number): void | Promise<void>;
   clear(): void | Promise<void>;
   coinsAt(square: number): number;
+  /** put coin `coin` of the set (numbered from 1) on a square (the coin check); absent: any coin */
+  placeCoin?(square: number, coin: number): void | Promise<void>;
 }
 
 export interface RunOptions {
@@ -23,6 +26,10 @@ export interface RunOptions {
   hand?: DoctorHand;
   squares?: readonly number[];
   stepTimeoutMs?: number;
+  /** the coin check: how many coins to put on one square in turn (0 or absent: none) */
+  coins?: number;
+  /** the Hall sensor fitted (absent or 'auto': told from the readings) */
+  sensor?: DoctorSensor | 'auto';
   say(line: string): void;
   /** a virtual clock: advance the source by this many ms (the frames it makes are delivered at once) */
   advance?: (ms: number) => void;
@@ -36,7 +43,7 @@ export interface DoctorRun {
 }
 
 export async function runDoctor(o: RunOptions): Promise<DoctorRun> {
-  const bringUp = new BringUp({ squares: o.squares, stepTimeoutMs: o.stepTimeoutMs });
+  const bringUp = new BringUp({ squares: o.squares, stepTimeoutMs: o.stepTimeoutMs, coins: o.coins });
   const delay = o.handDelayMs ?? 300;
   // The simulated hand's next job: what it was told, and from what frame time it does it.
   const hand: { next: { step: DoctorStep; prev: DoctorStep; at: number } | null } = { next: null };
@@ -44,6 +51,8 @@ export async function runDoctor(o: RunOptions): Promise<DoctorRun> {
   const announce = (step: DoctorStep, prev: DoctorStep, at: number) => {
     if (prev.kind === 'place' && step.kind !== 'lift' && bringUp.obs.responses.at(-1)?.timedOut)
       o.say(`No change seen under ${prev.square}: lift the coin if you put one there, and go on.`);
+    if (prev.kind === 'coin' && step.kind !== 'coin-lift')
+      o.say(`Coin ${prev.coin} moved nothing on ${prev.square}: lift it, set it apart, and go on.`);
     o.say(stepText(step));
     hand.next = o.hand ? { step, prev, at } : null;
   };
@@ -71,21 +80,25 @@ export async function runDoctor(o: RunOptions): Promise<DoctorRun> {
   } finally {
     off();
   }
-  return { observations: bringUp.obs, verdict: judge(bringUp.obs) };
+  return { observations: bringUp.obs, verdict: judge(bringUp.obs, { sensor: o.sensor }) };
 }
 
 /** The simulated hand doing what the doctor asked. */
 async function act(hand: DoctorHand, step: DoctorStep, prev: DoctorStep): Promise<void> {
   // a coin put on a square that showed nothing is taken back before the next one
-  if (prev.kind === 'place' && step.kind === 'place' && hand.coinsAt(prev.square) > 0) await hand.lift(prev.square);
+  if ((prev.kind === 'place' || prev.kind === 'coin') && step.kind === prev.kind && hand.coinsAt(prev.square) > 0)
+    await hand.lift(prev.square);
   switch (step.kind) {
     case 'clear':
       return hand.clear();
     case 'place':
     case 'stack':
       return hand.place(step.square);
+    case 'coin':
+      return hand.placeCoin ? hand.placeCoin(step.square, step.coin) : hand.place(step.square);
     case 'lift':
     case 'unflip':
+    case 'coin-lift':
       return hand.coinsAt(step.square) > 0 ? hand.lift(step.square) : undefined;
     case 'unstack':
       return hand.lift(step.square, 1);

@@ -6,23 +6,15 @@
 // reaches the end of its range, a noisy or offset part, weak magnets), each
 // named with what to do; the magnet the readings fit best, the flip level
 // it gives, and the king's margin (a king knocked 3 mm off-centre must still
-// read above a centred man). Pure: observations in, a report out.
+// read above a centred man); a weak, reversed or unmagnetised coin of the set
+// (coins.ts). Pure: observations in, a report out.
 
 import type { Observations } from './bring-up.ts';
 import { strongSet, wiringFaults } from './wiring.ts';
+import { judgeCoins } from './coins.ts';
 import { describeSelectFault, selectFaults, sensorRead, type SelectFault } from '../sensors/mux.ts';
-import {
-  GEOMETRY,
-  MAGNETS,
-  MV_PER_COUNT,
-  OFF,
-  RING_TOLERANCE,
-  discBz,
-  pieceField,
-  sensor,
-  z1,
-  type Magnet,
-} from '../sensors/magnet-physics.ts';
+import { GEOMETRY, MAGNETS, MV_PER_COUNT, OFF, RING_TOLERANCE, discBz, pieceField, z1, type Magnet } from '../sensors/magnet-physics.ts';
+import { detectSensor, limitsOf, type DoctorSensor, type SensorLimits } from './sensor.ts';
 
 export type Severity = 'fault' | 'warning' | 'note';
 
@@ -37,12 +29,17 @@ export interface Finding {
     | 'open-output'
     | 'settling-ghost'
     | 'saturates'
+    | 'king-clips'
+    | 'sensor-detected'
     | 'zero-level'
     | 'noisy'
     | 'does-not-return'
     | 'weak-magnets'
     | 'king-margin'
     | 'coin-reversed'
+    | 'weak-coin'
+    | 'reversed-coin'
+    | 'unmagnetised-coin'
     | 'not-tested';
   squares: number[];
   message: string;
@@ -83,44 +80,51 @@ export interface DoctorVerdict {
   findings: Finding[];
   magnet: MagnetFit | null;
   select: SelectFault | null;
+  /** the Hall sensor the readings were judged against, and whether the builder named it or the readings told */
+  sensor: { key: DoctorSensor; detected: boolean };
 }
 
-const SS49E = sensor('SS49E');
+export interface JudgeOptions {
+  /** the sensor fitted; absent or 'auto': told from the readings (sensor.ts) */
+  sensor?: DoctorSensor | 'auto';
+}
+
 const counts = (mv: number) => mv / MV_PER_COUNT;
-/** zero-field output range of the part, counts, with a margin for the ADC's reference */
-const ZERO_RANGE: [number, number] = [counts(SS49E.qMin) - 15, counts(SS49E.qMax) + 15];
-const TOP = counts(SS49E.outMax) - 4;
-const BOTTOM = counts(SS49E.outMin) + 4;
 const RAIL = 3;
 const NO_OUTPUT = 40;
 /** counts beyond the zero range that no working part reaches */
 const FAR_OFF = 100;
 const NOISY_COUNTS = 4;
-/** one coin of the specified part on a typical sensor, counts */
-const NOMINAL_RISE = counts(
-  SS49E.sens *
-    discBz(
-      MAGNETS.find((m) => m.key === '12x1-N35')!,
-      0,
-      z1(),
-    ),
-);
+/** a clipped king must still read this far above its man to be only a note */
+const CLIPPED_KING_CLEAR = 20;
 
 const list = (xs: readonly number[]) => (xs.length === 1 ? `${xs[0]}` : `${xs.slice(0, -1).join(', ')} and ${xs.at(-1)}`);
 const plural = (xs: readonly number[], one: string, many: string) => (xs.length === 1 ? one : many);
 
-export function judge(obs: Observations): DoctorVerdict {
+export function judge(obs: Observations, options: JudgeOptions = {}): DoctorVerdict {
   const findings: Finding[] = [];
   const add = (severity: Severity, code: Finding['code'], squares: number[], message: string) =>
     findings.push({ severity, code, squares, message });
-  const dead = outputs(obs, add);
+  const detected = !options.sensor || options.sensor === 'auto';
+  const key = detected ? detectSensor(obs.zero, medianRise(obs)) : (options.sensor as DoctorSensor);
+  const L = limitsOf(key);
+  if (detected && key !== 'SS49E')
+    add(
+      'note',
+      'sensor-detected',
+      [],
+      `The readings fit a ${L.sn.name} (zero levels close together at VCC/2, a coin's rise ${Math.round(medianRise(obs) ?? 0)} counts): judged against its limits.`,
+    );
+  const dead = outputs(obs, L, add);
   const select = selectLines(obs, dead, add);
   const sign = coinSign(obs);
   const wiring = select ? null : wiringFaults(obs, dead, sign);
   for (const f of wiring?.findings ?? []) add(f.severity, f.code, f.squares, f.message);
   responses(obs, dead, select, wiring?.explained ?? new Set(), sign, add);
-  levels(obs, dead, add);
-  const magnet = magnetFit(obs, sign, add);
+  const kingClipped = levels(obs, dead, L, add);
+  const magnet = magnetFit(obs, sign, L, kingClipped, add);
+  // a bad coin is the coin's fault, not the square's: no square named
+  if (obs.coins) for (const f of judgeCoins(obs.coins.square, obs.coins.readings, sign)) add(f.severity, f.code, [], f.message);
   const worst = (sq: number) =>
     findings.some((f) => f.squares.includes(sq) && f.severity === 'fault')
       ? 'fault'
@@ -143,7 +147,13 @@ export function judge(obs: Observations): DoctorVerdict {
     : findings.some((f) => f.severity === 'warning')
       ? 'warnings'
       : 'ok';
-  return { verdict, squares, findings, magnet, select };
+  return { verdict, squares, findings, magnet, select, sensor: { key, detected } };
+}
+
+/** One coin's median rise over the squares that answered it themselves, counts (null: none did). */
+function medianRise(obs: Observations): number | null {
+  const own = obs.responses.flatMap((r) => r.moved.filter((m) => m.square === r.square).map((m) => Math.abs(m.dev)));
+  return own.length ? own.sort((a, b) => a - b)[Math.floor(own.length / 2)] : null;
 }
 
 type Add = (severity: Severity, code: Finding['code'], squares: number[], message: string) => void;
@@ -153,7 +163,8 @@ type Add = (severity: Severity, code: Finding['code'], squares: number[], messag
  * zero levels a working part gives and deaf to a coin (a sensor without
  * supply leaves its output at the bottom of the span the input stage allows).
  */
-function outputs(obs: Observations, add: Add): Set<number> {
+function outputs(obs: Observations, L: SensorLimits, add: Add): Set<number> {
+  const ZERO_RANGE = L.zeroRange;
   const dead = new Set<number>();
   for (let i = 0; i < 32; i++) {
     const z = obs.zero[i];
@@ -168,7 +179,7 @@ function outputs(obs: Observations, add: Add): Set<number> {
       'fault',
       'no-output',
       sq,
-      `${plural(sq, 'The sensor under', 'The sensors under')} ${list(sq)} ${plural(sq, 'gives', 'give')} no output (${plural(sq, 'it reads', 'they read')} ${sq.map((s) => Math.round(obs.zero[s - 1])).join(', ')} counts with no coin, where a working SS49E gives ${Math.round(ZERO_RANGE[0])}–${Math.round(ZERO_RANGE[1])}, and nothing changes with a coin): check ${plural(sq, 'its', 'their')} 5 V, ground and output wires and the solder joints.`,
+      `${plural(sq, 'The sensor under', 'The sensors under')} ${list(sq)} ${plural(sq, 'gives', 'give')} no output (${plural(sq, 'it reads', 'they read')} ${sq.map((s) => Math.round(obs.zero[s - 1])).join(', ')} counts with no coin, where a working ${L.sn.key} gives ${Math.round(ZERO_RANGE[0])}–${Math.round(ZERO_RANGE[1])}, and nothing changes with a coin): check ${plural(sq, 'its', 'their')} 5 V, ground and output wires and the solder joints.`,
     );
   }
   return dead;
@@ -269,7 +280,9 @@ function responses(obs: Observations, dead: Set<number>, select: SelectFault | n
   if (untested.length && obs.responses.length) add('note', 'not-tested', untested, `No coin was tried on ${list(untested)}.`);
 }
 
-function levels(obs: Observations, dead: Set<number>, add: Add): void {
+/** Zero levels, noise and the output span; returns whether the king test's king (and only it) reached the ceiling. */
+function levels(obs: Observations, dead: Set<number>, L: SensorLimits, add: Add): boolean {
+  const ZERO_RANGE = L.zeroRange;
   const alive = (i: number) => !dead.has(i + 1);
   const idx = Array.from({ length: 32 }, (_, i) => i).filter(alive);
   const offset = idx.filter((i) => obs.zero[i] < ZERO_RANGE[0] || obs.zero[i] > ZERO_RANGE[1]).map((i) => i + 1);
@@ -278,7 +291,7 @@ function levels(obs: Observations, dead: Set<number>, add: Add): void {
       'warning',
       'zero-level',
       offset,
-      `With no coin, ${list(offset)} ${plural(offset, 'reads', 'read')} ${offset.map((s) => Math.round(obs.zero[s - 1])).join(', ')} counts, outside the SS49E's ${Math.round(ZERO_RANGE[0])}–${Math.round(ZERO_RANGE[1])}: another part, a magnet near the board, or a wiring fault.`,
+      `With no coin, ${list(offset)} ${plural(offset, 'reads', 'read')} ${offset.map((s) => Math.round(obs.zero[s - 1])).join(', ')} counts, outside the ${L.sn.key}'s ${Math.round(ZERO_RANGE[0])}–${Math.round(ZERO_RANGE[1])}: another part, a magnet near the board, or a wiring fault.`,
     );
   const noisy = idx.filter((i) => obs.noise[i] > NOISY_COUNTS).map((i) => i + 1);
   if (noisy.length)
@@ -288,18 +301,39 @@ function levels(obs: Observations, dead: Set<number>, add: Add): void {
       noisy,
       `${list(noisy)} ${plural(noisy, 'is', 'are')} noisy (σ ${noisy.map((s) => obs.noise[s - 1].toFixed(1)).join(', ')} counts, a good sensor about 1–2): check the 100 nF capacitor at the sensor and the ground wire.`,
     );
-  const clipped = idx.filter((i) => obs.high[i] >= Math.min(TOP, 1023 - RAIL) || obs.low[i] <= Math.max(BOTTOM, RAIL)).map((i) => i + 1);
+  const top = Math.min(L.top, 1023 - RAIL);
+  let clipped = idx.filter((i) => obs.high[i] >= top || obs.low[i] <= Math.max(L.bottom, RAIL)).map((i) => i + 1);
+  // a king that clips at the ceiling while its man stays clear and below it: calibration takes the clipped level as the king's
+  const k = obs.king;
+  let kingClipped = false;
+  if (k && k.two !== null && clipped.includes(k.square)) {
+    const i = k.square - 1;
+    const [man, king] = [obs.zero[i] + k.one, obs.zero[i] + k.two];
+    const onlyKing = obs.low[i] > Math.max(L.bottom, RAIL) && man < top - CLIPPED_KING_CLEAR && king >= top - 1;
+    if (onlyKing && Math.abs(k.two - k.one) >= CLIPPED_KING_CLEAR) {
+      kingClipped = true;
+      clipped = clipped.filter((s) => s !== k.square);
+      add(
+        'note',
+        'king-clips',
+        [k.square],
+        `The king on ${k.square} reached the ${L.sn.key}'s guaranteed output ceiling (${(L.sn.outMax / 1000).toFixed(1)} V, ${Math.round(L.top + 4)} counts): its reading is clipped, still ${Math.round(Math.abs(k.two - k.one))} counts above the man, so kings and men stay apart (the off-centre margin is not judged from a clipped king). A stronger magnet or a thinner tile would make men clip too.`,
+      );
+    }
+  }
   if (clipped.length)
     add(
       'warning',
       'saturates',
       clipped,
-      `${list(clipped)} reached the end of the sensor's output range: a king or a strong magnet there cannot be told apart. Use a weaker magnet or a thicker tile (hardware/README.md, the magnet table).`,
+      `${list(clipped)} reached the end of the ${L.sn.key}'s guaranteed output range (${(L.sn.outMin / 1000).toFixed(1)}–${(L.sn.outMax / 1000).toFixed(1)} V): a king or a strong magnet there cannot be told apart. Use a weaker magnet or a thicker tile (hardware/README.md, the magnet table).`,
     );
+  return kingClipped;
 }
 
 /** The part the stack and flip readings fit best, and how strong the coins are against it. */
-function magnetFit(obs: Observations, sign: 1 | -1, add: Add): MagnetFit | null {
+function magnetFit(obs: Observations, sign: 1 | -1, L: SensorLimits, kingClipped: boolean, add: Add): MagnetFit | null {
+  const NOMINAL_RISE = L.nominalRise;
   const k = obs.king;
   const good = obs.responses.flatMap((r) =>
     r.moved.filter((m) => m.square === r.square && Math.sign(m.dev) === sign).map((m) => Math.abs(m.dev)),
@@ -329,11 +363,14 @@ function magnetFit(obs: Observations, sign: 1 | -1, add: Add): MagnetFit | null 
         m,
         stack: discBz(m, 0, z + GEOMETRY.coin) / b1,
         flip: -discBz(m, 0, z + GEOMETRY.coin - m.thickness) / b1,
-        rise: counts(SS49E.sens * b1),
+        rise: counts(L.sn.sens * b1),
       };
       return {
         ...f,
-        err: Math.abs(f.stack - stack) / STACK_TOLERANCE + (Number.isNaN(flip) ? 0 : Math.abs(f.flip - flip) / FLIP_TOLERANCE),
+        // a clipped king's stack is only a lower bound: then the flip alone decides
+        err:
+          (kingClipped ? (stack <= f.stack + STACK_TOLERANCE ? 0 : Infinity) : Math.abs(f.stack - stack) / STACK_TOLERANCE) +
+          (Number.isNaN(flip) ? 0 : Math.abs(f.flip - flip) / FLIP_TOLERANCE),
       };
     })
     .filter((f) => f.err <= (Number.isNaN(flip) ? 1 : 1.5))
@@ -341,7 +378,8 @@ function magnetFit(obs: Observations, sign: 1 | -1, add: Add): MagnetFit | null 
   const best = fits[0];
   // A coin off-centre in the test blurs neighbouring sizes: the margin is the worst of every size the readings fit.
   const worst = fits.reduce<Magnet | null>((w, f) => (!w || offCentreKing(f.m) < offCentreKing(w) ? f.m : w), null);
-  const kingMargin = worst ? Math.round(Math.abs(k.one) * (offCentreKing(worst) - 1)) : null;
+  // a clipped king's stack does not tell the size (the flip alone barely does): no margin from it
+  const kingMargin = worst && !kingClipped ? Math.round(Math.abs(k.one) * (offCentreKing(worst) - 1)) : null;
   if (worst && kingMargin !== null && kingMargin <= 0) {
     const spec = MAGNETS.find((m) => m.key === '12x1-N35')!;
     const specMargin = Math.round(NOMINAL_RISE * (offCentreKing(spec) - 1));

@@ -32,7 +32,7 @@ export type TrashList = z.infer<typeof TrashList>;
 /** The per-square test (as `crownhead doctor` does it) on one square: its step, the instruction, and once over, what answered. */
 export const SensorTest = z.object({
   square: Square,
-  step: z.enum(['clear', 'place', 'lift', 'stack', 'unstack', 'flip', 'unflip', 'done']),
+  step: z.enum(['clear', 'place', 'lift', 'stack', 'unstack', 'flip', 'unflip', 'coin', 'coin-lift', 'done']),
   instruction: z.string(),
   result: z.nullable(z.object({ ok: z.boolean(), text: z.string(), moved: z.array(z.object({ square: Square, dev: z.number() })) })),
 });

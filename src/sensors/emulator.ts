@@ -199,6 +199,12 @@ export class EmulatorBoardSource extends SourceBase implements BoardHand {
     this.model.place(square, undefined, color);
     await this.levels();
   }
+  /** Coin `coin` of the set (the model's coinSet gives its strength) on a square: the doctor's coin check. */
+  async placeCoin(square: number, coin: number): Promise<void> {
+    if (this.coinsAt(square) >= 2) throw new RangeError(`square ${square} already holds 2 coins (a king)`);
+    this.model.placeCoin(square, coin);
+    await this.levels();
+  }
   /** The hand is moving a piece of this side: coins it puts down are that side's (null: none). */
   hold(color: 'black' | 'white' | null): void {
     this.model.holding = color;

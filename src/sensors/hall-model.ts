@@ -17,7 +17,7 @@
 import { HALL } from './hall-table.ts';
 import { mulberry32, type Rng } from '../common/prng.ts';
 import { MUX_CHANNELS, sensorRead, squareAt, type SelectFault } from './mux.ts';
-import { GEOMETRY, fieldAt, fieldTable, magnet as magnetOf, type Geometry } from './magnet-physics.ts';
+import { GEOMETRY, fieldAt, fieldTable, magnet as magnetOf, sensor as sensorOf, type Geometry } from './magnet-physics.ts';
 
 export interface HallModelOptions {
   seed: number;
@@ -39,6 +39,15 @@ export interface HallModelOptions {
   geometry?: Geometry;
   /** Build faults, for `crownhead doctor`'s tests: none on a good board. */
   faults?: HallFaults;
+  /**
+   * The set's coins by number, coin 1 first, as their magnets' strength
+   * relative to a good coin: 1 good, 0.6 weak (or glued proud), −1 glued the
+   * other way up, 0 no magnet. `placeCoin(square, k)` puts coin k down (the
+   * doctor's coin check); a coin not listed is a good one.
+   */
+  coinSet?: readonly number[];
+  /** The Hall sensor fitted (magnet-physics.ts SENSORS): the SS49E of the generated table unless given, e.g. "DRV5055A3". */
+  sensor?: string;
 }
 
 /** What a builder can get wrong, as the sensors then read. */
@@ -75,6 +84,8 @@ interface Coin {
   flipped: boolean;
   /** whose coin (on a polarity-coded board, which pole is down) */
   color: 'black' | 'white';
+  /** its magnet's strength relative to a good coin's (negative: glued the other way up) */
+  strength: number;
 }
 
 /** The table's field at sideways distance d; 0 beyond its last distance. */
@@ -93,6 +104,8 @@ export class HallModel {
   /** per square (index 0 = square 1): sensitivity mV/G and zero-field output mV */
   readonly sensitivity: number[] = [];
   readonly quiescent: number[] = [];
+  /** where the fitted sensor's output stops following the field, mV */
+  readonly span: readonly [number, number];
   private readonly stacks: Coin[][] = Array.from({ length: 32 }, () => []);
   private readonly random: Rng;
   /** field against sideways distance (HALL.offsets) of a lone coin, a king's upper coin, a coin upside down */
@@ -104,8 +117,10 @@ export class HallModel {
     const key = this.options.magnet ?? HALL_MAGNET;
     const g = this.options.geometry ?? GEOMETRY;
     this.table = key === HALL_MAGNET && g === GEOMETRY ? HALL : fieldTable(magnetOf(key), HALL.offsets, g);
-    const [sTyp, sMin, sMax] = HALL.sens;
-    const [qTyp, qMin, qMax] = HALL.quiescent;
+    const sn = this.options.sensor && this.options.sensor !== HALL.sensor ? sensorOf(this.options.sensor) : null;
+    const [sTyp, sMin, sMax] = sn ? [sn.sens, sn.sensMin, sn.sensMax] : HALL.sens;
+    const [qTyp, qMin, qMax] = sn ? [sn.q, sn.qMin, sn.qMax] : HALL.quiescent;
+    this.span = sn ? [sn.outMin, sn.outMax] : HALL.span;
     const draw = (typ: number, min: number, max: number) => {
       if (this.options.parts === 'datasheet') return min + this.random() * (max - min);
       // normal (sum of 12 uniforms), σ = a third of the distance to the nearer limit's side, clipped to the limits
@@ -145,10 +160,16 @@ export class HallModel {
    * mm if given. Its colour: as given, else the coin's below (a crown), else
    * the side the hand is moving (holding), else Black's.
    */
-  place(square: number, off?: number, color?: 'black' | 'white'): void {
+  place(square: number, off?: number, color?: 'black' | 'white', strength = 1): void {
     const s = this.stack(square);
     if (s.length >= 2) throw new RangeError(`square ${square} already holds 2 coins (a king)`);
-    s.push({ off: off ?? this.handOffset(), flipped: false, color: color ?? s.at(-1)?.color ?? this.holding ?? 'black' });
+    s.push({ off: off ?? this.handOffset(), flipped: false, color: color ?? s.at(-1)?.color ?? this.holding ?? 'black', strength });
+  }
+
+  /** Coin `coin` of the set (numbered from 1; `coinSet` gives its strength) on a square, where a hand puts it. */
+  placeCoin(square: number, coin: number): void {
+    if (!Number.isInteger(coin) || coin < 1) throw new RangeError(`no coin ${coin} (coins are numbered from 1)`);
+    this.place(square, undefined, undefined, this.options.coinSet?.[coin - 1] ?? 1);
   }
 
   /** Take `n` coins off the top. */
@@ -187,7 +208,10 @@ export class HallModel {
         // own coins sit `off` from the sensor; a neighbour's offset is negligible at ≥ 36 mm
         const dist = sq === square ? coin.off : d;
         const pole = this.options.coding === 'polarity' && coin.color === 'white' ? -1 : 1;
-        b += pole * (coin.flipped ? interp(this.table.flipped, dist) : interp(k === 0 ? this.table.lower : this.table.upper, dist));
+        b +=
+          pole *
+          coin.strength *
+          (coin.flipped ? interp(this.table.flipped, dist) : interp(k === 0 ? this.table.lower : this.table.upper, dist));
       });
     }
     return b;
@@ -200,7 +224,7 @@ export class HallModel {
     if (f?.dead?.includes(square)) return 0;
     const sign = f?.reversed?.includes(square) ? -1 : 1;
     const v = this.quiescent[square - 1] + sign * this.sensitivity[square - 1] * this.field(square) * (f?.magnetStrength ?? 1);
-    return Math.min(HALL.span[1], Math.max(HALL.span[0], v));
+    return Math.min(this.span[1], Math.max(this.span[0], v));
   }
 
   /**

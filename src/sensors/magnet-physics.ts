@@ -70,7 +70,9 @@ export interface Sensor {
 }
 
 export const SENSORS: readonly Sensor[] = [
-  // Honeywell SS49E at 5 V: 1.4 (1.0–1.75) mV/G, 2.5 (2.25–2.75) V at 0 G, output span ≈ 0.9–4.2 V.
+  // Honeywell SS49E at 5 V: 1.4 (1.0–1.75) mV/G, 2.5 (2.25–2.75) V at 0 G. Its output span is 0.86–4.21 V
+  // typical but only 1.0 V to (VCC − 1.0 V) guaranteed (datasheet, "output voltage span"): the ceiling the
+  // physics and the doctor use is the guaranteed 4.0 V; the floor stays at 0.9 V (not yet revisited).
   {
     key: 'SS49E',
     name: 'Honeywell SS49E',
@@ -81,7 +83,7 @@ export const SENSORS: readonly Sensor[] = [
     qMin: 2250,
     qMax: 2750,
     outMin: 900,
-    outMax: 4200,
+    outMax: 4000,
     unipolar: false,
     price: 0.3,
   },
@@ -101,7 +103,9 @@ export const SENSORS: readonly Sensor[] = [
     unipolar: false,
     price: 0.9,
   },
-  // TI DRV5055A3 at 5 V: 25 mV/mT, ±85 mT.
+  // TI DRV5055A3 at 5 V (TI datasheet SBAS640, "Magnetic Characteristics"): 25 mV/mT = 2.5 mV/G (the 60 mV/mT
+  // sometimes quoted is the A1 at 3.3 V; the A3 at 3.3 V gives 15), sensitivity within about ±5 %; quiescent
+  // output VCC/2 (2.5 V), here ±50 mV; linear over ±85 mT, i.e. 2.5 ± 2.125 V: the span is that linear range.
   {
     key: 'DRV5055A3',
     name: 'TI DRV5055A3',
@@ -111,8 +115,8 @@ export const SENSORS: readonly Sensor[] = [
     q: 2500,
     qMin: 2450,
     qMax: 2550,
-    outMin: 200,
-    outMax: 4800,
+    outMin: 375,
+    outMax: 4625,
     unipolar: false,
     price: 0.9,
   },

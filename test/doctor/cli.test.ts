@@ -47,6 +47,10 @@ describe('crownhead doctor (command line)', () => {
       [['doctor', '--squares', 'x'], /--squares: "x" is not a square/],
       [['doctor', '--board', 'tape:9'], /--board: unknown board "tape:9"/],
       [['doctor', '--step-timeout', 'soon', '--board', 'sim'], /--step-timeout: "soon" is not a duration/],
+      [['doctor', '--coins', '1'], /--coins must be between 2 and 48, not 1/],
+      [['doctor', '--coins', 'all'], /--coins must be a whole number, not "all"/],
+      [['doctor', '--coins', '24', '--live'], /--coins and --live/],
+      [['doctor', '--sensor', 'A1302'], /--sensor: unknown sensor "A1302" \(SS49E, DRV5055A3 or auto\)/],
     ] as const) {
       const c = capture();
       expect(await main([...argv], c.io)).toBe(2);
@@ -73,8 +77,9 @@ describe('crownhead doctor (command line)', () => {
     expect(help).toMatch(/^usage: crownhead doctor /);
     for (const flag of DOCTOR_FLAGS) expect(help, flag).toMatch(new RegExp(`^\\s+(-h, )?${flag}\\b`, 'm'));
     expect(help).toMatch(/^Steps/m);
-    for (const n of [1, 2, 3, 4, 5]) expect(help).toMatch(new RegExp(`^  ${n}\\. `, 'm'));
-    expect(help).toMatch(/^Example:\n  npx crownhead doctor --squares/m);
+    for (const n of [1, 2, 3, 4, 5, 6]) expect(help).toMatch(new RegExp(`^  ${n}\\. `, 'm'));
+    expect(help).toMatch(/^Examples:\n  npx crownhead doctor --squares/m);
+    expect(help).toMatch(/^  npx crownhead doctor --live/m);
     expect(help).toMatch(/Exit status: 0 .*1 .*2/s);
     expect(help).toContain('Warm up 10 minutes before calibrating');
     expect(await main(['doctor', '-h'], capture().io)).toBe(0);

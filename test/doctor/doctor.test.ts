@@ -16,13 +16,22 @@ const SQUARES = [1, 2, 3, 5, 9, 12, 17, 24, 32];
 /** the squares tried when the wiring faults' partners (7 for 5, 11 before 12) are to be tried too */
 const WIRING_SQUARES = [1, 2, 3, 5, 7, 9, 11, 12, 17, 24, 32];
 
-async function onHall(faults?: HallFaults, seed = 1, parts: 'typical' | 'datasheet' = 'typical', squares = SQUARES, magnet?: string) {
-  const board = new HallBoard({ seed, parts, faults, magnet });
+async function onHall(
+  faults?: HallFaults,
+  seed = 1,
+  parts: 'typical' | 'datasheet' = 'typical',
+  squares = SQUARES,
+  magnet?: string,
+  coinSet?: number[],
+  coins?: number,
+) {
+  const board = new HallBoard({ seed, parts, faults, magnet, coinSet });
   const said: string[] = [];
   const run = await runDoctor({
     source: board,
     hand: board,
     squares,
+    coins,
     stepTimeoutMs: 5000,
     say: (l) => said.push(l),
     advance: (ms) => board.advance(ms),
@@ -188,4 +197,94 @@ describe('crownhead doctor: the bring-up check', () => {
     expect(good.verdict.magnet?.kingMargin).toBeLessThanOrEqual(50);
     expect(codes(good)).toEqual([]);
   });
+
+  it('checks every coin of the set on one square: names a weak, a reversed and an unmagnetised coin by number', async () => {
+    const set = Array<number>(24).fill(1);
+    [set[6], set[11], set[18]] = [0.6, -1, 0];
+    for (const seed of [1, 2]) {
+      const r = await onHall(undefined, seed, 'typical', [1, 2, 9], undefined, set, 24);
+      expect(codes(r), `seed ${seed}`).toEqual(['weak-coin', 'reversed-coin', 'unmagnetised-coin']);
+      const by = (code: string) => r.verdict.findings.find((f) => f.code === code)!.message;
+      expect(by('weak-coin')).toMatch(
+        /^Coin 7 of 24 reads (3\d|4\d) % below the others \(\d+ counts against a median of \d+ on 1\): its magnet is weak or glued proud/,
+      );
+      expect(by('reversed-coin')).toMatch(
+        /^Coin 12 of 24 reads below empty \(-\d+ counts on 1\) where the others read above: its magnet is glued the other way up/,
+      );
+      expect(by('unmagnetised-coin')).toMatch(/^Coin 19 of 24 moved nothing on 1 \(the others \d+ counts\): no magnet/);
+      expect(r.said).toContain('Put coin 1 of 24 on 1, magnet side down, in the middle of the square.');
+      expect(r.said).toContain('Coin 19 moved nothing on 1: lift it, set it apart, and go on.');
+      expect(r.said).toContain('Lift coin 24 off 1 and set it apart from the coins still to check.');
+      expect(r.observations.coins?.readings).toHaveLength(24);
+      expect(r.verdict.squares.find((q) => q.square === 1)?.status).toBe('ok'); // the coin's fault, not the square's
+    }
+  });
+
+  it('passes a good set of 36 coins (off-centre as a hand puts them, ±8 % strong) on the simulated board and the emulator model', async () => {
+    for (const seed of [1, 2, 3]) {
+      const r = await onHall(undefined, seed, 'typical', [1, 2, 9], undefined, undefined, 36);
+      expect(codes(r), `seed ${seed}`).toEqual([]);
+      expect(r.observations.coins?.readings.every((x) => x !== null && x > 100)).toBe(true);
+      const sim = new SimBoard({ clock: 'manual', seed, coinSet: seed === 3 ? [1, 1, 0.55] : undefined });
+      await sim.open();
+      const s = await runDoctor({ source: sim, hand: sim, squares: [1, 9], coins: 36, say: () => {}, advance: (ms) => sim.advance(ms) });
+      await sim.close();
+      expect(codes(s), `sim seed ${seed}`).toEqual(seed === 3 ? ['weak-coin'] : []);
+      if (seed === 3) expect(s.verdict.findings.find((f) => f.code === 'weak-coin')?.message).toMatch(/^Coin 3 of 36 reads/);
+    }
+  });
 });
+
+describe('crownhead doctor: the sensor fitted', () => {
+  it('tells a DRV5055A3 board from the readings, judges it against its own limits, and passes it clean', async () => {
+    for (const seed of [1, 2]) {
+      const r = await onHallWith({ seed, sensor: 'DRV5055A3' });
+      expect(codes(r), `seed ${seed}`).toEqual([]);
+      expect(r.verdict.sensor).toEqual({ key: 'DRV5055A3', detected: true });
+      expect(r.verdict.findings.find((f) => f.code === 'sensor-detected')?.message).toMatch(/^The readings fit a TI DRV5055A3/);
+      expect(r.verdict.magnet?.fits).toContain('12x1');
+      // a coin moves it about 1.8 × as far as an SS49E: the magnets are not called weak, and read as 12 × 1 mm N35
+      expect(r.verdict.magnet?.strength).toBeGreaterThan(0.85);
+      expect(r.verdict.squares.find((q) => q.square === 1)!.gain).toBeGreaterThan(230);
+      // an SS49E board is not taken for one
+      const ss = await onHallWith({ seed });
+      expect(ss.verdict.sensor).toEqual({ key: 'SS49E', detected: true });
+    }
+    // said on the command line: judged as given (an SS49E named on a DRV5055A3 board finds its coins strong, nothing wrong)
+    const given = await onHallWith({ seed: 1, sensor: 'DRV5055A3' }, 'DRV5055A3');
+    expect(given.verdict.sensor).toEqual({ key: 'DRV5055A3', detected: false });
+    expect(codes(given)).toEqual([]);
+  });
+
+  it("uses the SS49E's guaranteed 4.0 V ceiling: a worst-case part clipping a king is a note, a man at the ceiling a warning", async () => {
+    // every part at the datasheet's high corner (2.75 V, 1.75 mV/G): a 12 × 1 mm N35 king would reach 4.13 V
+    const r = await onHallWith({ seed: 1, parts: 'datasheet', highCorner: true });
+    expect(codes(r)).toEqual([]);
+    const note = r.verdict.findings.find((f) => f.code === 'king-clips')!;
+    expect(note.message).toMatch(
+      /^The king on 1 reached the SS49E's guaranteed output ceiling \(4\.0 V, 819 counts\): its reading is clipped, still \d+ counts above the man/,
+    );
+    expect(r.verdict.magnet?.fits).toContain('12x1');
+    // 10 × 2 mm N52 magnets drive a man to the ceiling: the warning
+    const strong = await onHallWith({ seed: 1, parts: 'datasheet', highCorner: true, magnet: '10x2-N52' });
+    expect(codes(strong)).toContain('saturates');
+    expect(strong.verdict.findings.find((f) => f.code === 'saturates')?.message).toMatch(/guaranteed output range \(0\.9–4\.0 V\)/);
+  });
+});
+
+async function onHallWith(
+  m: { seed: number; sensor?: string; parts?: 'typical' | 'datasheet'; highCorner?: boolean; magnet?: string },
+  given?: 'SS49E' | 'DRV5055A3',
+) {
+  const board = new HallBoard({ seed: m.seed, parts: m.parts ?? 'typical', sensor: m.sensor, magnet: m.magnet });
+  if (m.highCorner) for (let i = 0; i < 32; i++) [board.model.sensitivity[i], board.model.quiescent[i]] = [1.75, 2750];
+  return runDoctor({
+    source: board,
+    hand: board,
+    squares: SQUARES,
+    stepTimeoutMs: 5000,
+    sensor: given,
+    say: () => {},
+    advance: (ms) => board.advance(ms),
+  });
+}

@@ -2,7 +2,8 @@
 // driver on the emulator's pseudo-terminal: a good board, and boards built
 // with a dead sensor, two select lines swapped, a sensor mounted the wrong way
 // round, weak magnets, two output wires crossed, an output wire open, a
-// settling ghost, and 8 × 1.5 mm magnets (a knocked king reads below a man).
+// settling ghost, and 8 × 1.5 mm magnets (a knocked king reads below a man);
+// and the coin check naming a weak, a reversed and an unmagnetised coin.
 // Each must be named; the good one must pass clean.
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -18,12 +19,12 @@ beforeAll(() => {
   expect(existsSync(EMULATOR_BIN) && existsSync(FIRMWARE_ELF)).toBe(true);
 }, 310_000);
 
-async function doctor(faults?: HallFaults, squares = [1, 2, 5, 9, 17], magnet?: string) {
-  const src = new EmulatorBoardSource({ model: { seed: 5, faults, magnet } });
+async function doctor(faults?: HallFaults, squares = [1, 2, 5, 9, 17], magnet?: string, coinSet?: number[]) {
+  const src = new EmulatorBoardSource({ model: { seed: 5, faults, magnet, coinSet } });
   await src.open();
   try {
     const said: string[] = [];
-    const r = await runDoctor({ source: src, hand: src, squares, stepTimeoutMs: 4000, say: (l) => said.push(l) });
+    const r = await runDoctor({ source: src, hand: src, squares, stepTimeoutMs: 4000, coins: coinSet?.length, say: (l) => said.push(l) });
     return { ...r, said, codes: r.verdict.findings.filter((f) => f.severity !== 'note').map((f) => f.code) };
   } finally {
     await src.close();
@@ -76,4 +77,12 @@ describe('crownhead doctor on the emulated firmware', () => {
       /^A king knocked 3 mm off-centre would read \d+ counts below a centred man/,
     );
   }, 120_000);
+
+  it('checks each coin of a set: a weak, a reversed and an unmagnetised coin named by number', async () => {
+    const r = await doctor(undefined, [1, 2], undefined, [1, 1, 0.6, 1, -1, 1, 0, 1]);
+    expect(r.codes).toEqual(['weak-coin', 'reversed-coin', 'unmagnetised-coin']);
+    expect(r.verdict.findings.find((f) => f.code === 'weak-coin')?.message).toMatch(/^Coin 3 of 8 reads (3\d|4\d) % below the others/);
+    expect(r.verdict.findings.find((f) => f.code === 'reversed-coin')?.message).toMatch(/^Coin 5 of 8 reads below empty/);
+    expect(r.verdict.findings.find((f) => f.code === 'unmagnetised-coin')?.message).toMatch(/^Coin 7 of 8 moved nothing on 1/);
+  }, 180_000);
 });

@@ -36,6 +36,9 @@ export class HallBoard {
   place(square: number): void {
     this.model.place(square);
   }
+  placeCoin(square: number, coin: number): void {
+    this.model.placeCoin(square, coin);
+  }
   lift(square: number, coins?: number): void {
     this.model.lift(square, coins);
   }

@@ -89,12 +89,12 @@ describe('firmware on the emulated board', () => {
     expect(s.scans).toBeGreaterThan(0);
   });
 
-  it('LEVELS sets every sensor output (the host model), clipped to the SS49E span 0.9–4.2 V; LEVELS OFF goes back', async () => {
-    const mv = Array.from({ length: 32 }, (_, i) => (i === 0 ? 4900 : i === 1 ? 100 : 1000 + 100 * i));
+  it("LEVELS sets every sensor output (the host model, already clipped to its sensor's span), only kept inside 0–5 V; LEVELS OFF goes back", async () => {
+    const mv = Array.from({ length: 32 }, (_, i) => (i === 0 ? 4600 : i === 1 ? 400 : 1000 + 100 * i));
     expect(await board.control(`LEVELS ${mv.join(' ')}`)).toBe('OK');
     const f = await board.frameAfter(5);
-    expect(Math.abs(f.values[0] - (4200 * 1024) / 5000)).toBeLessThanOrEqual(2); // clipped high: ≈ 860
-    expect(Math.abs(f.values[1] - (900 * 1024) / 5000)).toBeLessThanOrEqual(2); // clipped low: 184
+    expect(Math.abs(f.values[0] - (4600 * 1024) / 5000)).toBeLessThanOrEqual(2); // a DRV5055A3's king: 942
+    expect(Math.abs(f.values[1] - (400 * 1024) / 5000)).toBeLessThanOrEqual(2); // 82
     for (let i = 2; i < 32; i++) expect(Math.abs(f.values[i] - (mv[i] * 1024) / 5000), `square ${i + 1}`).toBeLessThanOrEqual(2);
     expect(await board.control('LEVELS OFF')).toBe('OK');
     const g = await board.frameAfter(5);

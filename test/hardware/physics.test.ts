@@ -98,8 +98,14 @@ describe('the chosen design separates what must be told apart', () => {
     expect(P.rise(sn, old.kingOff)).toBeLessThan(P.rise(sn, old.man));
   });
 
-  it('a worst-case SS49E keeps a king inside its output span at the design height', () => {
-    expect(P.worstPartMv(sn, f.king)).toBeLessThanOrEqual(sn.outMax);
+  it('a worst-case SS49E tells a king from a man under its guaranteed 4.0 V ceiling at the design height', () => {
+    expect(sn.outMax).toBe(4000);
+    // a centred king passes the ceiling on that part (4.13 V) and clips there, still 65 counts above its man…
+    expect(P.worstPartMv(sn, f.king)).toBeGreaterThan(sn.outMax);
+    expect((sn.outMax - P.worstPartMv(sn, f.man)) / ((1000 * 5) / 1024)).toBeGreaterThan(60);
+    // …and a king knocked 3 mm off-centre stays under it
+    expect(P.worstPartMv(sn, f.kingOff)).toBeLessThanOrEqual(sn.outMax);
+    expect(P.worstPartKingOk(sn, f)).toBe(true);
   });
 
   it('an upside-down coin reads more than half a one-coin step below empty, centred and 3 mm off', () => {
@@ -119,7 +125,8 @@ describe('the chosen design separates what must be told apart', () => {
     const [lo, hi] = P.tileRange();
     expect(lo).toBeLessThanOrEqual(P.GEOMETRY.tile);
     expect(hi).toBeGreaterThanOrEqual(P.GEOMETRY.tile);
-    expect(P.tileTable()).toMatch(/\*\*2\.5 mm[^\n]*\| fine \|/);
+    expect(P.tileTable()).toMatch(/\*\*2\.5 mm[^\n]*\| fine \(a worst-case part clips a centred king, still clear of a man\) \|/);
+    expect(P.tileTable()).toMatch(/\| 3 mm [^\n]*\| fine \|/);
   });
 });
 
@@ -190,6 +197,9 @@ describe('bill of materials', () => {
     expect(parseInt(f.emptyLowHex, 16)).toBe(Number(f.emptyLow));
     expect(parseInt(f.emptyHighHex, 16)).toBe(Number(f.emptyHigh));
     expect(readme).toMatch(/96 hex digits: 32 groups of 3, square 1 first/);
+    // the decimal live grid first, the hex as the fallback
+    expect(readme).toMatch(/6\. \*\*Check before the tiles go on\.\*\* [^]*`npx crownhead doctor --live`[^]*\*Without Crownhead\*/);
+    expect(Number(f.manDec) - Number(f.emptyDec)).toBe(Number(f.manRiseDec));
     expect(readme).not.toMatch(/every square ≈ 460–565/);
   });
 
@@ -228,7 +238,7 @@ describe('the polarity-coded board (Black S down, White N down)', () => {
     const r = P.polarityRange();
     expect(r.low).toBeLessThan(r.outMin); // clipped…
     expect((r.outMin - r.low) / ((1000 * 5) / 1024)).toBeLessThan(10); // …by under 10 counts
-    expect(r.high).toBeLessThan(r.outMax);
+    expect((r.high - r.outMax) / ((1000 * 5) / 1024)).toBeLessThan(30); // a Black king clips at 4.0 V by under 30 counts
   });
 
   it('crosstalk between neighbours of opposite colours stays a few counts', () => {

@@ -29,6 +29,11 @@ describe('magnets as a parameter of the sensor models', () => {
       const empty = model.millivolts(1);
       model.place(1, 0);
       const one = model.millivolts(1) - empty;
+      if (empty + one >= model.span[1]) {
+        // the strongest magnet drives even a man to the SS49E's guaranteed 4.0 V ceiling on a 2.5 mm tile (the build guide: thicker tile)
+        expect(key).toBe('10x2-N52');
+        continue;
+      }
       model.flip(1);
       const flipped = model.millivolts(1) - empty;
       expect(-flipped / one, key).toBeCloseTo(want, 1);

@@ -35,6 +35,13 @@ export interface SimBoardOptions {
   physics?: Partial<Omit<PhysicsOptions, 'seed'>>;
   /** line faults, probabilities per line: dropped, or one byte corrupted (exercise gaps and error counts) */
   faults?: { drop?: number; corrupt?: number };
+  /**
+   * The set's coins by number, coin 1 first, as their magnets' strength
+   * relative to the nominal coin (1 good, 0.6 weak, −1 glued the other way
+   * up, 0 no magnet): `placeCoin(square, k)` puts coin k down (the doctor's
+   * coin check). A coin not listed is drawn as any coin is.
+   */
+  coinSet?: readonly number[];
 }
 
 /** What an interactive view (the web page) shows of the simulated board. */
@@ -63,7 +70,8 @@ export class SimBoard extends SourceBase implements BoardHand {
   readonly commands: SimCommandRecord[] = [];
   buzzer: BuzzPattern = 'OFF';
   led: LedState = 0;
-  private readonly opts: Required<Omit<SimBoardOptions, 'physics' | 'faults' | 'now'>>;
+  private readonly opts: Required<Omit<SimBoardOptions, 'physics' | 'faults' | 'now' | 'coinSet'>>;
+  private readonly coinSet: readonly number[];
   private readonly realNow: TimeSource;
   private readonly faultRng: Rng;
   private readonly faults: { drop: number; corrupt: number };
@@ -95,6 +103,7 @@ export class SimBoard extends SourceBase implements BoardHand {
       startPosition: options.startPosition ?? false,
     };
     this.rate = this.opts.rate;
+    this.coinSet = options.coinSet ?? [];
     this.physics = new BoardPhysics({ ...options.physics, seed: this.opts.seed });
     this.faultRng = mulberry32(this.opts.seed ^ 0x27d4eb2f);
     this.faults = { drop: options.faults?.drop ?? 0, corrupt: options.faults?.corrupt ?? 0 };
@@ -181,6 +190,11 @@ export class SimBoard extends SourceBase implements BoardHand {
     const n = this.physics.coins(square);
     if (n >= 2) throw new RangeError(`square ${square} already holds 2 coins (a king)`);
     this.setCoins(square, n + 1, how);
+  }
+  /** Coin `coin` of the set (numbered from 1; see coinSet) on a square, off-centre as a hand puts it. */
+  placeCoin(square: number, coin: number): void {
+    if (!Number.isInteger(coin) || coin < 1) throw new RangeError(`no coin ${coin} (coins are numbered from 1)`);
+    this.place(square, { strength: this.coinSet[coin - 1] });
   }
   lift(square: number, coins?: number): void {
     const n = this.physics.coins(square);

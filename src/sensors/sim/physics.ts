@@ -141,6 +141,8 @@ export interface Placement {
    * taken off the board, otherwise Black's
    */
   color?: CoinColor;
+  /** its magnet's strength relative to the nominal coin (negative: glued the other way up; 0: none); drawn from magnetSpread if not given */
+  strength?: number;
 }
 
 interface Square {
@@ -253,7 +255,7 @@ export class BoardPhysics {
     while (s.coins.length < coins) {
       const color = how.color ?? s.coins.at(-1)?.color ?? this.holding ?? this.inHand.pop() ?? 'black';
       s.coins.push({
-        strength: uniform(this.coinRng, 1 - o.magnetSpread, 1 + o.magnetSpread),
+        strength: how.strength ?? uniform(this.coinRng, 1 - o.magnetSpread, 1 + o.magnetSpread),
         offMm: how.offMm ?? this.dropMm(),
         upsideDown: how.upsideDown ?? false,
         color,
