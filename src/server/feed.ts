@@ -68,9 +68,12 @@ export class SpectatorFeed {
     }
   }
 
-  /** Follows a room's game (each room of the list at the start; a board added later when it joins the list). */
-  watchRoom(room: Room): void {
+  /** Follows a room's game (each room of the list at the start; a board added later when it joins the list: shown and broadcast at once). */
+  watchRoom(room: Room, joined = false): void {
     this.offs.push(room.session.on((e) => this.changed(room, e)));
+    if (!joined) return;
+    this.touch();
+    this.summarise(room);
   }
 
   /** Every board at a glance, by number. */
@@ -142,6 +145,11 @@ export class SpectatorFeed {
   private changed(room: Room, e: SessionEvent): void {
     if (RECORD_EVENTS.has(e.type)) this.touch();
     if (e.type === 'clock' && !this.clockTurned(room, e.clock)) return;
+    this.summarise(room);
+  }
+
+  /** The board's summary to every spectator, once per `summaryMs` at most. */
+  private summarise(room: Room): void {
     if (this.watchers.size === 0 || this.pending.has(room)) return;
     const timer = setTimeout(() => {
       this.pending.delete(room);
