@@ -1,5 +1,7 @@
-// The club pages' routes: GET /watch, the spectators' page (public, read-only:
-// the page itself carries no token and asks for none), and GET /arbiter, the
+// The club pages' routes: GET /watch, the spectators' page (read-only: the
+// page carries on only the token of its own address, the watch token a
+// spectator on another device is given — /watch?token=CONTROL is sent on to
+// /watch?token=WATCH, so no spectators' page holds the control token), and GET /arbiter, the
 // arbiter's grid, served only to a requester with control rights (the control
 // token in ?token=, a Bearer header or the page's cookie; this machine's own
 // pages unless the service requires a token). Without rights /arbiter answers
@@ -38,6 +40,11 @@ export function arbiterRefusalHtml(reason: string): string {
 export function clubPageRoutes(app: express.Express, page: Page, access: Access): void {
   app.get(['/watch', '/watch/', '/arbiter', '/arbiter/'], (req, res, next) => {
     const mode = req.path.startsWith('/arbiter') ? 'arbiter' : 'watch';
+    const token = req.query.token;
+    if (mode === 'watch' && typeof token === 'string' && access.readToken && access.tokenMatches(token)) {
+      res.setHeader('Cache-Control', 'no-store');
+      return void res.redirect(302, `/watch?token=${encodeURIComponent(access.readToken)}`);
+    }
     if (mode === 'arbiter') {
       const who = requesterOf(req);
       if (!access.canControl(who)) {
@@ -52,7 +59,7 @@ export function clubPageRoutes(app: express.Express, page: Page, access: Access)
     }
     const asset = page.assets.get(`/${mode}`);
     if (!asset) return next();
-    // The arbiter's page is personal (its address may carry the token): never kept by a shared cache.
-    sendAsset(req, res, asset, mode === 'arbiter' ? 'no-store' : undefined);
+    // The arbiter's page is personal (its address may carry the token), as is a page opened with one: never kept by a shared cache.
+    sendAsset(req, res, asset, mode === 'arbiter' || token !== undefined ? 'no-store' : undefined);
   });
 }

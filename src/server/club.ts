@@ -5,11 +5,14 @@
 // board's app under /boards/ID/ (club-routes.ts) and socket /boards/ID/ws, the
 // arbiter's and the spectators' pages (club-pages.ts: /arbiter, /watch); and
 // with --board auto a scanner (scanner.ts) that adds boards plugged in later.
-// One board found is not a club: the service runs it as a single board.
+// One board found is not a club: the service runs it as a single board. A club
+// that is always one (the hub) may start with no board at all: its pages are
+// up at once, `/` sends to /watch, and boards join as they come (each with the
+// number it is given, a hub's kept across restarts).
 
 import { stationsRoutes, type StationsApi } from './stations-routes.ts';
 import { join } from 'node:path';
-import type express from 'express';
+import express from 'express';
 import type { Logger } from 'pino';
 import { createApp } from './http.ts';
 import type { Access } from './access.ts';
@@ -25,6 +28,10 @@ import type { WsRoom, WsRooms } from './ws.ts';
 import { openBoardSources, type OpenedSource, type SerialTuning } from '../sensors/open.ts';
 import type { SerialBinding } from '../sensors/line-port.ts';
 import type { BoardSource } from '../sensors/source.ts';
+import { CrownheadError } from '../common/errors.ts';
+import { apiError } from './api-error.ts';
+import { securityHeaders } from './http.ts';
+import { pageRoutes } from './page.ts';
 
 /**
  * Club mode: several boards in one service. Each board is opened first (its id
@@ -45,7 +52,7 @@ export interface ClubOptions {
   feed?: FeedOptions & ClubRoutesOptions;
   /** with auto: how often the free ports are tried for boards plugged in later (default 5 s; 0: never) */
   scanMs?: number;
-  /** club mode even with one board (the hub: stations join later, src/stations/hub.ts) */
+  /** club mode even with one board, or none yet (the hub: stations join later, src/stations/hub.ts) */
   always?: boolean;
   /** the hub's stations: listed and forgotten on the API (stations-routes.ts) */
   stations?: StationsApi;
@@ -59,9 +66,35 @@ function specsOf(club: ClubOptions): string[] {
   return club.specs ?? (club.simBoards || club.sources?.length ? [] : ['auto']);
 }
 
-/** Opens the boards of a club, in order: the specs, the simulated boards, then the sources given. */
+/** Opens the boards of a club, in order: the specs, the simulated boards, then the sources given (none at all: a club that is always one starts empty). */
 export function openClubBoards(club: ClubOptions): Promise<OpenedSource[]> {
-  return openBoardSources(specsOf(club), { simBoards: club.simBoards, sources: club.sources, binding: club.binding, serial: club.serial });
+  const specs = specsOf(club);
+  if (club.always && !specs.length && !club.simBoards && !club.sources?.length) return Promise.resolve([]);
+  return openBoardSources(specs, { simBoards: club.simBoards, sources: club.sources, binding: club.binding, serial: club.serial });
+}
+
+/** A club asked for its first board before any has joined (the hub before its first station pairs). */
+export class NoBoardYet extends CrownheadError<'no-board'> {
+  override readonly name = 'NoBoardYet';
+  constructor() {
+    super('no-board', 'no board has joined yet: boards join as their stations pair (GET /api/boards lists them)');
+  }
+}
+
+/** What a club with no board yet answers where the first board's app would: the page's files, `/` sent on to /watch, else 404 no-board. */
+function noBoardApp(page: Page | null): express.Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.use(securityHeaders);
+  app.get(['/', '/index.html'], (req, res) => {
+    const q = req.originalUrl.indexOf('?');
+    res.setHeader('Cache-Control', 'no-store');
+    res.redirect(302, `/watch${q >= 0 ? req.originalUrl.slice(q) : ''}`);
+  });
+  if (page) pageRoutes(app, page);
+  app.use((_req, res) => apiError(res, 404, 'no-board', new NoBoardYet().message));
+  return app;
 }
 
 /** A board's room in a club: its own folder by id, its number as the Board tag, its id on every log line. */
@@ -110,6 +143,17 @@ export class Club {
     clubRoutes(app, { feed: this.feed, access: this.access, boardApps: this.boardApps, roundText }, this.opts.feed);
   }
 
+  /** Where the first board's URLs (/, /api/…, /ws) lead: its app once it has joined, until then the club's empty answer. */
+  firstApp(): express.RequestHandler {
+    let empty: express.Express | null = null;
+    return (req, res, next) => {
+      const first = this.rooms[0]?.board;
+      const app = first ? this.boardApps.get(first.identity.id) : undefined;
+      if (app) return app(req, res, next);
+      (empty ??= noBoardApp(this.page))(req, res, next);
+    };
+  }
+
   /** The gateway's view of the rooms: /ws the first board, /boards/ID/ws each board, /watch/ws the spectators. */
   wsRooms(): WsRooms {
     return {
@@ -150,15 +194,17 @@ export class Club {
     });
   }
 
-  /** A board joins the club once it is running (plugged in later, or a station that appeared): a new number, its own folder. */
-  async join(board: OpenedSource): Promise<Room> {
+  /** A board joins the club once it is running (plugged in later, or a station that appeared): its own folder, the number given (else the next free). */
+  async join(board: OpenedSource, number?: number): Promise<Room> {
     if (!this.joining) throw new Error('the club is not serving yet');
     const { base, deps, url } = this.joining;
-    const room = await clubRoom(base, board, Math.max(0, ...this.rooms.map((r) => r.number)) + 1, deps);
+    const taken = (n: number) => this.rooms.some((r) => r.number === n);
+    const n = number !== undefined && !taken(number) ? number : Math.max(0, ...this.rooms.map((r) => r.number)) + 1;
+    const room = await clubRoom(base, board, n, deps);
     room.store.lockServing(url);
     this.rooms.push(room);
     this.wire(room);
-    this.feed.watchRoom(room);
+    this.feed.watchRoom(room, true);
     this.director.watchRoom(room);
     return room;
   }

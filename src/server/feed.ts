@@ -1,6 +1,6 @@
 // The spectators' side of club mode: every board's game as one live PDN
 // (GET /broadcast.pdn: ETag, and long polling with If-None-Match, as lichess
-// relays follow a broadcast) and the spectators' socket (/watch/ws: every
+// relays follow a broadcast; the games as broadcast-pdn.ts lists them) and the spectators' socket (/watch/ws: every
 // board's summary on connect, then each board as it changes, at most one
 // message per board per `summaryMs`). Spectators cost the boards nothing but
 // one serialisation per change: a page that stops reading is dropped once its
@@ -12,6 +12,7 @@ import type { SessionEvent } from '../game/index.ts';
 import type { BoardSummary, ClockState, WatchMessage } from '../protocol/v1.ts';
 import { RECORD_EVENTS, type Room } from './room.ts';
 import { parseClientMessage } from './messages.ts';
+import { broadcastPdn } from './broadcast-pdn.ts';
 
 export interface FeedOptions {
   /** least time between two summaries of one board (default 50 ms) */
@@ -68,9 +69,12 @@ export class SpectatorFeed {
     }
   }
 
-  /** Follows a room's game (each room of the list at the start; a board added later when it joins the list). */
-  watchRoom(room: Room): void {
+  /** Follows a room's game (each room of the list at the start; a board added later when it joins the list: shown and broadcast at once). */
+  watchRoom(room: Room, joined = false): void {
     this.offs.push(room.session.on((e) => this.changed(room, e)));
+    if (!joined) return;
+    this.touch();
+    this.summarise(room);
   }
 
   /** Every board at a glance, by number. */
@@ -83,12 +87,9 @@ export class SpectatorFeed {
     return `"b${this.epoch}-${this.version}"`;
   }
 
-  /** Every board's game as one PDN, by board number (each game keeps its own tags, Board among them). */
+  /** Every board's game as one PDN, by board number (each game keeps its own tags, Board among them; a hub's as club mode's: broadcast-pdn.ts). */
   pdn(): string {
-    if (this.pdnCache?.version !== this.version) {
-      const rooms = [...this.rooms].sort((a, b) => a.number - b.number);
-      this.pdnCache = { version: this.version, text: rooms.map((r) => r.session.pdn()).join('\n') };
-    }
+    if (this.pdnCache?.version !== this.version) this.pdnCache = { version: this.version, text: broadcastPdn(this.rooms) };
     return this.pdnCache.text;
   }
 
@@ -142,6 +143,11 @@ export class SpectatorFeed {
   private changed(room: Room, e: SessionEvent): void {
     if (RECORD_EVENTS.has(e.type)) this.touch();
     if (e.type === 'clock' && !this.clockTurned(room, e.clock)) return;
+    this.summarise(room);
+  }
+
+  /** The board's summary to every spectator, once per `summaryMs` at most. */
+  private summarise(room: Room): void {
     if (this.watchers.size === 0 || this.pending.has(room)) return;
     const timer = setTimeout(() => {
       this.pending.delete(room);

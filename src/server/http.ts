@@ -31,7 +31,7 @@ const CSP = [
   "frame-ancestors 'none'",
 ].join('; ');
 
-function securityHeaders(_req: Request, res: Response, next: NextFunction): void {
+export function securityHeaders(_req: Request, res: Response, next: NextFunction): void {
   res.setHeader('Content-Security-Policy', CSP);
   res.setHeader('X-Content-Type-Options', 'nosniff');
   res.setHeader('X-Frame-Options', 'DENY');

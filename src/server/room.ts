@@ -390,6 +390,11 @@ export class Room {
     return { ...boardSummary(meta, this.session.snapshot()), ...this.remoteState };
   }
 
+  /** The tags the service gives this board's games (club mode: its Board number, the service's Event, Round…); a station's own games may lack them. */
+  get serviceTags(): Readonly<Record<string, string>> {
+    return this.opts.game?.tags ?? {};
+  }
+
   /** its number in the room (the Board tag in club mode) */
   get number(): number {
     return this.opts.number ?? 1;

@@ -21,12 +21,12 @@ import { Access, isLoopbackBind, type AccessOptions } from './access.ts';
 import { EngineJobs, type EngineSeat } from '../engine/jobs.ts';
 import { createApp } from './http.ts';
 import { closeServer, connectionCount, createHttpServer, listen, type HttpTimeouts } from './listener.ts';
-import { loadPage } from './page.ts';
+import { loadPage, type Page } from './page.ts';
 import { Room, type BoardOptions, type GameSettings, type RoomDeps, type StorageOptions } from './room.ts';
 import { WsGateway, type WsOptions, type WsRoom, type WsRooms } from './ws.ts';
 import type { SpectatorFeed } from './feed.ts';
 import type { Director } from './director.ts';
-import { Club, clubRoom, openClubBoards, type ClubOptions, type RoomBase } from './club.ts';
+import { Club, NoBoardYet, clubRoom, openClubBoards, type ClubOptions, type RoomBase } from './club.ts';
 import { gameIds } from '../game/ids.ts';
 import type { OpenedSource } from '../sensors/open.ts';
 import express from 'express';
@@ -91,8 +91,8 @@ export interface Service {
   feed: SpectatorFeed | null;
   /** the tournament director (club mode) */
   director: Director | null;
-  /** club mode: a board joins once the service runs (a station that appeared); its room is returned */
-  join: ((board: OpenedSource) => Promise<Room>) | null;
+  /** club mode: a board joins once the service runs (a station that appeared), with its number if it has one (else the next); its room is returned */
+  join: ((board: OpenedSource, number?: number) => Promise<Room>) | null;
   logger: Logger;
   /** the board in words, and why the simulated board is used if a real one was not found */
   board: { description: string; fallback: string | null; identity: BoardIdentity };
@@ -154,15 +154,45 @@ async function openRooms(opts: ServiceOptions, deps: RoomDeps): Promise<Room[]> 
   return rooms;
 }
 
-/** The HTTP app: a club's routes (the board list, each board under /boards/ID/, the broadcast, the tournament) in front of the first board's. */
-function serviceApp(first: express.Express, club: Club | null): express.Express {
-  if (!club) return first;
+/** The HTTP app: a club's routes (the board list, each board under /boards/ID/, the broadcast, the tournament) in front of the first board's (none yet: the club's empty answer). */
+function serviceApp(room: Room, access: Access, page: Page, club: Club | null): express.Express {
+  if (!club) return createApp(room.context(access), page);
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
   club.routes(app);
-  app.use(first);
+  app.use(club.firstApp());
   return app;
+}
+
+/** The service's handle: the first board's session, source, store and board are read when asked (a club's first board may join later). */
+function serviceHandle(
+  fixed: Pick<Service, 'url' | 'port' | 'host' | 'token' | 'readToken' | 'rooms' | 'feed' | 'director' | 'join' | 'logger'>,
+  rest: Pick<Service, 'clients' | 'heartbeat' | 'connections' | 'close'>,
+): Service {
+  const first = (): Room => {
+    const r = fixed.rooms[0];
+    if (!r?.board) throw new NoBoardYet();
+    return r;
+  };
+  return {
+    ...fixed,
+    ...rest,
+    get session() {
+      return first().session;
+    },
+    get source() {
+      return first().board!.source;
+    },
+    get store() {
+      return first().store;
+    },
+    get board() {
+      const b = first().board!;
+      return { description: b.description, fallback: b.fallback, identity: b.identity };
+    },
+    storage: () => first().store.health(),
+  };
 }
 
 /** A single board's socket: /ws. */
@@ -189,7 +219,6 @@ export async function startService(opts: ServiceOptions): Promise<Service> {
     await engine.close();
     throw e;
   });
-  const room = rooms[0]!;
   const club = rooms.length > 1 || opts.club?.always ? new Club(rooms, access, logger, opts.storage.gamesDir, opts.club) : null;
   let server: Server | null = null;
   let gateway: WsGateway | null = null;
@@ -205,9 +234,9 @@ export async function startService(opts: ServiceOptions): Promise<Service> {
     const page = await loadPage(logger);
     if (!page.ok) logger.error(`the web page is not available: ${page.message}`);
     club?.setPage(page);
-    const srv = (server = createHttpServer(serviceApp(createApp(room.context(access), page), club), http.timeouts ?? {}));
+    const srv = (server = createHttpServer(serviceApp(rooms[0]!, access, page, club), http.timeouts ?? {}));
     await listen(srv, host, http.port ?? 8080, logger);
-    const gw = (gateway = new WsGateway(srv, club ? club.wsRooms() : singleRoom(room, access, logger), http.ws));
+    const gw = (gateway = new WsGateway(srv, club ? club.wsRooms() : singleRoom(rooms[0]!, access, logger), http.ws));
     const port = (srv.address() as AddressInfo).port;
     const url = pageUrl(host, port);
     for (const r of rooms) r.store.lockServing(url);
@@ -215,28 +244,16 @@ export async function startService(opts: ServiceOptions): Promise<Service> {
     if (!isLoopbackBind(host))
       logger.info(`listening on ${host}:${port}; other devices need a token: the control token to play, the watch token to follow`);
     let closing: Promise<void> | null = null;
-    const board = room.board!;
-    return {
-      url,
-      port,
-      host,
-      token: access.token,
-      readToken: access.readToken,
-      session: room.session,
-      source: board.source,
-      store: room.store,
-      rooms,
-      feed: club?.feed ?? null,
-      director: club?.director ?? null,
-      join: club ? (b) => club.join(b) : null,
-      logger,
-      board: { description: board.description, fallback: board.fallback, identity: board.identity },
-      storage: () => room.store.health(),
-      clients: () => gw.clientCount,
-      heartbeat: () => gw.beat(),
-      connections: () => connectionCount(srv),
-      close: () => (closing ??= teardown().then(() => logger.info('stopped'))),
-    };
+    const fixed = { url, port, host, token: access.token, readToken: access.readToken, rooms, logger };
+    return serviceHandle(
+      { ...fixed, feed: club?.feed ?? null, director: club?.director ?? null, join: club ? (b, n) => club.join(b, n) : null },
+      {
+        clients: () => gw.clientCount,
+        heartbeat: () => gw.beat(),
+        connections: () => connectionCount(srv),
+        close: () => (closing ??= teardown().then(() => logger.info('stopped'))),
+      },
+    );
   } catch (e) {
     await teardown();
     throw e;

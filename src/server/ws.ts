@@ -7,7 +7,9 @@
 // Reads are guarded like commands: an upgrade from a foreign Origin is
 // refused (403); a client that may not watch (no token from another device,
 // a wrong token, an unexpected Host) gets an error saying why and is closed
-// (1008) before it sees anything.
+// (1008) before it sees anything. In club mode with a public broadcast, a
+// board's own socket (/boards/ID/ws) admits anyone who may watch, read-only
+// (what /watch links to); its games folder is not named to them.
 
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
@@ -85,13 +87,16 @@ export class WsGateway {
   ) {
     this.log = rooms.logger.child({ part: 'ws' });
     server.on('upgrade', this.onUpgrade);
-    // A page opened with a token gets it as a same-site, script-proof cookie on the API path, so its
-    // download links (/api/current.pdn, /api/archive.pdn) work for other devices too.
+    // A page opened with a token gets it as a same-site, script-proof cookie on its API path (/api, or
+    // /boards/ID/api for a club's board), so its download links (api/current.pdn, api/archive.pdn) work for
+    // other devices too.
     this.wss.on('headers', (headers, req) => {
-      const token = new URL(req.url ?? '/', 'http://x').searchParams.get('token');
+      const url = new URL(req.url ?? '/', 'http://x');
+      const token = url.searchParams.get('token');
       const access = this.rooms.access;
       if (token && (access.tokenMatches(token) || access.readTokenMatches(token))) {
-        headers.push(`Set-Cookie: ${TOKEN_COOKIE}=${encodeURIComponent(token)}; Path=/api; HttpOnly; SameSite=Strict`);
+        const path = url.pathname.replace(/\/ws$/, '/api');
+        headers.push(`Set-Cookie: ${TOKEN_COOKIE}=${encodeURIComponent(token)}; Path=${path}; HttpOnly; SameSite=Strict`);
       }
     });
     this.heartbeat = setInterval(() => this.beat(), opts.heartbeatMs ?? 30_000);
@@ -127,7 +132,9 @@ export class WsGateway {
       return;
     }
     this.wss.handleUpgrade(req, socket, head, (ws) => {
-      if (access.canRead(requester)) return this.connected(room!, ws, requester);
+      if (access.canRead(requester)) return this.connected(room!, ws, requester, true);
+      // A club's public broadcast: its boards' pages too, read-only.
+      if (this.rooms.watch && access.canWatch(requester)) return this.connected(room!, ws, requester, false);
       this.log.info({ from: requester.remoteAddress, host: requester.host }, 'WebSocket without the right to watch: refused');
       ws.on('error', () => {});
       ws.send(JSON.stringify({ v: 1, type: 'error', code: 'forbidden', message: access.readRefusal(requester) } satisfies ServerMessage));
@@ -147,7 +154,8 @@ export class WsGateway {
     });
   }
 
-  private connected(room: WsRoom, ws: WebSocket, requester: Requester): void {
+  /** A page admitted to a room; `reader`: it may read the board's API too (else a public spectator, told nothing of the server's folders). */
+  private connected(room: WsRoom, ws: WebSocket, requester: Requester, reader: boolean): void {
     const { ctx, pages } = room;
     const rate = this.opts.commandRates === null ? null : new CommandRate(this.opts.commandRates, this.opts.now);
     const c: PageClient = { ws, requester, canControl: ctx.access.canControl(requester), alive: true, id: this.nextId++, rate };
@@ -163,7 +171,12 @@ export class WsGateway {
     pages.send(c, {
       v: 1,
       type: 'hello',
-      server: { ...ctx.info(), readOnly: !c.canControl, tokenRequired: ctx.access.token !== null },
+      server: {
+        ...ctx.info(),
+        ...(reader ? {} : { gamesDir: undefined }),
+        readOnly: !c.canControl,
+        tokenRequired: ctx.access.token !== null,
+      },
       state: ctx.session.snapshot(),
     });
   }

@@ -4,8 +4,10 @@
 // the pairing secret, its key pinned in stations.json); from then on only
 // messages sealed with that key count (envelope.ts), each newer than the last
 // (retained ones aside): anything else is dropped, counted and shown per
-// board. A paired board is a RemoteBoard in a room of the club (joining the
-// running service if it appears later); the station's records go through the
+// board. The club's pages are up at once, with no board; a paired board is a
+// RemoteBoard in a room of the club, joining it with its number — given once
+// and kept in the hub's games folder (board-numbers.json), so a restart keeps
+// every board's number whatever order they come back in; the station's records go through the
 // board's Mirror (exactly once, in order, journalled in the hub's own folder);
 // the hub acknowledges (retained), asks for gaps, and sends the players' and
 // the arbiter's commands to the station sealed with its own key. A hub
@@ -34,6 +36,7 @@ import { Counter } from './envelope.ts';
 import { PairingRegistry, describeStation, pairChecks, pairedProof, proofMatches } from './pairing.ts';
 import { Mirror } from './mirror.ts';
 import { openLink, type LinkOptions } from './link.ts';
+import { BoardNumbers } from '../server/board-numbers.ts';
 
 const FOLLOWED: StationTopic[] = ['pair', 'status', 'game', 'entries', 'answer', 'alerts'];
 
@@ -87,8 +90,8 @@ export class Hub {
   readonly boards = new Map<string, BoardLink>();
   private readonly answerListeners = new Set<(board: string, a: CommandAnswer) => void>();
   private joining: Promise<unknown> = Promise.resolve();
-  private readonly firstBoard: Promise<void>;
-  private resolveFirst: () => void = () => undefined;
+  /** each board's number, kept across restarts */
+  private readonly numbers: BoardNumbers;
   private timer: ReturnType<typeof setInterval> | null = null;
   private readonly now: () => number;
   private readonly log: Logger;
@@ -119,10 +122,10 @@ export class Hub {
     const dir = opts.service.storage.gamesDir;
     this.identity = opts.identity ?? loadIdentity(dir, 'hub-key.pem');
     this.registry = new PairingRegistry(dir);
-    this.firstBoard = new Promise<void>((resolve) => (this.resolveFirst = resolve));
+    this.numbers = new BoardNumbers(dir);
   }
 
-  /** Connects to the broker, waits for the first board (one the hub mirrored before, or a station's status), and serves. */
+  /** Connects to the broker and serves at once (no board yet, or those it mirrored before); boards join as their stations pair. */
   static async start(opts: HubOptions): Promise<Hub> {
     const client = openLink({
       clientId: 'crownhead-hub',
@@ -141,7 +144,8 @@ export class Hub {
   }
 
   private async run(): Promise<void> {
-    for (const id of new Set([...this.knownBoards(), ...this.registry.boards()])) this.board(id);
+    // The boards it knew, numbered as before (folders from before the numbers were kept: by name, after them).
+    for (const id of new Set([...this.numbers.ids(), ...this.knownBoards(), ...this.registry.boards()])) this.board(id);
     this.client.on('message', (topic, payload, packet) => this.message(topic, payload, packet));
     this.client.on('connect', () => {
       this.client.subscribe(
@@ -150,16 +154,14 @@ export class Hub {
       );
     });
     this.client.on('error', (e) => this.log.warn(`MQTT: ${e.message}`));
-    if (!this.boards.size) this.log.info('waiting for the first station to report');
-    await this.firstBoard;
-    if (this.closed) return;
-    const sources = [...this.boards.values()].map((b) => b.source);
-    const storage = this.opts.service.storage;
     const stations = { list: () => this.stations(), forget: (board: string) => this.forget(board) };
-    this.service = await startService({ ...this.opts.service, storage, club: { sources, always: true, scanMs: 0, stations } });
-    for (const room of this.service.rooms) this.attach(room);
-    // Stations that reported while the service was starting join now.
-    for (const b of this.boards.values()) if (!sources.includes(b.source)) this.join(b);
+    const club = { specs: [], sources: [], always: true, scanMs: 0, stations };
+    this.service = await startService({ ...this.opts.service, club });
+    if (this.closed) return void (await this.service.close());
+    if (!this.boards.size) this.log.info('no board yet: each joins when its station pairs');
+    // Every board known so far (and those that reported while the service was starting) joins, by number.
+    const known = [...this.boards.values()].sort((a, b) => (this.numberOf(a.source.id) ?? 1e9) - (this.numberOf(b.source.id) ?? 1e9));
+    for (const b of known) this.join(b);
     const every = Math.max(50, (this.opts.retryMs ?? 2000) / 2);
     this.timer = setInterval(() => {
       for (const b of this.boards.values()) b.mirror?.due(this.now());
@@ -184,15 +186,26 @@ export class Hub {
     if (b) return b;
     b = { source: new RemoteBoard(id, (c) => this.runCommand(id, c)), mirror: null, queue: [] };
     this.boards.set(id, b);
-    this.resolveFirst();
+    this.numberOf(id);
     if (this.service) this.join(b);
     return b;
   }
 
+  /** The board's number (given once, kept on disk); none when it cannot be kept (the club then gives the next free one). */
+  private numberOf(id: string): number | undefined {
+    try {
+      return this.numbers.number(id);
+    } catch (e) {
+      this.log.error({ board: id }, `board ${id}'s number could not be kept: ${(e as Error).message}`);
+      return undefined;
+    }
+  }
+
+  /** The board's room opens in the running club, with the board's own number (one at a time, in the order asked). */
   private join(b: BoardLink): void {
     const service = this.service!;
     this.joining = this.joining
-      .then(() => service.join!({ source: b.source, identity: b.source.identity }))
+      .then(async () => service.join!({ source: b.source, identity: await b.source.open() }, this.numberOf(b.source.id)))
       .then((room) => this.attach(room))
       .catch((e: Error) => this.log.error(`station board ${b.source.id} could not join: ${e.message}`));
   }
@@ -441,7 +454,6 @@ export class Hub {
   private async shut(): Promise<void> {
     this.closed = true;
     if (this.timer) clearInterval(this.timer);
-    this.resolveFirst();
     await this.joining;
     await this.service?.close();
     // (With the broker gone, a polite end would wait for it for ever.)

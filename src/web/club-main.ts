@@ -4,9 +4,10 @@
 // on the next animation frame. A card is redrawn only when its board changes;
 // the clocks tick in place every few tenths of a second (text only, so focus
 // and the screen reader's place stay put); a board turning illegal or
-// disconnected is said once in the polite live region. The spectators' page
-// never reads a token; the arbiter's reads ?token= like the one-board page,
-// and sends its corrections (club-correct.ts) to the board's own API with it;
+// disconnected is said once in the polite live region. Both read ?token=
+// like the one-board page (a spectator on another device opens /watch with
+// the watch token; it goes along to the socket and the boards' links); the
+// arbiter's sends its corrections (club-correct.ts) to the board's own API with it;
 // its tournament panel (tourney-main.ts) uses the tournament API the same way.
 
 import './club.css';
@@ -36,8 +37,8 @@ import type { MoveRecord, Side, Snapshot } from '../protocol/v1.ts';
 import { startTourneyPanel } from './tourney-main.ts';
 
 const mode: ClubMode = document.body.dataset.mode === 'arbiter' ? 'arbiter' : 'watch';
-// Only the arbiter's page takes a token from its address; a spectator's page has none to leak.
-const token = mode === 'arbiter' ? new URLSearchParams(location.search).get('token') : null;
+// The token the page's own address gave (none: none is carried on).
+const token = new URLSearchParams(location.search).get('token');
 const opts: ClubRenderOptions = { mode, token };
 let state: ClubState = initialClubState(mode);
 

@@ -3,9 +3,9 @@
 // the players and their clocks, the moves played, the result, the state in
 // colour and words, a link to the board's own page), the Event/Round
 // headings, the connection pill, and for the arbiter the list of boards
-// needing attention and each board's tools. Pure (no DOM). A spectator's
-// page carries no token: only the arbiter's links do, and only the one the
-// arbiter's own address gave.
+// needing attention and each board's tools. Pure (no DOM). A page carries on
+// only the token its own address gave (the arbiter's control token, or the
+// watch token a spectator on another device was given): none, none on.
 
 import { esc, f2 } from './html.ts';
 import { clockFace } from './render.ts';
@@ -26,17 +26,17 @@ import {
 
 export interface ClubRenderOptions {
   mode: ClubMode;
-  /** the arbiter's control token from the page's address (never on /watch) */
+  /** the token from the page's own address (the arbiter's control token; on /watch, the watch token a spectator was given), or null */
   token: string | null;
 }
 
 /** An element id for a board id (EEPROM ids and SIM-3 alike). */
 export const cardId = (id: string): string => `board-${id.replace(/[^A-Za-z0-9_-]/g, '_')}`;
 
-/** The board's own page: read-only with review for spectators, all controls with the arbiter's token. */
+/** The board's own page: read-only with review for spectators (their watch token carried on), all controls with the arbiter's token. */
 export function boardHref(id: string, opts: ClubRenderOptions): string {
   const base = `/boards/${encodeURIComponent(id)}/`;
-  return opts.mode === 'arbiter' && opts.token ? `${base}?token=${encodeURIComponent(opts.token)}` : base;
+  return opts.token ? `${base}?token=${encodeURIComponent(opts.token)}` : base;
 }
 
 // ------------------------------------------------------------------ the small board

@@ -94,6 +94,7 @@ let scheduled = false;
 function dispatch(action: Action, raw?: string): void {
   const before = state;
   state = reduce(state, action);
+  if (state.connection === 'refused' && before.connection !== 'refused') socket.stop();
   if (state.invalid !== before.invalid) console.warn('crownhead: ignored an invalid message:', state.lastInvalid, raw?.slice(0, 300));
   if (state === before) return;
   if (state.flipped !== before.flipped || state.sound !== before.sound || state.speech !== before.speech) savePrefs();

@@ -71,7 +71,9 @@ export function renderStatus(s: ViewState, now?: number): string {
   let detail = '';
   let list: string[] = [];
   let retract: { square: number; moves: string[] } | null = null;
-  if (!snap) {
+  if (s.connection === 'refused') {
+    detail = 'This page may not watch this board.';
+  } else if (!snap) {
     detail = 'Waiting for the board service.';
   } else if (s.connection !== 'open') {
     detail =
@@ -445,7 +447,13 @@ export function renderHand(s: ViewState): string {
 /** The connection banner and the error toast. */
 export function renderBanner(s: ViewState, now: number): string {
   const parts: string[] = [];
-  if (s.connection === 'reconnecting') {
+  if (s.connection === 'refused') {
+    // Said once, in words: the page does not try again.
+    const why = (s.refusal ?? 'this server does not let this page watch the board').trim();
+    parts.push(
+      `<div class="banner banner-error" role="alert" data-refused><span><strong>Not allowed.</strong> ${esc(why.charAt(0).toUpperCase() + why.slice(1))}${/[.!?]$/.test(why) ? '' : '.'} The page does not try again.</span></div>`,
+    );
+  } else if (s.connection === 'reconnecting') {
     const secs = Math.max(0, Math.ceil((s.retryAt - now) / 1000));
     parts.push(
       `<div class="banner banner-warn" role="status">Connection lost — reconnecting${secs ? ` in ${secs} s` : '…'} (attempt ${s.attempts})</div>`,

@@ -51,6 +51,11 @@ export class ServerSocket {
     else this.conn.connect();
   }
 
+  /** Close and stay closed (the server refused the page: trying again would only be refused again). */
+  stop(): void {
+    this.conn.stop();
+  }
+
   /** Reconnect at once (e.g. the page became visible again). */
   nudge(): void {
     this.conn.nudge();

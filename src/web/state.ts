@@ -65,7 +65,10 @@ export interface PendingCoins {
 }
 
 export interface ViewState {
-  connection: 'connecting' | 'open' | 'reconnecting';
+  /** refused: the server said this page may not watch (no token from another device): no retry, said once */
+  connection: 'connecting' | 'open' | 'reconnecting' | 'refused';
+  /** why the server refused the page (its words), while refused */
+  refusal: string | null;
   /** Failed connection attempts since the last successful one. */
   attempts: number;
   /** When the next reconnection attempt is due (ms), while reconnecting. */
@@ -147,6 +150,7 @@ export const ARM_MS = 4000;
 export function initialState(): ViewState {
   return {
     connection: 'connecting',
+    refusal: null,
     attempts: 0,
     retryAt: 0,
     server: null,
@@ -281,6 +285,9 @@ function onMessage(s: ViewState, raw: string, now: number): ViewState {
       return next;
     }
     case 'error': {
+      // The connection itself refused (no command of ours): trying again would only be refused again.
+      if (msg.code === 'forbidden' && msg.id === undefined)
+        return announce({ ...s, connection: 'refused', refusal: msg.message, inFlight: [] }, `Not allowed: ${msg.message}`, true, null);
       const inFlight = s.inFlight.filter((id) => id !== msg.id);
       s = { ...s, asked: answered(s.asked, msg.id) };
       // A refused new game (a bad FEN, a bad time control) is shown beside the form's fields, which stay open.
@@ -299,6 +306,8 @@ export function reduce(s: ViewState, a: Action): ViewState {
     case 'message':
       return onMessage(s, a.raw, a.now);
     case 'socket':
+      // Refused: the page stays refused (the socket closing after the refusal changes nothing).
+      if (s.connection === 'refused') return s;
       if (a.state === 'open') return { ...s, connection: 'open' };
       {
         const first = s.connection === 'open';
@@ -535,6 +544,7 @@ export function statusHeadline(
   s: ViewState,
   now?: number,
 ): { tone: 'ok' | 'busy' | 'warn' | 'bad' | 'idle' | 'off' | 'time'; title: string } {
+  if (s.connection === 'refused') return { tone: 'off', title: 'Not allowed' };
   if (!s.snap) return { tone: 'idle', title: 'Connecting…' };
   if (s.connection !== 'open') return { tone: 'off', title: 'Offline' };
   if (!s.snap.board.connected) return { tone: 'bad', title: 'Board not connected' };

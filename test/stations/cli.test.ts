@@ -57,8 +57,12 @@ describe('crownhead hub and crownhead station', () => {
     const hubGames = join(tempDir(), 'hub');
     const hubRun = await run(
       ['hub', '--mqtt-port', String(mqttPort), '--mqtt-host', '127.0.0.1', '--port', String(hubPort), '--games', hubGames],
-      /Stations: crownhead station/, // (the hub serves once the first station reports)
+      /Stations: crownhead station/,
     );
+    // The hub serves before any station reports: /watch has no board yet.
+    await until(() => /hub is ready/.test(hubRun.err()), 'the hub serving (no station yet)', 60_000);
+    const watch = await Client.connect(`ws://127.0.0.1:${hubPort}/watch/ws`);
+    expect(await watch.next((m) => m.type === 'boards', 'the boards on /watch')).toMatchObject({ boards: [] });
     const secret = readFileSync(join(hubGames, 'hub.secret'), 'utf8').trim();
     const station = await run(
       [
@@ -77,11 +81,10 @@ describe('crownhead hub and crownhead station', () => {
       /Crownhead station: board/,
     );
     expect(station.err()).toContain(`hub mqtt://127.0.0.1:${mqttPort}`);
-    await until(() => /hub is ready/.test(hubRun.err()), 'the hub serving (once the station reported)', 60_000);
-    const watch = await Client.connect(`ws://127.0.0.1:${hubPort}/watch/ws`);
     const page = await Client.connect(`ws://127.0.0.1:${stationPort}/ws`);
     try {
-      const first = await watch.next((m) => m.type === 'boards' || m.type === 'board', 'the boards on /watch', 30_000);
+      // The station's board joins once it pairs, with its game.
+      const first = await watch.next((m) => m.type === 'board' && !!m.board.gameId, 'the station’s game on /watch', 30_000);
       expect(JSON.stringify(first)).toContain('"source":"station"');
       await page.next((m) => m.type === 'hello');
       // 11-15 by hand on the station's simulated board.

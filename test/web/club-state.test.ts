@@ -293,13 +293,16 @@ describe('watch and arbiter', () => {
     board(3, { state: 'disconnected', say: 'Board disconnected' }),
   ];
 
-  it('the spectators page links each board for review and carries no token, even if handed one', () => {
+  it('the spectators page links each board for review, carrying on only the token its own address gave', () => {
     const s = withBoards(boards);
-    const regions = renderClubRegions(s, NOW, { mode: 'watch', token: TOKEN });
+    const none = Object.values(renderClubRegions(s, NOW, { mode: 'watch', token: null })).join('');
+    expect(none).not.toContain('token');
+    expect(none).toContain('href="/boards/SIM-1/"');
+    // A spectator on another device opened /watch?token=WATCH (the server swaps a control token for the watch token there).
+    const WATCH = 'w4tch-T0KEN_y';
+    const regions = renderClubRegions(s, NOW, { mode: 'watch', token: WATCH });
     const all = Object.values(regions).join('');
-    expect(all).not.toContain(TOKEN);
-    expect(all).not.toContain('token');
-    expect(all).toContain('href="/boards/SIM-1/"');
+    expect(all).toContain(`href="/boards/SIM-1/?token=${WATCH}"`);
     expect(all).toContain('Follow board 1<span class="sr-only">: Black 1 – White 1</span> with review');
     expect(regions['club-alerts']).toBe('');
     expect(all).not.toContain('<button');
