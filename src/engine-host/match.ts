@@ -100,6 +100,12 @@ export class ProtocolPlayer implements Player {
     }
   }
 
+  /** Sends a line as it is; with `until`, resolves with the first answer line that starts with it (else at once, with ''). */
+  async command(line: string, until?: string): Promise<string> {
+    this.send(line);
+    return until ? this.until(until) : '';
+  }
+
   async ready(): Promise<void> {
     this.send('isready');
     await this.until('readyok');
