@@ -26,6 +26,13 @@
 //   --part K/N         with --versus/--gauntlet: only every N-th ballot of the match, from the K-th (1…N), so
 //                      N processes play one match's games between them (one per core); the parts' PDN files
 //                      together are the whole match
+//   --time-use         only the time used per move at --ms T (default 200) on a fixed set (every other
+//                      position of four ballots' games played at depth 5, 40 plies each); with
+//                      --baseline REF that revision's engine too, in turn
+//   --sprt REF         sequential test: this tree's `crownhead engine` against REF's (each a child process pinned
+//                      to a core of its own), pairs of games (a ballot, colours swapped) until the
+//                      pentanomial GSPRT decides: --elo0 0 --elo1 5 (logistic Elo), --alpha/--beta 0.05,
+//                      --ms T (default 100) or --nodes N a move, --max-pairs P (default 2000)
 //   --grace MS         with --versus/--gauntlet: the grace over twice the time before a move is lost on
 //                      time (default 1000; a niced match on a loaded machine can stall longer)
 //   --out FILE         where the match's PDN goes (default: bench/results/match-YYYY-MM-DD.pdn
@@ -83,6 +90,14 @@ const { values } = parseArgs({
     'fixed-depth': { type: 'string' },
     grace: { type: 'string' },
     part: { type: 'string' },
+    'time-use': { type: 'boolean' },
+    sprt: { type: 'string' },
+    nodes: { type: 'string' },
+    elo0: { type: 'string' },
+    elo1: { type: 'string' },
+    alpha: { type: 'string' },
+    beta: { type: 'string' },
+    'max-pairs': { type: 'string' },
   },
 });
 const onlyLevels = !!values.levels;
@@ -166,7 +181,7 @@ function enginePlayer(limits: { timeMs?: number; level?: number; seed?: number }
 
 // ---------------------------------------------------------------------------
 // Corpus figures (reported, not asserted).
-if (!full && !onlyLevels && !values.speed && !values.versus && !values.gauntlet) {
+if (!full && !onlyLevels && !values.speed && !values.versus && !values.gauntlet && !values['time-use'] && !values.sprt) {
   // Set-ups (not whole games from the start) with a stated solution, won by the side to move.
   const problems = readPdn(corpusFile('tricks_traps_and_shots.pdn')).games.filter(
     (g) => g.moves.length > 0 && resultWinner(g.result) === g.start.turn && !samePosition(g.start, START),
@@ -220,6 +235,10 @@ if (!full && !onlyLevels && !values.speed && !values.versus && !values.gauntlet)
 if (values.corpus) process.exit(0);
 
 // ---------------------------------------------------------------------------
+if (values['time-use'] || values.sprt) {
+  await (values.sprt ? (await import('./sprt.ts')).sprt(values.sprt, values) : timeUse());
+  process.exit(0);
+}
 if (!full && !onlyLevels && !values.versus && !values.gauntlet) await speed();
 if (values.speed) process.exit(0);
 if (values.versus || values.gauntlet) {
@@ -370,6 +389,39 @@ async function speed(): Promise<void> {
     console.log(`  ballot ${b}: ${parts.join(' | ')}`);
   }
   console.log(`engine depth at 1 s: median ${engines.map((e, j) => `${e.name} ${median(depths[j]!)}`).join(', ')}`);
+}
+
+/** --time-use: the time each engine takes per move at a time per move, on positions of four fixed games. */
+async function timeUse(): Promise<void> {
+  const ms = Number(values.ms ?? 200);
+  const engines: { name: string; engine: Engine }[] = [];
+  if (values.baseline) engines.push({ name: values.baseline, engine: await baselineEngine(values.baseline) });
+  engines.push({ name: 'this', engine: { think, Searcher } });
+  const positions = [1, 31, 62, 100].flatMap((b) => {
+    const { game } = Game.fromBallot(b);
+    const out = [];
+    for (let ply = 0; ply < 40 && !game.outcome; ply++) {
+      if (ply % 2 === 0) out.push({ position: game.position, quietPlies: game.quietPlies, history: historyOf(game).slice(0, -1) });
+      game.play(think({ position: game.position, limits: { depth: 5 } }).move!);
+    }
+    return out;
+  });
+  const used = engines.map(() => [] as number[]),
+    depths = engines.map(() => [] as number[]);
+  const searchers = engines.map((e) => new e.engine.Searcher());
+  for (const p of positions)
+    engines.forEach((e, j) => {
+      const r = e.engine.think({ ...p, limits: { timeMs: ms } }, { searcher: searchers[j]! });
+      used[j]!.push(r.ms / ms);
+      depths[j]!.push(r.depth);
+    });
+  const pct = (x: number): string => `${(100 * x).toFixed(0)} %`;
+  for (const [j, e] of engines.entries()) {
+    const u = used[j]!;
+    console.log(
+      `time used at ${ms} ms a move, ${positions.length} positions, ${e.name}: median ${pct(median(u))}, mean ${pct(u.reduce((a, b) => a + b, 0) / u.length)}, max ${pct(Math.max(...u))}, under 50 % ${u.filter((x) => x < 0.5).length}, over 100 % ${u.filter((x) => x > 1).length}; median depth ${median(depths[j]!)}`,
+    );
+  }
 }
 
 /** The engine (`think` and its Searcher) of a git revision. */

@@ -6,13 +6,12 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { FenError, legalMoves, moveText, parseFen, playMove, START, type Move, type Position } from '../rules/index.ts';
 import { readPdn, makePdnFile, gameName, type PdnGame } from '../pdn/index.ts';
-import { annotateGame, scoreText, think, Searcher, type EndgameProbe, type EngineLimits } from '../engine/index.ts';
+import { annotateGame, scoreText, think, Searcher, type EndgameProbe, type EngineLimits, type EngineRequest } from '../engine/index.ts';
 import { defaultCacheDir, loadEndgame } from '../engine-host/egdb-cache.ts';
 import { popcount } from '../rules/index.ts';
 import { ANALYSE_USAGE, BESTMOVE_USAGE, ENGINE_USAGE } from './usage.ts';
 import { createInterface } from 'node:readline';
 import { LineEngine } from '../engine-host/line-engine.ts';
-import { bookFromCorpus } from '../engine-host/book-corpus.ts';
 import { parse, UsageError, wholeNumber } from './args.ts';
 import type { Io } from './io.ts';
 
@@ -173,17 +172,24 @@ export async function engineCommand(argv: string[], io: Io): Promise<number> {
   const { values, positionals } = parse(argv, { 'no-book': { type: 'boolean' }, help: { type: 'boolean', short: 'h' } }, ENGINE_USAGE);
   if (values.help) {
     io.out(
-      `${ENGINE_USAGE}\nReads one command a line on standard input and answers on standard output:\n  isready                      -> readyok\n  newgame                      forget the hash table (no answer)\n  go FEN LIMIT [history FEN...] -> info depth D score S nodes N time MS pv MOVES, then bestmove MOVE\n  quit\nLIMIT is milliseconds for this move, "depth N" or "nodes N"; the history is the positions before this\none since the last capture or man move (repetitions, the 40-move count). MOVE lists every landing\nsquare of a capture (16x23x30); "bestmove none" when there is no move. A bad line is answered\n"error ..." and the engine carries on. The opening book is the corpus' (--no-book: none); the endgame\ndatabase is loaded near the end (built on first use, about half a minute).`,
+      `${ENGINE_USAGE}\nReads one command a line on standard input and answers on standard output:\n  isready                      -> readyok\n  newgame                      forget the hash table (no answer)\n  go FEN LIMIT [history FEN...] -> info depth D score S nodes N time MS pv MOVES, then bestmove MOVE\n  go ponder FEN LIMIT [history FEN...]  think on the opponent's time (FEN: the position after the reply\n                               expected) until ponderhit (that reply was played: the search for LIMIT\n                               starts on the ponder search's work -> info, bestmove) or stop (another\n                               was: info, bestmove of the ponder position, to be ignored)\n  quit\nLIMIT is milliseconds for this move, "depth N" or "nodes N"; the history is the positions before this\none since the last capture or man move (repetitions, the 40-move count). MOVE lists every landing\nsquare of a capture (16x23x30); "bestmove none" when there is no move. A bad line is answered\n"error ..." and the engine carries on. The opening book is the corpus' (--no-book: none); the endgame\ndatabase is loaded near the end (built on first use, about half a minute).`,
     );
     return 0;
   }
   if (positionals.length) throw new UsageError(`unexpected argument "${positionals[0]}"\n${ENGINE_USAGE}`);
-  const engine = new LineEngine((l) => io.out(l), {
-    egdb: () => loadEndgame(defaultCacheDir()),
-    book: values['no-book'] ? null : bookFromCorpus(),
-  });
+  // The searches run in the engine's worker thread, so this one hears ponderhit and stop while they run.
+  const { EngineClient } = await import('../engine-host/client.ts');
+  const client = new EngineClient();
+  const seat = {
+    think: (req: EngineRequest) => client.think(req),
+    stop: () => client.stop(),
+    newGame: () => client.newGame(),
+    close: () => client.close(),
+  };
+  const engine = new LineEngine((l) => io.out(l), { seat, bookMode: values['no-book'] ? 'off' : 'best' });
   const lines = createInterface({ input: process.stdin, crlfDelay: Infinity });
   for await (const line of lines) if (!engine.handle(line)) break;
   lines.close();
+  await engine.close();
   return 0;
 }

@@ -14,7 +14,7 @@ export const HUB_USAGE =
 export const BESTMOVE_USAGE =
   "usage: crownhead bestmove [--fen FEN] [--time 1s | --depth N | --nodes N] [--level 1-10]   the engine's move, score and line";
 export const ENGINE_USAGE =
-  'usage: crownhead engine [--no-book]   the engine as a long-lived process: a line protocol on stdin/stdout (isready, newgame, go FEN LIMIT, quit)';
+  'usage: crownhead engine [--no-book]   the engine as a long-lived process: a line protocol on stdin/stdout (isready, newgame, go [ponder] FEN LIMIT, ponderhit, stop, quit)';
 export const ANALYSE_USAGE =
   'usage: crownhead analyse GAME.pdn [--time 1s | --depth N] [--out FILE]   mark mistakes (?) and blunders (??) with the better move';
 export const DOCTOR_USAGE =

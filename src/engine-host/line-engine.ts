@@ -9,57 +9,140 @@
 //   newgame                      (forget the hash table and history; no answer)
 //   go FEN LIMIT [history FEN…]  → info depth D score S nodes N time MS pv MOVES
 //                                  bestmove MOVE
+//   go ponder FEN LIMIT [history FEN…]
+//                                (think on the opponent's time, as UCI does: FEN is the position after
+//                                the reply expected; searched, with no time of its own, until…)
+//   ponderhit                    (…that reply was played: the search for LIMIT starts on the ponder
+//                                search's hash table → info …, bestmove MOVE), or
+//   stop                         (…another was: the ponder search ends → info …, bestmove MOVE of the
+//                                ponder position, to be ignored; a `go` or `newgame` meanwhile stops it
+//                                first the same way). During a plain `go`, stop ends it early.
 //   quit                         (the process ends)
 //
-// FEN is PDN FEN (`B:W21,22,…:B1,2,K3`). LIMIT is the time for this move in
-// milliseconds (a bare number), `depth N` or `nodes N`. The history lists the
-// positions before this one since the last capture or man move, oldest first:
-// they give the repetition draws and the 40-move count. MOVE is PDN with every
-// landing square of a capture (`16x23x30`); `bestmove none` when the side to
-// move has no move (it has lost). S is hundredths of a man for the side to
-// move, or `win N` / `loss N` plies. A line that cannot be understood is
-// answered `error …` naming the problem, and the engine carries on. The
-// session is a plain class over injected output and tools, so tests drive it
-// in-process as well as through a child process.
+// Pondering is off unless asked (`go ponder`). While a ponder search runs,
+// `isready` is answered at once. FEN is PDN FEN (`B:W21,22,…:B1,2,K3`). LIMIT
+// is the time for this move in milliseconds (a bare number), `depth N` or
+// `nodes N`. The history lists the positions before this one since the last
+// capture or man move, oldest first: they give the repetition draws and the
+// 40-move count. MOVE is PDN with every landing square of a capture
+// (`16x23x30`); `bestmove none` when the side to move has no move (it has
+// lost). S is hundredths of a man for the side to move, or `win N` / `loss N`
+// plies. A line that cannot be understood is answered `error …` naming the
+// problem, and the engine carries on. The session is a plain class over
+// injected output and a seat that searches (`LineSeat`: in this thread, or the
+// worker of client.ts, which can hear `ponderhit` and `stop` while it
+// searches), so tests drive it in-process as well as through a child process.
 
-import { think, Searcher, WIN, WIN_BOUND, type Book, type EndgameProbe, type EngineLimits } from '../engine/index.ts';
+import { think, ponderLimits, Searcher, WIN, WIN_BOUND, PONDER_DEPTH } from '../engine/index.ts';
+import type { Book, EndgameProbe, EngineLimits, EngineRequest, EngineResult } from '../engine/index.ts';
 import { FenError, hashKey, hashPosition, longText, parseFen, popcount } from '../rules/index.ts';
 import { CrownheadError } from '../common/errors.ts';
 
-/** What the session searches with: the endgame database (loaded when first near the end) and the book. */
+/** What searches for the session: one search at a time; stop() ends the running one early (its deepest iteration stands). */
+export interface LineSeat {
+  think(req: EngineRequest): Promise<EngineResult>;
+  stop(): void;
+  newGame(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** What an in-thread seat searches with: the endgame database (loaded when first near the end) and the book. */
 export interface LineEngineTools {
   /** The endgame database, asked for once a position has few pieces (it may be built then: half a minute). */
   readonly egdb?: () => EndgameProbe | null;
   readonly book?: Book | null;
 }
 
+export interface LineEngineOptions extends LineEngineTools {
+  /** Who searches (default: this thread, with egdb and book; it cannot hear a line while it searches). */
+  readonly seat?: LineSeat;
+  /** The opening book on or off ('best', the default, or 'off'): a seat of its own (the worker) loads it when on. */
+  readonly bookMode?: 'best' | 'off';
+  /** Deepest iteration of a ponder search (default: until told, with a seat; 12 in this thread, which cannot be told). */
+  readonly ponderDepth?: number;
+}
+
 /** Pieces on the board from which the endgame database is loaded (as the worker and the CLI do). */
 const ENDGAME_PIECES = 6;
+/** A ponder search in this thread cannot hear ponderhit: it stops at this depth. */
+const IN_THREAD_PONDER_DEPTH = 12;
+
+/** Searches in this thread (the tests', and any caller that needs no pondering while it waits). */
+export function inThreadSeat(tools: LineEngineTools = {}): LineSeat {
+  const searcher = new Searcher();
+  let egdb: EndgameProbe | null = null;
+  let stopped = false;
+  return {
+    think: async (req) => {
+      const pos = req.position;
+      if (!egdb && tools.egdb && popcount(pos.black | pos.white) <= ENDGAME_PIECES) egdb = tools.egdb();
+      stopped = false;
+      const book = req.limits.book === 'off' ? null : (tools.book ?? null);
+      return think(req, { searcher, egdb, book, shouldStop: () => stopped });
+    },
+    stop: () => {
+      stopped = true;
+    },
+    newGame: async () => searcher.reset(),
+    close: async () => undefined,
+  };
+}
+
+/** A `go ponder` under way: what it searches, what comes after, and whether it has been told. */
+interface Ponder {
+  readonly ponderReq: EngineRequest;
+  /** The search for after a ponderhit (the go's own limit). */
+  readonly req: EngineRequest;
+  told: 'hit' | 'stop' | null;
+  searching: boolean;
+  tell(): void;
+  readonly toldNow: Promise<void>;
+}
 
 export class LineEngine {
-  private readonly searcher = new Searcher();
-  private egdb: EndgameProbe | null = null;
+  private readonly seat: LineSeat;
+  private readonly bookMode: 'best' | 'off';
+  private readonly ponderDepth: number;
+  /** The commands in order: each runs when the one before it has answered. */
+  private work: Promise<void> = Promise.resolve();
+  private ponder: Ponder | null = null;
+  /** A plain go's search is running (stop ends it early). */
+  private searching = false;
 
   constructor(
     private readonly out: (line: string) => void,
-    private readonly tools: LineEngineTools = {},
-  ) {}
+    options: LineEngineOptions = {},
+  ) {
+    this.seat = options.seat ?? inThreadSeat(options);
+    this.bookMode = options.bookMode ?? 'best';
+    this.ponderDepth = options.ponderDepth ?? (options.seat ? PONDER_DEPTH : IN_THREAD_PONDER_DEPTH);
+  }
 
-  /** Handles one line; false once the session is over (`quit`). */
+  /** Handles one line; false once the session is over (`quit`). Answers may come later: settled() waits for them. */
   handle(line: string): boolean {
     const words = line.trim().split(/\s+/).filter(Boolean);
     const cmd = words[0];
     if (cmd === undefined) return true;
     switch (cmd) {
       case 'quit':
+        this.endPonder('stop');
         return false;
       case 'isready':
-        this.out('readyok');
+        if (this.ponder && !this.ponder.told) this.out('readyok');
+        else this.then(async () => this.out('readyok'));
+        return true;
+      case 'ponderhit':
+      case 'stop':
+        if (this.ponder) this.endPonder(cmd === 'ponderhit' ? 'hit' : 'stop');
+        else if (cmd === 'stop' && this.searching) this.seat.stop();
+        else if (cmd === 'ponderhit') this.out('error ponderhit without a go ponder');
         return true;
       case 'newgame':
-        this.searcher.reset();
+        this.endPonder('stop');
+        this.then(() => this.seat.newGame());
         return true;
       case 'go':
+        this.endPonder('stop');
         try {
           this.go(words.slice(1));
         } catch (e) {
@@ -68,14 +151,39 @@ export class LineEngine {
         }
         return true;
       default:
-        this.out(`error unknown command "${cmd}" (isready, newgame, go FEN LIMIT [history FEN…], quit)`);
+        this.out(`error unknown command "${cmd}" (isready, newgame, go [ponder] FEN LIMIT [history FEN…], ponderhit, stop, quit)`);
         return true;
     }
   }
 
+  /** Every answer to the lines handled so far has been given. */
+  settled(): Promise<void> {
+    return this.work;
+  }
+
+  /** Answers what is pending, then lets the seat go (a worker ends). */
+  async close(): Promise<void> {
+    this.endPonder('stop');
+    await this.work;
+    await this.seat.close();
+  }
+
+  private then(step: () => Promise<void>): void {
+    this.work = this.work.then(step).catch((e: unknown) => this.out(`error engine: ${(e as Error)?.message ?? String(e)}`));
+  }
+
+  private endPonder(how: 'hit' | 'stop'): void {
+    const p = this.ponder;
+    if (!p || p.told) return;
+    p.told = how;
+    p.tell();
+    if (p.searching) this.seat.stop();
+  }
+
   private go(args: string[]): void {
-    const [fen, ...rest] = args;
-    if (fen === undefined) throw new ProtocolError('go needs a position: go FEN LIMIT [history FEN…]');
+    const ponder = args[0] === 'ponder';
+    const [fen, ...rest] = ponder ? args.slice(1) : args;
+    if (fen === undefined) throw new ProtocolError('go needs a position: go [ponder] FEN LIMIT [history FEN…]');
     const pos = parseFen(fen);
     const { limits, after } = limitOf(rest);
     let history: number[] = [];
@@ -83,11 +191,40 @@ export class LineEngine {
       if (after[0] !== 'history') throw new ProtocolError(`after the limit, "history FEN…" or nothing, not "${after[0]}"`);
       history = after.slice(1).map((f) => hashKey(hashPosition(parseFen(f))));
     }
-    if (!this.egdb && this.tools.egdb && popcount(pos.black | pos.white) <= ENDGAME_PIECES) this.egdb = this.tools.egdb();
-    const r = think(
-      { position: pos, history, quietPlies: history.length, limits },
-      { searcher: this.searcher, egdb: this.egdb, book: this.tools.book ?? null },
-    );
+    const req: EngineRequest = { position: pos, history, quietPlies: history.length, limits: { ...limits, book: this.bookMode } };
+    if (!ponder) {
+      this.then(async () => {
+        this.searching = true;
+        try {
+          this.report(await this.seat.think(req));
+        } finally {
+          this.searching = false;
+        }
+      });
+      return;
+    }
+    let tell = (): void => undefined;
+    const toldNow = new Promise<void>((r) => (tell = r));
+    const p: Ponder = { ponderReq: { ...req, limits: ponderLimits(this.ponderDepth) }, req, told: null, searching: false, tell, toldNow };
+    this.ponder = p;
+    this.then(async () => {
+      let r: EngineResult | null = null;
+      if (!p.told) {
+        p.searching = true;
+        try {
+          r = await this.seat.think(p.ponderReq);
+        } finally {
+          p.searching = false;
+        }
+      }
+      await p.toldNow;
+      if (this.ponder === p) this.ponder = null;
+      // A hit: the search for the move, on the ponder search's hash table. A stop: what the ponder search found.
+      this.report(p.told === 'hit' || !r ? await this.seat.think(p.told === 'hit' ? p.req : { ...p.req, limits: { depth: 1 } }) : r);
+    });
+  }
+
+  private report(r: EngineResult): void {
     const pv = r.pv.map(longText).join(' ');
     this.out(`info depth ${r.depth} score ${protocolScore(r.score)} nodes ${r.nodes} time ${Math.round(r.ms)} pv ${pv}`.trimEnd());
     this.out(`bestmove ${r.move ? longText(r.move) : 'none'}`);

@@ -13,8 +13,8 @@ import { createInterface, type Interface } from 'node:readline';
 import { Game, longText, resolveMove, makeFen, type Move, type Position } from '../rules/index.ts';
 import { CrownheadError } from '../common/errors.ts';
 
-/** How long a move may take: milliseconds (judged with the grace), or a fixed depth (not timed). */
-export type MoveLimit = { readonly ms: number } | { readonly depth: number };
+/** How long a move may take: milliseconds (judged with the grace), or a fixed depth or node count (not timed). */
+export type MoveLimit = { readonly ms: number } | { readonly depth: number } | { readonly nodes: number };
 
 /** One side of a match. */
 export interface Player {
@@ -100,6 +100,12 @@ export class ProtocolPlayer implements Player {
     }
   }
 
+  /** Sends a line as it is; with `until`, resolves with the first answer line that starts with it (else at once, with ''). */
+  async command(line: string, until?: string): Promise<string> {
+    this.send(line);
+    return until ? this.until(until) : '';
+  }
+
   async ready(): Promise<void> {
     this.send('isready');
     await this.until('readyok');
@@ -112,7 +118,7 @@ export class ProtocolPlayer implements Player {
 
   async move(game: Game, limit: MoveLimit): Promise<Move> {
     const hist = quietHistory(game).map(makeFen);
-    const lim = 'ms' in limit ? String(Math.round(limit.ms)) : `depth ${limit.depth}`;
+    const lim = 'ms' in limit ? String(Math.round(limit.ms)) : 'depth' in limit ? `depth ${limit.depth}` : `nodes ${limit.nodes}`;
     this.send(`go ${makeFen(game.position)} ${lim}${hist.length ? ' history ' + hist.join(' ') : ''}`);
     const text = (await this.until('bestmove')).split(/\s+/)[1] ?? '';
     try {

@@ -5,6 +5,7 @@
 // against the rules core) with a bucketed hash table (tt) and the time policy
 // as pure functions (time), levels 1–10 and the `think` entry point
 // (levels), the scheduler that takes one search at a time by purpose (jobs),
+// thinking on the opponent's time: the position after the expected reply (ponder),
 // the one game analysis that marks mistakes and blunders (analyse), the
 // endgame database for every position of up to 4 pieces (win/draw/loss and
 // distance) from our retrograde solver, serialized with a checksum (egdb; its
@@ -32,3 +33,4 @@ export * from './egdb-pack.ts';
 export * from './book.ts';
 export * from './port.ts';
 export * from './jobs.ts';
+export * from './ponder.ts';

@@ -1,9 +1,10 @@
-// The order in which one engine (the service's worker) takes its work. Four
+// The order in which one engine (the service's worker) takes its work. Five
 // kinds share it: the computer's move, a hint, the evaluation bar's score of
-// the position on the board, and the after-game analysis (a search per
-// position). One search runs at a time, so the caller always knows which one
-// is running; the waiting ones go by purpose (computer, hint, evaluation,
-// analysis), and:
+// the position on the board, the after-game analysis (a search per
+// position), and the computer thinking on the player's time (ponder.ts: the
+// position after the reply it expects). One search runs at a time, so the
+// caller always knows which one is running; the waiting ones go by purpose
+// (computer, hint, evaluation, analysis, ponder), and:
 //   - at most one search per purpose waits: a newer one drops the waiting
 //     older one of its purpose (it answers null), so a flood of requests
 //     (a held key) never piles up searches;
@@ -25,7 +26,7 @@ export interface EngineSeat {
   stop(): void;
 }
 
-const RANK: Record<Purpose, number> = { computer: 0, hint: 1, evaluation: 2, analysis: 3 };
+const RANK: Record<Purpose, number> = { computer: 0, hint: 1, evaluation: 2, analysis: 3, ponder: 4 };
 
 interface Job {
   req: EngineRequest;
@@ -33,6 +34,8 @@ interface Job {
   seq: number;
   resolve: (r: EngineResult | null) => void;
   reject: (e: unknown) => void;
+  /** A ponder search stopped for another: it waits again instead of answering. */
+  resume?: boolean;
 }
 
 export class EngineJobs {
@@ -52,7 +55,11 @@ export class EngineJobs {
       this.drop(purpose);
       this.waiting.push({ req, purpose, seq: this.seq++, resolve, reject });
       this.waiting.sort((a, b) => RANK[a.purpose] - RANK[b.purpose] || a.seq - b.seq);
-      if (this.running?.purpose === 'evaluation' && purpose !== 'analysis') this.seatNow?.stop();
+      const running = this.running;
+      if (running?.purpose === 'ponder') {
+        running.resume = purpose !== 'ponder';
+        this.seatNow?.stop();
+      } else if (running?.purpose === 'evaluation' && purpose !== 'analysis' && purpose !== 'ponder') this.seatNow?.stop();
       this.pump();
     });
   }
@@ -60,7 +67,10 @@ export class EngineJobs {
   /** Drops the waiting search for `purpose` (it answers null) and stops a running one early. */
   cancel(purpose: Purpose): void {
     this.drop(purpose);
-    if (this.running?.purpose === purpose) this.seatNow?.stop();
+    if (this.running?.purpose === purpose) {
+      this.running.resume = false;
+      this.seatNow?.stop();
+    }
   }
 
   /** The waiting searches for `purpose` leave the queue, answering null. */
@@ -114,6 +124,14 @@ export class EngineJobs {
     }
     result.then(
       (r) => {
+        if (job.resume) {
+          // A ponder search stopped for another search: it waits again (behind it, by its rank).
+          job.resume = false;
+          this.waiting.push(job);
+          this.waiting.sort((a, b) => RANK[a.purpose] - RANK[b.purpose] || a.seq - b.seq);
+          this.finish();
+          return;
+        }
         this.finish();
         job.resolve(r);
       },

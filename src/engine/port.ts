@@ -18,8 +18,11 @@ export interface Clock {
   readonly movesToGo?: number;
 }
 
-/** Why the engine is asked: the computer's move, a hint, the evaluation bar, or the after-game analysis. */
-export type Purpose = 'computer' | 'hint' | 'evaluation' | 'analysis';
+/**
+ * Why the engine is asked: the computer's move, a hint, the evaluation bar, the after-game analysis, or the
+ * computer thinking on the player's time (ponder.ts: the position after the reply it expects, until stopped).
+ */
+export type Purpose = 'computer' | 'hint' | 'evaluation' | 'analysis' | 'ponder';
 
 /** How far and how well to search. */
 export interface EngineLimits {

@@ -7,13 +7,13 @@
 // node count gives the same answer on every run.
 
 import { legalMoves, popcount, sameMove, sameMove as sameMove_, type Move, type Position } from '../rules/index.ts';
-import { compileWeights, evaluateCompiled, evaluateWithin, WEIGHTS, type CompiledWeights, type Weights } from './eval.ts';
+import { compileWeights, evaluateCompiled, evaluateWithin, WEIGHTS, type CompiledWeights } from './eval.ts';
 import { generate, generateWith, jumpersOf, keyNumber, mFrom, mTo, MoveStack, Z_HI, Z_LO, Z_TURN, zobrist } from './moves.ts';
 import { DEPTH_MASK, EXACT, FLAG_SHIFT, LOWER, MOVE_SHIFT, SCORE_SHIFT, TranspositionTable, UPPER } from './tt.ts';
-import { keepSearching, timeBudget } from './time.ts';
+import { CHANGE_WINDOW, nextIteration, timeBudget } from './time.ts';
 import { WIN_BASE, type EndgameProbe } from './egdb.ts';
 import { capMaskOf, extendWithEgdb, movesOf } from './line.ts';
-import type { Clock, EngineResult } from './port.ts';
+import type { SearchOptions, SearchResult } from './search-limits.ts';
 import { CrownheadError } from '../common/errors.ts';
 
 export type { Clock } from './port.ts';
@@ -31,46 +31,7 @@ const FORTY_MOVES = 80;
 const QUIET_KEYED = 16;
 const QUIET_KEYS = Array.from({ length: 2 * FORTY_MOVES + 2 }, (_, i) => (Math.imul(i + 1, 0x9e3779b1) ^ Math.imul(i + 7, 0x85ebca6b)) | 0);
 
-export interface SearchLimits {
-  /** Stop after completing this depth (plies). */
-  readonly depth?: number;
-  /** Stop once this many nodes have been searched (checked between nodes; deterministic). */
-  readonly nodes?: number;
-  /** Time for this move, ms. */
-  readonly timeMs?: number;
-  /** Or derive the time from a running clock (with timeMs too: whichever is less). */
-  readonly clock?: Clock;
-  /** The clock, ms (defaults to performance.now). Tests pass a fake one. */
-  readonly now?: () => number;
-  /**
-   * Plies since the last capture or man move (the game's Game.quietPlies): the
-   * 40-move rule lets a player claim a draw once it reaches 80, so a line that
-   * gets there scores as a draw, and an endgame-database win is only taken as
-   * exact when it ends inside the count. Default 0.
-   */
-  readonly quietPlies?: number;
-  /** Hashes (Hash.hi * 2³² + lo) of positions earlier in the game, for repetition draws. */
-  readonly history?: readonly number[];
-  /** Polled every 1024 nodes: true stops the search (the last completed iteration stands). */
-  readonly shouldStop?: () => boolean;
-  /** Called after every completed iteration. */
-  readonly onIteration?: (info: SearchResult) => void;
-}
-
-/** What one search gives: the port's result (port.ts). */
-export type SearchResult = EngineResult;
-
-/** A search's limits and what it searches with, given as one value to Searcher.search (nobody sets its fields). */
-export interface SearchOptions extends SearchLimits {
-  /** Exact values for positions with few pieces (egdb.ts); none when absent. */
-  readonly egdb?: EndgameProbe | null;
-  /** The evaluation's weight table (default eval.ts WEIGHTS; a tuner or a test tries another). */
-  readonly weights?: Weights;
-  /** Added to each root move's score (a level's noise); none when absent. */
-  readonly rootNoise?: ((move: Move) => number) | null;
-  /** Verified pruning off the principal line (default on); off: every move searched to full depth (a measure of what it saves). */
-  readonly pruning?: boolean;
-}
+export type { SearchLimits, SearchOptions, SearchResult } from './search-limits.ts';
 
 // ---------------------------------------------------------------------------
 
@@ -154,7 +115,8 @@ export class Searcher {
     const t0 = this.now();
     let budget = timeBudget(limits, popcount(pos.black | pos.white));
     if (limits.depth === undefined && limits.nodes === undefined && budget.maxMs === Infinity) budget = { targetMs: 1000, maxMs: 1000 };
-    this.deadline = t0 + budget.maxMs;
+    // Cut at the target until an iteration shows the move unsettled (time.ts: then up to the hard limit).
+    this.deadline = t0 + budget.targetMs;
     this.nodeLimit = limits.nodes ?? Infinity;
     this.nodes = 0;
     this.killers.fill(0);
@@ -179,6 +141,8 @@ export class Searcher {
     }
     let score = 0,
       sameMove = 0;
+    const changed: boolean[] = [];
+    const easy = legal.length <= 2 && legal.every((m) => m.captures.length > 0);
     for (let depth = 1; depth <= maxDepth; depth++) {
       let r: SearchResult | null;
       // Aspiration window around the previous score from depth 4 on.
@@ -194,13 +158,17 @@ export class Searcher {
         break;
       }
       sameMove = best.move && r.move && sameMove_(best.move, r.move) ? sameMove + 1 : 1;
+      if (depth > 1) changed.push(sameMove === 1);
       const drop = depth > 1 ? score - r.score : 0;
       score = r.score;
       best = { ...r, ms: this.now() - t0 };
       limits.onIteration?.(best);
       if (Math.abs(score) >= WIN_BOUND && depth > WIN - Math.abs(score) + 2) break; // a forced result found and proved
       if (this.nodes >= this.nodeLimit) break;
-      if (!keepSearching(budget, { elapsedMs: this.now() - t0, sameMove, scoreDrop: drop })) break;
+      const changes = changed.slice(-CHANGE_WINDOW).filter(Boolean).length;
+      const next = nextIteration(budget, { elapsedMs: this.now() - t0, sameMove, scoreDrop: drop, changes, easy });
+      if (!next.go) break;
+      this.deadline = t0 + next.deadlineMs;
     }
     // (+ 0: a draw negated up the tree is −0; report it as 0.)
     return {

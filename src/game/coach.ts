@@ -23,6 +23,8 @@ export interface CoachOptions {
   stopThinking?: (purpose: Purpose) => void;
   /** The engine's time per search at full strength, ms (a level uses its share); default 2000. */
   thinkMs?: number;
+  /** The computer opponent thinks on the player's time (computer.ts); default on. */
+  ponder?: boolean;
 }
 
 /** What the coach announces (the session passes it on as its own event). */
@@ -80,7 +82,9 @@ export class Coach {
     const think = this.options.think;
     const plays = think ? (setting === undefined ? computerFromTags(tags) : setting) : null;
     this.computer =
-      plays && think ? new ComputerPlayer(plays, think, () => this.options.stopThinking?.('computer'), this.options.thinkMs) : null;
+      plays && think
+        ? new ComputerPlayer(plays, think, (p) => this.options.stopThinking?.(p), this.options.thinkMs, this.options.ponder ?? true)
+        : null;
   }
 
   /** After every change at the table: advice for a position that is gone is stopped; the bar scores the new one. */

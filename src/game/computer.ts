@@ -2,11 +2,18 @@
 // whether it is thinking, and the move it wants the player to carry out on
 // the board. It asks an injected `think` (the engine's port; the worker, in the service)
 // and drops an answer that comes back for a position that is no longer on the
-// board (a takeback, a new game). Pure but for that promise.
+// board (a takeback, a new game). While the player thinks and carries out a
+// move it ponders (on by default, at the levels that search without noise):
+// the engine searches the position after the reply it expects
+// (src/engine/ponder.ts), a search the computer's next one finds in the hash
+// table when that reply is played, and stops when another is. Pure but for
+// those promises.
 
 import { moveText, legalMoves, sideName, type Color, type Game, type Move } from '../rules/index.ts';
 import type { ComputerState } from '../protocol/v1.ts';
-import type { Clock, EngineRequest, Think } from '../engine/port.ts';
+import type { Clock, EngineRequest, Purpose, Think } from '../engine/port.ts';
+import { levelOf } from '../engine/levels.ts';
+import { ponderHit, ponderLimits, ponderPlan, type PonderPlan } from '../engine/ponder.ts';
 import { CrownheadError } from '../common/errors.ts';
 
 export interface ComputerSetting {
@@ -59,18 +66,33 @@ export class ComputerPlayer {
   private token = 0;
   /** varies the book's choices from game to game (same game, same choices) */
   private readonly seedBase = Math.floor(Math.random() * 1_000_000);
+  /** What to ponder once its move is played: the reply its last answer expects (null: none, or pondering is off). */
+  private plan: { plan: PonderPlan; plies: number } | null = null;
+  /** The ponder search under way: for the position after the expected reply, `plies` into the game. */
+  private pondering: { plan: PonderPlan; plies: number } | null = null;
+  /** The player's replies that were the expected one (the ponder search kept) and the others (stopped). */
+  ponderHits = 0;
+  ponderMisses = 0;
 
   /**
-   * `stop` ends a search under way whose answer is no longer wanted (the
-   * engine's next search need not wait for it); `timeMs` is the time per move
-   * at full strength (the level uses its share of it).
+   * `stop` ends the search under way for a purpose whose answer is no longer
+   * wanted (the engine's next search need not wait for it); `timeMs` is the
+   * time per move at full strength (the level uses its share of it); `ponder`
+   * thinks on the player's time (levels 7–10: the lower ones search a few
+   * plies with noise, and pondering would make them stronger than their level).
    */
   constructor(
     readonly setting: ComputerSetting,
     private readonly think: Think,
-    private readonly stop?: () => void,
+    private readonly stop?: (purpose: Extract<Purpose, 'computer' | 'ponder'>) => void,
     private readonly timeMs = 2000,
+    private readonly ponder = true,
   ) {}
+
+  /** Ponders at this level (on, and a level without noise). */
+  get ponders(): boolean {
+    return this.ponder && levelOf(this.setting.level).noise === 0;
+  }
 
   /**
    * Starts thinking if it is the computer's turn in a game under way on a
@@ -79,6 +101,7 @@ export class ComputerPlayer {
    * still the same when it comes.
    */
   consider(game: Game, ready: boolean, onMove: (move: Move, text: string) => void, onError: (e: Error) => void, clock?: Clock): void {
+    this.followPonder(game);
     if (this.thinking || this.move || game.outcome || !ready || game.turn !== this.setting.side) return;
     const token = ++this.token;
     const plies = game.plies.length,
@@ -100,6 +123,8 @@ export class ComputerPlayer {
         this.thinking = false;
         const m = r?.move;
         if (!m || game.plies.length !== plies || game.hash !== hash) return;
+        const plan = this.ponders && r ? ponderPlan(game.position, r) : null;
+        this.plan = plan ? { plan, plies: plies + 2 } : null;
         this.move = m;
         this.moveText = moveText(m, legalMoves(game.position, game.options));
         onMove(m, this.moveText);
@@ -112,10 +137,50 @@ export class ComputerPlayer {
     );
   }
 
+  /**
+   * Pondering follows the game: once its move is on the board and the player
+   * is to move, the position after the expected reply is searched; once the
+   * player has moved it is stopped: on a hit its tree stays in the hash table
+   * for the computer's search of that very position; on a miss (any other
+   * position) the computer searches afresh.
+   */
+  private followPonder(game: Game): void {
+    const p = this.pondering;
+    if (p && (game.plies.length >= p.plies || game.outcome || game.plies.length < p.plies - 1)) {
+      this.pondering = null;
+      if (game.plies.length === p.plies && !game.outcome && ponderHit(p.plan, game.position)) this.ponderHits++;
+      else this.ponderMisses++;
+      // Either way the ponder search ends here: a hit leaves its tree in the hash table for the computer's search.
+      this.stop?.('ponder');
+    }
+    const plan = this.plan;
+    if (!plan || this.pondering || game.outcome || game.turn === this.setting.side) return;
+    if (game.plies.length !== plan.plies - 1) return; // its move not on the board yet (or the game went elsewhere)
+    this.plan = null;
+    this.pondering = plan;
+    const expected = plan.plan.expected;
+    const irreversible = expected.captures.length > 0 || !(game.position.kings & (1 << (expected.from - 1)));
+    const req: EngineRequest = {
+      position: plan.plan.position,
+      history: game.plies.map((p) => p.hash),
+      quietPlies: irreversible ? 0 : game.quietPlies + 1,
+      limits: ponderLimits(levelOf(this.setting.level).maxDepth),
+      purpose: 'ponder',
+    };
+    // Its answer is not wanted: the work it leaves in the hash table is.
+    this.think(req).then(
+      () => undefined,
+      () => undefined,
+    );
+  }
+
   /** The game changed under it (a takeback, a new game, a reconnect): forget the pending answer. */
   cancel(): void {
     this.token++;
-    if (this.thinking) this.stop?.();
+    if (this.thinking) this.stop?.('computer');
+    if (this.pondering) this.stop?.('ponder');
+    this.pondering = null;
+    this.plan = null;
     this.thinking = false;
     this.move = null;
   }

@@ -161,6 +161,57 @@ describe('the engine takes its searches in turn', () => {
     expect(e.searches.map((s) => `${s.req.purpose}${s.req.limits.seed}`)).toEqual(['computer1', 'hint129']);
   });
 
+  it('a ponder search runs only when nothing else waits; any other search stops it, and it resumes after', async () => {
+    const e = scripted();
+    const jobs = new EngineJobs(async () => e.seat);
+    const mv = jobs.think(req('computer', 1));
+    await tick();
+    let pondered: unknown = 'pending';
+    void jobs.think(req('ponder', 2)).then((r) => (pondered = r));
+    await tick();
+    expect(jobs.queued).toBe(1); // behind the computer's move
+    e.searches[0]!.finish();
+    await mv;
+    await tick();
+    expect(jobs.busyWith).toBe('ponder');
+    // The evaluation bar scores the position on the board: the ponder search stops for it, then waits again.
+    const ev = jobs.think(req('evaluation', 3));
+    expect(e.searches[1]!.stopped).toBe(true);
+    await tick();
+    expect(jobs.busyWith).toBe('evaluation');
+    expect(pondered).toBe('pending'); // not answered: it resumes
+    e.searches[2]!.finish();
+    expect(await ev).toEqual(answer(3));
+    await tick();
+    expect(jobs.busyWith).toBe('ponder');
+    expect(e.searches.map((s) => `${s.req.purpose}${s.req.limits.seed}`)).toEqual(['computer1', 'ponder2', 'evaluation3', 'ponder2']);
+    // The player has moved: cancel('ponder') ends it for good (it answers with what it has).
+    jobs.cancel('ponder');
+    await tick();
+    expect(pondered).toEqual(answer(-1));
+    expect(jobs.busyWith).toBeNull();
+  });
+
+  it('a newer ponder search replaces the running one; a cancelled waiting one answers null', async () => {
+    const e = scripted();
+    const jobs = new EngineJobs(async () => e.seat);
+    const first = jobs.think(req('ponder', 1));
+    await tick();
+    const second = jobs.think(req('ponder', 2));
+    expect(await first).toEqual(answer(-1));
+    await tick();
+    expect(jobs.busyWith).toBe('ponder');
+    const hint = jobs.think(req('hint', 3));
+    await tick();
+    expect(jobs.busyWith).toBe('hint');
+    jobs.cancel('ponder'); // waiting again behind the hint: dropped
+    expect(await second).toBeNull();
+    e.searches[2]!.finish();
+    expect(await hint).toEqual(answer(3));
+    await tick();
+    expect(jobs.busyWith).toBeNull();
+  });
+
   it('an engine failure rejects that search, and the next one still runs', async () => {
     let calls = 0;
     const jobs = new EngineJobs(async () => ({

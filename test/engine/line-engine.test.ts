@@ -1,70 +1,131 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { resolve } from 'node:path';
-import { LineEngine } from '../../src/engine-host/line-engine.ts';
+import { LineEngine, type LineEngineOptions } from '../../src/engine-host/line-engine.ts';
 import { eloOf, playMatch, ProtocolPlayer, quietHistory, type Player } from '../../src/engine-host/match.ts';
 import { think } from '../../src/engine/index.ts';
 import { Game, legalMoves, makeFen, parseFen, resolveMove, START } from '../../src/rules/index.ts';
 import { TEST_EGDB_DIR } from './egdb-cache.ts';
 
 // `crownhead engine`'s line protocol, in-process and as a child process driven by the match harness.
-function session(): { send: (line: string) => string[]; alive: () => boolean } {
+function session(options: LineEngineOptions = {}): {
+  send: (line: string) => Promise<string[]>;
+  /** Handles a line without waiting for its answers: what it answered at once. */
+  post: (line: string) => string[];
+  alive: () => boolean;
+  engine: LineEngine;
+} {
   const out: string[] = [];
-  const e = new LineEngine((l) => out.push(l));
+  const e = new LineEngine((l) => out.push(l), options);
   let alive = true;
   return {
-    send: (line) => {
+    send: async (line) => {
+      out.length = 0;
+      alive = e.handle(line);
+      await e.settled();
+      return [...out];
+    },
+    post: (line) => {
       out.length = 0;
       alive = e.handle(line);
       return [...out];
     },
     alive: () => alive,
+    engine: e,
   };
 }
 
 describe('the line protocol (in-process)', () => {
-  it('isready, go with a depth, a time or a node count: an info line, then a legal best move in long notation', () => {
+  it('isready, go with a depth, a time or a node count: an info line, then a legal best move in long notation', async () => {
     const s = session();
-    expect(s.send('isready')).toEqual(['readyok']);
+    expect(await s.send('isready')).toEqual(['readyok']);
     for (const limit of ['depth 4', '50', 'nodes 3000']) {
-      const [info, best] = s.send(`go ${makeFen(START)} ${limit}`);
+      const [info, best] = await s.send(`go ${makeFen(START)} ${limit}`);
       expect(info).toMatch(/^info depth \d+ score -?\d+ nodes \d+ time \d+ pv [\d\-x ]+$/);
       const text = best!.replace(/^bestmove /, '');
       expect(() => resolveMove(START, text)).not.toThrow();
     }
     // A capture is given with every landing square.
-    const [, best] = s.send('go W:W32,28,23,19:B20,11,9,5 depth 12');
+    const [, best] = await s.send('go W:W32,28,23,19:B20,11,9,5 depth 12');
     expect(best).toBe('bestmove 28-24');
-    expect(s.send('go W:W27:B23,14,6 depth 2')[1]).toBe('bestmove 27x18x9x2');
+    expect((await s.send('go W:W27:B23,14,6 depth 2'))[1]).toBe('bestmove 27x18x9x2');
   });
 
-  it('a win is reported in plies; no move is "bestmove none"', () => {
+  it('a win is reported in plies; no move is "bestmove none"', async () => {
     const s = session();
-    expect(s.send('go W:W32,28,23,19:B20,11,9,5 depth 12')[0]).toMatch(/ score win \d+ /);
-    expect(s.send('go B:W5,6,10:B1 100')).toEqual(['info depth 0 score loss 0 nodes 0 time 0 pv', 'bestmove none']);
+    expect((await s.send('go W:W32,28,23,19:B20,11,9,5 depth 12'))[0]).toMatch(/ score win \d+ /);
+    expect(await s.send('go B:W5,6,10:B1 100')).toEqual(['info depth 0 score loss 0 nodes 0 time 0 pv', 'bestmove none']);
   });
 
-  it('the history gives repetitions: the side behind steers into a position of the game, a draw', () => {
+  it('the history gives repetitions: the side behind steers into a position of the game, a draw', async () => {
     const s = session();
     // White's one king against two: lost without history; with the position after 32-28 earlier in the game, 0.
     const pos = 'W:WK32:BK1,K5';
-    expect(s.send(`go ${pos} depth 6`)[0]).toMatch(/ score -\d\d+ /);
-    const [info, best] = s.send(`go ${pos} depth 6 history ${makeFen(parseFen('B:WK28:BK1,K5'))} ${makeFen(parseFen('W:WK27:BK1,K5'))}`);
+    expect((await s.send(`go ${pos} depth 6`))[0]).toMatch(/ score -\d\d+ /);
+    const [info, best] = await s.send(
+      `go ${pos} depth 6 history ${makeFen(parseFen('B:WK28:BK1,K5'))} ${makeFen(parseFen('W:WK27:BK1,K5'))}`,
+    );
     expect(info).toMatch(/ score 0 /);
     expect(best).toBe('bestmove 32-28');
   });
 
-  it('a bad line is answered with an error naming the problem, and the session goes on; quit ends it', () => {
+  it('a bad line is answered with an error naming the problem, and the session goes on; quit ends it', async () => {
     const s = session();
-    expect(s.send('go')[0]).toMatch(/^error go needs a position/);
-    expect(s.send('go B:W1 100')[0]).toMatch(/^error /);
-    expect(s.send(`go ${makeFen(START)} soon`)[0]).toMatch(/^error the limit is milliseconds/);
-    expect(s.send(`go ${makeFen(START)} depth 0`)[0]).toMatch(/^error depth must be a whole number from 1 to 100/);
-    expect(s.send(`go ${makeFen(START)} 100 moves`)[0]).toMatch(/^error after the limit, "history FEN…"/);
-    expect(s.send('hello')[0]).toMatch(/^error unknown command "hello"/);
-    expect(s.send('isready')).toEqual(['readyok']);
-    expect(s.send('newgame')).toEqual([]);
-    s.send('quit');
+    expect((await s.send('go'))[0]).toMatch(/^error go needs a position/);
+    expect((await s.send('go B:W1 100'))[0]).toMatch(/^error /);
+    expect((await s.send(`go ${makeFen(START)} soon`))[0]).toMatch(/^error the limit is milliseconds/);
+    expect((await s.send(`go ${makeFen(START)} depth 0`))[0]).toMatch(/^error depth must be a whole number from 1 to 100/);
+    expect((await s.send(`go ${makeFen(START)} 100 moves`))[0]).toMatch(/^error after the limit, "history FEN…"/);
+    expect((await s.send('hello'))[0]).toMatch(/^error unknown command "hello"/);
+    expect(await s.send('isready')).toEqual(['readyok']);
+    expect(await s.send('newgame')).toEqual([]);
+    await s.send('quit');
     expect(s.alive()).toBe(false);
+  });
+});
+
+describe('pondering in the line protocol (in-process: the ponder search stops at its depth, then waits to be told)', () => {
+  const expected = Game.fromBallot(40).game.position; // the position after the reply the engine expects
+  const nodesOf = (info: string): number => Number(/ nodes (\d+) /.exec(info)![1]);
+  const tick = () => new Promise((r) => setTimeout(r, 0));
+
+  it('go ponder, then ponderhit: the search for the move starts on the ponder search’s hash table — less work than a cold search, same depth', async () => {
+    let hitNodes = 0,
+      coldNodes = 0;
+    for (const ballot of [17, 40, 77]) {
+      const pos = Game.fromBallot(ballot).game.position;
+      const s = session({ ponderDepth: 11 });
+      s.post(`go ponder ${makeFen(pos)} depth 11`);
+      await tick();
+      expect(s.post('isready')).toEqual(['readyok']); // answered at once while pondering
+      const [info, best] = await s.send('ponderhit');
+      const cold = await session().send(`go ${makeFen(pos)} depth 11`);
+      expect(info).toMatch(/^info depth 11 /);
+      expect(() => resolveMove(pos, best!.replace(/^bestmove /, ''))).not.toThrow();
+      expect(nodesOf(info!)).toBeLessThan(nodesOf(cold[0]!));
+      hitNodes += nodesOf(info!);
+      coldNodes += nodesOf(cold[0]!);
+    }
+    expect(hitNodes).toBeLessThan(coldNodes / 3); // 2026-11-28: 13 % of the cold searches’ nodes (59 k of 463 k)
+  });
+
+  it('go ponder, then stop (another reply was played): the ponder search’s answer, then the real position searched afresh', async () => {
+    const s = session({ ponderDepth: 11 });
+    s.post(`go ponder ${makeFen(expected)} depth 11`);
+    await tick();
+    const [, ponderBest] = await s.send('stop');
+    expect(() => resolveMove(expected, ponderBest!.replace(/^bestmove /, ''))).not.toThrow();
+    const other = Game.fromBallot(41).game.position;
+    const [info, best] = await s.send(`go ${makeFen(other)} depth 11`);
+    const cold = await session().send(`go ${makeFen(other)} depth 11`);
+    expect(info).toMatch(/^info depth 11 /);
+    expect(() => resolveMove(other, best!.replace(/^bestmove /, ''))).not.toThrow();
+    expect(nodesOf(info!)).toBeGreaterThan(nodesOf(cold[0]!) / 4);
+    // A go while pondering stops the ponder search first (its answer, then the go's).
+    s.post(`go ponder ${makeFen(expected)} depth 11`);
+    await tick();
+    const both = await s.send(`go ${makeFen(other)} depth 3`);
+    expect(both.filter((l) => l.startsWith('bestmove'))).toHaveLength(2);
+    expect(await s.send('ponderhit')).toEqual(['error ponderhit without a go ponder']);
   });
 });
 
@@ -95,6 +156,26 @@ describe('the match harness drives `crownhead engine` as a child process', () =>
     }
     expect(child.lastInfo).toMatch(/^info depth /);
   }, 120_000);
+
+  it('ponders in its worker: isready answered meanwhile, stop ends the ponder search cleanly, ponderhit answers the move', async () => {
+    const expected = Game.fromBallot(60).game.position;
+    // No depth or time of its own: it would search until told.
+    await child.command(`go ponder ${makeFen(expected)} 200`);
+    expect(await child.command('isready', 'readyok')).toBe('readyok');
+    const stopped = (await child.command('stop', 'bestmove')).split(/\s+/)[1]!;
+    expect(() => resolveMove(expected, stopped)).not.toThrow();
+    // Another reply was played: that position is searched afresh, to its limit.
+    const other = Game.fromBallot(61).game.position;
+    const best = (await child.command(`go ${makeFen(other)} depth 6`, 'bestmove')).split(/\s+/)[1]!;
+    expect(child.lastInfo).toMatch(/^info depth 6 /);
+    expect(() => resolveMove(other, best)).not.toThrow();
+    // The expected reply was played: ponderhit, and the move for the go's limit.
+    await child.command(`go ponder ${makeFen(expected)} depth 8`);
+    const hit = (await child.command('ponderhit', 'bestmove')).split(/\s+/)[1]!;
+    expect(child.lastInfo).toMatch(/^info depth 8 /);
+    expect(() => resolveMove(expected, hit)).not.toThrow();
+    await child.ready();
+  }, 60_000);
 
   it('the history it is sent: the positions since the last capture or man move', () => {
     const { game } = Game.fromBallot(1);
