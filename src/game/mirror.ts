@@ -25,6 +25,11 @@ export class MirrorSession extends GameSession {
     this.newGame();
   }
 
+  /** Something shown of the board changed outside the game (its station's own state of it): pages and feeds look again. */
+  refresh(): void {
+    this.emit({ type: 'tags', say: '' });
+  }
+
   /** records the table replayed, all told (the hub's work: one a record once the game is followed) */
   replayed = 0;
 

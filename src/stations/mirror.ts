@@ -62,7 +62,11 @@ export class Mirror {
 
   /** The station's own state of its board (in sync, illegal, awaiting a crown…), shown in the room's summary. */
   status(s: StationStatus): void {
-    this.room.remoteState = s.summary && s.online ? { state: s.summary.state, say: s.summary.say } : null;
+    const next = s.summary && s.online ? { state: s.summary.state, say: s.summary.say } : null;
+    const was = this.room.remoteState;
+    this.room.remoteState = next;
+    // (The board's state is the station's, not an event of the game here: pages and the spectators' feed are told it changed.)
+    if (was?.state !== next?.state || was?.say !== next?.say) this.session.refresh();
   }
 
   private act(actions: SequencerAction[]): void {

@@ -84,7 +84,12 @@ describe('crownhead hub and crownhead station', () => {
     const page = await Client.connect(`ws://127.0.0.1:${stationPort}/ws`);
     try {
       // The station's board joins once it pairs, with its game.
-      const first = await watch.next((m) => m.type === 'board' && !!m.board.gameId, 'the station’s game on /watch', 30_000);
+      // (Once the station's simulated board has settled on the start position: a move made before is a set-up fault.)
+      const first = await watch.next(
+        (m) => m.type === 'board' && !!m.board.gameId && m.board.state === 'in-sync',
+        'the station’s game on /watch, its board set up',
+        30_000,
+      );
       expect(JSON.stringify(first)).toContain('"source":"station"');
       await page.next((m) => m.type === 'hello');
       // 11-15 by hand on the station's simulated board.
