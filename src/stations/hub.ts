@@ -229,8 +229,8 @@ export class Hub {
     const r = readMessage(topic, payload, (board, kind, key, body) => {
       if (kind === 'pair') return this.claimProof(board, key, body);
       const pinned = this.registry.key(board);
-      if (!pinned) return `${kind} for board ${board}, which no station paired`;
-      return key === pinned ? null : `${kind}: not signed by its station (${describeStation({ key })})`;
+      if (!pinned) return `board ${board} is not paired with any station`;
+      return key === pinned ? null : `not signed by its station (${describeStation({ key })})`;
     });
     if (!r.ok) return this.drop(r.board && this.registry.key(r.board) ? r.board : '', r.problem, topic.endsWith('/pair'));
     const m = r.m;

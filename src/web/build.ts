@@ -76,7 +76,7 @@ function clubHtml(mode: 'watch' | 'arbiter', js: string, css: string): string {
 </header>
 <main class="club">
 <div id="club-problem"></div>
-${mode === 'arbiter' ? '<section id="club-alerts" aria-labelledby="alerts-title"></section>\n<section id="club-correct" class="club-correct" aria-labelledby="correct-title" hidden></section>\n' : ''}${mode === 'arbiter' ? '<section id="club-tourney" class="club-tourney" aria-labelledby="tourney-title"></section>\n' : ''}<div id="club-boards"></div>
+${mode === 'arbiter' ? '<section id="club-alerts" aria-labelledby="alerts-title"></section>\n<section id="club-correct" class="club-correct" aria-labelledby="correct-title" hidden></section>\n' : ''}${mode === 'arbiter' ? '<section id="club-stations" class="club-stations" aria-labelledby="stations-title" hidden></section>\n<section id="club-tourney" class="club-tourney" aria-labelledby="tourney-title"></section>\n' : ''}<div id="club-boards"></div>
 </main>
 <div id="club-live" class="sr-only" aria-live="polite"></div>
 <noscript><p style="padding:20px">Crownhead needs JavaScript to show the live boards.</p></noscript>

@@ -32,6 +32,7 @@ import {
   renderClubRegions,
   type ClubRenderOptions,
 } from './club-render.ts';
+import { startStationsPanel } from './stations-panel.ts';
 import { correctionCommand, renderCorrectionForm, renderPlyOptions } from './club-correct.ts';
 import type { MoveRecord, Side, Snapshot } from '../protocol/v1.ts';
 import { startTourneyPanel } from './tourney-main.ts';
@@ -50,6 +51,8 @@ const socket = new ClubSocket(ClubSocket.urlFor(location, token), {
 
 // The arbiter's tournament panel (tourney-main.ts), loaded again when a board's game, round or result changes.
 const tourney = mode === 'arbiter' ? startTourneyPanel(token) : null;
+// On a hub, the arbiter also sees every station: paired, online, and what the hub refused from it.
+if (mode === 'arbiter') startStationsPanel(token);
 let resultsKey = '';
 
 function dispatch(a: ClubAction): void {

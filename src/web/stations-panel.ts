@@ -1,0 +1,62 @@
+// The hub's stations on the arbiter's page (/arbiter on a hub): every paired
+// board with its station's key fingerprint, whether it is online, and the
+// messages the hub refused for it and why ("board NORTH: 3 messages refused —
+// not signed by its station"), and those for boards nobody paired; loaded
+// from GET /api/stations every few seconds. Not a hub (the call answers 404):
+// the panel stays hidden. Rendering is a pure function of the list.
+
+import { esc } from './html.ts';
+
+interface Refused {
+  count: number;
+  last: string;
+  at: number;
+  claim?: string;
+}
+
+/** GET /api/stations, as the hub answers it (src/server/stations-routes.ts). */
+export interface StationsList {
+  stations: { board: string; key: string; online: boolean; refused: Refused | null }[];
+  unpaired: Refused | null;
+}
+
+const refusedText = (r: Refused): string =>
+  `${r.count === 1 ? '1 message' : `${r.count} messages`} refused — ${r.last}${r.claim && r.claim !== r.last ? `; last refused claim: ${r.claim}` : ''}`;
+
+/** The panel's HTML: one row a paired board, then what came for boards nobody paired. */
+export function renderStations(list: StationsList): string {
+  const rows = list.stations
+    .map(
+      (s) =>
+        `<li data-station="${esc(s.board)}" class="${s.online ? 'online' : 'offline'}"><strong>${esc(s.board)}</strong> ` +
+        `<span class="pill ${s.online ? 'pill-ok' : 'pill-bad'}">${s.online ? 'online' : 'offline'}</span> ` +
+        `<span class="note">key ${esc(s.key)}</span>${s.refused ? ` <span class="refused">${esc(refusedText(s.refused))}</span>` : ''}</li>`,
+    )
+    .join('');
+  const none = list.stations.length === 0 ? '<li class="note">No station has paired yet.</li>' : '';
+  const unpaired = list.unpaired ? `<p class="refused" data-unpaired>Boards nobody paired: ${esc(refusedText(list.unpaired))}</p>` : '';
+  return `<h2 id="stations-title">Stations</h2><ul class="stations-list">${rows}${none}</ul>${unpaired}`;
+}
+
+/** Loads the list every `everyMs` into the #club-stations section (shown only on a hub). */
+export function startStationsPanel(token: string | null, everyMs = 3000): void {
+  const panel = document.getElementById('club-stations');
+  if (!panel) return;
+  const headers: Record<string, string> = token ? { Authorization: `Bearer ${token}` } : {};
+  let shown = '';
+  const load = async (): Promise<void> => {
+    try {
+      const r = await fetch('/api/stations', { headers, cache: 'no-store' });
+      if (r.status === 404) return void (panel.hidden = true); // (not a hub: no stations, and no asking again)
+      if (r.ok) {
+        const html = renderStations((await r.json()) as StationsList);
+        panel.hidden = false;
+        if (html !== shown) panel.innerHTML = shown = html;
+      }
+    } catch {
+      /* the connection pill says the server is out of reach */
+    }
+    setTimeout(() => void load(), everyMs);
+  };
+  void load();
+}
