@@ -17,8 +17,6 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startEmbeddedBroker } from '../../src/stations/broker.ts';
 import { HUB_USER, brokerPassword, mayPublish, maySubscribe, whoIs } from '../../src/stations/access.ts';
 import { boardTopic } from '../../src/stations/topics.ts';
-import { startStation } from '../../src/stations/station.ts';
-import { SimBoard } from '../../src/sensors/sim/board.ts';
 import {
   MOSQUITTO,
   SECRET,
@@ -28,12 +26,12 @@ import {
   removeTempDirs,
   samePdn,
   setUpStart,
+  station,
   GAMES,
   tempDir,
   until,
   type TestStation,
 } from './fixture.ts';
-import { RandomHand, handTable } from '../harness/table.ts';
 import type { Hub } from '../../src/stations/hub.ts';
 
 const ROOT = resolve(fileURLToPath(import.meta.url), '../../..');
@@ -43,17 +41,11 @@ afterEach(async () => {
   removeTempDirs();
 });
 
-/** A station on `url` with the login options given (default: the one the secret gives). */
-async function stationAt(url: string, id: string, seed: number, mqttExtra: Record<string, unknown> = {}): Promise<TestStation> {
-  const sim = new SimBoard({ clock: 'manual', seed, id });
-  const dir = join(tempDir(), 'games');
-  const s = await startStation({
-    mqtt: { url, reconnectMs: 100, ...mqttExtra },
-    secret: SECRET,
-    service: { board: { source: sim }, storage: { gamesDir: dir }, http: { port: 0 }, log: { level: 'silent' } },
-  });
+/** A station on `url` (its login the one the secret gives; `ca` for mqtts). */
+async function stationAt(url: string, id: string, seed: number, extra: { ca?: Buffer } = {}): Promise<TestStation> {
+  const s = await station(url, id, seed, undefined, undefined, extra);
   closers.push(() => s.close());
-  return Object.assign(s, { sim, hand: new RandomHand(handTable(sim, s.service.session), seed), dir });
+  return s;
 }
 
 async function hubAt(url: string): Promise<Hub> {

@@ -166,16 +166,40 @@ export async function station(
   seed: number,
   dir = join(tempDir(), 'games'),
   protocolVersion?: 4 | 5,
+  mqttExtra: { ca?: Buffer } = {},
 ): Promise<TestStation> {
   const sim = new SimBoard({ clock: 'manual', seed, id });
   const s = await startStation({
-    mqtt: { url, reconnectMs: 100, ...(protocolVersion ? { protocolVersion } : {}) },
+    mqtt: { url, reconnectMs: 100, ...(protocolVersion ? { protocolVersion } : {}), ...mqttExtra },
     secret: SECRET,
     service: { board: { source: sim }, storage: { gamesDir: dir }, http: { port: 0 }, log: { level: 'silent' } },
   });
   const session = s.service.session;
   const table = handTable(sim, session);
   return Object.assign(s, { sim, hand: new RandomHand(table, seed), dir });
+}
+
+/** Both brokers a stations test runs on — the embedded one and Mosquitto — each started on demand, its stop handed to `closers`. */
+export function brokers(closers: (() => Promise<unknown>)[]): [string, () => Promise<string>][] {
+  return [
+    [
+      'aedes',
+      async () => {
+        const { startEmbeddedBroker } = await import('../../src/stations/broker.ts');
+        const b = await startEmbeddedBroker({ port: 0 });
+        closers.push(() => b.close());
+        return b.url;
+      },
+    ],
+    [
+      'Mosquitto',
+      async () => {
+        const m = await Mosquitto.start();
+        closers.push(() => m.stop());
+        return m.url;
+      },
+    ],
+  ];
 }
 
 /** Sets the start position up on a station's board and lets it settle. */

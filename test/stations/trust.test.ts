@@ -11,7 +11,6 @@ import mqtt from 'mqtt';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startEmbeddedBroker } from '../../src/stations/broker.ts';
 import { Hub } from '../../src/stations/hub.ts';
 import { startStation } from '../../src/stations/station.ts';
 import { SimBoard } from '../../src/sensors/sim/board.ts';
@@ -21,7 +20,7 @@ import { ephemeralIdentity } from '../../src/stations/identity.ts';
 import { pairProof } from '../../src/stations/pairing.ts';
 import {
   GAMES,
-  Mosquitto,
+  brokers,
   SECRET,
   hub,
   play,
@@ -40,24 +39,7 @@ afterEach(async () => {
   removeTempDirs();
 });
 
-const BROKERS: [string, () => Promise<string>][] = [
-  [
-    'aedes',
-    async () => {
-      const b = await startEmbeddedBroker({ port: 0 });
-      closers.push(() => b.close());
-      return b.url;
-    },
-  ],
-  [
-    'Mosquitto',
-    async () => {
-      const m = await Mosquitto.start();
-      closers.push(() => m.stop());
-      return m.url;
-    },
-  ],
-];
+const BROKERS = brokers(closers);
 
 async function st(url: string, id: string, seed: number): Promise<TestStation> {
   const s = await station(url, id, seed);

@@ -9,14 +9,13 @@
 // played the same way.
 
 import { afterEach, describe, expect, it } from 'vitest';
-import { startEmbeddedBroker } from '../../src/stations/broker.ts';
 import { startStation } from '../../src/stations/station.ts';
 import { SimBoard } from '../../src/sensors/sim/board.ts';
 import { Game, legalMoves, type Color, type Move } from '../../src/rules/index.ts';
 import type { SessionEvent } from '../../src/game/index.ts';
 import { RandomHand, handTable } from '../harness/table.ts';
 import { farLink } from '../../src/web/far-board.ts';
-import { GAMES, Mosquitto, SECRET, removeTempDirs, tempDir, until } from './fixture.ts';
+import { GAMES, SECRET, brokers, removeTempDirs, tempDir, until } from './fixture.ts';
 import { join } from 'node:path';
 
 const closers: (() => Promise<unknown>)[] = [];
@@ -58,24 +57,7 @@ async function board(url: string, id: string, seed: number, far: { board: string
   return { ...s, sim, session, hand: new RandomHand(table, seed), events, dir };
 }
 
-const BROKERS: [string, () => Promise<string>][] = [
-  [
-    'aedes',
-    async () => {
-      const b = await startEmbeddedBroker({ port: 0 });
-      closers.push(() => b.close());
-      return b.url;
-    },
-  ],
-  [
-    'Mosquitto',
-    async () => {
-      const m = await Mosquitto.start();
-      closers.push(() => m.stop());
-      return m.url;
-    },
-  ],
-];
+const BROKERS = brokers(closers);
 
 describe.each(BROKERS)('a game between two boards far apart (%s)', (_name, brokerUrl) => {
   it('each side carries out the other’s moves; the whole game, one PDN on both boards', async () => {
