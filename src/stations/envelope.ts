@@ -27,12 +27,32 @@ function signed(topic: string, n: number, body: string): string {
   return `crownhead/v1\n${topic}\n${n}\n${body}`;
 }
 
-/** A sender's counter: the microseconds of its clock, or one more than the last when the clock has not moved on (or went back). */
+/** Where a counter keeps the highest value it may have given, so a restart (even with the clock set back) goes on above it. */
+export interface CounterStore {
+  read(): number;
+  write(n: number): void;
+}
+
+/** How far ahead of the last value a kept counter reserves on disk: a minute of microseconds (one write a minute at most). */
+const RESERVE = 60_000_000;
+
+/**
+ * A sender's counter: the microseconds of its clock, or one more than the
+ * last when the clock has not moved on (or went back). With a store it starts
+ * above everything it may have given before a restart.
+ */
 export class Counter {
   private last = 0;
-  constructor(private readonly now: () => number = Date.now) {}
+  private reserved = Infinity;
+  constructor(
+    private readonly now: () => number = Date.now,
+    private readonly store?: CounterStore,
+  ) {
+    if (store) this.last = this.reserved = store.read();
+  }
   next(): number {
     this.last = Math.max(this.last + 1, Math.floor(this.now() * 1000));
+    if (this.last > this.reserved) this.store!.write((this.reserved = this.last + RESERVE));
     return this.last;
   }
 }

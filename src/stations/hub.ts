@@ -33,7 +33,7 @@ import { fingerprint, loadIdentity, type Identity } from './identity.ts';
 import { HUB_USER, brokerPassword } from './access.ts';
 import type { StationListing, StationsApi } from '../server/stations-routes.ts';
 import { Counter } from './envelope.ts';
-import { PairingRegistry, describeStation, pairChecks, pairedProof, proofMatches } from './pairing.ts';
+import { PairingRegistry, counterFile, describeStation, pairChecks, pairedProof, proofMatches } from './pairing.ts';
 import { Mirror } from './mirror.ts';
 import { openLink, type LinkOptions } from './link.ts';
 import { BoardNumbers } from '../server/board-numbers.ts';
@@ -117,7 +117,7 @@ export class Hub {
     private readonly opts: HubOptions,
   ) {
     this.now = opts.now ?? Date.now;
-    this.counter = new Counter(this.now);
+    this.counter = new Counter(this.now, counterFile(opts.service.storage.gamesDir));
     this.log = opts.service.log?.logger ?? pino({ level: opts.service.log?.level ?? 'info' });
     const dir = opts.service.storage.gamesDir;
     this.identity = opts.identity ?? loadIdentity(dir, 'hub-key.pem');

@@ -209,6 +209,16 @@ export class StationPins {
   }
 }
 
+/** The hub's command counter kept in its games folder (hub-counter.json): a restarted hub's commands stay newer than any before. */
+export function counterFile(dir: string): { read(): number; write(n: number): void } {
+  const file = join(dir, 'hub-counter.json');
+  const Kept = z.object({ v: z.literal(1), n: z.number().check(z.int(), z.gte(0)) });
+  return {
+    read: () => readJson(file, Kept, { v: 1, n: 0 }).n,
+    write: (n) => writeJson(dir, file, { v: 1, n }),
+  };
+}
+
 /** Two stations' claims on one board: the older keeps it (ties: the smaller key). True when `a` keeps it against `b`. */
 export function keeps(a: { since: number; key: string }, b: { since: number; key: string }): boolean {
   return a.since !== b.since ? a.since < b.since : a.key < b.key;

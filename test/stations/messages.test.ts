@@ -102,6 +102,21 @@ describe('sealed messages', () => {
     expect([a, b, d]).toEqual([1_000_000, 1_000_001, 1_000_002]);
   });
 
+  it('a kept counter goes on above everything it gave before a restart, even with the clock set back (one write a minute at most)', () => {
+    let kept = 0;
+    let writes = 0;
+    const store = { read: () => kept, write: (n: number) => void ((kept = n), writes++) };
+    let now = 1_000_000;
+    const first = new Counter(() => now, store);
+    const given = [first.next(), first.next()];
+    now += 30_000;
+    given.push(first.next());
+    expect(writes).toBe(1);
+    now = 5; // (a hub restarted with its clock set back)
+    const again = new Counter(() => now, store);
+    expect(again.next()).toBeGreaterThan(Math.max(...given));
+  });
+
   it('keys: kept 0600 in the folder and the same after a restart; one readable by others is refused; a bad signature is false', () => {
     const dir = mkdtempSync(join(tmpdir(), 'crownhead-key-'));
     try {
