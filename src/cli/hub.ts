@@ -35,6 +35,9 @@ Broker
                            board id), each station to its own board's topics only
   --mqtt-tls-cert FILE, --mqtt-tls-key FILE   serve mqtts:// with this certificate
                            and key (PEM); stations then give --hub-ca CA-FILE
+  --mqtt-tls self-signed   serve mqtts:// with a certificate the hub makes once (openssl)
+                           and keeps in GAMES/mqtt-tls/; copy its cert.pem to each station
+                           and give it as --hub-ca: the stations trust that one certificate
   --mqtt-ca FILE           mqtts:// on an external broker: the CA (PEM) that signed its
                            certificate
   --mqtt-user NAME, --mqtt-password PASSWORD   the hub's login on an external broker
@@ -120,6 +123,7 @@ export async function hubCommand(argv: string[], io: Io): Promise<number> {
     'mqtt-version',
     'mqtt-tls-cert',
     'mqtt-tls-key',
+    'mqtt-tls',
     'mqtt-ca',
     'secret',
   ];
@@ -133,7 +137,7 @@ export async function hubCommand(argv: string[], io: Io): Promise<number> {
   }
   const mode = taken.mqtt ?? 'embedded';
   const external = mode === 'embedded' ? null : checkBrokerUrl('mqtt', mode);
-  const embeddedOnly = ['mqtt-port', 'mqtt-host', 'mqtt-tls-cert', 'mqtt-tls-key'].filter((f) => taken[f] !== undefined);
+  const embeddedOnly = ['mqtt-port', 'mqtt-host', 'mqtt-tls-cert', 'mqtt-tls-key', 'mqtt-tls'].filter((f) => taken[f] !== undefined);
   if (external && embeddedOnly.length) throw new UsageError(`--${embeddedOnly[0]} is the embedded broker’s: not with --mqtt URL`);
   if (!external && taken['mqtt-ca'] !== undefined) throw new UsageError('--mqtt-ca is for an external broker (--mqtt mqtts://…)');
   if (!external && (taken['mqtt-user'] !== undefined || taken['mqtt-password'] !== undefined))
@@ -142,9 +146,14 @@ export async function hubCommand(argv: string[], io: Io): Promise<number> {
     );
   if ((taken['mqtt-tls-cert'] === undefined) !== (taken['mqtt-tls-key'] === undefined))
     throw new UsageError('--mqtt-tls-cert and --mqtt-tls-key go together: the certificate and its key');
+  if (taken['mqtt-tls'] !== undefined && taken['mqtt-tls'] !== 'self-signed')
+    throw new UsageError(`--mqtt-tls: "${taken['mqtt-tls']}" is not a choice (self-signed; or give --mqtt-tls-cert and --mqtt-tls-key)`);
+  if (taken['mqtt-tls'] !== undefined && taken['mqtt-tls-cert'] !== undefined)
+    throw new UsageError('--mqtt-tls self-signed or --mqtt-tls-cert/--mqtt-tls-key: one certificate, not both');
+  const own = taken['mqtt-tls'] ? (await import('../stations/self-signed.ts')).selfSigned(settings.options.storage.gamesDir) : null;
   const tls = taken['mqtt-tls-cert']
     ? { cert: readPem('mqtt-tls-cert', taken['mqtt-tls-cert']), key: readPem('mqtt-tls-key', taken['mqtt-tls-key']!) }
-    : undefined;
+    : (own ?? undefined);
   const protocolVersion = checkMqttVersion(taken['mqtt-version']);
   if (!external && protocolVersion === 5)
     throw new UsageError('--mqtt-version 5: the embedded broker speaks MQTT 3.1.1 only (use Mosquitto)');
@@ -160,7 +169,7 @@ export async function hubCommand(argv: string[], io: Io): Promise<number> {
     broker = external ? null : await startEmbeddedBroker({ port, host: taken['mqtt-host'] ?? '0.0.0.0', secret, tls });
     const url = external ?? broker!.url;
     const scheme = tls ? 'mqtts' : 'mqtt';
-    const say = `Stations: crownhead station --board … --hub ${scheme}://THIS-MACHINE:${broker?.port ?? new URL(url).port} --hub-secret ${secret}${tls ? ' --hub-ca CA-FILE' : ''}`;
+    const say = `Stations: crownhead station --board … --hub ${scheme}://THIS-MACHINE:${broker?.port ?? new URL(url).port} --hub-secret ${secret}${tls ? ` --hub-ca ${own ? own.certFile : 'CA-FILE'}` : ''}${own ? `\n(the broker's certificate, SHA-256 ${own.fingerprint}: copy ${own.certFile} to each station)` : ''}`;
     logger.info({ mqtt: url }, `the hub's broker: ${url}${broker ? ' (embedded, logins from the pairing secret)' : ''}`);
     process.stderr.write(`Crownhead hub: broker ${url}\n${say}\n`);
     // (The hub's own link to its embedded broker, in this process over loopback: the certificate names the machine, not 127.0.0.1.)

@@ -169,6 +169,59 @@ describe('crownhead hub and crownhead station', () => {
     },
   );
 
+  it(
+    '--mqtt-tls self-signed: the hub makes its certificate once, says its fingerprint; a station given it as --hub-ca pairs over mqtts',
+    { timeout: 90_000 },
+    async () => {
+      const [mqttPort, hubPort] = [await freePort(), await freePort()];
+      const hubGames = join(tempDir(), 'hub');
+      const hubRun = await run(
+        [
+          'hub',
+          '--mqtt-tls',
+          'self-signed',
+          '--mqtt-port',
+          String(mqttPort),
+          '--mqtt-host',
+          '127.0.0.1',
+          '--port',
+          String(hubPort),
+          '--games',
+          hubGames,
+        ],
+        /hub is ready/,
+      );
+      const cert = join(hubGames, 'mqtt-tls', 'cert.pem');
+      expect(hubRun.err()).toContain(`--hub-ca ${cert}`);
+      expect(hubRun.err()).toMatch(/the broker's certificate, SHA-256 ([0-9A-F]{2}:){31}[0-9A-F]{2}/);
+      const secret = readFileSync(join(hubGames, 'hub.secret'), 'utf8').trim();
+      await run(
+        [
+          'station',
+          '--board',
+          'sim:TLS',
+          '--port',
+          String(await freePort()),
+          '--games',
+          join(tempDir(), 'st'),
+          '--hub',
+          `mqtts://127.0.0.1:${mqttPort}`,
+          '--hub-secret',
+          secret,
+          '--hub-ca',
+          cert,
+        ],
+        /Crownhead station: board TLS/,
+      );
+      for (let i = 0; ; i++) {
+        const boards = JSON.stringify(await (await fetch(`http://127.0.0.1:${hubPort}/api/boards`)).json());
+        if (boards.includes('"TLS"')) break;
+        if (i > 600) throw new Error(`the station never paired over TLS: ${boards}`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    },
+  );
+
   it('refuses what it cannot use, naming it', async () => {
     const bad = async (args: string[]) => {
       const p = spawn(process.execPath, [join(ROOT, 'bin/crownhead.js'), ...args], { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'pipe'] });
@@ -192,6 +245,7 @@ describe('crownhead hub and crownhead station', () => {
       /--mqtt-tls-cert: cannot read \/nonexistent.pem: ENOENT/,
     );
     expect((await bad(['hub', '--mqtt-ca', 'ca.pem'])).err).toMatch(/--mqtt-ca is for an external broker/);
+    expect((await bad(['hub', '--mqtt-tls', 'homemade'])).err).toMatch(/--mqtt-tls: "homemade" is not a choice/);
     expect((await bad(['station', '--board', 'sim', '--hub', 'mqtt://x:1', '--hub-secret', 'abcdefgh', '--hub-ca', 'ca.pem'])).err).toMatch(
       /--hub-ca is for mqtts:\/\//,
     );
