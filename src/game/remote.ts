@@ -4,12 +4,30 @@
 // coming from the other board instead of the engine. Each of their moves is
 // checked before it is shown: it must be the next ply of this game, their
 // turn, and legal; a copy of a ply already played is recognised and dropped
-// (the network may deliver twice). Pure.
+// (the network may deliver twice). What their player does besides moving —
+// resign, offer, accept or decline a draw, ask for a takeback or answer
+// ours — arrives as their board's journal records and is applied here as
+// theirs (farRecord), never as this board's player's. Pure.
 
-import { findMove, legalMoves, longText, makesSquares, moveText, sideName, type Color, type Game, type Move } from '../rules/index.ts';
+import {
+  findMove,
+  legalMoves,
+  longText,
+  makesSquares,
+  moveText,
+  opposite,
+  sideName,
+  type Color,
+  type Game,
+  type Move,
+} from '../rules/index.ts';
 import type { GameEvent, RemoteLink, RemoteSetting, RemoteState } from '../protocol/v1.ts';
+import type { JournalEntry } from '../storage/journal.ts';
 import { CrownheadError } from '../common/errors.ts';
 import { SessionError } from './errors.ts';
+import type { GameTable } from './table.ts';
+import type { TakebackKey, TakebackOffers } from './takeback.ts';
+import { describeOutcome } from './view.ts';
 
 /** Who plays at the other board: their side, and their name (as in the PDN tag of their side). */
 export type { RemoteSetting };
@@ -79,6 +97,12 @@ export class RemoteOpponent {
       'not-allowed',
       `${this.setting.name} plays ${s} at the other board: only they can ${what} for ${s}, from their board`,
     );
+  }
+
+  /** Refuses an answer here to a takeback this board's player asked for: the player at the other board answers it, from there. */
+  answers(asked: Color | null): void {
+    if (asked === null || asked === this.side) return;
+    throw new SessionError('not-allowed', `${this.setting.name} answers the takeback you asked for, at the other board`);
   }
 
   /**
@@ -151,4 +175,55 @@ export function remoteMoveEvent(r: RemoteOpponent): Extract<GameEvent, { type: '
     ...r.state().move!,
     say: `${r.setting.name} plays ${route}${m.crowned ? ', crowned' : ''}: carry it out on the board.`,
   };
+}
+
+/** What a far record needs of the session: its table, the takeback offers in this position, its announcements and its takeback. */
+export interface FarHands {
+  table: GameTable;
+  takebacks: TakebackOffers;
+  emit(e: Extract<GameEvent, { type: 'takeback-offer' }>): void;
+  /** takes the last move back here (the players put the pieces back as shown) */
+  takeBack(): void;
+}
+
+/**
+ * A record of the far board's game (the linked game's; `plies`: its ply count
+ * there when the record was made), applied here as what their player did,
+ * never as this board's player: their resignation ends the game here; their
+ * draw offer stands here (ours standing too, it is agreed), a draw declined
+ * there is cleared here, a draw agreed there ends the game here; their
+ * takeback request is shown to answer, and ours answered there — agreed
+ * (their takeback record), the move is taken back here too; declined, the
+ * request is cleared. An offer or answer not made in this position (a move
+ * since, on either board) is dropped, as a move ends it on both boards. A
+ * game ended by the rules or a flag each board ends itself.
+ */
+export function farRecord(r: RemoteOpponent, h: FarHands, e: JournalEntry, plies: number): void {
+  const t = h.table;
+  const here = plies === t.game.plies.length && !t.game.outcome && t.result === '*';
+  const mine = opposite(r.side);
+  const key: TakebackKey = { gameId: t.gameId, plies: t.game.plies.length };
+  if (e.k === 'result') farResult(r, t, e, here);
+  else if (e.k === 'draw-offer' && here) {
+    if (e.side === null) t.declineDraw();
+    else if (e.side === r.side && t.drawOffer !== r.side) t.offerDraw(r.side);
+  } else if (e.k === 'takeback-offer' && here) {
+    if (e.side === r.side) {
+      if (h.takebacks.ask(r.side, key, (x) => h.emit({ ...x, say: `${r.setting.name} asks to take back the last move.` }))) h.takeBack();
+    } else if (e.side === null && h.takebacks.pending(key) === mine) {
+      h.takebacks.clear(key);
+      h.emit({ type: 'takeback-offer', side: null, say: `${r.setting.name} declines the takeback.` });
+    }
+  } else if (e.k === 'takeback' && here && h.takebacks.pending(key) === mine) h.takeBack();
+}
+
+/** Their resignation, or a draw they agreed to (ours standing in this position): the game ends here with the same result. */
+function farResult(r: RemoteOpponent, t: GameTable, e: Extract<JournalEntry, { k: 'result' }>, here: boolean): void {
+  const o = e.outcome;
+  if (!o || t.game.outcome || t.result !== '*') return;
+  // (A resignation stands whatever else crossed it on the way: the game is over on both boards.)
+  if (o.reason === 'resignation' && o.winner === opposite(r.side))
+    t.finish(t.game.resign(r.side), undefined, `${r.setting.name} resigned, at the other board. ${describeOutcome(o)}`);
+  else if (o.reason === 'agreement' && here && t.drawOffer === opposite(r.side))
+    t.finish(t.game.agreeDraw(), undefined, `${r.setting.name} accepts the draw, at the other board. ${describeOutcome(o)}`);
 }

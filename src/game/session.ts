@@ -21,7 +21,7 @@ import type { JournalEntry } from '../storage/journal.ts';
 import { computerName, withoutComputerNames, type ComputerPlayer, type ComputerSetting } from './computer.ts';
 import { Coach } from './coach.ts';
 import { announce, type Announcing } from './announce.ts';
-import { RemoteOpponent, remoteMoveEvent, type RemotePly } from './remote.ts';
+import { RemoteOpponent, farRecord, remoteMoveEvent, type RemotePly } from './remote.ts';
 import { TakebackOffers, type TakebackKey } from './takeback.ts';
 import type { Purpose, Think } from '../engine/port.ts';
 import { Calibration, type CalibrationData } from '../reading/calibration.ts';
@@ -29,7 +29,7 @@ import { SessionError } from './errors.ts';
 import { applyTags } from './tags.ts';
 import { GameTable, type NewGameRequest } from './table.ts';
 import { gameIds } from './ids.ts';
-import { colourCheck, moveRecords, openingWords, pdnRecord, setupSentence, tableSnapshot } from './view.ts';
+import { annotated, colourCheck, moveRecords, openingWords, pdnRecord, setupSentence, tableSnapshot } from './view.ts';
 
 export { SessionError, type SessionErrorCode } from './errors.ts';
 // (The view's words and records, where importers of the session found them before the split.)
@@ -472,7 +472,7 @@ export class GameSession {
   takeback(side?: Color): void {
     this.remote?.onlyTheirs(side, 'ask for a takeback');
     if (side && !this.computer) this.table.checkTakeback();
-    if (side && !this.computer && !this.takebacks.ask(side, this.takebackKey(), (e) => this.emit(e))) return;
+    if (side && !this.computer && !this.takebacks.ask(side, this.takebackKey(), this.offered)) return;
     this.takebacks.clear(this.takebackKey());
     this.change(() => {
       this.table.checkTakeback();
@@ -492,9 +492,21 @@ export class GameSession {
     if (this.remote?.setLink(link)) this.emit({ type: 'remote-link', say: this.remote.linkSentence() });
   }
 
-  /** The other side's answer to a takeback asked for: accepted, the move is taken back. */
+  /** The other side's answer to a takeback asked for: accepted, the move is taken back (one this board's player asked of the far player is theirs to answer). */
   takebackAnswer(accept: boolean): void {
-    if (this.takebacks.answer(accept, this.takebackKey(), (e) => this.emit(e))) this.takeback();
+    this.remote?.answers(this.takebacks.pending(this.takebackKey()));
+    if (this.takebacks.answer(accept, this.takebackKey(), this.offered)) this.takeback();
+  }
+  /** A takeback asked or declined here, announced; with a player at another board journalled first (their board shows it). */
+  private readonly offered = (e: Extract<SessionEvent, { type: 'takeback-offer' }>): void => {
+    if (this.remote) this.journal({ k: 'takeback-offer', side: e.side, at: this.now() });
+    this.emit(e);
+  };
+  /** A record of the far board's linked game, with its ply count there (far-game.ts): what their player did, applied as theirs (remote.ts). */
+  remoteRecord(e: JournalEntry, plies: number): void {
+    const { table, takebacks } = this;
+    const hands = { table, takebacks, emit: (x: SessionEvent) => this.emit(x), takeBack: () => this.takeback() };
+    if (this.remote) this.serial(() => farRecord(this.remote!, hands, e, plies));
   }
   private readonly takebackKey = (): TakebackKey => ({ gameId: this.gameId, plies: this.game.plies.length });
 
@@ -568,15 +580,7 @@ export class GameSession {
 
   /** The game as PDN; `annotated`: with the analysis' ?/?? and better moves as comments (if the game was analysed). */
   pdn(opts: { annotated?: boolean } = {}): string {
-    const record = pdnRecord(this.table);
-    const marks = opts.annotated ? this.coach.marks() : null;
-    if (marks) {
-      for (const m of marks) {
-        const node = record.moves[m.ply];
-        if (node) record.moves[m.ply] = { ...node, strength: m.mark, after: [...node.after, m.comment] };
-      }
-    }
-    return makePdn(record);
+    return makePdn(annotated(pdnRecord(this.table), opts.annotated ? this.coach.marks() : null));
   }
 
   snapshot(): SessionSnapshot {

@@ -373,13 +373,13 @@ export class GameTable implements TableState {
     if (ply && this.clock) this.plyClocks.set(ply, this.clock.remainingOf(ply.before.turn));
   }
 
-  /** The game ended: the result in the record, clocks stopped, announced. */
-  finish(outcome: Outcome, result: PdnResult = resultOf(outcome)): void {
+  /** The game ended: the result in the record, clocks stopped, announced (`say`: what the players are told, if not the outcome's words). */
+  finish(outcome: Outcome, result: PdnResult = resultOf(outcome), say = describeOutcome(outcome)): void {
     this.resultOverride = result;
     this.drawOffer = null;
     this.clock?.pause(this.now());
     this.o.journal({ k: 'result', result, outcome, at: this.now() });
-    this.o.emit({ type: 'game-over', result, outcome, say: describeOutcome(outcome) });
+    this.o.emit({ type: 'game-over', result, outcome, say });
   }
 
   /** ACF time per move: the side to move has exactly one legal capture (the short limit). */

@@ -25,7 +25,7 @@ import {
 import { pdnFromGame, type PdnGame, type PdnResult } from '../pdn/index.ts';
 import type { BoardTracking } from '../tracking/board-tracking.ts';
 import { timeControlTag, type GameClock, type TimeControl } from './clock.ts';
-import type { CorrectionNote, MoveRecord, Piece, Snapshot } from '../protocol/v1.ts';
+import type { AnalysisMark, CorrectionNote, MoveRecord, Piece, Snapshot } from '../protocol/v1.ts';
 import { joinWords, piecesSentence } from '../words/index.ts';
 
 /** What the view reads of the game at the table (GameTable keeps it). */
@@ -131,6 +131,15 @@ export function pdnRecord(t: TableState): PdnGame {
   });
   // The arbiter's corrections close the record, one comment each (who, when, what, why).
   return pdnFromGame(t.game, { tags, result: t.result, comments, trailing: t.corrections.map(correctionComment) });
+}
+
+/** The record with the analysis' ?/?? and better moves as comments (null: not analysed, the record as it is). */
+export function annotated(record: PdnGame, marks: readonly AnalysisMark[] | null): PdnGame {
+  for (const m of marks ?? []) {
+    const node = record.moves[m.ply];
+    if (node) record.moves[m.ply] = { ...node, strength: m.mark, after: [...node.after, m.comment] };
+  }
+  return record;
 }
 
 // ---------------------------------------------------------------- the snapshot

@@ -1,12 +1,14 @@
 // A game between two boards far apart, on this station's side: the far
 // player's moves handed to the session as they come (opponent.ts follows the
-// far board), the pairing going on — the far board's next game started here
-// once this one is over — and the way to the far board shown honestly (their
-// station gone, the broker out of reach), said when it changes.
+// far board), and what else they do — resign, a draw offered or answered, a
+// takeback asked or answered — from their linked game only; the pairing
+// going on — the far board's next game started here once this one is over —
+// and the way to the far board shown honestly (their station gone, the
+// broker out of reach), said when it changes.
 
 import type { MqttClient } from 'mqtt';
 import type { Logger } from 'pino';
-import type { Color } from '../rules/index.ts';
+import { opposite, type Color } from '../rules/index.ts';
 import type { GameSession } from '../game/index.ts';
 import type { JournalEntry } from '../storage/journal.ts';
 import type { RemoteLink } from '../protocol/v1.ts';
@@ -23,23 +25,43 @@ export function playTheFarBoard(session: GameSession, opponent: FarBoard, far: {
     const name = session.tags[far.side === 'black' ? 'Black' : 'White'] || `Board ${far.board}`;
     session.newGame({ remote: { side: far.side, name } });
   }
-  opponent.follow(
-    (p) => {
+  opponent.follow({
+    deliver: (p) => {
       try {
         session.remoteMove(p);
       } catch (e) {
         log.warn(`the move from board ${far.board} was not taken: ${(e as Error).message}`);
       }
     },
-    () => session.game.plies.length,
-    () => session.remote?.side ?? null,
-  );
+    plies: () => session.game.plies.length,
+    side: () => session.remote?.side ?? null,
+    linked: (start) => linkedGame(session, start),
+    record: (entry, plies) => {
+      try {
+        session.remoteRecord(entry, plies);
+      } catch (e) {
+        log.warn(`the ${entry.k} record from board ${far.board} was not taken: ${(e as Error).message}`);
+      }
+    },
+  });
   followTheirNextGame(session, opponent, far.board, log);
   // This game's plies change (a move carried out, a takeback, a new game): the far board's next may be due.
   session.on((e) => {
     // (After the change is announced: the session takes their move as a change of its own.)
     if (e.type === 'move' || e.type === 'takeback' || e.type === 'new-game' || e.type === 'ready') queueMicrotask(() => opponent.offer());
   });
+}
+
+/**
+ * The far game is this game's other half: the same pairing (the link of the
+ * next game both started, or none for the game the pairing began with) and
+ * the far board's player on the side this game gives them. Only its records
+ * count here.
+ */
+function linkedGame(session: GameSession, start: Extract<JournalEntry, { k: 'new' }>): boolean {
+  const r = session.remote;
+  if (!r || !start.remote) return false;
+  return start.remote.side === opposite(r.side) && start.remote.link === r.setting.link;
 }
 
 /**

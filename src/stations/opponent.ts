@@ -8,7 +8,11 @@
 // record is in), shown and spoken by name, carried out on this board and
 // checked against exactly it; both journals hold the same moves. A copy or a
 // ply already played is dropped by the session; a record missing from the
-// other board's stream is asked for again.
+// other board's stream is asked for again. Their player's other doings —
+// a result, a draw offer or its answer, a takeback asked or answered — are
+// handed on too, each once, in order, with the far game's ply count when it
+// was made, once this game has reached it, and only while the far game is
+// the one linked to this one (far-game.ts says which).
 
 import type { MqttClient } from 'mqtt';
 import type { Logger } from 'pino';
@@ -41,13 +45,41 @@ interface FarPly {
   clockMs?: number;
 }
 
+/** A record of the other board's game that is not a move, with the game's ply count when it was made. */
+interface FarRecord {
+  index: number;
+  entry: JournalEntry;
+  plies: number;
+}
+
+/** The records of the far board's game handed on besides its moves: what its player did. */
+const DOINGS = new Set<JournalEntry['k']>(['result', 'draw-offer', 'takeback-offer', 'takeback']);
+
+/** Where the far board's game goes: the station's session. */
+export interface FarTarget {
+  /** their move (the session's remoteMove) */
+  deliver: (p: RemotePly) => void;
+  /** this game's ply count */
+  plies: () => number;
+  /** the side they play here (null: not followed yet) */
+  side: () => Color | null;
+  /** the far game (its start) is the one linked to this game: its records count here */
+  linked: (start: Extract<JournalEntry, { k: 'new' }>) => boolean;
+  /** one of their records besides moves (the session's remoteRecord), with the far game's ply count when it was made */
+  record: (entry: JournalEntry, plies: number) => void;
+}
+
 /** The other station's board, followed through the broker: its game's plies, handed on one at a time as they become due here. */
 export class FarBoard {
   /** the other board's current game: its records by seq (record 0 its start) */
   private game: { id: string; entries: (JournalEntry | undefined)[] } | null = null;
   private client: MqttClient | null = null;
-  /** where their moves go (the station's session), how many plies this game has, and the side they play (null: not followed yet) */
-  private target: { deliver: (p: RemotePly) => void; plies: () => number; side: () => Color | null } | null = null;
+  /** where their moves and other records go (the station's session) */
+  private target: FarTarget | null = null;
+  /** the next record of the far game to hand on besides its moves (record 0 is its start) */
+  private cursor = 1;
+  /** their takeback request handed on here, once this game had the ply it asks back: that ply is not handed on again while it stands */
+  private asked: { index: number; plies: number } | null = null;
 
   private readonly counter = new Counter();
   private held: Received[] = [];
@@ -126,12 +158,12 @@ export class FarBoard {
   }
 
   /**
-   * Their moves (the side `side()` says they play now) go to `deliver` (the session's remoteMove); `plies`
-   * is this game's ply count. Each record offers the next ply; call `offer()`
-   * too whenever this game's plies change.
+   * Their moves (the side `side()` says they play now) go to `deliver` (the session's remoteMove), their
+   * other records to `record`; `plies` is this game's ply count. Each record offers the next ply; call
+   * `offer()` too whenever this game's plies change.
    */
-  follow(deliver: (p: RemotePly) => void, plies: () => number, side: () => Color | null): void {
-    this.target = { deliver, plies, side };
+  follow(target: FarTarget): void {
+    this.target = target;
     this.offer();
   }
 
@@ -139,6 +171,7 @@ export class FarBoard {
     if (entry.k === 'new') {
       const fresh = this.game?.id !== gameId;
       this.game = { id: gameId, entries: [entry] };
+      if (fresh) [this.cursor, this.asked] = [1, null];
       if (fresh) this.newGameListener?.(entry);
     } else if (this.game?.id === gameId) this.game.entries[seq] = entry;
     this.offer();
@@ -156,16 +189,45 @@ export class FarBoard {
     this.newGameListener = listener;
   }
 
-  /** Hands on the next ply of this game if the other board has made it (theirs, and complete). */
+  /** Hands on the next ply of this game if the other board has made it (theirs, and complete), then their other records due here. */
   offer(): void {
     const to = this.target;
     if (!to) return;
     const n = to.plies();
-    const next = this.farPlies()[n];
-    if (!next || next.side !== to.side()) return;
+    const { plies, records } = this.read();
+    // (Their ply they asked to take back, taken back here on agreement before their own takeback record is in, is not theirs to make again.)
+    const next = n === this.askedBack() ? undefined : plies[n];
     // With a clock, their move comes with their time after it (the record after the move's): wait for it.
-    if (this.timed && next.clockMs === undefined) return;
-    to.deliver({ ply: n, path: next.path, ...(next.clockMs !== undefined ? { clockMs: next.clockMs } : {}) });
+    if (next && next.side === to.side() && !(this.timed && next.clockMs === undefined))
+      to.deliver({ ply: n, path: next.path, ...(next.clockMs !== undefined ? { clockMs: next.clockMs } : {}) });
+    this.handOn(to, records);
+  }
+
+  /**
+   * Their other records, in order, each once: one made after a ply this game
+   * has not reached waits for it (a takeback's is handed on at once: the
+   * ply it takes back may never be carried out here); none while the far game
+   * is not this one's linked game (this board may not have followed it yet).
+   */
+  private handOn(to: FarTarget, records: FarRecord[]): void {
+    const start = this.game?.entries[0];
+    if (start?.k !== 'new' || !to.linked(start)) return;
+    for (const r of records) {
+      if (r.index < this.cursor) continue;
+      if (r.plies > to.plies() && r.entry.k !== 'takeback') return;
+      this.cursor = r.index + 1;
+      if (r.entry.k === 'takeback-offer' && r.entry.side === to.side() && r.plies === to.plies())
+        this.asked = { index: r.index, plies: r.plies };
+      to.record(r.entry, r.plies);
+    }
+  }
+
+  /** The index of their ply their standing takeback request asks back (-1: none stands: their board has moved, taken back or answered since). */
+  private askedBack(): number {
+    const a = this.asked;
+    const after = a ? (this.game?.entries.slice(a.index + 1) ?? []) : [];
+    const ended = after.some((e) => e?.k === 'move' || e?.k === 'takeback' || e?.k === 'takeback-offer');
+    return a && !ended ? a.plies - 1 : -1;
   }
 
   /** The other board's game has a time control (its start's TimeControl tag). */
@@ -174,10 +236,11 @@ export class FarBoard {
     return first?.k === 'new' && !!first.tags.TimeControl && first.tags.TimeControl !== '-';
   }
 
-  /** Each ply of the other board's game so far (up to a gap in its records), with the mover's clock after it. */
-  private farPlies(): FarPly[] {
+  /** Each ply of the other board's game so far (up to a gap in its records), with the mover's clock after it, and its other records. */
+  private read(): { plies: FarPly[]; records: FarRecord[] } {
     const first = this.game?.entries[0];
-    if (!first || first.k !== 'new') return [];
+    const records: FarRecord[] = [];
+    if (!first || first.k !== 'new') return { plies: [], records };
     const game = new Game(parseFen(first.fen, { allowUncrownedMen: true }), first.options as GameOptions);
     const out: FarPly[] = [];
     const play = (path: readonly number[]): boolean => {
@@ -192,6 +255,7 @@ export class FarBoard {
     for (let i = 1; i < this.game!.entries.length; i++) {
       const e = this.game!.entries[i];
       if (!e) break; // the records after a gap wait for it
+      if (DOINGS.has(e.k)) records.push({ index: i, entry: e, plies: game.plies.length });
       if (e.k === 'move' && !play(e.path)) break;
       else if (e.k === 'takeback') {
         game.undo();
@@ -201,6 +265,6 @@ export class FarBoard {
         if (last && last.clockMs === undefined) last.clockMs = e.clock.remaining[last.side];
       }
     }
-    return out;
+    return { plies: out, records };
   }
 }

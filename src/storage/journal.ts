@@ -34,6 +34,8 @@ export type JournalEntry =
   | { k: 'tags'; at: number; tags: Record<string, string> }
   | { k: 'result'; at: number; result: PdnResult; outcome: Outcome | null }
   | { k: 'draw-offer'; at: number; side: Color | null }
+  /** a takeback asked for in a game with a player at another board (null: declined), for the far board to show and answer */
+  | { k: 'takeback-offer'; at: number; side: Color | null }
   | { k: 'clock'; at: number; clock: ReturnType<GameClock['toJSON']> }
   /** an arbiter's correction: who, why and what, in words (the changes themselves follow as ordinary entries) */
   | { k: 'correction'; at: number; by: string; reason: string; say: string };
@@ -115,6 +117,8 @@ export function entryProblem(e: unknown): string | null {
       return typeof e.result === 'string' ? null : 'a result entry needs a result';
     case 'draw-offer':
       return e.side === null || e.side === 'black' || e.side === 'white' ? null : 'a draw offer needs a side';
+    case 'takeback-offer':
+      return e.side === null || e.side === 'black' || e.side === 'white' ? null : 'a takeback offer needs a side';
     case 'clock':
       return isObj(e.clock) ? null : 'a clock entry needs the clock';
     case 'correction':
@@ -251,5 +255,5 @@ export function isFinished(entries: readonly JournalEntry[]): boolean {
 export function isEmptyGame(entries: readonly JournalEntry[]): boolean {
   const start = entries.find((e) => e.k === 'new');
   if (!start || start.k !== 'new' || start.moves.length) return false;
-  return entries.every((e) => e.k === 'new' || e.k === 'tags' || e.k === 'clock' || e.k === 'draw-offer');
+  return entries.every((e) => e.k === 'new' || e.k === 'tags' || e.k === 'clock' || e.k === 'draw-offer' || e.k === 'takeback-offer');
 }

@@ -141,7 +141,7 @@ export class JournalWriter {
       if (this.currentId && this.currentId !== entry.id && this.currentEmpty) this.discard.add(this.currentId);
       this.currentId = entry.id;
       this.currentEmpty = entry.moves.length === 0;
-    } else if (entry.k !== 'tags' && entry.k !== 'clock' && entry.k !== 'draw-offer') {
+    } else if (entry.k !== 'tags' && entry.k !== 'clock' && entry.k !== 'draw-offer' && entry.k !== 'takeback-offer') {
       this.currentEmpty = false;
     }
     const id = this.currentId;
