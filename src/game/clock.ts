@@ -10,6 +10,7 @@
 // too. Pure: the time is passed in.
 
 import type { ClockState as ClockStateV1 } from '../protocol/v1.ts';
+import type { SavedClock } from '../storage/journal.ts';
 import type { Clock } from '../engine/port.ts';
 import type { Color } from '../rules/index.ts';
 import { CrownheadError } from '../common/errors.ts';
@@ -341,7 +342,7 @@ export class GameClock {
   }
 
   /** For the journal: everything needed to restore it. */
-  toJSON() {
+  toJSON(): SavedClock {
     return {
       remaining: { ...this.remaining },
       movesMade: { ...this.movesMade },
@@ -352,7 +353,7 @@ export class GameClock {
     };
   }
 
-  restore(data: ReturnType<GameClock['toJSON']>): void {
+  restore(data: SavedClock): void {
     this.remaining = { ...data.remaining };
     this.movesMade = { ...data.movesMade };
     this.period = { ...data.period };

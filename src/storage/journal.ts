@@ -11,7 +11,20 @@
 import { crc32 } from 'node:zlib';
 import type { Color, GameOptions, Outcome } from '../rules/index.ts';
 import type { PdnResult } from '../pdn/index.ts';
-import type { GameClock } from '../game/clock.ts';
+
+/** Both clocks as the journal keeps them (the game's clock writes and reads this shape: game/clock.ts). */
+export interface SavedClock {
+  remaining: Record<Color, number>;
+  movesMade: Record<Color, number>;
+  period: Record<Color, number>;
+  /** when each side's next control is reached (Infinity is written as null by JSON) */
+  nextAt: Record<Color, number | null>;
+  flagged: Color | null;
+  /** ACF time per move: the move being timed, whether it is a forced capture, whom "time" was called on */
+  current?: Color | null;
+  forced?: boolean;
+  called?: Color | null;
+}
 
 export type JournalEntry =
   | {
@@ -36,7 +49,7 @@ export type JournalEntry =
   | { k: 'draw-offer'; at: number; side: Color | null }
   /** a takeback asked for in a game with a player at another board (null: declined), for the far board to show and answer */
   | { k: 'takeback-offer'; at: number; side: Color | null }
-  | { k: 'clock'; at: number; clock: ReturnType<GameClock['toJSON']> }
+  | { k: 'clock'; at: number; clock: SavedClock }
   /** an arbiter's correction: who, why and what, in words (the changes themselves follow as ordinary entries) */
   | { k: 'correction'; at: number; by: string; reason: string; say: string };
 
