@@ -19,7 +19,7 @@ import type { Access } from './access.ts';
 import { SpectatorFeed, type FeedOptions } from './feed.ts';
 import { clubRoutes, type ClubRoutesOptions } from './club-routes.ts';
 import { Director } from './director.ts';
-import { roundPdn, tournamentRoutes } from './tourney-routes.ts';
+import { roundPdn, tournamentRoutes } from './tournament-routes.ts';
 import { BoardScanner } from './scanner.ts';
 import { clubPageRoutes } from './club-pages.ts';
 import { Room, type RoomDeps, type RoomOptions } from './room.ts';

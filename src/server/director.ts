@@ -1,4 +1,4 @@
-// The tournament director: club mode's tournament (src/club/) tied to the
+// The tournament director: club mode's tournament (src/tournament/) tied to the
 // rooms. Board N of a round is the room numbered N. Starting a round puts
 // each board's first game on it (the session's new game with the round's
 // tags and ballot, then the tournament's note that it began); a game's end
@@ -29,7 +29,7 @@ import {
   type TournamentEvent,
   type TournamentSettings,
   type TournamentState,
-} from '../club/index.ts';
+} from '../tournament/index.ts';
 import { correctedRecord } from '../game/corrected-record.ts';
 import { readPdn, type PdnResult } from '../pdn/index.ts';
 import type { SessionEvent } from '../game/index.ts';

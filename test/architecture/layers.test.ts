@@ -23,10 +23,10 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   engine: ['common', 'pdn', 'rules'],
   'engine-host': ['(top)', 'common', 'engine', 'rules'],
   game: ['common', 'engine', 'pdn', 'protocol', 'reading', 'rules', 'storage', 'tracking', 'words'],
-  club: ['common', 'game', 'pdn', 'rules', 'storage', 'words'],
+  tournament: ['common', 'game', 'pdn', 'rules', 'storage', 'words'],
   server: [
     '(top)',
-    'club',
+    'tournament',
     'common',
     'doctor',
     'engine',

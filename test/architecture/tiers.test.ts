@@ -14,7 +14,7 @@ const OLD_SOAKS = [
   'test/sensors/emulator-game.test.ts',
   'test/server/crash.test.ts',
   'test/doctor/emulator.test.ts',
-  'test/club/journal.test.ts',
+  'test/tournament/journal.test.ts',
   'test/server/tournament-crash.test.ts',
 ];
 const SUFFIX_GLOBS = ['test/**/*.test.ts', 'test/**/*.soak.test.ts'];

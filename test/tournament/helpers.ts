@@ -3,9 +3,9 @@
 // most (players, a tournament's creation), and a scripted tournament a
 // writer can play for ever (the kill -9 test's child and its check).
 
-import { TournamentError, type TournamentEvent } from '../../src/club/events.ts';
-import { pairRoundRobin } from '../../src/club/pairing.ts';
-import { applyTournamentEvent, type TournamentState } from '../../src/club/tournament.ts';
+import { TournamentError, type TournamentEvent } from '../../src/tournament/events.ts';
+import { pairRoundRobin } from '../../src/tournament/pairing.ts';
+import { applyTournamentEvent, type TournamentState } from '../../src/tournament/tournament.ts';
 
 export type CreateEvent = Extract<TournamentEvent, { t: 'create' }>;
 

@@ -9,9 +9,9 @@ import {
   parseTournamentEvent,
   TournamentError,
   type TournamentEvent,
-} from '../../src/club/events.ts';
-import { pairRoundRobin, pairSwiss } from '../../src/club/pairing.ts';
-import { applyTournamentEvent, currentRound, replayTournament, type TournamentState } from '../../src/club/tournament.ts';
+} from '../../src/tournament/events.ts';
+import { pairRoundRobin, pairSwiss } from '../../src/tournament/pairing.ts';
+import { applyTournamentEvent, currentRound, replayTournament, type TournamentState } from '../../src/tournament/tournament.ts';
 import { addPlayer, apply, create, refusal } from './helpers.ts';
 
 const at = 9000;

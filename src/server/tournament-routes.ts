@@ -14,7 +14,7 @@ import express, { type Request, type Response } from 'express';
 import { requesterOf, type Access } from './access.ts';
 import { apiError } from './api-error.ts';
 import { CrownheadError } from '../common/errors.ts';
-import { TournamentError, crosstableModel, pointsText, type TournamentSettings } from '../club/index.ts';
+import { TournamentError, crosstableModel, pointsText, type TournamentSettings } from '../tournament/index.ts';
 import { MAX_CLIENT_MESSAGE } from '../protocol/v1.ts';
 import type { Director } from './director.ts';
 import type { Room } from './room.ts';

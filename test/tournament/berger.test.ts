@@ -4,9 +4,9 @@
 // and a round-robin tournament paired round by round from them.
 
 import { describe, expect, it } from 'vitest';
-import { bergerTable, pairRoundRobin, roundRobinRounds } from '../../src/club/pairing.ts';
-import { applyTournamentEvent, type TournamentState } from '../../src/club/tournament.ts';
-import { TournamentError, type TournamentEvent } from '../../src/club/events.ts';
+import { bergerTable, pairRoundRobin, roundRobinRounds } from '../../src/tournament/pairing.ts';
+import { applyTournamentEvent, type TournamentState } from '../../src/tournament/tournament.ts';
+import { TournamentError, type TournamentEvent } from '../../src/tournament/events.ts';
 
 /** Published tables, one string per round: "1-4 2-3" (first-named first, by board). */
 const PUBLISHED: Record<number, string[]> = {

@@ -6,10 +6,10 @@
 
 import { describe, expect, it } from 'vitest';
 import { mulberry32 } from '../../src/common/prng.ts';
-import type { BallotMode, GameResult, TournamentEvent } from '../../src/club/events.ts';
-import { MAX_COLOUR_DIFFERENCE, pairSwiss } from '../../src/club/pairing.ts';
-import { scores, standings } from '../../src/club/standings.ts';
-import type { TournamentState } from '../../src/club/tournament.ts';
+import type { BallotMode, GameResult, TournamentEvent } from '../../src/tournament/events.ts';
+import { MAX_COLOUR_DIFFERENCE, pairSwiss } from '../../src/tournament/pairing.ts';
+import { scores, standings } from '../../src/tournament/standings.ts';
+import type { TournamentState } from '../../src/tournament/tournament.ts';
 import { addPlayer, apply, create } from './helpers.ts';
 
 const RESULTS: GameResult[] = ['1-0', '0-1', '1/2-1/2'];

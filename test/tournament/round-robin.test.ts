@@ -10,11 +10,11 @@
 //   Bob 1·4 + 0.5·4 + 1.5·1 = 7.5; Dan 0.5·4 + 0·4 + 0.5·3 = 3.5.
 
 import { describe, expect, it } from 'vitest';
-import type { GameResult, TournamentEvent } from '../../src/club/events.ts';
-import { gamesOfRound } from '../../src/club/games.ts';
-import { pairRoundRobin } from '../../src/club/pairing.ts';
-import { crosstableCsv, crosstableHtml, standings } from '../../src/club/standings.ts';
-import { roundComplete, type TournamentState } from '../../src/club/tournament.ts';
+import type { GameResult, TournamentEvent } from '../../src/tournament/events.ts';
+import { gamesOfRound } from '../../src/tournament/games.ts';
+import { pairRoundRobin } from '../../src/tournament/pairing.ts';
+import { crosstableCsv, crosstableHtml, standings } from '../../src/tournament/standings.ts';
+import { roundComplete, type TournamentState } from '../../src/tournament/tournament.ts';
 import { addPlayer, apply, create } from './helpers.ts';
 
 /** Results of each round by board: [game 1, game 2] as PDN writes them (1-0: Black won). */

@@ -3,8 +3,8 @@
 // them, "bye" for a bye; every error names the line and the problem.
 
 import { describe, expect, it } from 'vitest';
-import { TournamentError } from '../../src/club/events.ts';
-import { pairFromList, parseCsv, parsePairingList } from '../../src/club/pairing.ts';
+import { TournamentError } from '../../src/tournament/events.ts';
+import { pairFromList, parseCsv, parsePairingList } from '../../src/tournament/pairing.ts';
 import { addPlayer, apply, create } from './helpers.ts';
 
 const s = apply(

@@ -4,8 +4,8 @@
 // the journal) after each append returns, that is once it is fsynced.
 
 import { existsSync } from 'node:fs';
-import { tournamentFile } from '../../src/club/index.ts';
-import { TournamentJournal } from '../../src/club/journal.ts';
+import { tournamentFile } from '../../src/tournament/index.ts';
+import { TournamentJournal } from '../../src/tournament/journal.ts';
 import { scriptedEvent } from './helpers.ts';
 
 const dir = process.argv[2];

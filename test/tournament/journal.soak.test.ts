@@ -10,11 +10,11 @@ import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Tournament } from '../../src/club/index.ts';
-import { readTournamentJournal, tournamentFile, tournamentFiles, TournamentJournal } from '../../src/club/journal.ts';
-import { makeTournamentEvent, TournamentError, type TournamentEvent } from '../../src/club/events.ts';
+import { Tournament } from '../../src/tournament/index.ts';
+import { readTournamentJournal, tournamentFile, tournamentFiles, TournamentJournal } from '../../src/tournament/journal.ts';
+import { makeTournamentEvent, TournamentError, type TournamentEvent } from '../../src/tournament/events.ts';
 import { FaultyFs } from '../storage/faulty-fs.ts';
-import type { TournamentState } from '../../src/club/tournament.ts';
+import type { TournamentState } from '../../src/tournament/tournament.ts';
 import { apply, scriptedEvent } from './helpers.ts';
 
 const ROOT = join(import.meta.dirname, '../..');
@@ -175,7 +175,7 @@ describe('the tournament journal', () => {
 /** Runs the child writer until it has acknowledged `k` events in all, SIGKILLs it, and returns the last acknowledgement it printed. */
 function runUntil(dir: string, k: number): Promise<number> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(ROOT, 'bin/run-ts.js'), join(ROOT, 'test/club/journal-child.ts'), dir], {
+    const child = spawn(process.execPath, [join(ROOT, 'bin/run-ts.js'), join(ROOT, 'test/tournament/journal-child.ts'), dir], {
       cwd: ROOT,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
