@@ -84,7 +84,7 @@ export interface NewGameRequest {
   random?: () => number;
   /** The computer as a player ({ side, level }), or null for two players (undefined: the service's default). */
   computer?: ComputerSetting | null;
-  /** (s29) the side played at another board, and its player's name (null or absent: both are here) */
+  /** the side played at another board, and its player's name (null or absent: both are here) */
   remote?: RemoteSetting | null;
 }
 

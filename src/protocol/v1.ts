@@ -166,7 +166,7 @@ export const ComputerState = z.object({
 });
 export type ComputerState = z.infer<typeof ComputerState>;
 
-/** (s29) Playing someone at another board (a game between two stations): their side and name, and their move waiting to be carried out here. */
+/** Playing someone at another board (a game between two stations): their side and name, and their move waiting to be carried out here. */
 export const RemoteSetting = z.object({
   side: Side,
   name: z.string().check(z.minLength(1), z.maxLength(200)),
@@ -242,7 +242,7 @@ export const Snapshot = z.object({
   calibration: z.nullable(CalibrationProgress),
   /** playing the computer (absent or null: two players) */
   computer: z.optional(z.nullable(ComputerState)),
-  /** (s29) playing someone at another board (absent or null: both players are here) */
+  /** playing someone at another board (absent or null: both players are here) */
   remote: z.optional(z.nullable(RemoteState)),
   /** the engine's analysis of the finished game: its mistakes (?) and blunders (??) with the better move (absent or null: none asked for) */
   analysis: z.optional(
@@ -326,7 +326,7 @@ export const GameEvent = z.discriminatedUnion('type', [
   z.object({ type: z.literal('evaluation'), ...said }),
   /** the computer's move, to be carried out on the board by the player (the board is checked against exactly it) */
   z.object({ type: z.literal('computer-move'), text: z.string(), from: Square, path: z.array(Square), captures: z.array(Square), ...said }),
-  /** (s29) the move of the player at the other board, to be carried out here (the board is checked against exactly it) */
+  /** the move of the player at the other board, to be carried out here (the board is checked against exactly it) */
   z.object({ type: z.literal('remote-move'), text: z.string(), from: Square, path: z.array(Square), captures: z.array(Square), ...said }),
   /** the way to the other board changed (their station gone or back, the broker out of reach or back): in the snapshot's remote.link */
   z.object({ type: z.literal('remote-link'), ...said }),
@@ -359,10 +359,10 @@ export const Command = z.discriminatedUnion('name', [
     rules: z.optional(z.object({ huffing: z.optional(z.boolean()), crownContinue: z.optional(z.boolean()) })),
     /** play the computer: its side and level 1–10 (null: two players; absent: the service's default) */
     computer: z.optional(z.nullable(z.object({ side: Side, level: z.number().check(z.int(), z.gte(1), z.lte(10)) }))),
-    /** (s29) the player of this side is at another board (their moves come with remote-move); null or absent: both are here */
+    /** the player of this side is at another board (their moves come with remote-move); null or absent: both are here */
     remote: z.optional(z.nullable(RemoteSetting)),
   }),
-  /** (s29) the move of the player at the other board: the ply's index (0-based), its squares, their clock after it (ms) */
+  /** the move of the player at the other board: the ply's index (0-based), its squares, their clock after it (ms) */
   z.object({
     name: z.literal('remote-move'),
     ply: int().check(z.gte(0)),
@@ -380,9 +380,9 @@ export const Command = z.discriminatedUnion('name', [
   z.object({ name: z.literal('claim-draw') }),
   /** take back the last move: two players, `side` asks and the other side answers (takeback-answer); against the computer, or without `side`, at once */
   z.object({ name: z.literal('takeback'), side: z.optional(Side) }),
-  /** (s28) the other side's answer to a takeback asked for */
+  /** the other side's answer to a takeback asked for */
   z.object({ name: z.literal('takeback-answer'), accept: z.boolean() }),
-  /** (s28) stop the engine's work the page asked for: the analysis, or a hint */
+  /** stop the engine's work the page asked for: the analysis, or a hint */
   z.object({ name: z.literal('cancel'), what: z.enum(['analysis', 'hint']) }),
 
   /** the coach: the engine's suggestion for the side to move, said quietly (refused in tournament mode) */
@@ -566,6 +566,6 @@ export type GameList = z.infer<typeof GameList>;
 export const GameListBody = z.extend(GameList, { current: z.string() });
 export type GameListBody = z.infer<typeof GameListBody>;
 
-// ------------------------------------------------------------------ page additions (s28): the archive's trash and the builder's sensor view (HTTP JSON, in v1-http.ts)
+// ------------------------------------------------------------------ page additions the archive's trash and the builder's sensor view (HTTP JSON, in v1-http.ts)
 
 export { SensorSnapshot, SensorTest, TrashEntry, TrashList } from './v1-http.ts';

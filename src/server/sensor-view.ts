@@ -1,4 +1,4 @@
-// The builder's sensor view (#26 item 3), behind the control token: the live
+// The builder's sensor view, behind the control token: the live
 // raw reading of all 32 sensors, each square's levels as the reader learnt
 // them (empty, one coin, two, and where a flipped coin reads), and the
 // per-square test `crownhead doctor` does (src/doctor/bring-up.ts: a settled

@@ -36,7 +36,7 @@ export type JournalEntry =
       tags: Record<string, string>;
       ballot: number | null;
       moves: number[][];
-      /** (s29) the side played at another board, and its player's name */
+      /** the side played at another board, and its player's name */
       remote?: { side: Color; name: string; link?: string };
       /** the game's own tournament mode (a tournament's round), when given; absent: the service's */
       tournament?: boolean;

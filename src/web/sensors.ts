@@ -1,4 +1,4 @@
-// The builder's sensor view (#26 item 3), a panel opened from the game
+// The builder's sensor view, a panel opened from the game
 // controls by a page with control rights: the live raw reading of all 32
 // sensors as a heat map on the board (how far each stands from its empty
 // level, in coin steps), each square's learnt levels (empty / one coin / two

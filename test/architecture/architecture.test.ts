@@ -1,4 +1,4 @@
-// The layout rules the team keeps (issue #20): no import cycle anywhere in
+// The layout rules the team keeps: no import cycle anywhere in
 // src/, no file over 600 lines, no function over 80 lines where the wiring
 // and the state live (server, game, storage), every `as unknown as` with its
 // reason beside it, every error a CrownheadError, every source file opening

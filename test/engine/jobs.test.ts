@@ -144,7 +144,7 @@ describe('the engine takes its searches in turn', () => {
     expect(await hint).toEqual(answer(3));
   });
 
-  it('at most one search per purpose waits: thirty hints behind a running search are one (#25)', async () => {
+  it('at most one search per purpose waits: thirty hints behind a running search are one', async () => {
     const e = scripted();
     const jobs = new EngineJobs(async () => e.seat);
     const mv = jobs.think(req('computer', 1));

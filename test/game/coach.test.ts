@@ -1,4 +1,4 @@
-// Engine floods (issue #25, item 3): the coach asks the engine only for what
+// Engine floods: the coach asks the engine only for what
 // still applies. A session wired as the service wires it — its `think` through
 // the engine scheduler (src/engine/jobs.ts) to a fake worker that counts the
 // searches it starts and the ones it is told to stop. Behaviour only: which
@@ -75,7 +75,7 @@ function session(over = false): { s: GameSession; w: ReturnType<typeof fakeWorke
 
 const count = (w: ReturnType<typeof fakeWorker>, purpose: string): number => w.searches.filter((x) => x.purpose === purpose).length;
 
-describe('the engine is asked only for what still applies (#25)', () => {
+describe('the engine is asked only for what still applies', () => {
   it('thirty hints in one position start one search, not thirty', async () => {
     const { s, w } = session();
     for (let i = 0; i < 30; i++) s.hint();
@@ -134,7 +134,7 @@ describe('the engine is asked only for what still applies (#25)', () => {
   });
 });
 
-describe('engine work shows its progress and can be cancelled (#24 item 4)', () => {
+describe('engine work shows its progress and can be cancelled', () => {
   it('the analysis counts the moves checked of the total, and a cancel stops its search and drops it', async () => {
     const { s, w } = session(true);
     const seen: string[] = [];

@@ -1,4 +1,4 @@
-// Issue #25 item 5 (the session's part): game changes (new game, next game,
+// game changes (new game, next game,
 // restore, takeback) are applied one after the other — one asked for while
 // another is being applied and announced waits until that one is done, so
 // two games' announcements never interleave — and a game nobody played that

@@ -1,4 +1,4 @@
-// A game between two boards far apart, at the game layer (#22 item 5): two
+// A game between two boards far apart, at the game layer: two
 // sessions, each on its own simulated board, each with the other side played
 // "at another board". A move made on one board is handed to the other as a
 // remote move (ply index, squares, the mover's clock); that player carries it

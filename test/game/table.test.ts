@@ -111,7 +111,7 @@ describe('the game at the table', () => {
   });
 });
 
-describe('clocks across a restart (#24 item 5)', () => {
+describe('clocks across a restart', () => {
   it('a running clock is journalled every few seconds, so a restart gives back at most that, and says the clocks stopped', async () => {
     const { GameSession } = await import('../../src/game/session.ts');
     let now = Date.UTC(2026, 10, 25, 20, 0);

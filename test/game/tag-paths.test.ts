@@ -1,4 +1,4 @@
-// Issue #25 item 2: every path that sets a game's tags goes through one
+// every path that sets a game's tags goes through one
 // validator. The tags the record derives from the game (Result, FEN, SetUp,
 // GameType) were refused by set-tags but taken by a new game, so the PDN got
 // them twice and the saved record could not be read back.

@@ -1,4 +1,4 @@
-// The arbiter's corrections (#21 item 3): a move replaced (later moves kept
+// The arbiter's corrections: a move replaced (later moves kept
 // while legal), moves deleted, a result decided, a clock set — each needs the
 // control token, is journalled with who, when and why before it is announced,
 // shows in the game's history (snapshot, page event, PDN comment) and survives

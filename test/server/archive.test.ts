@@ -90,7 +90,7 @@ describe('archive JSON', () => {
     expect((await fetch(s.service.url)).headers.get('cache-control')).toBe('no-cache');
   });
 
-  // (#25) A big PDN file in the folder used to be read and parsed whole, on the event loop, on every open; and only its first game could be opened.
+  // A big PDN file in the folder used to be read and parsed whole, on the event loop, on every open; and only its first game could be opened.
   it('opens game N of a big PDN collection (?game=N), answering pages while the file is indexed', async () => {
     const dir = join(tempDir(), 'games');
     mkdirSync(dir, { recursive: true });
@@ -131,7 +131,7 @@ describe('archive JSON', () => {
     expect(list.games.find((g) => g.id === 'big')?.plies).toBe(one.games[0].moves.length);
   });
 
-  // (#40 item 9) Every back-pressure wait added a 'close' listener to the response, kept to the end: past ten waits, a MaxListenersExceededWarning.
+  // Every back-pressure wait added a 'close' listener to the response, kept to the end: past ten waits, a MaxListenersExceededWarning.
   it('streams a big archive whole to a slow reader, with one close listener however often it waits', async () => {
     const dir = join(tempDir(), 'games');
     mkdirSync(dir, { recursive: true });

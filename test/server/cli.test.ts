@@ -261,7 +261,7 @@ describe('crownhead serve, spawned', () => {
     expect(await exited).toBe(0);
   });
 
-  it('with no board plugged in says so as information, not a warning, and piped gives the address as a plain line too (#24)', async () => {
+  it('with no board plugged in says so as information, not a warning, and piped gives the address as a plain line too', async () => {
     const dir = tempDir();
     // auto with no serial device (the test machine has none): the simulated board, the usual first run
     const child = spawn(process.execPath, [join(ROOT, 'bin/crownhead.js'), 'serve', '--port', '0', '--games', join(dir, 'games')], {

@@ -1,4 +1,4 @@
-// Club mode (#21 item 1 and the broadcast of item 4): several boards in one
+// Club mode: several boards in one
 // service, each with its own game, folder, page and socket, known by its id;
 // the board list, the broadcast PDN with its ETag and long polling, and the
 // spectators' socket; one board's trouble never stops another; a board
@@ -222,7 +222,7 @@ describe('the broadcast feed', () => {
     expect(s.feed!.etag).toBe(etag);
   });
 
-  // (#40 item 9) A weak tag of the current version, or *, was answered 200 at once: RFC 9110 compares If-None-Match weakly, and * matches any.
+  // A weak tag of the current version, or *, was answered 200 at once: RFC 9110 compares If-None-Match weakly, and * matches any.
   it('long-polls for If-None-Match with the current ETag weak, in a list, or *; answers a stale one at once', async () => {
     const boards = sims(2);
     const s = await startService({

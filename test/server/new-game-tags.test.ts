@@ -1,4 +1,4 @@
-// Issue #25 item 2 through the service: a new-game command with a tag the
+// Through the service: a new-game command with a tag the
 // record derives from the game (FEN, SetUp, Result, GameType) is refused like
 // set-tags refuses it, and the game in play and its saved record stay readable.
 

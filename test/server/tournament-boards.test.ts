@@ -59,7 +59,7 @@ function oneMove(s: Service, sim: SimBoard): void {
 const standingOf = async (s: Service, name: string) =>
   ((await api(s, 'api/tournament')).standings as any[]).find((x) => x.name === name).points as number;
 
-describe('a tournament’s settings on its boards (#40 item 7)', () => {
+describe('a tournament’s settings on its boards', () => {
   it('sets its time control and tournament rules on each board’s game at round start, without --time-control or --tournament', async () => {
     const { s, sims } = await club(['TC1', 'TC2'], { ballots: 'none', timeControl: '5m+3s' });
     for (const [i, room] of s.rooms.entries()) {
@@ -106,7 +106,7 @@ describe('a tournament’s settings on its boards (#40 item 7)', () => {
   });
 });
 
-describe('a result corrected in the tournament (#40 item 6)', () => {
+describe('a result corrected in the tournament', () => {
   it('changes the standings, the game’s PDN and /broadcast.pdn together (the game still on its board)', async () => {
     const { s, sims } = await club(['CR1', 'CR2'], { ballots: 'none' });
     const room = s.rooms[0]!;
@@ -170,7 +170,7 @@ describe('a result corrected in the tournament (#40 item 6)', () => {
   });
 });
 
-describe('the edit call (#40 item 5)', () => {
+describe('the edit call', () => {
   it('takes the change bare or wrapped, and answers bad input with a 400 naming the problem', async () => {
     const { s } = await club(['ED1', 'ED2'], { ballots: 'none' });
     const wrapped = await post(s.url + 'api/tournament/edit', { change: { t: 'rename-player', player: 1, name: 'Annie' } });

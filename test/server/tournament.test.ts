@@ -1,4 +1,4 @@
-// A tournament on simulated boards (#21 item 2, "Must show"): four players,
+// A tournament on simulated boards: four players,
 // a round robin with ACF ballot pairs, played to the end through the service —
 // the arbiter creates it, adds the players, pairs and starts each round over
 // HTTP; the boards play, each game's end is the board's result and the other
@@ -132,7 +132,7 @@ describe('a tournament on simulated boards', () => {
     expect((await fetch(s.url + 'api/tournament')).status).toBe(404);
   });
 
-  // (#40 item 9) A list naming a board the room does not have was accepted, and that round could never be started or finished.
+  // A list naming a board the room does not have was accepted, and that round could never be started or finished.
   it('refuses a pairing list or a hand pairing on a board that is not here, naming it and the boards that are', async () => {
     const s = await startService({
       club: { sources: [1, 2].map((i) => new SimBoard({ clock: 'manual', id: `L${i}` })) },

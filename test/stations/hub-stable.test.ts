@@ -1,4 +1,4 @@
-// A stable hub (#40 item 8): its pages are up before any station reports
+// A stable hub: its pages are up before any station reports
 // (/watch and /arbiter say there is no board yet, in a real browser: Debian
 // chromium via playwright-core), and boards join as their stations pair; every
 // board keeps its number across a hub restart, whatever order the stations

@@ -1,5 +1,5 @@
 // Stations and a hub through a real Mosquitto started by the test on a free
-// loopback port (#22 item 6's faults): two stations and a hub play; the broker
+// loopback port: two stations and a hub play; the broker
 // restarted mid-round; a station offline for 30 s of game time (the moves made
 // meanwhile arrive after, the hub showing the board disconnected meanwhile);
 // the hub killed with SIGKILL (a child process) and restarted; duplicate and

@@ -1,4 +1,4 @@
-// A tournament on station boards (#22 item 2: "the tournament works the same
+// A tournament on station boards ("the tournament works the same
 // whether a board is local or a station"): the hub's director starts each
 // pairing's game on its station (a signed command), takes it as the
 // tournament's when the station's new game arrives with the round's tags,

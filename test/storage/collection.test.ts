@@ -51,7 +51,7 @@ describe('the game index of a PDN file', () => {
   });
 });
 
-// (#25) A big PDN file in the games folder used to be read and parsed whole on every open.
+// A big PDN file in the games folder used to be read and parsed whole on every open.
 describe('a PDN collection in the games folder', () => {
   const collection = () => {
     const dir = folder();

@@ -56,7 +56,7 @@ describe('the journal reader', () => {
     expect(parseJournal(torn).torn).toBe(true);
   });
 
-  // (#25) A journal copied through Windows tools or an editor used to be rejected whole: every line failed its checksum.
+  // A journal copied through Windows tools or an editor used to be rejected whole: every line failed its checksum.
   it('reads lines ending CRLF as records, counting them, and appends after them', () => {
     const crlf = text.replace(/\n/g, '\r\n');
     const r = readJournal(crlf);

@@ -40,7 +40,7 @@ describe('the lock', () => {
     expect(readdirSync(dir)).toEqual(['crownhead.lock']);
   });
 
-  // (#25) A lock under 2 s old that is empty or garbled (a stop mid-write) used to block start-up with
+  // A lock under 2 s old that is empty or garbled (a stop mid-write) used to block start-up with
   // "it keeps changing", and a lock that is a folder was refused for ever.
   it('an empty lock file just left behind is taken over, with a note saying it was empty', () => {
     const dir = folder();

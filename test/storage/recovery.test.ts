@@ -94,7 +94,7 @@ describe('resuming', () => {
     expect(store.health().ok).toBe(true);
   });
 
-  // (#25) Every CRLF line used to fail its checksum, so the game was not resumed.
+  // Every CRLF line used to fail its checksum, so the game was not resumed.
   it('a journal with Windows line ends (CRLF) is resumed whole, rewritten with plain ends, and the notice says so', () => {
     const dir = folder();
     write(dir, 'g', lines('g', moves).join('').replace(/\n/g, '\r\n'), 2000);

@@ -125,7 +125,7 @@ describe('the journal writer on a full disk', () => {
     expect(readdirSync(dir).filter((f) => f.endsWith('.pdn'))).toEqual(['g1000.pdn']);
   });
 
-  // (#25) Two new-game commands in one event-loop turn: the service writes the first (empty) game's PDN
+  // Two new-game commands in one event-loop turn: the service writes the first (empty) game's PDN
   // after the second game has started, and that game used to land in the archive.
   it('never archives a game replaced while empty, even when its PDN write comes after the next game started', () => {
     const dir = folder();

@@ -183,7 +183,7 @@ describe('games of a round', () => {
   });
 });
 
-// (#40 item 7) A tournament's games carried no time control and no tournament rules.
+// A tournament's games carried no time control and no tournament rules.
 describe('the tournament’s settings in each game', () => {
   const players = [addPlayer('Ann'), addPlayer('Bob'), addPlayer('Cat')];
   it('gives every game the time control and tournament mode, kept when the game is resumed from its journal', () => {

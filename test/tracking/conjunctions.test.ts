@@ -1,5 +1,5 @@
 // Every sentence with a list of squares joins it with the word it means
-// (issue #24, item 6): "and" where every one is meant (pieces missing from,
+//: "and" where every one is meant (pieces missing from,
 // captured pieces to take off, extra pieces on), "or" where one is to be
 // chosen (the moves to make again, the squares a man can go to).
 import { describe, expect, it } from 'vitest';

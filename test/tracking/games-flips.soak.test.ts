@@ -1,4 +1,4 @@
-// Coins put down magnet-up, across the magnet table (#26): on the simulated
+// Coins put down magnet-up, across the magnet table: on the simulated
 // board with each magnet a builder may use (8 × 1.5, 10 × 1, 10 × 2, 12 × 1 mm;
 // N35–N52), flush in the coin or glued proud under it, on a board glued the
 // old way and on a polarity-coded one, a hand plays corpus games

@@ -1,4 +1,4 @@
-// Kings knocked off-centre on weak magnets (#37): on the simulated board with
+// Kings knocked off-centre on weak magnets: on the simulated board with
 // the small magnets builders have in their drawers (8 × 1.5 mm N35 and N42,
 // 6 × 1 mm), where a king 3 mm off-centre reads at or below a centred man, a
 // hand with every everyday habit plays corpus games with crowns, and a sleeve

@@ -1,4 +1,4 @@
-// A knocked king stays a king (#37): on small magnets (8 × 1.5 mm, glued proud
+// A knocked king stays a king: on small magnets (8 × 1.5 mm, glued proud
 // under the coin: a king 2–3 mm off-centre reads at or below a centred man) a
 // stack slid off-centre by a sleeve — no lift seen — is a quiet reminder ("The
 // king on 4 is off-centre: straighten it"), never "Crown the king on 4 first",

@@ -92,7 +92,7 @@ describe('recordings', () => {
     expect(err.at(-1)).toMatch(/^\d+ frames, 1 alert$/);
   });
 
-  // (#40 item 11) Reminders were left out: a replay for a bug report hid what the board said about a coin upside down.
+  // Reminders were left out: a replay for a bug report hid what the board said about a coin upside down.
   it('crownhead replay prints every notice the service said, reminders too, with its level and time', async () => {
     const dir = tempDir();
     const file = join(dir, 'flipped.rec');

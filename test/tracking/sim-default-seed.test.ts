@@ -1,4 +1,4 @@
-// Issue #25 item 9, seen on the simulated board the server runs by default
+// Seen on the simulated board the server runs by default
 // (sim seed 1, the start position set up): OCA game index 34 played with the
 // page's plain hand (lift, set, lift the captured coins, put the crown on top).
 // At ply 85 (6-1) the crown goes on a weak man lying off-centre on square 1 and

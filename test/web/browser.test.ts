@@ -332,7 +332,7 @@ describe('the page, second edition', () => {
     expect(rows.map((r) => r.replace(/\s+/g, ' ').trim())).toEqual(['1. 11-16 24-20']);
   }, 60_000);
 
-  it('a held H key asks for one hint, not one per key repeat (#25)', async () => {
+  it('a held H key asks for one hint, not one per key repeat', async () => {
     if (!page.url().startsWith(svc.url)) await page.goto(svc.url); // (run alone)
     await page.waitForSelector('#new-game-card summary', { timeout: WAIT });
     await newGameFromForm();

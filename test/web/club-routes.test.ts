@@ -43,7 +43,7 @@ describe('GET /watch and /arbiter', () => {
     }
     const etag = (await rawRequest(base + '/watch')).headers.etag as string;
     expect((await rawRequest(base + '/watch', { headers: { 'if-none-match': etag } })).status).toBe(304);
-    // (#40 item 9) compared weakly, as RFC 9110 says for If-None-Match; * matches any current page (a reload's no-cache is for caches)
+    // compared weakly, as RFC 9110 says for If-None-Match; * matches any current page (a reload's no-cache is for caches)
     for (const since of [`W/${etag}`, `"x", W/${etag}`, '*'])
       for (const cache of [{}, { 'cache-control': 'no-cache' }] as Record<string, string>[])
         expect((await rawRequest(base + '/watch', { headers: { 'if-none-match': since, ...cache } })).status, since).toBe(304);

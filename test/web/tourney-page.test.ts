@@ -1,6 +1,6 @@
 // The arbiter's tournament panel on /arbiter in a real browser (Debian
 // chromium via playwright-core) against the real service in club mode with
-// two simulated boards (#40 item 5, "Must show"): the arbiter creates a
+// two simulated boards: the arbiter creates a
 // four-player round robin on the page (time control and tournament rules),
 // adds the players, pairs and starts round 1 — each board gets its game —,
 // a game ends at its board, and the arbiter corrects its result with a

@@ -1,4 +1,4 @@
-// The arbiter's tournament panel without a browser (#40 item 5): the next
+// The arbiter's tournament panel without a browser: the next
 // step it offers (pair, start, or why neither), the API calls its forms ask
 // for (every mistake named before anything is sent), and the HTML as a
 // function of the state (names escaped, the token only on the arbiter's links).

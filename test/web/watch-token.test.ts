@@ -1,4 +1,4 @@
-// Spectators on other devices (#40 item 2), in a real browser (Debian
+// Spectators on other devices, in a real browser (Debian
 // chromium via playwright-core) that reaches the club service by a name that
 // is not this machine's ("club.test", mapped to 127.0.0.1), as a phone on the
 // club's network does: /watch?token=WATCH shows the boards and every "Follow

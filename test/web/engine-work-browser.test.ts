@@ -1,4 +1,4 @@
-// The page, s28 items (issues #24 and #26), in a real browser (Debian
+// The page's engine work in a real browser (Debian
 // chromium via playwright-core) against the real service on the simulated
 // board with the real engine, at a desktop (1280×800) and a phone (390×844)
 // viewport: engine work shows progress (Hint's spinner, the analysis' moves
@@ -23,7 +23,7 @@ let browser: Browser;
 let dir: string;
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'crownhead-page4-'));
+  dir = mkdtempSync(join(tmpdir(), 'crownhead-engine-work-'));
   mkdirSync(SHOTS, { recursive: true });
   svc = await startService({
     board: { spec: 'sim' },
@@ -72,7 +72,7 @@ describe.each(VIEWPORTS)('the page, s28, at $width×$height ($name)', (vp) => {
   const shot = async (name: string) => {
     await page.mouse.move(0, 0);
     await page.waitForTimeout(150);
-    await page.screenshot({ path: join(SHOTS, `page4-${vp.name}-${name}.png`) });
+    await page.screenshot({ path: join(SHOTS, `engine-work-${vp.name}-${name}.png`) });
   };
   const sent = (name: string) =>
     page.evaluate((n: string) => (window as unknown as { __sent: string[] }).__sent.filter((x) => x === n).length, name);
@@ -331,7 +331,7 @@ describe.each(VIEWPORTS)('a restart of the simulated board, at $width×$height (
       const after = lines.slice(before);
       expect(new Set(after).size, `the server's log repeats a line: ${JSON.stringify(after)}`).toBe(after.length);
       expect(after.some((l) => /resumed unfinished game/.test(l))).toBe(true);
-      await page.screenshot({ path: join(SHOTS, `page4-${vp.name}-restart.png`) });
+      await page.screenshot({ path: join(SHOTS, `engine-work-${vp.name}-restart.png`) });
       expect(problems).toEqual([]);
     } finally {
       await page.close();

@@ -1,8 +1,8 @@
-// The page's s28 items in Node, without a browser: the engine work a page
+// The page's engine work, log and sensor view in Node, without a browser: the engine work a page
 // asked for keeps its button disabled until answered, the analysis' progress
 // in words, a quiet sentence re-sent while the board settles logged once, and
 // the sensor view's colours and square-test findings.
-// The browser side is test/web/page4.test.ts.
+// The browser side is test/web/engine-work-browser.test.ts.
 
 import { describe, expect, it } from 'vitest';
 import { analysisProgress, answered, asked, hintBusy } from '../../src/web/engine-work.ts';

@@ -1,9 +1,9 @@
-// The page's third edition (issue #24) in Node, without a browser: the
+// The page's layout and form in Node, without a browser: the
 // reducer and the renderers for the time call as the status, a finished game
 // without a tick, a held coin kept (a second lift adds to the hand), the board's one tab stop, the better
 // move drawn in review, "Ballot 51" without a colon, the archive's moves and
 // times, Flip's aria-pressed, and the form's time control from a tag. The
-// browser side of the same items is test/web/page3.test.ts.
+// browser side of the same items is test/web/page-layout.test.ts.
 
 import { describe, expect, it } from 'vitest';
 import { formTimeControl } from '../../src/web/model.ts';

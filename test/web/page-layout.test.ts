@@ -1,4 +1,4 @@
-// The page, third edition (issue #24), in a real browser (Debian chromium via
+// The page's layout and form in a real browser (Debian chromium via
 // playwright-core) against the real service on the simulated board, at a
 // desktop (1280×800) and a phone (390×844) viewport: the new-game form starts
 // from the current game and only its Opponent control picks the computer; the
@@ -27,7 +27,7 @@ let browser: Browser;
 let dir: string;
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'crownhead-page3-'));
+  dir = mkdtempSync(join(tmpdir(), 'crownhead-page-layout-'));
   mkdirSync(SHOTS, { recursive: true });
   svc = await startService({
     board: { spec: 'sim' },
@@ -79,7 +79,7 @@ describe.each(VIEWPORTS)('the page, third edition, at $width×$height ($name)', 
   const shot = async (name: string) => {
     await page.mouse.move(0, 0);
     await page.waitForTimeout(150);
-    await page.screenshot({ path: join(SHOTS, `page3-${vp.name}-${name}.png`) });
+    await page.screenshot({ path: join(SHOTS, `page-layout-${vp.name}-${name}.png`) });
   };
   async function hand(...squares: number[]): Promise<void> {
     for (const s of squares) {
