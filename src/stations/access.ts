@@ -5,7 +5,7 @@
 // nothing beyond the secret, and a client without it cannot even connect. A
 // station may publish only its own board's topics (and ask the far board of a
 // two-board game for records again), and read only its own commands, acks and
-// pairing answers plus any board's claim, game and records (the far board's);
+// pairing answers plus any board's claim, status, game and records (the far board's);
 // the hub may touch every board's. The same rules drive the embedded broker
 // (aedes' authenticate/authorizePublish/authorizeSubscribe, broker.ts) and
 // the files `crownhead hub mosquitto-config` writes. Pure but for the hashes.
@@ -35,7 +35,7 @@ export function whoIs(secret: string, user: string | undefined, password: Buffer
 
 const STATION_PUBLISHES = new Set<StationTopic>(['pair', 'status', 'game', 'entries', 'alerts', 'clock', 'answer']);
 const STATION_READS_OWN = new Set<StationTopic>(['pair', 'paired', 'status', 'ack', 'cmd']);
-const STATION_READS_ANY = new Set<StationTopic>(['pair', 'game', 'entries']);
+const STATION_READS_ANY = new Set<StationTopic>(['pair', 'status', 'game', 'entries']);
 
 /** May `who` publish on `topic`? */
 export function mayPublish(who: Who, topic: string): boolean {
@@ -71,12 +71,12 @@ export function mosquittoFiles(secret: string, boards: readonly string[]): { pas
   const acl = [
     '# Crownhead: written by `crownhead hub mosquitto-config` (src/stations/access.ts).',
     '# The hub reads and writes every board; a station (user = its board id) its own board only,',
-    "# and reads any board's claim, game and records (the far board of a two-board game).",
+    "# and reads any board's claim, status, game and records (the far board of a two-board game).",
     `user ${HUB_USER}`,
     `topic readwrite ${TOPIC_ROOT}/#`,
     '',
     ...own(STATION_PUBLISHES, 'write'),
-    ...own(['paired', 'status', 'ack', 'cmd'] as StationTopic[], 'read'),
+    ...own(['paired', 'ack', 'cmd'] as StationTopic[], 'read'),
     ...[...STATION_READS_ANY].map((k) => `pattern read ${TOPIC_ROOT}/+/${k}`),
     `pattern write ${TOPIC_ROOT}/+/cmd`,
     '',

@@ -81,6 +81,7 @@ describe('broker access rules', () => {
     expect(maySubscribe(north, boardTopic('SOUTH', 'cmd'))).toBe(false);
     expect(maySubscribe(north, boardTopic('SOUTH', 'ack'))).toBe(false);
     expect(maySubscribe(north, boardTopic('SOUTH', 'entries'))).toBe(true);
+    expect(maySubscribe(north, boardTopic('SOUTH', 'status'))).toBe(true); // (the way to the far board, shown on the page)
     expect(maySubscribe(north, 'crownhead/v1/boards/#')).toBe(false);
     expect(maySubscribe(north, '#')).toBe(false);
     expect(maySubscribe({ kind: 'hub' }, 'crownhead/v1/boards/+/status')).toBe(true);
