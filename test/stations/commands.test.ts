@@ -8,14 +8,13 @@
 
 import mqtt from 'mqtt';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startEmbeddedBroker } from '../../src/stations/broker.ts';
 import type { Hub } from '../../src/stations/hub.ts';
 import { boardTopic } from '../../src/stations/topics.ts';
 import { readMessage, sealMessage } from '../../src/stations/messages.ts';
 import { ephemeralIdentity } from '../../src/stations/identity.ts';
 import type { CommandAnswer } from '../../src/protocol/stations-v1.ts';
 import { Client } from '../harness/ws-client.ts';
-import { GAMES, SECRET, hub, play, removeTempDirs, samePdn, setUpStart, station, until } from './fixture.ts';
+import { GAMES, brokers, hub, play, removeTempDirs, samePdn, setUpStart, station, until } from './fixture.ts';
 
 const closers: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
@@ -23,10 +22,9 @@ afterEach(async () => {
   removeTempDirs();
 });
 
-describe('commands from the hub to a station', () => {
+describe.each(brokers(closers))('commands from the hub to a station (%s)', (_name, brokerUrl) => {
   it('a command given on the hub runs on the station, signed; forged, altered and replayed ones are refused', async () => {
-    const b = await startEmbeddedBroker({ port: 0 });
-    closers.push(() => b.close());
+    const b = { url: await brokerUrl() };
     const a = await station(b.url, 'CMD-1', 31);
     closers.push(() => a.close());
     const h: Hub = await hub(b.url);

@@ -16,6 +16,10 @@ import { Game, legalMoves, type Color, type Move } from '../../src/rules/index.t
 import type { SessionEvent } from '../../src/game/index.ts';
 import { RandomHand, handTable } from '../harness/table.ts';
 import { farLink } from '../../src/web/far-board.ts';
+import mqtt from 'mqtt';
+import { boardTopic } from '../../src/stations/topics.ts';
+import { readMessage, sealMessage } from '../../src/stations/messages.ts';
+import { ephemeralIdentity } from '../../src/stations/identity.ts';
 import { GAMES, SECRET, brokers, removeTempDirs, tempDir, until } from './fixture.ts';
 import { join } from 'node:path';
 
@@ -156,6 +160,53 @@ describe.each(BROKERS)('a game between two boards far apart (%s)', (_name, broke
     expect(north.session.pdn()).toMatch(/\[Black "Bob"\]/);
     // The link holds across a restart of either board: the resumed game keeps who plays where.
     expect(north.session.remote?.side).toBe('black');
+  });
+
+  it('the far board never shows a forged move: plain, sealed with another key, or a real record moved to another board', async () => {
+    const url = await brokerUrl();
+    const north = await board(url, 'NORTH', 45, { board: 'SOUTH', side: 'white' });
+    const south = await board(url, 'SOUTH', 46, { board: 'NORTH', side: 'black' });
+    await until(() => north.session.snapshot().remote?.link?.state === 'online', 'NORTH hearing of SOUTH');
+    for (const s of [north, south]) {
+      s.sim.setupStart();
+      s.sim.advance(700);
+    }
+    // Ann (NORTH, Black) plays 11-15; SOUTH carries it out: White (Bob at SOUTH) to move.
+    const first = decidedGame()[0]!;
+    north.hand.playMove(first);
+    north.sim.advance(800);
+    await until(() => south.events.some((e) => e.type === 'remote-move'), 'the first move on SOUTH');
+    south.hand.playMove(first);
+    south.sim.advance(800);
+    // A client with no key (on the open brokers; on the locked one it cannot connect at all): "Bob plays 22-18" forged for NORTH to see.
+    const evil = await mqtt.connectAsync(url, { clientId: 'mallory', clean: true, reconnectPeriod: 0 }).catch(() => null);
+    if (evil) {
+      closers.push(() => evil.endAsync());
+      // The next record number of SOUTH's game, as anyone reads it from its retained game message.
+      const head = new Promise<{ gameId: string; count: number }>((resolve) =>
+        evil.on('message', (t, p) => {
+          const r = readMessage(t, p);
+          if (r.ok && r.m.kind === 'game') resolve(r.m.msg);
+        }),
+      );
+      await evil.subscribeAsync(boardTopic('SOUTH', 'game'), { qos: 1 });
+      const { gameId, count } = await head;
+      const forged = { v: 1 as const, gameId, seq: count, entry: { k: 'move' as const, at: 1, path: [22, 18] } };
+      const told = north.events.filter((e) => e.type === 'remote-move').length;
+      await evil.publishAsync(boardTopic('SOUTH', 'entries'), JSON.stringify(forged), { qos: 1 });
+      const m = sealMessage('SOUTH', 'entries', forged, ephemeralIdentity(), Date.now() * 1000);
+      await evil.publishAsync(m.topic, m.payload, { qos: 1 });
+      // And SOUTH's own real records copied onto NORTH's topic (NORTH's far board is SOUTH: nothing there is read as SOUTH's).
+      await evil.publishAsync(boardTopic('NORTH', 'entries'), m.payload, { qos: 1 });
+      // Bob's real move follows: it is the one NORTH is told, and nothing before it.
+      const reply = legalMoves(south.session.game.position)[0]!;
+      south.hand.playMove(reply);
+      south.sim.advance(800);
+      await until(() => north.events.filter((e) => e.type === 'remote-move').length > told, 'Bob’s real move on NORTH');
+      const shown = north.events.filter((e) => e.type === 'remote-move').slice(told);
+      expect(shown).toHaveLength(1);
+      expect(shown[0]).toMatchObject({ from: reply.from });
+    } else expect(url).toBeTruthy();
   });
 
   it('honest status: the far station stopped is named on the near page, with since when; back, it is said and cleared', async () => {
