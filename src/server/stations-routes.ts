@@ -21,7 +21,12 @@ export interface StationListing {
 
 /** What the hub lends the routes. */
 export interface StationsApi {
-  list(): { stations: StationListing[]; unpaired: { count: number; last: string; at: number } | null };
+  list(): {
+    stations: StationListing[];
+    unpaired: { count: number; last: string; at: number } | null;
+    /** the hub's own link to the broker: while it is down, what the stations do is not known here */
+    broker: { connected: boolean; since: number };
+  };
   forget(board: string): boolean;
 }
 

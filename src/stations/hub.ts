@@ -107,6 +107,8 @@ export class Hub {
   private readonly refusedClaims = new Map<string, number>();
   /** each paired board's message allowance */
   private readonly buckets = new Map<string, { tokens: number; at: number }>();
+  /** the hub's link to the broker: up or not, since when (ms) */
+  private broker = { connected: false, since: 0 };
   /** commands sent and not yet answered, by id */
   private readonly pending = new Map<string, (a: CommandAnswer) => void>();
   /** the counter of the last message read from each board (a message not newer is a replay) */
@@ -154,6 +156,14 @@ export class Hub {
       );
     });
     this.client.on('error', (e) => this.log.warn(`MQTT: ${e.message}`));
+    // The hub's own way to the stations: up since its connect, down since it lost the broker (the arbiter is told).
+    this.client.on('connect', () => (this.broker = { connected: true, since: this.now() }));
+    this.client.on('offline', () => {
+      if (this.broker.connected) this.broker = { connected: false, since: this.now() };
+    });
+    this.client.on('close', () => {
+      if (this.broker.connected && !this.client.connected) this.broker = { connected: false, since: this.now() };
+    });
     const stations = { list: () => this.stations(), forget: (board: string) => this.forget(board) };
     const club = { specs: [], sources: [], always: true, scanMs: 0, stations };
     this.service = await startService({ ...this.opts.service, club });
@@ -345,7 +355,7 @@ export class Hub {
       online: this.boards.get(board)?.source.online ?? false,
       refused: this.refusals.get(board) ?? null,
     }));
-    return { stations: list, unpaired: this.refusals.get('') ?? null };
+    return { stations: list, unpaired: this.refusals.get('') ?? null, broker: this.broker };
   }
 
   /** Forgets a board's key (the arbiter, for a station rebuilt from scratch): the next station to claim it with the secret pairs. */

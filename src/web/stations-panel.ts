@@ -18,13 +18,19 @@ interface Refused {
 export interface StationsList {
   stations: { board: string; key: string; online: boolean; refused: Refused | null }[];
   unpaired: Refused | null;
+  broker?: { connected: boolean; since: number };
 }
 
 const refusedText = (r: Refused): string =>
   `${r.count === 1 ? '1 message' : `${r.count} messages`} refused — ${r.last}${r.claim && r.claim !== r.last ? `; last refused claim: ${r.claim}` : ''}`;
 
-/** The panel's HTML: one row a paired board, then what came for boards nobody paired. */
-export function renderStations(list: StationsList): string {
+/** The panel's HTML: the hub's way to the broker when it is down, one row a paired board, then what came for boards nobody paired. */
+export function renderStations(list: StationsList, now = Date.now()): string {
+  const b = list.broker;
+  const down =
+    b && !b.connected
+      ? `<p class="refused" role="alert" data-broker="down">The hub cannot reach the broker${b.since ? ` (for ${Math.max(0, Math.round((now - b.since) / 1000))} s)` : ''}: the boards' moves are kept on their stations and arrive when it is back; what is shown here may be behind.</p>`
+      : '';
   const rows = list.stations
     .map(
       (s) =>
@@ -35,7 +41,7 @@ export function renderStations(list: StationsList): string {
     .join('');
   const none = list.stations.length === 0 ? '<li class="note">No station has paired yet.</li>' : '';
   const unpaired = list.unpaired ? `<p class="refused" data-unpaired>Boards nobody paired: ${esc(refusedText(list.unpaired))}</p>` : '';
-  return `<h2 id="stations-title">Stations</h2><ul class="stations-list">${rows}${none}</ul>${unpaired}`;
+  return `<h2 id="stations-title">Stations</h2>${down}<ul class="stations-list">${rows}${none}</ul>${unpaired}`;
 }
 
 /** Loads the list every `everyMs` into the #club-stations section (shown only on a hub). */

@@ -28,6 +28,7 @@ import {
   type TestStation,
 } from './fixture.ts';
 import { readMessage } from '../../src/stations/messages.ts';
+import { renderStations } from '../../src/web/stations-panel.ts';
 import { readPdn } from '../../src/pdn/index.ts';
 
 const ROOT = resolve(fileURLToPath(import.meta.url), '../../..');
@@ -65,12 +66,17 @@ describe('stations through Mosquitto', () => {
     play(a, GAMES[3]!, 0, 6);
     play(b, GAMES[4]!, 0, 6);
     await until(() => samePdn(h, a) && samePdn(h, b), 'the first moves mirrored');
+    expect(h.stations().broker.connected).toBe(true);
     await m.stop();
+    // The arbiter is told the hub cannot reach the broker (not a green "all well").
+    await until(() => !h.stations().broker.connected, 'the hub knowing the broker is gone');
+    expect(renderStations(h.stations())).toMatch(/The hub cannot reach the broker/);
     // Moves while the broker is down: journalled on the stations, published once it is back.
     play(a, GAMES[3]!, 6, 10);
     play(b, GAMES[4]!, 6, 9);
     await m.run();
-    await until(() => a.client.connected && b.client.connected, 'the stations reconnecting');
+    await until(() => a.client.connected && b.client.connected && h.stations().broker.connected, 'the stations and the hub reconnecting');
+    expect(renderStations(h.stations())).not.toMatch(/cannot reach the broker/);
     play(a, GAMES[3]!, 10, 14);
     await until(() => samePdn(h, a) && samePdn(h, b), 'every move mirrored after the broker restart');
     expect(h.room('MQ-A')!.session.game.plies.length).toBe(14);

@@ -49,6 +49,10 @@ describe('the stations panel', () => {
     expect(html).toMatch(/data-station="SOUTH".*offline.*key aa11bb22/s);
     expect(html).toMatch(/Boards nobody paired: 500 messages refused — status: board GHOST-1 is not paired with any station/);
     expect(renderStations({ stations: [], unpaired: null })).toContain('No station has paired yet.');
+    expect(renderStations({ stations: [], unpaired: null, broker: { connected: false, since: 1000 } }, 41_000)).toMatch(
+      /The hub cannot reach the broker \(for 40 s\): the boards' moves are kept on their stations/,
+    );
+    expect(renderStations({ stations: [], unpaired: null, broker: { connected: true, since: 1000 } })).not.toMatch(/cannot reach/);
   });
 
   it(
