@@ -92,3 +92,21 @@ export type StationAlert = z.infer<typeof StationAlert>;
 
 export const StationClock = z.object({ v: z.literal(1), gameId: z.string(), clock: ClockState, at: z.number() });
 export type StationClock = z.infer<typeof StationClock>;
+
+/** Messages the hub dropped for one board (or for boards nobody paired): how many, the last reason, when, and the last refused claim. */
+export const Refusals = z.object({
+  count: count(),
+  last: z.string(),
+  at: z.number(),
+  claim: z.optional(z.string()),
+});
+export type Refusals = z.infer<typeof Refusals>;
+
+/** GET /api/stations on a hub: every paired board (its station's key fingerprint, online or not, what was refused from it), what came for boards nobody paired, and the hub's own link to the broker. */
+export const StationsList = z.object({
+  stations: z.array(z.object({ board: id(), key: z.string(), online: z.boolean(), refused: z.nullable(Refusals) })),
+  unpaired: z.nullable(Refusals),
+  /** while it is down, what the stations do is not known on the hub */
+  broker: z.object({ connected: z.boolean(), since: z.number() }),
+});
+export type StationsList = z.infer<typeof StationsList>;

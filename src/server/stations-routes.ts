@@ -9,24 +9,11 @@ import express, { type Request, type Response } from 'express';
 import type { Access } from './access.ts';
 import { requesterOf } from './access.ts';
 import { apiError } from './api-error.ts';
-
-/** One paired board as the API shows it. */
-export interface StationListing {
-  board: string;
-  /** the station's key fingerprint (8 hex digits) */
-  key: string;
-  online: boolean;
-  refused: { count: number; last: string; at: number; claim?: string } | null;
-}
+import type { StationsList } from '../protocol/stations-v1.ts';
 
 /** What the hub lends the routes. */
 export interface StationsApi {
-  list(): {
-    stations: StationListing[];
-    unpaired: { count: number; last: string; at: number } | null;
-    /** the hub's own link to the broker: while it is down, what the stations do is not known here */
-    broker: { connected: boolean; since: number };
-  };
+  list(): StationsList;
   forget(board: string): boolean;
 }
 

@@ -108,7 +108,7 @@ function followTheirNextGame(session: GameSession, opponent: FarBoard, board: st
     const link = start?.remote?.link;
     if (!start?.remote || !link || session.remote?.setting.link === link || !session.remote || !over()) return;
     waiting = null;
-    const theirs: Color = start.remote.side === 'black' ? 'white' : 'black';
+    const theirs = opposite(start.remote.side);
     const name = start.tags[theirs === 'black' ? 'Black' : 'White'] || `Board ${board}`;
     const eleven = /^11-man (\d+)$/.exec(start.tags.Ballot ?? '');
     const tags: Record<string, string> = {};

@@ -24,14 +24,13 @@ import { pino } from 'pino';
 import { startService, type Service, type ServiceOptions } from '../server/service.ts';
 import type { Room } from '../server/room.ts';
 import type { Command } from '../protocol/v1.ts';
-import type { CommandAnswer, CommandBody } from '../protocol/stations-v1.ts';
+import type { CommandAnswer, CommandBody, Refusals, StationsList } from '../protocol/stations-v1.ts';
 import type { IPublishPacket } from 'mqtt';
 import { allBoards, boardTopic, type StationTopic } from './topics.ts';
-import { readMessage, sealMessage, type Received, type TopicMessages } from './messages.ts';
+import { parseStationMessage, readMessage, sealMessage, type Received, type TopicMessages } from './messages.ts';
 import { RemoteBoard } from './remote.ts';
 import { fingerprint, loadIdentity, type Identity } from './identity.ts';
 import { HUB_USER, brokerPassword } from './access.ts';
-import type { StationListing, StationsApi } from '../server/stations-routes.ts';
 import { Counter } from './envelope.ts';
 import { PairingRegistry, counterFile, describeStation, pairChecks, pairedProof, proofMatches } from './pairing.ts';
 import { Mirror } from './mirror.ts';
@@ -43,15 +42,6 @@ const FOLLOWED: StationTopic[] = ['pair', 'status', 'game', 'entries', 'answer',
 /** Messages a second a station may send on average, and at once (its whole game republished after a reconnect). */
 const RATE_PER_S = 200;
 const RATE_BURST = 2000;
-
-/** Messages the hub dropped for one board (or, under "", for boards nobody paired): how many, the last reason and when. */
-export interface Refusals {
-  count: number;
-  last: string;
-  at: number;
-  /** the last claim on the board refused (another station, or a wrong secret) */
-  claim?: string;
-}
 
 export interface HubOptions {
   /** the broker: its address and how to log in (clientId defaults to crownhead-hub) */
@@ -158,12 +148,11 @@ export class Hub {
     this.client.on('error', (e) => this.log.warn(`MQTT: ${e.message}`));
     // The hub's own way to the stations: up since its connect, down since it lost the broker (the arbiter is told).
     this.client.on('connect', () => (this.broker = { connected: true, since: this.now() }));
-    this.client.on('offline', () => {
+    const lost = () => {
       if (this.broker.connected) this.broker = { connected: false, since: this.now() };
-    });
-    this.client.on('close', () => {
-      if (this.broker.connected && !this.client.connected) this.broker = { connected: false, since: this.now() };
-    });
+    };
+    this.client.on('offline', lost);
+    this.client.on('close', lost);
     const stations = { list: () => this.stations(), forget: (board: string) => this.forget(board) };
     const club = { specs: [], sources: [], always: true, scanMs: 0, stations };
     this.service = await startService({ ...this.opts.service, club });
@@ -270,8 +259,9 @@ export class Hub {
    * holds. A claim without it is answered (at most once in 10 s a key): a station with a wrong --hub-secret learns why.
    */
   private claimProof(board: string, key: string, body: string): string | null {
-    const proof = /"proof":"([0-9a-f]{64})"/.exec(body)?.[1];
-    if (proof && proofMatches(this.opts.secret, board, key, proof)) return null;
+    const r = parseStationMessage('pair', body);
+    if (!r.ok) return `a claim on board ${board}: ${r.problem}`;
+    if (proofMatches(this.opts.secret, board, key, r.msg.proof)) return null;
     const problem = 'its proof does not match the pairing secret (a wrong --hub-secret?)';
     this.answerClaim(board, key, false, `this board's claim was refused: ${problem}`);
     return `a claim on board ${board} (${describeStation({ key })}): ${problem}`;
@@ -348,8 +338,8 @@ export class Hub {
   }
 
   /** Every paired board: its station's key, whether it is online, the messages dropped for it; and those for boards nobody paired. */
-  stations(): ReturnType<StationsApi['list']> {
-    const list: StationListing[] = this.registry.boards().map((board) => ({
+  stations(): StationsList {
+    const list: StationsList['stations'] = this.registry.boards().map((board) => ({
       board,
       key: fingerprint(this.registry.key(board)!),
       online: this.boards.get(board)?.source.online ?? false,

@@ -6,20 +6,11 @@
 // the panel stays hidden. Rendering is a pure function of the list.
 
 import { esc } from './html.ts';
+import type { Refusals, StationsList } from '../protocol/stations-v1.ts';
 
-interface Refused {
-  count: number;
-  last: string;
-  at: number;
-  claim?: string;
-}
+export type { StationsList };
 
-/** GET /api/stations, as the hub answers it (src/server/stations-routes.ts). */
-export interface StationsList {
-  stations: { board: string; key: string; online: boolean; refused: Refused | null }[];
-  unpaired: Refused | null;
-  broker?: { connected: boolean; since: number };
-}
+type Refused = Refusals;
 
 const refusedText = (r: Refused): string =>
   `${r.count === 1 ? '1 message' : `${r.count} messages`} refused — ${r.last}${r.claim && r.claim !== r.last ? `; last refused claim: ${r.claim}` : ''}`;
@@ -27,10 +18,9 @@ const refusedText = (r: Refused): string =>
 /** The panel's HTML: the hub's way to the broker when it is down, one row a paired board, then what came for boards nobody paired. */
 export function renderStations(list: StationsList, now = Date.now()): string {
   const b = list.broker;
-  const down =
-    b && !b.connected
-      ? `<p class="refused" role="alert" data-broker="down">The hub cannot reach the broker${b.since ? ` (for ${Math.max(0, Math.round((now - b.since) / 1000))} s)` : ''}: the boards' moves are kept on their stations and arrive when it is back; what is shown here may be behind.</p>`
-      : '';
+  const down = !b.connected
+    ? `<p class="refused" role="alert" data-broker="down">The hub cannot reach the broker${b.since ? ` (for ${Math.max(0, Math.round((now - b.since) / 1000))} s)` : ''}: the boards' moves are kept on their stations and arrive when it is back; what is shown here may be behind.</p>`
+    : '';
   const rows = list.stations
     .map(
       (s) =>

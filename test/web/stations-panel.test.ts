@@ -44,11 +44,12 @@ describe('the stations panel', () => {
         { board: 'SOUTH', key: 'aa11bb22', online: false, refused: null },
       ],
       unpaired: { count: 500, last: 'status: board GHOST-1 is not paired with any station', at: 2 },
+      broker: { connected: true, since: 0 },
     });
     expect(html).toMatch(/data-station="NORTH".*online.*key 3f2a9c1b.*3 messages refused — entries: not signed by its station/s);
     expect(html).toMatch(/data-station="SOUTH".*offline.*key aa11bb22/s);
     expect(html).toMatch(/Boards nobody paired: 500 messages refused — status: board GHOST-1 is not paired with any station/);
-    expect(renderStations({ stations: [], unpaired: null })).toContain('No station has paired yet.');
+    expect(renderStations({ stations: [], unpaired: null, broker: { connected: true, since: 0 } })).toContain('No station has paired yet.');
     expect(renderStations({ stations: [], unpaired: null, broker: { connected: false, since: 1000 } }, 41_000)).toMatch(
       /The hub cannot reach the broker \(for 40 s\): the boards' moves are kept on their stations/,
     );
