@@ -8,7 +8,7 @@ import { join } from 'node:path';
 
 const dir = import.meta.dirname;
 const only = process.argv.slice(2);
-const TOOLS = ['tune.ts', 'selfplay.ts', 'label.ts', 'label-weights.ts', 'search-check.ts', 'yardstick.ts', 'patterns-data.ts'];
+const TOOLS = ['tune.ts', 'selfplay.ts', 'label.ts', 'label-weights.ts', 'search-check.ts', 'yardstick.ts', 'patterns-data.ts', 'sprt.ts'];
 const scripts = readdirSync(dir)
   .filter((f) => f.endsWith('.ts') && f !== 'index.ts')
   // tune.ts (`npm run tune` fits the evaluation's weights) and selfplay.ts (the
@@ -17,7 +17,8 @@ const scripts = readdirSync(dir)
   // label-weights.ts is its table, not a script), search-check.ts (the search's
   // exactness check for speed work), yardstick.ts (nodes/s beside another
   // engine's: it needs one built from ../shared/opponents) and patterns-data.ts
-  // (writes src/engine/eval-patterns-data.ts from its committed source).
+  // (writes src/engine/eval-patterns-data.ts from its committed source); sprt.ts
+  // is bench/engine.ts's sequential test (`--sprt REF`), not a script of its own.
   .filter((f) => (only.length === 0 ? !TOOLS.includes(f) : only.some((o) => f.includes(o))))
   .sort();
 let failed = 0;
