@@ -93,9 +93,12 @@ describe('firmware on the emulated board', () => {
     const mv = Array.from({ length: 32 }, (_, i) => (i === 0 ? 4600 : i === 1 ? 400 : 1000 + 100 * i));
     expect(await board.control(`LEVELS ${mv.join(' ')}`)).toBe('OK');
     const f = await board.frameAfter(5);
-    expect(Math.abs(f.values[0] - (4600 * 1024) / 5000)).toBeLessThanOrEqual(2); // a DRV5055A3's king: 942
-    expect(Math.abs(f.values[1] - (400 * 1024) / 5000)).toBeLessThanOrEqual(2); // 82
-    for (let i = 2; i < 32; i++) expect(Math.abs(f.values[i] - (mv[i] * 1024) / 5000), `square ${i + 1}`).toBeLessThanOrEqual(2);
+    // simavr converts as floor(vin × 1023 / vref), not the ATmega's vin × 1024 / vref: 4600 mV reads 941.16 less up to 1 by
+    // the floor (measured over 60 frames: 940 one time in three, 941 otherwise), so the expectation is simavr's own
+    const counts = (millivolts: number) => (millivolts * 1023) / 5000 - 0.5;
+    expect(Math.abs(f.values[0] - counts(4600))).toBeLessThanOrEqual(2); // a DRV5055A3's king: 940–941
+    expect(Math.abs(f.values[1] - counts(400))).toBeLessThanOrEqual(2); // 81
+    for (let i = 2; i < 32; i++) expect(Math.abs(f.values[i] - counts(mv[i])), `square ${i + 1}`).toBeLessThanOrEqual(2);
     expect(await board.control('LEVELS OFF')).toBe('OK');
     const g = await board.frameAfter(5);
     for (let s = 1; s <= 32; s++) expect(Math.abs(g.values[s - 1] - base[s - 1])).toBeLessThanOrEqual(4);
