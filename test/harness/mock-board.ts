@@ -179,11 +179,4 @@ export function frameMsg(seq: number, fill = 500): BoardMessage {
   return { type: 'frame', seq, readings: new Uint16Array(32).fill(fill) };
 }
 
-/** Resolve when `cond()` holds (polls the event loop; no wall-clock assertions). */
-export async function until(cond: () => boolean, what = 'condition', maxMs = 5000): Promise<void> {
-  const end = Date.now() + maxMs;
-  while (!cond()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 2));
-  }
-}
+export { until } from './until.ts';

@@ -14,7 +14,7 @@ import { ArchiveEntry, GameRecord } from '../../src/protocol/v1.ts';
 import { readPdn } from '../../src/pdn/index.ts';
 import { makeFen } from '../../src/rules/index.ts';
 import { CORPUS } from '../harness/corpus.ts';
-import { setUp, tempDir, useServices } from './helpers.ts';
+import { setUp, tempDir, until, useServices } from './helpers.ts';
 
 const { start } = useServices();
 
@@ -42,11 +42,15 @@ describe('archive JSON', () => {
     setUp(s.sim);
     s.sim.advance(800);
     session.resign('white');
-    // (The service writes the PDN on the next turn of the event loop, as after a page's command.)
-    await new Promise((r) => setTimeout(r, 50));
+    // (The service writes the PDN on a later turn of the event loop, as after a page's command.)
     const oldId = session.gameId;
+    const pdnOf = (id: string) => join(s.dir, `${id}.pdn`);
+    await until(() => existsSync(pdnOf(oldId)) && readFileSync(pdnOf(oldId), 'utf8').includes('[Result "1-0"]'), 'the resigned game saved');
     session.newGame({ tags: { Black: 'Cy' } });
-    await new Promise((r) => setTimeout(r, 50));
+    await until(
+      () => existsSync(pdnOf(session.gameId)) && readFileSync(pdnOf(session.gameId), 'utf8').includes('[Black "Cy"]'),
+      'the new game saved',
+    );
     const url = (p: string) => new URL(p, s.service.url).toString();
     const list = (await (await fetch(url('/api/archive.json'))).json()) as { current: string; games: unknown[] };
     const games = list.games.map((g) => ArchiveEntry.parse(g));

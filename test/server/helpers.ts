@@ -172,11 +172,4 @@ export function rawRequest(
   });
 }
 
-/** Resolves when `cond()` holds (polls the event loop; a failure names what never happened). */
-export async function until(cond: () => boolean, what: string, maxMs = 10_000): Promise<void> {
-  const end = Date.now() + maxMs;
-  while (!cond()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 5));
-  }
-}
+export { until } from '../harness/until.ts';

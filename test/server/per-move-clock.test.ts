@@ -4,7 +4,7 @@
 // the side that does not move loses; a malformed control is refused by name.
 import { describe, expect, it } from 'vitest';
 import { parseFen } from '../../src/rules/index.ts';
-import { playOnSim, setUp, useServices } from './helpers.ts';
+import { playOnSim, setUp, until, useServices } from './helpers.ts';
 
 const { watched } = useServices();
 
@@ -33,9 +33,10 @@ describe('time per move through the service', () => {
     now += 61_000;
     const time = await c.event('time');
     expect(time.event).toMatchObject({ side: 'white', graceMs: 60_000, say: 'Time, White. Move within a minute or lose on time.' });
-    // The board's buzzer sounds too.
-    await new Promise((r) => setTimeout(r, 50));
-    expect(sim.commands.filter((x) => x.command.type === 'buzz' && x.command.pattern === 'ILLEGAL')).toHaveLength(1);
+    // The board's buzzer sounds too, once.
+    const buzzes = () => sim.commands.filter((x) => x.command.type === 'buzz' && x.command.pattern === 'ILLEGAL').length;
+    await until(() => buzzes() > 0, 'the buzzer');
+    expect(buzzes()).toBe(1);
     const called = await c.next((m) => m.type === 'clock' && m.clock.perMove?.timeCalled === 'white');
     expect(called.clock.white).toBe(0);
 

@@ -4,11 +4,11 @@
 // TRASH_DAYS (time is an input to the listing).
 
 import { describe, expect, it } from 'vitest';
-import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { TrashList } from '../../src/protocol/v1.ts';
 import { Catalogue, Trash, TRASH_DAYS } from '../../src/storage/catalogue.ts';
-import { setUp, tempDir, useServices } from './helpers.ts';
+import { setUp, tempDir, until, useServices } from './helpers.ts';
 
 const { start } = useServices();
 const DAY = 24 * 3600 * 1000;
@@ -21,10 +21,11 @@ describe('the trash', () => {
     setUp(s.sim);
     s.sim.advance(800);
     session.resign('white');
-    await new Promise((r) => setTimeout(r, 50));
     const oldId = session.gameId;
+    const pdnOf = (id: string) => join(s.dir, `${id}.pdn`);
+    await until(() => existsSync(pdnOf(oldId)) && readFileSync(pdnOf(oldId), 'utf8').includes('[Result "1-0"]'), 'the resigned game saved');
     session.newGame();
-    await new Promise((r) => setTimeout(r, 50));
+    await until(() => existsSync(pdnOf(session.gameId)), 'the new game saved');
     const url = (p: string) => new URL(p, s.service.url).toString();
     const auth = { Authorization: 'Bearer tok-1' };
     const del = await fetch(url(`/api/games/${oldId}`), { method: 'DELETE', headers: auth });

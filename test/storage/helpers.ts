@@ -49,3 +49,5 @@ export const newGame = (id: string, tags: Record<string, string> = {}): JournalE
 });
 export const movesOf = (n: number): JournalEntry[] => corpusMoves(n).map((m, k) => ({ k: 'move', at: 10 + k, path: [m.from, ...m.path] }));
 export const journalOf = (dir: string, id: string) => readJournal(readFileSync(join(dir, `${id}.journal`)));
+
+export { until } from '../harness/until.ts';

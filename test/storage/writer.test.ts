@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { mulberry32 } from '../../src/common/prng.ts';
 import { FaultyFs } from './faulty-fs.ts';
-import { folder, journalOf, movesOf, newGame, open } from './helpers.ts';
+import { folder, journalOf, movesOf, newGame, open, until } from './helpers.ts';
 
 describe('the journal writer on a full disk', () => {
   it('cuts a short write back to the last good record, so the file never holds a fragment; everything lands once space is freed', () => {
@@ -87,7 +87,7 @@ describe('the journal writer on a full disk', () => {
     disk.fill(0);
     store.append(movesOf(1)[0]);
     disk.free();
-    await new Promise((r) => setTimeout(r, 100));
+    await until(() => store.flushed, 'the retry');
     expect(store.flushed).toBe(true);
     expect(events.at(-1)).toMatchObject({ ok: true, say: expect.stringMatching(/saved in .* again/) });
   });
@@ -99,7 +99,7 @@ describe('the journal writer on a full disk', () => {
     store.append(newGame('g1'));
     const before = disk.fsyncs;
     for (let k = 0; k < 200; k++) store.append({ k: 'tags', at: k, tags: { Round: String(k) } });
-    await new Promise((r) => setTimeout(r, 60));
+    await until(() => store.flushed, 'the burst written');
     expect(disk.fsyncs - before).toBe(1);
     expect(journalOf(dir, 'g1').entries).toEqual([newGame('g1'), { k: 'tags', at: 199, tags: { Round: '199' } }]);
     // a move right after tags puts both down, in order
