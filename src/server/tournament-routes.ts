@@ -16,6 +16,7 @@ import { apiError } from './api-error.ts';
 import { CrownheadError } from '../common/errors.ts';
 import { TournamentError, crosstableModel, pointsText, type TournamentSettings } from '../tournament/index.ts';
 import { MAX_CLIENT_MESSAGE } from '../protocol/v1.ts';
+import type { TournamentView } from '../protocol/tournament-v1.ts';
 import type { Director } from './director.ts';
 import type { Room } from './room.ts';
 
@@ -117,7 +118,7 @@ function changeOf(body: Record<string, unknown>): Record<string, unknown> {
 }
 
 /** GET /api/tournament's answer: the state, the current round's games, standings, crosstable rows, what stops the next round, the boards. */
-function tournamentView(d: Director, t: NonNullable<Director['tournament']>) {
+function tournamentView(d: Director, t: NonNullable<Director['tournament']>): TournamentView {
   const round = t.currentRound();
   return {
     tournament: t.state,

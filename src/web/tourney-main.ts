@@ -10,12 +10,12 @@ import {
   createCall,
   initialTourney,
   playerCall,
+  readTourney,
   reduceTourney,
   resultCall,
   withdrawCall,
   type TourneyAction,
   type TourneyCall,
-  type TourneyData,
   type TourneyState,
 } from './tourney-state.ts';
 import { renderTourney } from './tourney-render.ts';
@@ -67,8 +67,16 @@ export function startTourneyPanel(token: string | null): TourneyPanel {
       try {
         const r = await fetch('/api/tournament', { headers: headers(), cache: 'no-store' });
         if (r.status === 404) dispatch({ type: 'loaded', data: 'none' });
-        else if (r.ok) dispatch({ type: 'loaded', data: (await r.json()) as TourneyData });
-        else dispatch({ type: 'status', ok: false, text: `The tournament could not be read (the server answered ${r.status}).` });
+        else if (r.ok) {
+          const read = readTourney(await r.json());
+          if (read.ok) dispatch({ type: 'loaded', data: read.data });
+          else
+            dispatch({
+              type: 'status',
+              ok: false,
+              text: `The tournament could not be read: the server's answer is not one (${read.problem}).`,
+            });
+        } else dispatch({ type: 'status', ok: false, text: `The tournament could not be read (the server answered ${r.status}).` });
       } catch {
         dispatch({ type: 'status', ok: false, text: 'The tournament could not be read: the server could not be reached.' });
       }

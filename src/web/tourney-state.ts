@@ -7,67 +7,18 @@
 // names, and the API call each form asks for (checked, every mistake named).
 // No DOM, no fetch.
 
-/** A player as the tournament holds them (seed: their number in every event). */
-export interface TPlayer {
-  seed: number;
-  name: string;
-  rating: number | null;
-  club: string | null;
-  withdrawn: boolean;
-}
-export interface TGame {
-  game: 1 | 2;
-  black: number;
-  white: number;
-  gameId: string | null;
-  started: boolean;
-  result: string;
-  history: { result: string; at: number; by: string; reason: string | null }[];
-}
-export interface TPairing {
-  board: number;
-  black: number;
-  white: number;
-  ballot: number | null;
-  games: TGame[];
-}
-export interface TRound {
-  round: number;
-  pairings: TPairing[];
-  bye: number | null;
-}
-export interface TStanding {
-  rank: number;
-  seed: number;
-  name: string;
-  withdrawn: boolean;
-  points: number;
-  played: number;
-  won: number;
-  drawn: number;
-  lost: number;
-  byes: number;
-  tieBreaks: { name: string; value: number }[];
-}
+import { TournamentView, type TournamentGame, type TournamentRound } from '../protocol/tournament-v1.ts';
 
-/** GET /api/tournament's answer, as far as the panel reads it. */
-export interface TourneyData {
-  tournament: {
-    id: string;
-    name: string;
-    system: string;
-    rounds: number;
-    ballots: string;
-    timeControl?: string | null;
-    tournamentRules?: boolean;
-    players: TPlayer[];
-    played: TRound[];
-  };
-  round: number;
-  standings: TStanding[];
-  crosstable: { caption: string; head: string[]; rows: string[][] };
-  nextRoundProblem: string | null;
-  boards: number[];
+/** GET /api/tournament's answer: its schema is the protocol's (src/protocol/tournament-v1.ts), read with it by tourney-main.ts. */
+export type TourneyData = TournamentView;
+
+/** GET /api/tournament's body read with the protocol's schema: the data, or the problem named (field and what is wrong). */
+export function readTourney(json: unknown): { ok: true; data: TourneyData } | { ok: false; problem: string } {
+  const r = TournamentView.safeParse(json);
+  if (r.success) return { ok: true, data: r.data };
+  const issue = r.error.issues[0];
+  const where = issue && issue.path.length > 0 ? `${issue.path.join('.')}: ` : '';
+  return { ok: false, problem: `${where}${issue?.message ?? 'not a tournament'}` };
 }
 
 export interface TourneyState {
@@ -106,7 +57,7 @@ export interface GameRow {
   result: string;
   started: boolean;
   /** the earlier results it was given (corrections keep them) */
-  history: TGame['history'];
+  history: TournamentGame['history'];
 }
 
 export const gameKey = (round: number, board: number, game: number): string => `${round}.${board}.${game}`;
@@ -114,7 +65,7 @@ export const gameKey = (round: number, board: number, game: number): string => `
 const nameOf = (d: TourneyData, seed: number): string => d.tournament.players[seed - 1]?.name ?? `player ${seed}`;
 
 /** Every game of a round, by board then game. */
-export function roundGames(d: TourneyData, r: TRound): GameRow[] {
+export function roundGames(d: TourneyData, r: TournamentRound): GameRow[] {
   return r.pairings.flatMap((p) =>
     p.games.map((g) => ({
       key: gameKey(r.round, p.board, g.game),

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { legalMoves, parseFen } from '../../src/rules/index.ts';
 import { SimBoard } from '../../src/sensors/sim/board.ts';
 import { startService, type Service } from '../../src/server/service.ts';
+import { TournamentView } from '../../src/protocol/tournament-v1.ts';
 import { playOnSim, post, removeTempDirs, setUp, tempDir } from './helpers.ts';
 
 const running: Service[] = [];
@@ -105,7 +106,10 @@ describe('a tournament on simulated boards', () => {
       expect(feed.match(/\[Round "(\d)"\]/g)).toEqual(Array(4).fill(`[Round "${round}"]`));
     }
     // Every pair met once, with both sides of one ballot.
-    const { standings, tournament } = await api(s, 'api/tournament');
+    const view = await api(s, 'api/tournament');
+    // The answer is the protocol's shape, field for field, as the arbiter's panel reads it.
+    expect(TournamentView.safeParse(view).error?.issues).toBeUndefined();
+    const { standings, tournament } = view;
     for (const st of standings) {
       expect(st.points).toBe(points.get(st.name));
       expect(st.played).toBe(6);

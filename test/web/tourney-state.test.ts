@@ -9,11 +9,13 @@ import {
   initialTourney,
   nextStep,
   playerCall,
+  readTourney,
   reduceTourney,
   resultCall,
   type TourneyData,
 } from '../../src/web/tourney-state.ts';
 import { renderTourney } from '../../src/web/tourney-render.ts';
+import type { TournamentGame } from '../../src/protocol/tournament-v1.ts';
 
 function data(over: Partial<TourneyData> = {}, played: TourneyData['tournament']['played'] = []): TourneyData {
   const players = ['Ann', 'Bo', '<b>Cy</b>', 'Di'].map((name, i) => ({ seed: i + 1, name, rating: null, club: null, withdrawn: false }));
@@ -30,6 +32,7 @@ function data(over: Partial<TourneyData> = {}, played: TourneyData['tournament']
       played,
     },
     round: played.length,
+    games: [],
     standings: players.map((p, i) => ({ ...p, rank: i + 1, points: 0, played: 0, won: 0, drawn: 0, lost: 0, byes: 0, tieBreaks: [] })),
     crosstable: { caption: 'Night', head: ['No', 'Name'], rows: [['1', 'Ann']] },
     nextRoundProblem: null,
@@ -37,7 +40,7 @@ function data(over: Partial<TourneyData> = {}, played: TourneyData['tournament']
     ...over,
   };
 }
-const game = (started: boolean, result = '*') => ({
+const game = (started: boolean, result: TournamentGame['result'] = '*') => ({
   game: 1 as const,
   black: 1,
   white: 2,
@@ -46,7 +49,7 @@ const game = (started: boolean, result = '*') => ({
   result,
   history: [],
 });
-const round1 = (started: boolean, result = '*') => [
+const round1 = (started: boolean, result: TournamentGame['result'] = '*') => [
   { round: 1, bye: null, pairings: [{ board: 1, black: 1, white: 2, ballot: null, games: [game(started, result)] }] },
 ];
 
@@ -60,6 +63,20 @@ describe('the tournament panel’s state', () => {
     const playing = data({ nextRoundProblem: 'round 1 is not finished: 1 game(s) have no result' }, round1(true));
     expect(nextStep(playing)).toEqual({ kind: 'none', round: 1, why: 'round 1 is not finished: 1 game(s) have no result' });
     expect(nextStep(data({}, round1(true, '1-0')))).toEqual({ kind: 'pair', round: 2, why: '' });
+  });
+
+  it("reads the server's answer with the protocol's schema: a malformed one is named, never drawn", () => {
+    const good = data({}, round1(true, '1-0'));
+    const read = readTourney(JSON.parse(JSON.stringify(good)));
+    expect(read.ok && read.data.tournament).toEqual(good.tournament);
+    const bad = JSON.parse(JSON.stringify(good));
+    bad.tournament.played[0].pairings[0].games[0].result = '2-0';
+    expect(readTourney(bad)).toMatchObject({
+      ok: false,
+      problem: expect.stringMatching(/^tournament\.played\.0\.pairings\.0\.games\.0\.result: /),
+    });
+    expect(readTourney({ standings: [] })).toMatchObject({ ok: false, problem: expect.stringMatching(/^tournament: /) });
+    expect(readTourney('<html>')).toMatchObject({ ok: false });
   });
 
   it('builds each call from its form, naming what is missing', () => {
