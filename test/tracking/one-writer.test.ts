@@ -6,6 +6,8 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { Game, type Move, type ReadonlyGame } from '../../src/rules/index.ts';
 import { GameTable } from '../../src/game/table.ts';
+import { GameSession } from '../../src/game/session.ts';
+import { SimBoard } from '../../src/sensors/sim/board.ts';
 import { gameIds } from '../../src/game/ids.ts';
 import type { JournalEntry } from '../../src/storage/journal.ts';
 import type { BoardTracking } from '../../src/tracking/board-tracking.ts';
@@ -85,6 +87,28 @@ describe('the table is the only writer of the game', () => {
       ['move', 0],
       ['takeback', 1],
     ]);
+  });
+
+  it('in the session the table is the writer: a move made on the board is in the journal before the game has it, then announced', async () => {
+    const log: string[] = [];
+    const s: GameSession = new GameSession({ now: () => 0, journal: (e) => log.push(`${e.k} @${s.game.plies.length}`) });
+    s.on((e) => {
+      if (e.type === 'move') log.push(`announced @${s.game.plies.length}`);
+    });
+    const sim = new SimBoard({ seed: 1, startPosition: true });
+    sim.onFrame((f) => s.pushFrame(f.t, f.readings));
+    await sim.open();
+    s.boardStatus(true, 'sim', '');
+    sim.advance(1500);
+    expect(s.tracker.phase).toBe('play');
+    sim.lift(11);
+    sim.advance(150);
+    sim.place(15);
+    sim.advance(500);
+    expect(moves(s.game)).toEqual(['11-15']);
+    expect(s.tracker.currentGame).toBe(s.game);
+    expect(log).toEqual(['move @0', 'announced @1']);
+    await sim.close();
   });
 
   it('the table refuses an illegal move without journalling it, and a takeback with nothing to take back', () => {
