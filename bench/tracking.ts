@@ -16,7 +16,7 @@ import { readPdn } from '../src/pdn/index.ts';
 import { Game } from '../src/rules/index.ts';
 import { BoardTracking } from '../src/tracking/board-tracking.ts';
 import { corpusFile } from '../test/harness/corpus.ts';
-import { HUMAN, RandomHand, Table } from '../test/harness/table.ts';
+import { HUMAN, RandomHand, Table, writerOn } from '../test/harness/table.ts';
 
 // 1. Record the frames of every OCA game as the sim emits them.
 const games = readPdn(corpusFile('OCA_2.0.pdn')).games;
@@ -43,7 +43,10 @@ function run(): { frames: number; moves: number; secs: number } {
   const t0 = performance.now();
   for (const rec of recorded) {
     const game = Game.standard();
-    const tracker = new BoardTracking(game);
+    const tracker = new BoardTracking(
+      game,
+      writerOn(() => game),
+    );
     for (let k = 0; k < rec.n; k++) tracker.push(rec.t[k], rec.r.subarray(k * 32, k * 32 + 32));
     frames += rec.n;
     moves += game.plies.length;

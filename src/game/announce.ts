@@ -1,11 +1,12 @@
 // What the session makes of each thing the tracker saw: the game at the
-// table follows (a move journalled with the clocks, a takeback, a crown), the
+// table follows (the clocks after a move or a takeback the table has already
+// journalled and made as the tracker's writer, a crown journalled), the
 // opponent who is not at this board (the computer, or a player at another
 // board) hears its move was carried out, and the players are told in words.
 // The session calls it for every tracker event, inside its serial changes.
 
 import type { TrackerEvent } from '../tracking/tracker.ts';
-import type { Game } from '../rules/index.ts';
+import type { ReadonlyGame } from '../rules/index.ts';
 import type { GameEvent } from '../protocol/v1.ts';
 import { fixesSentence } from '../words/index.ts';
 import type { ComputerPlayer } from './computer.ts';
@@ -16,7 +17,7 @@ import { recordAt, speakMove } from './view.ts';
 /** What announcing needs of the session. */
 export interface Announcing {
   readonly table: GameTable;
-  readonly game: Game;
+  readonly game: ReadonlyGame;
   readonly computer: ComputerPlayer | null;
   readonly remote: RemoteOpponent | null;
   emit(e: Exclude<GameEvent, { type: 'calibrated' } | { type: 'storage' }>): void;

@@ -9,7 +9,7 @@
 // session checks whether a request is allowed (its errors are its own) and
 // tells the coach when the game or the position changes.
 
-import { legalMoves, moveText, sideName, type Game } from '../rules/index.ts';
+import { legalMoves, moveText, sideName, type ReadonlyGame } from '../rules/index.ts';
 import { analyseLine, scoreText, verdictComment } from '../engine/analyse.ts';
 import { WIN } from '../engine/search.ts';
 import type { EngineLimits, Purpose, Think } from '../engine/port.ts';
@@ -34,7 +34,7 @@ export type CoachEvent = Extract<GameEvent, { type: 'notice' } | { type: 'evalua
 export type CoachState = Required<Pick<Snapshot, 'computer' | 'analysis' | 'evaluation' | 'hinting'>>;
 
 /** The game and position a piece of advice was asked for. */
-const keyOf = (gameId: string, game: Game): string => `${gameId}:${game.plies.length}:${game.hash}`;
+const keyOf = (gameId: string, game: ReadonlyGame): string => `${gameId}:${game.plies.length}:${game.hash}`;
 
 export class Coach {
   /** Playing the computer (null: two players). */
@@ -88,7 +88,7 @@ export class Coach {
   }
 
   /** After every change at the table: advice for a position that is gone is stopped; the bar scores the new one. */
-  follow(game: Game, gameId: string): void {
+  follow(game: ReadonlyGame, gameId: string): void {
     const key = keyOf(gameId, game);
     if (this.hintKey !== null && this.hintKey !== key) {
       this.hintKey = null;
@@ -98,7 +98,7 @@ export class Coach {
   }
 
   /** The engine's move for the side to move, said quietly (a notice with its squares) when it comes; asked once per position. */
-  hint(game: Game, gameId: string): void {
+  hint(game: ReadonlyGame, gameId: string): void {
     const think = this.options.think;
     if (!think) return;
     const key = keyOf(gameId, game);
@@ -156,7 +156,7 @@ export class Coach {
    * in the worker) and marks the mistakes (?) and blunders (??) with the
    * better move. A new game stops it.
    */
-  analyse(game: Game): void {
+  analyse(game: ReadonlyGame): void {
     const think = this.options.think;
     if (!think || this.analysis?.running) return;
     const era = this.era;
@@ -211,7 +211,7 @@ export class Coach {
   }
 
   /** The evaluation bar on or off; on, it scores the position on the board. */
-  setEvaluation(on: boolean, game: Game, gameId: string): void {
+  setEvaluation(on: boolean, game: ReadonlyGame, gameId: string): void {
     if (!on && this.evaluation.on && this.evaluation.score === null && this.evaluation.key) this.options.stopThinking?.('evaluation');
     this.evaluation = { on, score: null, text: '', key: '' };
     this.emit({ type: 'evaluation', say: '' });
@@ -219,7 +219,7 @@ export class Coach {
   }
 
   /** With the bar on: the engine's score of the position on the board, once per position (in the worker). */
-  private considerEvaluation(game: Game, key: string): void {
+  private considerEvaluation(game: ReadonlyGame, key: string): void {
     const ev = this.evaluation;
     const think = this.options.think;
     if (!ev.on || !think || ev.key === key) return;

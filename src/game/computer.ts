@@ -9,7 +9,7 @@
 // table when that reply is played, and stops when another is. Pure but for
 // those promises.
 
-import { moveText, legalMoves, sideName, type Color, type Game, type Move } from '../rules/index.ts';
+import { moveText, legalMoves, sideName, type Color, type Move, type ReadonlyGame } from '../rules/index.ts';
 import type { ComputerState } from '../protocol/v1.ts';
 import type { Clock, EngineRequest, Purpose, Think } from '../engine/port.ts';
 import { levelOf } from '../engine/levels.ts';
@@ -100,7 +100,13 @@ export class ComputerPlayer {
    * for its move to be played. `onMove` gets the answer if the position is
    * still the same when it comes.
    */
-  consider(game: Game, ready: boolean, onMove: (move: Move, text: string) => void, onError: (e: Error) => void, clock?: Clock): void {
+  consider(
+    game: ReadonlyGame,
+    ready: boolean,
+    onMove: (move: Move, text: string) => void,
+    onError: (e: Error) => void,
+    clock?: Clock,
+  ): void {
     this.followPonder(game);
     if (this.thinking || this.move || game.outcome || !ready || game.turn !== this.setting.side) return;
     const token = ++this.token;
@@ -144,7 +150,7 @@ export class ComputerPlayer {
    * for the computer's search of that very position; on a miss (any other
    * position) the computer searches afresh.
    */
-  private followPonder(game: Game): void {
+  private followPonder(game: ReadonlyGame): void {
     const p = this.pondering;
     if (p && (game.plies.length >= p.plies || game.outcome || game.plies.length < p.plies - 1)) {
       this.pondering = null;

@@ -6,7 +6,7 @@
 // so the original moves stay in the journal and the game's history shows
 // every correction. PDN: each correction is a comment at the end of the game.
 
-import { Game, legalMoves, moveText, resolveMove, sameMove, MoveError, type Move } from '../rules/index.ts';
+import { Game, legalMoves, moveText, resolveMove, sameMove, MoveError, type Move, type ReadonlyGame } from '../rules/index.ts';
 import type { Correction, CorrectionNote } from '../protocol/v1.ts';
 import type { PdnResult } from '../pdn/index.ts';
 import { SessionError } from './errors.ts';
@@ -22,7 +22,7 @@ export type CorrectionPlan =
   PliesPlan | { kind: 'result'; result: PdnResult; say: string } | { kind: 'clock'; side: 'black' | 'white'; ms: number; say: string };
 
 /** "move 12 (White)": a ply's number as players count moves. */
-function plyName(ply: number, game: Game): string {
+function plyName(ply: number, game: ReadonlyGame): string {
   const side = game.plies[ply]?.before.turn ?? (ply % 2 === 0 ? game.start.turn : game.start.turn === 'black' ? 'white' : 'black');
   return `move ${Math.floor(ply / 2) + 1} (${side === 'black' ? 'Black' : 'White'})`;
 }
@@ -33,13 +33,13 @@ const clockWords = (ms: number) => {
 };
 
 /** The game replayed up to (not including) `ply`. */
-function replayTo(game: Game, ply: number): Game {
+function replayTo(game: ReadonlyGame, ply: number): Game {
   const g = new Game(game.start, game.options);
   for (const p of game.plies.slice(0, ply)) g.play(p.move);
   return g;
 }
 
-function replaceMove(game: Game, ply: number, text: string): PliesPlan {
+function replaceMove(game: ReadonlyGame, ply: number, text: string): PliesPlan {
   const n = game.plies.length;
   if (ply >= n)
     throw new SessionError('bad-request', `there is no ${plyName(ply, game)}: the game has ${n} move${n === 1 ? '' : 's'} (plies)`);
@@ -71,7 +71,7 @@ function replaceMove(game: Game, ply: number, text: string): PliesPlan {
   return { kind: 'plies', undo: n - ply, play, say: `${plyName(ply, game)} replaced: ${oldText} was recorded, ${newText} was played` };
 }
 
-function deleteMoves(game: Game, ply: number): PliesPlan {
+function deleteMoves(game: ReadonlyGame, ply: number): PliesPlan {
   const n = game.plies.length;
   if (ply >= n)
     throw new SessionError(
@@ -83,7 +83,7 @@ function deleteMoves(game: Game, ply: number): PliesPlan {
 }
 
 /** Plans a correction of `game` (its clock for `adjust-clock`: null when it has none). Throws a SessionError naming the problem. */
-export function planCorrection(game: Game, c: Correction, clock: { flagged: boolean } | null): CorrectionPlan {
+export function planCorrection(game: ReadonlyGame, c: Correction, clock: { flagged: boolean } | null): CorrectionPlan {
   switch (c.kind) {
     case 'replace-move':
       return replaceMove(game, c.ply, c.move);

@@ -5,7 +5,7 @@
 // and a player at another board kept, changing colours as the names do, with
 // a link the far board follows to start the same game there. Pure.
 
-import { opposite, type Game, type GameOptions } from '../rules/index.ts';
+import { opposite, type GameOptions, type ReadonlyGame } from '../rules/index.ts';
 import type { RemoteSetting } from '../protocol/v1.ts';
 import { SessionError } from './errors.ts';
 
@@ -24,7 +24,7 @@ export interface NextGame {
 
 /** What the next game is made from: the game just played and how it was set up. */
 export interface NextGameFrom {
-  game: Game;
+  game: ReadonlyGame;
   tags: Record<string, string>;
   ballot: number | null;
   remote: RemoteSetting | null;

@@ -18,8 +18,8 @@ import {
   opposite,
   sideName,
   type Color,
-  type Game,
   type Move,
+  type ReadonlyGame,
 } from '../rules/index.ts';
 import type { GameEvent, RemoteLink, RemoteSetting, RemoteState } from '../protocol/v1.ts';
 import type { JournalEntry } from '../storage/journal.ts';
@@ -110,7 +110,7 @@ export class RemoteOpponent {
    * copy of what is already here (played, or already waiting). Throws
    * RemoteMoveError naming what is wrong with anything else.
    */
-  receive(game: Game, p: RemotePly): Move | null {
+  receive(game: ReadonlyGame, p: RemotePly): Move | null {
     const done = game.plies[p.ply];
     if (done) {
       // Already on the board here: the same move again is a copy; another move is a disagreement to report.
@@ -223,7 +223,7 @@ function farResult(r: RemoteOpponent, t: GameTable, e: Extract<JournalEntry, { k
   if (!o || t.game.outcome || t.result !== '*') return;
   // (A resignation stands whatever else crossed it on the way: the game is over on both boards.)
   if (o.reason === 'resignation' && o.winner === opposite(r.side))
-    t.finish(t.game.resign(r.side), undefined, `${r.setting.name} resigned, at the other board. ${describeOutcome(o)}`);
+    t.resign(r.side, `${r.setting.name} resigned, at the other board. ${describeOutcome(o)}`);
   else if (o.reason === 'agreement' && here && t.drawOffer === opposite(r.side))
-    t.finish(t.game.agreeDraw(), undefined, `${r.setting.name} accepts the draw, at the other board. ${describeOutcome(o)}`);
+    t.acceptDraw(r.side, `${r.setting.name} accepts the draw, at the other board. ${describeOutcome(o)}`);
 }

@@ -123,7 +123,7 @@ export class GameSession {
       newId: options.newGameId ?? gameIds(),
     });
     // Tournament mode: no takebacks, and the retraction rule enforced (a correction with another piece is illegal).
-    this.tracker = new BoardTracking(this.game, {
+    this.tracker = new BoardTracking(this.game, this.table, {
       ...options.tracker,
       takebacks: !this.options.tournament,
       retraction: this.options.tournament ? 'enforce' : 'notice',

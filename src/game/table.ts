@@ -1,10 +1,13 @@
 // The game at the table: the rules Game being played, its record's tags,
 // ballot and id, the clocks, draw offers and the result, and the players'
 // commands on them (new game, next game, restore from the journal, names,
-// resign, draw, takeback, clock). Every change is handed to the journal before
-// it is announced. Knows nothing of the board, the coach or the network: the
-// session (session.ts) wires it to the tracker and turns its moves into
-// announcements. Pure but for the injected wall clock (Math.random draws a
+// resign, draw, takeback, clock). It is the game's one writer: everyone else
+// (the tracker, the session, the coach, the views) reads it as a ReadonlyGame;
+// a move the tracker decided on the board comes to play(), a takeback to
+// undo(), and every change is handed to the journal (the storage's writer
+// fsyncs it) before it is made, and so before it is announced. Knows nothing
+// of the board, the coach or the network: the session (session.ts) wires it
+// to the tracker as its GameWriter and turns its moves into announcements. Pure but for the injected wall clock (Math.random draws a
 // random ballot or first player when no `random` is given; gameIds' default
 // start reads the real clock).
 
@@ -21,8 +24,10 @@ import {
   sideName,
   type Color,
   type GameOptions,
+  type Move,
   type Outcome,
   type Ply,
+  type ReadonlyGame,
 } from '../rules/index.ts';
 import { resultOf, type PdnResult } from '../pdn/index.ts';
 import { planCorrection } from './corrections.ts';
@@ -90,14 +95,15 @@ export interface NewGameRequest {
 
 /** A new game set up by the table: what its announcement needs. */
 export interface Started {
-  game: Game;
+  game: ReadonlyGame;
   tags: Record<string, string>;
   ballot: number | null;
   eleven: number | null;
 }
 
 export class GameTable implements TableState {
-  game: Game;
+  /** The game being played: the only reference that can change it (see play, undo). */
+  private current: Game;
   gameId = '';
   tags: Record<string, string> = {};
   ballot: number | null = null;
@@ -125,7 +131,7 @@ export class GameTable implements TableState {
   private lastClockSaved = -Infinity;
 
   constructor(private readonly o: TableOptions) {
-    this.game = Game.standard(this.rulesOptions());
+    this.current = Game.standard(this.rulesOptions());
     this.tournament = !!o.tournament;
   }
 
@@ -135,6 +141,11 @@ export class GameTable implements TableState {
 
   private now(): number {
     return this.o.now();
+  }
+
+  /** The game being played, read-only: everything else reads it; only the table's own methods change it. */
+  get game(): ReadonlyGame {
+    return this.current;
   }
 
   get result(): PdnResult {
@@ -254,7 +265,7 @@ export class GameTable implements TableState {
   install(id: string, game: Game, tags: Record<string, string>, ballot: number | null, remote?: RemoteSetting | null): void {
     this.remote = remote ?? null;
     this.gameId = id;
-    this.game = game;
+    this.current = game;
     this.tags = tags;
     this.ballot = ballot;
     this.opening = game.plies.length;
@@ -277,7 +288,7 @@ export class GameTable implements TableState {
     for (const path of start.moves) scratch.playPath(path);
     scratch.opening = start.moves.length;
     for (const e of entries.slice(entries.indexOf(start) + 1)) scratch.replay(e);
-    this.install(start.id, scratch.game, scratch.tags, scratch.ballot, start.remote);
+    this.install(start.id, scratch.current, scratch.tags, scratch.ballot, start.remote);
     this.tournament = start.tournament ?? !!this.o.tournament;
     this.clock = scratch.clock;
     this.plyClocks = scratch.plyClocks;
@@ -300,14 +311,14 @@ export class GameTable implements TableState {
         this.drawOffer = null;
         break;
       case 'takeback':
-        this.game.undo();
+        this.current.undo();
         break;
       case 'tags':
         this.tags = restoredTags(e.tags);
         break;
       case 'result':
         this.resultOverride = e.result;
-        if (e.outcome && !this.game.outcome) this.game.setOutcome(e.outcome);
+        if (e.outcome && !this.game.outcome) this.current.setOutcome(e.outcome);
         break;
       case 'draw-offer':
         this.drawOffer = e.side;
@@ -327,26 +338,40 @@ export class GameTable implements TableState {
   private playPath(path: number[], huff?: number): void {
     if (huff !== undefined) {
       // huffAndPlay finds the legal move by its start and path.
-      this.game.huffAndPlay(huff, { from: path[0], to: path[path.length - 1], path: path.slice(1), captures: [], crowned: false });
+      this.current.huffAndPlay(huff, { from: path[0], to: path[path.length - 1], path: path.slice(1), captures: [], crowned: false });
       return;
     }
     const move = findMove(this.game.legalMoves(), path);
     if (!move) throw new SessionError('bad-request', `journal move ${path.join('-')} is not legal`);
-    this.game.play(move);
+    this.current.play(move);
   }
 
   // ---------------------------------------------------------------- moves on the board
 
-  /** A move made (or changed) on the board: journalled, the draw offer lapses, the clocks go on (the mover's set to `moverMs` if given: the other board's reading). */
+  /**
+   * A move the board showed (the tracker's decision, or a huff and a move):
+   * journalled — the storage's writer fsyncs it — before it is played, so
+   * what is played is on disk first. Checked against the rules first: the
+   * journal never holds a move that does not replay. Returns the ply (the
+   * position after it is what the tracker reads next).
+   */
+  play(move: Move, huff?: number): Ply {
+    const path = [move.from, ...move.path];
+    const legal = huff === undefined ? findMove(this.current.legalMoves(), path) !== undefined : this.current.huffable().includes(huff);
+    if (!legal || this.current.outcome) throw new SessionError('bad-request', `move ${path.join('-')} is not legal here`);
+    this.o.journal({ k: 'move', path, at: this.now(), ...(huff !== undefined ? { huff } : {}) });
+    return huff === undefined ? this.current.play(move) : this.current.huffAndPlay(huff, move);
+  }
+
+  /** The last move taken back on the board: journalled first, then undone. Returns the ply taken back. */
+  undo(): Ply {
+    if (!this.current.plies.length) throw new SessionError('nothing-to-undo', 'no move to take back');
+    this.o.journal({ k: 'takeback', at: this.now() });
+    return this.current.undo();
+  }
+
+  /** A move made (or changed) on the board, already journalled and played (play): the draw offer lapses, the clocks go on (the mover's set to `moverMs` if given: the other board's reading). */
   moved(ply: Ply, replaced: boolean, moverMs?: number): void {
-    const entry: JournalEntry = {
-      k: 'move',
-      path: [ply.move.from, ...ply.move.path],
-      at: this.now(),
-      ...(ply.huff !== undefined ? { huff: ply.huff } : {}),
-    };
-    if (replaced) this.o.journal({ k: 'takeback', at: this.now() });
-    this.o.journal(entry);
     this.drawOffer = null;
     if (this.clock) {
       // The first move starts the clocks; a changed move keeps the clock where it is.
@@ -357,9 +382,8 @@ export class GameTable implements TableState {
     }
   }
 
-  /** A move taken back on the board. */
+  /** A move taken back on the board, already journalled and undone (undo): the clock follows the turn. */
   takenBack(): void {
-    this.o.journal({ k: 'takeback', at: this.now() });
     this.clockFollowsTurn();
   }
 
@@ -429,7 +453,7 @@ export class GameTable implements TableState {
       }
     }
     if (flagged && !this.game.outcome) {
-      const outcome = this.game.timeForfeit(flagged);
+      const outcome = this.current.timeForfeit(flagged);
       this.finish(outcome);
     }
     // A running clock is journalled every few seconds, so a restart (or a crash) resumes it at what
@@ -449,9 +473,10 @@ export class GameTable implements TableState {
     this.o.emit({ type: 'tags', say: '' });
   }
 
-  resign(side: Color): void {
+  /** `say`: what the players are told, if not the outcome's words (a resignation at the other board). */
+  resign(side: Color, say?: string): void {
     this.requireOpen();
-    this.finish(this.game.resign(side));
+    this.finish(this.current.resign(side), undefined, say);
   }
 
   offerDraw(side: Color): void {
@@ -462,10 +487,10 @@ export class GameTable implements TableState {
     this.o.emit({ type: 'draw-offer', side, say: `${sideName(side)} offers a draw.` });
   }
 
-  acceptDraw(side: Color): void {
+  acceptDraw(side: Color, say?: string): void {
     this.requireOpen();
     if (this.drawOffer !== opposite(side)) throw new SessionError('not-allowed', `${sideName(opposite(side))} has not offered a draw`);
-    this.finish(this.game.agreeDraw());
+    this.finish(this.current.agreeDraw(), undefined, say);
   }
 
   declineDraw(): void {
@@ -479,7 +504,7 @@ export class GameTable implements TableState {
   claimDraw(): void {
     this.requireOpen();
     if (!this.game.drawClaim()) throw new SessionError('not-allowed', 'no draw can be claimed now');
-    this.finish(this.game.claimDraw());
+    this.finish(this.current.claimDraw());
   }
 
   /** Throws unless the last move can be taken back from the page. */
@@ -502,10 +527,7 @@ export class GameTable implements TableState {
   /** Takes back `plies` moves (1, or 2: the computer's and the player's before it; more for an arbiter's correction); a game the last move ended is open again. */
   takeback(plies: number): void {
     const wasOver = this.game.outcome !== null;
-    for (let k = 0; k < plies; k++) {
-      this.game.undo();
-      this.o.journal({ k: 'takeback', at: this.now() });
-    }
+    for (let k = 0; k < plies; k++) this.undo();
     this.clockFollowsTurn();
     if (wasOver) {
       this.resultOverride = null;
@@ -530,14 +552,13 @@ export class GameTable implements TableState {
       const kept = this.game.plies.slice(this.game.plies.length - plan.undo).map((p) => this.plyClocks.get(p));
       this.takeback(plan.undo);
       plan.play.forEach((move, i) => {
-        const ply = this.game.play(move);
-        this.o.journal({ k: 'move', path: [move.from, ...move.path], at: this.now() });
+        const ply = this.play(move);
         if (kept[i] !== undefined) this.plyClocks.set(ply, kept[i]);
       });
     } else if (plan.kind === 'result') {
       const winner = plan.result === '1-0' ? 'black' : plan.result === '0-1' ? 'white' : null;
       const outcome: Outcome | null = plan.result === '*' ? null : { winner, reason: 'arbiter' };
-      this.game.setOutcome(outcome);
+      this.current.setOutcome(outcome);
       this.resultOverride = plan.result === '*' ? null : plan.result;
       if (outcome) this.clock?.pause(this.now());
       this.o.journal({ k: 'result', result: plan.result, outcome, at: this.now() });

@@ -15,12 +15,12 @@ import {
   sameBoard,
   sideName,
   type Color,
-  type Game,
   type GameOptions,
   type Move,
   type Outcome,
   type Ply,
   type Position,
+  type ReadonlyGame,
 } from '../rules/index.ts';
 import { pdnFromGame, type PdnGame, type PdnResult } from '../pdn/index.ts';
 import type { BoardTracking } from '../tracking/board-tracking.ts';
@@ -30,7 +30,7 @@ import { joinWords, piecesSentence } from '../words/index.ts';
 
 /** What the view reads of the game at the table (GameTable keeps it). */
 export interface TableState {
-  readonly game: Game;
+  readonly game: ReadonlyGame;
   readonly gameId: string;
   readonly tags: Readonly<Record<string, string>>;
   readonly ballot: number | null;
@@ -282,19 +282,24 @@ export function speakMove(m: MoveRecord): string {
 }
 
 /** What a new game's announcement says about its start: the ballot, or the eleven-man ballot's set-up. */
-export function openingWords(game: Game, tags: Readonly<Record<string, string>>, ballot: number | null, eleven: number | null): string {
+export function openingWords(
+  game: ReadonlyGame,
+  tags: Readonly<Record<string, string>>,
+  ballot: number | null,
+  eleven: number | null,
+): string {
   if (ballot !== null)
     return `Ballot ${(tags.Ballot ?? `ACF ${ballot} ${BALLOTS.find((b) => b.number === ballot)?.name ?? ''}`.trim()).replace(/^ACF /, '')}. `;
   return eleven !== null ? `Eleven-man ballot ${eleven}: ${elevenManSetup(game.start)} ` : '';
 }
 
 /** What to do with the pieces for a new position. */
-export function setupSentence(game: Game): string {
+export function setupSentence(game: ReadonlyGame): string {
   return sameBoard(game.position, START) ? 'Set up the pieces.' : 'Set up the position shown.';
 }
 
 /** For a set-up position before its first move on a set that cannot show colours: "Check the colours: black men on …; white … ". */
-export function colourCheck(game: Game, coded: boolean): string {
+export function colourCheck(game: ReadonlyGame, coded: boolean): string {
   // (A polarity-coded set had every coin's colour checked before it was ready.)
   if (coded || game.plies.length > 0 || sameBoard(game.start, START)) return '';
   const pieces = piecesOf(game.position);

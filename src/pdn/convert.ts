@@ -1,7 +1,7 @@
 // Between a rules Game (what is being played) and a PdnGame (what is written):
 // results from outcomes, and replaying a record's main line into a Game.
 
-import { Game, type Outcome } from '../rules/index.ts';
+import { Game, type Outcome, type ReadonlyGame } from '../rules/index.ts';
 import type { PdnGame, PdnMove, PdnResult } from './model.ts';
 
 export function resultOf(outcome: Outcome | null): PdnResult {
@@ -23,7 +23,7 @@ export interface RecordInfo {
 }
 
 /** The record of a played game. */
-export function pdnFromGame(game: Game, info: RecordInfo = {}): PdnGame {
+export function pdnFromGame(game: ReadonlyGame, info: RecordInfo = {}): PdnGame {
   const moves: PdnMove[] = game.plies.map((ply, k) => ({
     move: ply.move,
     text: '',

@@ -50,7 +50,29 @@ export class GameError extends CrownheadError<GameErrorCode> {
   override readonly name = 'GameError';
 }
 
-export class Game {
+/**
+ * A game as its readers see it: the moves, the position, the outcome and what
+ * the rules allow now, with none of the methods that change it (play, undo,
+ * huffAndPlay, resign, the draws, setOutcome). The game at the table is
+ * handed out as this: its one writer is src/game/table.ts.
+ */
+export interface ReadonlyGame {
+  readonly start: Position;
+  readonly options: GameOptions;
+  readonly plies: readonly Ply[];
+  readonly position: Position;
+  readonly turn: Color;
+  readonly outcome: Outcome | null;
+  readonly hash: number;
+  readonly quietPlies: number;
+  legalMoves(): Move[];
+  occurrences(): number;
+  drawClaim(): DrawClaim | null;
+  drawClaimingMoves(): { move: Move; claim: DrawClaim }[];
+  huffable(): number[];
+}
+
+export class Game implements ReadonlyGame {
   readonly plies: Ply[] = [];
   private outcomeValue: Outcome | null = null;
   private readonly counts = new Map<number, number>();

@@ -84,12 +84,23 @@ export function atomicWrite(fs: StoreFs, dir: string, file: string, text: string
     }
     throw e;
   }
+  syncFolder(fs, dir);
+}
+
+/** The folder fsynced, so a new or renamed file's name survives a power cut too (best effort: not every system can open or fsync a folder). */
+export function syncFolder(fs: StoreFs, dir: string): void {
+  let fd: number;
   try {
-    const dfd = fs.openSync(dir, 'r');
-    fs.fsyncSync(dfd);
-    fs.closeSync(dfd);
+    fd = fs.openSync(dir, 'r');
   } catch {
-    /* directory fsync is best effort on some file systems */
+    return;
+  }
+  try {
+    fs.fsyncSync(fd);
+  } catch {
+    /* not every file system fsyncs a folder */
+  } finally {
+    fs.closeSync(fd);
   }
 }
 

@@ -11,6 +11,7 @@
 import { crc32 } from 'node:zlib';
 import type { Color, GameOptions, Outcome } from '../rules/index.ts';
 import type { PdnResult } from '../pdn/index.ts';
+import { journalLines } from './append.ts';
 
 /** Both clocks as the journal keeps them (the game's clock writes and reads this shape: game/clock.ts). */
 export interface SavedClock {
@@ -185,19 +186,9 @@ export function readJournal(data: Buffer | string): JournalRead {
   let torn = false;
   let goodEnd = 0;
   let missingNewline = false;
-  let pos = 0;
-  let lineNo = 0;
   let crlf = 0;
-  while (pos < buf.length) {
-    lineNo++;
-    const nl = buf.indexOf(0x0a, pos);
-    const last = nl < 0;
-    const end = last ? buf.length : nl;
-    // A CR before the LF (Windows line ends) is part of the line end, not of the record.
-    const cr = end > pos && buf[end - 1] === 0x0d;
-    const line = buf.subarray(pos, cr ? end - 1 : end).toString('utf8');
-    const start = pos;
-    pos = last ? buf.length : nl + 1;
+  // (The lines as the one journal appender writes them, append.ts: a CR before the LF is part of the line end.)
+  for (const { no: lineNo, start, end, text: line, unterminated: last, cr } of journalLines(buf)) {
     if (line.trim() === '') {
       if (!last) continue;
       break;

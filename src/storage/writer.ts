@@ -1,7 +1,8 @@
 // The writer: everything the store puts on disk goes through it. Journal
 // records are appended and fsynced record by record, each game to its own
-// journal, and a failed write is cut back to the last good record (now, or
-// before the next write) so a fragment is never followed by more records.
+// journal, through the one journal appender (append.ts, the tournaments' too):
+// a failed write is cut back to the last good record (now, or before the next
+// write) so a fragment is never followed by more records.
 // Whole files (PDN, calibration) are rewritten atomically. When the disk is
 // full or the folder unwritable it says so once, keeps every unwritten record
 // of every game in memory, in order, and retries until they are down. A game
@@ -11,7 +12,8 @@
 
 import { join } from 'node:path';
 import type { StorageProblem } from '../protocol/v1.ts';
-import { atomicWrite, describeCode, writeAll, type StoreFs } from './disk.ts';
+import { atomicWrite, describeCode, type StoreFs } from './disk.ts';
+import { JournalAppender, type GoodEnd } from './append.ts';
 import { isEmptyGame, makeJournalLine, type JournalEntry, type JournalRead } from './journal.ts';
 
 export interface WriterOptions {
@@ -57,7 +59,7 @@ export class JournalWriter {
   /** such games already removed: never written again (oldest first) */
   private forgotten = new Set<string>();
   /** per journal: the byte length of its good records, and whether bytes after it must be cut first */
-  private good = new Map<string, { offset: number; dirty: boolean }>();
+  private good = new Map<string, GoodEnd>();
   private trouble_: Trouble | null = null;
   private retryTimer: ReturnType<typeof setTimeout> | null = null;
   private tagsTimer: ReturnType<typeof setTimeout> | null = null;
@@ -246,7 +248,7 @@ export class JournalWriter {
     return fd;
   }
 
-  /** Appends `text` to a game's journal and fsyncs; on failure cuts the file back to its last good record. */
+  /** Appends `text` to a game's journal and fsyncs (append.ts: on failure the file is cut back to its last good record). */
   private writeJournal(id: string, text: string): boolean {
     let fd: number | null = null;
     const own = id === this.currentId;
@@ -257,7 +259,7 @@ export class JournalWriter {
         g = { offset: this.fs.fstatSync(fd).size, dirty: false };
         this.good.set(id, g);
       }
-      this.appendCut(fd, g, Buffer.from(text, 'utf8'));
+      new JournalAppender<JournalEntry>(this.fs, fd, g, makeJournalLine).appendText(text);
       if (!own) this.fs.closeSync(fd);
       return true;
     } catch (e) {
@@ -275,29 +277,6 @@ export class JournalWriter {
       }
       return false;
     }
-  }
-
-  /** Writes at the good end (cutting a fragment left earlier first); on failure cuts the fragment off now or marks it for the next write. */
-  private appendCut(fd: number, g: { offset: number; dirty: boolean }, buf: Buffer): void {
-    if (g.dirty) {
-      this.fs.ftruncateSync(fd, g.offset);
-      g.dirty = false;
-    }
-    try {
-      writeAll(this.fs, fd, buf);
-      this.fs.fsyncSync(fd);
-    } catch (e) {
-      // Cut the fragment off now (or before the next write) so no record ever follows one.
-      g.dirty = true;
-      try {
-        this.fs.ftruncateSync(fd, g.offset);
-        g.dirty = false;
-      } catch {
-        /* retried before the next write */
-      }
-      throw e;
-    }
-    g.offset += buf.length;
   }
 
   /** Games replaced while empty: their files go once the new game is on disk, and they are never written again. */

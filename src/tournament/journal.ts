@@ -1,15 +1,19 @@
 // The tournament's journal on disk: `tournament-ID.jsonl` in the games
 // folder, one event per line as JSON, appended and fsynced before the change
-// is announced, never rewritten (a correction is a new line). Loading replays
+// is announced by the storage's one journal appender (src/storage/append.ts,
+// the games' journals' too), never rewritten (a correction is a new line).
+// What is the tournament's own here: the file's name, the event codec
+// (events.ts) and the replay through the pure core. Loading replays
 // every line through the pure core: a torn last line (the process stopped
 // mid-write: no newline) is dropped, reported and cut off before the next
 // append; a damaged line anywhere else, or an event the core refuses, stops
-// the load with its line number (nothing is guessed). File I/O goes through
-// the store's synchronous file-system seam (src/storage/disk.ts), so tests
-// inject a full disk.
+// the load with its line number (nothing is guessed); a full disk refuses the
+// change, leaving no fragment. File I/O goes through the store's synchronous
+// file-system seam (src/storage/disk.ts), so tests inject a full disk.
 
 import { join } from 'node:path';
-import { realFs, type StoreFs } from '../storage/disk.ts';
+import { realFs, syncFolder, type StoreFs } from '../storage/disk.ts';
+import { JournalAppender, journalLines } from '../storage/append.ts';
 import { TournamentError, makeTournamentEvent, parseTournamentEvent, type TournamentEvent } from './events.ts';
 import { applyTournamentEvent, replayTournament, type TournamentState } from './tournament.ts';
 
@@ -41,29 +45,21 @@ export function readTournamentJournal(data: Buffer | string, name = 'tournament 
   const buf = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
   const events: TournamentEvent[] = [];
   const lines: number[] = [];
-  let pos = 0;
-  let lineNo = 0;
-  while (pos < buf.length) {
-    lineNo++;
-    const nl = buf.indexOf(0x0a, pos);
-    const end = nl < 0 ? buf.length : nl;
-    const line = buf.subarray(pos, end).toString('utf8').replace(/\r$/, '');
-    if (nl < 0) {
-      // No newline: the last write did not finish (a whole event always ends with its newline).
-      return { events, lines, torn: { line: lineNo, offset: pos, bytes: end - pos, excerpt: excerpt(line) }, goodEnd: pos };
+  // (The lines as the one journal appender writes them: src/storage/append.ts.)
+  for (const { no, start, end, text, unterminated } of journalLines(buf)) {
+    // No newline: the last write did not finish (a whole event always ends with its newline).
+    if (unterminated)
+      return { events, lines, torn: { line: no, offset: start, bytes: end - start, excerpt: excerpt(text) }, goodEnd: start };
+    if (text.trim() === '') continue;
+    try {
+      events.push(parseTournamentEvent(text));
+      lines.push(no);
+    } catch (e) {
+      const why = e instanceof TournamentError ? e.message : String(e);
+      throw new TournamentError('bad-journal', `${name} line ${no}: ${why} ("${excerpt(text)}")`);
     }
-    if (line.trim() !== '') {
-      try {
-        events.push(parseTournamentEvent(line));
-        lines.push(lineNo);
-      } catch (e) {
-        const why = e instanceof TournamentError ? e.message : String(e);
-        throw new TournamentError('bad-journal', `${name} line ${lineNo}: ${why} ("${excerpt(line)}")`);
-      }
-    }
-    pos = nl + 1;
   }
-  return { events, lines, torn: null, goodEnd: pos };
+  return { events, lines, torn: null, goodEnd: buf.length };
 }
 
 /** Replays events from nothing; throws TournamentError 'bad-journal' naming the first refused line (`lines`: each event's line, default one a line). */
@@ -76,23 +72,6 @@ export function replayEvents(events: readonly TournamentEvent[], name = 'tournam
   }
   if (!state) throw new TournamentError('bad-journal', `${name} is empty: it has no create event`);
   return state;
-}
-
-/** The folder fsynced, so a new file's name survives a power cut too (best effort: some systems cannot open a folder). */
-function syncFolder(fs: StoreFs, dir: string): void {
-  let fd: number;
-  try {
-    fd = fs.openSync(dir, 'r');
-  } catch {
-    return;
-  }
-  try {
-    fs.fsyncSync(fd);
-  } catch {
-    // (not every file system fsyncs a folder)
-  } finally {
-    fs.closeSync(fd);
-  }
 }
 
 /** The tournament journals in the games folder, by file name. */
@@ -112,14 +91,14 @@ export interface JournalOptions {
 /**
  * One tournament's journal, open for appending. `append` checks the event
  * against the state (a refusal throws the TournamentError, writing nothing),
- * writes and fsyncs its line, and only then takes the new state: a caller
- * announces a change after `append` returns. A failed write is cut back and
- * thrown (the state unchanged), so the file never holds half an event before
- * a whole one.
+ * writes and fsyncs its line through the storage's one journal appender
+ * (src/storage/append.ts, the games' journals' too), and only then takes the
+ * new state: a caller announces a change after `append` returns. A failed
+ * write is cut back and thrown (the state unchanged): on a full disk the
+ * change is refused, and the file never holds half an event before a whole one.
  */
 export class TournamentJournal {
-  private fd: number | null;
-  private size: number;
+  private open_ = true;
 
   private constructor(
     readonly file: string,
@@ -127,12 +106,8 @@ export class TournamentJournal {
     /** the torn last line dropped on load, if any */
     readonly torn: TornLine | null,
     private readonly fs: StoreFs,
-    fd: number,
-    size: number,
-  ) {
-    this.fd = fd;
-    this.size = size;
-  }
+    private readonly appender: JournalAppender<TournamentEvent>,
+  ) {}
 
   get state(): TournamentState {
     return this.state_;
@@ -151,6 +126,7 @@ export class TournamentJournal {
     fs.mkdirSync(dir, { recursive: true });
     let fd: number;
     let torn: TornLine | null = null;
+    let takenOver = false;
     try {
       fd = fs.openSync(file, 'wx');
     } catch (e) {
@@ -160,12 +136,12 @@ export class TournamentJournal {
       if (read.events.length)
         throw new TournamentError('already-created', `a tournament with the id "${event.id}" already exists (${file})`);
       torn = read.torn;
+      takenOver = true;
       fd = fs.openSync(file, 'r+');
-      fs.ftruncateSync(fd, 0);
     }
-    const j = new TournamentJournal(file, state, torn, fs, fd, 0);
+    const j = new TournamentJournal(file, state, torn, fs, new JournalAppender(fs, fd, { offset: 0, dirty: takenOver }, lineOf));
     try {
-      j.write(event);
+      j.appender.append(event);
       syncFolder(fs, dir);
     } catch (e) {
       j.close();
@@ -180,51 +156,32 @@ export class TournamentJournal {
     const fs = o.fs ?? realFs;
     const read = readTournamentJournal(fs.readFileSync(file), file);
     const state = replayEvents(read.events, file, read.lines);
-    const fd = fs.openSync(file, 'r+');
+    const appender = new JournalAppender(fs, fs.openSync(file, 'r+'), { offset: read.goodEnd, dirty: read.torn !== null }, lineOf);
     try {
-      if (read.torn) {
-        fs.ftruncateSync(fd, read.goodEnd);
-        fs.fsyncSync(fd);
-      }
+      if (read.torn) appender.cut();
     } catch (e) {
-      fs.closeSync(fd);
+      fs.closeSync(appender.fd);
       throw e;
     }
-    return new TournamentJournal(file, state, read.torn, fs, fd, read.goodEnd);
+    return new TournamentJournal(file, state, read.torn, fs, appender);
   }
 
   /** Checks, journals (fsynced) and applies one event; returns the new state. */
   append(event: TournamentEvent): TournamentState {
-    if (this.fd === null) throw new TournamentError('bad-journal', `${this.file} is closed`);
+    if (!this.open_) throw new TournamentError('bad-journal', `${this.file} is closed`);
     const next = applyTournamentEvent(this.state_, event);
     if (next instanceof TournamentError) throw next;
-    this.write(event);
+    this.appender.append(event);
     this.state_ = next;
     return next;
   }
 
-  private write(event: TournamentEvent): void {
-    const fd = this.fd!;
-    const buf = Buffer.from(`${makeTournamentEvent(event)}\n`, 'utf8');
-    try {
-      // Positioned writes: the line goes right after the last good one whatever a failed write left.
-      let off = 0;
-      while (off < buf.length) off += this.fs.writeSync(fd, buf, off, buf.length - off, this.size + off);
-      this.fs.fsyncSync(fd);
-    } catch (e) {
-      try {
-        this.fs.ftruncateSync(fd, this.size);
-      } catch {
-        // (the next write starts at the last good line anyway, and a load drops a torn tail)
-      }
-      throw e;
-    }
-    this.size += buf.length;
-  }
-
   close(): void {
-    if (this.fd === null) return;
-    this.fs.closeSync(this.fd);
-    this.fd = null;
+    if (!this.open_) return;
+    this.fs.closeSync(this.appender.fd);
+    this.open_ = false;
   }
 }
+
+/** One event as its journal line. */
+const lineOf = (event: TournamentEvent): string => `${makeTournamentEvent(event)}\n`;

@@ -2,12 +2,14 @@
 // the evidence about coins) and one MoveTracker (the game against the board).
 // Each frame goes to the reader; its plain BoardView goes to the tracker; the
 // tracker's feedback (what the game settled) comes back as data and is applied
-// to the reader here, and nowhere else. It also runs the explicit calibration
+// to the reader here, and nowhere else. The game is read-only here: the
+// tracker's moves go to the game's one writer given at construction (the
+// table, which journals each first). It also runs the explicit calibration
 // routine (reading/routine.ts): while it runs, frames go to the routine, not
 // the reader, and its result is put to use here. Pure like both: time comes
 // from the frames.
 
-import type { Color, Game, Move } from '../rules/index.ts';
+import type { Color, Move, ReadonlyGame } from '../rules/index.ts';
 import type { Alert } from './diagnose.ts';
 import { BoardReader } from '../reading/reader.ts';
 import type { BoardView, ReaderFeedback, ReaderOptions } from '../reading/view.ts';
@@ -16,6 +18,7 @@ import { CalibrationRoutine, type RoutineProgress } from '../reading/routine.ts'
 import {
   MoveTracker,
   type BoardStatus,
+  type GameWriter,
   type Phase,
   type Reminder,
   type TrackerEvent,
@@ -31,8 +34,9 @@ export class BoardTracking {
   readonly reader: BoardReader;
   readonly tracker: MoveTracker;
 
-  constructor(game: Game, options: Partial<TrackerOptions> = {}, reader?: BoardReader) {
-    this.tracker = new MoveTracker(game, options);
+  /** `writer`: the game's one writer (the table), which plays what the tracker decides, journalled first. */
+  constructor(game: ReadonlyGame, writer: GameWriter, options: Partial<TrackerOptions> = {}, reader?: BoardReader) {
+    this.tracker = new MoveTracker(game, writer, options);
     this.reader = reader ?? new BoardReader(this.tracker.options.reader);
     this.reader.apply(this.tracker.takeFeedback());
   }
@@ -44,7 +48,7 @@ export class BoardTracking {
   }
 
   /** Starts tracking a (new or loaded) game: the board must be set up to match it first. */
-  setGame(game: Game, t = this.reader.now): TrackerEvent[] {
+  setGame(game: ReadonlyGame, t = this.reader.now): TrackerEvent[] {
     return this.settle(t, this.tracker.setGame(game, t, this.reader.view()));
   }
 
@@ -145,7 +149,7 @@ export class BoardTracking {
   get phase(): Phase {
     return this.tracker.phase;
   }
-  get currentGame(): Game {
+  get currentGame(): ReadonlyGame {
     return this.tracker.currentGame;
   }
   get boardStatus(): BoardStatus {

@@ -7,7 +7,7 @@
 // route from the placements, and what the game allows per position
 // (PositionCache). No state beyond that cache.
 
-import { JUMP_LAND, NEIGHBOUR, legalMoves, type Game, type Move, type Position } from '../rules/index.ts';
+import { JUMP_LAND, NEIGHBOUR, legalMoves, type Move, type Position, type ReadonlyGame } from '../rules/index.ts';
 import type { BoardView } from '../reading/view.ts';
 import { FIRM_STACK } from '../reading/thresholds.ts';
 import { countsOf, outcomes, type Counts, type Outcome } from './boards.ts';
@@ -25,7 +25,7 @@ export class PositionCache {
     null;
 
   /** The position's counts and legal outcomes, and the same before the last ply (for a takeback or a change of mind). */
-  of(game: Game) {
+  of(game: ReadonlyGame) {
     const n = game.plies.length;
     const pos = game.position;
     const over = game.outcome !== null;
@@ -52,7 +52,7 @@ export class PositionCache {
 }
 
 /** The legal moves the priors look at (stackPrior, flipPrior): none once the game is over. One list for both. */
-export function priorMoves(game: Game): readonly Move[] {
+export function priorMoves(game: ReadonlyGame): readonly Move[] {
   return game.outcome ? [] : legalMoves(game.position, game.options);
 }
 
@@ -61,7 +61,7 @@ export function priorMoves(game: Game): readonly Move[] {
  * `carried`: the square a crowned man was taken back to as a stack (null: none); `moves`: the
  * position's legal moves (none once the game is over: see priorMoves).
  */
-export function stackPrior(game: Game, carried: number | null, moves: readonly Move[]): number {
+export function stackPrior(game: ReadonlyGame, carried: number | null, moves: readonly Move[]): number {
   // The game is the prior: a second coin is plausible only where the rules allow one — where a
   // king stands, where a king can land, where a man can reach the king row (it may arrive with
   // its crown, or as a ready-made stack), and on the square a crowned man was taken back to.
@@ -99,7 +99,7 @@ export function stackPrior(game: Game, carried: number | null, moves: readonly M
  * coin upside down reads below empty, a White one above. Not on kings: a coin
  * put on a man magnet-up reads on the man's own side (the reader's crown flip).
  */
-export function flipPrior(game: Game, crown: number | null, moves: readonly Move[]): { below: number; above: number } {
+export function flipPrior(game: ReadonlyGame, crown: number | null, moves: readonly Move[]): { below: number; above: number } {
   const pos = game.position;
   let black = pos.black & ~pos.kings,
     white = pos.white & ~pos.kings;

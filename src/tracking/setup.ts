@@ -13,7 +13,7 @@ import { setupReading, type PositionCache } from './evidence.ts';
 import type { Situation } from './classify.ts';
 import type { LastCommit } from './state.ts';
 import type { BoardView } from '../reading/view.ts';
-import type { Game, Position } from '../rules/index.ts';
+import type { Position, ReadonlyGame } from '../rules/index.ts';
 import { joinWords } from '../words/index.ts';
 
 export interface SetupCheck {
@@ -53,7 +53,7 @@ export function checkSetup(board: Counts, v: BoardView, pos: Position): SetupChe
 
 /** What the game allows now, for classify: the position's results, the last commit's, huffs, the crown awaited, the retraction rule's piece. */
 export function situationOf(
-  game: Game,
+  game: ReadonlyGame,
   positions: PositionCache,
   play: { last: LastCommit | null; placements: number[] } | null,
   crown: number | null,

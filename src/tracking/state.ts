@@ -1,9 +1,10 @@
 // The move tracker's types: its settings (TrackerOptions), what it tells the
 // session (TrackerEvent, TrackerStep) and its state as one tagged union
 // (TrackerState: set-up, or play with the crowning in progress, the last
-// commit and the placements since). Types and constants, no logic.
+// commit and the placements since), and the one writer of the game it hands
+// its moves to (GameWriter: the table). Types and constants, no logic.
 
-import type { Game, Move, Ply } from '../rules/index.ts';
+import type { Move, Ply, ReadonlyGame } from '../rules/index.ts';
 import type { ReaderFeedback, ReaderOptions } from '../reading/view.ts';
 import type { Alert, BoardStatus, Fix, Reminder } from '../protocol/v1.ts';
 import type { Counts } from './boards.ts';
@@ -61,7 +62,24 @@ export type TrackerEvent =
   | { type: 'reminder-cleared'; t: number }
   /** the retraction rule outside tournament mode: a correction was made with another piece (played, but said) */
   | { type: 'retraction-notice'; t: number; message: string; squares: number[] }
-  | { type: 'game-over'; t: number; game: Game };
+  | { type: 'game-over'; t: number; game: ReadonlyGame };
+
+/**
+ * The one writer of the game the tracker reads: the game at the table
+ * (src/game/table.ts). The tracker decides on its read-only view of the game
+ * and hands the move it decided (or the takeback) here; the writer journals
+ * it — fsynced — and then plays it, and answers with the ply. The position
+ * after it, which the tracker needs within the same frame (a fast reply's
+ * answer is legal only after the first move; a change of mind is a takeback
+ * and a move; the crown awaited and the game's end follow from the ply), is
+ * read from the game itself: there is no second copy to keep in step.
+ */
+export interface GameWriter {
+  /** Journals, then plays, a move (after huffing the piece on `huff`, if given); throws, changing nothing, if it is not legal. */
+  play(move: Move, huff?: number): Ply;
+  /** Journals, then takes back, the last move. */
+  undo(): Ply;
+}
 
 /** What one step of the tracker produced: events for the session, feedback for the reader. */
 export interface TrackerStep {

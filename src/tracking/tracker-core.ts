@@ -4,10 +4,11 @@
 // what was said (status, alert, reminder: report.ts), the timers, the
 // computer's move expected, the retraction rule's piece, and the small acts
 // every decision shares (settle a soft call, confirm a board, set the status,
-// raise or clear an alert, tell the reader the stack prior). Pure: time comes
-// from the frames.
+// raise or clear an alert, tell the reader the stack prior). The game is
+// read-only here: what is decided is played by its one writer (GameWriter,
+// the table). Pure: time comes from the frames.
 
-import { legalMoves, moveText, type Game, type Move } from '../rules/index.ts';
+import { legalMoves, moveText, type Move, type ReadonlyGame } from '../rules/index.ts';
 import { EMPTY_VIEW, type BoardView, type ReaderFeedback } from '../reading/view.ts';
 import type { Alert, BoardStatus, Reminder } from '../protocol/v1.ts';
 import { diffSquares } from './boards.ts';
@@ -16,7 +17,15 @@ import { OffCentreWatch } from './kings.ts';
 import type { Retract } from './diagnose.ts';
 import { PositionCache, flipPrior, priorMoves, stackPrior } from './evidence.ts';
 import { TrackerReport } from './report.ts';
-import { DEFAULT_TRACKER, type Crown, type Phase, type TrackerOptions, type TrackerState, type TrackerStep } from './state.ts';
+import {
+  DEFAULT_TRACKER,
+  type Crown,
+  type GameWriter,
+  type Phase,
+  type TrackerOptions,
+  type TrackerState,
+  type TrackerStep,
+} from './state.ts';
 
 export abstract class TrackerCore {
   readonly options: TrackerOptions;
@@ -30,7 +39,8 @@ export abstract class TrackerCore {
   protected plausible = 0;
   /** Set-up (board and game not compared yet) or play, with what play has pending: see TrackerState. */
   protected state: TrackerState = { kind: 'setup' };
-  protected game: Game;
+  /** The game as read (read-only: its one writer is `writer`, the table). */
+  protected game: ReadonlyGame;
   /** What was said (status, alert, reminder) and the step's events. */
   protected readonly said = new TrackerReport();
   protected prevBoard = new Uint8Array(32);
@@ -38,7 +48,12 @@ export abstract class TrackerCore {
   /** What the game allows, worked out once per position. */
   protected readonly positions = new PositionCache();
 
-  constructor(game: Game, options: Partial<TrackerOptions> = {}) {
+  constructor(
+    game: ReadonlyGame,
+    /** Plays and takes back what the tracker decided, journalled first (the table); the game read above follows. */
+    protected readonly writer: GameWriter,
+    options: Partial<TrackerOptions> = {},
+  ) {
     this.options = { ...DEFAULT_TRACKER, ...options };
     this.colours = new ColourWatch(this.options.graceMs, this.options.flipGraceMs);
     this.game = game;
@@ -67,7 +82,7 @@ export abstract class TrackerCore {
     return this.state.kind === 'setup' ? 'setup' : this.game.outcome ? 'over' : 'play';
   }
 
-  get currentGame(): Game {
+  get currentGame(): ReadonlyGame {
     return this.game;
   }
   get boardStatus(): BoardStatus {
@@ -118,7 +133,7 @@ export abstract class TrackerCore {
   }
 
   /** The men of the position lifted since its last move (see see()). */
-  private handled = { game: null as Game | null, plies: 0, men: 0 };
+  private handled = { game: null as ReadonlyGame | null, plies: 0, men: 0 };
 
   protected wasCalibrated = false;
   protected lastSides = 0;
@@ -242,7 +257,7 @@ export abstract class TrackerCore {
   }
 
   /** The retraction rule: the piece first moved illegally in this position (kept until a move is committed). */
-  protected retract: { plies: number; game: Game; r: Retract } | null = null;
+  protected retract: { plies: number; game: ReadonlyGame; r: Retract } | null = null;
 
   protected currentRetract(): Retract | null {
     const k = this.retract;

@@ -6,7 +6,13 @@
 // through one (wait; a quiet reminder if it looks finished and stands); a
 // change of mind or a takeback; a fast reply (commit both); a crown awaited or
 // missing; anything else, once it has stood for the grace period, illegal and
-// diagnosed (diagnose.ts). It never holds the reader: what the game settled
+// diagnosed (diagnose.ts). It never writes the game: it decides on a
+// read-only view of it (ReadonlyGame) and hands each move it decided, each
+// takeback and change of mind, to the game's one writer (GameWriter: the
+// table, which journals it, fsynced, and then plays it); the position after
+// it, needed in the same frame (a fast reply's answer, the crown awaited, the
+// game's end), is read from the game the writer changed — the table's answer
+// — never from a copy of its own. It never holds the reader: what the game settled
 // (where a stack is plausible or expected, the soft calls it decided, boards
 // it confirmed, a set-up to calibrate from) is returned as ReaderFeedback for
 // the owner (board-tracking.ts) to apply. Set-up/resync (setup.ts: kings
@@ -14,10 +20,10 @@
 // huffing are decided here; its state (one tagged union, state.ts), memory
 // and what it says live in tracker-core.ts, the board evidence it weighs in
 // evidence.ts, colours and coins magnet-up in colour.ts. Its phase is derived
-// from the game. Pure: time comes from the frames; the Game is the only
-// outside state it changes.
+// from the game. Pure: time comes from the frames; it changes no outside
+// state but through the writer.
 
-import { legalMoves, moveText, type Color, type Game, type Move } from '../rules/index.ts';
+import { legalMoves, moveText, type Color, type Move, type ReadonlyGame } from '../rules/index.ts';
 import type { BoardView } from '../reading/view.ts';
 import { countsOf, diffSquares, sameCounts, type Counts } from './boards.ts';
 import { classify, crownWaitBoard, withCrown, type Situation, type Verdict } from './classify.ts';
@@ -46,7 +52,7 @@ import { describeFixes, diagnose, fixesTo, otherPieceCorrection, retractSentence
  * category is an AlertCategory, 'upside-down' or 'wrong-colour'.
  */
 export type { BoardStatus, Reminder } from '../protocol/v1.ts';
-export { DEFAULT_TRACKER, type Phase, type TrackerEvent, type TrackerOptions, type TrackerStep } from './state.ts';
+export { DEFAULT_TRACKER, type GameWriter, type Phase, type TrackerEvent, type TrackerOptions, type TrackerStep } from './state.ts';
 
 export class MoveTracker extends TrackerCore {
   /**
@@ -98,7 +104,7 @@ export class MoveTracker extends TrackerCore {
   }
 
   /** Starts tracking a (new or loaded) game against the reader's view: the board must be set up to match it first. */
-  setGame(game: Game, t: number, view: BoardView): TrackerStep {
+  setGame(game: ReadonlyGame, t: number, view: BoardView): TrackerStep {
     // (Another game: the computer's move expected in the old one no longer stands. The same game
     // after a reconnect or a takeback keeps it until the session says otherwise.)
     if (game !== this.game) this.expected = null;
@@ -335,7 +341,7 @@ export class MoveTracker extends TrackerCore {
   private onChangeOfMind(a: Act<'change-of-mind'>): void {
     this.settle(a);
     const o = chooseRoute(a.verdict.alternatives, this.playing!.placements);
-    const previous = this.game.undo().move;
+    const previous = this.writer.undo().move;
     this.positions.clear();
     this.crownDone();
     this.commit(o.move, a.b, a.t, previous);
@@ -348,7 +354,7 @@ export class MoveTracker extends TrackerCore {
       play = this.playing!;
     this.settle(a);
     if (this.options.takebacks) {
-      const ply = game.undo();
+      const ply = this.writer.undo();
       this.expected = null;
       this.positions.clear();
       this.crownCarried = ply.move.crowned && !(this.awaitingCrown === ply.move.to) ? ply.move.from : null;
@@ -524,7 +530,7 @@ export class MoveTracker extends TrackerCore {
   /** Commits a move (or, huffing, a huff and a move) the board showed, and announces it. */
   private commit(move: Move, board: Counts | null, t: number, previous?: Move, huff?: number): void {
     const game = this.game;
-    const ply = huff === undefined ? game.play(move) : game.huffAndPlay(huff, move);
+    const ply = this.writer.play(move, huff);
     if (this.expected && sameMove(move, this.expected)) this.expected = null;
     this.positions.clear();
     this.retract = null;

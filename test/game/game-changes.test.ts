@@ -52,11 +52,11 @@ describe('game changes, one after the other', () => {
     const ballot = s.gameId;
     s.newGame({});
     expect(dropped).toEqual([empty, ballot]); // the ballot's opening moves are not the players'
-    s.game.play(s.game.legalMoves()[0]);
+    s.table.play(s.game.legalMoves()[0]);
     s.newGame({});
     expect(dropped).toEqual([empty, ballot]);
     const undone = s.gameId;
-    s.game.play(s.game.legalMoves()[0]);
+    s.table.play(s.game.legalMoves()[0]);
     s.takeback();
     s.newGame({});
     expect(dropped).toEqual([empty, ballot, undone]);
@@ -84,7 +84,7 @@ describe('game changes, one after the other', () => {
   it('a takeback asked for by a listener while a takeback is being announced waits until the board has been told', () => {
     const { s, journal, heard } = watched();
     s.newGame({});
-    for (let k = 0; k < 2; k++) s.game.play(s.game.legalMoves()[0]);
+    for (let k = 0; k < 2; k++) s.table.play(s.game.legalMoves()[0]);
     let asked = false;
     s.on((e) => {
       if (e.type === 'takeback' && !asked) {

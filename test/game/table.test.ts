@@ -76,7 +76,7 @@ describe('the game at the table', () => {
       [11, 15],
       [22, 18],
     ]) {
-      t.game.play(t.game.legalMoves().find((x) => x.from === m[0] && x.to === m[1])!);
+      t.play(t.game.legalMoves().find((x) => x.from === m[0] && x.to === m[1])!);
       t.moved(t.game.plies[t.game.plies.length - 1], false);
     }
     t.offerDraw('black');
@@ -96,7 +96,7 @@ describe('the game at the table', () => {
   it('takes back one move or two; a game the move ended is open again', () => {
     const { t, journal } = table();
     t.newGame({ fen: 'B:W18:B14' }, null);
-    t.game.play(t.game.legalMoves()[0]);
+    t.play(t.game.legalMoves()[0]);
     expect(t.game.outcome).not.toBeNull();
     t.checkTakeback();
     t.takeback(1);
@@ -106,7 +106,7 @@ describe('the game at the table', () => {
     expect(() => t.checkTakeback()).toThrow(/no move to take back/);
     const strict = table({ tournament: true }).t;
     strict.newGame({}, null);
-    strict.game.play(strict.game.legalMoves()[0]);
+    strict.play(strict.game.legalMoves()[0]);
     expect(() => strict.checkTakeback()).toThrow(/tournament/);
   });
 });

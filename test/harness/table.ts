@@ -15,8 +15,8 @@ import {
   type Rng,
   type SimBoardOptions,
 } from '../../src/sensors/sim/index.ts';
-import { Game, colorAt, type Color, type Move, type Position } from '../../src/rules/index.ts';
-import type { TrackerEvent, TrackerOptions } from '../../src/tracking/tracker.ts';
+import { Game, colorAt, type Color, type Move, type Position, type ReadonlyGame } from '../../src/rules/index.ts';
+import type { GameWriter, TrackerEvent, TrackerOptions } from '../../src/tracking/tracker.ts';
 import { BoardTracking } from '../../src/tracking/board-tracking.ts';
 
 /**
@@ -43,6 +43,18 @@ export function routineCalibration(seed: number, physics: SimBoardOptions['physi
   });
 }
 
+/**
+ * The game's writer where no table is (tests and benches of the tracking
+ * alone): plays what the tracker decided on the game it is tracking now (a
+ * test may hand it another game). In the service the writer is the table
+ * (src/game/table.ts), which journals each move first.
+ */
+export function writerOn(current: () => ReadonlyGame): GameWriter {
+  // (The tracker's own game, which this stand-in for the table owns: a Game, seen by the tracker read-only.)
+  const game = () => current() as Game;
+  return { play: (move, huff) => (huff === undefined ? game().play(move) : game().huffAndPlay(huff, move)), undo: () => game().undo() };
+}
+
 export class Table {
   readonly sim: SimBoard;
   readonly tracker: BoardTracking;
@@ -57,11 +69,19 @@ export class Table {
 
   /** `routine`: the board was calibrated by the explicit routine (every square measured empty, with one coin and two, centred). */
   constructor(
-    opts: { seed?: number; game?: Game; tracker?: Partial<TrackerOptions>; physics?: SimBoardOptions['physics']; routine?: boolean } = {},
+    opts: {
+      seed?: number;
+      game?: Game;
+      tracker?: Partial<TrackerOptions>;
+      physics?: SimBoardOptions['physics'];
+      routine?: boolean;
+      /** the game's writer (default: writerOn the tracker's game; a test of the table's own passes the table) */
+      writer?: GameWriter;
+    } = {},
   ) {
     this.sim = new SimBoard({ seed: opts.seed ?? 1, physics: opts.physics });
     this.game = opts.game ?? Game.standard();
-    this.tracker = new BoardTracking(this.game, opts.tracker);
+    this.tracker = new BoardTracking(this.game, opts.writer ?? writerOn(() => this.tracker.currentGame), opts.tracker);
     if (opts.routine) this.tracker.useCalibration(routineCalibration(opts.seed ?? 1, opts.physics));
     // Remember when the hand last touched the board (for commit latency).
     for (const name of ['place', 'lift', 'set', 'slide', 'touch', 'flip'] as const) {
@@ -231,10 +251,10 @@ const diagonalNeighbours = (s: number): number[] => {
 };
 
 /** What a hand needs of the board it plays on: a Table, or a service's simulated board and its session (handTable). */
-export type HandTable = Pick<Table, 'sim' | 'wait' | 'now' | 'game' | 'tracker' | 'lastHandAt'>;
+export type HandTable = Pick<Table, 'sim' | 'wait' | 'now' | 'tracker' | 'lastHandAt'> & { readonly game: ReadonlyGame };
 
 /** A hand's view of a service's simulated board (a station, a bench's boards): the sim, on its manual clock, and the session's game and tracker. */
-export function handTable(sim: SimBoard, session: { readonly game: Game; readonly tracker: BoardTracking }): HandTable {
+export function handTable(sim: SimBoard, session: { readonly game: ReadonlyGame; readonly tracker: BoardTracking }): HandTable {
   return {
     sim,
     wait: (t: number) => void sim.advance(t),

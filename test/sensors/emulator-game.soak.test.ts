@@ -21,9 +21,10 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EMULATOR_BIN, EmulatorBoardSource, FIRMWARE_ELF } from '../../src/sensors/index.ts';
-import { Game, moveText, type Move, type Position } from '../../src/rules/index.ts';
+import { Game, moveText, type Move, type Position, type ReadonlyGame } from '../../src/rules/index.ts';
 import type { TrackerEvent } from '../../src/tracking/tracker.ts';
 import { BoardTracking } from '../../src/tracking/board-tracking.ts';
+import { writerOn } from '../harness/table.ts';
 
 const FIRMWARE_DIR = fileURLToPath(new URL('../../firmware', import.meta.url));
 
@@ -41,7 +42,7 @@ const isKing = (pos: Position, sq: number) => (pos.kings & (1 << (sq - 1))) !== 
  * the most, else move a king once there are kings, else push the man nearest
  * its crowning row.
  */
-function pick(game: Game): Move {
+function pick(game: ReadonlyGame): Move {
   const pos = game.position;
   const black = game.turn === 'black';
   const progress = (sq: number) => (black ? row(sq) : 7 - row(sq));
@@ -96,7 +97,10 @@ describe('a game with kings on the emulated board, through the realistic sensor 
         coding: process.env.CROWNHEAD_EMU_CODING === 'uniform' ? 'uniform' : 'polarity',
       },
     });
-    tracker = new BoardTracking(Game.standard());
+    tracker = new BoardTracking(
+      Game.standard(),
+      writerOn(() => tracker.currentGame),
+    );
     src.onFrame((f) => {
       frameCount++;
       for (const w of [...frameWaiters]) if (frameCount >= w.at) (frameWaiters.splice(frameWaiters.indexOf(w), 1), w.resolve());

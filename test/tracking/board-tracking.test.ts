@@ -6,13 +6,17 @@ import { describe, expect, it } from 'vitest';
 import { Game } from '../../src/rules/index.ts';
 import { SimBoard } from '../../src/sensors/sim/index.ts';
 import { BoardTracking, type CalibrationStep } from '../../src/tracking/board-tracking.ts';
+import { writerOn } from '../harness/table.ts';
 import type { TrackerEvent } from '../../src/tracking/tracker.ts';
 
 async function rig() {
   // (Quiet sensors: the routine's steadiness bar — every reading within 6 counts for 600 ms — is
   // rarely met at the sim's default noise.)
   const sim = new SimBoard({ seed: 5, physics: { noise: 0.5 } });
-  const tracking = new BoardTracking(Game.standard());
+  const tracking: BoardTracking = new BoardTracking(
+    Game.standard(),
+    writerOn(() => tracking.currentGame),
+  );
   const steps: CalibrationStep[] = [];
   const events: TrackerEvent[] = [];
   sim.onFrame((f) => {

@@ -16,6 +16,7 @@ import { Game, legalMoves, parseFen, type Move } from '../../src/rules/index.ts'
 import { countsOf } from '../../src/tracking/boards.ts';
 import { SimBoard } from '../../src/sensors/sim/index.ts';
 import { BoardTracking } from '../../src/tracking/board-tracking.ts';
+import { writerOn } from '../harness/table.ts';
 import type { TrackerEvent } from '../../src/tracking/tracker.ts';
 import { corpusFile } from '../harness/corpus.ts';
 
@@ -24,7 +25,10 @@ describe('the default simulated board (seed 1)', () => {
     const record = readPdn(corpusFile('OCA_2.0.pdn')).games[34];
     const sim = new SimBoard({ seed: 1, startPosition: true });
     const game = Game.standard();
-    const tracking = new BoardTracking(game);
+    const tracking = new BoardTracking(
+      game,
+      writerOn(() => game),
+    );
     const events: TrackerEvent[] = [];
     sim.onFrame((f) => events.push(...tracking.push(f.t, f.readings)));
     await sim.open();
@@ -62,7 +66,10 @@ describe('the default simulated board (seed 1)', () => {
     ] as const) {
       const game = new Game(parseFen(fen));
       const sim = new SimBoard({ seed: 1, startPosition: true });
-      const tracking = new BoardTracking(game);
+      const tracking = new BoardTracking(
+        game,
+        writerOn(() => game),
+      );
       const events: TrackerEvent[] = [];
       sim.onFrame((f) => events.push(...tracking.push(f.t, f.readings)));
       await sim.open();
