@@ -23,6 +23,7 @@ import type { ServerContext } from './context.ts';
 import { parseClientMessage } from './messages.ts';
 import { MAX_CLIENT_MESSAGE, type ClientMessage, type ServerMessage } from '../protocol/v1.ts';
 import { CommandRate, type CommandRates } from './rate.ts';
+import { seatTokenOfPath, type SeatGateway } from './seat-ws.ts';
 
 export interface WsOptions extends BroadcastOptions {
   /** ping period; a client that has not answered the previous ping is dropped (default 30 s) */
@@ -57,6 +58,8 @@ export interface WsRooms {
   logger: Logger;
   /** the spectators' socket (/watch/ws), in club mode */
   watch?: SpectatorFeed;
+  /** a friend's seat socket (/play/<token>/ws: seat-ws.ts), for a single board */
+  seat?: SeatGateway;
 }
 
 type CommandMessage = Extract<ClientMessage, { type: 'command' }>;
@@ -110,6 +113,8 @@ export class WsGateway {
 
   private upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
     const url = new URL(req.url ?? '/', 'http://x');
+    const seatToken = this.rooms.seat && !this.closed ? seatTokenOfPath(url.pathname) : null;
+    if (seatToken !== null) return this.rooms.seat!.upgrade(req, socket, head, seatToken);
     const watching = url.pathname === '/watch/ws' && this.rooms.watch ? this.rooms.watch : null;
     const room = watching ? null : this.rooms.room(url.pathname);
     if ((!room && !watching) || this.closed) {

@@ -1,0 +1,220 @@
+// A friend who has no board, at the service: the board's player starts the
+// pairing (POST /api/friend, control rights), the friend's page acts through
+// its seat socket (/play/<token>/ws) and only for its side. Their move is the
+// session's remote move, carried out on the (simulated) board; their takeback
+// request and answer, resignation and rematch are theirs; the board's side
+// refuses acting for them; the seat token is the seat's alone (neither access
+// token opens it, nor it the board's socket); the link survives a restart;
+// the seat's PDN is the board's, byte for byte.
+
+import { describe, expect, it } from 'vitest';
+import { legalMoves, type Move } from '../../src/rules/index.ts';
+import { SimBoard } from '../../src/sensors/sim/board.ts';
+import { Client, type Msg } from '../harness/ws-client.ts';
+import { playOnSim, setUp, tempDir, useServices, type SimService } from './helpers.ts';
+import { join } from 'node:path';
+import { existsSync } from 'node:fs';
+
+const { start, clients } = useServices();
+const TOKEN = 'control-token-for-friend-tests';
+const WATCH = 'watch-token-for-friend-tests';
+
+const auth = { authorization: `Bearer ${TOKEN}` };
+
+async function api(s: SimService, path: string, init: RequestInit = {}): Promise<Response> {
+  return fetch(s.service.url + path.replace(/^\//, ''), init);
+}
+
+async function startFriend(s: SimService, body: Record<string, unknown>): Promise<{ link: string; token: string; svg: string }> {
+  const r = await api(s, '/api/friend', {
+    method: 'POST',
+    headers: { ...auth, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  expect(r.status).toBe(200);
+  const j = (await r.json()) as { seat: { link: string; qrSvg: string } };
+  return { link: j.seat.link, token: j.seat.link.split('/play/')[1]!, svg: j.seat.qrSvg };
+}
+
+async function seatSocket(s: SimService, token: string): Promise<{ c: Client; hello: Msg }> {
+  const c = await s.ws(`play/${token}/ws`);
+  clients.push(c);
+  return { c, hello: await c.next((m) => m.type === 'seat', 'the seat') };
+}
+
+let ids = 0;
+async function act(c: Client, a: Record<string, unknown>): Promise<Msg> {
+  const id = `a${++ids}`;
+  c.send({ v: 1, type: 'act', id, act: a });
+  return c.next((m) => (m.type === 'ok' || m.type === 'error') && m.id === id, `reply to ${String(a.name)}`);
+}
+
+const service = (dir?: string) =>
+  start({
+    board: { source: new SimBoard({ clock: 'manual', seed: 7 }) },
+    http: { requireToken: true, token: TOKEN, readToken: WATCH, publicUrl: 'https://club.example:8443' },
+    ...(dir ? { storage: { gamesDir: dir } } : {}),
+  });
+
+const pathOf = (m: Move) => [m.from, ...m.path];
+
+describe('a friend who has no board, at the service', () => {
+  it('the seat token opens only the seat: no token or the watch token cannot start it, neither access token opens the seat, the seat token opens nothing else', async () => {
+    const s = await service();
+    expect(
+      (await api(s, '/api/friend', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"name":"Bea"}' })).status,
+    ).toBe(403);
+    const watch = await api(s, '/api/friend', {
+      method: 'POST',
+      headers: { authorization: `Bearer ${WATCH}`, 'content-type': 'application/json' },
+      body: '{"name":"Bea"}',
+    });
+    expect(watch.status).toBe(403);
+    const bad = await api(s, '/api/friend', {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: '{"name":""}',
+    });
+    expect(bad.status).toBe(400);
+    expect(((await bad.json()) as { code: string }).code).toBe('bad-message');
+    const { link, token, svg } = await startFriend(s, { name: 'Bea', host: 'Ann' });
+    expect(link).toBe(`https://club.example:8443/play/${token}`);
+    expect(Buffer.from(token, 'base64url').length).toBeGreaterThanOrEqual(16);
+    expect(svg).toMatch(/^<svg[^>]*viewBox="0 0 (\d+) \1"/);
+    // The page of the seat: only for its token.
+    expect((await api(s, `/play/${token}`)).status).toBe(200);
+    expect((await api(s, `/play/${WATCH}`)).status).toBe(404);
+    expect((await api(s, `/play/${TOKEN}`)).status).toBe(404);
+    await expect(s.ws(`play/${WATCH}/ws`)).rejects.toThrow(/403/);
+    await expect(s.ws(`play/${TOKEN}/ws`)).rejects.toThrow(/403/);
+    // The seat token is not an access token: the board's socket and API refuse it.
+    // (This machine's pages may watch without a token: the seat token adds nothing to that, and no control.)
+    const board = await s.ws(`ws?token=${token}`);
+    clients.push(board);
+    expect((await board.next((m) => m.type === 'hello')).server.readOnly).toBe(true);
+    expect(await board.command({ name: 'resign', side: 'black' })).toMatchObject({ type: 'error', code: 'forbidden' });
+    expect(await board.command({ name: 'resign', side: 'black' }, { token })).toMatchObject({ type: 'error', code: 'forbidden' });
+    const post = { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' } };
+    expect((await api(s, '/api/command', { ...post, body: '{"name":"resign","side":"black"}' })).status).toBe(403);
+    expect((await api(s, '/api/friend', { headers: { authorization: `Bearer ${token}` } })).status).toBe(403);
+    // A new pairing: the old link stops working.
+    const again = await startFriend(s, { name: 'Cy' });
+    expect(again.token).not.toBe(token);
+    expect((await api(s, `/play/${token}`)).status).toBe(404);
+    await expect(s.ws(`play/${token}/ws`)).rejects.toThrow(/403/);
+  });
+
+  it('the friend moves from the seat, the board player carries it out; each side acts only for its own; a takeback asked by each and agreed by the other; resign, rematch with colours swapped; one PDN', async () => {
+    const s = await service();
+    const { token } = await startFriend(s, { name: 'Bea', host: 'Ann' });
+    const { c: seat, hello } = await seatSocket(s, token);
+    expect(hello.seat).toEqual({ name: 'Bea', side: 'white', opponent: 'Ann' });
+    const page = await s.ws(`ws?token=${TOKEN}`);
+    clients.push(page);
+    await page.next((m) => m.type === 'hello');
+    const session = s.service.session;
+    setUp(s.sim);
+    expect(session.tracker.phase).toBe('play');
+
+    // Not their turn: refused, named; malformed: named, the game intact.
+    const early = legalMoves(session.game.position)[0]!;
+    expect(await act(seat, { name: 'move', ply: 0, path: pathOf(early) })).toMatchObject({ type: 'error', code: 'not-their-turn' });
+    seat.send('{"v":1,"type":"act","id":"x1","act":{"name":"move","ply":-1,"path":[1]}}');
+    expect(await seat.next((m) => m.type === 'error' && m.id === 'x1')).toMatchObject({ code: 'bad-message' });
+    seat.send('not json');
+    expect(await seat.next((m) => m.type === 'error' && m.code === 'bad-json')).toBeTruthy();
+    expect(session.game.plies).toHaveLength(0);
+
+    // Ann (Black) moves on the board; Bea sees it.
+    playOnSim(s.sim, early);
+    await seat.next((m) => m.type === 'event' && m.event.type === 'move', 'the board move at the seat');
+    // The board's page cannot act for Bea's side.
+    for (const command of [
+      { name: 'resign', side: 'white' },
+      { name: 'offer-draw', side: 'white' },
+      { name: 'takeback', side: 'white' },
+    ])
+      expect(await page.command(command)).toMatchObject({ type: 'error', code: 'not-allowed', message: expect.stringContaining('Bea') });
+    const resign = await api(s, '/api/command', {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: '{"name":"resign","side":"white"}',
+    });
+    expect(resign.status).toBe(409);
+    expect(((await resign.json()) as { code: string }).code).toBe('not-allowed');
+
+    // Bea's move: the board's page is told to carry it out; a copy is dropped.
+    const reply = legalMoves(session.game.position)[0]!;
+    expect(await act(seat, { name: 'move', ply: 1, path: pathOf(reply) })).toMatchObject({ type: 'ok' });
+    const told = await page.event('remote-move');
+    expect(told.event.say).toContain('Bea plays');
+    expect(await act(seat, { name: 'move', ply: 1, path: pathOf(reply) })).toMatchObject({ type: 'ok' });
+    const waiting = await seat.next((m) => m.type === 'event' && m.event.type === 'remote-move');
+    expect(waiting.state.remote.move.from).toBe(reply.from);
+    playOnSim(s.sim, reply);
+    await seat.next((m) => m.type === 'event' && m.event.type === 'move' && m.state.moves.length === 2, 'the friend move played');
+
+    // Ann moves, then asks to take it back; Bea agrees at the seat.
+    const third = legalMoves(session.game.position)[0]!;
+    playOnSim(s.sim, third);
+    await seat.next((m) => m.type === 'event' && m.event.type === 'move' && m.state.moves.length === 3);
+    expect(await page.command({ name: 'takeback', side: 'black' })).toMatchObject({ type: 'ok' });
+    const asked = await seat.next((m) => m.type === 'event' && m.event.type === 'takeback-offer');
+    expect(asked.state.takebackOffer).toBe('black');
+    expect(await page.command({ name: 'takeback-answer', accept: true })).toMatchObject({ type: 'error', code: 'not-allowed' });
+    expect(await act(seat, { name: 'takeback-answer', accept: true })).toMatchObject({ type: 'ok' });
+    await seat.next((m) => m.type === 'event' && m.event.type === 'takeback');
+    expect(session.game.plies).toHaveLength(2);
+    setUp(s.sim, session.game.position);
+
+    // Bea asks to take her move back; Ann agrees on the board's page.
+    expect(await act(seat, { name: 'takeback' })).toMatchObject({ type: 'ok' });
+    const theirs = await page.next((m) => m.type === 'event' && m.event.type === 'takeback-offer' && m.event.side === 'white');
+    expect(theirs.event.say).toContain('Bea asks to take back');
+    expect(await act(seat, { name: 'takeback-answer', accept: true })).toMatchObject({ type: 'error', code: 'no-offer' });
+    expect(await page.command({ name: 'takeback-answer', accept: true })).toMatchObject({ type: 'ok' });
+    await seat.next((m) => m.type === 'event' && m.event.type === 'takeback' && m.state.moves.length === 1);
+    setUp(s.sim, session.game.position);
+
+    // Bea resigns; a rematch swaps the colours and keeps the seat.
+    expect(await act(seat, { name: 'rematch' })).toMatchObject({ type: 'error', code: 'game-on' });
+    expect(await act(seat, { name: 'resign' })).toMatchObject({ type: 'ok' });
+    const over = await seat.next((m) => m.type === 'event' && m.event.type === 'game-over');
+    expect(over.state.outcome).toEqual({ winner: 'black', reason: 'resignation' });
+    const boardPdn = await (await api(s, '/api/current.pdn', { headers: auth })).text();
+    const seatPdn = await (await api(s, `/play/${token}/game.pdn`)).text();
+    expect(seatPdn).toBe(boardPdn);
+    expect(boardPdn).toContain('[White "Bea"]');
+    expect(boardPdn).toContain('[Black "Ann"]');
+    expect(await act(seat, { name: 'resign' })).toMatchObject({ type: 'error', code: 'game-over' });
+    expect(await act(seat, { name: 'rematch' })).toMatchObject({ type: 'ok' });
+    const next = await seat.next((m) => m.type === 'event' && m.event.type === 'new-game');
+    expect(next.seat).toEqual({ name: 'Bea', side: 'black', opponent: 'Ann' });
+    expect(next.state.tags).toMatchObject({ Black: 'Bea', White: 'Ann' });
+  });
+
+  it('the link survives a restart of the service: the seat reconnects to the resumed game', async () => {
+    const dir = join(tempDir(), 'games');
+    const a = await service(dir);
+    const { token } = await startFriend(a, { name: 'Bea', side: 'black', host: 'Ann' });
+    expect(existsSync(join(dir, 'friend-seat.json'))).toBe(true);
+    setUp(a.sim);
+    const { c: seat } = await seatSocket(a, token);
+    const first = legalMoves(a.service.session.game.position)[0]!;
+    expect(await act(seat, { name: 'move', ply: 0, path: pathOf(first) })).toMatchObject({ type: 'ok' });
+    playOnSim(a.sim, first);
+    await seat.next((m) => m.type === 'event' && m.event.type === 'move');
+    await a.service.close();
+
+    const b = await service(dir);
+    expect((await api(b, `/play/${token}`)).status).toBe(200);
+    const { c: again, hello } = await seatSocket(b, token);
+    expect(hello.seat).toEqual({ name: 'Bea', side: 'black', opponent: 'Ann' });
+    expect(hello.state.moves.map((m: { from: number }) => m.from)).toEqual([first.from]);
+    // The board can close the seat: the link stops working.
+    const closed = await api(b, '/api/friend', { method: 'DELETE', headers: auth });
+    expect(((await closed.json()) as { seat: unknown }).seat).toBeNull();
+    expect((await api(b, `/play/${token}`)).status).toBe(404);
+    again.close();
+  });
+});
