@@ -17,7 +17,7 @@ import { join } from 'node:path';
 import * as z from 'zod/mini';
 import { CrownheadError } from '../common/errors.ts';
 import type { GameSession } from '../game/index.ts';
-import { opposite, sideName, type Color } from '../rules/index.ts';
+import { opposite, type Color } from '../rules/index.ts';
 import type { JournalEntry } from '../storage/journal.ts';
 import type { SeatAction, SeatInfo } from '../protocol/play-v1.ts';
 
@@ -184,9 +184,4 @@ export class FriendSeat {
         return record(a.accept ? { k: 'takeback', at } : { k: 'takeback-offer', at, side: null });
     }
   }
-}
-
-/** "Bea plays White" — the seat in a sentence, for the log and the console. */
-export function seatSentence(name: string, side: Color | null): string {
-  return side ? `${name} plays ${sideName(side)} from a browser` : `${name}'s seat (not in the game now)`;
 }

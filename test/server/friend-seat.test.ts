@@ -217,4 +217,43 @@ describe('a friend who has no board, at the service', () => {
     expect((await api(b, `/play/${token}`)).status).toBe(404);
     again.close();
   });
+
+  it('a friend asked for at start (serve --friend) gets a seat and a new game; restarted with the seat kept, the game is not started again', async () => {
+    const dir = join(tempDir(), 'games');
+    const friend = { name: 'Bea', side: 'black' as const, host: 'Ann' };
+    const a = await start({
+      board: { source: new SimBoard({ clock: 'manual', seed: 7 }) },
+      storage: { gamesDir: dir },
+      friend,
+      http: { publicUrl: 'http://10.0.0.5:8080' },
+    });
+    const token = a.service.seat!.token!;
+    expect(a.service.seatLink()).toBe(`http://10.0.0.5:8080/play/${token}`);
+    expect(a.service.session.snapshot().remote).toMatchObject({ side: 'black', name: 'Bea' });
+    expect(a.service.session.tags).toMatchObject({ Black: 'Bea', White: 'Ann' });
+    const game = a.service.session.gameId;
+    await a.service.close();
+    const b = await start({
+      board: { source: new SimBoard({ clock: 'manual', seed: 7 }) },
+      storage: { gamesDir: dir },
+      friend: { name: 'Cy' },
+    });
+    expect(b.service.seat!.token).toBe(token);
+    expect(b.service.session.gameId).toBe(game);
+    expect(b.service.seatLink()).toBe(`${b.service.url}play/${token}`);
+  });
+
+  it('the seat socket is rate-limited like a page, and refuses a foreign page', async () => {
+    const s = await start({
+      board: { source: new SimBoard({ clock: 'manual', seed: 7 }) },
+      friend: { name: 'Bea' },
+      http: { ws: { commandRates: { game: { burst: 2, perSecond: 0.001 }, hand: { burst: 10, perSecond: 10 } } } },
+    });
+    const token = s.service.seat!.token!;
+    await expect(s.ws(`play/${token}/ws`, { headers: { origin: 'http://evil.example' } })).rejects.toThrow(/403/);
+    const { c } = await seatSocket(s, token);
+    const replies = [];
+    for (let i = 0; i < 3; i++) replies.push(await act(c, { name: 'offer-draw' }));
+    expect(replies[2]).toMatchObject({ type: 'error', code: 'rate-limited' });
+  });
 });
