@@ -188,4 +188,29 @@ describe('a friend who has no board plays the board from a phone', () => {
     expect(await phone.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
     expect(problems).toEqual([]);
   }, 120_000);
+
+  it("the friend's page reconnects by itself when the service restarts, to the same game by the same link", async () => {
+    const port = svc.port;
+    const plies0 = game().plies.length;
+    await svc.close();
+    await phone.waitForSelector('.conn[data-connected="false"]', { timeout: WAIT });
+    sim = new SimBoard({ clock: 'manual', seed: 6 });
+    svc = await startService({
+      board: { source: sim },
+      storage: { gamesDir: join(dir, 'games') },
+      game: { timeControl: '10m+5s' },
+      http: { host: '127.0.0.1', port },
+      log: { level: 'silent' },
+    });
+    await phone.waitForSelector('.conn[data-connected="true"]', { timeout: WAIT });
+    setUp(sim, game().position);
+    expect(game().plies).toHaveLength(plies0);
+    // (The move that waited on the board was not carried out before the restart: Bea makes it again.)
+    await status('Your move.');
+    await clickMove(move(11, 15));
+    await status('Ann is carrying out your move 11-15 on the board.');
+    await onBoard(move(11, 15), 1);
+    await status("Ann's move.");
+    expect(problems.filter((p) => !/WebSocket|ERR_CONNECTION_REFUSED/.test(p))).toEqual([]);
+  }, 60_000);
 });
