@@ -118,7 +118,7 @@ export class FriendSeat {
     const seat: SavedSeat = { v: 1, token: randomBytes(18).toString('base64url'), name, ...(host ? { host } : {}) };
     const tags: Record<string, string> = { [side === 'black' ? 'Black' : 'White']: name };
     if (host) tags[side === 'black' ? 'White' : 'Black'] = host;
-    this.session.newGame({ tags, computer: null, remote: { side, name, link: 'friend' } });
+    this.session.newGame({ tags, computer: null, remote: { side, name, link: 'friend', where: 'browser' } });
     this.save(seat);
     this.saved = seat;
     return seat.token;

@@ -134,7 +134,11 @@ describe('a friend who has no board, at the service', () => {
       { name: 'offer-draw', side: 'white' },
       { name: 'takeback', side: 'white' },
     ])
-      expect(await page.command(command)).toMatchObject({ type: 'error', code: 'not-allowed', message: expect.stringContaining('Bea') });
+      expect(await page.command(command)).toMatchObject({
+        type: 'error',
+        code: 'not-allowed',
+        message: expect.stringMatching(/^Bea plays White from a browser: only they can .* from their page$/),
+      });
     const resign = await api(s, '/api/command', {
       method: 'POST',
       headers: { ...auth, 'content-type': 'application/json' },
@@ -191,6 +195,14 @@ describe('a friend who has no board, at the service', () => {
     const next = await seat.next((m) => m.type === 'event' && m.event.type === 'new-game');
     expect(next.seat).toEqual({ name: 'Bea', side: 'black', opponent: 'Ann' });
     expect(next.state.tags).toMatchObject({ Black: 'Bea', White: 'Ann' });
+    expect(next.event.say).toContain('Bea plays Black from a browser');
+    expect(await page.command({ name: 'resign', side: 'black' })).toMatchObject({
+      code: 'not-allowed',
+      message: expect.stringContaining('from a browser'),
+    });
+    // Her page goes: the board's page is told, in words for a page, not a board.
+    seat.close();
+    expect((await page.event('remote-link')).event.say).toBe("Bea's page is closed or offline: their moves come when it is back.");
   });
 
   it('the link survives a restart of the service: the seat reconnects to the resumed game', async () => {
