@@ -144,6 +144,18 @@ export class FriendSeat {
     return { name: this.saved?.name ?? '', side, opponent: tag || this.saved?.host || 'The board’s player' };
   }
 
+  /**
+   * The friend's clock as it stands when they move, their increment added
+   * (Fischer): the time the board's player then takes to carry the move out
+   * is not theirs (the far board's stations send the same reading).
+   */
+  private clockAtMove(side: Color): { clockMs?: number } {
+    this.session.tick();
+    const c = this.session.clock;
+    if (!c || c.control.kind !== 'fischer' || c.runningSide !== side) return {};
+    return { clockMs: c.remainingOf(side) + c.control.incrementMs };
+  }
+
   /** What the seat's page asked, done for the friend's side only; refused, named, when it cannot be. */
   act(a: SeatAction): void {
     const side = this.side();
@@ -162,7 +174,7 @@ export class FriendSeat {
     if (over) throw new SeatError('game-over', 'the game is over');
     switch (a.name) {
       case 'move':
-        return s.remoteMove({ ply: a.ply, path: a.path });
+        return s.remoteMove({ ply: a.ply, path: a.path, ...this.clockAtMove(side) });
       case 'resign':
         return record({ k: 'result', at, result: '*', outcome: { winner: mine, reason: 'resignation' } });
       case 'offer-draw':

@@ -222,6 +222,7 @@ describe('a friend who has no board, at the service', () => {
     expect((await api(b, `/play/${token}`)).status).toBe(200);
     const { c: again, hello } = await seatSocket(b, token);
     expect(hello.seat).toEqual({ name: 'Bea', side: 'black', opponent: 'Ann' });
+    expect(b.service.session.remote?.setting.where).toBe('browser');
     expect(hello.state.moves.map((m: { from: number }) => m.from)).toEqual([first.from]);
     // The board can close the seat: the link stops working.
     const closed = await api(b, '/api/friend', { method: 'DELETE', headers: auth });
@@ -267,5 +268,23 @@ describe('a friend who has no board, at the service', () => {
     const replies = [];
     for (let i = 0; i < 3; i++) replies.push(await act(c, { name: 'offer-draw' }));
     expect(replies[2]).toMatchObject({ type: 'error', code: 'rate-limited' });
+  });
+
+  it("the time the board's player takes to carry out the friend's move is not on the friend's clock (Fischer)", async () => {
+    let t = Date.UTC(2026, 10, 29, 12);
+    const sim = new SimBoard({ clock: 'manual', seed: 7 });
+    const s = await start({ board: { source: sim }, friend: { name: 'Bea' }, game: { timeControl: '5m+2s', now: () => t } });
+    const { c } = await seatSocket(s, s.service.seat!.token!);
+    const session = s.service.session;
+    setUp(sim);
+    playOnSim(sim, legalMoves(session.game.position)[0]!);
+    expect(session.snapshot().clock).toMatchObject({ running: 'white', white: 300_000 });
+    t += 10_000; // Bea thinks ten seconds
+    const reply = legalMoves(session.game.position)[0]!;
+    expect(await act(c, { name: 'move', ply: 1, path: pathOf(reply) })).toMatchObject({ type: 'ok' });
+    t += 60_000; // Ann takes a minute to carry it out
+    playOnSim(sim, reply);
+    expect(session.game.plies).toHaveLength(2);
+    expect(session.snapshot().clock).toMatchObject({ running: 'black', white: 300_000 - 10_000 + 2_000 });
   });
 });
