@@ -14,6 +14,9 @@ const token = new URLSearchParams(location.search).get('token');
 const headers: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
 let shown = '';
 
+/** The page may not start a friend's game (a watch-only page, club mode): asked once, not again. */
+let refused = false;
+
 async function call(method: 'GET' | 'POST' | 'DELETE', body?: unknown): Promise<FriendSeatBody | string> {
   const r = await fetch('/api/friend', {
     method,
@@ -21,6 +24,7 @@ async function call(method: 'GET' | 'POST' | 'DELETE', body?: unknown): Promise<
     ...(body ? { body: JSON.stringify(body) } : {}),
   });
   const json: unknown = await r.json().catch(() => null);
+  if (method === 'GET' && (r.status === 403 || r.status === 404)) refused = true;
   if (!r.ok) return (json as { message?: string } | null)?.message ?? `the server answered ${r.status}`;
   const p = FriendSeatBody.safeParse(json);
   return p.success ? p.data : 'the server answered something this page does not know';
@@ -85,4 +89,4 @@ root?.addEventListener('click', (e) => {
 });
 
 void refresh();
-setInterval(() => void refresh(), 5000);
+const poll = setInterval(() => (refused ? clearInterval(poll) : void refresh()), 5000);

@@ -287,4 +287,33 @@ describe('a friend who has no board, at the service', () => {
     expect(session.game.plies).toHaveLength(2);
     expect(session.snapshot().clock).toMatchObject({ running: 'black', white: 300_000 - 10_000 + 2_000 });
   });
+
+  it("draws: the friend's offer answered on the board's page, the board player's answered at the seat — declined, then agreed", async () => {
+    const s = await start({ board: { source: new SimBoard({ clock: 'manual', seed: 7 }) }, friend: { name: 'Bea', host: 'Ann' } });
+    const { c: seat } = await seatSocket(s, s.service.seat!.token!);
+    const page = await s.ws();
+    clients.push(page);
+    await page.next((m) => m.type === 'hello');
+    setUp(s.sim);
+    expect(await act(seat, { name: 'accept-draw' })).toMatchObject({
+      type: 'error',
+      code: 'no-offer',
+      message: 'Ann has not offered a draw',
+    });
+    expect(await act(seat, { name: 'offer-draw' })).toMatchObject({ type: 'ok' });
+    expect(s.service.session.drawOffer).toBe('white');
+    expect(await act(seat, { name: 'offer-draw' })).toMatchObject({ type: 'error', code: 'not-allowed' });
+    expect(await page.command({ name: 'accept-draw', side: 'white' })).toMatchObject({ type: 'error', code: 'not-allowed' });
+    expect(await page.command({ name: 'decline-draw' })).toMatchObject({ type: 'ok' });
+    await seat.next((m) => m.type === 'event' && m.event.type === 'draw-offer' && m.state.drawOffer === null);
+    expect(await page.command({ name: 'offer-draw', side: 'black' })).toMatchObject({ type: 'ok' });
+    await seat.next((m) => m.type === 'event' && m.event.type === 'draw-offer' && m.state.drawOffer === 'black');
+    expect(await act(seat, { name: 'decline-draw' })).toMatchObject({ type: 'ok' });
+    expect(s.service.session.drawOffer).toBeNull();
+    expect(await page.command({ name: 'offer-draw', side: 'black' })).toMatchObject({ type: 'ok' });
+    expect(await act(seat, { name: 'accept-draw' })).toMatchObject({ type: 'ok' });
+    const over = await seat.next((m) => m.type === 'event' && m.event.type === 'game-over');
+    expect(over.state.outcome).toEqual({ winner: null, reason: 'agreement' });
+    expect(over.state.result).toBe('1/2-1/2');
+  });
 });
