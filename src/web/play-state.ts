@@ -40,6 +40,9 @@ export const initialPlay = (): PlayState => ({
   armed: false,
 });
 
+/** The events whose sentence is for the friend too (the rest tell the board's player what to do with the pieces). */
+const FOR_THE_FRIEND: ReadonlySet<string> = new Set(['move', 'takeback', 'takeback-offer', 'draw-offer', 'game-over', 'corrected', 'time']);
+
 /** A message from the server folded in (anything not of the seat protocol is a named error, the state kept). */
 export function onMessage(s: PlayState, raw: string, now: number): PlayState {
   let json: unknown;
@@ -57,7 +60,8 @@ export function onMessage(s: PlayState, raw: string, now: number): PlayState {
     case 'event': {
       // A move, a takeback or a new game: what was picked no longer applies.
       const keep = m.state.fen === s.snap?.fen && m.state.moves.length === s.snap?.moves.length;
-      return { ...s, seat: m.seat, snap: m.state, clock: m.state.clock, clockAt: now, picked: keep ? s.picked : [], said: m.event.say };
+      const said = m.event.type === 'new-game' ? 'New game.' : FOR_THE_FRIEND.has(m.event.type) ? m.event.say : s.said;
+      return { ...s, seat: m.seat, snap: m.state, clock: m.state.clock, clockAt: now, picked: keep ? s.picked : [], said };
     }
     case 'clock':
       return { ...s, clock: m.clock, clockAt: now };

@@ -63,4 +63,20 @@ describe("the friend's seat page state", () => {
     expect(bad.snap).toBe(s.snap);
     expect(onMessage(s, 'nope', 1).error).toMatch(/not JSON/);
   });
+
+  it("shows the sentences meant for the friend, not the board player's instructions", () => {
+    const s = seatState(null, 'black');
+    const event = (e: Record<string, unknown>) => JSON.stringify({ v: 1, type: 'event', event: e, seat: s.seat, state: s.snap });
+    const offered = onMessage(s, event({ type: 'draw-offer', side: 'white', say: 'Ann offers a draw.' }), 1);
+    expect(offered.said).toBe('Ann offers a draw.');
+    const told = {
+      type: 'remote-move',
+      text: '11-15',
+      from: 11,
+      path: [15],
+      captures: [],
+      say: 'Bea plays 11 to 15: carry it out on the board.',
+    };
+    expect(onMessage(offered, event(told), 2).said).toBe('Ann offers a draw.');
+  });
 });
