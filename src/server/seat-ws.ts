@@ -39,6 +39,7 @@ export class SeatGateway {
   private readonly clients = new Set<SeatClient>();
   private readonly heartbeat: ReturnType<typeof setInterval>;
   private readonly off: () => void;
+  private readonly offEnd: () => void;
 
   constructor(
     private readonly seat: FriendSeat,
@@ -47,6 +48,7 @@ export class SeatGateway {
     private readonly opts: { heartbeatMs?: number; commandRates?: CommandRates | null; now?: () => number } = {},
   ) {
     this.off = seat.session.on((e) => this.sessionEvent(e));
+    this.offEnd = seat.onEnd(() => this.letGo());
     this.heartbeat = setInterval(() => this.beat(), opts.heartbeatMs ?? 30_000);
     this.heartbeat.unref();
   }
@@ -137,6 +139,21 @@ export class SeatGateway {
     reply({ v: 1, type: 'ok', ...(id ? { id } : {}) });
   }
 
+  /** The seat ended (closed, or a new pairing): its pages are told so and let go (their link no longer opens it). */
+  private letGo(): void {
+    const text = JSON.stringify({
+      v: 1,
+      type: 'error',
+      code: 'seat-closed',
+      message: 'this link is no longer a seat: ask the player at the board for a new one',
+    } satisfies SeatServerMessage);
+    for (const c of this.clients) {
+      this.send(c, text);
+      c.ws.close(1008, 'seat closed');
+    }
+    this.clients.clear();
+  }
+
   /** Drops the seat pages that did not answer the last ping, pings the others. */
   beat(): void {
     for (const c of this.clients) {
@@ -158,6 +175,7 @@ export class SeatGateway {
   async close(): Promise<void> {
     clearInterval(this.heartbeat);
     this.off();
+    this.offEnd();
     for (const c of this.clients) c.ws.close(1001, 'server shutting down');
     this.clients.clear();
     await new Promise<void>((resolve) => this.wss.close(() => resolve()));

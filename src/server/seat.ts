@@ -47,6 +47,8 @@ const digest = (s: string) => createHash('sha256').update(s).digest();
 /** The friend's seat at one board's game (a single board's service). */
 export class FriendSeat {
   private saved: SavedSeat | null = null;
+  /** told when the seat is closed or given to a new pairing (its pages are then let go: seat-ws.ts) */
+  private readonly ended = new Set<() => void>();
 
   constructor(
     readonly session: GameSession,
@@ -121,6 +123,7 @@ export class FriendSeat {
     this.session.newGame({ tags, computer: null, remote: { side, name, link: 'friend', where: 'browser' } });
     this.save(seat);
     this.saved = seat;
+    for (const f of this.ended) f();
     return seat.token;
   }
 
@@ -128,6 +131,13 @@ export class FriendSeat {
   close(): void {
     this.saved = null;
     rmSync(this.file, { force: true });
+    for (const f of this.ended) f();
+  }
+
+  /** Calls `f` when this seat ends (closed, or a new pairing's token); returns the unsubscribe. */
+  onEnd(f: () => void): () => void {
+    this.ended.add(f);
+    return () => this.ended.delete(f);
   }
 
   /** The friend's side in the game now, or null when the game now is not theirs. */

@@ -22,6 +22,8 @@ function draw(): void {
 
 function set(next: PlayState): void {
   state = next;
+  // (A seat that ended never opens again by this link: no more tries.)
+  if (state.ended) socket.stop();
   draw();
 }
 

@@ -69,6 +69,7 @@ export function renderActions(s: PlayState, token: string): string {
   const side = mySide(s);
   const snap = s.snap;
   const pdn = `<a class="pdn" href="/play/${encodeURIComponent(token)}/game.pdn" download data-act="pdn">Download PDN</a>`;
+  if (s.ended) return '';
   if (!side || !snap) return pdn;
   const other: Side = side === 'black' ? 'white' : 'black';
   const parts: string[] = [];

@@ -26,6 +26,8 @@ export interface PlayState {
   error: string | null;
   /** resign asked once: the button asks to be pressed again */
   armed: boolean;
+  /** the server let this seat go (closed, or given to a new pairing): the page stops trying */
+  ended: boolean;
 }
 
 export const initialPlay = (): PlayState => ({
@@ -38,6 +40,7 @@ export const initialPlay = (): PlayState => ({
   said: '',
   error: null,
   armed: false,
+  ended: false,
 });
 
 /** The events whose sentence is for the friend too (the rest tell the board's player what to do with the pieces). */
@@ -66,7 +69,7 @@ export function onMessage(s: PlayState, raw: string, now: number): PlayState {
     case 'clock':
       return { ...s, clock: m.clock, clockAt: now };
     case 'error':
-      return { ...s, error: m.message, picked: [] };
+      return { ...s, error: m.message, picked: [], ended: s.ended || m.code === 'seat-closed' };
     default:
       return s;
   }
@@ -82,7 +85,7 @@ export function isOver(s: PlayState): boolean {
 /** The friend may move: their turn, the game on, their last move not still waiting to be carried out. */
 export function myTurn(s: PlayState): boolean {
   const side = mySide(s);
-  return side !== null && s.snap !== null && !isOver(s) && s.snap.turn === side && !s.snap.remote?.move;
+  return side !== null && s.snap !== null && !s.ended && !isOver(s) && s.snap.turn === side && !s.snap.remote?.move;
 }
 
 /** The legal moves the friend has now (none when it is not their move). */
@@ -129,6 +132,7 @@ const sideWord = (x: Side) => (x === 'black' ? 'Black' : 'White');
 export function statusWords(s: PlayState): string {
   const seat = s.seat;
   const snap = s.snap;
+  if (s.ended) return 'This link is no longer a seat: ask the player at the board for a new one.';
   if (!seat || !snap) return s.connected ? 'Waiting for the game…' : 'Connecting to the board…';
   const opp = seat.opponent;
   const side = seat.side;

@@ -224,11 +224,12 @@ describe('a friend who has no board, at the service', () => {
     expect(hello.seat).toEqual({ name: 'Bea', side: 'black', opponent: 'Ann' });
     expect(b.service.session.remote?.setting.where).toBe('browser');
     expect(hello.state.moves.map((m: { from: number }) => m.from)).toEqual([first.from]);
-    // The board can close the seat: the link stops working.
+    // The board can close the seat: the link stops working, and the page open on it is told so and let go.
     const closed = await api(b, '/api/friend', { method: 'DELETE', headers: auth });
+    expect(await again.next((m) => m.type === 'error')).toMatchObject({ code: 'seat-closed' });
+    expect((await again.waitClosed()).code).toBe(1008);
     expect(((await closed.json()) as { seat: unknown }).seat).toBeNull();
     expect((await api(b, `/play/${token}`)).status).toBe(404);
-    again.close();
   });
 
   it('a friend asked for at start (serve --friend) gets a seat and a new game; restarted with the seat kept, the game is not started again', async () => {

@@ -79,4 +79,13 @@ describe("the friend's seat page state", () => {
     };
     expect(onMessage(offered, event(told), 2).said).toBe('Ann offers a draw.');
   });
+
+  it('a seat that ended (closed, or a new pairing) stops the page: said so, nothing to pick or press', () => {
+    const s = seatState(null, 'black');
+    const ended = onMessage(s, JSON.stringify({ v: 1, type: 'error', code: 'seat-closed', message: 'gone' }), 1);
+    expect(ended.ended).toBe(true);
+    expect(statusWords(ended)).toMatch(/^This link is no longer a seat/);
+    expect(myTurn(ended)).toBe(false);
+    expect(tap(ended, 11).send).toBeNull();
+  });
 });
