@@ -180,19 +180,18 @@ async function openRooms(opts: ServiceOptions, deps: RoomDeps): Promise<Room[]> 
   return rooms;
 }
 
-/** The HTTP app: a club's routes (the board list, each board under /boards/ID/, the broadcast, the tournament) in front of the first board's (none yet: the club's empty answer). */
+/** The HTTP app: a club's routes (the board list, each board under /boards/ID/, the broadcast, the tournament) in front of the first board's (none yet: the club's empty answer); a single board's, with its friend's seat. */
 function serviceApp(room: Room, access: Access, page: Page, club: Club | null, seat: SeatApp | null): express.Express {
+  if (!club && !seat) return createApp(room.context(access), page);
   const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  // A single board with a friend's seat: its routes (/play/…, /api/friend) in front of the board's.
   if (!club) {
-    if (!seat) return createApp(room.context(access), page);
-    app.disable('x-powered-by');
-    app.set('etag', false);
-    seatRoutes(app, seat.seat, access, page, seat.log, seat.opts);
+    seatRoutes(app, seat!.seat, access, page, seat!.log, seat!.opts);
     app.use(createApp(room.context(access), page));
     return app;
   }
-  app.disable('x-powered-by');
-  app.set('etag', false);
   club.routes(app);
   app.use(club.firstApp());
   return app;
@@ -280,7 +279,8 @@ export async function startService(opts: ServiceOptions): Promise<Service> {
     const page = await loadPage(logger);
     if (!page.ok) logger.error(`the web page is not available: ${page.message}`);
     club?.setPage(page);
-    const seat = club ? null : friendSeat(rooms[0]!, opts);
+    // (A friend's seat is a single board's own: not in club mode, nor for a station's board mirrored here.)
+    const seat = club || rooms[0]!.mirror ? null : friendSeat(rooms[0]!, opts);
     const seatApp = seat ? { seat, log: logger, opts: { publicUrl: http.publicUrl, online: () => (seatGateway?.size ?? 0) > 0 } } : null;
     const srv = (server = createHttpServer(serviceApp(rooms[0]!, access, page, club, seatApp), http.timeouts ?? {}));
     await listen(srv, host, http.port ?? 8080, logger);
@@ -290,8 +290,8 @@ export async function startService(opts: ServiceOptions): Promise<Service> {
         commandRates: http.ws?.commandRates,
         now: http.ws?.now,
       });
-    const rooms1 = club ? club.wsRooms() : { ...singleRoom(rooms[0]!, access, logger), ...(seatGateway ? { seat: seatGateway } : {}) };
-    const gw = (gateway = new WsGateway(srv, rooms1, http.ws));
+    const wsRooms = club ? club.wsRooms() : { ...singleRoom(rooms[0]!, access, logger), ...(seatGateway ? { seat: seatGateway } : {}) };
+    const gw = (gateway = new WsGateway(srv, wsRooms, http.ws));
     const port = (srv.address() as AddressInfo).port;
     const url = pageUrl(host, port);
     for (const r of rooms) r.store.lockServing(url);

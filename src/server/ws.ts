@@ -7,7 +7,8 @@
 // Reads are guarded like commands: an upgrade from a foreign Origin is
 // refused (403); a client that may not watch (no token from another device,
 // a wrong token, an unexpected Host) gets an error saying why and is closed
-// (1008) before it sees anything. In club mode with a public broadcast, a
+// (1008) before it sees anything. A friend's seat socket (/play/<token>/ws)
+// is handed to its own gateway (seat-ws.ts). In club mode with a public broadcast, a
 // board's own socket (/boards/ID/ws) admits anyone who may watch, read-only
 // (what /watch links to); its games folder is not named to them.
 
