@@ -98,6 +98,11 @@ export class RemoteOpponent {
     return this.setting.where === 'browser';
   }
 
+  /** Where what they do comes from, in words: "at the other board", or "from their page". */
+  get there(): string {
+    return this.browser ? 'from their page' : 'at the other board';
+  }
+
   /** Refuses, naming the player, what only the player at the other board may do for their side (resign, offer or accept a draw, ask a takeback). */
   onlyTheirs(side: Color | undefined, what: string): void {
     if (side !== this.side) return;
@@ -235,7 +240,7 @@ function farResult(r: RemoteOpponent, t: GameTable, e: Extract<JournalEntry, { k
   if (!o || t.game.outcome || t.result !== '*') return;
   // (A resignation stands whatever else crossed it on the way: the game is over on both boards.)
   if (o.reason === 'resignation' && o.winner === opposite(r.side))
-    t.finish(t.game.resign(r.side), undefined, `${r.setting.name} resigned, at the other board. ${describeOutcome(o)}`);
+    t.finish(t.game.resign(r.side), undefined, `${r.setting.name} resigned, ${r.there}. ${describeOutcome(o)}`);
   else if (o.reason === 'agreement' && here && t.drawOffer === opposite(r.side))
-    t.finish(t.game.agreeDraw(), undefined, `${r.setting.name} accepts the draw, at the other board. ${describeOutcome(o)}`);
+    t.finish(t.game.agreeDraw(), undefined, `${r.setting.name} accepts the draw, ${r.there}. ${describeOutcome(o)}`);
 }

@@ -185,6 +185,7 @@ describe('a friend who has no board, at the service', () => {
     expect(await act(seat, { name: 'resign' })).toMatchObject({ type: 'ok' });
     const over = await seat.next((m) => m.type === 'event' && m.event.type === 'game-over');
     expect(over.state.outcome).toEqual({ winner: 'black', reason: 'resignation' });
+    expect(over.event.say).toMatch(/^Bea resigned, from their page\./);
     const boardPdn = await (await api(s, '/api/current.pdn', { headers: auth })).text();
     const seatPdn = await (await api(s, `/play/${token}/game.pdn`)).text();
     expect(seatPdn).toBe(boardPdn);
