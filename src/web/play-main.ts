@@ -2,7 +2,8 @@
 // has no board. It keeps one reconnecting socket to /play/<token>/ws
 // (reconnecting-socket.ts), folds what the server says into its state
 // (play-state.ts), draws it (play-render.ts), and sends the friend's moves —
-// a piece tapped then its landing(s), or dragged there — and their resign,
+// a piece tapped then its landing(s), or dragged there, or by keyboard (Tab
+// to a square that does something, Enter or Space) — and their resign,
 // draw, takeback and rematch as seat actions (src/protocol/play-v1.ts).
 
 import './play.css';
@@ -17,7 +18,13 @@ let state: PlayState = initialPlay();
 let ids = 0;
 
 function draw(): void {
+  // A keyboard player keeps their place: the square focused before is focused again (or the first that does something now).
+  const focused = document.activeElement?.closest('[data-sq]')?.id ?? null;
   root.innerHTML = renderPlay(state, token, Date.now());
+  if (focused === null) return;
+  const again = document.getElementById(focused);
+  const to = again?.hasAttribute('tabindex') ? again : root.querySelector<SVGElement>('[data-sq][tabindex]');
+  (to as HTMLElement | SVGElement | null)?.focus();
 }
 
 function set(next: PlayState): void {
@@ -65,6 +72,13 @@ root.addEventListener('pointerup', (e) => {
   if (from === null) return;
   const sq = squareAt(e.clientX, e.clientY);
   if (sq !== null && sq !== from && state.picked.length) tapped(sq);
+});
+
+root.addEventListener('keydown', (e) => {
+  const sq = (e.target as Element).closest?.('[data-sq]');
+  if (!sq || (e.key !== 'Enter' && e.key !== ' ')) return;
+  e.preventDefault();
+  tapped(Number(sq.getAttribute('data-sq')));
 });
 
 root.addEventListener('click', (e) => {

@@ -27,10 +27,15 @@ export function renderPlayBoard(s: PlayState): string {
   let out = `<svg class="play-board" viewBox="0 0 8 8" role="img" aria-label="The board, ${side === 'black' ? 'Black' : 'White'} at the bottom">`;
   for (let y = 0; y < 8; y++)
     for (let x = 0; x < 8; x++) if ((x + y) % 2 === 0) out += `<rect class="light" x="${x}" y="${y}" width="1" height="1"/>`;
+  const can = new Set([...t.from, ...t.to]);
   for (let sq = 1; sq <= 32; sq++) {
     const { x, y } = squareXY(sq, flipped);
     const m = mark.get(sq);
-    out += `<rect id="psq-${sq}" class="dark${m ? ' ' + m : ''}" data-sq="${sq}" x="${x}" y="${y}" width="1" height="1"/>`;
+    // The squares that do something now are buttons a keyboard reaches (Tab, then Enter or Space).
+    const key = can.has(sq)
+      ? ` tabindex="0" role="button" aria-label="${t.to.includes(sq) ? `to ${sq}` : s.picked[0] === sq ? `${sq}, picked` : `piece on ${sq}`}"`
+      : '';
+    out += `<rect id="psq-${sq}" class="dark${m ? ' ' + m : ''}" data-sq="${sq}" x="${x}" y="${y}" width="1" height="1"${key}/>`;
     out += `<text class="num" x="${f2(x + 0.06)}" y="${f2(y + 0.2)}">${sq}</text>`;
   }
   for (const p of snap?.pieces ?? []) out += piece(p, flipped);

@@ -205,9 +205,14 @@ describe('a friend who has no board plays the board from a phone', () => {
     await phone.waitForSelector('.conn[data-connected="true"]', { timeout: WAIT });
     setUp(sim, game().position);
     expect(game().plies).toHaveLength(plies0);
-    // (The move that waited on the board was not carried out before the restart: Bea makes it again.)
+    // (The move that waited on the board was not carried out before the restart: Bea makes it again, by keyboard this time.)
     await status('Your move.');
-    await clickMove(move(11, 15));
+    await phone.focus('#psq-11');
+    await phone.keyboard.press('Enter');
+    await phone.waitForSelector('#psq-15.target', { timeout: WAIT });
+    expect(await phone.evaluate(() => document.activeElement?.id)).toBe('psq-11');
+    await phone.focus('#psq-15');
+    await phone.keyboard.press(' ');
     await status('Ann is carrying out your move 11-15 on the board.');
     await onBoard(move(11, 15), 1);
     await status("Ann's move.");
