@@ -4,9 +4,10 @@
 // QR code (POST /api/friend); shown here to read out, copy or scan, with
 // whether the friend's page is connected, and a way to close the seat.
 // Needs control rights (the page's token, if it was opened with one): a
-// read-only page shows nothing.
+// read-only page shows nothing. (Its answers are checked by hand, not with
+// zod: this script stays small beside app.js.)
 
-import { FriendSeatBody } from '../protocol/play-v1.ts';
+import type { FriendSeatBody } from '../protocol/play-v1.ts';
 import { esc } from './html.ts';
 
 const root = document.getElementById('friend');
@@ -26,8 +27,23 @@ async function call(method: 'GET' | 'POST' | 'DELETE', body?: unknown): Promise<
   const json: unknown = await r.json().catch(() => null);
   if (method === 'GET' && (r.status === 403 || r.status === 404)) refused = true;
   if (!r.ok) return (json as { message?: string } | null)?.message ?? `the server answered ${r.status}`;
-  const p = FriendSeatBody.safeParse(json);
-  return p.success ? p.data : 'the server answered something this page does not know';
+  return friendBody(json) ?? 'the server answered something this page does not know';
+}
+
+/**
+ * The answer checked by hand against the protocol's FriendSeatBody (the
+ * schema's zod would triple this little script beside app.js, which has its own copy).
+ */
+function friendBody(json: unknown): FriendSeatBody | null {
+  if (typeof json !== 'object' || json === null || !('seat' in json)) return null;
+  const seat = (json as { seat: unknown }).seat;
+  if (seat === null) return { seat: null };
+  const s = seat as Record<string, unknown>;
+  const text = (k: string) => typeof s[k] === 'string';
+  if (!text('name') || !text('link') || !text('qrSvg') || typeof s.online !== 'boolean') return null;
+  if (s.side !== null && s.side !== 'black' && s.side !== 'white') return null;
+  if (!/^<svg [^<]*>(<rect [^<]*\/>)?(<path [^<]*\/>)?<\/svg>$/.test(s.qrSvg as string)) return null;
+  return { seat: s as NonNullable<FriendSeatBody['seat']> };
 }
 
 function form(error = ''): string {
