@@ -113,6 +113,11 @@ export class RemoteOpponent {
     );
   }
 
+  /** Refuses a move for them sent from this board's page or API when they play from a browser: it comes from their page (a far board's moves may be relayed). */
+  relayedHere(): void {
+    if (this.browser) this.onlyTheirs(this.side, 'move');
+  }
+
   /** Refuses an answer here to a takeback this board's player asked for: the player at the other board answers it, from there. */
   answers(asked: Color | null): void {
     if (asked === null || asked === this.side) return;

@@ -147,8 +147,13 @@ describe('a friend who has no board, at the service', () => {
     expect(resign.status).toBe(409);
     expect(((await resign.json()) as { code: string }).code).toBe('not-allowed');
 
-    // Bea's move: the board's page is told to carry it out; a copy is dropped.
+    // Bea's move: not from the board's page (it comes from hers); then from hers: the board's page is told to carry it out; a copy is dropped.
     const reply = legalMoves(session.game.position)[0]!;
+    expect(await page.command({ name: 'remote-move', ply: 1, path: pathOf(reply) })).toMatchObject({
+      type: 'error',
+      code: 'not-allowed',
+      message: 'Bea plays White from a browser: only they can move for White, from their page',
+    });
     expect(await act(seat, { name: 'move', ply: 1, path: pathOf(reply) })).toMatchObject({ type: 'ok' });
     const told = await page.event('remote-move');
     expect(told.event.say).toContain('Bea plays');
