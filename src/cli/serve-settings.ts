@@ -43,6 +43,8 @@ export const SETTINGS = {
   'auto-draw': 'boolean',
   tournament: 'boolean',
   computer: 'string',
+  friend: 'string',
+  'public-url': 'string',
 } as const satisfies Record<string, Kind>;
 type Key = keyof typeof SETTINGS;
 const KEYS = Object.keys(SETTINGS) as Key[];
@@ -104,15 +106,17 @@ export function resolveServeSettings(argv: string[], env: NodeJS.ProcessEnv = pr
   const record = s.str('record');
   if (record !== undefined && !record.trim()) s.bad('record', 'the recording file name cannot be empty');
   const boards = boardOptions(s, record === undefined ? undefined : resolve(cwd, record));
-  const http = { ...checkHost(s), requireToken: s.bool('require-token'), publicWatch: s.bool('public-watch') };
+  const http = { ...checkHost(s), requireToken: s.bool('require-token'), publicWatch: s.bool('public-watch'), ...publicUrl(s) };
   const games = s.str('games') ?? './games';
   if (!games.trim()) s.bad('games', 'the games directory cannot be empty');
   const logLevel = (s.str('log-level') ?? 'info').toLowerCase();
   if (!LEVELS.includes(logLevel)) s.bad('log-level', `"${logLevel}" is not a log level (${LEVELS.join(', ')})`);
   const game = gameSettings(s);
+  const friend = friendOf(s, tagsOf(s));
   return {
     options: {
       ...boards,
+      ...(friend ? { friend } : {}),
       storage: { gamesDir: resolve(cwd, games) },
       game: { ...game, tags: tagsOf(s) },
       http,
@@ -121,6 +125,33 @@ export function resolveServeSettings(argv: string[], env: NodeJS.ProcessEnv = pr
     from,
     configFile,
   };
+}
+
+/** --public-url: the address other devices reach the service by (a friend's seat link is made on it). */
+function publicUrl(s: Found): { publicUrl?: string } {
+  const u = s.str('public-url');
+  if (u === undefined) return {};
+  let url: URL;
+  try {
+    url = new URL(u);
+  } catch {
+    return s.bad('public-url', `"${u}" is not an address such as https://club.example:8443`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') s.bad('public-url', `"${u}" must start with http:// or https://`);
+  return { publicUrl: u.replace(/\/+$/, '') };
+}
+
+/** --friend NAME[:white|black]: a friend with no board plays from a browser (default White); the board's player is the other side's tag. */
+function friendOf(s: Found, tags: Record<string, string>): ServiceOptions['friend'] {
+  const f = s.str('friend');
+  if (f === undefined) return undefined;
+  const m = /^(.*?)(?::(white|black))?$/i.exec(f.trim())!;
+  const name = m[1]!.trim();
+  if (!name || name.length > 60) s.bad('friend', "give the friend's name (1-60 characters), then optionally :white or :black");
+  if (s.raw.computer) s.bad('friend', 'a game with a friend has no computer player: leave out --computer');
+  const side = (m[2]?.toLowerCase() ?? 'white') as Color;
+  const host = tags[side === 'white' ? 'Black' : 'White'];
+  return { name, side, ...(host ? { host } : {}) };
 }
 
 /** The command line; null for --help. */

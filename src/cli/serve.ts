@@ -53,6 +53,11 @@ Game
   --tournament          no takebacks; a correction after an illegal move must use the piece moved
   --computer SIDE:LEVEL play the computer: it takes SIDE (black or white) at level 1-10
                         (e.g. white:7); its moves are shown and spoken, you carry them out
+  --friend NAME[:SIDE]  play a friend who has no board: they play SIDE (white, the default,
+                        or black) from a browser at the seat link printed (and shown as a QR
+                        code); you carry out their moves. The seat is kept across restarts
+  --public-url URL      the address other devices reach this service by (e.g. behind a
+                        router or proxy): the friend's link is made on it
 
 Settings come from the flags, else environment variables (CROWNHEAD_BOARD,
 CROWNHEAD_PORT, CROWNHEAD_TIME_CONTROL… one per flag; booleans 1/0, true/false),
@@ -103,7 +108,33 @@ export async function serveCommand(argv: string[], io: Io, env: NodeJS.ProcessEn
   const stopped = untilSignal(service, logger);
   announce(service, settings.options.storage.gamesDir, logger, settings.options.board?.spec ?? 'auto', plain);
   if (service.rooms.length > 1) announceClub(service, logger, plain);
+  await announceFriend(service, settings.options.http?.publicUrl, io, logger, plain);
   return stopped;
+}
+
+/** A friend's seat: its link (on the public URL, else an address other devices can use) and, on a terminal, its QR code. */
+async function announceFriend(
+  service: Service,
+  publicUrl: string | undefined,
+  io: Io,
+  logger: Logger,
+  plain: ((line: string) => void) | null,
+): Promise<void> {
+  const seat = service.seat;
+  if (!seat?.token) return;
+  const wild = service.host === '0.0.0.0' || service.host === '::';
+  const lan = wild && !publicUrl ? lanAddresses()[0] : undefined;
+  const link = lan ? `http://${lan}:${service.port}/play/${seat.token}` : service.seatLink()!;
+  const side = seat.side();
+  const line = `Friend: ${seat.name} ${side ? `plays ${side === 'black' ? 'Black' : 'White'} from a browser` : 'has a seat (not in the game now)'} — their link: ${link}`;
+  logger.info({ link }, line);
+  plain?.(line);
+  if (isLoopbackBind(service.host) && !publicUrl)
+    logger.warn(
+      'the service listens on this machine only: start it with --host 0.0.0.0 (and --public-url) so the friend can reach the link',
+    );
+  // (The QR code on a terminal only: piped, standard output is the log's JSON lines.)
+  if (process.stdout.isTTY) io.out((await import('../server/qr.ts')).qrText(link));
 }
 
 /** What the person starting the server needs: the board, where games go, the address (and tokens for other devices). */

@@ -64,7 +64,16 @@ export function nextGameRequest(from: NextGameFrom, kind: 'other-side' | 'next',
     tournament: from.tournament,
     rules: { huffing: from.game.options.huffing, crownContinue: from.game.options.crownContinue },
     random,
-    ...(r ? { remote: { side: keep ? r.side : opposite(r.side), name: r.name, link: `${from.gameId}>${kind}` } } : {}),
+    ...(r
+      ? {
+          remote: {
+            side: keep ? r.side : opposite(r.side),
+            name: r.name,
+            link: `${from.gameId}>${kind}`,
+            ...(r.where ? { where: r.where } : {}),
+          },
+        }
+      : {}),
   };
   if (kind === 'other-side') {
     tags.Round = `${pair}.2`;

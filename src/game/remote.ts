@@ -75,6 +75,10 @@ export class RemoteOpponent {
   /** What the player here is told when the way to the other board changes. */
   linkSentence(): string {
     const name = this.setting.name;
+    if (this.browser)
+      return this.link?.state === 'online'
+        ? `${name}'s page is back.`
+        : `${name}'s page is closed or offline: their moves come when it is back.`;
     switch (this.link?.state) {
       case 'offline':
         return `${name}'s board is offline: your move will reach it when it is back.`;
@@ -89,20 +93,38 @@ export class RemoteOpponent {
     return this.setting.side;
   }
 
+  /** They play from a browser (a friend with no board), not at another board: said so. */
+  private get browser(): boolean {
+    return this.setting.where === 'browser';
+  }
+
+  /** Where what they do comes from, in words: "at the other board", or "from their page". */
+  get there(): string {
+    return this.browser ? 'from their page' : 'at the other board';
+  }
+
   /** Refuses, naming the player, what only the player at the other board may do for their side (resign, offer or accept a draw, ask a takeback). */
   onlyTheirs(side: Color | undefined, what: string): void {
     if (side !== this.side) return;
     const s = sideName(side);
     throw new SessionError(
       'not-allowed',
-      `${this.setting.name} plays ${s} at the other board: only they can ${what} for ${s}, from their board`,
+      `${this.setting.name} plays ${s} ${this.browser ? 'from a browser' : 'at the other board'}: only they can ${what} for ${s}, from their ${this.browser ? 'page' : 'board'}`,
     );
+  }
+
+  /** Refuses a move for them sent from this board's page or API when they play from a browser: it comes from their page (a far board's moves may be relayed). */
+  relayedHere(): void {
+    if (this.browser) this.onlyTheirs(this.side, 'move');
   }
 
   /** Refuses an answer here to a takeback this board's player asked for: the player at the other board answers it, from there. */
   answers(asked: Color | null): void {
     if (asked === null || asked === this.side) return;
-    throw new SessionError('not-allowed', `${this.setting.name} answers the takeback you asked for, at the other board`);
+    throw new SessionError(
+      'not-allowed',
+      `${this.setting.name} answers the takeback you asked for, ${this.browser ? 'on their page' : 'at the other board'}`,
+    );
   }
 
   /**
@@ -151,7 +173,7 @@ export class RemoteOpponent {
 
   /** Said when a game starts: "Ann plays White at another board: carry out her moves here as they come." */
   describe(): string {
-    return `${this.setting.name} plays ${sideName(this.side)} at another board: their moves are shown here to carry out.`;
+    return `${this.setting.name} plays ${sideName(this.side)} ${this.browser ? 'from a browser' : 'at another board'}: their moves are shown here to carry out.`;
   }
 
   /** The snapshot's part. */
@@ -223,7 +245,7 @@ function farResult(r: RemoteOpponent, t: GameTable, e: Extract<JournalEntry, { k
   if (!o || t.game.outcome || t.result !== '*') return;
   // (A resignation stands whatever else crossed it on the way: the game is over on both boards.)
   if (o.reason === 'resignation' && o.winner === opposite(r.side))
-    t.resign(r.side, `${r.setting.name} resigned, at the other board. ${describeOutcome(o)}`);
+    t.resign(r.side, `${r.setting.name} resigned, ${r.there}. ${describeOutcome(o)}`);
   else if (o.reason === 'agreement' && here && t.drawOffer === opposite(r.side))
-    t.acceptDraw(r.side, `${r.setting.name} accepts the draw, at the other board. ${describeOutcome(o)}`);
+    t.acceptDraw(r.side, `${r.setting.name} accepts the draw, ${r.there}. ${describeOutcome(o)}`);
 }

@@ -172,6 +172,8 @@ export const RemoteSetting = z.object({
   name: z.string().check(z.minLength(1), z.maxLength(200)),
   /** the games of one pairing share it on both boards: the far board's next game with another starts the same game here */
   link: z.optional(z.string().check(z.maxLength(100))),
+  /** where they play from: another board (absent), or a browser (a friend with no board: src/server/seat.ts) */
+  where: z.optional(z.literal('browser')),
 });
 export type RemoteSetting = z.infer<typeof RemoteSetting>;
 /** The way to the other board, as this station last knew it: their station online or gone, or the broker out of reach; since when (ms). */

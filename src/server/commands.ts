@@ -35,6 +35,7 @@ export function runCommand(session: GameSession, source: BoardSource, command: C
       });
       return;
     case 'remote-move':
+      session.remote?.relayedHere();
       session.remoteMove({ ply: command.ply, path: command.path, clockMs: command.clockMs });
       return;
     case 'set-tags':

@@ -33,7 +33,7 @@ function unknownFields(input: unknown, output: unknown, path: string[] = []): st
   return found;
 }
 
-type Issue = {
+export type Issue = {
   message?: string;
   path?: PropertyKey[];
   code?: string;
@@ -47,7 +47,7 @@ type Issue = {
 };
 
 /** zod/mini issues say little ("Invalid input"): say what was wanted, and what came. */
-function describeIssue(issue: Issue | undefined, input: unknown): string {
+export function describeIssue(issue: Issue | undefined, input: unknown): string {
   if (!issue) return 'invalid message';
   const path = issue.path ?? [];
   let got: unknown = input;

@@ -33,8 +33,8 @@ const COMPRESSIBLE = /^(text\/|application\/(javascript|json|xml|wasm)|image\/sv
 
 let pageBuild: Promise<Page> | null = null;
 
-/** The club pages' HTML (src/web/build.ts), served only by src/server/club-pages.ts. */
-const CLUB_HTML: ReadonlySet<string> = new Set(['/watch', '/arbiter']);
+/** The club pages' HTML (src/web/build.ts), served only by src/server/club-pages.ts; the friend's seat page's, only by src/server/seat-routes.ts. */
+const CLUB_HTML: ReadonlySet<string> = new Set(['/watch', '/arbiter', '/play']);
 
 /** The prebuilt page beside the bundle (dist/page/, listed in its manifest.json). */
 function readPrebuiltPage(): Map<string, { body: Buffer; type: string }> {

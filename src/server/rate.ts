@@ -53,9 +53,12 @@ export class CommandRate {
     this.hand = new TokenBucket(rates.hand, now);
   }
   admit(command: Command): string | null {
-    const hand = command.name === 'hand' || command.name === 'hand-setup';
+    return this.admitNamed(command.name, command.name === 'hand' || command.name === 'hand-setup');
+  }
+  /** The same for anything named (a friend's seat's actions are game commands: src/server/seat-ws.ts). */
+  admitNamed(name: string, hand = false): string | null {
     if ((hand ? this.hand : this.game).take()) return null;
     const r = hand ? this.rates.hand : this.rates.game;
-    return `too many commands from this page: at most ${r.burst} at once, then ${r.perSecond} a second; "${command.name}" was not run (send it again in a moment)`;
+    return `too many commands from this page: at most ${r.burst} at once, then ${r.perSecond} a second; "${name}" was not run (send it again in a moment)`;
   }
 }

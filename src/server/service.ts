@@ -30,6 +30,10 @@ import { Club, NoBoardYet, clubRoom, openClubBoards, type ClubOptions, type Room
 import { gameIds } from '../game/ids.ts';
 import type { OpenedSource } from '../sensors/open.ts';
 import express from 'express';
+import type { Color } from '../rules/index.ts';
+import { FriendSeat } from './seat.ts';
+import { seatLink, seatRoutes, type SeatRouteOptions } from './seat-routes.ts';
+import { SeatGateway } from './seat-ws.ts';
 
 export type { ClubOptions } from './club.ts';
 export { describeBoard, type BoardOptions, type GameSettings, type StartPosition, type StorageOptions } from './room.ts';
@@ -46,6 +50,15 @@ export interface HttpOptions extends Omit<AccessOptions, 'host'> {
   timeouts?: HttpTimeouts;
   /** club mode: /watch and /broadcast.pdn open to anyone who can reach the server (no token) */
   publicWatch?: boolean;
+  /** the address other devices reach this service by (a friend's seat link is made on it); default: the address a page was loaded from */
+  publicUrl?: string;
+}
+
+/** A friend who has no board plays the board's player from a browser (seat.ts): their name and side, the board's player's name. */
+export interface FriendOptions {
+  name: string;
+  side?: Color;
+  host?: string;
 }
 
 export interface EngineOptions {
@@ -70,6 +83,8 @@ export interface ServiceOptions {
   log?: LogOptions;
   /** every journal record once the store has it (a station publishes them: src/stations/station.ts) */
   onJournal?: RoomBase['onJournal'];
+  /** a friend's seat at the start (a single board): kept as it is when the games folder has one already (the link survives restarts) */
+  friend?: FriendOptions;
 }
 
 export interface Service {
@@ -91,6 +106,10 @@ export interface Service {
   feed: SpectatorFeed | null;
   /** the tournament director (club mode) */
   director: Director | null;
+  /** a friend's seat (a single board; null in club mode) */
+  seat: FriendSeat | null;
+  /** the friend's seat link on the public URL or the service's address (null: no seat) */
+  seatLink(): string | null;
   /** club mode: a board joins once the service runs (a station that appeared), with its number if it has one (else the next); its room is returned */
   join: ((board: OpenedSource, number?: number) => Promise<Room>) | null;
   logger: Logger;
@@ -104,6 +123,13 @@ export interface Service {
   /** open HTTP connections (WebSockets included) */
   connections(): Promise<number>;
   close(): Promise<void>;
+}
+
+/** What the friend's seat routes need (seat-routes.ts). */
+interface SeatApp {
+  seat: FriendSeat;
+  log: Logger;
+  opts: SeatRouteOptions;
 }
 
 /** The engine as the sessions see it: searches in turn by purpose (engine-jobs.ts), the worker started on the first. */
@@ -154,12 +180,18 @@ async function openRooms(opts: ServiceOptions, deps: RoomDeps): Promise<Room[]> 
   return rooms;
 }
 
-/** The HTTP app: a club's routes (the board list, each board under /boards/ID/, the broadcast, the tournament) in front of the first board's (none yet: the club's empty answer). */
-function serviceApp(room: Room, access: Access, page: Page, club: Club | null): express.Express {
-  if (!club) return createApp(room.context(access), page);
+/** The HTTP app: a club's routes (the board list, each board under /boards/ID/, the broadcast, the tournament) in front of the first board's (none yet: the club's empty answer); a single board's, with its friend's seat. */
+function serviceApp(room: Room, access: Access, page: Page, club: Club | null, seat: SeatApp | null): express.Express {
+  if (!club && !seat) return createApp(room.context(access), page);
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
+  // A single board with a friend's seat: its routes (/play/…, /api/friend) in front of the board's.
+  if (!club) {
+    seatRoutes(app, seat!.seat, access, page, seat!.log, seat!.opts);
+    app.use(createApp(room.context(access), page));
+    return app;
+  }
   club.routes(app);
   app.use(club.firstApp());
   return app;
@@ -167,7 +199,10 @@ function serviceApp(room: Room, access: Access, page: Page, club: Club | null): 
 
 /** The service's handle: the first board's session, source, store and board are read when asked (a club's first board may join later). */
 function serviceHandle(
-  fixed: Pick<Service, 'url' | 'port' | 'host' | 'token' | 'readToken' | 'rooms' | 'feed' | 'director' | 'join' | 'logger'>,
+  fixed: Pick<
+    Service,
+    'url' | 'port' | 'host' | 'token' | 'readToken' | 'rooms' | 'feed' | 'director' | 'join' | 'logger' | 'seat' | 'seatLink'
+  >,
   rest: Pick<Service, 'clients' | 'heartbeat' | 'connections' | 'close'>,
 ): Service {
   const first = (): Room => {
@@ -201,6 +236,14 @@ function singleRoom(room: Room, access: Access, logger: Logger): WsRooms {
   return { room: (path) => (path === '/ws' ? ws : null), all: () => [ws], access, logger };
 }
 
+/** The friend's seat of a single board: kept from before a restart, or started now when asked for (a new game with them). */
+function friendSeat(room: Room, opts: ServiceOptions): FriendSeat {
+  const seat = new FriendSeat(room.session, opts.storage.gamesDir);
+  const f = opts.friend;
+  if (f && !seat.open) seat.start(f.name, f.side ?? 'white', f.host);
+  return seat;
+}
+
 export async function startService(opts: ServiceOptions): Promise<Service> {
   const http = opts.http ?? {};
   const host = http.host ?? '127.0.0.1';
@@ -222,8 +265,10 @@ export async function startService(opts: ServiceOptions): Promise<Service> {
   const club = rooms.length > 1 || opts.club?.always ? new Club(rooms, access, logger, opts.storage.gamesDir, opts.club) : null;
   let server: Server | null = null;
   let gateway: WsGateway | null = null;
+  let seatGateway: SeatGateway | null = null;
   const teardown = async () => {
     await club?.close();
+    await seatGateway?.close();
     await gateway?.close();
     await closeServer(server);
     await Promise.all(rooms.map((r) => r.close()));
@@ -234,9 +279,19 @@ export async function startService(opts: ServiceOptions): Promise<Service> {
     const page = await loadPage(logger);
     if (!page.ok) logger.error(`the web page is not available: ${page.message}`);
     club?.setPage(page);
-    const srv = (server = createHttpServer(serviceApp(rooms[0]!, access, page, club), http.timeouts ?? {}));
+    // (A friend's seat is a single board's own: not in club mode, nor for a station's board mirrored here.)
+    const seat = club || rooms[0]!.mirror ? null : friendSeat(rooms[0]!, opts);
+    const seatApp = seat ? { seat, log: logger, opts: { publicUrl: http.publicUrl, online: () => (seatGateway?.size ?? 0) > 0 } } : null;
+    const srv = (server = createHttpServer(serviceApp(rooms[0]!, access, page, club, seatApp), http.timeouts ?? {}));
     await listen(srv, host, http.port ?? 8080, logger);
-    const gw = (gateway = new WsGateway(srv, club ? club.wsRooms() : singleRoom(rooms[0]!, access, logger), http.ws));
+    if (seat)
+      seatGateway = new SeatGateway(seat, access, logger, {
+        heartbeatMs: http.ws?.heartbeatMs,
+        commandRates: http.ws?.commandRates,
+        now: http.ws?.now,
+      });
+    const wsRooms = club ? club.wsRooms() : { ...singleRoom(rooms[0]!, access, logger), ...(seatGateway ? { seat: seatGateway } : {}) };
+    const gw = (gateway = new WsGateway(srv, wsRooms, http.ws));
     const port = (srv.address() as AddressInfo).port;
     const url = pageUrl(host, port);
     for (const r of rooms) r.store.lockServing(url);
@@ -244,7 +299,8 @@ export async function startService(opts: ServiceOptions): Promise<Service> {
     if (!isLoopbackBind(host))
       logger.info(`listening on ${host}:${port}; other devices need a token: the control token to play, the watch token to follow`);
     let closing: Promise<void> | null = null;
-    const fixed = { url, port, host, token: access.token, readToken: access.readToken, rooms, logger };
+    const link = () => (seat?.token ? seatLink(seat.token, http.publicUrl ?? url) : null);
+    const fixed = { url, port, host, token: access.token, readToken: access.readToken, rooms, logger, seat, seatLink: link };
     return serviceHandle(
       { ...fixed, feed: club?.feed ?? null, director: club?.director ?? null, join: club ? (b, n) => club.join(b, n) : null },
       {

@@ -7,7 +7,8 @@
 // Reads are guarded like commands: an upgrade from a foreign Origin is
 // refused (403); a client that may not watch (no token from another device,
 // a wrong token, an unexpected Host) gets an error saying why and is closed
-// (1008) before it sees anything. In club mode with a public broadcast, a
+// (1008) before it sees anything. A friend's seat socket (/play/<token>/ws)
+// is handed to its own gateway (seat-ws.ts). In club mode with a public broadcast, a
 // board's own socket (/boards/ID/ws) admits anyone who may watch, read-only
 // (what /watch links to); its games folder is not named to them.
 
@@ -23,6 +24,7 @@ import type { ServerContext } from './context.ts';
 import { parseClientMessage } from './messages.ts';
 import { MAX_CLIENT_MESSAGE, type ClientMessage, type ServerMessage } from '../protocol/v1.ts';
 import { CommandRate, type CommandRates } from './rate.ts';
+import { seatTokenOfPath, type SeatGateway } from './seat-ws.ts';
 
 export interface WsOptions extends BroadcastOptions {
   /** ping period; a client that has not answered the previous ping is dropped (default 30 s) */
@@ -57,6 +59,8 @@ export interface WsRooms {
   logger: Logger;
   /** the spectators' socket (/watch/ws), in club mode */
   watch?: SpectatorFeed;
+  /** a friend's seat socket (/play/<token>/ws: seat-ws.ts), for a single board */
+  seat?: SeatGateway;
 }
 
 type CommandMessage = Extract<ClientMessage, { type: 'command' }>;
@@ -110,6 +114,8 @@ export class WsGateway {
 
   private upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
     const url = new URL(req.url ?? '/', 'http://x');
+    const seatToken = this.rooms.seat && !this.closed ? seatTokenOfPath(url.pathname) : null;
+    if (seatToken !== null) return this.rooms.seat!.upgrade(req, socket, head, seatToken);
     const watching = url.pathname === '/watch/ws' && this.rooms.watch ? this.rooms.watch : null;
     const room = watching ? null : this.rooms.room(url.pathname);
     if ((!room && !watching) || this.closed) {

@@ -2,7 +2,8 @@
 // (and the CSS it imports), minified, no source map; the HTML shell is
 // written here, with the tiny boot.ts inline in its head (it opens the socket
 // while main.ts loads; page.ts allows it by its hash in the page's CSP). The club pages (/watch, /arbiter) are a second bundle from
-// src/web/club-main.ts with their own two shells. The result is a map from
+// src/web/club-main.ts with their own two shells; the friend's seat page
+// (/play/<token>) a third, from src/web/play-main.ts. The result is a map from
 // URL path to body and content type that the HTTP server serves as it is
 // (no build step, no files on disk).
 
@@ -39,7 +40,7 @@ ${script ? `<script>${script}</script>\n` : ''}<link rel="stylesheet" href="${cs
 `;
 }
 
-function indexHtml(js: string, css: string, boot: string): string {
+function indexHtml(js: string, css: string, boot: string, friendJs: string): string {
   return `${head('Crownhead', 'Crownhead: live board, moves and alerts for a game of checkers on a real board', css, boot)}<body data-status="setup">
 <header class="top">
 <h1 class="brand">${CROWN_SVG}Crownhead</h1>
@@ -52,7 +53,7 @@ function indexHtml(js: string, css: string, boot: string): string {
 <section id="status" aria-label="Board state"></section>
 <section id="players" aria-label="Players"></section>
 <section id="moves-card" aria-label="Moves"><div id="moves"></div></section>
-<section id="controls" aria-label="Game controls"><div id="game" class="card"></div><div id="forms" hidden></div><div id="log"></div></section>
+<section id="controls" aria-label="Game controls"><div id="game" class="card"></div><div id="forms" hidden></div><div id="log"></div><div id="friend" class="card" aria-label="Play a friend online" hidden></div></section>
 </main>
 <div id="live-polite" class="sr-only" aria-live="polite"></div>
 <div id="live-assertive" class="sr-only" aria-live="assertive" role="alert"></div>
@@ -60,6 +61,7 @@ function indexHtml(js: string, css: string, boot: string): string {
 <div id="sensors" hidden></div>
 <noscript><p style="padding:20px">Crownhead needs JavaScript to show the live board.</p></noscript>
 <script type="module" src="${js}"></script>
+<script type="module" src="${friendJs}"></script>
 </body>
 </html>
 `;
@@ -86,6 +88,20 @@ ${mode === 'arbiter' ? '<section id="club-alerts" aria-labelledby="alerts-title"
 `;
 }
 
+/** The friend's seat page's shell (served for /play/<token> by src/server/seat-routes.ts): the board, the clocks, the buttons, all drawn by play-main.ts. */
+function playHtml(js: string, css: string): string {
+  return `${head('Crownhead · Play', 'Crownhead: play a game against a player at a real board', css)}<body data-mode="play">
+<main id="play" aria-label="Your game"></main>
+<noscript><p style="padding:20px">Crownhead needs JavaScript to show the game.</p></noscript>
+<script type="module" src="${js}"></script>
+</body>
+</html>
+`;
+}
+
+/** The friend's seat page's paths in the page map (not the board's page: pageSize leaves them out). */
+export const PLAY_PATHS = ['/play', '/assets/play.js', '/assets/play.css'] as const;
+
 /** The club pages' paths in the page map (served by src/server/club-pages.ts and page.ts). */
 export const CLUB_PATHS = ['/watch', '/arbiter', '/assets/club.js', '/assets/club.css'] as const;
 
@@ -98,7 +114,12 @@ const hash = (b: Buffer): string => createHash('sha256').update(b).digest('hex')
  */
 export async function buildPage(): Promise<Map<string, PageAsset>> {
   const result = await build({
-    entryPoints: { app: join(HERE, 'main.ts'), club: join(HERE, 'club-main.ts') },
+    entryPoints: {
+      app: join(HERE, 'main.ts'),
+      club: join(HERE, 'club-main.ts'),
+      play: join(HERE, 'play-main.ts'),
+      friend: join(HERE, 'friend-main.ts'),
+    },
     bundle: true,
     write: false,
     minify: true,
@@ -141,7 +162,11 @@ export async function buildPage(): Promise<Map<string, PageAsset>> {
     if (!url) throw new Error(`page build produced no ${name}`);
     return url;
   };
-  out.set('/', { body: Buffer.from(indexHtml(link('app.js'), link('app.css'), bootJs)), type: 'text/html; charset=utf-8' });
+  out.set('/', {
+    body: Buffer.from(indexHtml(link('app.js'), link('app.css'), bootJs, link('friend.js'))),
+    type: 'text/html; charset=utf-8',
+  });
+  out.set('/play', { body: Buffer.from(playHtml(link('play.js'), link('play.css'))), type: 'text/html; charset=utf-8' });
   for (const mode of ['watch', 'arbiter'] as const)
     out.set(`/${mode}`, { body: Buffer.from(clubHtml(mode, link('club.js'), link('club.css'))), type: 'text/html; charset=utf-8' });
   return out;
@@ -151,9 +176,11 @@ export async function buildPage(): Promise<Map<string, PageAsset>> {
 export async function pageSize(page?: Map<string, PageAsset>, which: 'board' | 'club' = 'board'): Promise<{ raw: number; gzip: number }> {
   const entries = page ?? (await buildPage());
   const club = new Set<string>(CLUB_PATHS);
+  const play = new Set<string>(PLAY_PATHS);
   let raw = 0,
     gzip = 0;
   for (const [path, { body }] of entries) {
+    if (play.has(path)) continue;
     if (which === 'board' ? club.has(path) : !club.has(path) || path === '/arbiter') continue;
     raw += body.length;
     gzip += gzipSync(body, { level: 9 }).length;

@@ -69,6 +69,10 @@ describe('the built package', () => {
       '/assets/app.js',
       '/assets/club.css',
       '/assets/club.js',
+      '/assets/friend.js',
+      '/assets/play.css',
+      '/assets/play.js',
+      '/play',
       '/watch',
     ]);
     for (const f of readdirSync(join(ROOT, 'dist/node')).filter((f) => f.endsWith('.js'))) {

@@ -8,7 +8,7 @@ import { buildPage, pageSize } from '../../src/web/build.ts';
 describe('buildPage', () => {
   it('builds index.html, app.js and app.css, linked together', async () => {
     const page = await buildPage();
-    // The club pages (/watch, /arbiter and their bundle) are checked in club-build.test.ts.
+    // The club pages (/watch, /arbiter and their bundle) are checked in club-build.test.ts; the friend's seat page (/play) in test/web/play-page.test.ts.
     expect([...page.keys()].sort()).toEqual([
       '/',
       '/arbiter',
@@ -16,6 +16,10 @@ describe('buildPage', () => {
       '/assets/app.js',
       '/assets/club.css',
       '/assets/club.js',
+      '/assets/friend.js',
+      '/assets/play.css',
+      '/assets/play.js',
+      '/play',
       '/watch',
     ]);
     expect(page.get('/')!.type).toBe('text/html; charset=utf-8');
