@@ -14,7 +14,9 @@ export class HallBoard {
   private readonly noise = mulberry32(4242);
 
   constructor(options: Partial<HallModelOptions> = {}) {
-    this.model = new HallModel(options);
+    // The bring-up moves one coin (and one king's second coin) from square to square, so its readings see one
+    // magnet, a nominal one here; the set's spread (±8 % a coin) is the coin check's (coinSet) and the game's.
+    this.model = new HallModel({ magnetSpread: 0, ...options });
   }
 
   onFrame(l: (f: RawFrame) => void): () => void {
