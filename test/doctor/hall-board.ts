@@ -1,11 +1,12 @@
 // A board for the doctor's tests on a virtual clock, whose sensors read
 // through the emulator's sensor model (src/sensors/hall-model.ts: 32 SS49E
 // parts, coins off-centre, kings, upside-down coins, crosstalk, clipping, and
-// the build faults) plus the ADC's conversion noise — the emulator's readings
+// the build faults) plus a frame's noise (the one figure, magnet-physics.ts FRAME_NOISE) — the emulator's readings
 // without the emulator's real-time process, so every fault runs in a moment.
 import { HallModel, type HallModelOptions } from '../../src/sensors/hall-model.ts';
 import type { RawFrame } from '../../src/sensors/source.ts';
 import { gaussianish, mulberry32 } from '../../src/common/prng.ts';
+import { FRAME_NOISE } from '../../src/sensors/magnet-physics.ts';
 
 export class HallBoard {
   readonly model: HallModel;
@@ -29,7 +30,9 @@ export class HallBoard {
     for (let k = 0; k < ms / 10; k++) {
       this.t += 10;
       const mv = this.model.levels();
-      const readings = mv.map((v) => Math.max(0, Math.min(1023, HallModel.counts(v) + Math.round(1.5 * gaussianish(this.noise)))));
+      const readings = mv.map((v) =>
+        Math.max(0, Math.min(1023, HallModel.counts(v) + Math.round(FRAME_NOISE.counts * gaussianish(this.noise)))),
+      );
       const frame: RawFrame = { t: this.t, seq: 0, readings: Uint16Array.from(readings) };
       for (const l of this.listeners) l(frame);
     }
