@@ -15,7 +15,10 @@
  * stdout: first `PTY <slave path>`, then one answer line per stdin command:
  *   SET <sq 1-32> <coins 0-2>  PLACE <sq>  LIFT <sq>  START  CLEAR → OK
  *   LEVELS <32 millivolts>  (the host's sensor model; OFF → back to the built-in one) → OK
- *   STATS → STATS cycles=<n> simms=<ms> scans=<n> adc=<n> txbytes=<n> dropped=<n> didr0=<n> wdtcsr=<n>
+ *   NOISE <σ per visit µV> <σ per conversion µV>  SEED <n>  GHOST <per mille>
+ *   WARMUP <rise m°C> <time constant ms> <32 zero drifts µV/°C> (OFF → none) → OK
+ *   PEEK <sq> → PEEK <mV> … (the conversions of the square's latest visit, the first after switching first)
+ *   STATS → STATS cycles=<n> simms=<ms> scans=<n> adc=<n> txbytes=<n> dropped=<n> didr0=<n> wdtcsr=<n> warmmc=<m°C>
  *   BUZZ → BUZZ notes=<n> [<hz>Hz@<start ms>+<length ms> …] (the last 16 notes played; BUZZ CLEAR forgets them → OK)
  *   QUIT or EOF on stdin → exit 0; anything else → ERR <reason>
  */
@@ -72,7 +75,22 @@ static void select_pin_changed(avr_irq_t* irq, uint32_t value, void* param) {
   else select_bits &= ~(1u << bit);
 }
 
-/* A conversion starts: put the selected sensors' voltages on A0 and A1. */
+/*
+ * The settling ghost: the first conversion after the ADC's input (A0 ↔ A1) or
+ * the mux channel changed still carries this fraction of the voltage converted
+ * before (the sample-and-hold capacitor and the mux output not yet settled);
+ * the firmware's discarded first conversion per mux and channel is what keeps
+ * it out of the readings (firmware/src/scanner.cpp). GHOST sets it.
+ */
+static double ghost = 0.25;
+static int last_square = -1; /* the square of the conversion before */
+static double last_mv = 2500;
+/* PEEK: the conversions of each square's latest visit, the first (the ghost's) first */
+#define PEEK_MAX 8
+static double peek_mv[33][PEEK_MAX];
+static int peek_len[33];
+
+/* A conversion starts: put the selected sensor's voltage on A0 or A1. */
 static void adc_triggered(avr_irq_t* irq, uint32_t value, void* param) {
   (void)irq;
   (void)param;
@@ -84,8 +102,14 @@ static void adc_triggered(avr_irq_t* irq, uint32_t value, void* param) {
   unsigned input = e.mux.src;
   if (input > 1) return;
   int square = (int)(input * 16 + channel + 1);
-  avr_raise_irq(avr_io_getirq(avr, AVR_IOCTL_ADC_GETIRQ, ADC_IRQ_ADC0 + input),
-                sensor_millivolts(square, board[square]));
+  int fresh = square != last_square;
+  double mv = sensor_millivolts(square, board[square], (double)avr->cycle / (F_CPU / 1000), fresh);
+  if (fresh) mv += ghost * (last_mv - mv);
+  last_square = square;
+  last_mv = mv;
+  if (fresh) peek_len[square] = 0;
+  if (peek_len[square] < PEEK_MAX) peek_mv[square][peek_len[square]++] = mv;
+  avr_raise_irq(avr_io_getirq(avr, AVR_IOCTL_ADC_GETIRQ, ADC_IRQ_ADC0 + input), (uint32_t)(mv + 0.5));
   conversions++;
   /* a full-board scan is counted each time the firmware comes back to channel 0 */
   if (input == 0 && channel == 0 && last_adc_channel == 15) scans++;
@@ -249,9 +273,54 @@ static void levels(char* rest) {
   REPLY("OK");
 }
 
+/* WARMUP rise_mC tau_ms uV_per_C×32 (each sensor's zero drift) / WARMUP OFF */
+static void warmup(char* rest) {
+  double v[35];
+  char* save;
+  int n = 0;
+  char* tok = strtok_r(rest, " \t\r", &save);
+  if (tok && !strcmp(tok, "OFF") && !strtok_r(NULL, " \t\r", &save)) {
+    model_warm_rise_c = 0;
+    REPLY("OK");
+  }
+  for (; tok; tok = strtok_r(NULL, " \t\r", &save)) {
+    char* end;
+    long x = strtol(tok, &end, 10);
+    if (*end || x < -10000000 || x > 10000000) REPLY("ERR WARMUP takes integers");
+    if (n == 34) REPLY("ERR WARMUP takes a rise (m°C), a time constant (ms) and 32 drifts (µV/°C)");
+    v[n++] = (double)x;
+  }
+  if (n != 34 || v[0] < 0 || v[1] < 1) REPLY("ERR WARMUP takes a rise (m°C), a time constant (ms) and 32 drifts (µV/°C)");
+  model_warm_rise_c = v[0] / 1000.0;
+  model_warm_tau_ms = v[1];
+  for (int s = 1; s <= 32; s++) model_drift_mv_per_c[s] = v[s + 1] / 1000.0;
+  REPLY("OK");
+}
+
+/* PEEK sq: the conversions of the square's latest visit, mV (the first is the one after switching) */
+static void peek(int sq) {
+  char out[PEEK_MAX * 12 + 16];
+  size_t len = (size_t)snprintf(out, sizeof out, "PEEK");
+  for (int k = 0; k < peek_len[sq]; k++) len += (size_t)snprintf(out + len, sizeof out - len, " %.0f", peek_mv[sq][k]);
+  reply("%s", out);
+}
+
+static int parse_uint(const char* s, long max, long* out) {
+  char* end;
+  if (!s) return 0;
+  long v = strtol(s, &end, 10);
+  if (*end || v < 0 || v > max) return 0;
+  *out = v;
+  return 1;
+}
+
 static void control(char* line) {
   if (!strncmp(line, "LEVELS", 6) && (line[6] == ' ' || line[6] == 0 || line[6] == '\r')) {
     levels(line + 6);
+    return;
+  }
+  if (!strncmp(line, "WARMUP", 6) && (line[6] == ' ' || line[6] == 0 || line[6] == '\r')) {
+    warmup(line + 6);
     return;
   }
   char* save;
@@ -281,11 +350,11 @@ static void control(char* line) {
   }
   if (!strcmp(cmd, "STATS")) {
     /* registers the firmware must have set: DIDR0 (0x7E) and WDTCSR (0x60) */
-    REPLY("STATS cycles=%llu simms=%llu scans=%llu adc=%llu txbytes=%llu dropped=%llu didr0=%u wdtcsr=%u",
+    REPLY("STATS cycles=%llu simms=%llu scans=%llu adc=%llu txbytes=%llu dropped=%llu didr0=%u wdtcsr=%u warmmc=%.0f",
                  (unsigned long long)avr->cycle, (unsigned long long)(avr->cycle / (F_CPU / 1000)),
                  (unsigned long long)scans, (unsigned long long)conversions,
                  (unsigned long long)tx_bytes, (unsigned long long)dropped, (unsigned)avr->data[0x7E],
-                 (unsigned)avr->data[0x60]);
+                 (unsigned)avr->data[0x60], 1000.0 * model_warmth_c((double)avr->cycle / (F_CPU / 1000)));
   }
   if (!strcmp(cmd, "BUZZ")) {
     if (a1 && !strcmp(a1, "CLEAR")) {
@@ -295,6 +364,31 @@ static void control(char* line) {
     }
     if (a1) REPLY("ERR BUZZ takes nothing or CLEAR");
     buzz_reply();
+    return;
+  }
+  if (!strcmp(cmd, "NOISE")) {
+    long visit, conv;
+    if (!parse_uint(a1, 100000, &visit) || !parse_uint(a2, 100000, &conv)) REPLY("ERR NOISE takes two σ in µV (per visit, per conversion)");
+    model_visit_sigma_mv = (double)visit / 1000.0;
+    model_conv_sigma_mv = (double)conv / 1000.0;
+    REPLY("OK");
+  }
+  if (!strcmp(cmd, "SEED")) {
+    long seed;
+    if (!parse_uint(a1, 4294967295L, &seed)) REPLY("ERR SEED takes a number 0-4294967295");
+    model_seed((uint32_t)seed);
+    REPLY("OK");
+  }
+  if (!strcmp(cmd, "GHOST")) {
+    long permille;
+    if (!parse_uint(a1, 1000, &permille)) REPLY("ERR GHOST takes a fraction in per mille 0-1000");
+    ghost = (double)permille / 1000.0;
+    REPLY("OK");
+  }
+  if (!strcmp(cmd, "PEEK")) {
+    int sq = parse_square(a1);
+    if (!sq) REPLY("ERR square must be 1-32");
+    peek(sq);
     return;
   }
   if (!strcmp(cmd, "QUIT")) exit(0);

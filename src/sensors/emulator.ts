@@ -7,8 +7,12 @@
 // harness's stdin control channel, one reply line per command. What the
 // sensors read comes from the realistic model in hall-model.ts (32 different
 // SS49E parts, coins off-centre, kings, upside-down coins, crosstalk,
-// clipping): after every hand action the 32 noise-free outputs go to the
-// harness (LEVELS), which adds conversion noise. A hand action changes the
+// clipping, each coin's own magnet): after every hand action the 32
+// noise-free outputs go to the harness (LEVELS); at start the model's seed,
+// noise figure and each part's warm-up drift (SEED, NOISE, WARMUP), from which
+// the harness adds noise per channel visit and per conversion, the settling
+// ghost the firmware's discarded conversion removes and the zero levels'
+// drift as the board warms up (in the board's own simulated time). A hand action changes the
 // model first: coins put on an unplugged board are there when it comes back. unplug() kills the harness;
 // plugIn() starts a new one (new pty path: the serial driver's path provider
 // follows it) and puts the coins back where they were.
@@ -258,6 +262,7 @@ export class EmulatorBoardSource extends SourceBase implements BoardHand {
       await h.kill();
       throw new Error(`${(err as Error).message} (run \`make -C firmware emulator\` first?)`);
     }
+    for (const c of this.model.harnessCommands()) await this.control(c);
     await this.levels(); // the sensors read the model (and the coins where they were) from the start
   }
 }

@@ -8,8 +8,11 @@
 // following the field. Parts are drawn either as a typical production lot
 // (normal around the typical values, the datasheet limits at ±3σ: gain σ ≈ 8 %,
 // zero level σ ≈ 17 counts) or uniformly over the whole datasheet range (the
-// worst case the README's "±25 %, ±51 counts" allows). Gives the noise-free output of every sensor in millivolts; the
-// emulator harness adds the conversion noise. The build faults a builder makes
+// worst case the README's "±25 %, ±51 counts" allows). Each coin's magnet is
+// its own (±MAGNET_SPREAD, a king two different coins). Gives the noise-free
+// output of every sensor in millivolts; the emulator harness adds the rest of
+// a first build from the figures given here: the noise (FRAME_NOISE), the
+// warm-up (WARM_UP, each part its own zero drift: `warmUpCommand`). The build faults a builder makes
 // (HallFaults: dead or reversed sensors, weak magnets, select lines, output
 // wires crossed or open, a settling ghost) are applied here, so the emulator
 // and the doctor's tests read the same faulted board. Pure and seeded.
@@ -17,7 +20,18 @@
 import { HALL } from './hall-table.ts';
 import { mulberry32, type Rng } from '../common/prng.ts';
 import { MUX_CHANNELS, sensorRead, squareAt, type SelectFault } from './mux.ts';
-import { GEOMETRY, fieldAt, fieldTable, magnet as magnetOf, sensor as sensorOf, type Geometry } from './magnet-physics.ts';
+import {
+  FRAME_NOISE,
+  GEOMETRY,
+  MAGNET_SPREAD,
+  MV_PER_COUNT,
+  WARM_UP,
+  fieldAt,
+  fieldTable,
+  magnet as magnetOf,
+  sensor as sensorOf,
+  type Geometry,
+} from './magnet-physics.ts';
 
 export interface HallModelOptions {
   seed: number;
@@ -48,6 +62,10 @@ export interface HallModelOptions {
   coinSet?: readonly number[];
   /** The Hall sensor fitted (magnet-physics.ts SENSORS): the SS49E of the generated table unless given, e.g. "DRV5055A3". */
   sensor?: string;
+  /** spread (±, relative) of each coin's magnet strength (a coin of `coinSet` has its own); MAGNET_SPREAD unless given */
+  magnetSpread?: number;
+  /** the board's warm-up after power-on (magnet-physics.ts WARM_UP unless given; null: none) */
+  warmUp?: { riseC: number; tauMs: number; nullDriftPerC: readonly [number, number] } | null;
 }
 
 /** What a builder can get wrong, as the sensors then read. */
@@ -106,6 +124,8 @@ export class HallModel {
   readonly quiescent: number[] = [];
   /** where the fitted sensor's output stops following the field, mV */
   readonly span: readonly [number, number];
+  /** per square (index 0 = square 1): the zero level's drift per °C of warm-up, mV (either sign) */
+  readonly nullDrift: number[] = [];
   private readonly stacks: Coin[][] = Array.from({ length: 32 }, () => []);
   private readonly random: Rng;
   /** field against sideways distance (HALL.offsets) of a lone coin, a king's upper coin, a coin upside down */
@@ -133,6 +153,38 @@ export class HallModel {
       this.sensitivity.push(draw(sTyp, sMin, sMax));
       this.quiescent.push(draw(qTyp, qMin, qMax));
     }
+    // (the coins' strengths and the warm-up's coefficients from generators of their own: the parts and hands stay as they were)
+    this.coinRandom = mulberry32(Math.imul(this.options.seed, 0x85ebca6b) ^ 0x165667b1);
+    const warm = mulberry32(Math.imul(this.options.seed, 0xc2b2ae35) ^ 0x27d4eb2f);
+    const w = this.warmUp;
+    for (let i = 0; i < 32; i++) {
+      const sign = warm() < 0.5 ? -1 : 1;
+      this.nullDrift.push(w ? sign * (w.nullDriftPerC[0] + warm() * (w.nullDriftPerC[1] - w.nullDriftPerC[0])) * MV_PER_COUNT : 0);
+    }
+  }
+
+  private readonly coinRandom: Rng;
+
+  /** The warm-up this board has (null: none). */
+  get warmUp(): { riseC: number; tauMs: number; nullDriftPerC: readonly [number, number] } | null {
+    return this.options.warmUp === undefined ? WARM_UP : this.options.warmUp;
+  }
+
+  /** The harness's control commands that set up the rest of a first build: its seed, noise (FRAME_NOISE) and warm-up. */
+  harnessCommands(): string[] {
+    const w = this.warmUp;
+    const us = (mv: number) => Math.round(mv * 1000);
+    return [
+      `SEED ${this.options.seed >>> 0}`,
+      `NOISE ${us(FRAME_NOISE.visitMv)} ${us(FRAME_NOISE.conversionMv)}`,
+      w ? `WARMUP ${Math.round(w.riseC * 1000)} ${Math.round(w.tauMs)} ${this.nullDrift.map(us).join(' ')}` : 'WARMUP OFF',
+    ];
+  }
+
+  /** A coin's magnet strength as drawn (±magnetSpread around a good coin's). */
+  private coinStrength(): number {
+    const spread = this.options.magnetSpread ?? MAGNET_SPREAD;
+    return 1 - spread + 2 * spread * this.coinRandom();
   }
 
   private handOffset(): number {
@@ -160,7 +212,7 @@ export class HallModel {
    * mm if given. Its colour: as given, else the coin's below (a crown), else
    * the side the hand is moving (holding), else Black's.
    */
-  place(square: number, off?: number, color?: 'black' | 'white', strength = 1): void {
+  place(square: number, off?: number, color?: 'black' | 'white', strength = this.coinStrength()): void {
     const s = this.stack(square);
     if (s.length >= 2) throw new RangeError(`square ${square} already holds 2 coins (a king)`);
     s.push({ off: off ?? this.handOffset(), flipped: false, color: color ?? s.at(-1)?.color ?? this.holding ?? 'black', strength });

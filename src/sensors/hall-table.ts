@@ -21,5 +21,5 @@ export const HALL = {
   /** sensor at 5 V: sensitivity mV/G (typ, min, max), zero-field output mV (typ, min, max), output span mV */
   sens: [1.4, 1, 1.75],
   quiescent: [2500, 2250, 2750],
-  span: [900, 4000],
+  span: [1000, 4000],
 } as const;

@@ -71,8 +71,9 @@ export interface Sensor {
 
 export const SENSORS: readonly Sensor[] = [
   // Honeywell SS49E at 5 V: 1.4 (1.0–1.75) mV/G, 2.5 (2.25–2.75) V at 0 G. Its output span is 0.86–4.21 V
-  // typical but only 1.0 V to (VCC − 1.0 V) guaranteed (datasheet, "output voltage span"): the ceiling the
-  // physics and the doctor use is the guaranteed 4.0 V; the floor stays at 0.9 V (not yet revisited).
+  // typical but only 1.0 V to (VCC − 1.0 V) guaranteed (datasheet, "output voltage span"): the span the physics,
+  // both simulations (hall-model.ts clips to it, sim/physics.ts saturates towards it) and the doctor use is the
+  // guaranteed 1.0–4.0 V.
   {
     key: 'SS49E',
     name: 'Honeywell SS49E',
@@ -82,7 +83,7 @@ export const SENSORS: readonly Sensor[] = [
     q: 2500,
     qMin: 2250,
     qMax: 2750,
-    outMin: 900,
+    outMin: 1000,
     outMax: 4000,
     unipolar: false,
     price: 0.3,
@@ -361,6 +362,61 @@ export function sensorMv(sn: Sensor, gauss: number, part: { sens?: number; q?: n
   const b = sn.unipolar ? Math.max(0, gauss) : gauss;
   const v = (part.q ?? sn.q) + (part.sens ?? sn.sens) * b;
   return Math.min(sn.outMax, Math.max(sn.outMin, v));
+}
+
+// ------------------------------------------------------------------ a first real build
+
+/**
+ * The noise of one frame as a first build gives it, one figure for both
+ * simulations (the simulated board draws it per frame; the emulator's harness,
+ * firmware/emulator/sensor_model.h, gets the two parts below and the
+ * firmware's averaging makes the frame figure of them): σ ≈ 1.5 counts per
+ * frame, 5× the 0.3 the emulator had. Why that much: the SS49E's output noise
+ * is not specified (its bandwidth is tens of kHz, so a conversion sees it
+ * whole) and its output is ratiometric while USB's 5 V carries ripple of
+ * several mV that AVCC filters differently; the mux adds charge injection on
+ * every switch; the 328P's ADC at a 1 MHz clock is good to about ±2 LSB, one
+ * count σ of it conversion to conversion. What a visit of a channel shares
+ * (sensor, supply, mux): σ 8.6 mV ≈ 1.76 counts; each conversion's own: σ
+ * 4.9 mV ≈ 1 count. The firmware averages 4 conversions a visit over 1 or 2
+ * scans a frame (178 scans/s at 100 frames/s; 1/scans averages 0.61):
+ * sqrt((1.76² + 1²/4) × 0.61 + 1/12) ≈ 1.45 counts, 1.49 as the emulator
+ * measures it (test/firmware/emulator.test.ts); bench notes of "1–2 counts
+ * peak to peak" per conversion are a quiet lab supply, not a laptop's USB port.
+ */
+export const FRAME_NOISE = { counts: 1.5, visitMv: 8.6, conversionMv: 4.9 } as const;
+
+/**
+ * Warm-up: ≈ 1 W (32 SS49E at 6 mA, the Nano, the muxes) in the closed
+ * carrier warms the sensors by some 8 °C, an exponential approach with a
+ * time constant of 4 minutes (most of it in the first 10); each sensor's zero
+ * level moves with its own coefficient, 0.3–0.5 count/°C either way (the Hall
+ * element's null drift; parts differ in sign too), so a square drifts up to
+ * 4 counts. The magnets' own coefficient (NdFeB −0.12 %/°C: −1 % of a coin
+ * step, ≈ 1.5 counts on a man, over the rise) is not modelled.
+ */
+export const WARM_UP = { riseC: 8, tauMs: 4 * 60_000, nullDriftPerC: [0.3, 0.5] } as const;
+
+/** The board's temperature rise `ms` after power-on, °C (WARM_UP's exponential approach). */
+export function warmth(ms: number, w: { riseC: number; tauMs: number } = WARM_UP): number {
+  return ms <= 0 ? 0 : w.riseC * (1 - Math.exp(-ms / w.tauMs));
+}
+
+/** Each coin's magnet against the nominal, ± (N35 discs: remanence ±2 %, a 1 mm disc's thickness ±0.05 mm). */
+export const MAGNET_SPREAD = 0.08;
+
+/**
+ * Where the fitted sensor's output stops following the field, in ADC counts:
+ * the floor and rail are its guaranteed span (Sensor.outMin, outMax: for the
+ * SS49E 1.0 and 4.0 V) and the output bends over in the last 40 counts
+ * (≈ 0.2 V) before either. The simulated board saturates by this; the
+ * emulator's model (hall-model.ts) clips at the same span.
+ */
+export function saturationOf(sn: Sensor): { knee: number; rail: number; lowKnee: number; floor: number } {
+  const rail = countsOf(sn.outMax),
+    floor = countsOf(sn.outMin),
+    bend = 40;
+  return { knee: rail - bend, rail, lowKnee: floor + bend, floor };
 }
 
 /** Reading of a typical part, ADC counts (unrounded). */

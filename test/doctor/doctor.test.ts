@@ -268,7 +268,7 @@ describe('crownhead doctor: the sensor fitted', () => {
     // 10 × 2 mm N52 magnets drive a man to the ceiling: the warning
     const strong = await onHallWith({ seed: 1, parts: 'datasheet', highCorner: true, magnet: '10x2-N52' });
     expect(codes(strong)).toContain('saturates');
-    expect(strong.verdict.findings.find((f) => f.code === 'saturates')?.message).toMatch(/guaranteed output range \(0\.9–4\.0 V\)/);
+    expect(strong.verdict.findings.find((f) => f.code === 'saturates')?.message).toMatch(/guaranteed output range \(1\.0–4\.0 V\)/);
   });
 });
 

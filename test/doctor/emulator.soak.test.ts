@@ -20,7 +20,8 @@ beforeAll(() => {
 }, 310_000);
 
 async function doctor(faults?: HallFaults, squares = [1, 2, 5, 9, 17], magnet?: string, coinSet?: number[]) {
-  const src = new EmulatorBoardSource({ model: { seed: 5, faults, magnet, coinSet } });
+  // (magnetSpread 0: the bring-up moves one coin from square to square, see hall-board.ts)
+  const src = new EmulatorBoardSource({ model: { seed: 5, faults, magnet, coinSet, magnetSpread: 0 } });
   await src.open();
   try {
     const said: string[] = [];

@@ -1,11 +1,12 @@
 // A board for the doctor's tests on a virtual clock, whose sensors read
 // through the emulator's sensor model (src/sensors/hall-model.ts: 32 SS49E
 // parts, coins off-centre, kings, upside-down coins, crosstalk, clipping, and
-// the build faults) plus the ADC's conversion noise — the emulator's readings
+// the build faults) plus a frame's noise (the one figure, magnet-physics.ts FRAME_NOISE) — the emulator's readings
 // without the emulator's real-time process, so every fault runs in a moment.
 import { HallModel, type HallModelOptions } from '../../src/sensors/hall-model.ts';
 import type { RawFrame } from '../../src/sensors/source.ts';
 import { gaussianish, mulberry32 } from '../../src/common/prng.ts';
+import { FRAME_NOISE } from '../../src/sensors/magnet-physics.ts';
 
 export class HallBoard {
   readonly model: HallModel;
@@ -14,7 +15,9 @@ export class HallBoard {
   private readonly noise = mulberry32(4242);
 
   constructor(options: Partial<HallModelOptions> = {}) {
-    this.model = new HallModel(options);
+    // The bring-up moves one coin (and one king's second coin) from square to square, so its readings see one
+    // magnet, a nominal one here; the set's spread (±8 % a coin) is the coin check's (coinSet) and the game's.
+    this.model = new HallModel({ magnetSpread: 0, ...options });
   }
 
   onFrame(l: (f: RawFrame) => void): () => void {
@@ -27,7 +30,9 @@ export class HallBoard {
     for (let k = 0; k < ms / 10; k++) {
       this.t += 10;
       const mv = this.model.levels();
-      const readings = mv.map((v) => Math.max(0, Math.min(1023, HallModel.counts(v) + Math.round(1.5 * gaussianish(this.noise)))));
+      const readings = mv.map((v) =>
+        Math.max(0, Math.min(1023, HallModel.counts(v) + Math.round(FRAME_NOISE.counts * gaussianish(this.noise)))),
+      );
       const frame: RawFrame = { t: this.t, seq: 0, readings: Uint16Array.from(readings) };
       for (const l of this.listeners) l(frame);
     }

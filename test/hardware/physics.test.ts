@@ -237,7 +237,8 @@ describe('the polarity-coded board (Black S down, White N down)', () => {
     expect(f.newtons).toBeGreaterThan(20 * f.coinWeight);
     const r = P.polarityRange();
     expect(r.low).toBeLessThan(r.outMin); // clipped…
-    expect((r.outMin - r.low) / ((1000 * 5) / 1024)).toBeLessThan(10); // …by under 10 counts
+    // …by under 30 counts: the guaranteed floor is 1.0 V (as the ceiling is VCC − 1.0 V), 129 mV (26 counts) above a White king on those parts
+    expect((r.outMin - r.low) / ((1000 * 5) / 1024)).toBeLessThan(30);
     expect((r.high - r.outMax) / ((1000 * 5) / 1024)).toBeLessThan(30); // a Black king clips at 4.0 V by under 30 counts
   });
 

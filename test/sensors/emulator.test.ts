@@ -126,6 +126,18 @@ describe('emulated board (simavr) through the serial driver', () => {
     await frames.next((fr) => fr.readings[0] > base[0] + 0.5 * step, 'square 1 back to a man');
   });
 
+  it("the harness runs the host model's first build: its seed, noise figure and each part's warm-up drift", async () => {
+    // (SEED, NOISE and WARMUP went to the harness before LEVELS: the board is warming up in its own simulated time)
+    const s = await src.control('STATS');
+    const warm = Number(/ warmmc=(\d+)/.exec(s)?.[1]);
+    expect(warm, s).toBeGreaterThan(0);
+    expect(warm, s).toBeLessThan(8000);
+    expect(src.model.harnessCommands()).toEqual(['SEED 1', 'NOISE 8600 4900', expect.stringMatching(/^WARMUP 8000 240000( -?\d+){32}$/)]);
+    // each part its own coefficient, 0.3–0.5 count/°C (1.46–2.44 mV/°C) either way
+    for (const d of src.model.nullDrift) (expect(Math.abs(d)).toBeGreaterThanOrEqual(1.46), expect(Math.abs(d)).toBeLessThanOrEqual(2.45));
+    expect(new Set(src.model.nullDrift.map((d) => Math.sign(d))).size).toBe(2);
+  });
+
   it('the codec counted the partial first line (if any) and moved on', async () => {
     const s = src.stats();
     expect(s.frames).toBeGreaterThan(20);

@@ -51,7 +51,7 @@ describe('HallModel', () => {
   });
 
   it('a centred man and king read what the physics script says; the king ≈ 1.48 × the man', () => {
-    const m = new HallModel({ seed: 1 });
+    const m = new HallModel({ seed: 1, magnetSpread: 0 });
     const f = P.figures(P.magnet(P.CHOSEN.magnet));
     m.place(10, 0);
     expect(m.field(10)).toBeCloseTo(f.man, 0);
@@ -61,7 +61,7 @@ describe('HallModel', () => {
   });
 
   it('hands put coins off-centre: readings scatter below the centred value, an off-centre king still above a centred man', () => {
-    const m = new HallModel({ seed: 2 });
+    const m = new HallModel({ seed: 2, magnetSpread: 0 });
     const centred = P.figures(P.magnet(P.CHOSEN.magnet)).man;
     const fields: number[] = [];
     for (let i = 0; i < 200; i++) {
@@ -71,10 +71,42 @@ describe('HallModel', () => {
     }
     expect(Math.max(...fields)).toBeLessThanOrEqual(centred + 1e-9);
     expect(Math.min(...fields)).toBeLessThan(centred * 0.97);
-    const worstKing = new HallModel({ seed: 2 });
+    const worstKing = new HallModel({ seed: 2, magnetSpread: 0 });
     worstKing.place(10, 4);
     worstKing.place(10, 4);
     expect(worstKing.field(10)).toBeGreaterThan(centred);
+  });
+
+  it('each coin is its own magnet: ±8 % around a good coin, a king two different coins, the same coins for the same seed', () => {
+    const strengths = (seed: number) => {
+      const m = new HallModel({ seed, offCentreMm: 0, maxOffMm: 0 });
+      const man = P.figures(P.magnet(P.CHOSEN.magnet)).man;
+      const out: number[] = [];
+      for (let i = 0; i < 200; i++) {
+        m.set(10, 0);
+        m.place(10);
+        out.push(m.field(10) / man);
+      }
+      return out;
+    };
+    const s = strengths(3);
+    expect(Math.min(...s)).toBeGreaterThanOrEqual(0.92 - 1e-9);
+    expect(Math.max(...s)).toBeLessThanOrEqual(1.08 + 1e-9);
+    expect(Math.max(...s) - Math.min(...s)).toBeGreaterThan(0.12); // spread over the whole ±8 %, not one strength
+    expect(strengths(3)).toEqual(s);
+    expect(strengths(4)).not.toEqual(s);
+    // a king: the upper coin's share is not the lower one's strength again
+    const k = new HallModel({ seed: 5, offCentreMm: 0, maxOffMm: 0 });
+    const f = P.figures(P.magnet(P.CHOSEN.magnet));
+    const uppers = new Set<string>();
+    for (let i = 0; i < 20; i++) {
+      k.set(10, 0);
+      k.place(10);
+      const lower = k.field(10) / f.man;
+      k.place(10);
+      uppers.add(((k.field(10) - lower * f.man) / (f.king - f.man) / lower).toFixed(3));
+    }
+    expect(uppers.size).toBeGreaterThan(10);
   });
 
   it('a coin upside down reads more than half a one-coin step below empty', () => {

@@ -67,6 +67,12 @@ describe('magnets as a parameter of the sensor models', () => {
       const empty = board.expected(10, 0);
       board.setCoins(10, 1, 0, { offMm: 0 });
       const one = board.expected(10, 1000) - empty;
+      if (empty + one >= board.options.saturation.knee) {
+        // as on the emulator's model: the 10 × 2 mm discs drive even a man into the SS49E's bend, the last 0.2 V below its
+        // guaranteed 4.0 V (the build guide: a thicker tile)
+        expect(['10x2-N35', '10x2-N52']).toContain(key);
+        continue;
+      }
       board.flip(10, 1000);
       const flipped = board.expected(10, 2000) - empty;
       expect(-flipped / one, key).toBeCloseTo(-p.flipped[0], 2);
@@ -114,7 +120,7 @@ describe('magnets as a parameter of the sensor models', () => {
     ];
   }
   function emulatorLevels(key: string, g: Geometry = GEOMETRY): number[] {
-    const h = new HallModel({ magnet: key, geometry: g, offCentreMm: 0, maxOffMm: 0 });
+    const h = new HallModel({ magnet: key, geometry: g, offCentreMm: 0, maxOffMm: 0, magnetSpread: 0 });
     const empty = h.field(10);
     const at = (off: number, n: number, flip = false) => {
       h.lift(10);

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { BoardPhysics, SimBoard, moveTimeline, type RawFrame } from '../../src/sensors/index.ts';
+import { DEFAULT_PHYSICS } from '../../src/sensors/sim/physics.ts';
+import { CHOSEN, FRAME_NOISE, countsOf, sensor } from '../../src/sensors/magnet-physics.ts';
 
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 
@@ -57,7 +59,7 @@ describe('physics', () => {
   });
 
   it('drifts slowly: bounded, and different after minutes', () => {
-    const p = new BoardPhysics({ seed: 2, drift: 5 });
+    const p = new BoardPhysics({ seed: 2, drift: 5, warmUp: null });
     const at = (t: number) => Array.from({ length: 32 }, (_, i) => p.expected(i + 1, t));
     const a = at(0);
     const b = at(10); // one frame later: almost the same
@@ -93,8 +95,44 @@ describe('physics', () => {
     sat.setCoins(1, 2, 0);
     expect(sat.read(0)[0]).toBeLessThanOrEqual(sat.options.saturation.rail + 8);
     expect(sat.read(0)[0]).toBeGreaterThan(sat.options.saturation.knee);
-    const low = new BoardPhysics({ seed: 1, baseline: -50 }).read(0);
+    const low = new BoardPhysics({ seed: 1, baseline: -50, saturation: { knee: 2000, rail: 2100 } }).read(0);
     expect(low[5]).toBe(0);
+  });
+
+  it("saturates at the fitted sensor's guaranteed span, the emulator model's (SS49E: 1.0–4.0 V, 205–819 counts)", () => {
+    const rail = countsOf(sensor(CHOSEN.sensor).outMax),
+      floor = countsOf(sensor(CHOSEN.sensor).outMin);
+    expect(DEFAULT_PHYSICS.saturation.rail).toBe(rail);
+    expect(DEFAULT_PHYSICS.saturation.floor).toBe(floor);
+    const noiseBound = 3.47 * FRAME_NOISE.counts + 0.5;
+    const high = new BoardPhysics({ seed: 1, coinDelta: 900, motionMs: 0 });
+    high.setCoins(1, 2, 0);
+    expect(high.expected(1, 0)).toBeLessThanOrEqual(rail);
+    expect(high.expected(1, 0)).toBeGreaterThan(rail - 5);
+    expect(high.read(0)[0]).toBeLessThanOrEqual(rail + noiseBound);
+    const low = new BoardPhysics({ seed: 1, baseline: -50 });
+    expect(low.expected(6, 0)).toBeGreaterThan(floor);
+    expect(low.read(0)[5]).toBeGreaterThanOrEqual(floor - noiseBound);
+  });
+
+  it('warms up after power-on: each zero level moves by its own 0.3–0.5 count/°C (either way) as the board approaches +8 °C', () => {
+    const p = new BoardPhysics({ seed: 2, drift: 0 });
+    const at = (t: number) => Array.from({ length: 32 }, (_, i) => p.expected(i + 1, t));
+    const cold = at(0),
+      tenMinutes = at(10 * 60_000),
+      warm = at(60 * 60_000);
+    const moved = warm.map((v, i) => v - cold[i]);
+    for (const d of moved) {
+      expect(Math.abs(d)).toBeGreaterThanOrEqual(0.3 * 8 * 0.999);
+      expect(Math.abs(d)).toBeLessThanOrEqual(0.5 * 8 * 1.001);
+    }
+    expect(moved.some((d) => d > 0) && moved.some((d) => d < 0)).toBe(true);
+    expect(new Set(moved.map((d) => d.toFixed(3))).size).toBe(32);
+    // an exponential approach: most of it within 10 minutes (1 − e^(−10/4) = 92 %)
+    tenMinutes.forEach((v, i) => expect((v - cold[i]) / moved[i]).toBeCloseTo(1 - Math.exp(-2.5), 3));
+    // none without it
+    const off = new BoardPhysics({ seed: 2, drift: 0, warmUp: null });
+    expect(off.expected(7, 60 * 60_000)).toBe(off.expected(7, 0));
   });
 
   it('refuses a third coin and unknown squares', () => {

@@ -9,14 +9,31 @@
 // knock neighbours away), each coin's colour and, on a polarity-coded board,
 // White's magnets the other pole down (reading below empty by as much), a
 // finger lifting a coin part-way (touching it), crosstalk from the diagonal
-// neighbours, slow thermal drift, bounded Gaussian-ish noise, readings that
-// ramp while a hand moves a coin (a frame averages the scans of a moving
-// coin), saturation near the top of the sensor's output range and the 10-bit
-// clamp. Seeded: runs replay.
+// neighbours, slow thermal drift (the room's, and the board's warm-up after
+// power-on: each sensor's zero level by its own coefficient, magnet-physics.ts
+// WARM_UP), bounded Gaussian-ish noise (magnet-physics.ts FRAME_NOISE, the
+// emulator's figure), readings that ramp while a hand moves a coin (a frame
+// averages the scans of a moving coin), saturation at both ends of the
+// sensor's guaranteed output span (magnet-physics.ts saturationOf) and the
+// 10-bit clamp. Seeded: runs replay.
 
 import { SQUARES } from '../protocol.ts';
 import { gaussianish, mulberry32, uniform, type Rng } from '../../common/prng.ts';
-import { CHOSEN, GEOMETRY, MV_PER_COUNT, fieldAt, fieldTable, magnet, sensor, type Geometry } from '../magnet-physics.ts';
+import {
+  CHOSEN,
+  FRAME_NOISE,
+  GEOMETRY,
+  MAGNET_SPREAD,
+  MV_PER_COUNT,
+  WARM_UP,
+  fieldAt,
+  fieldTable,
+  magnet,
+  saturationOf,
+  sensor,
+  warmth,
+  type Geometry,
+} from '../magnet-physics.ts';
 
 export interface PhysicsOptions {
   seed: number;
@@ -50,14 +67,24 @@ export interface PhysicsOptions {
   crosstalk: number;
   /** σ of frame noise, counts */
   noise: number;
-  /** amplitude of the slow thermal drift, counts */
+  /** amplitude of the slow thermal drift (the room's), counts */
   drift: number;
   /** period range of the drift, ms */
   driftPeriodMs: [number, number];
+  /**
+   * The board's warm-up after power-on (t = 0): its temperature rise, °C, and
+   * time constant, ms; each sensor's zero level moves by its own coefficient
+   * drawn from ±nullDriftPerC counts/°C (either sign). null: none.
+   */
+  warmUp: { riseC: number; tauMs: number; nullDriftPerC: readonly [number, number] } | null;
   /** how long a hand takes to put down / take away / slide a coin, ms (reading ramps) */
   motionMs: number;
-  /** the sensor's output bends over above `knee` counts and cannot pass `rail` (saturation) */
-  saturation: { knee: number; rail: number };
+  /**
+   * The sensor's output bends over above `knee` counts and cannot pass `rail`
+   * (saturation); and below `lowKnee` towards `floor`, where given. By
+   * default the SS49E's guaranteed span (saturationOf).
+   */
+  saturation: { knee: number; rail: number; lowKnee?: number; floor?: number };
   /**
    * How the magnets are glued: 'uniform' — every coin the same pole down (the
    * reading rises for every coin); 'polarity' — Black's coins one pole down,
@@ -73,16 +100,17 @@ export const DEFAULT_PHYSICS: PhysicsOptions = {
   magnet: CHOSEN.magnet,
   geometry: GEOMETRY,
   gainSpread: 0.25,
-  magnetSpread: 0.08,
+  magnetSpread: MAGNET_SPREAD,
   stackSpread: 0.08,
   offCentreMm: 1.2,
   maxOffCentreMm: 4,
   crosstalk: 0.01,
-  noise: 2,
+  noise: FRAME_NOISE.counts,
   drift: 5,
   driftPeriodMs: [4 * 60_000, 12 * 60_000],
+  warmUp: WARM_UP,
   motionMs: 50,
-  saturation: { knee: 880, rail: 960 },
+  saturation: saturationOf(sensor(CHOSEN.sensor)),
   coding: 'uniform',
 };
 
@@ -156,6 +184,8 @@ interface Square {
   lift: number;
   driftPhase: number;
   driftPeriod: number;
+  /** zero-level drift per °C of warm-up, counts */
+  nullDrift: number;
   /** signal (counts above offset) before and after the last change, and when it changed */
   from: number;
   to: number;
@@ -189,6 +219,8 @@ export class BoardPhysics {
     this.profile = coinProfile(o.magnet, o.geometry);
     this.coinDelta = o.coinDelta ?? this.profile.counts;
     const build = mulberry32(o.seed);
+    // (the warm-up's coefficients from a generator of their own: the parts and coins drawn before it stay the same)
+    const warm = mulberry32(o.seed ^ 0x27d4eb2f);
     this.noiseRng = mulberry32(o.seed ^ 0x9e3779b9);
     this.handRng = mulberry32(o.seed ^ 0x85ebca6b);
     this.coinRng = mulberry32(o.seed ^ 0x165667b1);
@@ -201,6 +233,7 @@ export class BoardPhysics {
         lift: 1,
         driftPhase: uniform(build, 0, 2 * Math.PI),
         driftPeriod: uniform(build, o.driftPeriodMs[0], o.driftPeriodMs[1]),
+        nullDrift: o.warmUp ? (warm() < 0.5 ? -1 : 1) * uniform(warm, o.warmUp.nullDriftPerC[0], o.warmUp.nullDriftPerC[1]) : 0,
         from: 0,
         to: 0,
         changedAt: -Infinity,
@@ -329,10 +362,16 @@ export class BoardPhysics {
   }
 
   private saturate(v: number): number {
-    const { knee, rail } = this.options.saturation;
-    if (v <= knee) return v;
-    const room = rail - knee;
-    return knee + room * Math.tanh((v - knee) / room);
+    const { knee, rail, lowKnee, floor } = this.options.saturation;
+    if (v > knee) {
+      const room = rail - knee;
+      return knee + room * Math.tanh((v - knee) / room);
+    }
+    if (lowKnee !== undefined && floor !== undefined && v < lowKnee) {
+      const room = lowKnee - floor;
+      return lowKnee - room * Math.tanh((lowKnee - v) / room);
+    }
+    return v;
   }
 
   private dropMm(): number {
@@ -374,7 +413,9 @@ export class BoardPhysics {
   }
 
   private driftAt(s: Square, t: number): number {
-    return this.options.drift * Math.sin((2 * Math.PI * t) / s.driftPeriod + s.driftPhase);
+    const w = this.options.warmUp;
+    const room = this.options.drift * Math.sin((2 * Math.PI * t) / s.driftPeriod + s.driftPhase);
+    return w ? room + s.nullDrift * warmth(t, w) : room;
   }
 
   private sq(square: number): Square {
