@@ -77,8 +77,9 @@ export function showTheWay(session: GameSession, client: MqttClient, opponent: F
     const link = broker?.state === 'unreachable' ? broker : far;
     if (link) session.remoteLink(link);
   };
-  opponent.onStatus((online, at) => {
-    far = { state: online ? 'online' : 'offline', since: online ? at : Math.min(at, now()) };
+  opponent.onStatus((online, at, live) => {
+    // (Gone, heard live: since now — a will's own stamp is its station's connect time. Read retained: since its stamp at the latest.)
+    far = { state: online ? 'online' : 'offline', since: online ? at : live ? now() : Math.min(at, now()) };
     tell();
   });
   const reachable = (up: boolean) => {

@@ -103,7 +103,7 @@ export class FarBoard {
     const topics = (['pair', 'game', 'entries', 'status'] as const).map((k) => boardTopic(this.board, k));
     client.on('connect', () => client.subscribe(topics, { qos: 1 }));
     if (client.connected) client.subscribe(topics, { qos: 1 });
-    client.on('message', (t, payload) => {
+    client.on('message', (t, payload, packet) => {
       if (!topics.includes(t)) return;
       const r = readMessage(t, payload);
       if (!r.ok) return void this.refused++;
@@ -112,7 +112,7 @@ export class FarBoard {
       const pinned = this.o.pins.peer(this.board);
       if (!pinned) return void (this.held.length < HELD_MAX ? this.held.push(m) : this.refused++);
       if (m.key !== pinned) return void this.refused++;
-      this.take(m);
+      this.take(m, !packet.retain);
     });
   }
 
@@ -126,11 +126,11 @@ export class FarBoard {
         `a station with another key (${describeStation(m.msg)}) claims board ${this.board}, the far board: ignored (pinned ${describeStation({ key: pinned })}; if that board was rebuilt, remove it from pins.json)`,
       );
     if (!pinned) this.o.pins.pinPeer(this.board, m.key);
-    for (const h of this.held.splice(0)) if (h.key === m.key) this.take(h);
+    for (const h of this.held.splice(0)) if (h.key === m.key) this.take(h, false);
   }
 
-  private take(m: Received): void {
-    if (m.kind === 'status') this.statusListener?.(m.msg.online, m.msg.at);
+  private take(m: Received, live: boolean): void {
+    if (m.kind === 'status') this.statusListener?.(m.msg.online, m.msg.at, live);
     else if (m.kind === 'entries') this.record(m.msg.gameId, m.msg.seq, m.msg.entry);
     else if (m.kind === 'game') {
       // The retained header: the game's start even when its first records went out before this board listened; the rest is asked for.
@@ -177,9 +177,13 @@ export class FarBoard {
     this.offer();
   }
 
-  private statusListener: ((online: boolean, at: number) => void) | null = null;
-  /** Called with the far station's status (sealed by its key): online or gone, and when it said so. */
-  onStatus(listener: (online: boolean, at: number) => void): void {
+  private statusListener: ((online: boolean, at: number, live: boolean) => void) | null = null;
+  /**
+   * Called with the far station's status (sealed by its key): online or gone, when it said so, and whether
+   * it was heard as it was said (live) or read retained. (A will is sealed when its station connects: its
+   * `at` is that moment, not the moment the station fell silent; heard live, it fell silent just now.)
+   */
+  onStatus(listener: (online: boolean, at: number, live: boolean) => void): void {
     this.statusListener = listener;
   }
 

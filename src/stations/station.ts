@@ -74,6 +74,13 @@ export function offlineStatus(board: string, description: string, at: number, me
   return sealMessage(board, 'status', { v: 1, board, online: false, description, at }, me, n).payload;
 }
 
+/**
+ * The station's MQTT keepalive, s: a station silent for 1.5 × this (3 s) — crashed, frozen, its network
+ * cut — is dropped by the broker, which publishes its will (status offline) to the far board and the hub
+ * at once; a station whose process ends is dropped sooner still (its connection closes).
+ */
+export const STATION_KEEPALIVE_S = 2;
+
 /** Where the station is in claiming its board on the broker. */
 type Claim = { state: 'claiming'; n: number } | { state: 'holding' } | { state: 'refused'; error: BoardTakenError };
 
@@ -479,6 +486,7 @@ export async function startStation(o: StationStart): Promise<Station> {
     // (The key's fingerprint in the client id: two stations claiming one board never knock each other off the broker.)
     clientId: o.mqtt.clientId ?? `crownhead-station-${board}-${identity.fingerprint}`,
     // (The login the pairing secret gives this board, unless one is given: a locked-down broker lets it in, an open one ignores it.)
+    keepaliveS: STATION_KEEPALIVE_S,
     ...o.mqtt,
     username: o.mqtt.username ?? board,
     password: o.mqtt.password ?? brokerPassword(o.secret, board),
