@@ -27,6 +27,7 @@ import type { JournalEntry } from '../storage/journal.ts';
 import { journalStart } from '../storage/journal.ts';
 import type { SessionEvent } from '../game/index.ts';
 import type { CommandAnswer, StationStatus } from '../protocol/stations-v1.ts';
+import type { HubLink } from '../protocol/v1.ts';
 import { boardTopic, type StationTopic } from './topics.ts';
 import { readMessage, sealMessage, type Received, type TopicMessages } from './messages.ts';
 import { commandRefusal } from './signing.ts';
@@ -443,6 +444,35 @@ export class StationPublisher {
   }
 }
 
+/**
+ * Honest status on the station's own pages: its link to the broker (up, or
+ * down since when), in the hello's server part and, when it changes, as a
+ * hub-link event said in words.
+ */
+function showTheBroker(room: Room, client: MqttClient, url: string, now: () => number): void {
+  let safe = url;
+  try {
+    const u = new URL(url);
+    [u.username, u.password] = ['', ''];
+    safe = u.toString().replace(/\/$/, '');
+  } catch {
+    // (not a URL: said as given)
+  }
+  let link: HubLink = { url: safe, connected: client.connected, since: now() };
+  room.hubLink = () => link;
+  const changed = (connected: boolean) => {
+    if (connected === link.connected) return;
+    link = { url: safe, connected, since: now() };
+    const say = connected
+      ? `The broker at ${safe} is back: the moves kept here are sent.`
+      : `Can't reach the broker at ${safe}: your moves are kept here and sent when it is back.`;
+    room.pages.notice({ type: 'hub-link', hub: link, say });
+  };
+  client.on('connect', () => changed(true));
+  client.on('offline', () => changed(false));
+  client.on('close', () => changed(client.connected));
+}
+
 export interface StationStart {
   /** the broker the hub follows */
   mqtt: Omit<LinkOptions, 'clientId' | 'will'> & { clientId?: string };
@@ -496,6 +526,7 @@ export async function startStation(o: StationStart): Promise<Station> {
   publisher.attach(service.rooms[0]!, client);
   opponent?.attach(client);
   if (opponent) showTheWay(service.session, client, opponent, o.now ?? Date.now);
+  showTheBroker(service.rooms[0]!, client, o.mqtt.url, o.now ?? Date.now);
   return {
     service,
     publisher,
