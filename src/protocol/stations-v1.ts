@@ -49,6 +49,8 @@ export const StationGame = z.object({
   at: z.number(),
   /** the game's header: its new-game record (tags, start position, rules) */
   start: z.optional(EntryJson),
+  /** a game between two boards: the far board, and its game this one is linked to (once this station has read it) */
+  far: z.optional(z.object({ board: id(), gameId: z.optional(id()) })),
 });
 export type StationGame = z.infer<typeof StationGame>;
 

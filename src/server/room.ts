@@ -194,6 +194,8 @@ export class Room {
   remoteState: { state: BoardState; say: string } | null = null;
   /** a station's board: its own link to the broker it reports to, shown on its pages (set by the station) */
   hubLink: (() => HubLink) | null = null;
+  /** a station's board in a game between two boards: its game and the far board's it is linked to, as its station says */
+  farGame: { gameId: string; far: { board: string; gameId?: string } } | null = null;
 
   /** Opens a room: its store and game, then its board. Throws (with everything it opened closed again) when it cannot. */
   static async open(opts: RoomOptions, deps: RoomDeps): Promise<Room> {

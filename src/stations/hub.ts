@@ -365,6 +365,7 @@ export class Hub {
       case 'entries':
         return m.receive(q.msg, this.now());
       case 'game':
+        m.farBoard(q.msg.gameId, q.msg.far);
         return m.announced(q.msg.gameId, q.msg.count);
       case 'status':
         return m.status(q.msg);

@@ -91,6 +91,12 @@ export class FarBoard {
     private readonly o: FarBoardOptions,
   ) {}
 
+  /** The far game this board's game is linked to, by id (null: not read yet, or the far board plays another game). */
+  linkedGameId(): string | null {
+    const start = this.game?.entries[0];
+    return start?.k === 'new' && this.target?.linked(start) ? this.game!.id : null;
+  }
+
   /** The far board's pinned key, as a list (the station lets it ask for records again). */
   keys(): string[] {
     const k = this.o.pins.peer(this.board);
@@ -172,7 +178,7 @@ export class FarBoard {
       const fresh = this.game?.id !== gameId;
       this.game = { id: gameId, entries: [entry] };
       if (fresh) [this.cursor, this.asked] = [1, null];
-      if (fresh) this.newGameListener?.(entry);
+      if (fresh) for (const l of this.newGameListeners) l(entry);
     } else if (this.game?.id === gameId) this.game.entries[seq] = entry;
     this.offer();
   }
@@ -187,10 +193,10 @@ export class FarBoard {
     this.statusListener = listener;
   }
 
-  private newGameListener: ((start: Extract<JournalEntry, { k: 'new' }>) => void) | null = null;
+  private readonly newGameListeners = new Set<(start: Extract<JournalEntry, { k: 'new' }>) => void>();
   /** Called with each new game the far board starts (its new-game record), as it is first seen. */
   onNewGame(listener: (start: Extract<JournalEntry, { k: 'new' }>) => void): void {
-    this.newGameListener = listener;
+    this.newGameListeners.add(listener);
   }
 
   /** Hands on the next ply of this game if the other board has made it (theirs, and complete), then their other records due here. */

@@ -57,6 +57,8 @@ export interface StationOptions {
   now?: () => number;
   /** least time between two status messages (default 500 ms) */
   statusMs?: number;
+  /** a game between two boards: the far board and its game this one is linked to, said with this board's game (the hub pairs the two) */
+  far?: () => { board: string; gameId?: string };
   /** far boards' pinned keys (a game between two boards): they may ask for records again */
   peers?: () => string[];
   log: Logger;
@@ -259,7 +261,19 @@ export class StationPublisher {
     }
     if (end > g.published) g.published = end;
     if (g === this.games.at(-1) && end > from)
-      this.publish('game', { v: 1, gameId: g.id, count: g.published, at: this.now(), start: g.entries[0] }, true);
+      this.publish('game', { v: 1, gameId: g.id, count: g.published, at: this.now(), start: g.entries[0], ...this.farPart() }, true);
+  }
+
+  /** The far board of a game between two boards (and its linked game, once read), for the game message. */
+  private farPart(): { far?: { board: string; gameId?: string } } {
+    return this.opts.far ? { far: this.opts.far() } : {};
+  }
+
+  /** The far game this board's game is linked to was read: the game message says it (the hub pairs the two boards' records). */
+  farGameLearnt(): void {
+    const g = this.games.at(-1);
+    if (g && g.published > 0 && this.client?.connected && this.claim.state === 'holding')
+      this.publish('game', { v: 1, gameId: g.id, count: g.published, at: this.now(), start: g.entries[0], ...this.farPart() }, true);
   }
 
   private message(topic: string, payload: Buffer, packet: IPublishPacket): void {
@@ -493,6 +507,8 @@ export interface Station {
   close(): Promise<void>;
 }
 
+const withId = (gameId: string | null) => (gameId ? { gameId } : {});
+
 /** A station: the one-board service, and its publisher connected to the hub's broker. */
 export async function startStation(o: StationStart): Promise<Station> {
   const log = o.service.log?.logger ?? pino({ level: o.service.log?.level ?? 'info' });
@@ -507,6 +523,7 @@ export async function startStation(o: StationStart): Promise<Station> {
     now: o.now,
     log: log.child({ part: 'station' }),
     ...(opponent ? { peers: () => opponent.keys() } : {}),
+    ...(opponent && o.opponent ? { far: () => ({ board: o.opponent!.board, ...withId(opponent.linkedGameId()) }) } : {}),
   });
   const service = await startService({ ...o.service, log: { logger: log }, onJournal: publisher.journalled });
   publisher.url = service.url;
@@ -526,6 +543,10 @@ export async function startStation(o: StationStart): Promise<Station> {
   publisher.attach(service.rooms[0]!, client);
   opponent?.attach(client);
   if (opponent) showTheWay(service.session, client, opponent, o.now ?? Date.now);
+  opponent?.onNewGame(() => queueMicrotask(() => publisher.farGameLearnt()));
+  service.session.on((e) => {
+    if (opponent && e.type === 'new-game') queueMicrotask(() => publisher.farGameLearnt());
+  });
   showTheBroker(service.rooms[0]!, client, o.mqtt.url, o.now ?? Date.now);
   return {
     service,
