@@ -72,7 +72,11 @@ function dropTheCrossingMove(session: GameSession, entry: JournalEntry, plies: n
   if (session.game.outcome || session.result !== '*' || n !== plies + 1 || last?.before.turn !== opposite(r.side)) return;
   const offered = o.reason === 'agreement' && lastOfferOf(session, opposite(r.side)) === plies;
   if (o.reason === 'agreement' && !offered) return;
-  session.takeback();
+  try {
+    session.takeback();
+  } catch {
+    return; // (no takeback here, a tournament's game: the record applies as it stands, after the move)
+  }
   if (session.game.plies.length !== plies) return; // (not taken back now: the record applies as it stands)
   if (offered) session.offerDraw(opposite(r.side));
 }
