@@ -22,6 +22,7 @@ import type { RemotePly } from '../game/remote.ts';
 import { boardTopic } from './topics.ts';
 import { readMessage, sealMessage, type Received } from './messages.ts';
 import { Counter } from './envelope.ts';
+import { Presence } from './presence.ts';
 import type { Identity } from './identity.ts';
 import { describeStation, pairChecks, type StationPins } from './pairing.ts';
 
@@ -82,6 +83,7 @@ export class FarBoard {
   private asked: { index: number; plies: number } | null = null;
 
   private readonly counter = new Counter();
+  private readonly presence = new Presence();
   private held: Received[] = [];
   /** messages from the far board's topics refused (not sealed by its key, unreadable), for the tests */
   refused = 0;
@@ -136,8 +138,12 @@ export class FarBoard {
   }
 
   private take(m: Received, live: boolean): void {
-    if (m.kind === 'status') this.statusListener?.(m.msg.online, m.msg.at, live);
-    else if (m.kind === 'entries') this.record(m.msg.gameId, m.msg.seq, m.msg.entry);
+    if (m.kind === 'status') {
+      // (A status sent again — an old "offline" replayed — is refused: the far station's presence is its newest word.)
+      const v = this.presence.take(m.n, m.msg.online, m.msg.will);
+      if (v === 'replay') this.refused++;
+      if (v === 'taken') this.statusListener?.(m.msg.online, m.msg.at, live);
+    } else if (m.kind === 'entries') this.record(m.msg.gameId, m.msg.seq, m.msg.entry);
     else if (m.kind === 'game') {
       // The retained header: the game's start even when its first records went out before this board listened; the rest is asked for.
       if (!m.msg.start) return;

@@ -110,6 +110,8 @@ export class StationPublisher {
   unpaired: string | null = null;
   /** the station's page, said in its status and its claim */
   url: string | undefined;
+  /** the counter of the will this station's connection left with the broker, said in its online status */
+  private willN: number | undefined;
   /** records published, all games (for the bench and the tests) */
   sent = 0;
 
@@ -200,7 +202,9 @@ export class StationPublisher {
 
   /** The will's payload: sealed now, published by the broker if this station goes without a goodbye. */
   willFor(board: string, description: string): string {
-    return offlineStatus(board, description, this.now(), this.opts.identity, this.counter.next());
+    const n = this.counter.next();
+    this.willN ??= n; // (the will given the broker: the first; a goodbye after is newer than all)
+    return offlineStatus(board, description, this.now(), this.opts.identity, n);
   }
 
   /** The claim on the board (retained): this key, this board, the secret's proof. */
@@ -428,6 +432,7 @@ export class StationPublisher {
       summary: room.summary(),
       at: this.now(),
       ...(this.url ? { url: this.url } : {}),
+      ...(this.willN !== undefined ? { will: this.willN } : {}),
     };
     this.publish('status', status, true);
   }
@@ -504,6 +509,8 @@ export interface Station {
   service: Service;
   publisher: StationPublisher;
   client: MqttClient;
+  /** a game between two boards: the far board followed (null: none) */
+  far: FarBoard | null;
   close(): Promise<void>;
 }
 
@@ -552,6 +559,7 @@ export async function startStation(o: StationStart): Promise<Station> {
     service,
     publisher,
     client,
+    far: opponent,
     close: async () => {
       await publisher.close();
       await service.close();
