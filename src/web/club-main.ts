@@ -52,7 +52,8 @@ const socket = new ClubSocket(ClubSocket.urlFor(location, token), {
 // The arbiter's tournament panel (tourney-main.ts), loaded again when a board's game, round or result changes.
 const tourney = mode === 'arbiter' ? startTourneyPanel(token) : null;
 // On a hub, the arbiter also sees every station: paired, online, and what the hub refused from it.
-if (mode === 'arbiter') startStationsPanel(token);
+// (On /watch the hub's link to the broker only, for the pill: never a green "Live" while the hub is cut off.)
+startStationsPanel(token, 3000, mode === 'arbiter');
 let resultsKey = '';
 
 function dispatch(a: ClubAction): void {

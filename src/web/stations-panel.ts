@@ -42,22 +42,26 @@ export function hubBroker(): StationsList['broker'] | null {
   return broker;
 }
 
-/** Loads the list every `everyMs` into the #club-stations section (shown only on a hub). */
-export function startStationsPanel(token: string | null, everyMs = 3000): void {
-  const panel = document.getElementById('club-stations');
-  if (!panel) return;
+/**
+ * Loads the list every `everyMs` into the #club-stations section (shown only on a hub); `show` false (/watch):
+ * only the hub's link to the broker is kept, for the pill.
+ */
+export function startStationsPanel(token: string | null, everyMs = 3000, show = true): void {
+  const panel = show ? document.getElementById('club-stations') : null;
+  if (show && !panel) return;
   const headers: Record<string, string> = token ? { Authorization: `Bearer ${token}` } : {};
   let shown = '';
   const load = async (): Promise<void> => {
     try {
       const r = await fetch('/api/stations', { headers, cache: 'no-store' });
-      if (r.status === 404) return void (panel.hidden = true); // (not a hub: no stations, and no asking again)
+      if (r.status === 404) return void (panel && (panel.hidden = true)); // (not a hub: no stations, and no asking again)
+      if (r.status === 403) return; // (this page may not read it: the page says why it is refused; no asking again)
       if (r.ok) {
         const list = (await r.json()) as StationsList;
         broker = list.broker;
-        const html = renderStations(list);
-        panel.hidden = false;
-        if (html !== shown) panel.innerHTML = shown = html;
+        const html = panel ? renderStations(list) : '';
+        if (panel) panel.hidden = false;
+        if (panel && html !== shown) panel.innerHTML = shown = html;
       }
     } catch {
       /* the connection pill says the server is out of reach */

@@ -2,7 +2,8 @@
 // chromium): two stations mid-game report to a hub through Mosquitto; the
 // broker stops. The page must not show a green "Live" (the hub is cut off from
 // the boards: its pill says so) and must not tell either board to set up the
-// start position (a link that dropped is not a board to set up): each board
+// start position (a link that dropped is not a board to set up), nor /watch
+// a green "Live": each board
 // keeps its game and its place. The broker back: "Live" again, the games go on.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -62,8 +63,16 @@ describe('the arbiter page while the hub cannot reach the broker', () => {
     const setUpWords = /set up|start position|setting up/i;
     expect(await page.textContent('body')).not.toMatch(setUpWords);
 
+    const watch = await browser.newPage();
+    closers.push(() => watch.close());
+    await watch.goto(h.service!.url + 'watch');
+    await watch.waitForSelector('#club-conn .pill-ok >> text=Live', { timeout: WAIT });
+
     await m.stop();
     await page.waitForSelector('[data-broker="down"]', { timeout: WAIT });
+    // (/watch too: its pill is not a green "Live".)
+    await watch.waitForSelector('#club-conn .pill-bad[data-broker="down"]', { timeout: WAIT });
+    expect(await watch.textContent('body')).not.toMatch(setUpWords);
     // The pill is not a green "Live": the hub is cut off from the boards.
     await page.waitForSelector('#club-conn .pill-bad[data-broker="down"]', { timeout: WAIT });
     expect(await page.locator('#club-conn .pill-ok').count()).toBe(0);
@@ -75,6 +84,7 @@ describe('the arbiter page while the hub cannot reach the broker', () => {
 
     await m.run();
     await page.waitForSelector('#club-conn .pill-ok >> text=Live', { timeout: WAIT });
+    await watch.waitForSelector('#club-conn .pill-ok >> text=Live', { timeout: WAIT });
     await page.waitForSelector('[data-broker="down"]', { state: 'detached', timeout: WAIT });
     expect(await page.textContent('body')).not.toMatch(setUpWords);
     // The games go on: a move made at NORTH reaches the hub.
