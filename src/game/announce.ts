@@ -20,7 +20,7 @@ export interface Announcing {
   readonly game: ReadonlyGame;
   readonly computer: ComputerPlayer | null;
   readonly remote: RemoteOpponent | null;
-  emit(e: Exclude<GameEvent, { type: 'calibrated' } | { type: 'storage' }>): void;
+  emit(e: Exclude<GameEvent, { type: 'calibrated' } | { type: 'storage' } | { type: 'hub-link' }>): void;
   /** the board matches the game: play on */
   ready(): void;
 }

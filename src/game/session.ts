@@ -78,7 +78,7 @@ export type SessionSnapshot = Snapshot;
  * messages (counts, clock).
  */
 export type SessionEvent =
-  | Exclude<GameEvent, { type: 'calibrated' } | { type: 'storage' }>
+  | Exclude<GameEvent, { type: 'calibrated' } | { type: 'storage' } | { type: 'hub-link' }>
   | { type: 'calibrated'; data: CalibrationData; say: string }
   | { type: 'counts' }
   | { type: 'clock'; clock: ClockState };

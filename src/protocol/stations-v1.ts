@@ -38,6 +38,8 @@ export const StationStatus = z.object({
   /** the board at a glance, as the station sees it (absent in the will) */
   summary: z.optional(BoardSummary),
   at: z.number(),
+  /** online: the counter of the will this station's connection left with the broker (only that will, or a newer status, says it went) */
+  will: z.optional(z.number().check(z.int(), z.gte(0))),
 });
 export type StationStatus = z.infer<typeof StationStatus>;
 
@@ -49,6 +51,8 @@ export const StationGame = z.object({
   at: z.number(),
   /** the game's header: its new-game record (tags, start position, rules) */
   start: z.optional(EntryJson),
+  /** a game between two boards: the far board, and its game this one is linked to (once this station has read it) */
+  far: z.optional(z.object({ board: id(), gameId: z.optional(id()) })),
 });
 export type StationGame = z.infer<typeof StationGame>;
 

@@ -269,6 +269,10 @@ export const Snapshot = z.object({
 });
 export type Snapshot = z.infer<typeof Snapshot>;
 
+/** A station's own link to the broker it reports to (`crownhead station`): up or down, since when (ms). */
+export const HubLink = z.object({ url: z.string(), connected: z.boolean(), since: z.number() });
+export type HubLink = z.infer<typeof HubLink>;
+
 export const ServerInfo = z.object({
   name: z.string(),
   version: z.string(),
@@ -283,6 +287,8 @@ export const ServerInfo = z.object({
   fallback: z.nullable(z.string()),
   storage: StorageHealth,
   gamesDir: z.optional(z.string()),
+  /** a station: its link to the broker (changes come as hub-link events) */
+  hub: z.optional(HubLink),
 });
 export type ServerInfo = z.infer<typeof ServerInfo>;
 
@@ -332,6 +338,8 @@ export const GameEvent = z.discriminatedUnion('type', [
   z.object({ type: z.literal('remote-move'), text: z.string(), from: Square, path: z.array(Square), captures: z.array(Square), ...said }),
   /** the way to the other board changed (their station gone or back, the broker out of reach or back): in the snapshot's remote.link */
   z.object({ type: z.literal('remote-link'), ...said }),
+  /** a station's own link to its broker changed (not the session's: the station says it) */
+  z.object({ type: z.literal('hub-link'), hub: HubLink, ...said }),
   /** ACF time per move: "time" is called on `side` (its limit reached); it loses if it has not moved when `graceMs` is over */
   z.object({ type: z.literal('time'), side: Side, graceMs: nonNeg(), ...said }),
   /** storage trouble or recovery, with the health as it now stands */

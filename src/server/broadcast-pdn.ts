@@ -1,32 +1,28 @@
-// The games of the broadcast (GET /broadcast.pdn when no tournament round is
-// running), by board number: each board's game as its PDN. A station's game
-// (a hub's mirror room) carries the tags club mode's boards get from the
-// service — the hub's Event, Site, Round and players where the station's game
-// has none, and Board, its number on the hub — so a relay reads a hub's
-// broadcast as a club's. A game between two of the hub's boards (each
-// station playing the other: the same players, start and moves, each with the
-// far side played at the other board) is one game: listed once, at the lower
-// board's number, from the board whose record is furthest on.
+// The games of the broadcast (GET /broadcast.pdn), by board number: each
+// board's game as its PDN. A station's game (a hub's mirror room) carries the
+// tags club mode's boards get from the service — the hub's Event, Site, Round
+// and players where the station's game has none, and Board, its number on the
+// hub — so a relay reads a hub's broadcast as a club's, a tournament round's
+// too (live or saved). A game between two of the hub's boards is one game:
+// listed once, at the lower board's number, from the board whose record is
+// furthest on — the two are paired by what their stations say, not by
+// likeness: each names the other's board and the other's game it is linked
+// to (its retained game message), and the pair names each other.
 
-import { makeFen } from '../rules/index.ts';
 import { pdnRecord } from '../game/index.ts';
-import { makePdn } from '../pdn/index.ts';
+import { makePdn, readPdn, type PdnGame } from '../pdn/index.ts';
 import type { Room } from './room.ts';
 
-/** Two boards playing one game between them: each plays the side the other's player has, the same names, start and moves so far. */
+/**
+ * Two boards playing one game between them, as their stations say: each one's current game names the other
+ * board as its far board, and at least one names the other's current game as the one it is linked to.
+ */
 export function sameRemoteGame(a: Room, b: Room): boolean {
   if (!a.mirror || !b.mirror) return false;
-  const [sa, sb] = [a.session, b.session];
-  const [ra, rb] = [sa.table.remote, sb.table.remote];
-  if (!ra || !rb || ra.side === rb.side) return false;
-  if ((sa.tags.Black ?? '') !== (sb.tags.Black ?? '') || (sa.tags.White ?? '') !== (sb.tags.White ?? '')) return false;
-  if (makeFen(sa.game.start) !== makeFen(sb.game.start)) return false;
-  const [pa, pb] = [sa.game.plies, sb.game.plies];
-  for (let i = 0; i < Math.min(pa.length, pb.length); i++) {
-    const [ma, mb] = [pa[i]!.move, pb[i]!.move];
-    if (ma.from !== mb.from || ma.path.join('-') !== mb.path.join('-')) return false;
-  }
-  return true;
+  const [fa, fb] = [a.farGame, b.farGame];
+  if (!fa || !fb || fa.gameId !== a.session.gameId || fb.gameId !== b.session.gameId) return false; // (a word on an older game)
+  if (fa.far.board !== b.board?.identity.id || fb.far.board !== a.board?.identity.id) return false;
+  return fa.far.gameId === fb.gameId || fb.far.gameId === fa.gameId;
 }
 
 /** Of two records of one game, the one further on (more moves, then a result), else the first. */
@@ -39,10 +35,22 @@ function furthest(a: Room, b: Room): Room {
 /** A board's game as the broadcast has it: a station's with the service's tags it lacks (those of `at`, the board it is listed at). */
 export function broadcastGame(room: Room, at: Room = room): string {
   if (!room.mirror) return room.session.pdn();
-  const record = pdnRecord(room.session.table);
+  return withTags(pdnRecord(room.session.table), at);
+}
+
+/** A station's record with the service's tags it lacks. */
+function withTags(record: PdnGame, at: Room): string {
   const has = new Set(record.tags.map(([k]) => k));
   const extra = Object.entries(at.serviceTags).filter(([k]) => !has.has(k));
   return makePdn(extra.length ? { ...record, tags: [...record.tags, ...extra] } : record);
+}
+
+/** One game of a board for a tournament round's broadcast: live, or its saved record; a station's with the hub's tags, as above. */
+export async function roundGame(room: Room, gameId: string): Promise<string | null> {
+  if (room.session.gameId === gameId) return room.mirror ? broadcastGame(room) : room.session.pdn();
+  const text = await room.store.readPdn(gameId);
+  const saved = text && room.mirror ? readPdn(text).games[0] : undefined;
+  return saved ? withTags(saved, room) : text;
 }
 
 /** Every board's game by number, a game between two of them once. */

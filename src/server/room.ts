@@ -15,7 +15,7 @@ import type { Purpose, Think } from '../engine/port.ts';
 import { GameSession, type SessionEvent, type SessionOptions } from '../game/index.ts';
 import { MirrorSession } from '../game/mirror.ts';
 import type { JournalEntry } from '../storage/journal.ts';
-import type { BoardState, Command } from '../protocol/v1.ts';
+import type { BoardState, Command, HubLink } from '../protocol/v1.ts';
 import { GameStore, resumeNewest, type StoreFs } from '../storage/index.ts';
 import type { Color } from '../rules/index.ts';
 import { openBoardSource } from '../sensors/open.ts';
@@ -192,6 +192,10 @@ export class Room {
   readonly mirror: boolean;
   /** a station's own word on its board (its state and sentence), shown in place of what the mirror can tell */
   remoteState: { state: BoardState; say: string } | null = null;
+  /** a station's board: its own link to the broker it reports to, shown on its pages (set by the station) */
+  hubLink: (() => HubLink) | null = null;
+  /** a station's board in a game between two boards: its game and the far board's it is linked to, as its station says */
+  farGame: { gameId: string; far: { board: string; gameId?: string } } | null = null;
 
   /** Opens a room: its store and game, then its board. Throws (with everything it opened closed again) when it cannot. */
   static async open(opts: RoomOptions, deps: RoomDeps): Promise<Room> {
@@ -413,6 +417,7 @@ export class Room {
       fallback: board.fallback,
       storage: this.store.health(),
       gamesDir: this.opts.storage.gamesDir,
+      ...(this.hubLink ? { hub: this.hubLink() } : {}),
     });
     return {
       session: this.session,

@@ -19,6 +19,7 @@ import { MAX_CLIENT_MESSAGE } from '../protocol/v1.ts';
 import type { TournamentView } from '../protocol/tournament-v1.ts';
 import type { Director } from './director.ts';
 import type { Room } from './room.ts';
+import { roundGame } from './broadcast-pdn.ts';
 
 const TEXT = (v: unknown, max = 80): string | undefined => (typeof v === 'string' && v.trim() && v.length <= max ? v.trim() : undefined);
 
@@ -140,7 +141,7 @@ export async function roundPdn(d: Director, rooms: readonly Room[], round: numbe
     const room = rooms.find((r) => r.number === b.board);
     for (const g of b.games) {
       if (!g.gameId || !room) continue;
-      const text = room.session.gameId === g.gameId ? room.session.pdn() : await room.store.readPdn(g.gameId);
+      const text = await roundGame(room, g.gameId);
       if (text) texts.push(text);
     }
   }

@@ -38,17 +38,60 @@ export function playTheFarBoard(session: GameSession, opponent: FarBoard, far: {
     linked: (start) => linkedGame(session, start),
     record: (entry, plies) => {
       try {
+        dropTheCrossingMove(session, entry, plies);
         session.remoteRecord(entry, plies);
       } catch (e) {
         log.warn(`the ${entry.k} record from board ${far.board} was not taken: ${(e as Error).message}`);
       }
     },
   });
+  noteOffers(session);
   followTheirNextGame(session, opponent, far.board, log);
   // This game's plies change (a move carried out, a takeback, a new game): the far board's next may be due.
   session.on((e) => {
     // (After the change is announced: the session takes their move as a change of its own.)
     if (e.type === 'move' || e.type === 'takeback' || e.type === 'new-game' || e.type === 'ready') queueMicrotask(() => opponent.offer());
+  });
+}
+
+/**
+ * A resignation, or an acceptance of this board's draw offer, stands in the
+ * position it was made in: when this board's player moved meanwhile — their
+ * record and this move crossed on the way — this move is dropped (taken back
+ * here: the player is told to put the piece back; their board drops it as a
+ * move after the end), the offer it lapsed stands again, and the game ends
+ * there on both boards with the same plies and result.
+ */
+function dropTheCrossingMove(session: GameSession, entry: JournalEntry, plies: number): void {
+  const r = session.remote;
+  const o = entry.k === 'result' ? entry.outcome : null;
+  if (!r || !o || (o.reason !== 'resignation' && o.reason !== 'agreement')) return;
+  const n = session.game.plies.length;
+  const last = session.game.plies[n - 1];
+  // (Only one ply can cross it, this board's own: their board, at `plies`, made no move after its own record.)
+  if (session.game.outcome || session.result !== '*' || n !== plies + 1 || last?.before.turn !== opposite(r.side)) return;
+  const offered = o.reason === 'agreement' && lastOfferOf(session, opposite(r.side)) === plies;
+  if (o.reason === 'agreement' && !offered) return;
+  try {
+    session.takeback();
+  } catch {
+    return; // (no takeback here, a tournament's game: the record applies as it stands, after the move)
+  }
+  if (session.game.plies.length !== plies) return; // (not taken back now: the record applies as it stands)
+  if (offered) session.offerDraw(opposite(r.side));
+}
+
+/** The ply count at which `side`'s last draw offer of this game was made (-1: none), read from the session's draw-offer events. */
+function lastOfferOf(session: GameSession, side: Color): number {
+  return offers.get(session)?.[side] ?? -1;
+}
+const offers = new WeakMap<GameSession, Record<Color, number>>();
+function noteOffers(session: GameSession): void {
+  const seen: Record<Color, number> = { black: -1, white: -1 };
+  offers.set(session, seen);
+  session.on((e) => {
+    if (e.type === 'draw-offer' && e.side) seen[e.side] = session.game.plies.length;
+    else if (e.type === 'new-game') [seen.black, seen.white] = [-1, -1];
   });
 }
 
@@ -77,8 +120,9 @@ export function showTheWay(session: GameSession, client: MqttClient, opponent: F
     const link = broker?.state === 'unreachable' ? broker : far;
     if (link) session.remoteLink(link);
   };
-  opponent.onStatus((online, at) => {
-    far = { state: online ? 'online' : 'offline', since: online ? at : Math.min(at, now()) };
+  opponent.onStatus((online, at, live) => {
+    // (Gone, heard live: since now — a will's own stamp is its station's connect time. Read retained: since its stamp at the latest.)
+    far = { state: online ? 'online' : 'offline', since: online ? at : live ? now() : Math.min(at, now()) };
     tell();
   });
   const reachable = (up: boolean) => {

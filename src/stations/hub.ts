@@ -31,6 +31,7 @@ import { parseStationMessage, readMessage, sealMessage, type Received, type Topi
 import { RemoteBoard } from './remote.ts';
 import { fingerprint, loadIdentity, type Identity } from './identity.ts';
 import { HUB_USER, brokerPassword } from './access.ts';
+import { Presence } from './presence.ts';
 import { Counter } from './envelope.ts';
 import { PairingRegistry, counterFile, describeStation, pairChecks, pairedProof, proofMatches } from './pairing.ts';
 import { Mirror } from './mirror.ts';
@@ -103,6 +104,13 @@ export class Hub {
   private readonly pending = new Map<string, (a: CommandAnswer) => void>();
   /** the counter of the last message read from each board (a message not newer is a replay) */
   private readonly lastN = new Map<string, number>();
+  /** each board's station's status messages as taken (a replayed one refused) */
+  private readonly presence = new Map<string, Presence>();
+  private presenceOf(board: string): Presence {
+    let p = this.presence.get(board);
+    if (!p) this.presence.set(board, (p = new Presence()));
+    return p;
+  }
 
   private constructor(
     private readonly client: MqttClient,
@@ -243,6 +251,9 @@ export class Hub {
       if (m.n <= (this.lastN.get(m.board) ?? 0)) return this.drop(m.board, `${m.kind}: sent before (a replay)`);
       this.lastN.set(m.board, m.n);
     }
+    // A status: the station's newest word, or its will (presence.ts); an old one sent again is a replay.
+    if (m.kind === 'status' && this.presenceOf(m.board).take(m.n, m.msg.online, m.msg.will) === 'replay')
+      return this.drop(m.board, 'status: sent before (a replay)');
     if (m.kind === 'clock') return;
     const b = this.board(m.board);
     const q = { kind: m.kind, msg: m.msg } as Queued;
@@ -354,6 +365,7 @@ export class Hub {
     if (had) {
       this.client.publish(boardTopic(board, 'paired'), '', { qos: 1, retain: true });
       this.lastN.delete(board);
+      this.presence.delete(board);
       this.log.info({ board }, `board ${board}: its station's key is forgotten; the next station to claim it pairs`);
     }
     return had;
@@ -365,6 +377,7 @@ export class Hub {
       case 'entries':
         return m.receive(q.msg, this.now());
       case 'game':
+        m.farBoard(q.msg.gameId, q.msg.far);
         return m.announced(q.msg.gameId, q.msg.count);
       case 'status':
         return m.status(q.msg);

@@ -1,7 +1,8 @@
 // One MQTT connection, as stations and the hub both make it (the `mqtt`
 // client): QoS 1 throughout, a persistent session (clean start off; with MQTT 5
 // a session expiry, so a short disconnect loses nothing), reconnecting on its
-// own, and a will when one is given. MQTT 3.1.1 by default: the embedded
+// own, and a will when one is given (a station's keepalive is short: its will
+// then goes out within seconds of the station falling silent). MQTT 3.1.1 by default: the embedded
 // broker (aedes) speaks 3.1.1 only; Mosquitto speaks both.
 
 import mqtt, { type IClientOptions, type MqttClient } from 'mqtt';
@@ -18,6 +19,8 @@ export interface LinkOptions {
   sessionExpiryS?: number;
   /** the message the broker publishes when this client goes without saying goodbye */
   will?: { topic: string; payload: string; retain: boolean };
+  /** the MQTT keepalive, s (default 30): the broker drops a client silent for 1.5 × this and publishes its will */
+  keepaliveS?: number;
   /** time between reconnection attempts, ms (default 1000) */
   reconnectMs?: number;
   /** TLS: a CA to trust (mqtts://) */
@@ -33,7 +36,7 @@ export function openLink(o: LinkOptions): MqttClient {
     protocolVersion: o.protocolVersion ?? 4,
     reconnectPeriod: o.reconnectMs ?? 1000,
     connectTimeout: 10_000,
-    keepalive: 30,
+    keepalive: o.keepaliveS ?? 30,
     resubscribe: true,
     ...(o.username !== undefined ? { username: o.username } : {}),
     ...(o.password !== undefined ? { password: o.password } : {}),

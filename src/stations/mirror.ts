@@ -60,6 +60,15 @@ export class Mirror {
     if (count > from) this.out.ask(gameId, from, count);
   }
 
+  /** The station's word on its game's far board (a game between two boards): the broadcast pairs the two records by it. */
+  farBoard(gameId: string, far: { board: string; gameId?: string } | undefined): void {
+    const was = this.room.farGame;
+    const next = far ? { gameId, far } : null;
+    if (JSON.stringify(was) === JSON.stringify(next)) return;
+    this.room.farGame = next;
+    this.session.refresh(); // (the broadcast's listing may change: the feed moves on)
+  }
+
   /** The station's own state of its board (in sync, illegal, awaiting a crown…), shown in the room's summary. */
   status(s: StationStatus): void {
     const next = s.summary && s.online ? { state: s.summary.state, say: s.summary.say } : null;

@@ -22,6 +22,7 @@ import type { RemotePly } from '../game/remote.ts';
 import { boardTopic } from './topics.ts';
 import { readMessage, sealMessage, type Received } from './messages.ts';
 import { Counter } from './envelope.ts';
+import { Presence } from './presence.ts';
 import type { Identity } from './identity.ts';
 import { describeStation, pairChecks, type StationPins } from './pairing.ts';
 
@@ -82,6 +83,7 @@ export class FarBoard {
   private asked: { index: number; plies: number } | null = null;
 
   private readonly counter = new Counter();
+  private readonly presence = new Presence();
   private held: Received[] = [];
   /** messages from the far board's topics refused (not sealed by its key, unreadable), for the tests */
   refused = 0;
@@ -90,6 +92,12 @@ export class FarBoard {
     readonly board: string,
     private readonly o: FarBoardOptions,
   ) {}
+
+  /** The far game this board's game is linked to, by id (null: not read yet, or the far board plays another game). */
+  linkedGameId(): string | null {
+    const start = this.game?.entries[0];
+    return start?.k === 'new' && this.target?.linked(start) ? this.game!.id : null;
+  }
 
   /** The far board's pinned key, as a list (the station lets it ask for records again). */
   keys(): string[] {
@@ -103,7 +111,7 @@ export class FarBoard {
     const topics = (['pair', 'game', 'entries', 'status'] as const).map((k) => boardTopic(this.board, k));
     client.on('connect', () => client.subscribe(topics, { qos: 1 }));
     if (client.connected) client.subscribe(topics, { qos: 1 });
-    client.on('message', (t, payload) => {
+    client.on('message', (t, payload, packet) => {
       if (!topics.includes(t)) return;
       const r = readMessage(t, payload);
       if (!r.ok) return void this.refused++;
@@ -112,7 +120,7 @@ export class FarBoard {
       const pinned = this.o.pins.peer(this.board);
       if (!pinned) return void (this.held.length < HELD_MAX ? this.held.push(m) : this.refused++);
       if (m.key !== pinned) return void this.refused++;
-      this.take(m);
+      this.take(m, !packet.retain);
     });
   }
 
@@ -126,12 +134,16 @@ export class FarBoard {
         `a station with another key (${describeStation(m.msg)}) claims board ${this.board}, the far board: ignored (pinned ${describeStation({ key: pinned })}; if that board was rebuilt, remove it from pins.json)`,
       );
     if (!pinned) this.o.pins.pinPeer(this.board, m.key);
-    for (const h of this.held.splice(0)) if (h.key === m.key) this.take(h);
+    for (const h of this.held.splice(0)) if (h.key === m.key) this.take(h, false);
   }
 
-  private take(m: Received): void {
-    if (m.kind === 'status') this.statusListener?.(m.msg.online, m.msg.at);
-    else if (m.kind === 'entries') this.record(m.msg.gameId, m.msg.seq, m.msg.entry);
+  private take(m: Received, live: boolean): void {
+    if (m.kind === 'status') {
+      // (A status sent again — an old "offline" replayed — is refused: the far station's presence is its newest word.)
+      const v = this.presence.take(m.n, m.msg.online, m.msg.will);
+      if (v === 'replay') this.refused++;
+      if (v === 'taken') this.statusListener?.(m.msg.online, m.msg.at, live);
+    } else if (m.kind === 'entries') this.record(m.msg.gameId, m.msg.seq, m.msg.entry);
     else if (m.kind === 'game') {
       // The retained header: the game's start even when its first records went out before this board listened; the rest is asked for.
       if (!m.msg.start) return;
@@ -172,21 +184,25 @@ export class FarBoard {
       const fresh = this.game?.id !== gameId;
       this.game = { id: gameId, entries: [entry] };
       if (fresh) [this.cursor, this.asked] = [1, null];
-      if (fresh) this.newGameListener?.(entry);
+      if (fresh) for (const l of this.newGameListeners) l(entry);
     } else if (this.game?.id === gameId) this.game.entries[seq] = entry;
     this.offer();
   }
 
-  private statusListener: ((online: boolean, at: number) => void) | null = null;
-  /** Called with the far station's status (sealed by its key): online or gone, and when it said so. */
-  onStatus(listener: (online: boolean, at: number) => void): void {
+  private statusListener: ((online: boolean, at: number, live: boolean) => void) | null = null;
+  /**
+   * Called with the far station's status (sealed by its key): online or gone, when it said so, and whether
+   * it was heard as it was said (live) or read retained. (A will is sealed when its station connects: its
+   * `at` is that moment, not the moment the station fell silent; heard live, it fell silent just now.)
+   */
+  onStatus(listener: (online: boolean, at: number, live: boolean) => void): void {
     this.statusListener = listener;
   }
 
-  private newGameListener: ((start: Extract<JournalEntry, { k: 'new' }>) => void) | null = null;
+  private readonly newGameListeners = new Set<(start: Extract<JournalEntry, { k: 'new' }>) => void>();
   /** Called with each new game the far board starts (its new-game record), as it is first seen. */
   onNewGame(listener: (start: Extract<JournalEntry, { k: 'new' }>) => void): void {
-    this.newGameListener = listener;
+    this.newGameListeners.add(listener);
   }
 
   /** Hands on the next ply of this game if the other board has made it (theirs, and complete), then their other records due here. */

@@ -27,6 +27,7 @@ import type { JournalEntry } from '../storage/journal.ts';
 import { journalStart } from '../storage/journal.ts';
 import type { SessionEvent } from '../game/index.ts';
 import type { CommandAnswer, StationStatus } from '../protocol/stations-v1.ts';
+import type { HubLink } from '../protocol/v1.ts';
 import { boardTopic, type StationTopic } from './topics.ts';
 import { readMessage, sealMessage, type Received, type TopicMessages } from './messages.ts';
 import { commandRefusal } from './signing.ts';
@@ -56,6 +57,8 @@ export interface StationOptions {
   now?: () => number;
   /** least time between two status messages (default 500 ms) */
   statusMs?: number;
+  /** a game between two boards: the far board and its game this one is linked to, said with this board's game (the hub pairs the two) */
+  far?: () => { board: string; gameId?: string };
   /** far boards' pinned keys (a game between two boards): they may ask for records again */
   peers?: () => string[];
   log: Logger;
@@ -73,6 +76,13 @@ interface GameRecords {
 export function offlineStatus(board: string, description: string, at: number, me: Identity, n: number): string {
   return sealMessage(board, 'status', { v: 1, board, online: false, description, at }, me, n).payload;
 }
+
+/**
+ * The station's MQTT keepalive, s: a station silent for 1.5 × this (3 s) — crashed, frozen, its network
+ * cut — is dropped by the broker, which publishes its will (status offline) to the far board and the hub
+ * at once; a station whose process ends is dropped sooner still (its connection closes).
+ */
+export const STATION_KEEPALIVE_S = 2;
 
 /** Where the station is in claiming its board on the broker. */
 type Claim = { state: 'claiming'; n: number } | { state: 'holding' } | { state: 'refused'; error: BoardTakenError };
@@ -100,6 +110,8 @@ export class StationPublisher {
   unpaired: string | null = null;
   /** the station's page, said in its status and its claim */
   url: string | undefined;
+  /** the counter of the will this station's connection left with the broker, said in its online status */
+  private willN: number | undefined;
   /** records published, all games (for the bench and the tests) */
   sent = 0;
 
@@ -190,7 +202,9 @@ export class StationPublisher {
 
   /** The will's payload: sealed now, published by the broker if this station goes without a goodbye. */
   willFor(board: string, description: string): string {
-    return offlineStatus(board, description, this.now(), this.opts.identity, this.counter.next());
+    const n = this.counter.next();
+    this.willN ??= n; // (the will given the broker: the first; a goodbye after is newer than all)
+    return offlineStatus(board, description, this.now(), this.opts.identity, n);
   }
 
   /** The claim on the board (retained): this key, this board, the secret's proof. */
@@ -251,7 +265,19 @@ export class StationPublisher {
     }
     if (end > g.published) g.published = end;
     if (g === this.games.at(-1) && end > from)
-      this.publish('game', { v: 1, gameId: g.id, count: g.published, at: this.now(), start: g.entries[0] }, true);
+      this.publish('game', { v: 1, gameId: g.id, count: g.published, at: this.now(), start: g.entries[0], ...this.farPart() }, true);
+  }
+
+  /** The far board of a game between two boards (and its linked game, once read), for the game message. */
+  private farPart(): { far?: { board: string; gameId?: string } } {
+    return this.opts.far ? { far: this.opts.far() } : {};
+  }
+
+  /** The far game this board's game is linked to was read: the game message says it (the hub pairs the two boards' records). */
+  farGameLearnt(): void {
+    const g = this.games.at(-1);
+    if (g && g.published > 0 && this.client?.connected && this.claim.state === 'holding')
+      this.publish('game', { v: 1, gameId: g.id, count: g.published, at: this.now(), start: g.entries[0], ...this.farPart() }, true);
   }
 
   private message(topic: string, payload: Buffer, packet: IPublishPacket): void {
@@ -406,6 +432,7 @@ export class StationPublisher {
       summary: room.summary(),
       at: this.now(),
       ...(this.url ? { url: this.url } : {}),
+      ...(this.willN !== undefined ? { will: this.willN } : {}),
     };
     this.publish('status', status, true);
   }
@@ -436,6 +463,35 @@ export class StationPublisher {
   }
 }
 
+/**
+ * Honest status on the station's own pages: its link to the broker (up, or
+ * down since when), in the hello's server part and, when it changes, as a
+ * hub-link event said in words.
+ */
+function showTheBroker(room: Room, client: MqttClient, url: string, now: () => number): void {
+  let safe = url;
+  try {
+    const u = new URL(url);
+    [u.username, u.password] = ['', ''];
+    safe = u.toString().replace(/\/$/, '');
+  } catch {
+    // (not a URL: said as given)
+  }
+  let link: HubLink = { url: safe, connected: client.connected, since: now() };
+  room.hubLink = () => link;
+  const changed = (connected: boolean) => {
+    if (connected === link.connected) return;
+    link = { url: safe, connected, since: now() };
+    const say = connected
+      ? `The broker at ${safe} is back: the moves kept here are sent.`
+      : `Can't reach the broker at ${safe}: your moves are kept here and sent when it is back.`;
+    room.pages.notice({ type: 'hub-link', hub: link, say });
+  };
+  client.on('connect', () => changed(true));
+  client.on('offline', () => changed(false));
+  client.on('close', () => changed(client.connected));
+}
+
 export interface StationStart {
   /** the broker the hub follows */
   mqtt: Omit<LinkOptions, 'clientId' | 'will'> & { clientId?: string };
@@ -453,8 +509,12 @@ export interface Station {
   service: Service;
   publisher: StationPublisher;
   client: MqttClient;
+  /** a game between two boards: the far board followed (null: none) */
+  far: FarBoard | null;
   close(): Promise<void>;
 }
+
+const withId = (gameId: string | null) => (gameId ? { gameId } : {});
 
 /** A station: the one-board service, and its publisher connected to the hub's broker. */
 export async function startStation(o: StationStart): Promise<Station> {
@@ -470,6 +530,7 @@ export async function startStation(o: StationStart): Promise<Station> {
     now: o.now,
     log: log.child({ part: 'station' }),
     ...(opponent ? { peers: () => opponent.keys() } : {}),
+    ...(opponent && o.opponent ? { far: () => ({ board: o.opponent!.board, ...withId(opponent.linkedGameId()) }) } : {}),
   });
   const service = await startService({ ...o.service, log: { logger: log }, onJournal: publisher.journalled });
   publisher.url = service.url;
@@ -479,6 +540,7 @@ export async function startStation(o: StationStart): Promise<Station> {
     // (The key's fingerprint in the client id: two stations claiming one board never knock each other off the broker.)
     clientId: o.mqtt.clientId ?? `crownhead-station-${board}-${identity.fingerprint}`,
     // (The login the pairing secret gives this board, unless one is given: a locked-down broker lets it in, an open one ignores it.)
+    keepaliveS: STATION_KEEPALIVE_S,
     ...o.mqtt,
     username: o.mqtt.username ?? board,
     password: o.mqtt.password ?? brokerPassword(o.secret, board),
@@ -488,10 +550,16 @@ export async function startStation(o: StationStart): Promise<Station> {
   publisher.attach(service.rooms[0]!, client);
   opponent?.attach(client);
   if (opponent) showTheWay(service.session, client, opponent, o.now ?? Date.now);
+  opponent?.onNewGame(() => queueMicrotask(() => publisher.farGameLearnt()));
+  service.session.on((e) => {
+    if (opponent && e.type === 'new-game') queueMicrotask(() => publisher.farGameLearnt());
+  });
+  showTheBroker(service.rooms[0]!, client, o.mqtt.url, o.now ?? Date.now);
   return {
     service,
     publisher,
     client,
+    far: opponent,
     close: async () => {
       await publisher.close();
       await service.close();

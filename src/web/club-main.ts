@@ -32,7 +32,7 @@ import {
   renderClubRegions,
   type ClubRenderOptions,
 } from './club-render.ts';
-import { startStationsPanel } from './stations-panel.ts';
+import { hubBroker, startStationsPanel } from './stations-panel.ts';
 import { correctionCommand, renderCorrectionForm, renderPlyOptions } from './club-correct.ts';
 import type { MoveRecord, Side, Snapshot } from '../protocol/v1.ts';
 import { startTourneyPanel } from './tourney-main.ts';
@@ -40,7 +40,7 @@ import { startTourneyPanel } from './tourney-main.ts';
 const mode: ClubMode = document.body.dataset.mode === 'arbiter' ? 'arbiter' : 'watch';
 // The token the page's own address gave (none: none is carried on).
 const token = new URLSearchParams(location.search).get('token');
-const opts: ClubRenderOptions = { mode, token };
+const opts: ClubRenderOptions = { mode, token, broker: hubBroker };
 let state: ClubState = initialClubState(mode);
 
 const socket = new ClubSocket(ClubSocket.urlFor(location, token), {
@@ -52,7 +52,8 @@ const socket = new ClubSocket(ClubSocket.urlFor(location, token), {
 // The arbiter's tournament panel (tourney-main.ts), loaded again when a board's game, round or result changes.
 const tourney = mode === 'arbiter' ? startTourneyPanel(token) : null;
 // On a hub, the arbiter also sees every station: paired, online, and what the hub refused from it.
-if (mode === 'arbiter') startStationsPanel(token);
+// (On /watch the hub's link to the broker only, for the pill: never a green "Live" while the hub is cut off.)
+startStationsPanel(token, 3000, mode === 'arbiter');
 let resultsKey = '';
 
 function dispatch(a: ClubAction): void {
@@ -170,7 +171,7 @@ function tickClocks(now: number): void {
   }
   // A time call can come between messages (the limit runs out): the arbiter's list follows the clocks.
   if (mode === 'arbiter') setHtml('club-alerts', renderAlerts(state, now, opts));
-  setHtml('club-conn', renderClubConnection(state, now));
+  setHtml('club-conn', renderClubConnection(state, now, hubBroker()));
 }
 
 // ------------------------------------------------------------------ the arbiter's corrections

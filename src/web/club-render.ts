@@ -28,6 +28,8 @@ export interface ClubRenderOptions {
   mode: ClubMode;
   /** the token from the page's own address (the arbiter's control token; on /watch, the watch token a spectator was given), or null */
   token: string | null;
+  /** a hub's arbiter page: the hub's own link to the broker, as its stations panel last read it (down: the pill is not "Live") */
+  broker?: () => { connected: boolean; since: number } | null;
 }
 
 /** An element id for a board id (EEPROM ids and SIM-3 alike). */
@@ -190,8 +192,10 @@ export function renderAlerts(s: ClubState, now: number, opts: ClubRenderOptions)
   return `<h2 id="alerts-title">${list.length === 1 ? '1 board needs you' : `${list.length} boards need you`}</h2><ul class="club-alert-list" data-alerts="${list.length}">${items}</ul>`;
 }
 
-/** The connection pill: live, connecting, reconnecting in n s, or refused. */
-export function renderClubConnection(s: ClubState, now: number): string {
+/** The connection pill: live, connecting, reconnecting in n s, or refused; on a hub cut off from its broker, not live. */
+export function renderClubConnection(s: ClubState, now: number, broker: { connected: boolean } | null = null): string {
+  if (s.connection === 'open' && broker && !broker.connected)
+    return '<span class="pill pill-bad" data-connection="open" data-broker="down"><span class="dot" aria-hidden="true"></span>Cut off from the boards (the broker)</span>';
   const [cls, label] =
     s.connection === 'open'
       ? ['pill-ok', 'Live']
@@ -223,7 +227,7 @@ export function renderProblem(s: ClubState, opts: ClubRenderOptions): string {
 /** Every region of the page by element id. */
 export function renderClubRegions(s: ClubState, now: number, opts: ClubRenderOptions): Record<string, string> {
   return {
-    'club-conn': renderClubConnection(s, now),
+    'club-conn': renderClubConnection(s, now, opts.broker?.() ?? null),
     'club-problem': renderProblem(s, opts),
     'club-alerts': renderAlerts(s, now, opts),
     'club-boards': renderGrid(s, now, opts),

@@ -1,8 +1,11 @@
 // The player at another board on the page (a game between two stations):
 // their line — their move to carry out here, or whose turn it is — and the
-// way to their board when it is down, with since when. Pure: the snapshot's
-// remote part and the time in, HTML out.
+// way to their board when it is down, with since when; and a station's own
+// link to its broker when it is down (any station's page, far game or not).
+// Pure: the snapshot's remote part (or the server's hub link) and the time
+// in, HTML out.
 
+import type { HubLink } from '../protocol/v1.ts';
 import { sideName, type Side, type Snapshot } from './model.ts';
 import { esc } from './html.ts';
 
@@ -22,11 +25,23 @@ export function renderFarPlayer(r: Remote, turn: Side, now?: number): string {
 export function farLink(r: Remote, now = Date.now()): string {
   const l = r.link;
   if (!l || l.state === 'online') return '';
-  const s = Math.max(0, Math.round((now - l.since) / 1000));
-  const took = s < 60 ? `${s} s` : `${Math.floor(s / 60)} min ${s % 60} s`;
+  const took = lasted(now - l.since);
   const text =
     l.state === 'offline'
       ? `${r.name}'s board has been offline for ${took}: your move will reach it when it is back.`
       : `The way to ${r.name}'s board has been down for ${took} (the broker cannot be reached): moves are kept here and sent when it is back.`;
   return `<p class="link-down" role="alert" data-link="${l.state}">${esc(text)}</p>`;
+}
+
+/** "40 s", "2 min 5 s": how long something has lasted. */
+function lasted(ms: number): string {
+  const s = Math.max(0, Math.round(ms / 1000));
+  return s < 60 ? `${s} s` : `${Math.floor(s / 60)} min ${s % 60} s`;
+}
+
+/** "Can't reach the broker at mqtt://…: your moves are kept here and sent when it is back (for 40 s)." — a station's own link, while down. */
+export function renderHubLink(h: HubLink, now = Date.now()): string {
+  if (h.connected) return '';
+  const text = `Can't reach the broker at ${h.url}: your moves are kept here and sent when it is back (for ${lasted(now - h.since)}, since ${new Date(h.since).toLocaleTimeString()}).`;
+  return `<div class="banner banner-warn" role="alert" data-hub-link="down"><span>${esc(text)}</span></div>`;
 }

@@ -12,7 +12,7 @@ import { RESULT_WORDS, other, sideName, type Clock, type Move, type Piece, type 
 import { canControl, canUseHand, clockNow, isArmed, reviewView, statusHeadline, timeCall, type ViewState } from './state.ts';
 import { fixSentences, piecesSentence, squareList } from '../words/index.ts';
 import { button, esc } from './html.ts';
-import { renderFarPlayer } from './far-board.ts';
+import { renderFarPlayer, renderHubLink } from './far-board.ts';
 import { analysisProgress, hintBusy, takebackControls } from './engine-work.ts';
 import { evaluationWords, renderBoard, renderEvalBar } from './board.ts';
 
@@ -466,6 +466,7 @@ export function renderBanner(s: ViewState, now: number): string {
       `<div class="banner banner-info">Read-only view${s.server.tokenRequired ? ': to control the game from this device, open the address the service printed (with ?token=…)' : ''}</div>`,
     );
   }
+  if (s.server?.hub) parts.push(renderHubLink(s.server.hub, now));
   if (s.storage && !s.storage.ok) {
     const st = s.storage;
     const damaged = st.problem === 'damaged-journal' || st.problem === 'unresumable';

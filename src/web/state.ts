@@ -250,6 +250,7 @@ function onMessage(s: ViewState, raw: string, now: number): ViewState {
       let next = withSnapshot(s, msg.state, now);
       const ev = msg.event;
       if (ev.type === 'storage') next = { ...next, storage: ev.storage };
+      if (ev.type === 'hub-link' && next.server) next = { ...next, server: { ...next.server, hub: ev.hub } };
       if (ev.type === 'notice') {
         next = { ...next, notice: { text: ev.say, squares: ev.squares, at: now } };
         return announce(next, ev.say, false, null, true);

@@ -3,7 +3,9 @@
 // messages the hub refused for it and why ("board NORTH: 3 messages refused —
 // not signed by its station"), and those for boards nobody paired; loaded
 // from GET /api/stations every few seconds. Not a hub (the call answers 404):
-// the panel stays hidden. Rendering is a pure function of the list.
+// the panel stays hidden. Rendering is a pure function of the list. The
+// hub's own link to the broker, as last read, is kept for the page's
+// connection pill (not a green "Live" while the hub is cut off).
 
 import { esc } from './html.ts';
 import type { Refusals, StationsList } from '../protocol/stations-v1.ts';
@@ -34,20 +36,32 @@ export function renderStations(list: StationsList, now = Date.now()): string {
   return `<h2 id="stations-title">Stations</h2>${down}<ul class="stations-list">${rows}${none}</ul>${unpaired}`;
 }
 
-/** Loads the list every `everyMs` into the #club-stations section (shown only on a hub). */
-export function startStationsPanel(token: string | null, everyMs = 3000): void {
-  const panel = document.getElementById('club-stations');
-  if (!panel) return;
+let broker: StationsList['broker'] | null = null;
+/** The hub's own link to the broker as last read (null: not read yet, or not a hub): the page's pill is not "Live" while it is down. */
+export function hubBroker(): StationsList['broker'] | null {
+  return broker;
+}
+
+/**
+ * Loads the list every `everyMs` into the #club-stations section (shown only on a hub); `show` false (/watch):
+ * only the hub's link to the broker is kept, for the pill.
+ */
+export function startStationsPanel(token: string | null, everyMs = 3000, show = true): void {
+  const panel = show ? document.getElementById('club-stations') : null;
+  if (show && !panel) return;
   const headers: Record<string, string> = token ? { Authorization: `Bearer ${token}` } : {};
   let shown = '';
   const load = async (): Promise<void> => {
     try {
       const r = await fetch('/api/stations', { headers, cache: 'no-store' });
-      if (r.status === 404) return void (panel.hidden = true); // (not a hub: no stations, and no asking again)
+      if (r.status === 404) return void (panel && (panel.hidden = true)); // (not a hub: no stations, and no asking again)
+      if (r.status === 403) return; // (this page may not read it: the page says why it is refused; no asking again)
       if (r.ok) {
-        const html = renderStations((await r.json()) as StationsList);
-        panel.hidden = false;
-        if (html !== shown) panel.innerHTML = shown = html;
+        const list = (await r.json()) as StationsList;
+        broker = list.broker;
+        const html = panel ? renderStations(list) : '';
+        if (panel) panel.hidden = false;
+        if (panel && html !== shown) panel.innerHTML = shown = html;
       }
     } catch {
       /* the connection pill says the server is out of reach */

@@ -3,7 +3,9 @@
 // chromium via playwright-core), and boards join as their stations pair; every
 // board keeps its number across a hub restart, whatever order the stations
 // report in; the broadcast carries the tags club mode's does (Event, Round,
-// Board, the players, %clk); a game between two stations is listed once.
+// Board, the players, %clk); a game between two stations is listed once,
+// paired by what the two stations say (each names the other's board and
+// game), not by likeness (their names may be spelt differently).
 
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -176,13 +178,15 @@ describe('the hub’s broadcast', () => {
     expect(tagNames(pdn)).toEqual(tagNames(clubPdn));
   });
 
-  it('lists a game between two of its stations once, from the board furthest on', async () => {
+  it('lists a game between two of its stations once, from the board furthest on, paired by what the stations say', async () => {
     const b = await broker();
     const h = await hubAt(b.url, join(tempDir(), 'hub'));
     const game: GameSettings = { tags: { Event: 'Two clubs', Black: 'Ann', White: 'Bob' }, timeControl: '10m+5s' };
     const north = await playing(b.url, 'NORTH', 41, game, { board: 'SOUTH', side: 'white' });
     await until(() => h.room('NORTH') !== null, 'NORTH on the hub (board 1)');
-    const south = await playing(b.url, 'SOUTH', 42, game, { board: 'NORTH', side: 'black' });
+    // (SOUTH's station spells Ann's name otherwise: the records differ in their tags, and are still one game.)
+    const southGame: GameSettings = { ...game, tags: { ...game.tags, Black: 'Ann L.' } };
+    const south = await playing(b.url, 'SOUTH', 42, southGame, { board: 'NORTH', side: 'black' });
     await until(() => h.room('SOUTH') !== null, 'SOUTH on the hub (board 2)');
     const other = await playing(b.url, 'OTHER', 43, { tags: { Black: 'Cy', White: 'Di' } });
     await until(() => h.room('OTHER') !== null, 'OTHER on the hub (board 3)');
@@ -204,6 +208,13 @@ describe('the hub’s broadcast', () => {
     other.sim.advance(800);
     await until(() => h.room('NORTH')?.session.game.plies.length === 5 && h.room('SOUTH')?.session.game.plies.length === 4, 'both records');
     await until(() => h.room('OTHER')?.session.game.plies.length === 1, 'the other board’s move');
+    // Each station names the far board and its linked game with its own game: the hub pairs them by that.
+    await until(
+      () => h.room('NORTH')?.farGame?.far.gameId === south.session.gameId && h.room('SOUTH')?.farGame?.far.gameId === north.session.gameId,
+      'each station naming the other’s game',
+    );
+    expect(h.room('NORTH')!.farGame).toEqual({ gameId: north.session.gameId, far: { board: 'SOUTH', gameId: south.session.gameId } });
+    expect(h.room('OTHER')!.farGame).toBeNull();
     const games = readPdn(await (await fetch(h.service!.url + 'broadcast.pdn')).text()).games;
     const tag = (g: (typeof games)[number], k: string) => g.tags.find(([n]) => n === k)?.[1];
     expect(games.map((g) => [tag(g, 'Board'), tag(g, 'Black'), tag(g, 'White'), g.moves.length])).toEqual([

@@ -3,13 +3,16 @@
 // pairing's game on its station (a signed command), takes it as the
 // tournament's when the station's new game arrives with the round's tags,
 // records the result played on the station's board, and starts the ballot's
-// other side there.
+// other side there. The round's broadcast has every game of it, live or
+// saved, with the hub's tags (its Site) as club mode's boards have them.
 
 import { afterEach, describe, expect, it } from 'vitest';
 import { startEmbeddedBroker } from '../../src/stations/broker.ts';
 import { legalMoves, parseFen } from '../../src/rules/index.ts';
-import type { Hub } from '../../src/stations/hub.ts';
-import { hub, removeTempDirs, station, until, type TestStation } from './fixture.ts';
+import { join } from 'node:path';
+import { Hub } from '../../src/stations/hub.ts';
+import { readPdn } from '../../src/pdn/index.ts';
+import { SECRET, removeTempDirs, station, tempDir, until, type TestStation } from './fixture.ts';
 import { setUp } from '../server/helpers.ts';
 
 const closers: (() => Promise<unknown>)[] = [];
@@ -47,7 +50,18 @@ describe('a tournament on station boards', () => {
     closers.push(() => s1.close());
     const s2 = await station(b.url, 'ST-2', 6);
     closers.push(() => s2.close());
-    const h = await hub(b.url);
+    // (The hub's own tags: its site, as a club's service has; the round's games on its broadcast carry it as club mode's do.)
+    const h = await Hub.start({
+      mqtt: { url: b.url, reconnectMs: 100 },
+      secret: SECRET,
+      retryMs: 300,
+      service: {
+        storage: { gamesDir: join(tempDir(), 'hub') },
+        http: { port: 0 },
+        log: { level: 'silent' },
+        game: { tags: { Site: 'Hull' } },
+      },
+    });
     closers.push(() => h.close());
     await until(() => h.room('ST-1') !== null && h.room('ST-2') !== null, 'both stations on the hub');
     const byBoard = new Map([
@@ -98,5 +112,10 @@ describe('a tournament on station boards', () => {
     const feed = await (await fetch(`${h.service!.url}broadcast/1.pdn`)).text();
     expect(feed).toContain('[Event "Two Halls"]');
     expect(feed).toContain('[Board "1"]');
+    // Every game of the round, live or saved (board 1's first, resigned), with the hub's tags the station's record lacks.
+    const round = readPdn(feed).games;
+    expect(round.length).toBe(3);
+    for (const g of round) expect(g.tags).toContainEqual(['Site', 'Hull']);
+    expect(st.service.session.pdn()).not.toContain('Hull');
   });
 });

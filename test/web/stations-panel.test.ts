@@ -11,6 +11,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { launchChromium } from './chromium.ts';
 import { renderStations } from '../../src/web/stations-panel.ts';
+import { renderClubConnection } from '../../src/web/club-render.ts';
+import { initialClubState } from '../../src/web/club-state.ts';
 import { startEmbeddedBroker, type EmbeddedBroker } from '../../src/stations/broker.ts';
 import { boardTopic } from '../../src/stations/topics.ts';
 import { sealMessage } from '../../src/stations/messages.ts';
@@ -54,6 +56,10 @@ describe('the stations panel', () => {
       /The hub cannot reach the broker \(for 40 s\): the boards' moves are kept on their stations/,
     );
     expect(renderStations({ stations: [], unpaired: null, broker: { connected: true, since: 1000 } })).not.toMatch(/cannot reach/);
+    // The arbiter page's pill: not a green "Live" while the hub is cut off from the broker.
+    const open = { ...initialClubState('arbiter'), connection: 'open' as const };
+    expect(renderClubConnection(open, 0, { connected: false })).toMatch(/pill-bad.*Cut off from the boards/);
+    expect(renderClubConnection(open, 0, { connected: true })).toMatch(/pill-ok.*Live/);
   });
 
   it(
