@@ -183,6 +183,7 @@ export class RemoteOpponent {
       side: this.side,
       name: this.setting.name,
       link: this.link,
+      ...(this.browser ? { where: 'browser' as const } : {}),
       move: m ? { text: this.text, from: m.from, path: [...m.path], captures: [...m.captures] } : null,
     };
   }

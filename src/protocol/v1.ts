@@ -184,6 +184,8 @@ export const RemoteState = z.object({
   name: z.string(),
   /** null until this station has heard of the other board */
   link: z.optional(z.nullable(RemoteLink)),
+  /** a browser: a friend with no board, on their seat page (absent: at another board) */
+  where: z.optional(z.literal('browser')),
   move: z.nullable(z.object({ text: z.string(), from: Square, path: z.array(Square), captures: z.array(Square) })),
 });
 export type RemoteState = z.infer<typeof RemoteState>;

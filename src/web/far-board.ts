@@ -11,15 +11,18 @@ import { esc } from './html.ts';
 
 type Remote = NonNullable<Snapshot['remote']>;
 
-/** Their line: "Bob (White, at another board) plays 22-18: carry it out on the board.", and the way to their board when it is down. */
+/** Their line: "Bob (White, at another board) plays 22-18: carry it out on the board." ("from a browser" for a friend with no board), and the way to them when it is down. */
 export function renderFarPlayer(r: Remote, turn: Side, now?: number): string {
   const doing = r.move
     ? `plays <strong>${esc(r.move.text)}</strong>: carry it out on the board.`
     : turn === r.side
       ? 'moves next.'
       : 'waits for your move.';
-  return `<p class="computer remote" role="status">${esc(r.name)} (${sideName(r.side)}, at another board) ${doing}</p>${farLink(r, now)}`;
+  return `<p class="computer remote" role="status">${esc(r.name)} (${sideName(r.side)}, ${whereFrom(r)}) ${doing}</p>${farLink(r, now)}`;
 }
+
+/** Where they play from, in words: "at another board", or "from a browser" (a friend with no board). */
+export const whereFrom = (r: Pick<Remote, 'where'>): string => (r.where === 'browser' ? 'from a browser' : 'at another board');
 
 /** "Bob's board has been offline for 40 s: …" — the way to the far board when it is down, and since when (empty while it is up). */
 export function farLink(r: Remote, now = Date.now()): string {
@@ -27,9 +30,11 @@ export function farLink(r: Remote, now = Date.now()): string {
   if (!l || l.state === 'online') return '';
   const took = lasted(now - l.since);
   const text =
-    l.state === 'offline'
-      ? `${r.name}'s board has been offline for ${took}: your move will reach it when it is back.`
-      : `The way to ${r.name}'s board has been down for ${took} (the broker cannot be reached): moves are kept here and sent when it is back.`;
+    r.where === 'browser'
+      ? `${r.name}'s page has been closed or offline for ${took}: their moves come when it is back.`
+      : l.state === 'offline'
+        ? `${r.name}'s board has been offline for ${took}: your move will reach it when it is back.`
+        : `The way to ${r.name}'s board has been down for ${took} (the broker cannot be reached): moves are kept here and sent when it is back.`;
   return `<p class="link-down" role="alert" data-link="${l.state}">${esc(text)}</p>`;
 }
 

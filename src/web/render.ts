@@ -12,7 +12,7 @@ import { RESULT_WORDS, other, sideName, type Clock, type Move, type Piece, type 
 import { canControl, canUseHand, clockNow, isArmed, reviewView, statusHeadline, timeCall, type ViewState } from './state.ts';
 import { fixSentences, piecesSentence, squareList } from '../words/index.ts';
 import { button, esc } from './html.ts';
-import { renderFarPlayer, renderHubLink } from './far-board.ts';
+import { renderFarPlayer, renderHubLink, whereFrom } from './far-board.ts';
 import { analysisProgress, hintBusy, takebackControls } from './engine-work.ts';
 import { evaluationWords, renderBoard, renderEvalBar } from './board.ts';
 
@@ -221,7 +221,7 @@ export function renderPlayers(s: ViewState, now: number): string {
     let buttons = '';
     // (The player at the other board acts for their side from their board: no buttons here for them.)
     const farAway = snap.remote?.side === side;
-    if (control && !over && farAway) buttons = `<span class="note">at the other board</span>`;
+    if (control && !over && farAway) buttons = `<span class="note">${whereFrom(snap.remote!)}</span>`;
     else if (control && !over) {
       const b: string[] = [];
       if (snap.drawOffer === other(side)) {

@@ -10,6 +10,7 @@
 import { describe, expect, it } from 'vitest';
 import { legalMoves, type Move } from '../../src/rules/index.ts';
 import { SimBoard } from '../../src/sensors/sim/board.ts';
+import { farLink, renderFarPlayer } from '../../src/web/far-board.ts';
 import { Client, type Msg } from '../harness/ws-client.ts';
 import { playOnSim, setUp, tempDir, useServices, type SimService } from './helpers.ts';
 import { join } from 'node:path';
@@ -115,6 +116,14 @@ describe('a friend who has no board, at the service', () => {
     const session = s.service.session;
     setUp(s.sim);
     expect(session.tracker.phase).toBe('play');
+
+    // The board's page says where Bea plays from: a browser, not another board; her page closed is said so.
+    const remote = session.snapshot().remote!;
+    expect(remote.where).toBe('browser');
+    expect(renderFarPlayer(remote, 'black')).toMatch(/Bea \(White, from a browser\) waits for your move/);
+    expect(farLink({ ...remote, link: { state: 'offline', since: 0 } }, 40_000)).toMatch(
+      /Bea(&#39;|')s page has been closed or offline for 40 s/,
+    );
 
     // Not their turn: refused, named; malformed: named, the game intact.
     const early = legalMoves(session.game.position)[0]!;
