@@ -15,7 +15,8 @@
 // own check is storage's `entryProblem`, applied by src/stations/messages.ts).
 
 import * as z from 'zod/mini';
-import { Alert, BoardSummary, ClockState, Command } from './v1.ts';
+import { Alert, ClockState, Command } from './v1.ts';
+import { BoardSummary } from './club-v1.ts';
 
 export const STATIONS_PROTOCOL_VERSION = 1;
 

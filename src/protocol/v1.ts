@@ -271,6 +271,22 @@ export const Snapshot = z.object({
 });
 export type Snapshot = z.infer<typeof Snapshot>;
 
+/**
+ * What changed in the state since the page's last one (an event's message
+ * carries this instead of the whole snapshot): the top-level parts replaced
+ * (`set`), the optional ones gone (`unset`), and the moves as a prefix kept
+ * plus the moves after it. `base` is the revision it applies to, `rev` the
+ * one it makes; folded by src/protocol/state-patch.ts on both sides.
+ */
+export const StatePatch = z.object({
+  base: z.number().check(z.int(), z.gte(0)),
+  rev: z.number().check(z.int(), z.gte(0)),
+  set: z.partial(Snapshot),
+  unset: z.optional(z.array(z.string().check(z.maxLength(40)))),
+  moves: z.optional(z.object({ keep: z.number().check(z.int(), z.gte(0)), add: z.array(MoveRecord) })),
+});
+export type StatePatch = z.infer<typeof StatePatch>;
+
 /** A station's own link to the broker it reports to (`crownhead station`): up or down, since when (ms). */
 export const HubLink = z.object({ url: z.string(), connected: z.boolean(), since: z.number() });
 export type HubLink = z.infer<typeof HubLink>;
@@ -441,9 +457,17 @@ export const ClientMessage = z.discriminatedUnion('type', [
 export type ClientMessage = z.infer<typeof ClientMessage>;
 
 export const ServerMessage = z.discriminatedUnion('type', [
-  z.object({ v: z.literal(1), type: z.literal('hello'), server: ServerInfo, state: Snapshot }),
-  z.object({ v: z.literal(1), type: z.literal('state'), state: Snapshot }),
-  z.object({ v: z.literal(1), type: z.literal('event'), event: GameEvent, state: Snapshot }),
+  z.object({ v: z.literal(1), type: z.literal('hello'), server: ServerInfo, state: Snapshot, rev: z.optional(z.number()) }),
+  z.object({ v: z.literal(1), type: z.literal('state'), state: Snapshot, rev: z.optional(z.number()) }),
+  // An event with the state after it: the whole snapshot (`state`), or what changed since the page's last (`patch`).
+  z.object({
+    v: z.literal(1),
+    type: z.literal('event'),
+    event: GameEvent,
+    state: z.optional(Snapshot),
+    patch: z.optional(StatePatch),
+    rev: z.optional(z.number()),
+  }),
   z.object({ v: z.literal(1), type: z.literal('counts'), counts: z.array(int()), differences: z.array(Square), status: BoardStatus }),
   z.object({ v: z.literal(1), type: z.literal('clock'), clock: ClockState }),
   z.object({ v: z.literal(1), type: z.literal('ok'), id: z.optional(z.string()) }),
@@ -480,49 +504,6 @@ export const GameRecord = z.object({
   result: Result,
 });
 export type GameRecord = z.infer<typeof GameRecord>;
-
-// ------------------------------------------------------------------ club mode: many boards (GET /api/boards, /watch)
-
-/** A board's state at a glance, for the arbiter's grid and the spectators' page. */
-export const BoardState = z.enum(['setup', 'in-sync', 'moving', 'awaiting-crown', 'illegal', 'reminder', 'disconnected', 'game-over']);
-export type BoardState = z.infer<typeof BoardState>;
-
-/** One board of the service: who plays, where the game stands, and its state in one word and one sentence. */
-export const BoardSummary = z.object({
-  /** the board's identity (its EEPROM id; simulated boards SIM-1, SIM-2 …): stable across ports and restarts */
-  id: z.string(),
-  /** its number in the room (the PDN Board tag) */
-  number: int(),
-  description: z.string(),
-  source: z.string(),
-  state: BoardState,
-  /** the state in words (the alert or reminder when there is one) */
-  say: z.string(),
-  gameId: z.string(),
-  tags: z.record(z.string(), z.string()),
-  fen: z.string(),
-  pieces: z.array(Piece),
-  turn: Side,
-  plies: int(),
-  /** the last move's PDN text, and its squares for the board's highlight */
-  last: z.nullable(z.object({ text: z.string(), from: Square, to: Square })),
-  result: Result,
-  clock: z.nullable(ClockState),
-});
-export type BoardSummary = z.infer<typeof BoardSummary>;
-
-/** GET /api/boards */
-export const BoardList = z.object({ boards: z.array(BoardSummary) });
-export type BoardList = z.infer<typeof BoardList>;
-
-/** What the spectators' socket (/watch/ws) sends: every board on connect, then each board as it changes. */
-export const WatchMessage = z.discriminatedUnion('type', [
-  z.object({ v: z.literal(1), type: z.literal('boards'), boards: z.array(BoardSummary) }),
-  z.object({ v: z.literal(1), type: z.literal('board'), board: BoardSummary }),
-  z.object({ v: z.literal(1), type: z.literal('error'), code: z.string(), message: z.string() }),
-  z.object({ v: z.literal(1), type: z.literal('pong') }),
-]);
-export type WatchMessage = z.infer<typeof WatchMessage>;
 
 // ------------------------------------------------------------------ the HTTP API's bodies
 // What every HTTP route answers (src/server/http.ts, src/server/archive.ts),

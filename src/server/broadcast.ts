@@ -1,5 +1,7 @@
 // One room's pages: the WebSocket clients following one board's game, and
-// what they are all sent: session events with the state after them, notices
+// what they are all sent: session events with the state after them (as what
+// changed since the state each page was last sent: src/protocol/state-patch.ts;
+// the whole snapshot only on hello and when asked), notices
 // (storage trouble…), clock ticks, and the live board occupancy (throttled,
 // always ending on the latest). A page that stops reading is dropped once its
 // send buffer passes a limit, so it cannot stall the others.
@@ -7,7 +9,8 @@
 import { WebSocket } from 'ws';
 import type { Logger } from 'pino';
 import type { GameSession, SessionEvent } from '../game/index.ts';
-import { PROTOCOL_VERSION, type GameEvent, type ServerMessage } from '../protocol/v1.ts';
+import { PROTOCOL_VERSION, type GameEvent, type ServerMessage, type Snapshot } from '../protocol/v1.ts';
+import { diffState, sentOf, type Sent } from '../protocol/state-patch.ts';
 import type { Requester } from './access.ts';
 import type { CommandRate } from './rate.ts';
 
@@ -28,6 +31,8 @@ export interface PageClient {
   id: number;
   /** its allowance of commands (null: no limit) */
   rate: CommandRate | null;
+  /** the state it was last sent and its revision (an event's patch is worked out against it) */
+  sent?: { state: Sent; rev: number };
 }
 
 export class Broadcast {
@@ -36,6 +41,8 @@ export class Broadcast {
   private readonly countsInterval: number;
   private countsTimer: ReturnType<typeof setTimeout> | null = null;
   private lastCountsAt = -Infinity;
+  /** the revision of the last state sent to any page */
+  private rev = 0;
 
   constructor(
     private readonly session: GameSession,
@@ -89,15 +96,42 @@ export class Broadcast {
   sessionEvent(e: SessionEvent): void {
     if (e.type === 'counts') return this.countsChanged();
     if (e.type === 'clock') return this.broadcast({ v: 1, type: 'clock', clock: e.clock });
-    if (this.clients.size === 0) return;
     // The calibration's data stays on the server; the page hears that it is done.
-    const event: GameEvent = e.type === 'calibrated' ? { type: 'calibrated', say: e.say } : e;
-    this.broadcast({ v: PROTOCOL_VERSION, type: 'event', event, state: this.session.snapshot() });
+    this.notice(e.type === 'calibrated' ? { type: 'calibrated', say: e.say } : e);
   }
 
-  /** An event that is not the session's (storage trouble…), with the state. */
+  /** The whole state to one page (a hello, or the state it asked for): what its next patch is worked out against. */
+  sendState(c: PageClient, message: (state: Snapshot, rev: number) => ServerMessage): void {
+    const state = this.session.snapshot();
+    const rev = ++this.rev;
+    c.sent = { state: sentOf(state), rev };
+    this.send(c, message(state, rev));
+  }
+
+  /**
+   * An event with the state after it, to every page: what changed since the
+   * state each was last sent (pages sent the same state share one message),
+   * the whole snapshot to a page that has none yet.
+   */
   notice(event: GameEvent): void {
-    this.broadcast({ v: PROTOCOL_VERSION, type: 'event', event, state: this.session.snapshot() });
+    if (this.clients.size === 0) return;
+    const state = this.session.snapshot();
+    const after = sentOf(state);
+    const rev = ++this.rev;
+    const texts = new Map<Sent | null, string>();
+    for (const c of [...this.clients]) {
+      const before = c.sent?.state ?? null;
+      let text = texts.get(before);
+      if (text === undefined) {
+        const msg: ServerMessage = before
+          ? { v: PROTOCOL_VERSION, type: 'event', event, patch: { ...diffState(before, after, state), base: c.sent!.rev, rev } }
+          : { v: PROTOCOL_VERSION, type: 'event', event, state, rev };
+        text = JSON.stringify(msg);
+        texts.set(before, text);
+      }
+      c.sent = { state: after, rev };
+      this.send(c, text);
+    }
   }
 
   private sendCounts(): void {

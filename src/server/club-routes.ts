@@ -12,7 +12,7 @@ import { requesterOf, type Access } from './access.ts';
 import { apiError } from './api-error.ts';
 import { noneMatchHits } from './conditional.ts';
 import type { SpectatorFeed } from './feed.ts';
-import type { BoardList } from '../protocol/v1.ts';
+import type { BoardList } from '../protocol/club-v1.ts';
 
 export interface ClubRoutesOptions {
   /** how long a broadcast request with the current ETag waits for a change (default 30 s) */

@@ -9,7 +9,8 @@
 import type { WebSocket } from 'ws';
 import type { Logger } from 'pino';
 import type { SessionEvent } from '../game/index.ts';
-import type { BoardSummary, ClockState, WatchMessage } from '../protocol/v1.ts';
+import type { ClockState } from '../protocol/v1.ts';
+import type { BoardSummary, WatchMessage } from '../protocol/club-v1.ts';
 import { RECORD_EVENTS, type Room } from './room.ts';
 import { parseClientMessage } from './messages.ts';
 import { broadcastPdn } from './broadcast-pdn.ts';

@@ -15,7 +15,8 @@ import type { Purpose, Think } from '../engine/port.ts';
 import { GameSession, type SessionEvent, type SessionOptions } from '../game/index.ts';
 import { MirrorSession } from '../game/mirror.ts';
 import type { JournalEntry } from '../storage/journal.ts';
-import type { BoardState, Command, HubLink } from '../protocol/v1.ts';
+import type { Command, HubLink } from '../protocol/v1.ts';
+import type { BoardState } from '../protocol/club-v1.ts';
 import { GameStore, resumeNewest, type StoreFs } from '../storage/index.ts';
 import type { Color } from '../rules/index.ts';
 import { openBoardSource } from '../sensors/open.ts';
@@ -29,7 +30,7 @@ import type { ServerContext, ServerDescription } from './context.ts';
 import type { Access } from './access.ts';
 import { Recorder } from './recorder.ts';
 import { boardSummary, type BoardMeta } from './summary.ts';
-import type { BoardSummary } from '../protocol/v1.ts';
+import type { BoardSummary } from '../protocol/club-v1.ts';
 
 export interface BoardOptions {
   /** board spec: auto | sim[:seed] | sim:name[:seed] | serial[:path] | firmata:path | emulator (default auto) */

@@ -3,7 +3,8 @@
 // of the session's snapshot and the board's identity and number. Summaries
 // carry no token and nothing a spectator may not see.
 
-import type { BoardState, BoardSummary, Snapshot } from '../protocol/v1.ts';
+import type { Snapshot } from '../protocol/v1.ts';
+import type { BoardState, BoardSummary } from '../protocol/club-v1.ts';
 
 /** Who the board is, beside its game. */
 export interface BoardMeta {

@@ -174,7 +174,7 @@ export class WsGateway {
       this.log.debug({ client: c.id }, 'page disconnected');
     });
     ws.on('message', (data, isBinary) => this.onMessage(room, c, data, isBinary));
-    pages.send(c, {
+    pages.sendState(c, (state, rev) => ({
       v: 1,
       type: 'hello',
       server: {
@@ -183,8 +183,9 @@ export class WsGateway {
         readOnly: !c.canControl,
         tokenRequired: ctx.access.token !== null,
       },
-      state: ctx.session.snapshot(),
-    });
+      state,
+      rev,
+    }));
   }
 
   private onMessage(room: WsRoom, c: PageClient, data: RawData, isBinary: boolean): void {
@@ -207,7 +208,7 @@ export class WsGateway {
       case 'ping':
         return reply({ v: 1, type: 'pong' });
       case 'hello':
-        return reply({ v: 1, type: 'state', state: room.ctx.session.snapshot() });
+        return room.pages.sendState(c, (state, rev) => ({ v: 1, type: 'state', state, rev }));
       case 'command': {
         const r = this.command(room, c, msg);
         return void (r instanceof Promise ? r.then(reply) : reply(r));

@@ -5,7 +5,8 @@
 // protocol, every mistake named). The server journals each correction with
 // who and when and shows it in the game's history; nothing is overwritten.
 
-import { Command, type BoardSummary, type MoveRecord } from '../protocol/v1.ts';
+import { Command, type MoveRecord } from '../protocol/v1.ts';
+import { type BoardSummary } from '../protocol/club-v1.ts';
 import { esc } from './html.ts';
 
 export type CorrectionKind = 'replace-move' | 'delete-moves' | 'set-result' | 'adjust-clock';

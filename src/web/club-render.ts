@@ -10,7 +10,8 @@
 import { esc, f2 } from './html.ts';
 import { clockFace } from './render.ts';
 import { squareXY } from './model.ts';
-import type { BoardSummary, ClockState, Side } from '../protocol/v1.ts';
+import type { ClockState, Side } from '../protocol/v1.ts';
+import type { BoardSummary } from '../protocol/club-v1.ts';
 import {
   boardGroups,
   clockNow,

@@ -8,7 +8,8 @@
 // and tone, and the arbiter's list of boards needing attention. No DOM.
 
 import { clockAfter, RESULT_WORDS } from './model.ts';
-import { WatchMessage, type BoardState, type BoardSummary, type ClockState, type Side } from '../protocol/v1.ts';
+import { type ClockState, type Side } from '../protocol/v1.ts';
+import { WatchMessage, type BoardState, type BoardSummary } from '../protocol/club-v1.ts';
 
 export type ClubMode = 'watch' | 'arbiter';
 

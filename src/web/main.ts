@@ -9,8 +9,8 @@
 // (on the board the arrow keys move its one tab stop), the forms (the new-game
 // form filled from the current game) become new-game / set-tags commands,
 // announcements are played as tones, spoken, and written to the ARIA live
-// regions, and between messages the clocks and a time call's grace count down.
-// The forms are forms.ts's.
+// regions, and between messages the clocks and a time call's grace count down
+// (the forms are forms.ts's; an event's patch that did not fit asks for the state).
 
 import { at } from './base.ts';
 import './style.css';
@@ -83,9 +83,7 @@ function loadPrefs(): void {
 function savePrefs(): void {
   try {
     localStorage.setItem(PREFS_KEY, JSON.stringify({ flipped: state.flipped, sound: state.sound, speech: state.speech }));
-  } catch {
-    // ignore
-  }
+  } catch {} // private mode: the preferences are not kept
 }
 
 let lastSeq = 0;
@@ -95,6 +93,7 @@ function dispatch(action: Action, raw?: string): void {
   const before = state;
   state = reduce(state, action);
   if (state.connection === 'refused' && before.connection !== 'refused') socket.stop();
+  if (state.stale && !before.stale) socket.askState();
   if (state.invalid !== before.invalid) console.warn('crownhead: ignored an invalid message:', state.lastInvalid, raw?.slice(0, 300));
   if (state === before) return;
   if (state.flipped !== before.flipped || state.sound !== before.sound || state.speech !== before.speech) savePrefs();

@@ -56,6 +56,11 @@ export class ServerSocket {
     this.conn.stop();
   }
 
+  /** Ask for the whole state again (an event's patch did not fit the state held). */
+  askState(): void {
+    this.sendRaw({ v: PROTOCOL_VERSION as 1, type: 'hello' });
+  }
+
   /** Reconnect at once (e.g. the page became visible again). */
   nudge(): void {
     this.conn.nudge();

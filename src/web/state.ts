@@ -7,6 +7,7 @@
 // numbered announcements and performed by main.ts.
 
 import { ServerMessage, type Command, type GameEvent, type StorageHealth, type TrashList } from '../protocol/v1.ts';
+import { foldState } from '../protocol/state-patch.ts';
 import {
   clockAfter,
   piecesAfter,
@@ -75,6 +76,9 @@ export interface ViewState {
   retryAt: number;
   server: ServerInfo | null;
   snap: Snapshot | null;
+  /** the revision of `snap` an event's patch applies to; stale: a patch did not fit, the whole state is asked for again */
+  rev: number | null;
+  stale: boolean;
   /** Live board: coins per square (index 0 = square 1), differences from the game, tracker status. */
   counts: number[];
   differences: number[];
@@ -155,6 +159,8 @@ export function initialState(): ViewState {
     retryAt: 0,
     server: null,
     snap: null,
+    rev: null,
+    stale: false,
     counts: new Array<number>(32).fill(0),
     differences: [],
     status: { kind: 'setup', fixes: [], message: '' },
@@ -240,14 +246,20 @@ function onMessage(s: ViewState, raw: string, now: number): ViewState {
     case 'hello': {
       const wasLost = s.snap !== null;
       const server = msg.server;
-      let next = withSnapshot({ ...s, server, storage: server.storage, connection: 'open', attempts: 0 }, msg.state, now);
+      let next = withSnapshot(
+        { ...s, server, storage: server.storage, connection: 'open', attempts: 0, rev: msg.rev ?? null, stale: false },
+        msg.state,
+        now,
+      );
       if (wasLost) next = announce(next, `Reconnected. ${statusSentence(next)}`, false, null);
       return next;
     }
     case 'state':
-      return withSnapshot(s, msg.state, now);
+      return withSnapshot({ ...s, rev: msg.rev ?? null, stale: false }, msg.state, now);
     case 'event': {
-      let next = withSnapshot(s, msg.state, now);
+      const folded = foldState(s, msg);
+      if (!folded) return { ...s, stale: true };
+      let next = withSnapshot({ ...s, rev: folded.rev }, folded.snap, now);
       const ev = msg.event;
       if (ev.type === 'storage') next = { ...next, storage: ev.storage };
       if (ev.type === 'hub-link' && next.server) next = { ...next, server: { ...next.server, hub: ev.hub } };

@@ -1,9 +1,11 @@
 // Shared by tests and benches: a page's WebSocket as a test sees it. Every
-// message is queued; `next` waits for the first unread one that matches,
+// message is queued (an event's patch folded into the state held, as the page
+// folds it, so every event message has its `state`); `next` waits for the first unread one that matches,
 // `command` sends a command and waits for its reply. Used by the service tests
 // (test/server/helpers.ts) and the start-up bench (bench/startup.ts).
 
 import WebSocket from 'ws';
+import { foldState } from '../../src/protocol/state-patch.ts';
 
 /** A server message as received (loosely typed on purpose: tests look at any field). */
 export type Msg = { v: number; type: string; [k: string]: any };
@@ -16,10 +18,20 @@ export class Client {
   closed: { code: number; reason: string } | null = null;
   private closeWaiters: (() => void)[] = [];
   private nextId = 1;
+  /** the state as the page would hold it (hello, state, each event's whole state or patch folded) */
+  held: { snap: any; rev: number | null } = { snap: null, rev: null };
+  /** events whose patch did not fit the state held (a page would ask for the state again) */
+  unfitted = 0;
 
   private constructor(readonly ws: WebSocket) {
     ws.on('message', (data, isBinary) => {
       const m = JSON.parse(isBinary ? '{}' : data.toString()) as Msg;
+      if ((m.type === 'hello' || m.type === 'state') && m.state) this.held = { snap: m.state, rev: m.rev ?? null };
+      else if (m.type === 'event' && (m.state || m.patch)) {
+        const folded = foldState(this.held, { state: m.state, patch: m.patch, rev: m.rev });
+        if (folded) m.state = (this.held = folded).snap;
+        else this.unfitted++;
+      }
       this.received.push(m);
       const w = this.waiters.find((x) => x.pred(m));
       if (w) {

@@ -5,7 +5,8 @@
 // record. The browser side is in test/web/club-pages.test.ts.
 
 import { describe, expect, it } from 'vitest';
-import { BoardSummary, MoveRecord } from '../../src/protocol/v1.ts';
+import { MoveRecord } from '../../src/protocol/v1.ts';
+import { BoardSummary } from '../../src/protocol/club-v1.ts';
 import {
   correctionCommand,
   parseClockTime,

@@ -5,7 +5,8 @@
 // fails the test. The browser side is test/web/club-pages.test.ts.
 
 import { describe, expect, it } from 'vitest';
-import { BoardSummary, type ClockState } from '../../src/protocol/v1.ts';
+import { type ClockState } from '../../src/protocol/v1.ts';
+import { BoardSummary } from '../../src/protocol/club-v1.ts';
 import {
   boardGroups,
   clockNow,

@@ -1,19 +1,26 @@
 // Test fixture for the page's state tests: a real game session fed by the
 // simulated board on a virtual clock, whose events are turned into the exact
-// v1 messages the service's WebSocket hub sends (hello, event, counts, clock).
+// v1 messages the service's WebSocket hub sends (hello, event, counts, clock):
+// an event carries what changed since the last state sent, as a patch.
 // No network: the tests hand the message texts to the reducer.
 
 import { countsOf } from '../../src/tracking/boards.ts';
 import { GameSession, type SessionEvent } from '../../src/game/index.ts';
 import type { JournalEntry } from '../../src/storage/journal.ts';
 import { SimBoard } from '../../src/sensors/sim/index.ts';
-import type { ServerInfo, ServerMessage } from '../../src/protocol/v1.ts';
+import type { ServerInfo, ServerMessage, Snapshot } from '../../src/protocol/v1.ts';
+import { diffState, sentOf, type Sent } from '../../src/protocol/state-patch.ts';
 
 export class TableServer {
   readonly sim = new SimBoard({ clock: 'manual', seed: 3 });
   readonly session: GameSession;
   /** Messages not yet taken by the test. */
   private queue: string[] = [];
+  /** the state the page was last sent, and its revision (events carry patches against it) */
+  private sent: { state: Sent; rev: number } | null = null;
+  private rev = 0;
+  /** the last state sent (whole or as a patch): what a page holds after taking every message */
+  lastState: Snapshot | null = null;
 
   /** Every journal entry the session wrote, in order. */
   readonly journal: JournalEntry[] = [];
@@ -51,7 +58,14 @@ export class TableServer {
       this.queue.push(JSON.stringify({ v: 1, type: 'clock', clock: e.clock }));
     } else {
       const event = e.type === 'calibrated' ? { type: 'calibrated' as const, say: e.say } : e;
-      const msg: ServerMessage = { v: 1, type: 'event', event, state: this.session.snapshot() };
+      const state = this.session.snapshot();
+      const after = sentOf(state);
+      const rev = ++this.rev;
+      const msg: ServerMessage = this.sent
+        ? { v: 1, type: 'event', event, patch: { ...diffState(this.sent.state, after, state), base: this.sent.rev, rev } }
+        : { v: 1, type: 'event', event, state, rev };
+      this.sent = { state: after, rev };
+      this.lastState = structuredClone(state);
       this.queue.push(JSON.stringify(msg));
     }
   }
@@ -69,12 +83,22 @@ export class TableServer {
       storage: { ok: true, message: 'games are saved in ./games' },
       ...server,
     };
-    const msg: ServerMessage = { v: 1, type: 'hello', server: info, state: this.session.snapshot() };
+    const state = this.whole();
+    const msg: ServerMessage = { v: 1, type: 'hello', server: info, state, rev: this.rev };
     return JSON.stringify(msg);
   }
 
   state(): string {
-    return JSON.stringify({ v: 1, type: 'state', state: this.session.snapshot() });
+    const state = this.whole();
+    return JSON.stringify({ v: 1, type: 'state', state, rev: this.rev });
+  }
+
+  /** The whole state, sent: what the next event's patch is worked out against. */
+  private whole(): Snapshot {
+    const state = this.session.snapshot();
+    this.sent = { state: sentOf(state), rev: ++this.rev };
+    this.lastState = structuredClone(state);
+    return state;
   }
 
   /** The messages sent since the last take. */
