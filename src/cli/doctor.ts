@@ -17,6 +17,7 @@ import { runDoctor, type DoctorHand, type DoctorRun } from '../doctor/run.ts';
 import { formatReport } from '../doctor/report.ts';
 import { interrupted, runLive } from './doctor-live.ts';
 import { DOCTOR_SENSORS, type DoctorSensor } from '../doctor/sensor.ts';
+import { attempt, type Result, unwrap } from '../common/result.ts';
 
 const OPTIONS = {
   board: { type: 'string' },
@@ -105,8 +106,10 @@ Examples:
   npx crownhead doctor --live --board /dev/ttyUSB0
       watch every sensor while you hold a coin over each square`;
 
-/** "1-4,9,32" → [1, 2, 3, 4, 9, 32]. */
-export function parseSquares(text: string): number[] {
+/** "1-4,9,32" → [1, 2, 3, 4, 9, 32], or the UsageError naming the part that is not a square. */
+export const parseSquares = (text: string): Result<number[], UsageError> => attempt(UsageError, () => readSquares(text));
+
+function readSquares(text: string): number[] {
   const out: number[] = [];
   for (const part of text.split(',')) {
     const m = /^\s*(\d+)(?:\s*-\s*(\d+))?\s*$/.exec(part);
@@ -181,7 +184,7 @@ export async function doctorCommand(argv: string[], io: Io): Promise<number> {
     io.out(DOCTOR_HELP);
     return 0;
   }
-  const squares = values.squares ? parseSquares(values.squares) : undefined;
+  const squares = values.squares ? unwrap(parseSquares(values.squares)) : undefined;
   const stepTimeoutMs = values['step-timeout'] ? seconds(values['step-timeout'], '--step-timeout') : undefined;
   const coins = values.coins === undefined ? undefined : wholeNumber(values.coins, '--coins', 2, 48);
   const sensorFlag = values.sensor ?? 'auto';

@@ -4,7 +4,7 @@
 // the line protocol of src/engine-host/line-engine.ts on stdin/stdout
 
 import { readFileSync, writeFileSync } from 'node:fs';
-import { FenError, legalMoves, moveText, parseFen, playMove, START, type Move, type Position } from '../rules/index.ts';
+import { legalMoves, moveText, parseFen, playMove, START, type Move, type Position } from '../rules/index.ts';
 import { readPdn, makePdnFile, gameName, type PdnGame } from '../pdn/index.ts';
 import { annotateGame, scoreText, think, Searcher, type EndgameProbe, type EngineLimits, type EngineRequest } from '../engine/index.ts';
 import { defaultCacheDir, loadEndgame } from '../engine-host/egdb-cache.ts';
@@ -14,6 +14,7 @@ import { createInterface } from 'node:readline';
 import { LineEngine } from '../engine-host/line-engine.ts';
 import { parse, UsageError, wholeNumber } from './args.ts';
 import type { Io } from './io.ts';
+import { attempt, type Result, unwrap } from '../common/result.ts';
 
 /**
  * The endgame database (exact values of every position of up to 5 pieces when
@@ -26,8 +27,11 @@ const ENDGAME_PIECES = 6;
 const egdbFor = (pos: Position): EndgameProbe | undefined =>
   popcount(pos.black | pos.white) <= ENDGAME_PIECES ? loadEndgame(defaultCacheDir()) : undefined;
 
-/** "1s", "1.5s", "500ms", "2m", or a bare number of seconds → ms. */
-export function parseDuration(text: string, what: string): number {
+/** "1s", "1.5s", "500ms", "2m", or a bare number of seconds → ms; or the UsageError naming what is wrong. */
+export const parseDuration = (text: string, what: string): Result<number, UsageError> =>
+  attempt(UsageError, () => readDuration(text, what));
+
+function readDuration(text: string, what: string): number {
   const m = /^(\d+(?:\.\d+)?)(ms|s|m)?$/.exec(text.trim());
   if (!m) throw new UsageError(`${what} must be a duration like 1s, 500ms or 2m, not "${text}"`);
   const n = Number(m[1]);
@@ -42,7 +46,7 @@ function limitsFrom(values: { time?: string; depth?: string; nodes?: string }, d
     throw new UsageError(`give only one of --time, --depth and --nodes, not ${given.map((g) => '--' + g).join(' and ')}`);
   if (values.depth !== undefined) return { depth: wholeNumber(values.depth, '--depth', 1, 100) };
   if (values.nodes !== undefined) return { nodes: wholeNumber(values.nodes, '--nodes', 1) };
-  return { timeMs: values.time !== undefined ? parseDuration(values.time, '--time') : defaultMs };
+  return { timeMs: values.time !== undefined ? unwrap(parseDuration(values.time, '--time')) : defaultMs };
 }
 
 /** A line of moves in PDN notation from a position. */
@@ -78,12 +82,9 @@ export function bestmoveCommand(argv: string[], io: Io): number {
   if (positionals.length) throw new UsageError(`unexpected argument "${positionals[0]}"\n${BESTMOVE_USAGE}`);
   let pos = START;
   if (values.fen !== undefined) {
-    try {
-      pos = parseFen(values.fen);
-    } catch (e) {
-      if (e instanceof FenError) throw new UsageError(`bad --fen: ${e.message}`);
-      throw e;
-    }
+    const read = parseFen(values.fen);
+    if (!read.ok) throw new UsageError(`bad --fen: ${read.error.message}`);
+    pos = read.value;
   }
   const level = values.level !== undefined ? wholeNumber(values.level, '--level', 1, 10) : undefined;
   const seed = values.seed !== undefined ? wholeNumber(values.seed, '--seed', 0, 2 ** 31 - 1) : undefined;

@@ -1,6 +1,6 @@
 // `crownhead perft DEPTH [--fen FEN] [--divide]`
 
-import { FenError, parseFen, perft, perftDivide, legalMoves, moveText, START } from '../rules/index.ts';
+import { parseFen, perft, perftDivide, legalMoves, moveText, START } from '../rules/index.ts';
 import { PERFT_USAGE } from './usage.ts';
 import { parse, UsageError, wholeNumber } from './args.ts';
 import type { Io } from './io.ts';
@@ -21,12 +21,9 @@ export function perftCommand(argv: string[], io: Io): number {
   const depth = wholeNumber(positionals[0], 'DEPTH', 0, 30);
   let pos = START;
   if (values.fen !== undefined) {
-    try {
-      pos = parseFen(values.fen);
-    } catch (e) {
-      if (e instanceof FenError) throw new UsageError(e.message);
-      throw e;
-    }
+    const read = parseFen(values.fen);
+    if (!read.ok) throw new UsageError(read.error.message);
+    pos = read.value;
   }
   const t0 = performance.now();
   let total: number;

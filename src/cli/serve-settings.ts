@@ -7,9 +7,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { LevelWithSilent } from 'pino';
-import { parseTimeControl, TimeControlError } from '../game/clock.ts';
-import { ComputerSettingError, parseComputerSetting, type ComputerSetting } from '../game/computer.ts';
-import { FenError, parseFen, BALLOTS, type Color } from '../rules/index.ts';
+import { parseTimeControl } from '../game/clock.ts';
+import { parseComputerSetting, type ComputerSetting } from '../game/computer.ts';
+import { parseFen, BALLOTS, type Color } from '../rules/index.ts';
 import { ELEVEN_MAN_COUNT } from '../rules/eleven-man.ts';
 import type { GameSettings, ServiceOptions, StartPosition } from '../server/service.ts';
 import { SERVE_USAGE } from './usage.ts';
@@ -263,12 +263,10 @@ function layer(
 /** The boards: one spec, or several (repeated --board, or comma-separated), each checked. */
 function checkBoards(s: Found): string[] {
   const specs = (s.str('board') ?? 'auto').split(',').map((b) => b.trim());
-  for (const board of specs)
-    try {
-      parseBoardSpec(board);
-    } catch (e) {
-      s.bad('board', (e as Error).message);
-    }
+  for (const board of specs) {
+    const read = parseBoardSpec(board);
+    if (!read.ok) s.bad('board', read.error.message);
+  }
   if (specs.length > 1 && specs.includes('emulator') && specs.filter((b) => b === 'emulator').length > 1)
     s.bad('board', 'only one emulated board can run at a time');
   return specs;
@@ -328,12 +326,8 @@ function startPosition(s: Found): StartPosition {
   const elevenMan = ballotOf(s, 'eleven-man', ELEVEN_MAN_COUNT, 'an eleven-man ballot number');
   const fen = s.str('fen');
   if (fen !== undefined) {
-    try {
-      parseFen(fen);
-    } catch (e) {
-      if (e instanceof FenError) s.bad('fen', e.message);
-      throw e;
-    }
+    const read = parseFen(fen);
+    if (!read.ok) s.bad('fen', read.error.message);
   }
   if (fen !== undefined && ballot !== undefined)
     throw new UsageError(`give either a FEN (${s.from('fen')}) or a ballot (${s.from('ballot')}), not both`);
@@ -350,24 +344,16 @@ function startPosition(s: Found): StartPosition {
 function checkTimeControl(s: Found): string | undefined {
   const timeControl = s.str('time-control');
   if (timeControl === undefined) return undefined;
-  try {
-    parseTimeControl(timeControl);
-  } catch (e) {
-    if (e instanceof TimeControlError) s.bad('time-control', e.message);
-    throw e;
-  }
+  const read = parseTimeControl(timeControl);
+  if (!read.ok) s.bad('time-control', read.error.message);
   return timeControl;
 }
 
 function checkComputer(s: Found): ComputerSetting | null {
   const text = s.str('computer');
   if (text === undefined) return null;
-  try {
-    return parseComputerSetting(text);
-  } catch (e) {
-    if (e instanceof ComputerSettingError) s.bad('computer', e.message);
-    throw e;
-  }
+  const read = parseComputerSetting(text);
+  return read.ok ? read.value : s.bad('computer', read.error.message);
 }
 
 /** PDN tags for new games from --event, --site, --round, --black, --white. */

@@ -37,6 +37,7 @@ import { think, ponderLimits, Searcher, WIN, WIN_BOUND, PONDER_DEPTH } from '../
 import type { Book, EndgameProbe, EngineLimits, EngineRequest, EngineResult } from '../engine/index.ts';
 import { FenError, hashKey, hashPosition, longText, parseFen, popcount } from '../rules/index.ts';
 import { CrownheadError } from '../common/errors.ts';
+import { unwrap } from '../common/result.ts';
 
 /** What searches for the session: one search at a time; stop() ends the running one early (its deepest iteration stands). */
 export interface LineSeat {
@@ -184,12 +185,12 @@ export class LineEngine {
     const ponder = args[0] === 'ponder';
     const [fen, ...rest] = ponder ? args.slice(1) : args;
     if (fen === undefined) throw new ProtocolError('go needs a position: go [ponder] FEN LIMIT [history FEN…]');
-    const pos = parseFen(fen);
+    const pos = unwrap(parseFen(fen));
     const { limits, after } = limitOf(rest);
     let history: number[] = [];
     if (after.length) {
       if (after[0] !== 'history') throw new ProtocolError(`after the limit, "history FEN…" or nothing, not "${after[0]}"`);
-      history = after.slice(1).map((f) => hashKey(hashPosition(parseFen(f))));
+      history = after.slice(1).map((f) => hashKey(hashPosition(unwrap(parseFen(f)))));
     }
     const req: EngineRequest = { position: pos, history, quietPlies: history.length, limits: { ...limits, book: this.bookMode } };
     if (!ponder) {

@@ -14,6 +14,7 @@ import type { SavedClock } from '../storage/journal.ts';
 import type { Clock } from '../engine/port.ts';
 import type { Color } from '../rules/index.ts';
 import { CrownheadError } from '../common/errors.ts';
+import { attempt, unwrap, type Result } from '../common/result.ts';
 
 /** A time control that cannot be read; the message says what is wrong. */
 export class TimeControlError extends CrownheadError<'bad-time-control'> {
@@ -70,8 +71,11 @@ function duration(text: string, what: string): number {
   return Math.round(n * (unit === 'h' ? 3_600_000 : unit === 'm' ? 60_000 : unit === 's' ? 1000 : 1));
 }
 
-/** Reads "5m+3s", "15m", "40/90m,30m", "5m/move,1m/forced". */
-export function parseTimeControl(text: string): TimeControl {
+/** Reads "5m+3s", "15m", "40/90m,30m", "5m/move,1m/forced": the control, or the TimeControlError naming what is wrong. */
+export const parseTimeControl = (text: string): Result<TimeControl, TimeControlError> =>
+  attempt(TimeControlError, () => readTimeControl(text));
+
+function readTimeControl(text: string): TimeControl {
   const t = text.trim();
   if (!t) throw new TimeControlError('empty time control');
   if (/\/\s*(move|forced|grace)\b/i.test(t)) return parsePerMove(t);
@@ -131,20 +135,20 @@ export function describeTimeControl(c: TimeControl): string {
 
 /** A game's time control: its TimeControl tag (older records, or a tag not read: the service's option `fallback`). */
 export function gameTimeControl(tag: string | undefined, fallback: string | undefined): TimeControl | null {
-  const service = () => (fallback ? parseTimeControl(fallback) : null);
+  const service = () => (fallback ? unwrap(parseTimeControl(fallback)) : null);
   if (tag === undefined) return service();
-  try {
-    return parseTimeControlTag(tag);
-  } catch {
-    return service();
-  }
+  const read = parseTimeControlTag(tag);
+  return read.ok ? read.value : service();
 }
 
 /**
  * Reads a TimeControl tag ("300+3", "900", "40/5400:1800"); also the
- * service's own form ("5m+3s"). Returns null for "-" / "?" / "" (no clock).
+ * service's own form ("5m+3s"). Null for "-" / "?" / "" (no clock).
  */
-export function parseTimeControlTag(text: string): TimeControl | null {
+export const parseTimeControlTag = (text: string): Result<TimeControl | null, TimeControlError> =>
+  attempt(TimeControlError, () => readTimeControlTag(text));
+
+function readTimeControlTag(text: string): TimeControl | null {
   const t = text.trim();
   if (t === '' || t === '-' || t === '?') return null;
   if (/^\d+(\+\d+)?$/.test(t)) {
@@ -161,7 +165,7 @@ export function parseTimeControlTag(text: string): TimeControl | null {
       throw new TimeControlError(`"${t}" has a period with no time or no moves`);
     return { kind: 'periods', periods, text: t };
   }
-  return parseTimeControl(t);
+  return readTimeControl(t);
 }
 
 export class GameClock {

@@ -15,6 +15,7 @@ import type { Clock, EngineRequest, Purpose, Think } from '../engine/port.ts';
 import { levelOf } from '../engine/levels.ts';
 import { ponderHit, ponderLimits, ponderPlan, type PonderPlan } from '../engine/ponder.ts';
 import { CrownheadError } from '../common/errors.ts';
+import { attempt, type Result } from '../common/result.ts';
 
 export interface ComputerSetting {
   side: Color;
@@ -30,8 +31,11 @@ export class ComputerSettingError extends CrownheadError<'bad-computer'> {
   }
 }
 
-/** "white:7" → { side: 'white', level: 7 }; a clear error otherwise. */
-export function parseComputerSetting(text: string): ComputerSetting {
+/** "white:7" → { side: 'white', level: 7 }; otherwise the ComputerSettingError naming what is wrong. */
+export const parseComputerSetting = (text: string): Result<ComputerSetting, ComputerSettingError> =>
+  attempt(ComputerSettingError, () => readComputerSetting(text));
+
+function readComputerSetting(text: string): ComputerSetting {
   const m = /^(black|white):(\d{1,2})$/.exec(text.trim().toLowerCase());
   if (!m) throw new ComputerSettingError(`"${text}" is not SIDE:LEVEL (e.g. white:7): the side is black or white, the level 1 to 10`);
   const level = Number(m[2]);

@@ -13,7 +13,6 @@
 
 import {
   BALLOTS,
-  FenError,
   findMove,
   Game,
   GameError,
@@ -32,15 +31,7 @@ import {
 import { resultOf, type PdnResult } from '../pdn/index.ts';
 import { planCorrection } from './corrections.ts';
 import { formatDate } from './ids.ts';
-import {
-  GameClock,
-  TimeControlError,
-  gameTimeControl,
-  parseTimeControlTag,
-  timeControlTag,
-  type ClockState,
-  type TimeControl,
-} from './clock.ts';
+import { GameClock, gameTimeControl, parseTimeControlTag, timeControlTag, type ClockState, type TimeControl } from './clock.ts';
 import type { Correction, CorrectionNote, GameEvent, MoveRecord, RemoteSetting } from '../protocol/v1.ts';
 import { ELEVEN_MAN_COUNT, elevenManPosition } from '../rules/eleven-man.ts';
 import type { JournalEntry } from '../storage/journal.ts';
@@ -49,6 +40,7 @@ import { SessionError } from './errors.ts';
 import { applyTags, restoredTags } from './tags.ts';
 import { nextGameRequest } from './next-game.ts';
 import { clockWords, describeOutcome, graceWords, terminationOf, type TableState } from './view.ts';
+import { unwrap } from '../common/result.ts';
 
 /** How often a running clock is journalled, ms (what a restart can give back at most). */
 export const CLOCK_SAVE_MS = 5000;
@@ -189,12 +181,10 @@ export class GameTable implements TableState {
   }
 
   private controlFor(text: string): TimeControl | null {
-    try {
-      return text.trim() ? parseTimeControlTag(text) : null;
-    } catch (e) {
-      if (e instanceof TimeControlError) throw new SessionError('bad-time-control', `time control "${text}": ${e.message}`);
-      throw e;
-    }
+    if (!text.trim()) return null;
+    const read = parseTimeControlTag(text);
+    if (!read.ok) throw new SessionError('bad-time-control', `time control "${text}": ${read.error.message}`);
+    return read.value;
   }
 
   /** The new game's start: an eleven-man ballot, a FEN, an ACF ballot or the start position. */
@@ -208,12 +198,9 @@ export class GameTable implements TableState {
       return { game: new Game(elevenManPosition(n), rules), ballot: null, eleven: n };
     }
     if (req.fen !== undefined) {
-      try {
-        return { game: new Game(parseFen(req.fen), rules), ballot: null, eleven: null };
-      } catch (e) {
-        if (e instanceof FenError) throw new SessionError('bad-fen', e.message);
-        throw e;
-      }
+      const read = parseFen(req.fen);
+      if (!read.ok) throw new SessionError('bad-fen', read.error.message);
+      return { game: new Game(read.value, rules), ballot: null, eleven: null };
     }
     if (req.ballot !== undefined) {
       try {
@@ -282,7 +269,7 @@ export class GameTable implements TableState {
   restore(entries: readonly JournalEntry[]): void {
     const start = entries.find((e) => e.k === 'new');
     if (!start || start.k !== 'new') throw new SessionError('bad-request', 'journal has no new-game entry');
-    const game = new Game(parseFen(start.fen, { allowUncrownedMen: true }), start.options);
+    const game = new Game(unwrap(parseFen(start.fen, { allowUncrownedMen: true })), start.options);
     const scratch = new GameTable({ ...this.o, journal: () => undefined, emit: () => undefined });
     scratch.install(start.id, game, restoredTags(start.tags), start.ballot);
     for (const path of start.moves) scratch.playPath(path);

@@ -6,7 +6,6 @@
 import { tokenize, type Token } from './lexer.ts';
 import { gameName, VARIANT_NAMES, type PdnGame, type PdnMove, type PdnResult } from './model.ts';
 import {
-  FenError,
   GameError,
   MoveError,
   Game,
@@ -124,12 +123,9 @@ function readGame(tokens: Token[], index: number): PdnGame | PdnError {
   const warnings: string[] = [];
   let start: Position;
   if (fen !== undefined && fen.trim() !== '') {
-    try {
-      start = parseFen(fen, { allowUncrownedMen: true, warn: (m) => warnings.push(`FEN: ${m}`) });
-    } catch (e) {
-      if (e instanceof FenError) return fail('bad-fen', tokens[0], e.message);
-      throw e;
-    }
+    const read = parseFen(fen, { allowUncrownedMen: true, warn: (m) => warnings.push(`FEN: ${m}`) });
+    if (!read.ok) return fail('bad-fen', tokens[0], read.error.message);
+    start = read.value;
   } else start = startPosition('black');
 
   const game = new Game(start, options);

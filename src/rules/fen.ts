@@ -4,6 +4,7 @@
 
 import { positionFromSetup, setupOf, PositionError, type Color, type Position, type Setup, type SetupOptions } from './position.ts';
 import { CrownheadError } from '../common/errors.ts';
+import { attempt, type Result } from '../common/result.ts';
 
 export type FenErrorCode = 'syntax' | PositionError['code'];
 
@@ -18,8 +19,14 @@ export class FenError extends CrownheadError<FenErrorCode> {
   }
 }
 
-/** Reads a FEN into an unvalidated Setup (syntax only). */
-export function parseFenSetup(fen: string): Setup {
+/** Reads a FEN into an unvalidated Setup (syntax only), or the FenError naming what is wrong. */
+export const parseFenSetup = (fen: string): Result<Setup, FenError> => attempt(FenError, () => readFenSetup(fen));
+
+/** Reads and validates a FEN: the position, or the FenError naming the problem. */
+export const parseFen = (fen: string, options: SetupOptions = {}): Result<Position, FenError> =>
+  attempt(FenError, () => readFen(fen, options));
+
+function readFenSetup(fen: string): Setup {
   const fail = (msg: string): never => {
     throw new FenError('syntax', msg, fen);
   };
@@ -63,9 +70,8 @@ export function parseFenSetup(fen: string): Setup {
   return setup;
 }
 
-/** Reads and validates a FEN; throws FenError naming the problem. */
-export function parseFen(fen: string, options: SetupOptions = {}): Position {
-  const setup = parseFenSetup(fen);
+function readFen(fen: string, options: SetupOptions): Position {
+  const setup = readFenSetup(fen);
   try {
     return positionFromSetup(setup, options);
   } catch (e) {

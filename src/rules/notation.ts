@@ -5,6 +5,7 @@
 import { legalMoves, sameResult, type Move, type RulesOptions } from './movegen.ts';
 import { colorAt, sideName, type Position } from './position.ts';
 import { CrownheadError } from '../common/errors.ts';
+import { err, ok, unwrap, type Result } from '../common/result.ts';
 
 export interface MoveText {
   squares: number[];
@@ -22,18 +23,19 @@ export function findMove(moves: readonly Move[], squares: readonly number[]): Mo
   return moves.find((m) => makesSquares(m, squares));
 }
 
-/** Syntax only: `a-b`, `axb`, `axcx…xb`; null when the text is not a move. */
-export function parseMoveText(text: string): MoveText | null {
+/** Syntax only: `a-b`, `axb`, `axcx…xb`; an invalid-move MoveError when the text is not a move. */
+export function parseMoveText(text: string): Result<MoveText, MoveError> {
   const m = /^(\d{1,2})((?:[-x:]\d{1,2})+)$/i.exec(text.trim());
-  if (!m) return null;
+  if (!m) return err(new MoveError('invalid', text, 'not a move in numeric notation (like 11-15 or 15x24)'));
   const squares = [Number(m[1])];
   const seps = new Set<string>();
   for (const part of m[2].matchAll(/([-x:])(\d{1,2})/gi)) {
     seps.add(part[1].toLowerCase());
     squares.push(Number(part[2]));
   }
-  if (squares.some((s) => s < 1 || s > 32)) return null;
-  return { squares, capture: seps.has('x') || seps.has(':') };
+  const off = squares.find((s) => s < 1 || s > 32);
+  if (off !== undefined) return err(new MoveError('invalid', text, `square ${off} is off the board (1-32)`));
+  return ok({ squares, capture: seps.has('x') || seps.has(':') });
 }
 
 export type MoveErrorCode = 'invalid' | 'illegal' | 'ambiguous';
@@ -58,9 +60,7 @@ function isSubsequence(needle: readonly number[], hay: readonly number[]): boole
 
 /** Finds the legal move a text names; throws MoveError (invalid / illegal / ambiguous). */
 export function resolveMove(pos: Position, text: string, opts: RulesOptions = {}, legal = legalMoves(pos, opts)): Move {
-  const parsed = parseMoveText(text);
-  if (!parsed) throw new MoveError('invalid', text, 'not a move in numeric notation (like 11-15 or 15x24)');
-  const { squares } = parsed;
+  const { squares } = unwrap(parseMoveText(text));
   const from = squares[0],
     to = squares[squares.length - 1];
   let candidates = legal.filter((m) => m.from === from && m.to === to);

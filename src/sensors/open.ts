@@ -12,6 +12,8 @@ import type { HandshakeOptions } from './detect.ts';
 import type { SerialBinding } from './line-port.ts';
 import type { BoardIdentity } from './protocol.ts';
 import { BoardNotFoundError, type BoardSource } from './source.ts';
+import { CrownheadError } from '../common/errors.ts';
+import { attempt, unwrap, type Result } from '../common/result.ts';
 
 /** A board spec, checked: which driver, and its argument. */
 export type BoardSpec =
@@ -25,8 +27,18 @@ export const BOARD_SPECS = 'auto, serial[:PATH], firmata:PATH, emulator, sim[:SE
 const BOARD_ID = /^[A-Za-z0-9_-]{1,16}$/;
 const INTEGER = /^-?\d+$/;
 
-/** Checks a spec and says what is wrong with it (a RangeError naming the problem), without loading any driver. */
-export function parseBoardSpec(spec: string): BoardSpec {
+/** A --board spec that names no board: what is wrong with it. */
+export class BoardSpecError extends CrownheadError<'bad-board'> {
+  override readonly name = 'BoardSpecError';
+  constructor(message: string) {
+    super('bad-board', message);
+  }
+}
+
+/** Checks a spec without loading any driver: the board it names, or the BoardSpecError naming the problem. */
+export const parseBoardSpec = (spec: string): Result<BoardSpec, BoardSpecError> => attempt(BoardSpecError, () => readBoardSpec(spec));
+
+function readBoardSpec(spec: string): BoardSpec {
   const [scheme, ...rest] = spec.split(':');
   const arg = rest.join(':');
   switch (scheme) {
@@ -34,7 +46,7 @@ export function parseBoardSpec(spec: string): BoardSpec {
     case 'serial':
       return { kind: 'serial', path: arg || undefined };
     case 'firmata':
-      if (!arg) throw new RangeError('firmata needs a port: firmata:/dev/ttyACM0');
+      if (!arg) throw new BoardSpecError('firmata needs a port: firmata:/dev/ttyACM0');
       return { kind: 'firmata', path: arg };
     case 'emulator':
       return { kind: 'emulator' };
@@ -42,7 +54,7 @@ export function parseBoardSpec(spec: string): BoardSpec {
       return parseSim(rest);
     default:
       if (spec.startsWith('/') || /^COM\d+$/i.test(spec)) return { kind: 'serial', path: spec };
-      throw new RangeError(`"${spec}" is not a board (${BOARD_SPECS})`);
+      throw new BoardSpecError(`"${spec}" is not a board (${BOARD_SPECS})`);
   }
 }
 
@@ -50,14 +62,14 @@ export function parseBoardSpec(spec: string): BoardSpec {
 function parseSim(parts: string[]): BoardSpec {
   if (parts.length === 0) return { kind: 'sim' };
   const seedOf = (t: string) => {
-    if (!INTEGER.test(t) || !Number.isSafeInteger(Number(t))) throw new RangeError(`sim seed "${t}" is not an integer`);
+    if (!INTEGER.test(t) || !Number.isSafeInteger(Number(t))) throw new BoardSpecError(`sim seed "${t}" is not an integer`);
     return Number(t);
   };
   const [first, second, ...more] = parts as [string, ...string[]];
-  if (more.length) throw new RangeError(`sim:${parts.join(':')}: too many parts (sim:NAME:SEED at most)`);
+  if (more.length) throw new BoardSpecError(`sim:${parts.join(':')}: too many parts (sim:NAME:SEED at most)`);
   if (second === undefined && (INTEGER.test(first) || /^-?\d*\.?\d+(e\d+)?$/i.test(first))) return { kind: 'sim', seed: seedOf(first) };
   if (!BOARD_ID.test(first))
-    throw new RangeError(
+    throw new BoardSpecError(
       first === ''
         ? 'sim: needs a name or a seed after the colon (sim:NORTH, sim:7)'
         : `sim board name "${first}" is not 1–16 of A–Z a–z 0–9 _ -`,
@@ -73,7 +85,7 @@ function nameSeed(name: string): number {
 }
 
 export async function createBoardSource(spec = 'auto'): Promise<BoardSource> {
-  const s = parseBoardSpec(spec);
+  const s = unwrap(parseBoardSpec(spec));
   switch (s.kind) {
     case 'serial':
       return new (await import('./serial.ts')).SerialBoardSource({ path: s.path });
@@ -149,7 +161,7 @@ export async function openBoardSources(specs: readonly string[], opts: OpenManyO
   };
   try {
     for (const spec of specs) {
-      const s = parseBoardSpec(spec);
+      const s = unwrap(parseBoardSpec(spec));
       if (s.kind === 'sim') await addSim(s.seed, s.name);
       else if (s.kind === 'serial') await openSerial(s.path, spec === 'auto' ? 'all' : 'one', opened, opts);
       else opened.push(await openBoardSource(spec));
@@ -164,7 +176,9 @@ export async function openBoardSources(specs: readonly string[], opts: OpenManyO
     opened.forEach((o, i) => {
       const j = seen.get(o.identity.id);
       if (j !== undefined)
-        throw new RangeError(`boards ${j + 1} and ${i + 1} both say they are board ${o.identity.id}: give one a new id (crownhead doctor)`);
+        throw new BoardSpecError(
+          `boards ${j + 1} and ${i + 1} both say they are board ${o.identity.id}: give one a new id (crownhead doctor)`,
+        );
       seen.set(o.identity.id, i);
     });
     return opened;

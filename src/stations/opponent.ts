@@ -25,6 +25,7 @@ import { Counter } from './envelope.ts';
 import { Presence } from './presence.ts';
 import type { Identity } from './identity.ts';
 import { describeStation, pairChecks, type StationPins } from './pairing.ts';
+import { unwrap } from '../common/result.ts';
 
 export interface FarBoardOptions {
   /** the pairing secret both stations share: proves the far board's claim */
@@ -257,7 +258,7 @@ export class FarBoard {
     const first = this.game?.entries[0];
     const records: FarRecord[] = [];
     if (!first || first.k !== 'new') return { plies: [], records };
-    const game = new Game(parseFen(first.fen, { allowUncrownedMen: true }), first.options as GameOptions);
+    const game = new Game(unwrap(parseFen(first.fen, { allowUncrownedMen: true })), first.options as GameOptions);
     const out: FarPly[] = [];
     const play = (path: readonly number[]): boolean => {
       const m = findMove(game.legalMoves(), path);

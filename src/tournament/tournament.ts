@@ -10,7 +10,6 @@
 // given, with who, when and why, so the original stays visible. Pure.
 
 import { BALLOTS } from '../rules/ballots.ts';
-import { CrownheadError } from '../common/errors.ts';
 import { parseTimeControl } from '../game/clock.ts';
 import { TournamentError, type BallotMode, type GameResult, type PairingSpec, type PairingSystem, type TournamentEvent } from './events.ts';
 
@@ -179,12 +178,8 @@ export function replayTournament(events: readonly TournamentEvent[]): Replayed {
 /** The tournament's time control as given ("" or absent: none of its own), or the error naming what cannot be read. */
 function timeControlOf(text: string | undefined): string | null {
   if (text === undefined || !text.trim()) return null;
-  try {
-    parseTimeControl(text);
-  } catch (e) {
-    if (e instanceof CrownheadError) throw new TournamentError('bad-settings', `time control "${text}": ${e.message}`);
-    throw e;
-  }
+  const read = parseTimeControl(text);
+  if (!read.ok) throw new TournamentError('bad-settings', `time control "${text}": ${read.error.message}`);
   return text.trim();
 }
 

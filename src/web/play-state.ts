@@ -10,6 +10,7 @@ import { legalMoves, parseFen, type Move } from '../rules/index.ts';
 import type { ClockState, Side, Snapshot } from '../protocol/v1.ts';
 import { SeatServerMessage, type SeatInfo } from '../protocol/play-v1.ts';
 import { clockAfter } from './model.ts';
+import { unwrap } from '../common/result.ts';
 
 export interface PlayState {
   seat: SeatInfo | null;
@@ -92,7 +93,7 @@ export function myTurn(s: PlayState): boolean {
 export function myMoves(s: PlayState): Move[] {
   if (!myTurn(s) || !s.snap) return [];
   const o = s.snap.options;
-  return legalMoves(parseFen(s.snap.fen), { huffing: o.huffing, crownContinue: o.crownContinue });
+  return legalMoves(unwrap(parseFen(s.snap.fen)), { huffing: o.huffing, crownContinue: o.crownContinue });
 }
 
 const squaresOf = (m: Move): number[] => [m.from, ...m.path];

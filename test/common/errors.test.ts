@@ -3,12 +3,13 @@ import { CrownheadError, errorBody } from '../../src/common/errors.ts';
 import { FenError, GameError, parseFen } from '../../src/rules/index.ts';
 import { UsageError } from '../../src/cli/args.ts';
 import { readPdn } from '../../src/pdn/index.ts';
+import { unwrap } from '../../src/common/result.ts';
 
 describe('one error shape', () => {
   it('stage errors are CrownheadErrors with a code, and keep their own class', () => {
     let caught: unknown;
     try {
-      parseFen('W:Wx');
+      unwrap(parseFen('W:Wx'));
     } catch (e) {
       caught = e;
     }

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { main } from '../../src/cli/main.ts';
 import { DOCTOR_FLAGS, parseSquares } from '../../src/cli/doctor.ts';
+import { unwrap } from '../../src/common/result.ts';
 
 // An unbuilt emulator: its binary is not where the build puts it (only --board emulator loads this module).
 vi.mock('../../src/sensors/emulator.ts', async (original) => ({
@@ -56,7 +57,7 @@ describe('crownhead doctor (command line)', () => {
       expect(await main([...argv], c.io)).toBe(2);
       expect(c.err.join('\n')).toMatch(words);
     }
-    expect(parseSquares('1-3, 3, 32')).toEqual([1, 2, 3, 32]);
+    expect(unwrap(parseSquares('1-3, 3, 32'))).toEqual([1, 2, 3, 32]);
   });
 
   it('says in one line, without a stack trace, that the emulator is not built and what to run', async () => {

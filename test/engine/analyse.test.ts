@@ -5,10 +5,11 @@
 import { describe, expect, it } from 'vitest';
 import { analyseLine, scoreText, think, WIN, type EngineRequest } from '../../src/engine/index.ts';
 import { legalMoves, parseFen, START } from '../../src/rules/index.ts';
+import { unwrap } from '../../src/common/result.ts';
 
 describe('game analysis', () => {
   it('a move that leaves the opponent no move is scored as the win it is (−WIN for the lost position)', async () => {
-    const start = parseFen('B:W18:B14');
+    const start = unwrap(parseFen('B:W18:B14'));
     const [win] = legalMoves(start).filter((m) => m.captures.length);
     expect(win).toBeDefined();
     const verdicts = await analyseLine(start, [win!], { depth: 2 }, (req) => think(req));

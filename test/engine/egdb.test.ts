@@ -7,6 +7,7 @@ import { FORTY_MOVE_PLIES, Game, hasCapture, makeFen, parseFen, popcount } from 
 import { kingsKey, loneKingWinsAKing, solveKings } from './kings-solver.ts';
 import { TEST_EGDB_DIR } from './egdb-cache.ts';
 import { forgetEgdbs, loadEgdb } from '../../src/engine-host/egdb-cache.ts';
+import { unwrap } from '../../src/common/result.ts';
 
 describe('endgame database, 3 pieces (built in a fresh folder)', () => {
   const dir = mkdtempSync(join(tmpdir(), 'crownhead-egdb-'));
@@ -82,16 +83,16 @@ describe('endgame database, 3 pieces (built in a fresh folder)', () => {
     expect(binds.length).toBe(68);
     expect(binds).toContain('W:WK11:BK4,K8');
     // The strong side to move always wins from the open board; the lone king to move loses unless it can capture.
-    expect(db.probe(parseFen('W:WK18,K19:BK1'))).toBe(WIN_BASE - 21);
-    expect(db.probe(parseFen('B:WK18,K19:BK1'))).toBeLessThan(0);
-    expect(db.probe(parseFen('B:WK18:BK1'))).toBe(0); // king against king: a draw
-    expect(db.probe(parseFen('W:WK6,K7:BK2'))).toBe(0); // the lone king forks both: a draw
+    expect(db.probe(unwrap(parseFen('W:WK18,K19:BK1')))).toBe(WIN_BASE - 21);
+    expect(db.probe(unwrap(parseFen('B:WK18,K19:BK1')))).toBeLessThan(0);
+    expect(db.probe(unwrap(parseFen('B:WK18:BK1')))).toBe(0); // king against king: a draw
+    expect(db.probe(unwrap(parseFen('W:WK6,K7:BK2')))).toBe(0); // the lone king forks both: a draw
   });
 
   it('a man on its own crowning row (only a set-up puts one there) is not in the database, and the search goes on without it', () => {
     // Beginner's Problem #10 of data/corpus/beginner.pdn as printed: a white man on 1 (the PDN
     // reader takes such a set-up with a warning; `crownhead analyse` of that file crashed on it).
-    const lenient = (fen: string) => parseFen(fen, { allowUncrownedMen: true });
+    const lenient = (fen: string) => unwrap(parseFen(fen, { allowUncrownedMen: true }));
     const odd = lenient('W:W18,K15,1:BK30,K26,2');
     const db3 = loadEgdb(3, dir);
     for (const fen of ['W:W1:BK30', 'B:W1:BK30', 'W:WK18:B30', 'B:WK18:B29,K2']) {
@@ -99,8 +100,8 @@ describe('endgame database, 3 pieces (built in a fresh folder)', () => {
       expect(db3.probe(lenient(fen)), fen).toBeNull();
     }
     // (the neighbours of those squares are in it)
-    expect(db3.indexOf(parseFen('W:W5:BK30'))).toBeGreaterThanOrEqual(0);
-    expect(db3.indexOf(parseFen('W:WK18:B28'))).toBeGreaterThanOrEqual(0);
+    expect(db3.indexOf(unwrap(parseFen('W:W5:BK30')))).toBeGreaterThanOrEqual(0);
+    expect(db3.indexOf(unwrap(parseFen('W:WK18:B28')))).toBeGreaterThanOrEqual(0);
     const r = think({ position: odd, limits: { depth: 8 } }, { egdb: db3 });
     expect(r.move).not.toBeNull();
   });
@@ -119,8 +120,8 @@ describe('endgame database, 4 pieces', () => {
   });
 
   it('two kings beat one king from the open board, and two kings beat two kings only with a shot', () => {
-    expect(db.probe(parseFen('W:WK18,K19:BK1'))).toBe(WIN_BASE - 21);
-    expect(db.probe(parseFen('W:WK18,K19:BK1,K2'))).toBe(0);
+    expect(db.probe(unwrap(parseFen('W:WK18,K19:BK1')))).toBe(WIN_BASE - 21);
+    expect(db.probe(unwrap(parseFen('W:WK18,K19:BK1,K2')))).toBe(0);
   });
 
   // First Position, from Edward Lasker, "Chess and Checkers: The Way to Mastership" (1918),
@@ -130,14 +131,14 @@ describe('endgame database, 4 pieces', () => {
   const FIRST_POSITION = 'W:WK19,K23:BK28,12';
 
   it('First Position is a win for the two kings inside the 40-move rule, and a draw without the move', () => {
-    const v = db.probe(parseFen(FIRST_POSITION))!;
+    const v = db.probe(unwrap(parseFen(FIRST_POSITION)))!;
     expect(v).toBeGreaterThan(0);
     expect(WIN_BASE - v).toBeLessThanOrEqual(FORTY_MOVE_PLIES);
-    expect(db.probe(parseFen(FIRST_POSITION.replace(/^W/, 'B')))).toBe(0);
+    expect(db.probe(unwrap(parseFen(FIRST_POSITION.replace(/^W/, 'B'))))).toBe(0);
   });
 
   it('the engine wins First Position playing both sides, inside the 40-move rule', () => {
-    const game = new Game(parseFen(FIRST_POSITION));
+    const game = new Game(unwrap(parseFen(FIRST_POSITION)));
     const expected = WIN_BASE - db.probe(game.position)!;
     const first = think({ position: game.position, quietPlies: 0, limits: { depth: 6 } }, { egdb: db });
     expect(first.score).toBe(WIN - expected);
@@ -154,7 +155,7 @@ describe('endgame database, 4 pieces', () => {
 describe('the 40-move rule in the search', () => {
   const db = loadEgdb(4, TEST_EGDB_DIR);
   // Two kings against one: the shortest win takes 21 plies, all of them king moves but the last capture.
-  const pos = parseFen('W:WK18,K19:BK1');
+  const pos = unwrap(parseFen('W:WK18,K19:BK1'));
 
   it('a win that ends inside the count is exact; one the rule would cut off scores as a draw', () => {
     expect(think({ position: pos, quietPlies: 0, limits: { depth: 6 } }, { egdb: db }).score).toBe(WIN - 21);
@@ -166,7 +167,7 @@ describe('the 40-move rule in the search', () => {
 
   it('from a count near the limit the engine still wins by resetting it: a man’s move or a capture first', () => {
     // Two kings against a king and a man far from crowning: the man must move sooner or later, which resets the count.
-    const game = new Game(parseFen('W:WK19,K23:BK28,12'));
+    const game = new Game(unwrap(parseFen('W:WK19,K23:BK28,12')));
     const r = think({ position: game.position, quietPlies: 70, limits: { depth: 8 } }, { egdb: db });
     expect(r.score).toBeGreaterThan(0);
   });

@@ -15,6 +15,7 @@ import { mulberry32 } from '../../src/common/prng.ts';
 import { TEST_EGDB_DIR } from './egdb-cache.ts';
 import { buildPackedEgdb, egdbFile, forgetEgdbs, loadEgdb, loadEndgame, openPackedEgdb } from '../../src/engine-host/egdb-cache.ts';
 import { run } from '../cli/run.ts';
+import { unwrap } from '../../src/common/result.ts';
 
 /** Packs a database into memory: the file's bytes. */
 function packToBuffer(db: Egdb, block?: number): Buffer {
@@ -103,9 +104,9 @@ describe('a 5-piece slice, solved as the real build solves it', () => {
     expect(progress).toEqual(['42/85 0bm1bk-0wm4wk']);
     expect(db.slicesSolved).toBe(first + 1);
     for (const fen of ['W:WK18,K19:BK1', 'W:WK19,K23:BK28,12', 'B:WK18:BK1'])
-      expect(db.probe(parseFen(fen))).toBe(four.probe(parseFen(fen)));
+      expect(db.probe(unwrap(parseFen(fen)))).toBe(four.probe(unwrap(parseFen(fen))));
     // Not solved yet: no value rather than a wrong one.
-    expect(db.probe(parseFen('W:WK18,K19,K20:BK1,K2'))).toBeNull();
+    expect(db.probe(unwrap(parseFen('W:WK18,K19,K20:BK1,K2')))).toBeNull();
   });
 
   it('agrees with its successors (captures lead into the 4-piece database) and with an exhaustive search for short results', () => {
@@ -138,7 +139,7 @@ describe('a 5-piece slice, solved as the real build solves it', () => {
     expect(all).toBeGreaterThan(2_000_000);
     expect(wins / (all / 2)).toBeGreaterThan(0.99);
     // Four kings against one: the lone king in the double corner is taken in time.
-    const corner = db.probe(parseFen('W:WK14,K15,K22,K23:BK1'))!;
+    const corner = db.probe(unwrap(parseFen('W:WK14,K15,K22,K23:BK1')))!;
     expect(corner).toBeGreaterThan(0);
   });
 });
@@ -161,7 +162,7 @@ describe('the compressed format', () => {
       expect(bad).toBe(0);
       expect(buf.length).toBeLessThan(db.size / 3); // (a byte a value uncompressed)
       for (const fen of ['W:WK18,K19:BK1', 'B:WK18:BK1', 'W:WK6,K7:BK2', 'B:W18:B15']) {
-        const p = parseFen(fen);
+        const p = unwrap(parseFen(fen));
         expect(packed.probe(p), fen).toBe(db.probe(p));
       }
     }
@@ -230,13 +231,13 @@ describe('the engine uses the compressed database when its file is there and who
     const plain = new Egdb(3);
     plain.solve();
     for (const fen of ['W:WK18,K19:BK1', 'B:WK18,K19:BK1', 'W:W18,K27:B11', 'B:W22:B6,K15', 'W:WK14:B9,10']) {
-      const p = parseFen(fen);
+      const p = unwrap(parseFen(fen));
       const a = think({ position: p, quietPlies: 0, limits: { depth: 6 } }, { egdb: packed });
       const b = think({ position: p, quietPlies: 0, limits: { depth: 6 } }, { egdb: plain });
       expect([a.move, a.score], fen).toEqual([b.move, b.score]);
     }
     // The 40-move rule still reads the distances: a win past the count is a draw.
-    const p = parseFen('W:WK18,K19:BK1');
+    const p = unwrap(parseFen('W:WK18,K19:BK1'));
     expect(think({ position: p, quietPlies: 0, limits: { depth: 6 } }, { egdb: packed }).score).toBeGreaterThan(0);
     expect(think({ position: p, quietPlies: 75, limits: { depth: 24 } }, { egdb: packed }).score).toBe(0);
   });

@@ -5,6 +5,7 @@ import { eloOf, playMatch, ProtocolPlayer, quietHistory, type Player } from '../
 import { think } from '../../src/engine/index.ts';
 import { Game, legalMoves, makeFen, parseFen, resolveMove, START } from '../../src/rules/index.ts';
 import { TEST_EGDB_DIR } from './egdb-cache.ts';
+import { unwrap } from '../../src/common/result.ts';
 
 // `crownhead engine`'s line protocol, in-process and as a child process driven by the match harness.
 function session(options: LineEngineOptions = {}): {
@@ -62,7 +63,7 @@ describe('the line protocol (in-process)', () => {
     const pos = 'W:WK32:BK1,K5';
     expect((await s.send(`go ${pos} depth 6`))[0]).toMatch(/ score -\d\d+ /);
     const [info, best] = await s.send(
-      `go ${pos} depth 6 history ${makeFen(parseFen('B:WK28:BK1,K5'))} ${makeFen(parseFen('W:WK27:BK1,K5'))}`,
+      `go ${pos} depth 6 history ${makeFen(unwrap(parseFen('B:WK28:BK1,K5')))} ${makeFen(unwrap(parseFen('W:WK27:BK1,K5')))}`,
     );
     expect(info).toMatch(/ score 0 /);
     expect(best).toBe('bestmove 32-28');

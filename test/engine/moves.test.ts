@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { generate, keyNumber, MoveStack, mFrom, mTo, mCrowned, zobrist } from '../../src/engine/moves.ts';
 import { BALLOTS, Game, hashKey, hashPosition, legalMoves, parseFen, playMove, type Move, type Position } from '../../src/rules/index.ts';
 import { seededRandom } from '../../src/engine/index.ts';
+import { unwrap } from '../../src/common/result.ts';
 
 // The search's generator against the rules core: the same moves (equal routes of a king once), the same keys.
 const capMask = (m: Move): number => m.captures.reduce((c, s) => c | (1 << (s - 1)), 0);
@@ -46,14 +47,14 @@ describe('the search move generator agrees with the rules', () => {
   });
 
   it('a king that captures round a loop back to its own square; two routes over the same men are one move', () => {
-    const loop = parseFen('W:WK10:B14,15,22,23'); // 10x19x26x17x10 (either way round)
+    const loop = unwrap(parseFen('W:WK10:B14,15,22,23')); // 10x19x26x17x10 (either way round)
     expect(ownSet(loop)).toEqual(rulesSet(loop));
     expect(ownSet(loop).some((m) => m.startsWith('9-9:'))).toBe(true);
     expect(legalMoves(loop).length).toBeGreaterThan(ownSet(loop).length);
   });
 
   it('a man crowned by a capture ends its move there', () => {
-    const pos = parseFen('B:W27,19:B23');
+    const pos = unwrap(parseFen('B:W27,19:B23'));
     expect(ownSet(pos)).toEqual(rulesSet(pos));
     expect(ownSet(pos)).toEqual([`22-31:${1 << 26}:true`]);
   });

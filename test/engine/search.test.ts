@@ -4,6 +4,7 @@ import { legalMoves, parseFen, playMove, sameMove, sameResult, START, Game, BALL
 import { readPdn, resultWinner, gameName } from '../../src/pdn/index.ts';
 import { corpusFile } from '../harness/corpus.ts';
 import { playsSolution } from '../harness/shots.ts';
+import { unwrap } from '../../src/common/result.ts';
 
 const isLegal = (pos: Position, m: { from: number; path: readonly number[] } | null): boolean =>
   m !== null && legalMoves(pos).some((l) => sameMove(l, m as never));
@@ -43,22 +44,22 @@ describe('tactics: the shots of "Tricks, Traps and Shots" (the stated first move
 describe('hand-checked positions', () => {
   it('a two-for-one shot: White 27-23 gives one and takes two', () => {
     // Example 3's stroke: 28-24 20x27, 19-15 11x18, 23x14 9x18, 32x14 wins outright.
-    const r = think({ position: parseFen('W:W32,28,23,19:B20,11,9,5'), limits: { depth: 10 } });
+    const r = think({ position: unwrap(parseFen('W:W32,28,23,19:B20,11,9,5')), limits: { depth: 10 } });
     expect(r.pv.map((m) => `${m.from}-${m.to}`).slice(0, 3)).toEqual(['28-24', '20-27', '19-15']);
     expect(r.score).toBeGreaterThan(WIN_BOUND); // every black piece goes: a forced win
   });
 
   it('a side with no move has lost; a forced capture is the only move', () => {
-    const stuck = parseFen('B:W5,6,10:B1'); // Black's man on 1 blocked by White's 5 and 6 (10 behind 6: no jump)
+    const stuck = unwrap(parseFen('B:W5,6,10:B1')); // Black's man on 1 blocked by White's 5 and 6 (10 behind 6: no jump)
     expect(legalMoves(stuck)).toEqual([]);
     expect(think({ position: stuck, limits: { depth: 4 } }).move).toBeNull();
-    const forced = parseFen('B:W14:B10,1');
+    const forced = unwrap(parseFen('B:W14:B10,1'));
     const r = think({ position: forced, limits: { depth: 3 } });
     expect(r.move?.captures).toEqual([14]);
   });
 
   it('two kings against one: the search reports a forced win', () => {
-    const r = think({ position: parseFen('W:WK18,K19:BK1'), limits: { depth: 24 } });
+    const r = think({ position: unwrap(parseFen('W:WK18,K19:BK1')), limits: { depth: 24 } });
     expect(r.score).toBeGreaterThan(WIN_BOUND);
   });
 
@@ -171,7 +172,7 @@ describe('deterministic modes', () => {
 
   it('repetition in the game history is a draw the search sees', () => {
     // Two kings each side shuffling: with the history of the root position twice, a move back scores 0.
-    const pos = parseFen('B:WK32:BK1');
+    const pos = unwrap(parseFen('B:WK32:BK1'));
     const r = think({ position: pos, limits: { depth: 6 } });
     expect(Math.abs(r.score)).toBeLessThan(WIN_BOUND);
   });

@@ -12,6 +12,7 @@ import {
 } from '../../src/engine/time.ts';
 import { think } from '../../src/engine/index.ts';
 import { Game, legalMoves, parseFen } from '../../src/rules/index.ts';
+import { unwrap } from '../../src/common/result.ts';
 
 // The time policy as pure functions: time given → budget; iteration state → go on or stop, and where the next iteration is cut.
 describe('a time per move: used in full as a rule, more while the move is unsettled, less when it is easy', () => {
@@ -102,7 +103,7 @@ describe('the search follows the policy on a fake clock', () => {
   });
   it('a recapture (two captures to choose from) starts no iteration past 40 % of the time: under half of it used', () => {
     // A white man on 15 among Black's: Black takes it, 10x19 or 11x18 (captures are compulsory).
-    const g = new Game(parseFen('B:W15,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12'));
+    const g = new Game(unwrap(parseFen('B:W15,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12')));
     const legal = legalMoves(g.position);
     expect(legal.length).toBe(2);
     expect(legal.every((m) => m.captures.length > 0)).toBe(true);

@@ -2,6 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { EngineClient } from '../../src/engine-host/client.ts';
 import { Game, legalMoves, sameMove, START } from '../../src/rules/index.ts';
 import { TEST_EGDB_DIR } from './egdb-cache.ts';
+import { unwrap } from '../../src/common/result.ts';
 
 // The worker's endgame database: the tests' shared cache, not the home directory.
 process.env.CROWNHEAD_CACHE = TEST_EGDB_DIR;
@@ -44,7 +45,7 @@ describe('engine worker_thread', () => {
     expect(plain.book).toBeUndefined();
     // Two kings v one with 79 quiet plies gone: any move lets the lone king claim the draw.
     const { parseFen } = await import('../../src/rules/index.ts');
-    expect((await client.think({ position: parseFen('W:WK18,K19:BK1'), quietPlies: 79, limits: { depth: 3 } })).score).toBe(0);
+    expect((await client.think({ position: unwrap(parseFen('W:WK18,K19:BK1')), quietPlies: 79, limits: { depth: 3 } })).score).toBe(0);
   });
 
   it('stop() ends a long search early with the deepest finished line', async () => {

@@ -12,12 +12,13 @@ import {
 } from '../../src/game/clock.ts';
 import type { JournalEntry } from '../../src/storage/journal.ts';
 import { GameSession } from '../../src/game/session.ts';
+import { unwrap } from '../../src/common/result.ts';
 
 describe('time controls', () => {
   it('reads Fischer and moves-per-period controls', () => {
-    expect(parseTimeControl('5m+3s')).toEqual({ kind: 'fischer', baseMs: 300_000, incrementMs: 3000, text: '5m+3s' });
-    expect(parseTimeControl('15')).toMatchObject({ kind: 'fischer', baseMs: 900_000, incrementMs: 0 });
-    expect(parseTimeControl('40/90m,30m')).toEqual({
+    expect(unwrap(parseTimeControl('5m+3s'))).toEqual({ kind: 'fischer', baseMs: 300_000, incrementMs: 3000, text: '5m+3s' });
+    expect(unwrap(parseTimeControl('15'))).toMatchObject({ kind: 'fischer', baseMs: 900_000, incrementMs: 0 });
+    expect(unwrap(parseTimeControl('40/90m,30m'))).toEqual({
       kind: 'periods',
       periods: [
         { moves: 40, ms: 5_400_000 },
@@ -28,15 +29,15 @@ describe('time controls', () => {
   });
 
   it('rejects bad controls with a message naming the problem', () => {
-    expect(() => parseTimeControl('')).toThrow(/empty time control/);
-    expect(() => parseTimeControl('fast')).toThrow(/"fast" is not a duration/);
-    expect(() => parseTimeControl('x/90m')).toThrow(/"x" is not a number of moves/);
-    expect(() => parseTimeControl('90m,40/30m,10m')).toThrow(/only the last period can be without a number of moves/);
-    expect(() => parseTimeControl('0m')).toThrow(TimeControlError);
+    expect(() => unwrap(parseTimeControl(''))).toThrow(/empty time control/);
+    expect(() => unwrap(parseTimeControl('fast'))).toThrow(/"fast" is not a duration/);
+    expect(() => unwrap(parseTimeControl('x/90m'))).toThrow(/"x" is not a number of moves/);
+    expect(() => unwrap(parseTimeControl('90m,40/30m,10m'))).toThrow(/only the last period can be without a number of moves/);
+    expect(() => unwrap(parseTimeControl('0m'))).toThrow(TimeControlError);
   });
 
   it('Fischer: the running side loses time, a move adds the increment and switches sides', () => {
-    const c = new GameClock(parseTimeControl('1m+2s'));
+    const c = new GameClock(unwrap(parseTimeControl('1m+2s')));
     c.start('black', 0);
     c.moved('black', 10_000);
     expect(c.state(10_000)).toMatchObject({ black: 52_000, white: 60_000, running: 'white' });
@@ -46,7 +47,7 @@ describe('time controls', () => {
   });
 
   it('periods: the next period is added once its moves are made, unused time carried over', () => {
-    const c = new GameClock(parseTimeControl('2/1m,30s'));
+    const c = new GameClock(unwrap(parseTimeControl('2/1m,30s')));
     c.start('black', 0);
     c.moved('black', 10_000); // black: 50 s left
     c.moved('white', 10_000);
@@ -55,17 +56,17 @@ describe('time controls', () => {
   });
 
   it("the mover's clock for a program thinking for it: time left, increment, moves to the next period (per move: 1)", () => {
-    const f = new GameClock(parseTimeControl('1m+2s'));
+    const f = new GameClock(unwrap(parseTimeControl('1m+2s')));
     f.start('black', 0);
     f.moved('black', 10_000);
     expect(f.moverClock('black')).toEqual({ remainingMs: 52_000, incrementMs: 2000 });
-    const p = new GameClock(parseTimeControl('3/1m,30s'));
+    const p = new GameClock(unwrap(parseTimeControl('3/1m,30s')));
     p.start('black', 0);
     p.moved('black', 10_000);
     expect(p.moverClock('black')).toEqual({ remainingMs: 50_000, movesToGo: 2 });
-    const last = new GameClock(parseTimeControl('10m'));
+    const last = new GameClock(unwrap(parseTimeControl('10m')));
     expect(last.moverClock('white')).toEqual({ remainingMs: 600_000, incrementMs: 0 });
-    const m = new GameClock(parseTimeControl('1m/move,20s/forced'));
+    const m = new GameClock(unwrap(parseTimeControl('1m/move,20s/forced')));
     m.start('black', 0);
     m.settle(15_000);
     expect(m.moverClock('black')).toEqual({ remainingMs: 45_000, movesToGo: 1 });
@@ -74,7 +75,7 @@ describe('time controls', () => {
   });
 
   it('a flag falls at zero', () => {
-    const c = new GameClock(parseTimeControl('10s'));
+    const c = new GameClock(unwrap(parseTimeControl('10s')));
     c.start('black', 0);
     expect(c.settle(11_000)).toBe('black');
     expect(c.state(11_000)).toMatchObject({ black: 0, flagged: 'black', running: null });
@@ -99,11 +100,11 @@ describe('the session with a clock', () => {
 
 describe('ACF time per move', () => {
   it('reads "5m/move,1m/forced" (grace 1 minute unless given) and writes a documented TimeControl tag', () => {
-    const c = parseTimeControl('5m/move,1m/forced');
+    const c = unwrap(parseTimeControl('5m/move,1m/forced'));
     expect(c).toEqual({ kind: 'per-move', moveMs: 300_000, forcedMs: 60_000, graceMs: 60_000, text: '5m/move,1m/forced' });
-    expect(parseTimeControl('3m/move, 30s/grace')).toMatchObject({ moveMs: 180_000, forcedMs: 180_000, graceMs: 30_000 });
+    expect(unwrap(parseTimeControl('3m/move, 30s/grace'))).toMatchObject({ moveMs: 180_000, forcedMs: 180_000, graceMs: 30_000 });
     expect(timeControlTag(c)).toBe('300s/move,60s/forced,60s/grace');
-    expect(parseTimeControlTag('300s/move,60s/forced,60s/grace')).toMatchObject({
+    expect(unwrap(parseTimeControlTag('300s/move,60s/forced,60s/grace'))).toMatchObject({
       kind: 'per-move',
       moveMs: 300_000,
       forcedMs: 60_000,
@@ -113,16 +114,16 @@ describe('ACF time per move', () => {
   });
 
   it('rejects malformed per-move controls, naming the problem', () => {
-    expect(() => parseTimeControl('1m/forced')).toThrow(/needs the time for a move \(like 5m\/move\)/);
-    expect(() => parseTimeControl('5m/move,2m/foo')).toThrow(/"2m\/foo" is not a per-move limit/);
-    expect(() => parseTimeControl('5m/move,5m/move')).toThrow(/"\/move" is given twice/);
-    expect(() => parseTimeControl('1m/move,5m/forced')).toThrow(/forced capture \(5 min\) is longer than for a move \(1 min\)/);
-    expect(() => parseTimeControl('fast/move')).toThrow(/the move limit "fast" is not a duration/);
-    expect(() => parseTimeControl('0s/move')).toThrow(/must be more than zero/);
+    expect(() => unwrap(parseTimeControl('1m/forced'))).toThrow(/needs the time for a move \(like 5m\/move\)/);
+    expect(() => unwrap(parseTimeControl('5m/move,2m/foo'))).toThrow(/"2m\/foo" is not a per-move limit/);
+    expect(() => unwrap(parseTimeControl('5m/move,5m/move'))).toThrow(/"\/move" is given twice/);
+    expect(() => unwrap(parseTimeControl('1m/move,5m/forced'))).toThrow(/forced capture \(5 min\) is longer than for a move \(1 min\)/);
+    expect(() => unwrap(parseTimeControl('fast/move'))).toThrow(/the move limit "fast" is not a duration/);
+    expect(() => unwrap(parseTimeControl('0s/move'))).toThrow(/must be more than zero/);
   });
 
   it('each move counts down afresh; the short limit exactly when the mover has one capture', () => {
-    const c = new GameClock(parseTimeControl('5m/move,1m/forced'));
+    const c = new GameClock(unwrap(parseTimeControl('5m/move,1m/forced')));
     c.start('black', 0, false);
     expect(c.state(100_000)).toMatchObject({
       black: 200_000,
@@ -138,7 +139,7 @@ describe('ACF time per move', () => {
   });
 
   it('"time" is called at the limit and the side loses when the grace period is over', () => {
-    const c = new GameClock(parseTimeControl('5m/move,1m/forced,1m/grace'));
+    const c = new GameClock(unwrap(parseTimeControl('5m/move,1m/forced,1m/grace')));
     c.start('black', 0);
     expect(c.settle(299_999)).toBeNull();
     expect(c.timeCalled).toBeNull();
@@ -156,7 +157,7 @@ describe('ACF time per move', () => {
   });
 
   it('a move made within the grace period is in time: the next move starts afresh, "time" no longer called', () => {
-    const c = new GameClock(parseTimeControl('1m/move'));
+    const c = new GameClock(unwrap(parseTimeControl('1m/move')));
     c.start('black', 0);
     c.settle(90_000);
     expect(c.timeCalled).toBe('black');
@@ -166,7 +167,7 @@ describe('ACF time per move', () => {
   });
 
   it("pause holds the move's time; resuming goes on from there (not afresh)", () => {
-    const c = new GameClock(parseTimeControl('5m/move,1m/forced'));
+    const c = new GameClock(unwrap(parseTimeControl('5m/move,1m/forced')));
     c.start('black', 0);
     c.moved('black', 10_000, true);
     c.pause(40_000, true);
@@ -176,12 +177,12 @@ describe('ACF time per move', () => {
   });
 
   it('survives the journal: toJSON / restore keeps the move being timed', () => {
-    const c = new GameClock(parseTimeControl('5m/move,1m/forced'));
+    const c = new GameClock(unwrap(parseTimeControl('5m/move,1m/forced')));
     c.start('black', 0);
     c.moved('black', 10_000, true);
     c.settle(70_000); // time called on white
     const d = JSON.parse(JSON.stringify(c.toJSON()));
-    const r = new GameClock(parseTimeControl('5m/move,1m/forced'));
+    const r = new GameClock(unwrap(parseTimeControl('5m/move,1m/forced')));
     r.restore(d);
     expect(r.timeCalled).toBe('white');
     r.start('white', 1_000_000, true);

@@ -204,7 +204,7 @@ describe('a game between two boards far apart', () => {
     const farRow = rows.find((r) => r.startsWith(far))!;
     const nearRow = rows.find((r) => r.startsWith(a.local))!;
     expect(farRow).not.toMatch(/Resign|Offer draw|Accept draw/);
-    expect(farRow).toContain('at the other board');
+    expect(farRow).toContain('at another board');
     expect(nearRow).toMatch(/Resign/);
     void b;
   });

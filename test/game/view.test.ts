@@ -16,6 +16,7 @@ import {
   type TableState,
 } from '../../src/game/view.ts';
 import { parseTimeControlTag } from '../../src/game/clock.ts';
+import { unwrap } from '../../src/common/result.ts';
 
 function state(game: Game, extra: Partial<TableState> = {}): TableState {
   return {
@@ -43,7 +44,7 @@ describe('the view', () => {
       plyClocks.set(game.plies[game.plies.length - 1], ms);
     }
     game.resign('white');
-    const rec = pdnRecord(state(game, { plyClocks, result: '1-0', timeControl: parseTimeControlTag('300+3') }));
+    const rec = pdnRecord(state(game, { plyClocks, result: '1-0', timeControl: unwrap(parseTimeControlTag('300+3')) }));
     expect(rec.tags.map(([k]) => k)).toEqual(['Event', 'Black', 'White', 'TimeControl', 'Termination']);
     expect(rec.tags).toContainEqual(['Termination', 'White resigned']);
     expect(rec.moves[0].after).toEqual(['[%clk 0:04:57]']);

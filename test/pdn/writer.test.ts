@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { makePdn, makePdnTags, pdnFromGame, readOnePdn, gameFromPdn, resultOf } from '../../src/pdn/index.ts';
 import { Game, parseFen } from '../../src/rules/index.ts';
+import { unwrap } from '../../src/common/result.ts';
 
 describe('PDN writer', () => {
   it('writes tags in the usual order, then GameType, then SetUp/FEN, then the rest', () => {
@@ -74,7 +75,7 @@ describe('PDN writer', () => {
   });
 
   it('a crown-continue game keeps its variant through a round trip', () => {
-    const g = new Game(parseFen('B:W26,27,5:B22'), { crownContinue: true });
+    const g = new Game(unwrap(parseFen('B:W26,27,5:B22')), { crownContinue: true });
     g.playText('22x24');
     const out = makePdn(pdnFromGame(g));
     expect(out).toContain('[Variant "crown-continue"]');

@@ -6,7 +6,7 @@
 // back through our reader.
 
 import { describe, expect, it } from 'vitest';
-import { GameEvent, Snapshot } from '../../src/protocol/v1.ts';
+import { GameEvent, ServerMessage, Snapshot } from '../../src/protocol/v1.ts';
 import { GameSession } from '../../src/game/index.ts';
 import { readOnePdn } from '../../src/pdn/index.ts';
 import { parseTimeControlTag, timeControlTag, parseTimeControl, describeTimeControl } from '../../src/game/clock.ts';
@@ -16,6 +16,7 @@ import { pdnCommand } from '../../src/cli/pdn.ts';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { unwrap } from '../../src/common/result.ts';
 
 async function table(timeControl?: string): Promise<TableServer> {
   const t = await TableServer.open({ timeControl });
@@ -32,9 +33,11 @@ function events(t: TableServer): GameEvent[] {
     if (m.type !== 'event') continue;
     const e = GameEvent.safeParse(m.event);
     expect(e.success, JSON.stringify(m.event)).toBe(true);
-    expect(Snapshot.safeParse(m.state).success).toBe(true);
+    // The message as a whole (its state a patch since the last one sent), and the state it makes, pass the page's schema.
+    expect(ServerMessage.safeParse(m).success, raw.slice(0, 300)).toBe(true);
     if (e.success) out.push(e.data);
   }
+  expect(Snapshot.safeParse(JSON.parse(JSON.stringify(t.lastState))).success).toBe(true);
   return out;
 }
 
@@ -133,18 +136,18 @@ describe('clocks', () => {
   });
 
   it('TimeControl tag values: written standard, read back, and the service form still read', () => {
-    expect(timeControlTag(parseTimeControl('5m+3s'))).toBe('300+3');
-    expect(timeControlTag(parseTimeControl('15m'))).toBe('900');
-    expect(timeControlTag(parseTimeControl('40/90m,30m'))).toBe('40/5400:1800');
-    expect(parseTimeControlTag('300+3')).toMatchObject({ kind: 'fischer', baseMs: 300_000, incrementMs: 3_000 });
-    expect(parseTimeControlTag('40/5400:1800')).toMatchObject({
+    expect(timeControlTag(unwrap(parseTimeControl('5m+3s')))).toBe('300+3');
+    expect(timeControlTag(unwrap(parseTimeControl('15m')))).toBe('900');
+    expect(timeControlTag(unwrap(parseTimeControl('40/90m,30m')))).toBe('40/5400:1800');
+    expect(unwrap(parseTimeControlTag('300+3'))).toMatchObject({ kind: 'fischer', baseMs: 300_000, incrementMs: 3_000 });
+    expect(unwrap(parseTimeControlTag('40/5400:1800'))).toMatchObject({
       kind: 'periods',
       periods: [{ moves: 40, ms: 5_400_000 }, { ms: 1_800_000 }],
     });
-    expect(parseTimeControlTag('5m+3s')).toMatchObject({ kind: 'fischer', baseMs: 300_000, incrementMs: 3_000 });
-    expect(parseTimeControlTag('-')).toBeNull();
-    expect(describeTimeControl(parseTimeControl('40/90m,30m'))).toBe('40 moves in 90 min, then 30 min');
-    expect(() => parseTimeControlTag('0+3')).toThrow(/more than zero/);
+    expect(unwrap(parseTimeControlTag('5m+3s'))).toMatchObject({ kind: 'fischer', baseMs: 300_000, incrementMs: 3_000 });
+    expect(unwrap(parseTimeControlTag('-'))).toBeNull();
+    expect(describeTimeControl(unwrap(parseTimeControl('40/90m,30m')))).toBe('40 moves in 90 min, then 30 min');
+    expect(() => unwrap(parseTimeControlTag('0+3'))).toThrow(/more than zero/);
   });
 
   it('a new game takes its own time control and rules from the request', async () => {

@@ -1,21 +1,22 @@
 import { describe, expect, it } from 'vitest';
 import { FenError, START, makeFen, parseFen, parseFenSetup, positionFromSetup, PositionError } from '../../src/rules/index.ts';
 import { corpusFile } from '../harness/corpus.ts';
+import { unwrap } from '../../src/common/result.ts';
 
 describe('FEN', () => {
   it('reads and writes the example from the standard', () => {
     const fen = 'B:W18,24,27,28,K10,K15:B12,16,20,K22,K25,K29';
-    const pos = parseFen(fen);
+    const pos = unwrap(parseFen(fen));
     expect(makeFen(pos)).toBe(fen);
     expect(pos.turn).toBe('black');
   });
 
   it('accepts ranges, any order, blanks, lower case and a trailing dot', () => {
-    const a = parseFen('B:W21-32:B1-12');
+    const a = unwrap(parseFen('B:W21-32:B1-12'));
     expect(a).toEqual(START);
-    expect(parseFen(' b : b12,11,10,9,8,7,6,5,4,3,2,1 : w21-32 . ')).toEqual(START);
-    expect(makeFen(parseFen('W:WK1-3,20:B5.'))).toBe('W:W20,K1,K2,K3:B5');
-    expect(parseFen('W::.').black).toBe(0);
+    expect(unwrap(parseFen(' b : b12,11,10,9,8,7,6,5,4,3,2,1 : w21-32 . '))).toEqual(START);
+    expect(makeFen(unwrap(parseFen('W:WK1-3,20:B5.')))).toBe('W:W20,K1,K2,K3:B5');
+    expect(unwrap(parseFen('W::.')).black).toBe(0);
   });
 
   it('round-trips the standard start', () => {
@@ -39,7 +40,7 @@ describe('FEN', () => {
   for (const [fen, code, msg] of bad) {
     it(`rejects "${fen}" as ${code}`, () => {
       try {
-        parseFen(fen);
+        unwrap(parseFen(fen));
         expect.fail('should throw');
       } catch (e) {
         expect(e).toBeInstanceOf(FenError);
@@ -51,7 +52,7 @@ describe('FEN', () => {
 
   it('a man on its crowning row can be allowed (problem collections), with a warning', () => {
     const warnings: string[] = [];
-    const pos = parseFen('B:W1:B9', { allowUncrownedMen: true, warn: (w) => warnings.push(w) });
+    const pos = unwrap(parseFen('B:W1:B9', { allowUncrownedMen: true, warn: (w) => warnings.push(w) }));
     expect(pos.white).toBe(1);
     expect(warnings).toEqual(['white man on 1 stands on the row where it is crowned (1-4); it must be a king']);
   });
@@ -67,11 +68,11 @@ describe('FEN', () => {
     const fens = [...corpusFile('11_man_english.pdn').matchAll(/\[FEN "([^"]+)"\]/g)].map((m) => m[1]);
     expect(fens.length).toBe(2400);
     for (const fen of fens) {
-      const pos = parseFen(fen);
-      const setup = parseFenSetup(fen);
+      const pos = unwrap(parseFen(fen));
+      const setup = unwrap(parseFenSetup(fen));
       expect(setup.blackMen.length + setup.blackKings.length).toBe(11);
       expect(setup.whiteMen.length + setup.whiteKings.length).toBe(11);
-      expect(parseFen(makeFen(pos))).toEqual(pos);
+      expect(unwrap(parseFen(makeFen(pos)))).toEqual(pos);
     }
   });
 });

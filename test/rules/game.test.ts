@@ -13,19 +13,20 @@ import {
   playMove,
 } from '../../src/rules/index.ts';
 import { corpusFile } from '../harness/corpus.ts';
+import { unwrap } from '../../src/common/result.ts';
 
 describe('game end and draws', () => {
   it('a side with no legal move loses', () => {
-    const g = new Game(parseFen('W:W29:B25,22'));
+    const g = new Game(unwrap(parseFen('W:W29:B25,22')));
     expect(g.outcome).toEqual({ winner: 'black', reason: 'no-moves' });
-    const h = new Game(parseFen('B:W14:B10'));
+    const h = new Game(unwrap(parseFen('B:W14:B10')));
     h.playText('10x17');
     expect(h.outcome).toEqual({ winner: 'black', reason: 'no-moves' });
     expect(() => h.playText('1-5')).toThrow(GameError);
   });
 
   it('threefold repetition: claimable on the move that makes the third occurrence; play may go on', () => {
-    const g = new Game(parseFen('B:WK32:BK1'));
+    const g = new Game(unwrap(parseFen('B:WK32:BK1')));
     const cycle = ['1-6', '32-27', '6-1', '27-32'];
     for (const m of cycle) g.playText(m);
     expect(g.occurrences()).toBe(2);
@@ -41,19 +42,19 @@ describe('game end and draws', () => {
   });
 
   it('with autoDraw the third occurrence ends the game', () => {
-    const g = new Game(parseFen('B:WK32:BK1'), { autoDraw: true });
+    const g = new Game(unwrap(parseFen('B:WK32:BK1')), { autoDraw: true });
     for (const m of ['1-6', '32-27', '6-1', '27-32', '1-6', '32-27', '6-1', '27-32']) g.playText(m);
     expect(g.outcome).toEqual({ winner: null, reason: 'repetition' });
   });
 
   it('40-move rule: 80 plies with no capture and no man moving', () => {
     // Two kings wander without repeating a position; a man move resets the count.
-    const m = new Game(parseFen('B:WK32,12:BK1,21'));
+    const m = new Game(unwrap(parseFen('B:WK32,12:BK1,21')));
     m.playText('1-6');
     expect(m.quietPlies).toBe(1);
     m.playText('12-8'); // a man moves: the count starts again
     expect(m.quietPlies).toBe(0);
-    const g = new Game(parseFen('B:WK32:BK1'));
+    const g = new Game(unwrap(parseFen('B:WK32:BK1')));
     const seen = new Set<number>([g.hash]);
     // Depth-first walk of king moves that never repeats a position.
     const walk = (): boolean => {
@@ -123,7 +124,7 @@ describe('game end and draws', () => {
     } catch (e) {
       expect((e as MoveError).message).toMatch(/no piece stands on 14/);
     }
-    const k = new Game(parseFen('B:W14,15,22,23,6,7:BK10'));
+    const k = new Game(unwrap(parseFen('B:W14,15,22,23,6,7:BK10')));
     expect(k.legalMoves().length).toBeGreaterThan(1);
   });
 });
@@ -137,7 +138,7 @@ describe('variants', () => {
   });
 
   it('huffing: jumping is optional, and the piece that failed to jump may be huffed', () => {
-    const g = new Game(parseFen('B:W14,30:B10,1'), { huffing: true });
+    const g = new Game(unwrap(parseFen('B:W14,30:B10,1')), { huffing: true });
     expect(g.legalMoves().some((m) => m.captures.length === 0)).toBe(true);
     g.playText('1-5'); // Black declines 10x17
     expect(g.huffable()).toEqual([10]);
@@ -151,14 +152,14 @@ describe('variants', () => {
   });
 
   it('huffing follows the piece that could have jumped when it moved instead', () => {
-    const g = new Game(parseFen('B:W14,30:B10'), { huffing: true });
+    const g = new Game(unwrap(parseFen('B:W14,30:B10')), { huffing: true });
     g.playText('10-15');
     expect(g.huffable()).toEqual([15]);
-    expect(new Game(parseFen('B:W14,30:B10,1')).huffable()).toEqual([]);
+    expect(new Game(unwrap(parseFen('B:W14,30:B10,1'))).huffable()).toEqual([]);
   });
 
   it('men continue jumping after crowning when the variant says so', () => {
-    const g = new Game(parseFen('B:W26,27,5:B22'), { crownContinue: true });
+    const g = new Game(unwrap(parseFen('B:W26,27,5:B22')), { crownContinue: true });
     const ply = g.playText('22x31x24');
     expect(ply.move.captures).toEqual([26, 27]);
     expect(ply.move.crowned).toBe(true);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { START, legalMoves, moveText, parseFen, perft, perftDivide, playMove, sameResult } from '../../src/rules/index.ts';
+import { unwrap } from '../../src/common/result.ts';
 
 // Aart Bik / OEIS A133046: a multi-jump is one move, a king's duplicate routes count separately.
 // Depths 9 and 10 (seconds each) are in the soak tier: perft.soak.test.ts.
@@ -32,7 +33,7 @@ describe('perft from the start position', () => {
 
 describe('hand-checked positions', () => {
   it('a man must complete a multi-jump: 10x17x26', () => {
-    const pos = parseFen('B:W14,22:B10');
+    const pos = unwrap(parseFen('B:W14,22:B10'));
     const moves = legalMoves(pos);
     expect(moves).toEqual([{ from: 10, to: 26, path: [17, 26], captures: [14, 22], crowned: false }]);
     const after = playMove(pos, moves[0]);
@@ -41,13 +42,13 @@ describe('hand-checked positions', () => {
   });
 
   it('captures are compulsory: no plain move is legal when a jump exists', () => {
-    const pos = parseFen('B:W14,30:B10,1');
+    const pos = unwrap(parseFen('B:W14,30:B10,1'));
     expect(legalMoves(pos).every((m) => m.captures.length > 0)).toBe(true);
     expect(legalMoves(pos, { huffing: true }).some((m) => m.captures.length === 0)).toBe(true);
   });
 
   it('a king circling back through its start square: two routes, kept apart, same result', () => {
-    const pos = parseFen('B:W14,15,22,23:BK10');
+    const pos = unwrap(parseFen('B:W14,15,22,23:BK10'));
     const moves = legalMoves(pos);
     expect(moves.map((m) => [m.from, ...m.path])).toEqual([
       [10, 17, 26, 19, 10],
@@ -62,7 +63,7 @@ describe('hand-checked positions', () => {
   });
 
   it('a man crowned mid-capture stops there, unless the variant lets it go on', () => {
-    const pos = parseFen('B:W26,27:B22');
+    const pos = unwrap(parseFen('B:W26,27:B22'));
     expect(legalMoves(pos)).toEqual([{ from: 22, to: 31, path: [31], captures: [26], crowned: true }]);
     expect(legalMoves(pos, { crownContinue: true })).toEqual([{ from: 22, to: 24, path: [31, 24], captures: [26, 27], crowned: true }]);
     const after = playMove(pos, legalMoves(pos)[0]);
@@ -70,13 +71,13 @@ describe('hand-checked positions', () => {
   });
 
   it('a man may jump a king, and men only move forward', () => {
-    const pos = parseFen('W:WK18,23:B14');
+    const pos = unwrap(parseFen('W:WK18,23:B14'));
     // White man on 23 moves up only (19 or 18-occupied); king 18 jumps? 14 is black: 18x9 over 14.
     const moves = legalMoves(pos);
     expect(moves.map((m) => [m.from, ...m.path])).toEqual([[18, 9]]);
-    const black = parseFen('B:WK18:B14');
+    const black = unwrap(parseFen('B:WK18:B14'));
     expect(legalMoves(black).map((m) => [m.from, ...m.path])).toEqual([[14, 23]]);
-    const backwards = parseFen('B:W32:B14');
+    const backwards = unwrap(parseFen('B:W32:B14'));
     expect(
       legalMoves(backwards)
         .map((m) => m.to)
@@ -85,13 +86,13 @@ describe('hand-checked positions', () => {
   });
 
   it('a side with no pieces or all blocked has no moves', () => {
-    expect(legalMoves(parseFen('W:W:B1'))).toEqual([]);
+    expect(legalMoves(unwrap(parseFen('W:W:B1')))).toEqual([]);
     // White man on 29 blocked by black men on 25 and... 29 moves up to 25 only; 25 black, 22 black so no jump.
-    expect(legalMoves(parseFen('W:W29:B25,22'))).toEqual([]);
+    expect(legalMoves(unwrap(parseFen('W:W29:B25,22')))).toEqual([]);
   });
 
   it('huffing perft counts jumps and plain moves together', () => {
-    const pos = parseFen('B:W14,30:B10,1');
+    const pos = unwrap(parseFen('B:W14,30:B10,1'));
     expect(perft(pos, 1, { huffing: true })).toBe(legalMoves(pos, { huffing: true }).length);
     expect(perft(pos, 1)).toBe(1);
   });

@@ -8,6 +8,7 @@ import {
   EmulatorBoardSource,
 } from '../../src/sensors/index.ts';
 import { openBoardSources, parseBoardSpec } from '../../src/sensors/open.ts';
+import { unwrap } from '../../src/common/result.ts';
 
 describe('board specs', () => {
   it('maps spec strings to sources', async () => {
@@ -22,15 +23,15 @@ describe('board specs', () => {
   });
 
   it('names a simulated board: sim:NAME and sim:NAME:SEED give it that id; a number is a seed', async () => {
-    expect(parseBoardSpec('sim')).toEqual({ kind: 'sim' });
-    expect(parseBoardSpec('sim:7')).toEqual({ kind: 'sim', seed: 7 });
-    expect(parseBoardSpec('sim:-3')).toEqual({ kind: 'sim', seed: -3 });
-    expect(parseBoardSpec('sim:NORTH:5')).toEqual({ kind: 'sim', name: 'NORTH', seed: 5 });
+    expect(unwrap(parseBoardSpec('sim'))).toEqual({ kind: 'sim' });
+    expect(unwrap(parseBoardSpec('sim:7'))).toEqual({ kind: 'sim', seed: 7 });
+    expect(unwrap(parseBoardSpec('sim:-3'))).toEqual({ kind: 'sim', seed: -3 });
+    expect(unwrap(parseBoardSpec('sim:NORTH:5'))).toEqual({ kind: 'sim', name: 'NORTH', seed: 5 });
     // Two named boards have seeds of their own (their noise and hands differ), each the same at every start.
-    const north = parseBoardSpec('sim:NORTH');
-    const south = parseBoardSpec('sim:SOUTH');
+    const north = unwrap(parseBoardSpec('sim:NORTH'));
+    const south = unwrap(parseBoardSpec('sim:SOUTH'));
     expect(north).toMatchObject({ kind: 'sim', name: 'NORTH' });
-    expect(north).toEqual(parseBoardSpec('sim:NORTH'));
+    expect(north).toEqual(unwrap(parseBoardSpec('sim:NORTH')));
     expect(north.kind === 'sim' && south.kind === 'sim' && north.seed !== south.seed).toBe(true);
     for (const [spec, problem] of [
       ['sim:', /needs a name or a seed/],
@@ -40,7 +41,7 @@ describe('board specs', () => {
       ['sim:north pole', /sim board name "north pole" is not 1–16 of/],
       ['sim:ABCDEFGHIJKLMNOPQ', /is not 1–16 of/],
     ] as const)
-      expect(() => parseBoardSpec(spec), spec).toThrow(problem);
+      expect(() => unwrap(parseBoardSpec(spec)), spec).toThrow(problem);
     const named = await createBoardSource('sim:NORTH');
     expect((await named.open()).id).toBe('NORTH');
     await named.close();

@@ -8,6 +8,7 @@ import { Snapshot } from '../../src/protocol/v1.ts';
 import { Game, legalMoves, moveText, type Move } from '../../src/rules/index.ts';
 import { parseComputerSetting } from '../../src/game/computer.ts';
 import { playOnSim, until, useServices } from './helpers.ts';
+import { unwrap } from '../../src/common/result.ts';
 
 const { watched } = useServices();
 
@@ -242,8 +243,8 @@ describe('playing the computer on the board', () => {
   });
 
   it('a --computer setting that is not SIDE:LEVEL is named', () => {
-    expect(parseComputerSetting('white:7')).toEqual({ side: 'white', level: 7 });
-    expect(() => parseComputerSetting('white')).toThrow(/"white" is not SIDE:LEVEL \(e\.g\. white:7\)/);
-    expect(() => parseComputerSetting('black:11')).toThrow(/level 11 in "black:11": levels go from 1 to 10/);
+    expect(unwrap(parseComputerSetting('white:7'))).toEqual({ side: 'white', level: 7 });
+    expect(() => unwrap(parseComputerSetting('white'))).toThrow(/"white" is not SIDE:LEVEL \(e\.g\. white:7\)/);
+    expect(() => unwrap(parseComputerSetting('black:11'))).toThrow(/level 11 in "black:11": levels go from 1 to 10/);
   });
 });

@@ -21,6 +21,7 @@ import { Game, parseFen, type Move } from '../../src/rules/index.ts';
 import { mulberry32 } from '../../src/common/prng.ts';
 import { corpusMoves, removeTempDirs, tempDir, until } from './helpers.ts';
 import { Client } from '../harness/ws-client.ts';
+import { unwrap } from '../../src/common/result.ts';
 
 const ROOT = resolve(fileURLToPath(import.meta.url), '../../..');
 const children = new Set<ChildProcess>();
@@ -129,7 +130,7 @@ describe('crash safety', () => {
       expect((await c.command({ name: 'hand-setup' })).type).toBe('ok');
       if (hello.state.status.kind !== 'in-sync') await c.next((m) => m.type === 'event' && m.event.type === 'ready', 'ready after set-up');
 
-      const game = new Game(parseFen(hello.state.startFen));
+      const game = new Game(unwrap(parseFen(hello.state.startFen)));
       for (const m of moves.slice(0, i)) game.play(m);
       let killed = false;
       for (; i < moves.length; i++) {
@@ -216,7 +217,7 @@ describe('crash safety', () => {
       durable = i;
       expect((await c.command({ name: 'hand-setup' })).type).toBe('ok');
       if (hello.state.status.kind !== 'in-sync') await c.next((m) => m.type === 'event' && m.event.type === 'ready', 'ready after set-up');
-      const game = new Game(parseFen(hello.state.startFen));
+      const game = new Game(unwrap(parseFen(hello.state.startFen)));
       for (const m of moves.slice(0, i)) game.play(m);
 
       let killed = false;

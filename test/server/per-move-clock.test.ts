@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseFen } from '../../src/rules/index.ts';
 import { playOnSim, setUp, until, useServices } from './helpers.ts';
+import { unwrap } from '../../src/common/result.ts';
 
 const { watched } = useServices();
 
@@ -19,7 +20,7 @@ describe('time per move through the service', () => {
     await c.event('ready');
     expect((await c.command({ name: 'new-game', fen, timeControl: '5m/move,1m/forced' })).type).toBe('ok');
     await c.event('new-game');
-    setUp(sim, parseFen(fen));
+    setUp(sim, unwrap(parseFen(fen)));
     sim.advance(3000); // (emptied squares whose empty level was only guessed read faint for up to 2 s)
     await c.event('ready');
     expect((await c.command({ name: 'clock-start' })).type).toBe('ok');

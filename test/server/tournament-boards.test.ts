@@ -15,6 +15,7 @@ import { legalMoves, parseFen } from '../../src/rules/index.ts';
 import { SimBoard } from '../../src/sensors/sim/board.ts';
 import { startService, type Service } from '../../src/server/service.ts';
 import { playOnSim, post, removeTempDirs, setUp, tempDir, until } from './helpers.ts';
+import { unwrap } from '../../src/common/result.ts';
 
 const running: Service[] = [];
 afterEach(async () => {
@@ -50,7 +51,7 @@ const command = (s: Service, id: string, c: object) => post(`${s.url}boards/${id
 /** One legal move on the board's game, carried out on its simulated board. */
 function oneMove(s: Service, sim: SimBoard): void {
   const room = s.rooms.find((r) => r.board!.source === sim)!;
-  const pos = parseFen(room.session.snapshot().fen);
+  const pos = unwrap(parseFen(room.session.snapshot().fen));
   setUp(sim, pos);
   playOnSim(sim, legalMoves(pos)[0]!);
   expect(room.session.snapshot().moves.length).toBeGreaterThan(0);

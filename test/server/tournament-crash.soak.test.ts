@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { legalMoves, parseFen } from '../../src/rules/index.ts';
 import { removeTempDirs, tempDir } from './helpers.ts';
+import { unwrap } from '../../src/common/result.ts';
 
 const ROOT = join(import.meta.dirname, '../..');
 const children: ChildProcess[] = [];
@@ -75,7 +76,7 @@ async function oneMove(url: string, board: string): Promise<number> {
     () => state(url, board),
     (s) => s.status.kind === 'in-sync',
   );
-  const m = legalMoves(parseFen(s0.fen))[0]!;
+  const m = legalMoves(unwrap(parseFen(s0.fen)))[0]!;
   await command(url, board, { name: 'hand', action: 'lift', square: m.from });
   await new Promise((r) => setTimeout(r, 150));
   await command(url, board, { name: 'hand', action: 'place', square: m.to });

@@ -13,6 +13,7 @@ import { SimBoard } from '../../src/sensors/sim/board.ts';
 import { startService, type Service } from '../../src/server/service.ts';
 import { TournamentView } from '../../src/protocol/tournament-v1.ts';
 import { playOnSim, post, removeTempDirs, setUp, tempDir } from './helpers.ts';
+import { unwrap } from '../../src/common/result.ts';
 
 const running: Service[] = [];
 afterEach(async () => {
@@ -38,7 +39,7 @@ async function api(s: Service, path: string, body?: unknown): Promise<any> {
 /** Plays the board's current game: its start position set on the sim, one legal move, then the planned ending. */
 async function playGame(s: Service, sim: SimBoard, result: '1-0' | '0-1' | '1/2-1/2'): Promise<void> {
   const room = s.rooms.find((r) => r.board!.source === sim)!;
-  const pos = parseFen(room.session.snapshot().fen);
+  const pos = unwrap(parseFen(room.session.snapshot().fen));
   setUp(sim, pos);
   playOnSim(sim, legalMoves(pos)[0]!);
   expect(room.session.snapshot().moves.length).toBeGreaterThan(0);

@@ -14,6 +14,7 @@ import { Hub } from '../../src/stations/hub.ts';
 import { readPdn } from '../../src/pdn/index.ts';
 import { SECRET, removeTempDirs, station, tempDir, until, type TestStation } from './fixture.ts';
 import { setUp } from '../server/helpers.ts';
+import { unwrap } from '../../src/common/result.ts';
 
 const closers: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
@@ -34,7 +35,7 @@ async function api(h: Hub, path: string, body?: unknown): Promise<any> {
 
 /** The station's board set to its game's position, then one move played by hand. */
 function oneMove(st: TestStation): void {
-  const pos = parseFen(st.service.session.snapshot().fen);
+  const pos = unwrap(parseFen(st.service.session.snapshot().fen));
   setUp(st.sim, pos);
   st.sim.advance(800);
   st.hand.playMove(legalMoves(pos)[0]!);

@@ -6,8 +6,9 @@ import { Game, legalMoves, parseFen } from '../../src/rules/index.ts';
 import { countsOf, outcomes, type Counts } from '../../src/tracking/boards.ts';
 import { classify, type Situation } from '../../src/tracking/classify.ts';
 import { diagnose, otherPieceCorrection, retractSentence } from '../../src/tracking/diagnose.ts';
+import { unwrap } from '../../src/common/result.ts';
 
-const pos = parseFen('W:W22,23:B18,1');
+const pos = unwrap(parseFen('W:W22,23:B18,1'));
 const situation = (retract: number | null): Situation => ({
   counts: countsOf(pos),
   outs: outcomes(pos, {}),

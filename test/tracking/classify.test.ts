@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { Game, parseFen, playMove, type Move, type Position } from '../../src/rules/index.ts';
 import { countsOf, outcomes, type Counts } from '../../src/tracking/boards.ts';
 import { classify, type Situation } from '../../src/tracking/classify.ts';
+import { unwrap } from '../../src/common/result.ts';
 
 const find = (pos: Position, from: number, to: number, huffing = false): Move => {
   const m = new Game(pos, { huffing }).legalMoves().find((x) => x.from === from && x.to === to);
@@ -80,7 +81,7 @@ describe('classify', () => {
   });
 
   it('a fast reply on a soft reading: a king that landed off-centre reads as one coin, the answer already down', () => {
-    const g = new Game(parseFen('W:WK3,27:B15,1'));
+    const g = new Game(unwrap(parseFen('W:WK3,27:B15,1')));
     const king = find(g.position, 3, 7);
     const after = playMove(playMove(g.position, king), find(playMove(g.position, king), 15, 18));
     const read = board(after, { 7: 1 });
@@ -93,7 +94,7 @@ describe('classify', () => {
   });
 
   it('a crown awaited: the man alone (or lifted) is waiting; the opponent moving first is the crown missing; two coins is in sync', () => {
-    const g = new Game(parseFen('B:W5,20:B26,1'));
+    const g = new Game(unwrap(parseFen('B:W5,20:B26,1')));
     g.play(find(g.position, 26, 30));
     const s = situation(g, { crown: 30 });
     expect(classify([board(g.position, { 30: 1 })], s).verdict).toEqual({ kind: 'crown-awaited' });
@@ -110,7 +111,7 @@ describe('classify', () => {
   });
 
   it('of the readings of a board, the one the game explains wins (an off-centre king read as one coin)', () => {
-    const g = new Game(parseFen('W:WK14,30:B1,5'));
+    const g = new Game(unwrap(parseFen('W:WK14,30:B1,5')));
     const read = board(g.position, { 14: 0, 10: 1 }); // the king stepped to 10, read as one coin
     const asKing = board(g.position, { 14: 0, 10: 2 });
     const r = classify([read, asKing], situation(g));
@@ -120,7 +121,7 @@ describe('classify', () => {
   });
 
   it('huffing: the huffable piece removed is a huff in progress, then with a move after it', () => {
-    const g = new Game(parseFen('B:W18,30:B15,1'), { huffing: true });
+    const g = new Game(unwrap(parseFen('B:W18,30:B15,1')), { huffing: true });
     // Black could jump 15x22 but plays 1-6: white may huff the man on 15.
     g.play(find(g.position, 1, 6, true));
     const pos = g.position;

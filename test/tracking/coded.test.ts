@@ -6,6 +6,7 @@ import { Game, colorAt, legalMoves, moveText, parseFen, type Move, type Position
 import { THRESHOLDS as T } from '../../src/reading/thresholds.ts';
 import { GEOMETRY } from '../../src/sensors/magnet-physics.ts';
 import { HUMAN, RandomHand, Table } from '../harness/table.ts';
+import { unwrap } from '../../src/common/result.ts';
 
 const coded = { coding: 'polarity' as const };
 
@@ -103,7 +104,7 @@ describe('polarity-coded board', () => {
 
   it('a position from a FEN with kings, set up with a king of the wrong colour, and after a restart: named, then play', async () => {
     const fen = 'W:W18,K23,30:B1,K3,11';
-    const pos = parseFen(fen);
+    const pos = unwrap(parseFen(fen));
     const t = new Table({ seed: 2, physics: coded, game: new Game(pos) });
     await t.open();
     t.sim.setupStart(); // the board is calibrated from the start position first…
@@ -197,7 +198,7 @@ describe('polarity-coded board, small magnets glued proud (a coin upside down re
 
 describe('polarity-coded board: restart with kings', () => {
   it('a service started on a board already holding kings of both colours calibrates without a king lifted (6 boards)', async () => {
-    const pos = parseFen('B:WK5,K14,21,22,30:BK27,K31,1,2,9');
+    const pos = unwrap(parseFen('B:WK5,K14,21,22,30:BK27,K31,1,2,9'));
     for (let seed = 1; seed <= 6; seed++) {
       const t = new Table({ seed, physics: coded, game: new Game(pos) });
       t.feeding = false;
@@ -215,7 +216,7 @@ describe('polarity-coded board: restart with kings', () => {
 
 describe("polarity-coded board: a crown of the opponent's colour", () => {
   it("a man crowned with an opponent's coin slipped under it is a king of the side that crowned, and moves as one", async () => {
-    const pos = parseFen('B:W9,10:B26');
+    const pos = unwrap(parseFen('B:W9,10:B26'));
     const t = new Table({ seed: 3, physics: coded, game: new Game(pos) });
     await t.open();
     t.sim.setupStart(); // calibrated from the start position first

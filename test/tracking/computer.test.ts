@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { Game, legalMoves, moveText, parseFen, type Move } from '../../src/rules/index.ts';
 import { Table } from '../harness/table.ts';
+import { unwrap } from '../../src/common/result.ts';
 
 function move(game: Game, text: string): Move {
   const all = legalMoves(game.position);
@@ -45,7 +46,7 @@ describe("the computer's move carried out on the board", () => {
   });
 
   it("a capture of the computer's left part-way: the quiet reminder says it is the computer's move", async () => {
-    const t = await table(new Game(parseFen('B:W18,30:B15,1')));
+    const t = await table(new Game(unwrap(parseFen('B:W18,30:B15,1'))));
     t.tracker.expectMove(move(t.game, '15x22'));
     t.sim.hold('black');
     t.sim.lift(15);

@@ -6,9 +6,10 @@ import { describe, expect, it } from 'vitest';
 import { diagnose } from '../../src/tracking/diagnose.ts';
 import { countsOf } from '../../src/tracking/boards.ts';
 import { START, legalMoves, parseFen } from '../../src/rules/index.ts';
+import { unwrap } from '../../src/common/result.ts';
 
 function alert(fen: string | null, edit: (board: number[]) => void) {
-  const pos = fen ? parseFen(fen) : START;
+  const pos = fen ? unwrap(parseFen(fen)) : START;
   const counts = countsOf(pos);
   const board = Array.from(counts);
   edit(board);

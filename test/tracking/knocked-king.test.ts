@@ -10,11 +10,12 @@ import { describe, expect, it } from 'vitest';
 import { Game, parseFen, type Move } from '../../src/rules/index.ts';
 import { GEOMETRY } from '../../src/sensors/magnet-physics.ts';
 import { Table } from '../harness/table.ts';
+import { unwrap } from '../../src/common/result.ts';
 
 const glued = { magnet: '8x1.5-N42', geometry: { ...GEOMETRY, mount: 'glued' as const } };
 
 async function table(fen: string, seed: number): Promise<Table> {
-  const t = new Table({ seed, game: new Game(parseFen(fen)), physics: glued });
+  const t = new Table({ seed, game: new Game(unwrap(parseFen(fen))), physics: glued });
   await t.open();
   t.setUp();
   expect(t.tracker.phase).toBe('play');

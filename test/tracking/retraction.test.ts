@@ -6,9 +6,10 @@ import { describe, expect, it } from 'vitest';
 import { Game, parseFen } from '../../src/rules/index.ts';
 import type { TrackerOptions } from '../../src/tracking/tracker.ts';
 import { Table } from '../harness/table.ts';
+import { unwrap } from '../../src/common/result.ts';
 
 async function table(fen: string, tracker: Partial<TrackerOptions> = {}): Promise<Table> {
-  const t = new Table({ game: new Game(parseFen(fen)), tracker });
+  const t = new Table({ game: new Game(unwrap(parseFen(fen))), tracker });
   await t.open();
   t.setUp();
   expect(t.tracker.phase).toBe('play');

@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { Game, legalMoves, parseFen, type Move } from '../../src/rules/index.ts';
 import { RandomHand, Table, routineCalibration } from '../harness/table.ts';
 import { BoardPhysics } from '../../src/sensors/sim/index.ts';
+import { unwrap } from '../../src/common/result.ts';
 
 async function table(opts: ConstructorParameters<typeof Table>[0] = {}): Promise<Table> {
   const t = new Table(opts);
@@ -24,7 +25,7 @@ const move = (g: Game, text: string): Move => {
 
 /** A case's table: its position (or the start), its moves before the action played by hand; the board and ply count then. */
 async function caseTable(c: { fen?: string; pre?: string[]; routine?: boolean }): Promise<{ t: Table; before: number[]; plies: number }> {
-  const game = c.fen ? new Game(parseFen(c.fen)) : Game.standard();
+  const game = c.fen ? new Game(unwrap(parseFen(c.fen))) : Game.standard();
   const t = await table({ game, routine: c.routine });
   for (const m of c.pre ?? []) {
     t.play(move(t.game, m));
@@ -110,7 +111,7 @@ describe('setup', () => {
   });
 
   it('a FEN position with kings is set up and recognised', async () => {
-    const game = new Game(parseFen('W:W18,K23,30:B1,K3,11'));
+    const game = new Game(unwrap(parseFen('W:W18,K23,30:B1,K3,11')));
     const t = await table({ game });
     expect(t.tracker.boardStatus.kind).toBe('in-sync');
     t.play(move(t.game, '23-19'));
@@ -193,7 +194,7 @@ describe('moves', () => {
   });
 
   it('a multi-jump stepped through its landing squares is one move', async () => {
-    const game = new Game(parseFen('B:W14,22,30:B10,1'));
+    const game = new Game(unwrap(parseFen('B:W14,22,30:B10,1')));
     const t = await table({ game });
     t.sim.lift(10);
     t.wait(200);
@@ -216,7 +217,7 @@ describe('moves', () => {
       [17, [17, 26, 19, 10]],
       [19, [19, 26, 17, 10]],
     ] as const) {
-      const game = new Game(parseFen('B:W14,15,22,23,31:BK10,1'));
+      const game = new Game(unwrap(parseFen('B:W14,15,22,23,31:BK10,1')));
       const t = await table({ game });
       const second = first === 17 ? 19 : 17;
       t.sim.lift(10);
@@ -318,7 +319,7 @@ describe('moves', () => {
   });
 
   it('a game that ends with no legal move is reported over', async () => {
-    const game = new Game(parseFen('B:W18:B14,1'));
+    const game = new Game(unwrap(parseFen('B:W18:B14,1')));
     const t = await table({ game });
     t.play(move(t.game, '14x23'));
     t.wait(300);
@@ -330,7 +331,7 @@ describe('moves', () => {
 
 describe('crowning by stacking', () => {
   it('a coin on top crowns the man', async () => {
-    const t = await table({ game: new Game(parseFen('B:W5:B26')) });
+    const t = await table({ game: new Game(unwrap(parseFen('B:W5:B26'))) });
     t.play(move(t.game, '26-30'));
     t.wait(300);
     expect(t.of('crown-awaited').map((e) => e.square)).toEqual([30]);
@@ -342,7 +343,7 @@ describe('crowning by stacking', () => {
   });
 
   it('a coin slipped under the man (1 → 0 → 1 → 2) crowns it', async () => {
-    const t = await table({ game: new Game(parseFen('B:W5:B26')) });
+    const t = await table({ game: new Game(unwrap(parseFen('B:W5:B26'))) });
     t.play(move(t.game, '26-30'));
     t.wait(300);
     t.sim.lift(30);
@@ -357,7 +358,7 @@ describe('crowning by stacking', () => {
 
   it('a crowned man taken back as a stack and the same move played again stays a king (no "crown it first")', async () => {
     for (let seed = 1; seed <= 5; seed++) {
-      const t = await table({ seed, game: new Game(parseFen('B:W5,20:B26,1')) });
+      const t = await table({ seed, game: new Game(unwrap(parseFen('B:W5,20:B26,1'))) });
       t.play(move(t.game, '26-30'));
       t.wait(300);
       t.sim.place(30); // crowned
@@ -402,7 +403,7 @@ describe('crowning by stacking', () => {
         expect(Math.abs(c.one[i] - c.empty[i] - one) / one, `seed ${seed} square ${sq}: one coin`).toBeLessThan(0.2);
         expect(Math.abs(c.two[i] - c.empty[i] - two) / two, `seed ${seed} square ${sq}: two coins`).toBeLessThan(0.2);
       }
-      const t = await table({ game: new Game(parseFen('B:W5,20,22,23:B26,1,9,10')), routine: true, seed });
+      const t = await table({ game: new Game(unwrap(parseFen('B:W5,20,22,23:B26,1,9,10'))), routine: true, seed });
       t.sim.lift(26);
       t.wait(150);
       t.sim.set(30, 2);
@@ -420,7 +421,7 @@ describe('crowning by stacking', () => {
   it('the opponent may not move before the crown: "crown the king on 30 first"', async () => {
     // A calibrated board (the routine measured square 30, empty at the start of this position:
     // a man there could otherwise read as high as a stack on a guessed level).
-    const t = await table({ game: new Game(parseFen('B:W5,20:B26,1')), routine: true });
+    const t = await table({ game: new Game(unwrap(parseFen('B:W5,20:B26,1'))), routine: true });
     t.play(move(t.game, '26-30'));
     t.wait(300);
     t.sim.lift(20);
@@ -438,7 +439,7 @@ describe('crowning by stacking', () => {
   });
 
   it('with "men continue jumping after crowning", a man crowned mid-capture goes on as a king', async () => {
-    const game = new Game(parseFen('B:W26,27,5:B22'), { crownContinue: true });
+    const game = new Game(unwrap(parseFen('B:W26,27,5:B22')), { crownContinue: true });
     const t = await table({ game });
     t.sim.lift(22);
     t.wait(150);
@@ -465,7 +466,7 @@ describe('crowning by stacking', () => {
 
 describe('huffing variant', () => {
   it('a legal result is committed only once it has stood (a jump may go on); a huff is recognised', async () => {
-    const game = new Game(parseFen('B:W14,30,21:B10,1'), { huffing: true });
+    const game = new Game(unwrap(parseFen('B:W14,30,21:B10,1')), { huffing: true });
     const t = await table({ game, tracker: { settleMs: 1000 } });
     t.play(move(t.game, '1-5')); // Black declines 10x17
     t.wait(400);

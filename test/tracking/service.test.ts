@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { Game, parseFen, type Move } from '../../src/rules/index.ts';
 import { SimBoard } from '../../src/sensors/sim/board.ts';
 import { useServices } from '../server/helpers.ts';
+import { unwrap } from '../../src/common/result.ts';
 
 const services = useServices();
 
@@ -16,7 +17,7 @@ const start = services.watched;
 
 /** Puts the position on the sim: coins at random off-centre, kings as stacks (some far off-centre: they read like one centred coin). */
 function placePosition(sim: SimBoard, fen: string, offCentreKings: number[] = []): void {
-  const counts = countsOf(parseFen(fen));
+  const counts = countsOf(unwrap(parseFen(fen)));
   for (let sq = 1; sq <= 32; sq++) sim.set(sq, counts[sq - 1]!, offCentreKings.includes(sq) ? { offMm: 3.2 } : undefined);
 }
 
@@ -69,7 +70,7 @@ describe('tracking through the service', () => {
       placePosition(s.sim, fen);
       s.sim.advance(800);
       await s.c.event('ready');
-      const g = new Game(parseFen(fen));
+      const g = new Game(unwrap(parseFen(fen)));
       const m = moveOf(g, 26, 30);
       s.sim.lift(26);
       s.sim.advance(150);

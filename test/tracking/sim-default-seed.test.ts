@@ -19,6 +19,7 @@ import { BoardTracking } from '../../src/tracking/board-tracking.ts';
 import { writerOn } from '../harness/table.ts';
 import type { TrackerEvent } from '../../src/tracking/tracker.ts';
 import { corpusFile } from '../harness/corpus.ts';
+import { unwrap } from '../../src/common/result.ts';
 
 describe('the default simulated board (seed 1)', () => {
   it('OCA game index 34: the crown on 1 (ply 85), weak and off-centre, is read once the opponent moves on', async () => {
@@ -64,7 +65,7 @@ describe('the default simulated board (seed 1)', () => {
       ['W:WK6,28:B3,12', 6, 10],
       ['B:WK30,5:BK2,K27,10', 27, 24],
     ] as const) {
-      const game = new Game(parseFen(fen));
+      const game = new Game(unwrap(parseFen(fen)));
       const sim = new SimBoard({ seed: 1, startPosition: true });
       const tracking = new BoardTracking(
         game,

@@ -22,6 +22,7 @@ import { SimBoard } from '../../src/sensors/sim/board.ts';
 import { startService, type Service } from '../../src/server/service.ts';
 import { parseFen, resolveMove } from '../../src/rules/index.ts';
 import { playOnSim, setUp, tempDir, removeTempDirs, until } from '../server/helpers.ts';
+import { unwrap } from '../../src/common/result.ts';
 
 const SHOTS = join(import.meta.dirname, '../../scratch');
 const WAIT = 15_000;
@@ -92,7 +93,7 @@ const VIEWPORTS = [
 
 /** Plays a move (its PDN text) by hand on a board's simulated board. */
 function play(board: number, text: string): void {
-  const pos = parseFen(svc.rooms[board - 1]!.session.snapshot().fen);
+  const pos = unwrap(parseFen(svc.rooms[board - 1]!.session.snapshot().fen));
   playOnSim(sims[board - 1]!, resolveMove(pos, text));
 }
 

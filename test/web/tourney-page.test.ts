@@ -19,6 +19,7 @@ import { SimBoard } from '../../src/sensors/sim/board.ts';
 import { startService, type Service } from '../../src/server/service.ts';
 import { legalMoves, parseFen } from '../../src/rules/index.ts';
 import { playOnSim, post, removeTempDirs, setUp, tempDir, until } from '../server/helpers.ts';
+import { unwrap } from '../../src/common/result.ts';
 
 const WAIT = 15_000;
 const SHOTS = join(import.meta.dirname, '../../scratch');
@@ -86,7 +87,7 @@ describe('the arbiter’s tournament panel', () => {
     await panelHas(page, 'tr[data-game="1.1.1"] td[data-result="*"]');
     // Board 1's game ends at the board: White resigns (1-0).
     const room = svc.rooms.find((r) => r.number === 1)!;
-    const pos = parseFen(room.session.snapshot().fen);
+    const pos = unwrap(parseFen(room.session.snapshot().fen));
     setUp(sims[0]!, pos);
     playOnSim(sims[0]!, legalMoves(pos)[0]!);
     const black = room.session.tags.Black!;
