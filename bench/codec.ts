@@ -1,6 +1,7 @@
 // Sensors bench: how fast the wire codec parses frame lines (the board sends
 // 100 per second), and how fast the simulated board produces frames on its
 // manual clock (format → parse → physics). Run: node bin/run-ts.js bench/codec.ts
+import { unwrap } from '../src/common/result.ts';
 import { SimBoard, makeBoardLine, parseBoardLine } from '../src/sensors/index.ts';
 
 function rate(label: string, run: (n: number) => void, n: number): number {
@@ -22,13 +23,13 @@ rate(
   (n) => {
     for (let i = 0; i < n; i++) {
       const r = parseBoardLine(lines[i & 1023]);
-      if (r.type === 'frame') sink += r.readings[5];
+      if (r.ok && r.value.type === 'frame') sink += r.value.readings[5];
     }
   },
   1_000_000,
 );
 
-const msgs = lines.map((l) => parseBoardLine(l));
+const msgs = lines.map((l) => unwrap(parseBoardLine(l)));
 rate(
   'codec format rate',
   (n) => {

@@ -33,6 +33,8 @@
 
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { PATTERN_DATA } from './eval-patterns-data.ts';
+import { CrownheadError } from '../common/errors.ts';
+import { attempt, unwrap, type Result } from '../common/result.ts';
 
 /** A window's squares (indices 0–31), ascending: the order of its index's base-3 digits. */
 export type Window = readonly number[];
@@ -95,19 +97,32 @@ export function patternSourceText(t: Int16Array, source: string): string {
   return `{"source":${JSON.stringify(source)},\n"entries":${PATTERN_ENTRIES},\n"tables":[\n${tables.join(',\n')}\n]}\n`;
 }
 
-/** The weights of a source text (patternSourceText's form), every table checked against this file's windows. */
-export function parsePatternSource(text: string): { weights: Int16Array; source: string } {
+/** A pattern source that cannot be the evaluation's tables: what is wrong, naming the table and entry. */
+export class PatternSourceError extends CrownheadError<'bad-patterns'> {
+  override readonly name = 'PatternSourceError';
+  constructor(message: string) {
+    super('bad-patterns', message);
+  }
+}
+
+/** The weights of a source text (patternSourceText's form), every table checked against this file's windows; or the PatternSourceError naming the first problem. */
+export const parsePatternSource = (text: string): Result<{ weights: Int16Array; source: string }, PatternSourceError> =>
+  attempt(PatternSourceError, () => readPatternSource(text));
+
+function readPatternSource(text: string): { weights: Int16Array; source: string } {
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch (e) {
-    throw new Error(`pattern source is not JSON: ${(e as Error).message}`);
+    throw new PatternSourceError(`pattern source is not JSON: ${(e as Error).message}`);
   }
   const o = json as { source?: unknown; entries?: unknown; tables?: unknown };
   if (typeof o !== 'object' || o === null || typeof o.source !== 'string' || o.entries !== PATTERN_ENTRIES || !Array.isArray(o.tables))
-    throw new Error(`pattern source needs "source" (text), "entries" (${PATTERN_ENTRIES}) and "tables" (a list)`);
+    throw new PatternSourceError(`pattern source needs "source" (text), "entries" (${PATTERN_ENTRIES}) and "tables" (a list)`);
   if (o.tables.length !== 2 * PATTERN_TABLES)
-    throw new Error(`pattern source holds ${o.tables.length} tables, not the ${2 * PATTERN_TABLES} (${PATTERN_TABLES} a phase)`);
+    throw new PatternSourceError(
+      `pattern source holds ${o.tables.length} tables, not the ${2 * PATTERN_TABLES} (${PATTERN_TABLES} a phase)`,
+    );
   const weights = new Int16Array(PATTERN_WEIGHTS);
   (o.tables as unknown[]).forEach((x, i) => {
     const phase = PHASES[Math.floor(i / PATTERN_TABLES)]!,
@@ -115,14 +130,14 @@ export function parsePatternSource(text: string): { weights: Int16Array; source:
     const e = x as { phase?: unknown; table?: unknown; window?: unknown; weights?: unknown };
     const where = `pattern source table ${i} (${phase} ${table})`;
     if (typeof e !== 'object' || e === null || e.phase !== phase || e.table !== table)
-      throw new Error(`${where}: expected phase "${phase}", table ${table}`);
+      throw new PatternSourceError(`${where}: expected phase "${phase}", table ${table}`);
     if (JSON.stringify(e.window) !== JSON.stringify(TABLE_WINDOWS[table]))
-      throw new Error(`${where}: window ${JSON.stringify(e.window)}, not ${JSON.stringify(TABLE_WINDOWS[table])}`);
+      throw new PatternSourceError(`${where}: window ${JSON.stringify(e.window)}, not ${JSON.stringify(TABLE_WINDOWS[table])}`);
     const w = e.weights;
-    if (!Array.isArray(w) || w.length !== PATTERN_ENTRIES) throw new Error(`${where}: needs ${PATTERN_ENTRIES} weights`);
+    if (!Array.isArray(w) || w.length !== PATTERN_ENTRIES) throw new PatternSourceError(`${where}: needs ${PATTERN_ENTRIES} weights`);
     w.forEach((v: unknown, n) => {
       if (!Number.isInteger(v) || (v as number) < -32768 || (v as number) > 32767)
-        throw new Error(`${where}, entry ${n}: ${JSON.stringify(v)} is not a 16-bit whole number`);
+        throw new PatternSourceError(`${where}, entry ${n}: ${JSON.stringify(v)} is not a 16-bit whole number`);
       weights[i * PATTERN_ENTRIES + n] = v as number;
     });
   });
@@ -136,9 +151,9 @@ export function decodePatterns(data: string): Int16Array {
   try {
     text = gunzipSync(Buffer.from(data, 'base64')).toString('utf8');
   } catch (e) {
-    throw new Error(`pattern data does not gunzip: ${(e as Error).message}`);
+    throw new PatternSourceError(`pattern data does not gunzip: ${(e as Error).message}`);
   }
-  return parsePatternSource(text).weights;
+  return unwrap(parsePatternSource(text)).weights;
 }
 /** The stored form of the tables: the gzipped source text (the bytes of data/engine/eval-patterns.json.gz). */
 export function encodePatterns(t: Int16Array, source: string): Buffer {

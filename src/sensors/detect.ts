@@ -74,9 +74,9 @@ export async function handshake(
       port.onLine((line) => {
         lines++;
         const r = parseBoardLine(line);
-        if (r.type === 'identity') done(null, r);
-        else if (r.type === 'invalid' && r.reason === 'version')
-          done(new HandshakeError(path, `not a Crownhead proto=1 board (${r.message})`));
+        if (r.ok && r.value.type === 'identity') done(null, r.value);
+        else if (!r.ok && r.error.reason === 'version')
+          done(new HandshakeError(path, `not a Crownhead proto=1 board (${r.error.message})`));
       });
       // the board announces itself at boot; ask anyway once the reset is over, and again halfway
       timers.push(setTimeout(() => void port.write(makeHostCommand({ type: 'identify' })), resetDelay));

@@ -19,6 +19,7 @@
 // select write, sync query and samples): expect ≈ 8 frames/s at 4 ms, ≈ 11 at
 // 2 ms — against 100 frames/s with the Crownhead firmware.
 
+import { ok } from '../common/result.ts';
 import { readFileSync } from 'node:fs';
 import { SerialPort } from 'serialport';
 import type { SerialBinding } from './line-port.ts';
@@ -277,7 +278,7 @@ export class FirmataBoardSource extends SourceBase {
       }
       if (!this.running) break;
       const t = this.clock();
-      this.lines.record({ type: 'frame', seq: this.seq, readings });
+      this.lines.record(ok({ type: 'frame', seq: this.seq, readings }));
       this.emitFrame(this.seq, Uint16Array.from(readings), t);
       this.seq = (this.seq + 1) & 0xffff;
       const wait = this.minFrameMs - (this.clock() - start);

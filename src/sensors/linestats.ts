@@ -2,6 +2,7 @@
 // of protocol error, and tracks the frame/heartbeat sequence number to detect
 // gaps (lost lines), including the wrap 0xFFFF → 0x0000.
 
+import type { Result } from '../common/result.ts';
 import { MAX_SEQ, PROTOCOL_ERROR_REASONS, type BoardMessage, type ProtocolError, type ProtocolErrorReason } from './protocol.ts';
 
 export interface LineFigures {
@@ -39,11 +40,13 @@ export class LineStats {
    * Account one parsed line. Returns how many lines were missed just before
    * it (0 normally; >0 when its seq shows a gap).
    */
-  record(result: BoardMessage | ProtocolError): number {
+  record(read: Result<BoardMessage, ProtocolError>): number {
+    if (!read.ok) {
+      this.errors[read.error.reason]++;
+      return 0;
+    }
+    const result = read.value;
     switch (result.type) {
-      case 'invalid':
-        this.errors[result.reason]++;
-        return 0;
       case 'frame':
         this.ok++;
         this.frames++;

@@ -158,8 +158,9 @@ export class SerialBoardSource extends SourceBase {
     const t = this.clock();
     const r = parseBoardLine(line);
     this.lines.record(r);
-    if (r.type === 'frame') this.emitFrame(r.seq, r.readings, t);
-    else if (r.type === 'identity') this.ident = r;
+    if (!r.ok) return;
+    if (r.value.type === 'frame') this.emitFrame(r.value.seq, r.value.readings, t);
+    else if (r.value.type === 'identity') this.ident = r.value;
   }
 
   private armSilence(): void {

@@ -35,6 +35,7 @@ import { readPdn, type PdnResult } from '../pdn/index.ts';
 import type { SessionEvent } from '../game/index.ts';
 import type { Room } from './room.ts';
 import { SessionError } from '../game/errors.ts';
+import { unwrap } from '../common/result.ts';
 
 export class Director {
   tournament: Tournament | null = null;
@@ -81,7 +82,7 @@ export class Director {
   /** The next round paired, from a CSV pairing list when given: a list naming a board that is not here is refused. */
   pairNextRound(by: string, list?: string): TournamentState {
     const t = this.t;
-    return t.pairNextRound(by, list === undefined ? undefined : parsePairingList(t.state, list, this.boards()));
+    return t.pairNextRound(by, list === undefined ? undefined : unwrap(parsePairingList(t.state, list, this.boards())));
   }
 
   /**

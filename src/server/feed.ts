@@ -128,8 +128,8 @@ export class SpectatorFeed {
       // A spectator may only ping: a malformed message is named as the pages' socket names it; anything else is answered, never acted on.
       const parsed = parseClientMessage(String(data));
       const reply: WatchMessage = !parsed.ok
-        ? { v: 1, type: 'error', code: parsed.code, message: parsed.message }
-        : parsed.msg.type === 'ping'
+        ? { v: 1, type: 'error', code: parsed.error.code, message: parsed.error.message }
+        : parsed.value.type === 'ping'
           ? { v: 1, type: 'pong' }
           : { v: 1, type: 'error', code: 'read-only', message: "the spectators' socket only sends: it takes no commands" };
       this.send(ws, JSON.stringify(reply));

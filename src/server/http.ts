@@ -182,12 +182,12 @@ function commandRoute(app: express.Express, ctx: ServerContext): void {
     express.json({ limit: MAX_CLIENT_MESSAGE, strict: false }),
     async (req, res) => {
       const parsed = parseCommand(req.body);
-      if (!parsed.ok) return void apiError(res, statusFor(parsed.code), parsed.code, parsed.message);
+      if (!parsed.ok) return void apiError(res, statusFor(parsed.error.code), parsed.error.code, parsed.error.message);
       try {
-        await ctx.command(parsed.command); // (a station's board: its answer)
+        await ctx.command(parsed.value); // (a station's board: its answer)
       } catch (e) {
         const f = commandFailure(e);
-        if (f.internal) ctx.logger.error({ err: e, command: parsed.command.name }, 'command failed');
+        if (f.internal) ctx.logger.error({ err: e, command: parsed.value.name }, 'command failed');
         return void apiError(res, statusFor(f.code), f.code, f.message);
       }
       res.json({ ok: true, state: ctx.session.snapshot() } satisfies CommandReplyBody);

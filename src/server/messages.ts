@@ -16,6 +16,8 @@ export {
   type Snapshot,
 } from '../protocol/v1.ts';
 import { MAX_CLIENT_MESSAGE, PROTOCOL_VERSION } from '../protocol/v1.ts';
+import { CrownheadError } from '../common/errors.ts';
+import { err, ok, type Result } from '../common/result.ts';
 
 const MESSAGE_TYPES = ['hello', 'ping', 'command'] as const;
 export const COMMAND_NAMES = Command.def.options.map((o) => o.def.shape.name.def.values[0] as Command['name']);
@@ -89,68 +91,75 @@ export function describeIssue(issue: Issue | undefined, input: unknown): string 
   return `${where}${want}${got !== undefined && want !== 'is required' ? `, not ${shown}` : ''}`;
 }
 
+export type MessageErrorCode = 'too-large' | 'bad-json' | 'bad-message' | 'bad-version' | 'unknown-type' | 'unknown-command';
+
+/** A message or command from a client that cannot be taken: its code (sent back as the error's) and what is wrong. */
+export class MessageError extends CrownheadError<MessageErrorCode> {
+  override readonly name = 'MessageError';
+}
+
 /** Checks a command object (a page's or an HTTP client's); unknown names and fields are errors naming them. */
-export function parseCommand(json: unknown): { ok: true; command: Command } | { ok: false; code: string; message: string } {
+export function parseCommand(json: unknown): Result<Command, MessageError> {
   if (typeof json !== 'object' || json === null || Array.isArray(json))
-    return { ok: false, code: 'bad-message', message: 'a command must be a JSON object with a "name"' };
+    return err(new MessageError('bad-message', 'a command must be a JSON object with a "name"'));
   const name = (json as { name?: unknown }).name;
-  if (typeof name !== 'string') return { ok: false, code: 'bad-message', message: `a command needs a "name" (${list(COMMAND_NAMES)})` };
+  if (typeof name !== 'string') return err(new MessageError('bad-message', `a command needs a "name" (${list(COMMAND_NAMES)})`));
   if (!COMMAND_NAMES.includes(name as Command['name']))
-    return { ok: false, code: 'unknown-command', message: `unknown command "${name.slice(0, 40)}" (expected ${list(COMMAND_NAMES)})` };
+    return err(new MessageError('unknown-command', `unknown command "${name.slice(0, 40)}" (expected ${list(COMMAND_NAMES)})`));
   const r = Command.safeParse(json);
-  if (!r.success) return { ok: false, code: 'bad-message', message: `command ${name}: ${describeIssue(r.error.issues[0] as Issue, json)}` };
+  if (!r.success) return err(new MessageError('bad-message', `command ${name}: ${describeIssue(r.error.issues[0] as Issue, json)}`));
   const extra = unknownFields(json, r.data);
   if (extra.length)
-    return {
-      ok: false,
-      code: 'bad-message',
-      message: `command ${name}: unknown field${extra.length > 1 ? 's' : ''} ${extra.map((f) => `"${f}"`).join(', ')}`,
-    };
-  return { ok: true, command: r.data };
+    return err(
+      new MessageError(
+        'bad-message',
+        `command ${name}: unknown field${extra.length > 1 ? 's' : ''} ${extra.map((f) => `"${f}"`).join(', ')}`,
+      ),
+    );
+  return ok(r.data);
 }
 
 /** Parses a client message; returns a typed error naming the problem instead of throwing. */
-export function parseClientMessage(raw: string): { ok: true; msg: ClientMessage } | { ok: false; code: string; message: string } {
+export function parseClientMessage(raw: string): Result<ClientMessage, MessageError> {
   const bytes = Buffer.byteLength(raw);
   if (bytes > MAX_CLIENT_MESSAGE)
-    return { ok: false, code: 'too-large', message: `message of ${bytes} bytes is over the ${MAX_CLIENT_MESSAGE}-byte limit` };
+    return err(new MessageError('too-large', `message of ${bytes} bytes is over the ${MAX_CLIENT_MESSAGE}-byte limit`));
   let json: unknown;
   try {
     json = JSON.parse(raw);
   } catch (e) {
-    return { ok: false, code: 'bad-json', message: `message is not JSON (${(e as Error).message})` };
+    return err(new MessageError('bad-json', `message is not JSON (${(e as Error).message})`));
   }
   if (typeof json !== 'object' || json === null || Array.isArray(json)) {
-    return { ok: false, code: 'bad-message', message: 'a message must be a JSON object like {"v":1,"type":"ping"}' };
+    return err(new MessageError('bad-message', 'a message must be a JSON object like {"v":1,"type":"ping"}'));
   }
   const o = json as Record<string, unknown>;
   if (!('v' in o))
-    return { ok: false, code: 'bad-version', message: `message has no protocol version "v" (this server speaks ${PROTOCOL_VERSION})` };
+    return err(new MessageError('bad-version', `message has no protocol version "v" (this server speaks ${PROTOCOL_VERSION})`));
   if (o.v !== PROTOCOL_VERSION) {
-    return {
-      ok: false,
-      code: 'bad-version',
-      message: `protocol version ${JSON.stringify(o.v)} is not supported (this server speaks ${PROTOCOL_VERSION})`,
-    };
+    return err(
+      new MessageError('bad-version', `protocol version ${JSON.stringify(o.v)} is not supported (this server speaks ${PROTOCOL_VERSION})`),
+    );
   }
   if (typeof o.type !== 'string' || !(MESSAGE_TYPES as readonly string[]).includes(o.type)) {
     const got =
       typeof o.type === 'string' ? `"${o.type.slice(0, 40)}"` : o.type === undefined ? 'missing' : JSON.stringify(o.type).slice(0, 40);
-    return { ok: false, code: 'unknown-type', message: `unknown message type ${got} (expected ${list(MESSAGE_TYPES)})` };
+    return err(new MessageError('unknown-type', `unknown message type ${got} (expected ${list(MESSAGE_TYPES)})`));
   }
   if (o.type === 'command') {
-    if (!('command' in o)) return { ok: false, code: 'bad-message', message: 'a command message needs a "command" object' };
+    if (!('command' in o)) return err(new MessageError('bad-message', 'a command message needs a "command" object'));
     const c = parseCommand(o.command);
     if (!c.ok) return c;
   }
   const r = ClientMessage.safeParse(json);
-  if (!r.success) return { ok: false, code: 'bad-message', message: describeIssue(r.error.issues[0] as Issue, json) };
+  if (!r.success) return err(new MessageError('bad-message', describeIssue(r.error.issues[0] as Issue, json)));
   const extra = unknownFields(json, r.data);
   if (extra.length)
-    return {
-      ok: false,
-      code: 'bad-message',
-      message: `${o.type} message: unknown field${extra.length > 1 ? 's' : ''} ${extra.map((f) => `"${f}"`).join(', ')}`,
-    };
-  return { ok: true, msg: r.data };
+    return err(
+      new MessageError(
+        'bad-message',
+        `${o.type} message: unknown field${extra.length > 1 ? 's' : ''} ${extra.map((f) => `"${f}"`).join(', ')}`,
+      ),
+    );
+  return ok(r.data);
 }

@@ -202,8 +202,8 @@ export class WsGateway {
       });
     const text = Array.isArray(data) ? Buffer.concat(data).toString('utf8') : Buffer.from(data as Buffer).toString('utf8');
     const parsed = parseClientMessage(text);
-    if (!parsed.ok) return reply({ v: 1, type: 'error', code: parsed.code, message: parsed.message, ...idOf(text) });
-    const msg = parsed.msg;
+    if (!parsed.ok) return reply({ v: 1, type: 'error', code: parsed.error.code, message: parsed.error.message, ...idOf(text) });
+    const msg = parsed.value;
     switch (msg.type) {
       case 'ping':
         return reply({ v: 1, type: 'pong' });

@@ -39,8 +39,9 @@ const STATION_READS_ANY = new Set<StationTopic>(['pair', 'status', 'game', 'entr
 
 /** May `who` publish on `topic`? */
 export function mayPublish(who: Who, topic: string): boolean {
-  const t = parseTopic(topic);
-  if (!t) return false;
+  const read = parseTopic(topic);
+  if (!read.ok) return false;
+  const t = read.value;
   if (who.kind === 'hub') return true;
   return t.board === who.board ? STATION_PUBLISHES.has(t.kind) : t.kind === 'cmd';
 }
@@ -51,8 +52,9 @@ export function maySubscribe(who: Who, filter: string): boolean {
   const parts = filter.split('/');
   if (parts.length !== 5) return false;
   const [board, kind] = [parts[3]!, parts[4]!];
-  const t = parseTopic([...parts.slice(0, 3), board === '+' ? 'X' : board, kind].join('/'));
-  if (!t) return false;
+  const read = parseTopic([...parts.slice(0, 3), board === '+' ? 'X' : board, kind].join('/'));
+  if (!read.ok) return false;
+  const t = read.value;
   if (board === who.board) return STATION_READS_OWN.has(t.kind) || STATION_READS_ANY.has(t.kind);
   return STATION_READS_ANY.has(t.kind);
 }

@@ -271,8 +271,8 @@ export class Hub {
    */
   private claimProof(board: string, key: string, body: string): string | null {
     const r = parseStationMessage('pair', body);
-    if (!r.ok) return `a claim on board ${board}: ${r.problem}`;
-    if (proofMatches(this.opts.secret, board, key, r.msg.proof)) return null;
+    if (!r.ok) return `a claim on board ${board}: ${r.error.message}`;
+    if (proofMatches(this.opts.secret, board, key, r.value.proof)) return null;
     const problem = 'its proof does not match the pairing secret (a wrong --hub-secret?)';
     this.answerClaim(board, key, false, `this board's claim was refused: ${problem}`);
     return `a claim on board ${board} (${describeStation({ key })}): ${problem}`;

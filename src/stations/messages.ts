@@ -4,6 +4,8 @@
 // refusal names the topic, the field and the problem.
 
 import * as z from 'zod/mini';
+import { CrownheadError } from '../common/errors.ts';
+import { err, ok, type Result } from '../common/result.ts';
 import {
   CommandAnswer,
   CommandBody,
@@ -47,7 +49,13 @@ const SCHEMAS: { [K in StationTopic]: z.ZodMiniType<unknown> } = {
   cmd: CommandBody,
 };
 
-export type Parsed<T> = { ok: true; msg: T } | { ok: false; problem: string };
+/** A station message that cannot be taken: which topic kind and what is wrong with it. */
+export class StationMessageError extends CrownheadError<'bad-station-message'> {
+  override readonly name = 'StationMessageError';
+  constructor(message: string) {
+    super('bad-station-message', message);
+  }
+}
 
 /** The first issue of a failed parse, as "field: problem". */
 function issueText(error: z.core.$ZodError): string {
@@ -57,35 +65,40 @@ function issueText(error: z.core.$ZodError): string {
 }
 
 /** Parses a payload of one topic kind; a refusal says which topic and what is wrong. */
-export function parseStationMessage<K extends StationTopic>(kind: K, payload: Buffer | string): Parsed<TopicMessages[K]> {
+export function parseStationMessage<K extends StationTopic>(
+  kind: K,
+  payload: Buffer | string,
+): Result<TopicMessages[K], StationMessageError> {
   const text = typeof payload === 'string' ? payload : payload.toString('utf8');
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch {
-    return { ok: false, problem: `${kind}: not JSON (${text.length} bytes: ${JSON.stringify(text.slice(0, 40))})` };
+    return err(new StationMessageError(`${kind}: not JSON (${text.length} bytes: ${JSON.stringify(text.slice(0, 40))})`));
   }
   const r = z.safeParse(SCHEMAS[kind], json);
-  if (!r.success) return { ok: false, problem: `${kind}: ${issueText(r.error)}` };
+  if (!r.success) return err(new StationMessageError(`${kind}: ${issueText(r.error)}`));
   if (kind === 'game') {
     const start = (r.data as StationGame).start;
     const problem = start ? entryProblem(start) : null;
-    if (problem) return { ok: false, problem: `game: the header: ${problem}` };
-    if (start && start.k !== 'new') return { ok: false, problem: `game: the header is a "${start.k}" record, not the new-game record` };
+    if (problem) return err(new StationMessageError(`game: the header: ${problem}`));
+    if (start && start.k !== 'new')
+      return err(new StationMessageError(`game: the header is a "${start.k}" record, not the new-game record`));
   }
   if (kind === 'entries') {
     const m = r.data as StationEntry;
     const problem = entryProblem(m.entry);
-    if (problem) return { ok: false, problem: `entries: record ${m.seq} of game ${m.gameId}: ${problem}` };
+    if (problem) return err(new StationMessageError(`entries: record ${m.seq} of game ${m.gameId}: ${problem}`));
     if ((m.seq === 0) !== (m.entry.k === 'new'))
-      return {
-        ok: false,
-        problem: `entries: record ${m.seq} of game ${m.gameId} is a "${m.entry.k}" record (record 0, and only it, is the new-game record)`,
-      };
+      return err(
+        new StationMessageError(
+          `entries: record ${m.seq} of game ${m.gameId} is a "${m.entry.k}" record (record 0, and only it, is the new-game record)`,
+        ),
+      );
     if (m.entry.k === 'new' && m.entry.id !== m.gameId)
-      return { ok: false, problem: `entries: the new-game record names game ${String(m.entry.id)}, the message game ${m.gameId}` };
+      return err(new StationMessageError(`entries: the new-game record names game ${String(m.entry.id)}, the message game ${m.gameId}`));
   }
-  return { ok: true, msg: r.data as TopicMessages[K] };
+  return ok(r.data as TopicMessages[K]);
 }
 
 /** A message's payload (the type says which topic it is for). */
@@ -109,13 +122,14 @@ export function readMessage(
   payload: Buffer | string,
   accept?: (board: string, kind: StationTopic, key: string, body: string) => string | null,
 ): Read {
-  const t = parseTopic(topic);
-  if (!t) return { ok: false, board: null, problem: `"${topic.slice(0, 80)}" is not a board topic` };
+  const topicRead = parseTopic(topic);
+  if (!topicRead.ok) return { ok: false, board: null, problem: topicRead.error.message };
+  const t = topicRead.value;
   const o = unseal(topic, payload, accept && ((key, body) => accept(t.board, t.kind, key, body)));
   if (!o.ok) return { ok: false, board: t.board, problem: `${t.kind}: ${o.problem}` };
   const r = parseStationMessage(t.kind, o.body);
-  if (!r.ok) return { ok: false, board: t.board, problem: r.problem };
-  return { ok: true, m: { board: t.board, kind: t.kind, key: o.key, n: o.n, msg: r.msg } as Received };
+  if (!r.ok) return { ok: false, board: t.board, problem: r.error.message };
+  return { ok: true, m: { board: t.board, kind: t.kind, key: o.key, n: o.n, msg: r.value } as Received };
 }
 
 /** A message sealed for its board's topic of its kind. */

@@ -7,6 +7,7 @@
 // topic never holds a wildcard or a level separator.
 
 import { CrownheadError } from '../common/errors.ts';
+import { err, ok, type Result } from '../common/result.ts';
 
 export const TOPIC_ROOT = 'crownhead/v1/boards';
 
@@ -35,11 +36,13 @@ export function allBoards(kind: StationTopic): string {
   return `${TOPIC_ROOT}/+/${kind}`;
 }
 
-/** A topic's board and kind, or null when it is not a board topic of ours. */
-export function parseTopic(topic: string): { board: string; kind: StationTopic } | null {
+/** A topic's board and kind, or the StationTopicError saying it is not a board topic of ours. */
+export function parseTopic(topic: string): Result<{ board: string; kind: StationTopic }, StationTopicError> {
   const parts = topic.split('/');
-  if (parts.length !== 5 || `${parts[0]}/${parts[1]}/${parts[2]}` !== TOPIC_ROOT) return null;
+  const not = (why: string) => err(new StationTopicError(`"${topic.slice(0, 80)}" is not a board topic: ${why}`));
+  if (parts.length !== 5 || `${parts[0]}/${parts[1]}/${parts[2]}` !== TOPIC_ROOT) return not(`it is not ${TOPIC_ROOT}/BOARD/KIND`);
   const [, , , board, kind] = parts as [string, string, string, string, string];
-  if (!BOARD_ID.test(board) || !KINDS.has(kind)) return null;
-  return { board, kind: kind as StationTopic };
+  if (!BOARD_ID.test(board)) return not(`"${board.slice(0, 40)}" is not a board id`);
+  if (!KINDS.has(kind)) return not(`"${kind.slice(0, 40)}" is not a kind of message`);
+  return ok({ board, kind: kind as StationTopic });
 }

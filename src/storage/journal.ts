@@ -66,6 +66,7 @@ export class JournalError extends CrownheadError<'bad-journal'> {
 export type { JournalDamage } from '../protocol/v1.ts';
 import type { JournalDamage } from '../protocol/v1.ts';
 import { CrownheadError } from '../common/errors.ts';
+import { attempt, type Result } from '../common/result.ts';
 
 export interface JournalRead {
   entries: JournalEntry[];
@@ -228,8 +229,11 @@ export function readJournal(data: Buffer | string): JournalRead {
   return { entries, damage, torn, goodEnd, missingNewline, size: buf.length, crlf };
 }
 
-/** Strict reading for tools and tests: throws on anything but a torn last line. */
-export function parseJournal(text: string, name = 'journal'): { entries: JournalEntry[]; torn: boolean } {
+/** Strict reading for tools and tests: the entries, or the JournalError naming the first damage (a torn last line is no error). */
+export const parseJournal = (text: string, name = 'journal'): Result<{ entries: JournalEntry[]; torn: boolean }, JournalError> =>
+  attempt(JournalError, () => readStrict(text, name));
+
+function readStrict(text: string, name: string): { entries: JournalEntry[]; torn: boolean } {
   const r = readJournal(text);
   if (r.damage.length) {
     const d = r.damage[0];

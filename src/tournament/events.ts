@@ -9,6 +9,7 @@
 
 import * as z from 'zod/mini';
 import { CrownheadError } from '../common/errors.ts';
+import { attempt, type Result } from '../common/result.ts';
 
 export type TournamentErrorCode =
   | 'bad-event'
@@ -180,8 +181,11 @@ export function checkTournamentEvent(value: unknown): TournamentEvent {
   return r.data;
 }
 
-/** One journal line back to its event; throws TournamentError 'bad-event' naming the problem. */
-export function parseTournamentEvent(line: string): TournamentEvent {
+/** One journal line back to its event, or the TournamentError 'bad-event' naming the problem. */
+export const parseTournamentEvent = (line: string): Result<TournamentEvent, TournamentError> =>
+  attempt(TournamentError, () => readTournamentEvent(line));
+
+function readTournamentEvent(line: string): TournamentEvent {
   let value: unknown;
   try {
     value = JSON.parse(line);

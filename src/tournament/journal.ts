@@ -51,13 +51,10 @@ export function readTournamentJournal(data: Buffer | string, name = 'tournament 
     if (unterminated)
       return { events, lines, torn: { line: no, offset: start, bytes: end - start, excerpt: excerpt(text) }, goodEnd: start };
     if (text.trim() === '') continue;
-    try {
-      events.push(parseTournamentEvent(text));
-      lines.push(no);
-    } catch (e) {
-      const why = e instanceof TournamentError ? e.message : String(e);
-      throw new TournamentError('bad-journal', `${name} line ${no}: ${why} ("${excerpt(text)}")`);
-    }
+    const read = parseTournamentEvent(text);
+    if (!read.ok) throw new TournamentError('bad-journal', `${name} line ${no}: ${read.error.message} ("${excerpt(text)}")`);
+    events.push(read.value);
+    lines.push(no);
   }
   return { events, lines, torn: null, goodEnd: buf.length };
 }

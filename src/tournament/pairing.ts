@@ -12,6 +12,7 @@
 // balances is who plays game 1 as Black (without ballots, the only game).
 
 import { mulberry32 } from '../common/prng.ts';
+import { attempt, type Result } from '../common/result.ts';
 import { BALLOTS } from '../rules/ballots.ts';
 import { joinWords } from '../words/index.ts';
 import { TournamentError, type PairingSpec, type TournamentEvent } from './events.ts';
@@ -244,7 +245,7 @@ function rebalanceTies(players: SwissPlayer[], pairings: PairingSpec[], firstBla
 // ---------------------------------------------------------------- pairing lists (CSV)
 
 /** Splits CSV text (RFC 4180: quoted fields, doubled quotes, CRLF or LF) into rows with their line numbers. */
-export function parseCsv(text: string): { line: number; fields: string[] }[] {
+export function csvRows(text: string): { line: number; fields: string[] }[] {
   const rows: { line: number; fields: string[] }[] = [];
   let line = 1;
   let i = 0;
@@ -328,8 +329,11 @@ export function boardProblem(board: number, boards: readonly number[]): string |
  * Given the numbers of the boards there are, a pairing on any other board is
  * refused (its round could never be played). Errors name the line and the problem.
  */
-export function parsePairingList(s: TournamentState, text: string, boards?: readonly number[]): ListedRound[] {
-  const rows = parseCsv(text);
+export const parsePairingList = (s: TournamentState, text: string, boards?: readonly number[]): Result<ListedRound[], TournamentError> =>
+  attempt(TournamentError, () => readPairingList(s, text, boards));
+
+function readPairingList(s: TournamentState, text: string, boards?: readonly number[]): ListedRound[] {
+  const rows = csvRows(text);
   if (!rows.length) throw new TournamentError('bad-pairing-list', 'the pairing list is empty');
   const [header, ...data] = rows;
   const col = new Map(header.fields.map((f, i) => [f.trim().toLowerCase(), i]));

@@ -83,11 +83,11 @@ export function* readRecording(text: string): Generator<RecordingItem> {
       fail(`expected "<time> <frame line>", got "${line.slice(0, 40)}"`);
     }
     const msg = parseBoardLine(line.slice(space + 1));
-    if (msg.type === 'frame') {
-      yield { kind: 'frame', t, seq: msg.seq, readings: msg.readings };
+    if (msg.ok && msg.value.type === 'frame') {
+      yield { kind: 'frame', t, seq: msg.value.seq, readings: msg.value.readings };
       continue;
     }
     if (last) return;
-    fail(msg.type === 'invalid' ? `bad frame: ${msg.message}` : `expected a frame, got a ${msg.type} line`);
+    fail(!msg.ok ? `bad frame: ${msg.error.message}` : `expected a frame, got a ${msg.value.type} line`);
   }
 }

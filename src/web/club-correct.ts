@@ -8,6 +8,8 @@
 import { Command, type MoveRecord } from '../protocol/v1.ts';
 import { type BoardSummary } from '../protocol/club-v1.ts';
 import { esc } from './html.ts';
+import { CrownheadError } from '../common/errors.ts';
+import { err, ok, type Result } from '../common/result.ts';
 
 export type CorrectionKind = 'replace-move' | 'delete-moves' | 'set-result' | 'adjust-clock';
 
@@ -30,14 +32,22 @@ const KINDS: [CorrectionKind, string][] = [
   ['adjust-clock', 'Adjust a clock'],
 ];
 
-/** "5:00" → 300000, "1:02:03" → 3723000, "45" (seconds) → 45000; null when it is not a time. */
-export function parseClockTime(text: string): number | null {
+/** A time left typed into the corrections form that is not one. */
+export class ClockTimeError extends CrownheadError<'bad-time'> {
+  override readonly name = 'ClockTimeError';
+  constructor(text: string, why: string) {
+    super('bad-time', `"${text.trim().slice(0, 20)}" ${why}: write the time left as minutes:seconds, like 4:30`);
+  }
+}
+
+/** "5:00" → 300000, "1:02:03" → 3723000, "45" (seconds) → 45000; or the ClockTimeError saying why it is not a time. */
+export function parseClockTime(text: string): Result<number, ClockTimeError> {
   const t = text.trim();
-  if (!/^\d{1,3}(:\d{1,2}){0,2}$/.test(t)) return null;
+  if (!/^\d{1,3}(:\d{1,2}){0,2}$/.test(t)) return err(new ClockTimeError(text, 'is not a time'));
   const parts = t.split(':').map(Number);
-  if (parts.slice(1).some((p) => p > 59)) return null;
+  if (parts.slice(1).some((p) => p > 59)) return err(new ClockTimeError(text, 'has more than 59 minutes or seconds'));
   const secs = parts.reduce((acc, p) => acc * 60 + p, 0);
-  return secs * 1000;
+  return ok(secs * 1000);
 }
 
 /** The `correct` command the fields ask for, or what is wrong with them (in words). */
@@ -59,9 +69,9 @@ export function correctionCommand(f: CorrectionFields): { ok: true; command: Com
       correction = { kind: 'set-result', result: f.result };
       break;
     case 'adjust-clock': {
-      const ms = parseClockTime(f.time);
-      if (ms === null) return { ok: false, message: 'write the time left as minutes:seconds, like 4:30' };
-      correction = { kind: 'adjust-clock', side: f.side, ms };
+      const time = parseClockTime(f.time);
+      if (!time.ok) return { ok: false, message: time.error.message };
+      correction = { kind: 'adjust-clock', side: f.side, ms: time.value };
       break;
     }
     default:

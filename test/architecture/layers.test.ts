@@ -42,7 +42,7 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
     'words',
   ],
   stations: ['common', 'game', 'protocol', 'rules', 'sensors', 'server', 'storage'],
-  web: ['protocol', 'rules', 'words'],
+  web: ['common', 'protocol', 'rules', 'words'],
   cli: ['(top)', 'common', 'doctor', 'engine', 'engine-host', 'game', 'pdn', 'rules', 'sensors', 'server', 'stations', 'tracking'],
   '(top)': [],
 };

@@ -14,6 +14,7 @@ import {
   parsePatternSource,
   patternSourceText,
 } from '../../src/engine/index.ts';
+import { unwrap } from '../../src/common/result.ts';
 
 const sourceText = (): string => gunzipSync(readFileSync(PATTERN_SOURCE_PATH)).toString('utf8');
 
@@ -24,7 +25,7 @@ describe('the pattern tables’ generated module', () => {
 
   it('the source holds the tables the engine plays with, in the form patternSourceText writes (one table a line)', () => {
     const text = sourceText();
-    const { weights, source } = parsePatternSource(text);
+    const { weights, source } = unwrap(parsePatternSource(text));
     expect(Buffer.from(weights.buffer).equals(Buffer.from(PATTERNS.buffer, PATTERNS.byteOffset, PATTERNS.byteLength))).toBe(true);
     expect(patternSourceText(weights, source)).toBe(text);
     expect(text.split('\n').filter((l) => l.startsWith('{"phase"'))).toHaveLength(2 * PATTERN_TABLES);
@@ -34,7 +35,7 @@ describe('the pattern tables’ generated module', () => {
   });
 
   it('a malformed source is refused before anything is written, naming the table and entry', () => {
-    const good = parsePatternSource(sourceText()).weights;
+    const good = unwrap(parsePatternSource(sourceText())).weights;
     const edit = (f: (tables: { phase: string; table: number; window: number[]; weights: unknown[] }[]) => void): Buffer => {
       const o = JSON.parse(patternSourceText(good, 'test')) as { tables: Parameters<typeof f>[0] };
       f(o.tables);

@@ -166,8 +166,9 @@ export function crownheadPeer(
       if (opts.bootIdentity) io.send(id);
     },
     onLine(line, io) {
-      const cmd = parseHostCommand(line);
-      if (cmd.type === 'invalid') return io.send({ type: 'error', code: 'BADCMD', text: cmd.message.slice(0, 60) });
+      const read = parseHostCommand(line);
+      if (!read.ok) return io.send({ type: 'error', code: 'BADCMD', text: read.error.message.slice(0, 60) });
+      const cmd = read.value;
       commands.push(cmd);
       if (cmd.type === 'identify') io.send(id);
       else io.send({ type: 'ok', cmd: cmd.type.toUpperCase() });

@@ -8,7 +8,7 @@ import {
   parseHostCommand,
   type BoardMessage,
   type HostCommand,
-  type ProtocolError,
+  ProtocolError,
 } from '../../src/sensors/index.ts';
 
 const readings = Uint16Array.from({ length: 32 }, (_, i) => (i * 37 + 5) % 1024);
@@ -26,8 +26,11 @@ const identity: BoardMessage = {
 
 function err(line: string): ProtocolError {
   const r = parseBoardLine(line);
-  expect(r.type).toBe('invalid');
-  return r as ProtocolError;
+  expect(r.ok).toBe(false);
+  if (r.ok) throw new Error(`parsed: ${line}`);
+  expect(r.error).toBeInstanceOf(ProtocolError);
+  expect(r.error.code).toBe(r.error.reason);
+  return r.error;
 }
 /** a line with a correct checksum */
 const sum = (body: string) => `${body}*${checksum(body)}`;
@@ -54,9 +57,9 @@ describe('round trips', () => {
     it(`${m.type} survives make → parse`, () => {
       const line = makeBoardLine(m);
       expect(line.length).toBeLessThanOrEqual(127);
-      expect(parseBoardLine(line)).toEqual(m);
-      expect(parseBoardLine(line + '\r')).toEqual(m);
-      expect(parseBoardLine('\r' + line + '\r\n')).toEqual(m);
+      expect(parseBoardLine(line)).toEqual({ ok: true, value: m });
+      expect(parseBoardLine(line + '\r')).toEqual({ ok: true, value: m });
+      expect(parseBoardLine('\r' + line + '\r\n')).toEqual({ ok: true, value: m });
     });
   }
   it('a frame line is 106 characters as specified', () => {
@@ -65,7 +68,7 @@ describe('round trips', () => {
   it('parses lower-case hex digits too', () => {
     const line = makeBoardLine({ type: 'frame', seq: 0xabcd, readings }).slice(0, -3).toLowerCase().replace(/^f/, 'F');
     const r = parseBoardLine(sum(line));
-    expect(r).toEqual({ type: 'frame', seq: 0xabcd, readings });
+    expect(r).toEqual({ ok: true, value: { type: 'frame', seq: 0xabcd, readings } });
   });
   const commands: [HostCommand, string][] = [
     [{ type: 'identify' }, '?'],
@@ -80,16 +83,16 @@ describe('round trips', () => {
     it(`host command ${body}`, () => {
       const line = makeHostCommand(cmd);
       expect(line).toBe(`${body}*${checksum(body)}`);
-      expect(parseHostCommand(line)).toEqual(cmd);
-      expect(parseHostCommand(body)).toEqual(cmd); // typed by a person, no checksum
+      expect(parseHostCommand(line)).toEqual({ ok: true, value: cmd });
+      expect(parseHostCommand(body)).toEqual({ ok: true, value: cmd }); // typed by a person, no checksum
     });
   }
   it('refuses invalid host command arguments', () => {
     expect(() => makeHostCommand({ type: 'rate', fps: 0 })).toThrow(RangeError);
     expect(() => makeHostCommand({ type: 'rate', fps: 101 })).toThrow(/1–100/);
     expect(() => makeHostCommand({ type: 'id', id: 'has space' })).toThrow(RangeError);
-    expect(parseHostCommand('RATE 50*00')).toMatchObject({ type: 'invalid', reason: 'checksum' });
-    expect(parseHostCommand('JUMP')).toMatchObject({ type: 'invalid', reason: 'garbage' });
+    expect(parseHostCommand('RATE 50*00')).toMatchObject({ ok: false, error: { type: 'invalid', reason: 'checksum' } });
+    expect(parseHostCommand('JUMP')).toMatchObject({ ok: false, error: { type: 'invalid', reason: 'garbage' } });
   });
 });
 
@@ -136,7 +139,7 @@ describe('every error kind', () => {
   });
   it('a line cut at the front (dropped bytes) is rejected', () => {
     for (let cut = 1; cut < frame.length - 1; cut += 7) {
-      expect(parseBoardLine(frame.slice(cut)).type).toBe('invalid');
+      expect(parseBoardLine(frame.slice(cut)).ok).toBe(false);
     }
   });
   it('never throws on random input', () => {

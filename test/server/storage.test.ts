@@ -10,6 +10,7 @@ import { readOnePdn, readPdn } from '../../src/pdn/index.ts';
 import { SimBoard } from '../../src/sensors/sim/board.ts';
 import { readRecording } from '../../src/tracking/recording.ts';
 import { corpusMoves, playOnSim, setUp, startSimService, tempDir, until, useServices } from './helpers.ts';
+import { unwrap } from '../../src/common/result.ts';
 
 const services = useServices();
 const start = services.watched;
@@ -47,7 +48,7 @@ describe('storage', () => {
       playOnSim(s.sim, mv);
       await s.c.next((m) => m.type === 'event' && m.event.type === 'move' && m.state.moves.length === k + 1, `move ${k + 1}`);
       // the journal was fsynced before the event went out
-      const entries = parseJournal(readFileSync(journal, 'utf8')).entries;
+      const entries = unwrap(parseJournal(readFileSync(journal, 'utf8'))).entries;
       expect(entries.filter((e) => e.k === 'move').map((e) => (e as { path: number[] }).path.join('-'))).toEqual(
         moves.slice(0, k + 1).map(pathOf),
       );
@@ -112,7 +113,7 @@ describe('storage', () => {
     await s.c.next((m) => m.type === 'event' && m.event.type === 'move' && m.state.moves.length === 3, 'move 3');
     expect(s.service.storage().ok).toBe(true);
     const journal = join(dir, `${s.service.session.gameId}.journal`);
-    const entries = parseJournal(readFileSync(journal, 'utf8')).entries;
+    const entries = unwrap(parseJournal(readFileSync(journal, 'utf8'))).entries;
     expect(entries[0].k).toBe('new');
     expect(entries.filter((e) => e.k === 'move')).toHaveLength(3);
     await until(() => existsSync(join(dir, `${s.service.session.gameId}.pdn`)), 'the PDN file');

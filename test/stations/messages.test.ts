@@ -23,7 +23,7 @@ describe('station messages', () => {
   it('an entry reads back as written, with its journal record checked', () => {
     const msg = { v: 1 as const, gameId: 'G1', seq: 1, entry: { k: 'move' as const, at: 5, path: [11, 15] } };
     const r = parseStationMessage('entries', makeStationMessage('entries', msg));
-    expect(r).toEqual({ ok: true, msg });
+    expect(r).toEqual({ ok: true, value: msg });
     const zero = {
       v: 1,
       gameId: 'G1',
@@ -34,10 +34,14 @@ describe('station messages', () => {
   });
 
   it('names what is wrong with a bad payload', () => {
-    expect(parseStationMessage('entries', 'nope')).toEqual({ ok: false, problem: 'entries: not JSON (4 bytes: "nope")' });
+    const nope = parseStationMessage('entries', 'nope');
+    expect(nope.ok ? 'accepted' : [nope.error.code, nope.error.message]).toEqual([
+      'bad-station-message',
+      'entries: not JSON (4 bytes: "nope")',
+    ]);
     const bad = (m: unknown) => {
       const r = parseStationMessage('entries', JSON.stringify(m));
-      return r.ok ? 'accepted' : r.problem;
+      return r.ok ? 'accepted' : r.error.message;
     };
     expect(bad({ v: 1, gameId: 'G1', seq: -1, entry: { k: 'move', at: 1, path: [11, 15] } })).toMatch(/^entries: seq: /);
     expect(bad({ v: 1, gameId: 'G1', seq: 2, entry: { k: 'move', at: 1, path: [11, 40] } })).toBe(
@@ -50,15 +54,19 @@ describe('station messages', () => {
       bad({ v: 1, gameId: 'G1', seq: 0, entry: { k: 'new', id: 'G2', at: 1, fen: START, options: {}, tags: {}, ballot: null, moves: [] } }),
     ).toBe('entries: the new-game record names game G2, the message game G1');
     const ack = parseStationMessage('ack', JSON.stringify({ v: 1, gameId: 'G1' }));
-    expect(ack.ok ? 'accepted' : ack.problem).toMatch(/^ack: next: /);
+    expect(ack.ok ? 'accepted' : ack.error.message).toMatch(/^ack: next: /);
     expect(parseStationMessage('cmd', '{"kind":"reboot"}').ok).toBe(false);
   });
 
   it('topics name a board and a kind, and parse back', () => {
     expect(boardTopic('SIM-1', 'entries')).toBe('crownhead/v1/boards/SIM-1/entries');
-    expect(parseTopic('crownhead/v1/boards/SIM-1/entries')).toEqual({ board: 'SIM-1', kind: 'entries' });
-    expect(parseTopic('crownhead/v1/boards/SIM-1/other')).toBeNull();
-    expect(parseTopic('elsewhere/v1/boards/SIM-1/ack')).toBeNull();
+    expect(parseTopic('crownhead/v1/boards/SIM-1/entries')).toEqual({ ok: true, value: { board: 'SIM-1', kind: 'entries' } });
+    const other = parseTopic('crownhead/v1/boards/SIM-1/other');
+    expect(other.ok || other.error.message).toBe(
+      '"crownhead/v1/boards/SIM-1/other" is not a board topic: "other" is not a kind of message',
+    );
+    const elsewhere = parseTopic('elsewhere/v1/boards/SIM-1/ack');
+    expect(elsewhere.ok || elsewhere.error.message).toMatch(/is not a board topic: it is not crownhead\/v1\/boards\/BOARD\/KIND/);
     expect(() => boardTopic('a/#', 'cmd')).toThrow(StationTopicError);
   });
 });

@@ -14,6 +14,7 @@ import {
   JournalError,
   type JournalEntry,
 } from '../../src/storage/journal.ts';
+import { unwrap } from '../../src/common/result.ts';
 
 const START_FEN = 'B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12';
 const entries: JournalEntry[] = [
@@ -53,7 +54,7 @@ describe('the journal reader', () => {
     expect(r.entries).toEqual(entries);
     expect(r.damage).toEqual([]);
     expect(r.goodEnd).toBe(Buffer.byteLength(text));
-    expect(parseJournal(torn).torn).toBe(true);
+    expect(unwrap(parseJournal(torn)).torn).toBe(true);
   });
 
   // A journal copied through Windows tools or an editor used to be rejected whole: every line failed its checksum.
@@ -68,7 +69,7 @@ describe('the journal reader', () => {
       goodEnd: Buffer.byteLength(crlf),
       missingNewline: false,
     });
-    expect(parseJournal(crlf).entries).toEqual(entries);
+    expect(unwrap(parseJournal(crlf)).entries).toEqual(entries);
     // mixed: CRLF records followed by plain ones (appended after a resume)
     expect(readJournal(crlf + makeJournalLine({ k: 'takeback', at: 9 }))).toMatchObject({
       damage: [],
@@ -100,7 +101,7 @@ describe('the journal reader', () => {
         excerpt: expect.stringContaining('"k":"tags"'),
       },
     ]);
-    expect(() => parseJournal(damaged)).toThrow(/line 3: checksum mismatch/);
+    expect(() => unwrap(parseJournal(damaged))).toThrow(/line 3: checksum mismatch/);
   });
 
   it('recovers a record glued to the fragment a failed write left (no newline between), reporting the fragment', () => {
@@ -135,8 +136,8 @@ describe('the journal reader', () => {
     const r = readJournal(lines[0].replace('"g1"', '"g2"') + lines[1]);
     expect(journalStart(r.entries)).toBeNull();
     expect(r.damage[0]).toMatchObject({ line: 1, why: expect.stringMatching(/checksum/) });
-    expect(() => parseJournal(lines[1])).toThrow(JournalError);
-    expect(() => parseJournal('nope\n')).toThrow(/line 1: not a journal record/);
+    expect(() => unwrap(parseJournal(lines[1]))).toThrow(JournalError);
+    expect(() => unwrap(parseJournal('nope\n'))).toThrow(/line 1: not a journal record/);
   });
 
   it('a game is finished once its last result says so (a takeback after it reopens it)', () => {

@@ -4,8 +4,9 @@
 
 import { describe, expect, it } from 'vitest';
 import { TournamentError } from '../../src/tournament/events.ts';
-import { pairFromList, parseCsv, parsePairingList } from '../../src/tournament/pairing.ts';
+import { pairFromList, csvRows, parsePairingList } from '../../src/tournament/pairing.ts';
 import { addPlayer, apply, create } from './helpers.ts';
+import { unwrap } from '../../src/common/result.ts';
 
 const s = apply(
   null,
@@ -19,7 +20,7 @@ const s = apply(
 
 function problem(text: string): string {
   try {
-    parsePairingList(s, text);
+    unwrap(parsePairingList(s, text));
   } catch (e) {
     expect(e).toBeInstanceOf(TournamentError);
     expect((e as TournamentError).code).toBe('bad-pairing-list');
@@ -30,7 +31,7 @@ function problem(text: string): string {
 
 describe('CSV', () => {
   it('reads quoted fields, doubled quotes, line breaks inside quotes, CRLF and a BOM', () => {
-    expect(parseCsv('\uFEFFa,"b,c"\r\n"say ""hi""","two\nlines"\n\nlast,')).toEqual([
+    expect(csvRows('\uFEFFa,"b,c"\r\n"say ""hi""","two\nlines"\n\nlast,')).toEqual([
       { line: 1, fields: ['a', 'b,c'] },
       { line: 2, fields: ['say "hi"', 'two\nlines'] },
       { line: 5, fields: ['last', ''] },
@@ -40,17 +41,19 @@ describe('CSV', () => {
 
 describe('a pairing list', () => {
   it('reads players by name (any case) or seed number, ballots and a bye, round by round', () => {
-    const list = parsePairingList(
-      s,
-      [
-        'Round,Board,White,Black,Ballot',
-        '1,1,ann smith,2,ACF 12',
-        '1,2,"Cat, Jr.","Dan ""Ace"" Lee",12',
-        '1,,Eve,bye,',
-        '2,1,5,1,',
-        '2,2,3,2,',
-        '2,3,bye,4,',
-      ].join('\r\n'),
+    const list = unwrap(
+      parsePairingList(
+        s,
+        [
+          'Round,Board,White,Black,Ballot',
+          '1,1,ann smith,2,ACF 12',
+          '1,2,"Cat, Jr.","Dan ""Ace"" Lee",12',
+          '1,,Eve,bye,',
+          '2,1,5,1,',
+          '2,2,3,2,',
+          '2,3,bye,4,',
+        ].join('\r\n'),
+      ),
     );
     expect(list).toEqual([
       {
@@ -101,7 +104,7 @@ describe('a pairing list', () => {
   });
 
   it('a list without the next round says so', () => {
-    const list = parsePairingList(s, 'round,board,white,black\n2,1,Eve,Bob\n');
+    const list = unwrap(parsePairingList(s, 'round,board,white,black\n2,1,Eve,Bob\n'));
     expect(() => pairFromList(s, list, 1, 'arbiter')).toThrow('the pairing list has no round 1');
   });
 });

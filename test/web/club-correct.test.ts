@@ -5,6 +5,7 @@
 // record. The browser side is in test/web/club-pages.test.ts.
 
 import { describe, expect, it } from 'vitest';
+import { unwrap } from '../../src/common/result.ts';
 import { MoveRecord } from '../../src/protocol/v1.ts';
 import { BoardSummary } from '../../src/protocol/club-v1.ts';
 import {
@@ -49,7 +50,7 @@ describe('the correct command from the form', () => {
     });
     expect(correctionCommand(fields({ kind: 'adjust-clock', time: 'soon' }))).toEqual({
       ok: false,
-      message: 'write the time left as minutes:seconds, like 4:30',
+      message: '"soon" is not a time: write the time left as minutes:seconds, like 4:30',
     });
     expect(correctionCommand(fields({ kind: 'set-result', result: '2-0' }))).toMatchObject({ ok: false });
     expect(correctionCommand(fields({ kind: 'adjust-clock', side: 'red', time: '1:00' }))).toMatchObject({ ok: false });
@@ -58,8 +59,16 @@ describe('the correct command from the form', () => {
   });
 
   it('reads clock times as an arbiter writes them', () => {
-    expect(['5:00', '0:07', '1:02:03', '45', ' 12:5 '].map(parseClockTime)).toEqual([300_000, 7_000, 3_723_000, 45_000, 725_000]);
-    expect(['', '5:60', '-1:00', '1.5', '1:2:3:4', 'abc'].map(parseClockTime)).toEqual([null, null, null, null, null, null]);
+    expect(['5:00', '0:07', '1:02:03', '45', ' 12:5 '].map((t) => unwrap(parseClockTime(t)))).toEqual([
+      300_000, 7_000, 3_723_000, 45_000, 725_000,
+    ]);
+    for (const bad of ['', '5:60', '-1:00', '1.5', '1:2:3:4', 'abc']) {
+      const r = parseClockTime(bad);
+      expect(r.ok || [r.error.code, r.error.message], bad).toEqual([
+        'bad-time',
+        expect.stringMatching(/write the time left as minutes:seconds, like 4:30$/),
+      ]);
+    }
   });
 });
 

@@ -135,13 +135,13 @@ export class SimBoard extends SourceBase implements BoardHand {
     this.setStatus({ state: 'connecting', detail: `simulated board ${this.opts.id}` });
     const parsed = parseBoardLine(makeBoardLine(this.identity()));
     this.lines.record(parsed);
-    if (parsed.type !== 'identity') throw new Error(`simulated identity did not parse: ${JSON.stringify(parsed)}`);
+    if (!parsed.ok || parsed.value.type !== 'identity') throw new Error(`simulated identity did not parse: ${JSON.stringify(parsed)}`);
     this.isOpen = true;
     this.nextFrameAt = this.now() + this.period();
     this.lastSentAt = this.now();
     if (this.opts.clock === 'real') this.startTimer();
-    this.setStatus({ state: 'connected', identity: parsed });
-    return parsed;
+    this.setStatus({ state: 'connected', identity: parsed.value });
+    return parsed.value;
   }
 
   async close(): Promise<void> {
@@ -372,9 +372,9 @@ export class SimBoard extends SourceBase implements BoardHand {
     }
     const parsed = parseBoardLine(line);
     this.lines.record(parsed);
-    if (parsed.type !== 'frame') return false;
-    this.lastReadings = parsed.readings;
-    this.emitFrame(parsed.seq, parsed.readings, t);
+    if (!parsed.ok || parsed.value.type !== 'frame') return false;
+    this.lastReadings = parsed.value.readings;
+    this.emitFrame(parsed.value.seq, parsed.value.readings, t);
     return true;
   }
 }
