@@ -10,13 +10,8 @@
 // event loop, before either station has published anything.
 
 import { afterEach, describe, expect, it } from 'vitest';
-import { join } from 'node:path';
-import { startStation } from '../../src/stations/station.ts';
-import { SimBoard } from '../../src/sensors/sim/board.ts';
-import type { Color, Move } from '../../src/rules/index.ts';
-import type { SessionEvent } from '../../src/game/index.ts';
-import { RandomHand, handTable } from '../harness/table.ts';
-import { GAMES, SECRET, brokers, removeTempDirs, tempDir, until } from './fixture.ts';
+import type { Move } from '../../src/rules/index.ts';
+import { GAMES, brokers, removeTempDirs, twoFarBoards, until, type FarBoard } from './fixture.ts';
 
 const closers: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
@@ -24,39 +19,9 @@ afterEach(async () => {
   removeTempDirs();
 });
 
-type Board = Awaited<ReturnType<typeof board>>;
+type Board = FarBoard;
 
-async function board(url: string, id: string, seed: number, far: { board: string; side: Color }) {
-  const sim = new SimBoard({ clock: 'manual', seed, id });
-  const s = await startStation({
-    mqtt: { url, reconnectMs: 100 },
-    secret: SECRET,
-    opponent: far,
-    service: {
-      board: { source: sim },
-      storage: { gamesDir: join(tempDir(), id) },
-      http: { port: 0 },
-      log: { level: 'silent' },
-      game: { tags: { Event: 'Two clubs', Site: 'Internet', Black: 'Ann', White: 'Bob' }, timeControl: '10m+5s' },
-    },
-  });
-  closers.push(() => s.close());
-  const session = s.service.session;
-  const events: SessionEvent[] = [];
-  session.on((e) => events.push(e));
-  return { ...s, sim, session, hand: new RandomHand(handTable(sim, session), seed), events };
-}
-
-async function twoBoards(url: string): Promise<{ north: Board; south: Board }> {
-  const north = await board(url, 'NORTH', 81, { board: 'SOUTH', side: 'white' });
-  const south = await board(url, 'SOUTH', 82, { board: 'NORTH', side: 'black' });
-  await until(() => north.client.connected && south.client.connected, 'both boards on the broker');
-  for (const s of [north, south]) {
-    s.sim.setupStart();
-    s.sim.advance(700);
-  }
-  return { north, south };
-}
+const twoBoards = (url: string) => twoFarBoards(url, [81, 82], closers);
 
 /** A move made at `here`, carried out at `there` once shown. */
 async function playOne(here: Board, there: Board, move: Move): Promise<void> {

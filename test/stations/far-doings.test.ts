@@ -9,15 +9,10 @@
 // the embedded broker and on Mosquitto.
 
 import { afterEach, describe, expect, it } from 'vitest';
-import { join } from 'node:path';
-import { startEmbeddedBroker } from '../../src/stations/broker.ts';
-import { startStation } from '../../src/stations/station.ts';
-import { SimBoard } from '../../src/sensors/sim/board.ts';
-import { colorAt, type Color, type Move } from '../../src/rules/index.ts';
+import { colorAt, type Move } from '../../src/rules/index.ts';
 import type { SessionEvent } from '../../src/game/index.ts';
 import { countsOf } from '../../src/tracking/boards.ts';
-import { RandomHand, handTable } from '../harness/table.ts';
-import { GAMES, Mosquitto, SECRET, removeTempDirs, tempDir, until } from './fixture.ts';
+import { GAMES, brokers, removeTempDirs, twoFarBoards, until, type FarBoard } from './fixture.ts';
 
 const closers: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
@@ -25,59 +20,11 @@ afterEach(async () => {
   removeTempDirs();
 });
 
-type Board = Awaited<ReturnType<typeof board>>;
+type Board = FarBoard;
 
-async function board(url: string, id: string, seed: number, far: { board: string; side: Color }) {
-  const sim = new SimBoard({ clock: 'manual', seed, id });
-  const s = await startStation({
-    mqtt: { url, reconnectMs: 100 },
-    secret: SECRET,
-    opponent: far,
-    service: {
-      board: { source: sim },
-      storage: { gamesDir: join(tempDir(), id) },
-      http: { port: 0 },
-      log: { level: 'silent' },
-      game: { tags: { Event: 'Two clubs', Site: 'Internet', Black: 'Ann', White: 'Bob' }, timeControl: '10m+5s' },
-    },
-  });
-  closers.push(() => s.close());
-  const session = s.service.session;
-  const events: SessionEvent[] = [];
-  session.on((e) => events.push(e));
-  return { ...s, sim, session, hand: new RandomHand(handTable(sim, session), seed), events };
-}
+const BROKERS = brokers(closers);
 
-const BROKERS: [string, () => Promise<string>][] = [
-  [
-    'aedes',
-    async () => {
-      const b = await startEmbeddedBroker({ port: 0 });
-      closers.push(() => b.close());
-      return b.url;
-    },
-  ],
-  [
-    'Mosquitto',
-    async () => {
-      const m = await Mosquitto.start();
-      closers.push(() => m.stop());
-      return m.url;
-    },
-  ],
-];
-
-/** Ann plays Black at NORTH, Bob White at SOUTH; both boards set up. */
-async function twoBoards(url: string): Promise<{ north: Board; south: Board }> {
-  const north = await board(url, 'NORTH', 51, { board: 'SOUTH', side: 'white' });
-  const south = await board(url, 'SOUTH', 52, { board: 'NORTH', side: 'black' });
-  await until(() => north.client.connected && south.client.connected, 'both boards on the broker');
-  for (const s of [north, south]) {
-    s.sim.setupStart();
-    s.sim.advance(700);
-  }
-  return { north, south };
-}
+const twoBoards = (url: string) => twoFarBoards(url, [51, 52], closers);
 
 /** The n-th move made at `here` (by its player), carried out on the far board by its player; both boards at `ply` + 1 plies. */
 async function playOne(here: Board, there: Board, move: Move): Promise<void> {

@@ -12,7 +12,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { PdnGame } from '../../src/pdn/index.ts';
 import { readPdn } from '../../src/pdn/index.ts';
-import { makeFen, START } from '../../src/rules/index.ts';
+import { makeFen, START, type Color } from '../../src/rules/index.ts';
+import type { SessionEvent } from '../../src/game/index.ts';
 import { SimBoard } from '../../src/sensors/sim/board.ts';
 import { startStation } from '../../src/stations/station.ts';
 import { Hub } from '../../src/stations/hub.ts';
@@ -230,4 +231,50 @@ export async function hub(url: string, dir = join(tempDir(), 'hub'), retryMs = 3
 export function samePdn(h: Hub, st: TestStation): boolean {
   const room = h.room(st.service.board.identity.id);
   return room !== null && room.session.pdn() === st.service.session.pdn();
+}
+
+/** A simulated station playing the far board `far` (its board and the side played there): its service, sim, session, hand and events. */
+export async function farBoard(
+  url: string,
+  id: string,
+  seed: number,
+  far: { board: string; side: Color },
+  closers: (() => Promise<unknown>)[],
+) {
+  const sim = new SimBoard({ clock: 'manual', seed, id });
+  const s = await startStation({
+    mqtt: { url, reconnectMs: 100 },
+    secret: SECRET,
+    opponent: far,
+    service: {
+      board: { source: sim },
+      storage: { gamesDir: join(tempDir(), id) },
+      http: { port: 0 },
+      log: { level: 'silent' },
+      game: { tags: { Event: 'Two clubs', Site: 'Internet', Black: 'Ann', White: 'Bob' }, timeControl: '10m+5s' },
+    },
+  });
+  closers.push(() => s.close());
+  const session = s.service.session;
+  const events: SessionEvent[] = [];
+  session.on((e) => events.push(e));
+  return { ...s, sim, session, hand: new RandomHand(handTable(sim, session), seed), events };
+}
+
+export type FarBoard = Awaited<ReturnType<typeof farBoard>>;
+
+/** Ann plays Black at NORTH, Bob White at SOUTH (their sims seeded `seeds`); both on the broker, both boards set up. */
+export async function twoFarBoards(
+  url: string,
+  seeds: [number, number],
+  closers: (() => Promise<unknown>)[],
+): Promise<{ north: FarBoard; south: FarBoard }> {
+  const north = await farBoard(url, 'NORTH', seeds[0], { board: 'SOUTH', side: 'white' }, closers);
+  const south = await farBoard(url, 'SOUTH', seeds[1], { board: 'NORTH', side: 'black' }, closers);
+  await until(() => north.client.connected && south.client.connected, 'both boards on the broker');
+  for (const s of [north, south]) {
+    s.sim.setupStart();
+    s.sim.advance(700);
+  }
+  return { north, south };
 }
