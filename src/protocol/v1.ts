@@ -288,7 +288,13 @@ export const StatePatch = z.object({
 export type StatePatch = z.infer<typeof StatePatch>;
 
 /** A station's own link to the broker it reports to (`crownhead station`): up or down, since when (ms). */
-export const HubLink = z.object({ url: z.string(), connected: z.boolean(), since: z.number() });
+export const HubLink = z.object({
+  url: z.string(),
+  connected: z.boolean(),
+  since: z.number(),
+  /** the hub has taken none of these records for a while (null or absent: it takes them, or no hub has paired) */
+  behind: z.optional(z.nullable(z.object({ records: z.number().check(z.int(), z.gte(1)), since: z.number() }))),
+});
 export type HubLink = z.infer<typeof HubLink>;
 
 export const ServerInfo = z.object({

@@ -27,7 +27,7 @@ import type { JournalEntry } from '../storage/journal.ts';
 import { journalStart } from '../storage/journal.ts';
 import type { SessionEvent } from '../game/index.ts';
 import type { CommandAnswer, StationStatus } from '../protocol/stations-v1.ts';
-import type { HubLink } from '../protocol/v1.ts';
+import { showTheLink } from './station-link.ts';
 import { boardTopic, type StationTopic } from './topics.ts';
 import { readMessage, sealMessage, type Received, type TopicMessages } from './messages.ts';
 import { commandRefusal } from './signing.ts';
@@ -93,6 +93,8 @@ export class StationPublisher {
   /** the current game and the one before it (a game that ended while the hub was away is finished from here) */
   private readonly games: GameRecords[] = [];
   private acked: { gameId: string; next: number } | null = null;
+  /** since when the hub has taken none of the current game's records still waiting (null: none wait) */
+  private behindSince: number | null = null;
   private readonly counter: Counter;
   private claim: Claim = { state: 'claiming', n: -1 };
   /** when this station started reporting its board (the older of two claims keeps it) */
@@ -126,6 +128,19 @@ export class StationPublisher {
     this.since = this.now();
   }
 
+  /** Records of the current game the hub has not acknowledged. */
+  private waiting(): number {
+    const g = this.games.at(-1);
+    return g ? g.entries.length - (this.acked?.gameId === g.id ? Math.min(this.acked.next, g.entries.length) : 0) : 0;
+  }
+
+  /** The current game's records the hub has not taken, and since when it has taken none (null: it has them all). */
+  hubBehind(): { records: number; since: number } | null {
+    const records = this.waiting();
+    if (records === 0) this.behindSince = null;
+    return records > 0 && this.behindSince !== null ? { records, since: this.behindSince } : null;
+  }
+
   /** The station's key. */
   get identity(): Identity {
     return this.opts.identity;
@@ -155,6 +170,7 @@ export class StationPublisher {
   readonly journalled = (entry: JournalEntry): void => {
     if (!this.room) return; // before the room is attached: its records are read back from the store then
     this.record(entry);
+    this.behindSince ??= this.now();
     this.pump();
   };
 
@@ -303,6 +319,7 @@ export class StationPublisher {
       case 'ack':
         if (m.key !== this.opts.pins.hub) return; // acks from the hub this station paired with only
         this.acked = { gameId: m.msg.gameId, next: m.msg.next };
+        this.behindSince = this.waiting() > 0 ? this.now() : null; // (the hub took something: it is there)
         return;
       case 'cmd':
         return this.command(m);
@@ -463,35 +480,6 @@ export class StationPublisher {
   }
 }
 
-/**
- * Honest status on the station's own pages: its link to the broker (up, or
- * down since when), in the hello's server part and, when it changes, as a
- * hub-link event said in words.
- */
-function showTheBroker(room: Room, client: MqttClient, url: string, now: () => number): void {
-  let safe = url;
-  try {
-    const u = new URL(url);
-    [u.username, u.password] = ['', ''];
-    safe = u.toString().replace(/\/$/, '');
-  } catch {
-    // (not a URL: said as given)
-  }
-  let link: HubLink = { url: safe, connected: client.connected, since: now() };
-  room.hubLink = () => link;
-  const changed = (connected: boolean) => {
-    if (connected === link.connected) return;
-    link = { url: safe, connected, since: now() };
-    const say = connected
-      ? `The broker at ${safe} is back: the moves kept here are sent.`
-      : `Can't reach the broker at ${safe}: your moves are kept here and sent when it is back.`;
-    room.pages.notice({ type: 'hub-link', hub: link, say });
-  };
-  client.on('connect', () => changed(true));
-  client.on('offline', () => changed(false));
-  client.on('close', () => changed(client.connected));
-}
-
 export interface StationStart {
   /** the broker the hub follows */
   mqtt: Omit<LinkOptions, 'clientId' | 'will'> & { clientId?: string };
@@ -554,7 +542,7 @@ export async function startStation(o: StationStart): Promise<Station> {
   service.session.on((e) => {
     if (opponent && e.type === 'new-game') queueMicrotask(() => publisher.farGameLearnt());
   });
-  showTheBroker(service.rooms[0]!, client, o.mqtt.url, o.now ?? Date.now);
+  showTheLink(service.rooms[0]!, client, o.mqtt.url, o.now ?? Date.now, () => (pins.hub ? publisher.hubBehind() : null));
   return {
     service,
     publisher,

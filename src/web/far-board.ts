@@ -46,7 +46,9 @@ function lasted(ms: number): string {
 
 /** "Can't reach the broker at mqtt://…: your moves are kept here and sent when it is back (for 40 s)." — a station's own link, while down. */
 export function renderHubLink(h: HubLink, now = Date.now()): string {
-  if (h.connected) return '';
-  const text = `Can't reach the broker at ${h.url}: your moves are kept here and sent when it is back (for ${lasted(now - h.since)}, since ${new Date(h.since).toLocaleTimeString()}).`;
-  return `<div class="banner banner-warn" role="alert" data-hub-link="down"><span>${esc(text)}</span></div>`;
+  if (h.connected && !h.behind) return '';
+  const text = !h.connected
+    ? `Can't reach the broker at ${h.url}: your moves are kept here and sent when it is back (for ${lasted(now - h.since)}, since ${new Date(h.since).toLocaleTimeString()}).`
+    : `The hub has taken none of your last ${h.behind!.records === 1 ? 'record' : `${h.behind!.records} records`} for ${lasted(now - h.behind!.since)} — is it running? They are kept here and sent when it is.`;
+  return `<div class="banner banner-warn" role="alert" data-hub-link="${h.connected ? 'hub-behind' : 'down'}"><span>${esc(text)}</span></div>`;
 }
