@@ -27,7 +27,7 @@
 //                      N processes play one match's games between them (one per core); the parts' PDN files
 //                      together are the whole match
 //   --reach N          only the depth reached at N nodes a move (e.g. 3000000, about 1 s), from ten ballots
-//                      (the opening) and middle-game positions, a fresh searcher each; nodes per iteration give the
+//                      (the opening) and the middle game of ten of Tinsley's games, a fresh searcher each; nodes per iteration give the
 //                      effective branching factor; with --baseline REF that revision's engine too, in turn
 //   --time-use         only the time used per move at --ms T (default 200) on a fixed set (every other
 //                      position of four ballots' games played at depth 5, 40 plies each); with
@@ -431,7 +431,7 @@ async function timeUse(): Promise<void> {
 /**
  * --reach N: the depth each engine completes within N nodes (the node budget stands for time: the machine is
  * shared, so a clock would measure the load), from ten ballots (the opening) and from the middle game
- * (the 20th and 30th ply of eight ballots' games played at depth 5, where the move is not forced); and the effective branching
+ * (the 20th and 30th ply of Tinsley's first ten games in the corpus, where the move is not forced); and the effective branching
  * factor, the geometric mean of nodes(d) / nodes(d − 1) over each search's last four completed iterations.
  */
 async function reach(nodes: number): Promise<void> {
@@ -442,21 +442,24 @@ async function reach(nodes: number): Promise<void> {
     .map((b) => ({ name: `ballot ${b}`, position: Game.fromBallot(b).game.position, quietPlies: 0, history: [] as number[] }))
     .filter((p) => legalMoves(p.position).length > 1)
     .slice(0, 10);
-  const middle = [1, 31, 62, 100, 130, 20, 77, 150].flatMap((b) => {
-    const { game } = Game.fromBallot(b);
-    const out = [];
-    for (let ply = 0; ply <= 30 && !game.outcome; ply++) {
-      if ((ply === 20 || ply === 30) && legalMoves(game.position).length > 1)
-        out.push({
-          name: `ballot ${b} ply ${ply}`,
-          position: game.position,
-          quietPlies: game.quietPlies,
-          history: historyOf(game).slice(0, -1),
-        });
-      game.play(think({ position: game.position, limits: { depth: 5 } }).move!);
-    }
-    return out;
-  });
+  // The middle game: Tinsley's games (fixed positions, whichever engine runs), the 20th and 30th ply of the first ten.
+  const middle = readPdn(corpusFile('tinsley.pdn'))
+    .games.slice(0, 10)
+    .flatMap((g, gi) => {
+      const out = [];
+      let pos = g.start;
+      const keys = [hashKey(hashPosition(pos))];
+      let quiet = 0;
+      for (let ply = 0; ply <= 30 && ply < g.moves.length; ply++) {
+        if ((ply === 20 || ply === 30) && legalMoves(pos).length > 1)
+          out.push({ name: `Tinsley game ${gi + 1} ply ${ply}`, position: pos, quietPlies: quiet, history: keys.slice(0, -1) });
+        const m = g.moves[ply]!.move;
+        quiet = m.captures.length || !(pos.kings & (1 << (m.from - 1))) ? 0 : quiet + 1;
+        pos = playMoveOf(pos, m);
+        keys.push(hashKey(hashPosition(pos)));
+      }
+      return out;
+    });
   console.log(
     `depth reached at ${nodes} nodes a move (a fresh searcher each${engines.length > 1 ? `; ${engines[0]!.name} and this tree in turn` : ''}):`,
   );
