@@ -26,6 +26,9 @@
 //   --part K/N         with --versus/--gauntlet: only every N-th ballot of the match, from the K-th (1…N), so
 //                      N processes play one match's games between them (one per core); the parts' PDN files
 //                      together are the whole match
+//   --reach N          only the depth reached at N nodes a move (e.g. 3000000, about 1 s), from ten ballots
+//                      (the opening) and the middle game of ten of Tinsley's games, a fresh searcher each; nodes per iteration give the
+//                      effective branching factor; with --baseline REF that revision's engine too, in turn
 //   --time-use         only the time used per move at --ms T (default 200) on a fixed set (every other
 //                      position of four ballots' games played at depth 5, 40 plies each); with
 //                      --baseline REF that revision's engine too, in turn
@@ -91,6 +94,7 @@ const { values } = parseArgs({
     grace: { type: 'string' },
     part: { type: 'string' },
     'time-use': { type: 'boolean' },
+    reach: { type: 'string' },
     sprt: { type: 'string' },
     nodes: { type: 'string' },
     elo0: { type: 'string' },
@@ -181,7 +185,7 @@ function enginePlayer(limits: { timeMs?: number; level?: number; seed?: number }
 
 // ---------------------------------------------------------------------------
 // Corpus figures (reported, not asserted).
-if (!full && !onlyLevels && !values.speed && !values.versus && !values.gauntlet && !values['time-use'] && !values.sprt) {
+if (!full && !onlyLevels && !values.speed && !values.versus && !values.gauntlet && !values['time-use'] && !values.sprt && !values.reach) {
   // Set-ups (not whole games from the start) with a stated solution, won by the side to move.
   const problems = readPdn(corpusFile('tricks_traps_and_shots.pdn')).games.filter(
     (g) => g.moves.length > 0 && resultWinner(g.result) === g.start.turn && !samePosition(g.start, START),
@@ -235,8 +239,8 @@ if (!full && !onlyLevels && !values.speed && !values.versus && !values.gauntlet 
 if (values.corpus) process.exit(0);
 
 // ---------------------------------------------------------------------------
-if (values['time-use'] || values.sprt) {
-  await (values.sprt ? (await import('./sprt.ts')).sprt(values.sprt, values) : timeUse());
+if (values['time-use'] || values.sprt || values.reach) {
+  await (values.sprt ? (await import('./sprt.ts')).sprt(values.sprt, values) : values.reach ? reach(Number(values.reach)) : timeUse());
   process.exit(0);
 }
 if (!full && !onlyLevels && !values.versus && !values.gauntlet) await speed();
@@ -420,6 +424,69 @@ async function timeUse(): Promise<void> {
     const u = used[j]!;
     console.log(
       `time used at ${ms} ms a move, ${positions.length} positions, ${e.name}: median ${pct(median(u))}, mean ${pct(u.reduce((a, b) => a + b, 0) / u.length)}, max ${pct(Math.max(...u))}, under 50 % ${u.filter((x) => x < 0.5).length}, over 100 % ${u.filter((x) => x > 1).length}; median depth ${median(depths[j]!)}`,
+    );
+  }
+}
+
+/**
+ * --reach N: the depth each engine completes within N nodes (the node budget stands for time: the machine is
+ * shared, so a clock would measure the load), from ten ballots (the opening) and from the middle game
+ * (the 20th and 30th ply of Tinsley's first ten games in the corpus, where the move is not forced); and the effective branching
+ * factor, the geometric mean of nodes(d) / nodes(d − 1) over each search's last four completed iterations.
+ */
+async function reach(nodes: number): Promise<void> {
+  const engines: { name: string; engine: Engine }[] = [];
+  if (values.baseline) engines.push({ name: values.baseline, engine: await baselineEngine(values.baseline) });
+  engines.push({ name: 'this', engine: { think, Searcher } });
+  const opening = [1, 8, 31, 62, 100, 20, 45, 77, 130, 150, 10, 55, 90, 115, 140, 5, 70, 120]
+    .map((b) => ({ name: `ballot ${b}`, position: Game.fromBallot(b).game.position, quietPlies: 0, history: [] as number[] }))
+    .filter((p) => legalMoves(p.position).length > 1)
+    .slice(0, 10);
+  // The middle game: Tinsley's games (fixed positions, whichever engine runs), the 20th and 30th ply of the first ten.
+  const middle = readPdn(corpusFile('tinsley.pdn'))
+    .games.slice(0, 10)
+    .flatMap((g, gi) => {
+      const out = [];
+      let pos = g.start;
+      const keys = [hashKey(hashPosition(pos))];
+      let quiet = 0;
+      for (let ply = 0; ply <= 30 && ply < g.moves.length; ply++) {
+        if ((ply === 20 || ply === 30) && legalMoves(pos).length > 1)
+          out.push({ name: `Tinsley game ${gi + 1} ply ${ply}`, position: pos, quietPlies: quiet, history: keys.slice(0, -1) });
+        const m = g.moves[ply]!.move;
+        quiet = m.captures.length || !(pos.kings & (1 << (m.from - 1))) ? 0 : quiet + 1;
+        pos = playMoveOf(pos, m);
+        keys.push(hashKey(hashPosition(pos)));
+      }
+      return out;
+    });
+  console.log(
+    `depth reached at ${nodes} nodes a move (a fresh searcher each${engines.length > 1 ? `; ${engines[0]!.name} and this tree in turn` : ''}):`,
+  );
+  for (const [label, set] of [
+    ['opening', opening],
+    ['middle game', middle],
+  ] as const) {
+    const depths = engines.map(() => [] as number[]),
+      ebfs = engines.map(() => [] as number[]);
+    for (const p of set) {
+      const parts = engines.map((e, j) => {
+        const at: number[] = [];
+        const r = e.engine.think(
+          { position: p.position, quietPlies: p.quietPlies, history: p.history, limits: { nodes } },
+          { searcher: new e.engine.Searcher(), onIteration: (it) => void (at[it.depth] = it.nodes) },
+        );
+        const d = r.depth;
+        const last = at.slice(Math.max(1, d - 4), d + 1).filter((x) => x !== undefined);
+        const ebf = last.length > 1 ? (last[last.length - 1]! / last[0]!) ** (1 / (last.length - 1)) : NaN;
+        depths[j]!.push(d);
+        ebfs[j]!.push(ebf);
+        return `${e.name}: depth ${d}, ebf ${ebf.toFixed(2)}, move ${r.move ? `${r.move.from}-${r.move.to}` : '-'} score ${r.score}`;
+      });
+      console.log(`  ${p.name}: ${parts.join(' | ')}`);
+    }
+    console.log(
+      `depth at ${nodes} nodes, ${label} (${set.length} positions): ${engines.map((e, j) => `${e.name} median ${median(depths[j]!)} (mean ${(depths[j]!.reduce((a, b) => a + b, 0) / set.length).toFixed(1)}), ebf median ${median(ebfs[j]!).toFixed(2)}`).join('; ')}`,
     );
   }
 }
