@@ -22,128 +22,142 @@ const isSpace = (c: string): boolean => c === ' ' || c === '\t' || c === '\n' ||
 const isWordEnd = (c: string | undefined): boolean =>
   c === undefined || isSpace(c) || c === '[' || c === '(' || c === ')' || c === '{' || c === '$';
 
+/** The scanner's place in the text: the index, the line and where it starts, and the tokens so far. */
+interface Scan {
+  readonly text: string;
+  readonly n: number;
+  i: number;
+  line: number;
+  lineStart: number;
+  readonly out: Token[];
+}
+
+const newline = (s: Scan, at: number): void => {
+  s.line++;
+  s.lineStart = at + 1;
+};
+
+/** Tokens of PDN text, in order; what cannot be read becomes an `error` token, and scanning goes on. */
 export function tokenize(text: string): Token[] {
-  const out: Token[] = [];
-  let i = 0,
-    line = 1,
-    lineStart = 0;
-  const n = text.length;
-  const col = () => i - lineStart + 1;
-  const newline = (at: number) => {
-    line++;
-    lineStart = at + 1;
-  };
-  while (i < n) {
-    const c = text[i];
+  const s: Scan = { text, n: text.length, i: 0, line: 1, lineStart: 0, out: [] };
+  while (s.i < s.n) {
+    const c = text[s.i];
     if (c === '\n') {
-      newline(i);
-      i++;
+      newline(s, s.i);
+      s.i++;
       continue;
     }
     if (isSpace(c)) {
-      i++;
+      s.i++;
       continue;
     }
-    const startLine = line,
-      startCol = col();
+    const at = { line: s.line, col: s.i - s.lineStart + 1 };
     // `%` at the start of a line, and `;` anywhere: comment to end of line.
-    if ((c === '%' && text.slice(lineStart, i).trim() === '') || c === ';') {
-      while (i < n && text[i] !== '\n') i++;
-      continue;
-    }
-    if (c === '{') {
-      const end = text.indexOf('}', i + 1);
-      const stop = end < 0 ? n : end;
-      const body = text.slice(i + 1, stop);
-      for (let k = i + 1; k < stop; k++) if (text[k] === '\n') newline(k);
-      if (end < 0) {
-        out.push({ kind: 'error', message: 'comment opened with { is never closed', line: startLine, col: startCol });
-        i = n;
-      } else {
-        out.push({ kind: 'comment', text: body, line: startLine, col: startCol });
-        i = end + 1;
-      }
-      continue;
-    }
-    if (c === '[') {
-      const tok = scanTag(text, i);
-      if ('error' in tok) {
-        out.push({ kind: 'error', message: tok.error, line: startLine, col: startCol });
-        // Skip to the end of this line so one bad tag costs one error.
-        while (i < n && text[i] !== '\n') i++;
-      } else {
-        out.push({ kind: 'tag', name: tok.name, value: tok.value, line: startLine, col: startCol });
-        for (let k = i; k < tok.end; k++) if (text[k] === '\n') newline(k);
-        i = tok.end;
-      }
-      continue;
-    }
-    if (c === '(' || c === ')') {
-      out.push({ kind: c === '(' ? 'open' : 'close', line: startLine, col: startCol });
-      i++;
-      continue;
-    }
-    if (c === '$') {
-      let j = i + 1;
-      while (j < n && isDigit(text[j])) j++;
-      if (j === i + 1)
-        out.push({ kind: 'error', message: '$ must be followed by a number (a NAG like $1)', line: startLine, col: startCol });
-      else out.push({ kind: 'nag', value: Number(text.slice(i + 1, Math.min(j, i + 7))), line: startLine, col: startCol });
-      i = j;
-      continue;
-    }
-    if (c === '.') {
-      let j = i;
-      while (j < n && text[j] === '.') j++;
-      out.push({ kind: 'ellipsis', line: startLine, col: startCol });
-      i = j;
-      continue;
-    }
-    // Results (checked before moves: `1-0` is not a move, there is no square 0).
-    const result = RESULTS.find((r) => text.startsWith(r, i) && isWordEnd(text[i + r.length]));
-    if (result) {
-      out.push({ kind: 'result', text: result, line: startLine, col: startCol });
-      i += result.length;
-      continue;
-    }
-    if (isDigit(c)) {
-      let j = i;
-      while (j < n && isDigit(text[j])) j++;
-      if (text[j] === '.') {
-        // Move number: `12.` or `12...`
-        const value = Number(text.slice(i, Math.min(j, i + 9)));
-        while (j < n && text[j] === '.') j++;
-        out.push({ kind: 'number', value, line: startLine, col: startCol });
-        i = j;
-        continue;
-      }
-      // Move: digits, then one or more of separator + digits.
-      while (j < n && (text[j] === '-' || text[j] === 'x' || text[j] === 'X' || text[j] === ':') && isDigit(text[j + 1] ?? '')) {
-        j++;
-        while (j < n && isDigit(text[j])) j++;
-      }
-      let k = j;
-      while (k < n && (text[k] === '!' || text[k] === '?')) k++;
-      if (/[-xX:]/.test(text.slice(i, j))) {
-        out.push({ kind: 'move', text: text.slice(i, j), strength: text.slice(j, k), line: startLine, col: startCol });
-        i = k;
-        if (!isWordEnd(text[k])) {
-          let e = k;
-          while (e < n && !isWordEnd(text[e])) e++;
-          out.push({ kind: 'text', text: text.slice(k, e), line: startLine, col: startCol + (k - (i - (k - j))) });
-          i = e;
-        }
-        continue;
-      }
-    }
-    // Anything else: one word we cannot read.
-    let j = i;
-    while (j < n && !isWordEnd(text[j])) j++;
-    if (j === i) j = i + 1;
-    out.push({ kind: 'error', message: `cannot read "${text.slice(i, Math.min(j, i + 30))}"`, line: startLine, col: startCol });
-    i = j;
+    if ((c === '%' && text.slice(s.lineStart, s.i).trim() === '') || c === ';') skipLine(s);
+    else if (c === '{') braceComment(s, at);
+    else if (c === '[') tagToken(s, at);
+    else if (c === '(' || c === ')') {
+      s.out.push({ kind: c === '(' ? 'open' : 'close', ...at });
+      s.i++;
+    } else if (c === '$') nagToken(s, at);
+    else if (c === '.') {
+      while (s.i < s.n && text[s.i] === '.') s.i++;
+      s.out.push({ kind: 'ellipsis', ...at });
+    } else if (!resultToken(s, at) && !(isDigit(c) && numberOrMove(s, at))) unreadable(s, at);
   }
-  return out;
+  return s.out;
+}
+
+type At = { line: number; col: number };
+
+function skipLine(s: Scan): void {
+  while (s.i < s.n && s.text[s.i] !== '\n') s.i++;
+}
+
+/** `{…}`: a comment (its lines counted), or an error when it is never closed. */
+function braceComment(s: Scan, at: At): void {
+  const end = s.text.indexOf('}', s.i + 1);
+  const stop = end < 0 ? s.n : end;
+  const body = s.text.slice(s.i + 1, stop);
+  for (let k = s.i + 1; k < stop; k++) if (s.text[k] === '\n') newline(s, k);
+  if (end < 0) {
+    s.out.push({ kind: 'error', message: 'comment opened with { is never closed', ...at });
+    s.i = s.n;
+  } else {
+    s.out.push({ kind: 'comment', text: body, ...at });
+    s.i = end + 1;
+  }
+}
+
+/** `[Name "value"]`: a tag; a bad one costs one error and the rest of its line. */
+function tagToken(s: Scan, at: At): void {
+  const tok = scanTag(s.text, s.i);
+  if ('error' in tok) {
+    s.out.push({ kind: 'error', message: tok.error, ...at });
+    skipLine(s);
+  } else {
+    s.out.push({ kind: 'tag', name: tok.name, value: tok.value, ...at });
+    for (let k = s.i; k < tok.end; k++) if (s.text[k] === '\n') newline(s, k);
+    s.i = tok.end;
+  }
+}
+
+/** `$n`: a NAG, or an error when no number follows. */
+function nagToken(s: Scan, at: At): void {
+  let j = s.i + 1;
+  while (j < s.n && isDigit(s.text[j])) j++;
+  if (j === s.i + 1) s.out.push({ kind: 'error', message: '$ must be followed by a number (a NAG like $1)', ...at });
+  else s.out.push({ kind: 'nag', value: Number(s.text.slice(s.i + 1, Math.min(j, s.i + 7))), ...at });
+  s.i = j;
+}
+
+/** A result (checked before moves: `1-0` is not a move, there is no square 0); false when there is none here. */
+function resultToken(s: Scan, at: At): boolean {
+  const result = RESULTS.find((r) => s.text.startsWith(r, s.i) && isWordEnd(s.text[s.i + r.length]));
+  if (!result) return false;
+  s.out.push({ kind: 'result', text: result, ...at });
+  s.i += result.length;
+  return true;
+}
+
+/** A move number (`12.`, `12...`) or a move with its strength (and any words glued to it, as text); false when the digits are neither. */
+function numberOrMove(s: Scan, at: At): boolean {
+  const { text, n, i } = s;
+  let j = i;
+  while (j < n && isDigit(text[j])) j++;
+  if (text[j] === '.') {
+    const value = Number(text.slice(i, Math.min(j, i + 9)));
+    while (j < n && text[j] === '.') j++;
+    s.out.push({ kind: 'number', value, ...at });
+    s.i = j;
+    return true;
+  }
+  // Move: digits, then one or more of separator + digits.
+  while (j < n && (text[j] === '-' || text[j] === 'x' || text[j] === 'X' || text[j] === ':') && isDigit(text[j + 1] ?? '')) {
+    j++;
+    while (j < n && isDigit(text[j])) j++;
+  }
+  let k = j;
+  while (k < n && (text[k] === '!' || text[k] === '?')) k++;
+  if (!/[-xX:]/.test(text.slice(i, j))) return false;
+  s.out.push({ kind: 'move', text: text.slice(i, j), strength: text.slice(j, k), ...at });
+  s.i = k;
+  if (!isWordEnd(text[k])) {
+    let e = k;
+    while (e < n && !isWordEnd(text[e])) e++;
+    s.out.push({ kind: 'text', text: text.slice(k, e), line: at.line, col: at.col + (k - j) });
+    s.i = e;
+  }
+  return true;
+}
+
+/** Anything else: one word that cannot be read, as an error. */
+function unreadable(s: Scan, at: At): void {
+  let j = s.i;
+  while (j < s.n && !isWordEnd(s.text[j])) j++;
+  if (j === s.i) j = s.i + 1;
+  s.out.push({ kind: 'error', message: `cannot read "${s.text.slice(s.i, Math.min(j, s.i + 30))}"`, ...at });
+  s.i = j;
 }
 
 function scanTag(text: string, start: number): { name: string; value: string; end: number } | { error: string } {

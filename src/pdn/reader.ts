@@ -184,6 +184,16 @@ const describe = (t: Token): string => {
 
 const HUFF = /\[%huff\s+(\d{1,2})\]/;
 
+/** Where a line being read stands: the position, the one before the last move (a variation starts there), comments waiting for the next move, a huff waiting for it. */
+interface LineState {
+  pos: Position;
+  prevPos: Position | null;
+  pending: string[];
+  huff: number | undefined;
+}
+
+type Fail = (code: PdnErrorCode, t: Token, detail: string, text?: string) => PdnError;
+
 /**
  * Reads a line of moves (the main line, or a variation until its `)`), playing
  * them from `pos`. `game` is the rules Game for the main line (null inside
@@ -199,11 +209,9 @@ function readLine(
   depth: number,
 ): void | PdnError {
   const { tokens } = ctx;
-  let pending: string[] = [];
-  let huff: number | undefined;
-  let prevPos: Position | null = null;
-  const fail = (code: PdnErrorCode, t: Token, detail: string, text?: string) => {
-    const side = pos.turn === 'black' ? 'Black' : 'White';
+  const st: LineState = { pos, prevPos: null, pending: [], huff: undefined };
+  const fail: Fail = (code, t, detail, text) => {
+    const side = st.pos.turn === 'black' ? 'Black' : 'White';
     const number = moveNumber(ctx.firstTurn, basePly + moves.length);
     return text !== undefined
       ? new PdnError(code, ctx.index, ctx.name(), t.line, detail, number, side, text)
@@ -218,11 +226,11 @@ function readLine(
           ctx.i++;
           continue;
         }
-        trailing.push(...pending);
+        trailing.push(...st.pending);
         return;
       case 'close':
         if (depth === 0) return fail('syntax', t, 'a ) closes a variation that was never opened');
-        trailing.push(...pending);
+        trailing.push(...st.pending);
         return;
       case 'tag':
         return fail('syntax', t, `tag [${t.name}] inside the moves`);
@@ -232,23 +240,10 @@ function readLine(
       case 'ellipsis':
         ctx.i++;
         continue;
-      case 'comment': {
-        let text = normaliseComment(t.text);
-        if (ctx.options.huffing) {
-          const m = HUFF.exec(text);
-          if (m) {
-            huff = Number(m[1]);
-            text = text.replace(HUFF, '').trim();
-          }
-        }
-        if (text) {
-          // A comment after a move is that move's; comments before a line's first move wait for it.
-          if (moves.length) moves[moves.length - 1].after.push(text);
-          else pending.push(text);
-        }
+      case 'comment':
+        comment(ctx, st, moves, t.text);
         ctx.i++;
         continue;
-      }
       case 'text':
         if (!moves.length) return fail('syntax', t, `cannot read "${t.text.slice(0, 30)}"`);
         moves[moves.length - 1].after.push(t.text);
@@ -263,59 +258,94 @@ function readLine(
         ctx.i++;
         continue;
       case 'open': {
-        if (!moves.length || !prevPos) return fail('syntax', t, 'a variation ( before any move');
-        ctx.i++;
-        const line: PdnMove[] = [];
-        const extra: string[] = [];
-        const r = readLine(ctx, prevPos, basePly + moves.length - 1, line, extra, null, depth + 1);
-        if (r instanceof PdnError) return r;
-        if (ctx.i >= tokens.length || tokens[ctx.i].kind !== 'close') return fail('syntax', t, 'variation opened with ( is never closed');
-        ctx.i++;
-        if (line.length === 0 && extra.length === 0) return fail('syntax', t, 'empty variation ()');
-        if (line.length) line[line.length - 1].after.push(...extra);
-        else pending.push(...extra);
-        if (line.length) moves[moves.length - 1].variations.push(line);
+        const r = variation(ctx, st, moves, basePly, depth, t, fail);
+        if (r) return r;
         continue;
       }
       case 'move': {
-        let node: PdnMove;
-        try {
-          let from = pos;
-          if (huff !== undefined && game) {
-            const ply = game.huffAndPlay(huff, t.text);
-            from = ply.before;
-            node = mk(ply.move, t, pending, huff);
-            prevPos = from;
-            pos = ply.after;
-          } else {
-            const move = resolveWithLookahead(ctx, pos, t.text, game ? game.legalMoves() : legalMoves(pos, ctx.options));
-            if (game) game.play(move);
-            node = mk(move, t, pending, undefined);
-            prevPos = pos;
-            pos = playMove(pos, move);
-          }
-        } catch (e) {
-          if (e instanceof MoveError) {
-            const code = e.code === 'invalid' ? 'invalid-move' : e.code === 'illegal' ? 'illegal-move' : 'ambiguous-move';
-            return fail(
-              code,
-              t,
-              `${e.code === 'ambiguous' ? 'ambiguous' : e.code === 'invalid' ? 'invalid' : 'illegal'} move: ${e.reason}`,
-              t.text + t.strength,
-            );
-          }
-          if (e instanceof GameError) return fail('illegal-move', t, e.message, t.text);
-          throw e;
-        }
-        huff = undefined;
-        pending = [];
+        const node = moveOf(ctx, st, game, t, fail);
+        if (node instanceof PdnError) return node;
+        st.huff = undefined;
+        st.pending = [];
         moves.push(node);
         ctx.i++;
         continue;
       }
     }
   }
-  trailing.push(...pending);
+  trailing.push(...st.pending);
+}
+
+/** A comment: the last move's, or waiting for the line's first; a huff mark (with huffing on) kept for the next move. */
+function comment(ctx: LineContext, st: LineState, moves: PdnMove[], raw: string): void {
+  let text = normaliseComment(raw);
+  if (ctx.options.huffing) {
+    const m = HUFF.exec(text);
+    if (m) {
+      st.huff = Number(m[1]);
+      text = text.replace(HUFF, '').trim();
+    }
+  }
+  if (!text) return;
+  // A comment after a move is that move's; comments before a line's first move wait for it.
+  if (moves.length) moves[moves.length - 1].after.push(text);
+  else st.pending.push(text);
+}
+
+/** `( … )` after a move: the alternative to it, read from the position before it and kept with it; its trailing comments go on. */
+function variation(
+  ctx: LineContext,
+  st: LineState,
+  moves: PdnMove[],
+  basePly: number,
+  depth: number,
+  t: Token,
+  fail: Fail,
+): PdnError | undefined {
+  if (!moves.length || !st.prevPos) return fail('syntax', t, 'a variation ( before any move');
+  ctx.i++;
+  const line: PdnMove[] = [];
+  const extra: string[] = [];
+  const r = readLine(ctx, st.prevPos, basePly + moves.length - 1, line, extra, null, depth + 1);
+  if (r instanceof PdnError) return r;
+  if (ctx.i >= ctx.tokens.length || ctx.tokens[ctx.i].kind !== 'close') return fail('syntax', t, 'variation opened with ( is never closed');
+  ctx.i++;
+  if (line.length === 0 && extra.length === 0) return fail('syntax', t, 'empty variation ()');
+  if (line.length) line[line.length - 1].after.push(...extra);
+  else st.pending.push(...extra);
+  if (line.length) moves[moves.length - 1].variations.push(line);
+  return undefined;
+}
+
+/** A move token played from the line's position (a huffed one through the game): its node, or the error naming why it cannot be played. */
+function moveOf(ctx: LineContext, st: LineState, game: Game | null, t: Extract<Token, { kind: 'move' }>, fail: Fail): PdnMove | PdnError {
+  try {
+    if (st.huff !== undefined && game) {
+      const ply = game.huffAndPlay(st.huff, t.text);
+      const node = mk(ply.move, t, st.pending, st.huff);
+      st.prevPos = ply.before;
+      st.pos = ply.after;
+      return node;
+    }
+    const move = resolveWithLookahead(ctx, st.pos, t.text, game ? game.legalMoves() : legalMoves(st.pos, ctx.options));
+    if (game) game.play(move);
+    const node = mk(move, t, st.pending, undefined);
+    st.prevPos = st.pos;
+    st.pos = playMove(st.pos, move);
+    return node;
+  } catch (e) {
+    if (e instanceof MoveError) {
+      const code = e.code === 'invalid' ? 'invalid-move' : e.code === 'illegal' ? 'illegal-move' : 'ambiguous-move';
+      return fail(
+        code,
+        t,
+        `${e.code === 'ambiguous' ? 'ambiguous' : e.code === 'invalid' ? 'invalid' : 'illegal'} move: ${e.reason}`,
+        t.text + t.strength,
+      );
+    }
+    if (e instanceof GameError) return fail('illegal-move', t, e.message, t.text);
+    throw e;
+  }
 }
 
 function mk(move: PdnMove['move'], t: Extract<Token, { kind: 'move' }>, before: string[], huff: number | undefined): PdnMove {
