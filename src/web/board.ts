@@ -5,7 +5,7 @@
 // numbers, and the hand's hit areas (one tab stop: a roving tabindex). Also
 // the evaluation bar drawn beside it. Pure (no DOM).
 
-import { expectedCounts, squareXY, type Fix, type Move, type Piece, type Side } from './model.ts';
+import { expectedCounts, squareXY, type Fix, type Move, type Piece, type Side, type Status } from './model.ts';
 import { canUseHand, effectiveCounts, reviewView, type ViewState } from './state.ts';
 import { esc, f2 } from './html.ts';
 
@@ -41,21 +41,33 @@ interface BoardOptions {
   now: number;
 }
 
-/**
- * The board: the game position as it stands on the table. Where the board
- * differs from the game (a piece lifted, a coin put down, a crown awaited),
- * the physical coins are drawn and the missing ones shown as outlines.
- */
-export function renderBoard(s: ViewState, opts: BoardOptions): string {
+/** What the board draws, worked out once from the view state (the game or the reviewed position, the coins, the marks). */
+interface Scene {
+  flipped: boolean;
+  hand: boolean;
+  rv: ReturnType<typeof reviewView>;
+  want: number[];
+  have: number[];
+  colorOf: Map<number, Side>;
+  last: Move | undefined;
+  st: Status | { kind: 'in-sync' };
+  fixSquares: Set<number>;
+  fixAt: Map<number, Fix>;
+  crownAt: number;
+  remind: Set<number>;
+  mover: Side;
+}
+
+/** Decides what is drawn: the position (live or reviewed), the coins on the table against it, the squares to mark. */
+function boardScene(s: ViewState, now: number): Scene {
   const snap = s.snap;
-  const flipped = s.flipped;
   const rv = reviewView(s);
   // Reviewing: the position of that move, as recorded (no live coins, no hand, no fixes).
   const hand = canUseHand(s) && !rv;
   const live = snap !== null && snap.board.connected && !rv;
   const shown: Piece[] = rv ? rv.pieces : (snap?.pieces ?? []);
   const want = expectedCounts(shown);
-  const have = live ? effectiveCounts(s, opts.now) : want;
+  const have = live ? effectiveCounts(s, now) : want;
   const colorOf = new Map<number, Side>();
   for (const p of shown) colorOf.set(p.square, p.color);
   const last: Move | undefined = rv ? (rv.last ?? undefined) : snap?.moves[snap.moves.length - 1];
@@ -72,10 +84,14 @@ export function renderBoard(s: ViewState, opts: BoardOptions): string {
   const lifted = new Set<Side>();
   for (let i = 0; i < 32; i++) if (have[i] < want[i] && colorOf.has(i + 1)) lifted.add(colorOf.get(i + 1)!);
   const mover: Side = lifted.size === 1 ? [...lifted][0] : (snap?.turn ?? 'black');
+  return { flipped: s.flipped, hand, rv, want, have, colorOf, last, st, fixSquares, fixAt, crownAt, remind, mover };
+}
 
-  const out: string[] = [];
+/** The svg element's opening, its gradients and markers, the table and the 16 tiles. */
+function pushTable(out: string[], sc: Scene): void {
+  const flipped = sc.flipped;
   out.push(
-    `<svg class="board-svg${hand ? ' hand' : ''}${flipped ? ' flipped' : ''}${rv ? ' reviewing' : ''}" viewBox="-0.36 -0.36 8.72 8.72" role="group" aria-label="Board, ${flipped ? 'White' : 'Black'} at the top" data-flipped="${flipped}">`,
+    `<svg class="board-svg${sc.hand ? ' hand' : ''}${flipped ? ' flipped' : ''}${sc.rv ? ' reviewing' : ''}" viewBox="-0.36 -0.36 8.72 8.72" role="group" aria-label="Board, ${flipped ? 'White' : 'Black'} at the top" data-flipped="${flipped}">`,
   );
   out.push(
     '<defs>' +
@@ -101,17 +117,20 @@ export function renderBoard(s: ViewState, opts: BoardOptions): string {
     }
   }
   out.push('</g>');
+}
 
-  // Square highlights: last move, squares to fix, the crown awaited.
+/** Square highlights: last move, squares to fix, the crown awaited, a reminder, the piece to retract with. */
+function pushMarks(out: string[], sc: Scene): void {
+  const { last, st } = sc;
   const lastSquares = new Set<number>(last ? [last.from, last.to] : []);
   out.push('<g class="marks">');
   for (let sq = 1; sq <= 32; sq++) {
-    const { x, y } = squareXY(sq, flipped);
+    const { x, y } = squareXY(sq, sc.flipped);
     const cls: string[] = [];
     if (lastSquares.has(sq)) cls.push(sq === last!.from ? 'last-from' : 'last-to');
-    if (fixSquares.has(sq)) cls.push(st.kind === 'illegal' ? 'fix' : 'setup-fix');
-    if (sq === crownAt) cls.push('crown-wait');
-    if (remind.has(sq)) cls.push('remind');
+    if (sc.fixSquares.has(sq)) cls.push(st.kind === 'illegal' ? 'fix' : 'setup-fix');
+    if (sq === sc.crownAt) cls.push('crown-wait');
+    if (sc.remind.has(sq)) cls.push('remind');
     // The retraction rule: the piece that must put the illegal move right.
     if (st.kind === 'illegal' && st.alert.retract?.square === sq) cls.push('retract');
     if (cls.length)
@@ -120,7 +139,12 @@ export function renderBoard(s: ViewState, opts: BoardOptions): string {
       );
   }
   out.push('</g>');
+}
 
+/** The routes drawn over the squares: the last move's, the computer's (or far player's) move to carry out, the better move in review. */
+function pushRoutes(out: string[], s: ViewState, sc: Scene): void {
+  const { last, flipped, have, rv } = sc;
+  const snap = s.snap;
   // The last move's route, ending at the edge of the coin that landed.
   if (last && last.from) {
     const route = [last.from, ...(last.path.length ? last.path : [last.to])].map((sq) => {
@@ -162,16 +186,19 @@ export function renderBoard(s: ViewState, opts: BoardOptions): string {
       `<polyline class="better-route" data-better="${esc(better.better)}" points="${route.map(([x, y]) => `${f2(x)},${f2(y)}`).join(' ')}" marker-end="url(#arrow-better)"><title>${esc(better.comment)}</title></polyline>`,
     );
   }
+}
 
-  // Coins.
+/** The coins on each square against the game's: as they stand, outlines of the missing, extra coins, a capture's cross. */
+function pushPieces(out: string[], s: ViewState, sc: Scene): void {
+  const { last, mover } = sc;
   out.push('<g class="pieces">');
   for (let sq = 1; sq <= 32; sq++) {
-    const { x, y } = squareXY(sq, flipped);
+    const { x, y } = squareXY(sq, sc.flipped);
     const cx = x + 0.5,
       cy = y + 0.5;
-    const w = want[sq - 1],
-      h = have[sq - 1];
-    const color = colorOf.get(sq);
+    const w = sc.want[sq - 1],
+      h = sc.have[sq - 1];
+    const color = sc.colorOf.get(sq);
     if (w === 0 && h === 0) {
       if (last && last.captures.includes(sq))
         out.push(`<path class="captured" data-captured="${sq}" d="M${f2(cx - 0.14)} ${f2(cy - 0.14)}l.28 .28m0 -.28l-.28 .28"/>`);
@@ -202,7 +229,11 @@ export function renderBoard(s: ViewState, opts: BoardOptions): string {
     out.push('</g>');
   }
   out.push('</g>');
+}
 
+/** On top of the coins: the square numbers, and the badges saying what to do on the squares to fix. */
+function pushLabels(out: string[], sc: Scene): void {
+  const flipped = sc.flipped;
   // Square numbers, on top (the last move's arrowhead never hides one).
   out.push('<g class="nums" aria-hidden="true">');
   for (let sq = 1; sq <= 32; sq++) {
@@ -213,7 +244,7 @@ export function renderBoard(s: ViewState, opts: BoardOptions): string {
 
   // What to do on the squares to fix: + put a piece here, − take coins off.
   out.push('<g class="fix-badges" aria-hidden="true">');
-  for (const [sq, f] of fixAt) {
+  for (const [sq, f] of sc.fixAt) {
     const { x, y } = squareXY(sq, flipped);
     const bx = x + 0.83,
       by = y + 0.17;
@@ -224,29 +255,46 @@ export function renderBoard(s: ViewState, opts: BoardOptions): string {
     );
   }
   out.push('</g>');
+}
 
-  // Hit areas for the hand: one tab stop for the whole board (a roving tabindex; the arrow keys move it, main.ts).
-  if (hand) {
-    out.push('<g class="hits">');
-    for (let sq = 1; sq <= 32; sq++) {
-      const { x, y } = squareXY(sq, flipped);
-      const h = have[sq - 1];
-      const what =
-        h === 0
-          ? 'empty'
-          : h === 2
-            ? `${colorOf.get(sq) ?? ''} king`.trim()
-            : `${colorOf.get(sq) ?? ''} ${colorOf.get(sq) ? 'man' : 'coin'}`.trim();
-      const verb = h === 0 ? 'place' : 'lift';
-      out.push(
-        `<rect class="hit" id="sq-${sq}" data-act="square" data-sq="${sq}" x="${x}" y="${y}" width="1" height="1" tabindex="0" role="button" aria-label="Square ${sq}, ${what}: ${verb}"/>`.replace(
-          'tabindex="0"',
-          `tabindex="${sq === s.boardFocus ? 0 : -1}"`,
-        ),
-      );
-    }
-    out.push('</g>');
+/** Hit areas for the hand: one tab stop for the whole board (a roving tabindex; the arrow keys move it, main.ts). */
+function pushHits(out: string[], s: ViewState, sc: Scene): void {
+  const colorOf = sc.colorOf;
+  out.push('<g class="hits">');
+  for (let sq = 1; sq <= 32; sq++) {
+    const { x, y } = squareXY(sq, sc.flipped);
+    const h = sc.have[sq - 1];
+    const what =
+      h === 0
+        ? 'empty'
+        : h === 2
+          ? `${colorOf.get(sq) ?? ''} king`.trim()
+          : `${colorOf.get(sq) ?? ''} ${colorOf.get(sq) ? 'man' : 'coin'}`.trim();
+    const verb = h === 0 ? 'place' : 'lift';
+    out.push(
+      `<rect class="hit" id="sq-${sq}" data-act="square" data-sq="${sq}" x="${x}" y="${y}" width="1" height="1" tabindex="0" role="button" aria-label="Square ${sq}, ${what}: ${verb}"/>`.replace(
+        'tabindex="0"',
+        `tabindex="${sq === s.boardFocus ? 0 : -1}"`,
+      ),
+    );
   }
+  out.push('</g>');
+}
+
+/**
+ * The board: the game position as it stands on the table. Where the board
+ * differs from the game (a piece lifted, a coin put down, a crown awaited),
+ * the physical coins are drawn and the missing ones shown as outlines.
+ */
+export function renderBoard(s: ViewState, opts: BoardOptions): string {
+  const sc = boardScene(s, opts.now);
+  const out: string[] = [];
+  pushTable(out, sc);
+  pushMarks(out, sc);
+  pushRoutes(out, s, sc);
+  pushPieces(out, s, sc);
+  pushLabels(out, sc);
+  if (sc.hand) pushHits(out, s, sc);
   out.push('</svg>');
   return out.join('');
 }

@@ -61,6 +61,52 @@ export interface Forms {
   sync(): void;
 }
 
+/** The new-game command the form asks for: its names, clock, rules, opponent and start; null while the FEN it needs is empty (its field focused). */
+function newGameCommand(ng: HTMLFormElement): Command | null {
+  const tags: Record<string, string> = {};
+  for (const k of ['Black', 'White', 'Event']) {
+    const v = val(ng, k);
+    if (v) tags[k] = v;
+  }
+  const from = val(ng, 'from');
+  const tc = val(ng, 'tc') === 'custom' ? val(ng, 'tcText') : val(ng, 'tc');
+  const huffing = (ng.querySelector('[name=huffing]') as HTMLInputElement).checked;
+  const crownContinue = (ng.querySelector('[name=crownContinue]') as HTMLInputElement).checked;
+  const side = val(ng, 'computer');
+  const computer = side === 'white' || side === 'black' ? ({ side, level: Number(val(ng, 'level')) || 5 } as const) : null;
+  // (The computer's side has its name in the record; a name typed for it is not used.)
+  if (computer) delete tags[computer.side === 'white' ? 'White' : 'Black'];
+  // Only the Opponent control chooses the computer: its old name is no player's name.
+  for (const k of ['Black', 'White']) if (COMPUTER_NAME.test(tags[k] ?? '')) delete tags[k];
+  const cmd: Command = {
+    name: 'new-game',
+    ...(Object.keys(tags).length ? { tags } : {}),
+    timeControl: tc,
+    rules: { huffing, crownContinue },
+    computer,
+  };
+  if (from === 'fen') {
+    const fen = val(ng, 'fen');
+    if (!fen) {
+      ($(`new-game-form`).querySelector('[name=fen]') as HTMLInputElement).focus();
+      return null;
+    }
+    cmd.fen = fen;
+  } else if (from === 'ballot') {
+    // (The field's min/max stop a number out of range in the browser; the service checks again and names the problem.)
+    const b = val(ng, 'ballot').trim();
+    cmd.ballot = b === '' ? 'random' : Number(b);
+    if ((ng.querySelector('[name=crossboardOnly]') as HTMLInputElement).checked) cmd.crossboardOnly = true;
+  } else if (from === 'eleven') {
+    const b = val(ng, 'eleven').trim();
+    cmd.elevenMan = b === '' ? 'random' : Number(b);
+  } else {
+    const first = val(ng, 'first');
+    if (first === 'white' || first === 'random') cmd.firstPlayer = first;
+  }
+  return cmd;
+}
+
 export function wireForms(deps: FormDeps): Forms {
   $('forms').innerHTML = renderForms();
   const ng = $<HTMLFormElement>('new-game-form');
@@ -74,12 +120,6 @@ export function wireForms(deps: FormDeps): Forms {
   ng.addEventListener('change', syncFrom);
   ng.addEventListener('submit', (e) => {
     e.preventDefault();
-    const tags: Record<string, string> = {};
-    for (const k of ['Black', 'White', 'Event']) {
-      const v = val(ng, k);
-      if (v) tags[k] = v;
-    }
-    const from = val(ng, 'from');
     // Over a game in progress the button asks first (a second click within a few seconds confirms).
     if (deps.gameInProgress() && !isArmed(deps.state(), 'new-game', Date.now())) {
       deps.dispatch({ type: 'arm', key: 'new-game', now: Date.now() });
@@ -87,41 +127,8 @@ export function wireForms(deps: FormDeps): Forms {
       return;
     }
     deps.dispatch({ type: 'disarm' });
-    const tc = val(ng, 'tc') === 'custom' ? val(ng, 'tcText') : val(ng, 'tc');
-    const huffing = (ng.querySelector('[name=huffing]') as HTMLInputElement).checked;
-    const crownContinue = (ng.querySelector('[name=crownContinue]') as HTMLInputElement).checked;
-    const side = val(ng, 'computer');
-    const computer = side === 'white' || side === 'black' ? ({ side, level: Number(val(ng, 'level')) || 5 } as const) : null;
-    // (The computer's side has its name in the record; a name typed for it is not used.)
-    if (computer) delete tags[computer.side === 'white' ? 'White' : 'Black'];
-    // Only the Opponent control chooses the computer: its old name is no player's name.
-    for (const k of ['Black', 'White']) if (COMPUTER_NAME.test(tags[k] ?? '')) delete tags[k];
-    const cmd: Command = {
-      name: 'new-game',
-      ...(Object.keys(tags).length ? { tags } : {}),
-      timeControl: tc,
-      rules: { huffing, crownContinue },
-      computer,
-    };
-    if (from === 'fen') {
-      const fen = val(ng, 'fen');
-      if (!fen) {
-        ($(`new-game-form`).querySelector('[name=fen]') as HTMLInputElement).focus();
-        return;
-      }
-      cmd.fen = fen;
-    } else if (from === 'ballot') {
-      // (The field's min/max stop a number out of range in the browser; the service checks again and names the problem.)
-      const b = val(ng, 'ballot').trim();
-      cmd.ballot = b === '' ? 'random' : Number(b);
-      if ((ng.querySelector('[name=crossboardOnly]') as HTMLInputElement).checked) cmd.crossboardOnly = true;
-    } else if (from === 'eleven') {
-      const b = val(ng, 'eleven').trim();
-      cmd.elevenMan = b === '' ? 'random' : Number(b);
-    } else {
-      const first = val(ng, 'first');
-      if (first === 'white' || first === 'random') cmd.firstPlayer = first;
-    }
+    const cmd = newGameCommand(ng);
+    if (!cmd) return;
     // The form closes when the server accepts the game; a refusal (bad FEN…) is shown beside the fields.
     deps.send(cmd);
   });

@@ -6,7 +6,7 @@
 // a few times a second only while its panel is open: sensors.ts): regions are re-rendered when their HTML changes
 // (keeping keyboard focus), clicks on elements with data-act become local
 // actions or server commands, arrow keys and swipes step through the game
-// (on the board the arrow keys move its one tab stop), the forms (the new-game
+// (on the board the arrow keys move its one tab stop: board-keys.ts), the forms (the new-game
 // form filled from the current game) become new-game / set-tags commands,
 // announcements are played as tones, spoken, and written to the ARIA live
 // regions, and between messages the clocks and a time call's grace count down
@@ -33,7 +33,8 @@ import { hintBusy } from './engine-work.ts';
 import { SensorPanelView } from './sensor-panel.ts';
 import { ServerSocket } from './socket.ts';
 import { Sounds, Speech } from './sound.ts';
-import { squareXY, type Side } from './model.ts';
+import { type Side } from './model.ts';
+import { arrowTarget } from './board-keys.ts';
 
 const PREFS_KEY = 'crownhead.prefs';
 const $ = <T extends HTMLElement = HTMLElement>(id: string): T => document.getElementById(id) as T;
@@ -238,14 +239,75 @@ function onSquare(square: number, crown: boolean): void {
   if (c) send(c);
 }
 
+/** A click (or Enter/Space) on an element with data-act: a local action, a guarded one, or a command to the service. */
 function onAct(el: HTMLElement, e: MouseEvent | KeyboardEvent): void {
   const act = el.dataset.act!;
   const side = el.dataset.side as Side | undefined;
   const now = Date.now();
+  if (act === 'square') return onSquare(Number(el.dataset.sq), e.shiftKey || e.altKey);
+  if (onArchiveAct(act, el, now) || onSensorAct(act, el)) return;
+  onGameAct(act, el, side, now);
+}
+
+/** The page's own actions on the archive (the dialog, its order, opening, deleting and restoring a game); false for any other act. */
+function onArchiveAct(act: string, el: HTMLElement, now: number): boolean {
   switch (act) {
-    case 'square':
-      onSquare(Number(el.dataset.sq), e.shiftKey || e.altKey);
-      return;
+    case 'archive-open':
+      dispatch({ type: 'archive', open: true });
+      void loadArchive();
+      // The dialog takes the focus (Escape or Close gives it back).
+      requestAnimationFrame(() => requestAnimationFrame(() => document.getElementById('b-archive-close')?.focus()));
+      return true;
+    case 'archive-close':
+      dispatch({ type: 'archive', open: false });
+      document.getElementById('b-archive-open')?.focus();
+      return true;
+    case 'archive-sort':
+      dispatch({ type: 'archive-sort', by: el.dataset.by as 'date' });
+      return true;
+    case 'archive-view':
+      if (el.dataset.id) void openRecord(el.dataset.id);
+      return true;
+    case 'archive-delete': {
+      const id = el.dataset.id;
+      if (!id) return true;
+      if (!isArmed(state, `delete-${id}`, now)) {
+        dispatch({ type: 'arm', key: `delete-${id}`, now });
+        return true;
+      }
+      dispatch({ type: 'disarm' });
+      void deleteGame(id);
+      return true;
+    }
+    case 'archive-restore':
+      if (el.dataset.id) void restoreGame(el.dataset.id);
+      return true;
+  }
+  return false;
+}
+
+/** The builder's sensor panel: open, close, light a square, stop; false for any other act. */
+function onSensorAct(act: string, el: HTMLElement): boolean {
+  switch (act) {
+    case 'sensors-open':
+      sensors.open(true);
+      return true;
+    case 'sensors-close':
+      sensors.open(false);
+      return true;
+    case 'sensor-test':
+      void sensors.request('POST', `/api/sensors/test/${Number(el.dataset.sq)}`);
+      return true;
+    case 'sensor-test-stop':
+      void sensors.request('DELETE', '/api/sensors/test');
+      return true;
+  }
+  return false;
+}
+
+/** The game's acts: the page's toggles and review steps, and the commands to the service (those that end or reopen a game asked twice). */
+function onGameAct(act: string, el: HTMLElement, side: Side | undefined, now: number): void {
+  switch (act) {
     case 'hand-mode':
       dispatch({ type: 'hand-mode', mode: el.dataset.mode === 'crown' ? 'crown' : 'move' });
       return;
@@ -273,41 +335,6 @@ function onAct(el: HTMLElement, e: MouseEvent | KeyboardEvent): void {
       dispatch({ type: 'review', to: /^\d+$/.test(to) ? Number(to) : (to as 'prev' | 'next' | 'first' | 'last' | 'live') });
       return;
     }
-    case 'archive-open':
-      dispatch({ type: 'archive', open: true });
-      void loadArchive();
-      // The dialog takes the focus (Escape or Close gives it back).
-      requestAnimationFrame(() => requestAnimationFrame(() => document.getElementById('b-archive-close')?.focus()));
-      return;
-    case 'archive-close':
-      dispatch({ type: 'archive', open: false });
-      document.getElementById('b-archive-open')?.focus();
-      return;
-    case 'archive-sort':
-      dispatch({ type: 'archive-sort', by: el.dataset.by as 'date' });
-      return;
-    case 'archive-view':
-      if (el.dataset.id) void openRecord(el.dataset.id);
-      return;
-    case 'archive-delete': {
-      const id = el.dataset.id;
-      if (!id) return;
-      if (!isArmed(state, `delete-${id}`, now)) return dispatch({ type: 'arm', key: `delete-${id}`, now });
-      dispatch({ type: 'disarm' });
-      void deleteGame(id);
-      return;
-    }
-    case 'sensors-open':
-      return sensors.open(true);
-    case 'sensors-close':
-      return sensors.open(false);
-    case 'sensor-test':
-      return void sensors.request('POST', `/api/sensors/test/${Number(el.dataset.sq)}`);
-    case 'sensor-test-stop':
-      return void sensors.request('DELETE', '/api/sensors/test');
-    case 'archive-restore':
-      if (el.dataset.id) void restoreGame(el.dataset.id);
-      return;
     case 'hint':
       if (!hintBusy(state.asked, state.snap)) send({ name: 'hint' });
       return;
@@ -359,46 +386,14 @@ function onAct(el: HTMLElement, e: MouseEvent | KeyboardEvent): void {
   }
 }
 
-/** Arrow keys move between the dark squares as they are drawn. */
+/** Arrow keys move between the dark squares as they are drawn (which square: board-keys.ts). */
 function moveFocus(from: number, key: string): void {
-  const p = squareXY(from, state.flipped);
-  const at = new Map<string, number>();
-  for (let s = 1; s <= 32; s++) {
-    const q = squareXY(s, state.flipped);
-    at.set(`${q.x},${q.y}`, s);
-  }
-  const tries: [number, number][] =
-    key === 'ArrowUp'
-      ? [
-          [1, -1],
-          [-1, -1],
-        ]
-      : key === 'ArrowDown'
-        ? [
-            [-1, 1],
-            [1, 1],
-          ]
-        : key === 'ArrowLeft'
-          ? [
-              [-2, 0],
-              [-1, -1],
-              [-1, 1],
-            ]
-          : [
-              [2, 0],
-              [1, 1],
-              [1, -1],
-            ];
-  for (const [dx, dy] of tries) {
-    const s = at.get(`${p.x + dx},${p.y + dy}`);
-    if (s) {
-      // The board's one tab stop follows (a roving tabindex).
-      dispatch({ type: 'board-focus', square: s });
-      render();
-      document.getElementById(`sq-${s}`)?.focus();
-      return;
-    }
-  }
+  const s = arrowTarget(from, key, state.flipped);
+  if (!s) return;
+  // The board's one tab stop follows (a roving tabindex).
+  dispatch({ type: 'board-focus', square: s });
+  render();
+  document.getElementById(`sq-${s}`)?.focus();
 }
 
 // ------------------------------------------------------------------ the archive (HTTP)

@@ -1,6 +1,6 @@
-// Rendering as a function of the view state: the panels (status, players and
-// clocks, move list, game controls, the simulated hand, the connection
-// banner, the review bar; the archive is archive.ts's), each as an HTML string, and every
+// Rendering as a function of the view state: the panels (status, move list,
+// game controls, the simulated hand, the connection banner, the review bar;
+// the archive is archive.ts's, the players and clocks players.ts's), each as an HTML string, and every
 // region of the page together (the board and its evaluation bar are drawn by
 // board.ts). Pure
 // (no DOM): main.ts puts the strings into the page, tests read them in Node.
@@ -8,39 +8,23 @@
 // turns those into commands.
 
 import { at } from './base.ts';
-import { RESULT_WORDS, other, sideName, type Clock, type Move, type Piece, type Side, type Snapshot } from './model.ts';
-import { canControl, canUseHand, clockNow, isArmed, reviewView, statusHeadline, timeCall, type ViewState } from './state.ts';
+import { RESULT_WORDS, other, sideName, type Move, type Piece, type Side, type Snapshot } from './model.ts';
+import { canControl, canUseHand, isArmed, reviewView, statusHeadline, timeCall, type ViewState } from './state.ts';
 import { fixSentences, piecesSentence, squareList } from '../words/index.ts';
 import { button, esc } from './html.ts';
-import { renderFarPlayer, renderHubLink, whereFrom } from './far-board.ts';
+import { renderFarPlayer, renderHubLink } from './far-board.ts';
 import { analysisProgress, hintBusy, takebackControls } from './engine-work.ts';
-import { evaluationWords, renderBoard, renderEvalBar } from './board.ts';
+import { renderBoard, renderEvalBar } from './board.ts';
+import { formatClock, renderPlayers } from './players.ts';
 
 export { fixSentences, squareList };
 
 export { esc };
 export { archiveDate, renderArchive } from './archive.ts';
 export { renderBoard, renderEvalBar, evaluationWords } from './board.ts';
+export { clockFace, formatClock, renderPlayers } from './players.ts';
 
 // ------------------------------------------------------------------ words
-
-/** A side's clock face: its time, "0:00" once flagged, "Time 0:42" (the grace period left) once time per move is called. */
-export function clockFace(c: Clock, side: Side): string {
-  if (c.flagged === side) return '0:00';
-  if (c.perMove?.timeCalled === side) return `Time ${formatClock(c.perMove.graceLeft)}`;
-  return formatClock(c[side]);
-}
-
-export function formatClock(ms: number): string {
-  const t = Math.max(0, ms);
-  if (t < 10_000) return `${Math.floor(t / 1000)}.${Math.floor((t % 1000) / 100)}`;
-  const total = Math.ceil(t / 1000);
-  const h = Math.floor(total / 3600),
-    m = Math.floor((total % 3600) / 60),
-    s = total % 60;
-  const ss = String(s).padStart(2, '0');
-  return h ? `${h}:${String(m).padStart(2, '0')}:${ss}` : `${m}:${ss}`;
-}
 
 /** "White wins: Black resigned." */
 export function outcomeWords(snap: Snapshot): string {
@@ -62,10 +46,11 @@ export function outcomeWords(snap: Snapshot): string {
 
 // ------------------------------------------------------------------ panels
 
-/** The big status card: the board's state at a glance and what to do. */
-export function renderStatus(s: ViewState, now?: number): string {
-  const h = statusHeadline(s, now);
-  const called = h.tone === 'time' ? timeCall(s, now) : null;
+/** The status card's words under its headline: a sentence, a list (the squares to fix, the pieces to check), the piece to retract with. */
+function statusDetail(
+  s: ViewState,
+  called: { side: Side; graceLeft: number } | null,
+): { detail: string; list: string[]; retract: { square: number; moves: string[] } | null } {
   const snap = s.snap;
   const st = s.status;
   let detail = '';
@@ -115,6 +100,16 @@ export function renderStatus(s: ViewState, now?: number): string {
         break;
     }
   }
+  return { detail, list, retract };
+}
+
+/** The big status card: the board's state at a glance and what to do. */
+export function renderStatus(s: ViewState, now?: number): string {
+  const h = statusHeadline(s, now);
+  const called = h.tone === 'time' ? timeCall(s, now) : null;
+  const snap = s.snap;
+  const st = s.status;
+  const { detail, list, retract } = statusDetail(s, called);
   const over = !!snap && (snap.outcome !== null || snap.result !== '*');
   // (A finished game is not "in order": its icon is a flag, not a tick.)
   const icon =
@@ -199,98 +194,6 @@ export function renderReview(s: ViewState): string {
       : '') +
     `</div>`
   );
-}
-
-/** Players: names, side to move, clocks, and each side's resign/draw buttons. */
-export function renderPlayers(s: ViewState, now: number): string {
-  const snap = s.snap;
-  if (!snap) return '';
-  const clock = clockNow(s, now);
-  const over = snap.outcome !== null || snap.result !== '*';
-  const control = canControl(s);
-  const offline = s.connection !== 'open';
-  const top: Side = s.flipped ? 'white' : 'black';
-  const row = (side: Side, pos: string): string => {
-    const named = !!snap.tags[side === 'black' ? 'Black' : 'White'];
-    const name = snap.tags[side === 'black' ? 'Black' : 'White'] || sideName(side);
-    const toMove = !over && snap.turn === side;
-    const t = clock ? clock[side] : 0;
-    const clockHtml = clock
-      ? `<div class="clock${clock.running === side && !offline ? ' running' : ''}${clock.flagged === side ? ' flagged' : ''}${clock.perMove?.timeCalled === side ? ' time-called' : ''}${t < 30_000 ? ' low' : ''}" data-clock="${side}" role="timer" aria-label="${sideName(side)}'s clock">${clockFace(clock, side)}</div>`
-      : '';
-    let buttons = '';
-    // (The player at the other board acts for their side from their board: no buttons here for them.)
-    const farAway = snap.remote?.side === side;
-    if (control && !over && farAway) buttons = `<span class="note">${whereFrom(snap.remote!)}</span>`;
-    else if (control && !over) {
-      const b: string[] = [];
-      if (snap.drawOffer === other(side)) {
-        b.push(button('accept-draw', 'Accept draw', { side }, 'small primary'), button('decline-draw', 'Decline', { side }, 'small'));
-      } else if (snap.drawOffer !== side) {
-        b.push(button('offer-draw', 'Offer draw', { side }, 'small'));
-      } else {
-        b.push('<span class="note">Draw offered</span>');
-      }
-      b.push(
-        button(
-          'resign',
-          isArmed(s, `resign-${side}`, now) ? 'Confirm resign?' : 'Resign',
-          { side },
-          `small danger${isArmed(s, `resign-${side}`, now) ? ' armed' : ''}`,
-        ),
-      );
-      buttons = b.join('');
-    }
-    return (
-      `<div class="player player-${side} ${pos}${toMove ? ' to-move' : ''}" data-side="${side}">` +
-      `<span class="swatch swatch-${side}" aria-hidden="true"></span>` +
-      `<div class="player-name"><span class="who">${esc(name)}</span><span class="role">${[named ? sideName(side) : '', toMove ? 'to move' : ''].filter(Boolean).join(' · ')}</span></div>` +
-      // (The actions' row is there even when empty: on a phone it keeps its height, and the board its place, when the game ends.)
-      clockHtml +
-      `<div class="player-actions">${buttons}</div>` +
-      `</div>`
-    );
-  };
-  const pm = clock?.perMove;
-  const forcedNote = pm && pm.forced && pm.side && !over ? `one capture only: ${formatClock(pm.limit)} for this move` : '';
-  const note = clock
-    ? [clock.control, forcedNote, !clock.started && !over ? 'clocks start with the first move' : ''].filter(Boolean).join(' · ')
-    : '';
-  const clockCtl =
-    clock && !over
-      ? `<div class="clock-ctl">${control ? (clock.running ? button('clock-pause', 'Pause clock', {}, 'small') : button('clock-start', 'Start clock', {}, 'small primary')) : ''}${note ? `<span class="note">${esc(note)}</span>` : ''}</div>`
-      : '';
-  // The game's rules when they are not the plain ones (huffing, crowned men jumping on, tournament).
-  const rules = [
-    snap.options.huffing ? 'huffing' : '',
-    snap.options.crownContinue ? 'crowned men keep jumping' : '',
-    snap.options.tournament ? 'tournament: no takebacks' : '',
-  ]
-    .filter(Boolean)
-    .join(', ');
-  // (A ballot pair's game says its round: "round 1.2" is the second game of the first pair.)
-  const roundNote = snap.tags.Round
-    ? ` <span class="round" data-round="${esc(snap.tags.Round)}">· round ${esc(snap.tags.Round)}</span>`
-    : '';
-  const rulesNote = roundNote + (rules ? ` <span class="rules" data-rules="${esc(rules)}">· ${esc(rules)}</span>` : '');
-  // ("Ballot 51" alone when the tag says no more than its number: no dangling colon.)
-  const opening = (snap.tags.Ballot ?? '').replace(/^ACF \d+\s*:?\s*/, '').trim();
-  const event = snap.tags.Event
-    ? `<p class="event">${esc(snap.tags.Event)}${snap.ballot ? ` · ballot ${snap.ballot}` : ''}${rulesNote}</p>`
-    : snap.ballot
-      ? `<p class="event">Ballot ${snap.ballot}${opening ? ': ' + esc(opening) : ''}${rulesNote}</p>`
-      : snap.tags.Ballot
-        ? `<p class="event">${esc(snap.tags.Ballot.replace(/^11-man /, 'Eleven-man ballot '))}${rulesNote}</p>`
-        : rules
-          ? `<p class="event"><span class="rules" data-rules="${esc(rules)}">Rules: ${esc(rules)}</span></p>`
-          : '';
-  const ev = snap.evaluation;
-  const evalLine = ev
-    ? `<p class="eval-text" data-eval="${ev.score ?? ''}">Evaluation: <strong>${esc(evaluationWords(ev))}</strong></p>`
-    : '';
-  const extra = event + clockCtl + evalLine;
-  // (On a phone the two rows go above and below the board, the rest after: style.css.)
-  return row(top, 'p-top') + row(other(top), 'p-bottom') + (extra ? `<div class="players-extra">${extra}</div>` : '');
 }
 
 /** The move list in PDN notation, numbered, with the result. */

@@ -25,7 +25,9 @@ import {
 
 import { toneOf, type Tone } from './tones.ts';
 import { asked, answered, type Asked } from './engine-work.ts';
+import { handAfter } from './hand.ts';
 export type { Tone } from './tones.ts';
+export { handAfter };
 
 export interface Announcement {
   /** Increases with every announcement (main.ts acts on new ones only). */
@@ -228,6 +230,42 @@ function withSnapshot(s: ViewState, snap: Snapshot, now: number): ViewState {
   };
 }
 
+/** A game event folded into the state (or the state marked stale when its patch does not fit), announced. */
+function onEvent(s: ViewState, msg: Extract<ServerMessage, { type: 'event' }>, now: number): ViewState {
+  const folded = foldState(s, msg);
+  if (!folded) return { ...s, stale: true };
+  let next = withSnapshot({ ...s, rev: folded.rev }, folded.snap, now);
+  const ev = msg.event;
+  if (ev.type === 'storage') next = { ...next, storage: ev.storage };
+  if (ev.type === 'hub-link' && next.server) next = { ...next, server: { ...next.server, hub: ev.hub } };
+  if (ev.type === 'notice') {
+    next = { ...next, notice: { text: ev.say, squares: ev.squares, at: now } };
+    return announce(next, ev.say, false, null, true);
+  }
+  // Play went on: a reminder about the last position is no longer current.
+  if (
+    next.notice &&
+    (ev.type === 'move' || ev.type === 'move-replaced' || ev.type === 'takeback' || ev.type === 'new-game' || ev.type === 'alert')
+  )
+    next = { ...next, notice: null };
+  const { tone, urgent } = toneOf(ev);
+  return announce(next, ev.say, urgent, tone);
+}
+
+/** A refusal: of the connection itself (the page stays refused), of a new game (shown by its form), or of a command. */
+function onError(s: ViewState, msg: Extract<ServerMessage, { type: 'error' }>, now: number): ViewState {
+  // The connection itself refused (no command of ours): trying again would only be refused again.
+  if (msg.code === 'forbidden' && msg.id === undefined)
+    return announce({ ...s, connection: 'refused', refusal: msg.message, inFlight: [] }, `Not allowed: ${msg.message}`, true, null);
+  const inFlight = s.inFlight.filter((id) => id !== msg.id);
+  s = { ...s, asked: answered(s.asked, msg.id) };
+  // A refused new game (a bad FEN, a bad time control) is shown beside the form's fields, which stay open.
+  if (msg.id !== undefined && msg.id === s.newGame.pending)
+    return announce({ ...s, inFlight, newGame: { ...s.newGame, pending: null, error: msg.message } }, msg.message, true, 'alert');
+  const next = { ...s, inFlight, error: { message: msg.message, at: now } };
+  return announce(next, msg.message, true, 'alert');
+}
+
 function onMessage(s: ViewState, raw: string, now: number): ViewState {
   let json: unknown;
   try {
@@ -256,26 +294,8 @@ function onMessage(s: ViewState, raw: string, now: number): ViewState {
     }
     case 'state':
       return withSnapshot({ ...s, rev: msg.rev ?? null, stale: false }, msg.state, now);
-    case 'event': {
-      const folded = foldState(s, msg);
-      if (!folded) return { ...s, stale: true };
-      let next = withSnapshot({ ...s, rev: folded.rev }, folded.snap, now);
-      const ev = msg.event;
-      if (ev.type === 'storage') next = { ...next, storage: ev.storage };
-      if (ev.type === 'hub-link' && next.server) next = { ...next, server: { ...next.server, hub: ev.hub } };
-      if (ev.type === 'notice') {
-        next = { ...next, notice: { text: ev.say, squares: ev.squares, at: now } };
-        return announce(next, ev.say, false, null, true);
-      }
-      // Play went on: a reminder about the last position is no longer current.
-      if (
-        next.notice &&
-        (ev.type === 'move' || ev.type === 'move-replaced' || ev.type === 'takeback' || ev.type === 'new-game' || ev.type === 'alert')
-      )
-        next = { ...next, notice: null };
-      const { tone, urgent } = toneOf(ev);
-      return announce(next, ev.say, urgent, tone);
-    }
+    case 'event':
+      return onEvent(s, msg, now);
     case 'counts': {
       // A reminder stands while the board's status carries it; once put right it goes.
       const st = msg.status;
@@ -297,21 +317,50 @@ function onMessage(s: ViewState, raw: string, now: number): ViewState {
         return { ...next, newGame: { pending: null, error: null, started: s.newGame.started + 1 } };
       return next;
     }
-    case 'error': {
-      // The connection itself refused (no command of ours): trying again would only be refused again.
-      if (msg.code === 'forbidden' && msg.id === undefined)
-        return announce({ ...s, connection: 'refused', refusal: msg.message, inFlight: [] }, `Not allowed: ${msg.message}`, true, null);
-      const inFlight = s.inFlight.filter((id) => id !== msg.id);
-      s = { ...s, asked: answered(s.asked, msg.id) };
-      // A refused new game (a bad FEN, a bad time control) is shown beside the form's fields, which stay open.
-      if (msg.id !== undefined && msg.id === s.newGame.pending)
-        return announce({ ...s, inFlight, newGame: { ...s.newGame, pending: null, error: msg.message } }, msg.message, true, 'alert');
-      const next = { ...s, inFlight, error: { message: msg.message, at: now } };
-      return announce(next, msg.message, true, 'alert');
-    }
+    case 'error':
+      return onError(s, msg, now);
     case 'pong':
       return s;
   }
+}
+
+/** The connection lost (to be tried again at `retryAt`): nothing in flight or held any more; announced when it was open. */
+function connectionLost(s: ViewState, retryAt: number): ViewState {
+  const first = s.connection === 'open';
+  const next: ViewState = {
+    ...s,
+    connection: 'reconnecting',
+    attempts: s.attempts + 1,
+    retryAt,
+    inFlight: [],
+    asked: {},
+    pending: [],
+    held: 0,
+    heldStack: [],
+  };
+  return first && s.snap ? announce(next, 'Connection to the board service lost. Reconnecting.', true, 'alert') : next;
+}
+
+/** A command sent: in flight until answered; the hand's shown at once (confirmed by the board later), a new game's awaited by its form. */
+function onCommandSent(s: ViewState, a: Extract<Action, { type: 'command-sent' }>): ViewState {
+  let next: ViewState = { ...s, inFlight: [...s.inFlight, a.id], error: null, asked: asked(s.asked, a.id, a.command) };
+  const c = a.command;
+  if (c.name === 'hand') {
+    const have = effectiveCounts(s, a.now)[c.square - 1];
+    const coins =
+      c.action === 'set' ? (c.coins ?? 0) : c.action === 'place' ? Math.min(2, have + 1) : Math.max(0, have - (c.coins ?? have));
+    const heldStack = handAfter(s.heldStack, c.action, c.action === 'lift' ? have - coins : coins - have);
+    next = {
+      ...next,
+      heldStack,
+      held: heldStack.reduce((a, b) => a + b, 0),
+      pending: [...s.pending.filter((p) => p.square !== c.square), { square: c.square, coins, at: a.now }],
+    };
+  } else if (c.name === 'hand-setup' || c.name === 'new-game') {
+    next = { ...next, held: 0, heldStack: [], pending: [] };
+    if (c.name === 'new-game') next = { ...next, newGame: { ...s.newGame, pending: a.id, error: null } };
+  }
+  return next;
 }
 
 export function reduce(s: ViewState, a: Action): ViewState {
@@ -322,41 +371,9 @@ export function reduce(s: ViewState, a: Action): ViewState {
       // Refused: the page stays refused (the socket closing after the refusal changes nothing).
       if (s.connection === 'refused') return s;
       if (a.state === 'open') return { ...s, connection: 'open' };
-      {
-        const first = s.connection === 'open';
-        const next: ViewState = {
-          ...s,
-          connection: 'reconnecting',
-          attempts: s.attempts + 1,
-          retryAt: a.now + (a.retryInMs ?? 0),
-          inFlight: [],
-          asked: {},
-          pending: [],
-          held: 0,
-          heldStack: [],
-        };
-        return first && s.snap ? announce(next, 'Connection to the board service lost. Reconnecting.', true, 'alert') : next;
-      }
-    case 'command-sent': {
-      let next: ViewState = { ...s, inFlight: [...s.inFlight, a.id], error: null, asked: asked(s.asked, a.id, a.command) };
-      const c = a.command;
-      if (c.name === 'hand') {
-        const have = effectiveCounts(s, a.now)[c.square - 1];
-        const coins =
-          c.action === 'set' ? (c.coins ?? 0) : c.action === 'place' ? Math.min(2, have + 1) : Math.max(0, have - (c.coins ?? have));
-        const heldStack = handAfter(s.heldStack, c.action, c.action === 'lift' ? have - coins : coins - have);
-        next = {
-          ...next,
-          heldStack,
-          held: heldStack.reduce((a, b) => a + b, 0),
-          pending: [...s.pending.filter((p) => p.square !== c.square), { square: c.square, coins, at: a.now }],
-        };
-      } else if (c.name === 'hand-setup' || c.name === 'new-game') {
-        next = { ...next, held: 0, heldStack: [], pending: [] };
-        if (c.name === 'new-game') next = { ...next, newGame: { ...s.newGame, pending: a.id, error: null } };
-      }
-      return next;
-    }
+      return connectionLost(s, a.now + (a.retryInMs ?? 0));
+    case 'command-sent':
+      return onCommandSent(s, a);
     case 'flip':
       return { ...s, flipped: !s.flipped };
     case 'toggle-sound':
@@ -533,23 +550,6 @@ export function timeCall(s: ViewState, now?: number): { side: Side; graceLeft: n
   const pm = c?.perMove;
   if (!c || !pm || !pm.timeCalled || c.flagged || !s.snap || s.snap.outcome || s.snap.result !== '*') return null;
   return { side: pm.timeCalled, graceLeft: pm.graceLeft };
-}
-
-/**
- * The hand after an action: a lift adds what it took (`coins`) on top; a coin
- * put down (`place`, or `set` putting down `coins`) comes off the top. A coin
- * from outside the hand (nothing held) leaves it empty.
- */
-export function handAfter(stack: readonly number[], action: 'lift' | 'place' | 'set', coins: number): number[] {
-  if (action === 'lift') return coins > 0 ? [...stack, coins] : [...stack];
-  const out = [...stack];
-  let left = Math.max(0, coins);
-  while (left > 0 && out.length) {
-    const top = out.pop()!;
-    if (top > left) out.push(top - left);
-    left -= Math.min(top, left);
-  }
-  return out;
 }
 
 /** The board's state in one short phrase (the big status line); with `now`, a time call counted down to it. */

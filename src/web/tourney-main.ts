@@ -26,6 +26,81 @@ export interface TourneyPanel {
   state(): TourneyState;
 }
 
+/** Puts the panel's new HTML in, keeping the focused element and what is typed in its fields (a select's value only if still offered). */
+function replaceKeepingInput(panel: HTMLElement, html: string): void {
+  const active = document.activeElement instanceof HTMLElement && panel.contains(document.activeElement) ? document.activeElement.id : '';
+  const typed = new Map<string, string>();
+  for (const el of panel.querySelectorAll<HTMLInputElement>('input[type="text"], input:not([type]), select'))
+    if (el.id) typed.set(el.id, el.value);
+  panel.innerHTML = html;
+  for (const [id, value] of typed) {
+    const el = document.getElementById(id) as HTMLInputElement | null;
+    if (el && el.id !== 'tt-game' && [...(el instanceof HTMLSelectElement ? el.options : [{ value }])].some((o) => o.value === value))
+      el.value = value;
+  }
+  if (active) document.getElementById(active)?.focus();
+}
+
+/** GET /api/tournament as the action it comes to: loaded (or none), or a status saying why it could not be read. */
+async function fetchTourney(headers: Record<string, string>): Promise<TourneyAction> {
+  try {
+    const r = await fetch('/api/tournament', { headers, cache: 'no-store' });
+    if (r.status === 404) return { type: 'loaded', data: 'none' };
+    if (r.ok) {
+      const read = readTourney(await r.json());
+      if (read.ok) return { type: 'loaded', data: read.data };
+      return {
+        type: 'status',
+        ok: false,
+        text: `The tournament could not be read: the server's answer is not one (${read.problem}).`,
+      };
+    }
+    return { type: 'status', ok: false, text: `The tournament could not be read (the server answered ${r.status}).` };
+  } catch {
+    return { type: 'status', ok: false, text: 'The tournament could not be read: the server could not be reached.' };
+  }
+}
+
+/** A form's fields by name. */
+function fields(form: HTMLFormElement): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of new FormData(form)) out[k] = String(v);
+  return out;
+}
+
+/** The API call a submitted form of the panel asks for, checked; null for a form that is none of the panel's. */
+function formCall(id: string, f: Record<string, string>): ReturnType<typeof createCall> | null {
+  return id === 'tt-create' ? createCall(f) : id === 'tt-player' ? playerCall(f) : id === 'tt-result' ? resultCall(f) : null;
+}
+
+/** What the panel says once a form's call is done. */
+function doneWords(id: string, f: Record<string, string>): string {
+  return id === 'tt-create'
+    ? 'Tournament created: add the players.'
+    : id === 'tt-player'
+      ? `${f.name?.trim()} added.`
+      : 'Result set: the standings, the game’s PDN and the broadcast show it.';
+}
+
+/** POSTs a call to the tournament API: null when it is taken, else the refusal in the server's words. */
+async function postTourney(call: TourneyCall, headers: Record<string, string>): Promise<string | null> {
+  const r = await fetch(`/api/tournament${call.path}`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...headers },
+    body: JSON.stringify(call.body),
+  });
+  const body = (await r.json().catch(() => ({}))) as { message?: string };
+  return r.ok ? null : `Refused: ${body.message ?? `the server answered ${r.status}`}.`;
+}
+
+/** A game chosen from the table: the result form shows it, scrolled to, its result field focused. */
+function showResultForm(game: string): void {
+  const select = document.getElementById('tt-game') as HTMLSelectElement | null;
+  if (select) select.value = game;
+  document.getElementById('tt-result')?.scrollIntoView({ block: 'start' });
+  document.getElementById('tt-res')?.focus();
+}
+
 export function startTourneyPanel(token: string | null): TourneyPanel {
   const panel = document.getElementById('club-tourney');
   let state = initialTourney();
@@ -44,18 +119,8 @@ export function startTourneyPanel(token: string | null): TourneyPanel {
     if (!panel) return;
     const html = renderTourney(state, token);
     if (html === shown) return;
-    const active = document.activeElement instanceof HTMLElement && panel.contains(document.activeElement) ? document.activeElement.id : '';
-    const typed = new Map<string, string>();
-    for (const el of panel.querySelectorAll<HTMLInputElement>('input[type="text"], input:not([type]), select'))
-      if (el.id) typed.set(el.id, el.value);
-    panel.innerHTML = html;
+    replaceKeepingInput(panel, html);
     shown = html;
-    for (const [id, value] of typed) {
-      const el = document.getElementById(id) as HTMLInputElement | null;
-      if (el && el.id !== 'tt-game' && [...(el instanceof HTMLSelectElement ? el.options : [{ value }])].some((o) => o.value === value))
-        el.value = value;
-    }
-    if (active) document.getElementById(active)?.focus();
   }
 
   async function load(): Promise<void> {
@@ -63,24 +128,7 @@ export function startTourneyPanel(token: string | null): TourneyPanel {
       again = true;
       return loading;
     }
-    loading = (async () => {
-      try {
-        const r = await fetch('/api/tournament', { headers: headers(), cache: 'no-store' });
-        if (r.status === 404) dispatch({ type: 'loaded', data: 'none' });
-        else if (r.ok) {
-          const read = readTourney(await r.json());
-          if (read.ok) dispatch({ type: 'loaded', data: read.data });
-          else
-            dispatch({
-              type: 'status',
-              ok: false,
-              text: `The tournament could not be read: the server's answer is not one (${read.problem}).`,
-            });
-        } else dispatch({ type: 'status', ok: false, text: `The tournament could not be read (the server answered ${r.status}).` });
-      } catch {
-        dispatch({ type: 'status', ok: false, text: 'The tournament could not be read: the server could not be reached.' });
-      }
-    })();
+    loading = (async () => dispatch(await fetchTourney(headers())))();
     await loading;
     loading = null;
     if (again) {
@@ -92,13 +140,8 @@ export function startTourneyPanel(token: string | null): TourneyPanel {
   async function send(call: TourneyCall, done: string): Promise<void> {
     dispatch({ type: 'status', ok: true, text: 'Sending…' });
     try {
-      const r = await fetch(`/api/tournament${call.path}`, {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json', ...headers() },
-        body: JSON.stringify(call.body),
-      });
-      const body = (await r.json().catch(() => ({}))) as { message?: string };
-      if (!r.ok) return dispatch({ type: 'status', ok: false, text: `Refused: ${body.message ?? `the server answered ${r.status}`}.` });
+      const refused = await postTourney(call, headers());
+      if (refused) return dispatch({ type: 'status', ok: false, text: refused });
       await load();
       dispatch({ type: 'status', ok: true, text: done });
     } catch {
@@ -106,26 +149,14 @@ export function startTourneyPanel(token: string | null): TourneyPanel {
     }
   }
 
-  const fields = (form: HTMLFormElement): Record<string, string> => {
-    const out: Record<string, string> = {};
-    for (const [k, v] of new FormData(form)) out[k] = String(v);
-    return out;
-  };
-
   panel?.addEventListener('submit', (ev) => {
     const form = ev.target as HTMLFormElement;
     ev.preventDefault();
     const f = fields(form);
-    const checked =
-      form.id === 'tt-create' ? createCall(f) : form.id === 'tt-player' ? playerCall(f) : form.id === 'tt-result' ? resultCall(f) : null;
+    const checked = formCall(form.id, f);
     if (!checked) return;
     if (!checked.ok) return dispatch({ type: 'status', ok: false, text: `Not sent: ${checked.message}.` });
-    const done =
-      form.id === 'tt-create'
-        ? 'Tournament created: add the players.'
-        : form.id === 'tt-player'
-          ? `${f.name?.trim()} added.`
-          : 'Result set: the standings, the game’s PDN and the broadcast show it.';
+    const done = doneWords(form.id, f);
     if (form.id === 'tt-player') (form.querySelector('#tt-pname') as HTMLInputElement).value = '';
     void send(checked.call, done);
   });
@@ -135,10 +166,7 @@ export function startTourneyPanel(token: string | null): TourneyPanel {
     if (!el) return;
     if (el.dataset.ttChoose) {
       dispatch({ type: 'choose', game: el.dataset.ttChoose });
-      const select = document.getElementById('tt-game') as HTMLSelectElement | null;
-      if (select) select.value = el.dataset.ttChoose;
-      document.getElementById('tt-result')?.scrollIntoView({ block: 'start' });
-      document.getElementById('tt-res')?.focus();
+      showResultForm(el.dataset.ttChoose);
     } else if (el.dataset.ttWithdraw) {
       const seed = Number(el.dataset.ttWithdraw);
       void send(withdrawCall(seed, 'withdrawn by the arbiter'), 'Player withdrawn: they are paired no more.');
