@@ -1,6 +1,6 @@
 // The layout rules the team keeps: no import cycle anywhere in src/, no
-// file over 600 lines, no function over 80 lines where the wiring and the
-// state live (server, game, storage, tracking, tournament), every `as
+// file over 600 lines, no function over 80 lines anywhere in src/ but the
+// engine's hot paths named with their reason, every `as
 // unknown as` with its reason beside it, every error a CrownheadError, every
 // source file opening with the header comment that says what it owns, and
 // ARCHITECTURE.md naming only files that exist.
@@ -12,8 +12,29 @@ import { ROOT, functionSpans, importCycles, lineCount, sourceFiles, unknownCasts
 const SRC = sourceFiles('src');
 const MAX_FILE_LINES = 600;
 const MAX_FUNCTION_LINES = 80;
-/** Where the wiring and the state live: the server, the game, the storage, the tracker and the tournament (no exemptions). */
-const WIRING = ['src/server/', 'src/game/', 'src/storage/', 'src/tracking/', 'src/tournament/'];
+/**
+ * Functions over the cap, each with why a split would hurt: the engine's hot
+ * paths, written as one body on purpose (no helper calls per node, the
+ * typed arrays in locals), the endgame solver's two passes over one slice's
+ * eight typed arrays, and the reader's per-frame loop (a split measured slower).
+ */
+const LONG_ON_PURPOSE: Record<string, string> = {
+  'src/engine/search.ts pvs': 'the search: one body per node, its locals the hash probe, ordering and reductions share',
+  'src/engine/eval.ts evaluateWithin': "the evaluation's hot path: the packed tables summed inline, no helper call per piece",
+  'src/engine/egdb.ts solveSlice': "the retrograde solver's two passes over one slice's eight typed arrays",
+  'src/reading/reader.ts push':
+    "the reader's per-frame loop over 32 squares: split into helpers by concept it read 25–30 % fewer frames a second (bench/tracking.ts 358 k → 253–272 k), so it stays one body",
+};
+
+/** The name a function's header gives it (`function pvs(`, `private solveSlice(`): its line, or the lines above it when the parameters run over several. */
+function nameAt(file: string, line: number): string {
+  const lines = readFileSync(join(ROOT, file), 'utf8').split('\n');
+  for (let l = line - 1; l >= Math.max(0, line - 30); l--) {
+    const m = /(?:function\s+|^\s*(?:(?:private|public|protected|static|async|export)\s+)*)(\w+)\s*(?:<[^>]*>)?\(/.exec(lines[l] ?? '');
+    if (m) return m[1]!;
+  }
+  return '';
+}
 
 describe('architecture', () => {
   it('has no import cycle in src/ (type-only imports included)', () => {
@@ -25,12 +46,20 @@ describe('architecture', () => {
     expect(long).toEqual([]);
   });
 
-  it(`has no function in ${WIRING.join(', ')} over ${MAX_FUNCTION_LINES} lines`, () => {
-    const long = SRC.filter((f) => WIRING.some((w) => f.startsWith(w)))
-      .flatMap(functionSpans)
+  it(`has no function in src/ over ${MAX_FUNCTION_LINES} lines, but those named with the reason a split would hurt`, () => {
+    const long = SRC.flatMap(functionSpans)
       .filter((s) => s.lines > MAX_FUNCTION_LINES)
+      .filter((s) => !(`${s.file} ${nameAt(s.file, s.line)}` in LONG_ON_PURPOSE))
       .map((s) => `${s.file}:${s.line} ${s.lines} lines: ${s.header}`);
     expect(long).toEqual([]);
+    // Each exemption still names a long function (a split one comes off the list).
+    for (const k of Object.keys(LONG_ON_PURPOSE)) {
+      const [file, name] = k.split(' ') as [string, string];
+      expect(
+        functionSpans(file).some((s) => nameAt(file, s.line) === name && s.lines > MAX_FUNCTION_LINES),
+        k,
+      ).toBe(true);
+    }
   });
 
   it('gives the reason for every `as unknown as` beside it', () => {
