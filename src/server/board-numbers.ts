@@ -8,6 +8,7 @@ import * as fs from 'node:fs';
 import { join } from 'node:path';
 import * as z from 'zod/mini';
 import { CrownheadError } from '../common/errors.ts';
+import { atomicWrite } from '../storage/disk.ts';
 
 const FILE = 'board-numbers.json';
 const Numbers = z.object({ v: z.literal(1), boards: z.record(z.string(), z.int().check(z.positive())) });
@@ -70,14 +71,6 @@ export class BoardNumbers {
 
   private write(value: Numbers): void {
     fs.mkdirSync(this.dir, { recursive: true });
-    const tmp = `${this.file}.tmp-${process.pid}`;
-    const fd = fs.openSync(tmp, 'w', 0o644);
-    try {
-      fs.writeSync(fd, JSON.stringify(value, null, 2) + '\n');
-      fs.fsyncSync(fd);
-    } finally {
-      fs.closeSync(fd);
-    }
-    fs.renameSync(tmp, this.file);
+    atomicWrite(fs, this.dir, this.file, JSON.stringify(value, null, 2) + '\n', 0o644);
   }
 }

@@ -12,13 +12,15 @@
 // still works after the service restarts.
 
 import { randomBytes, createHash, timingSafeEqual } from 'node:crypto';
-import { closeSync, fsyncSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
-import { join } from 'node:path';
+import * as nodeFs from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import * as z from 'zod/mini';
 import { CrownheadError } from '../common/errors.ts';
 import type { GameSession } from '../game/index.ts';
 import { opposite, type Color } from '../rules/index.ts';
 import type { JournalEntry } from '../storage/journal.ts';
+import { atomicWrite } from '../storage/disk.ts';
 import type { SeatAction, SeatInfo } from '../protocol/play-v1.ts';
 
 export type SeatErrorCode = 'not-seated' | 'game-over' | 'game-on' | 'no-offer' | 'not-allowed';
@@ -77,17 +79,9 @@ export class FriendSeat {
     }
   }
 
-  /** Written whole (a temporary file, fsynced, renamed over). */
+  /** Written whole (storage's atomicWrite: a temporary file, fsynced, renamed over), readable by its owner only: the token opens the seat. */
   private save(seat: SavedSeat): void {
-    const tmp = `${this.file}.tmp`;
-    const fd = openSync(tmp, 'w', 0o600);
-    try {
-      writeSync(fd, JSON.stringify(seat) + '\n');
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
-    renameSync(tmp, this.file);
+    atomicWrite(nodeFs, dirname(this.file), this.file, JSON.stringify(seat) + '\n', 0o600);
   }
 
   /** There is a seat (its link works). */

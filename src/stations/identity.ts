@@ -9,6 +9,7 @@ import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, sig
 import * as fs from 'node:fs';
 import { join } from 'node:path';
 import { CrownheadError } from '../common/errors.ts';
+import { atomicWrite } from '../storage/disk.ts';
 
 /** A key file that cannot be read or written, or holds no Ed25519 private key. */
 export class IdentityError extends CrownheadError<'identity'> {
@@ -112,19 +113,10 @@ export function loadIdentity(dir: string, file = 'station-key.pem'): Identity {
 function createKey(dir: string, path: string): KeyObject {
   const { privateKey } = generateKeyPairSync('ed25519');
   const pem = privateKey.export({ format: 'pem', type: 'pkcs8' }) as string;
-  const tmp = `${path}.tmp-${process.pid}`;
   try {
     fs.mkdirSync(dir, { recursive: true });
-    const fd = fs.openSync(tmp, 'w', 0o600);
-    try {
-      fs.writeSync(fd, pem);
-      fs.fsyncSync(fd);
-    } finally {
-      fs.closeSync(fd);
-    }
-    fs.renameSync(tmp, path);
+    atomicWrite(fs, dir, path, pem, 0o600);
   } catch (e) {
-    fs.rmSync(tmp, { force: true });
     throw new IdentityError(`cannot write the key ${path}: ${(e as Error).message}`);
   }
   return privateKey;

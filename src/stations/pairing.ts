@@ -14,6 +14,7 @@ import * as fs from 'node:fs';
 import { join } from 'node:path';
 import * as z from 'zod/mini';
 import { fingerprint } from './identity.ts';
+import { atomicWrite } from '../storage/disk.ts';
 
 const key = () => z.string().check(z.length(43));
 const board = () => z.string().check(z.minLength(1), z.maxLength(64));
@@ -103,18 +104,10 @@ function readJson<T>(path: string, schema: z.ZodMiniType<T>, empty: T): T {
   return r.data;
 }
 
-/** Replaces a small file atomically (temp, fsync, rename), readable by its owner only. */
+/** Replaces a small JSON file atomically (storage's atomicWrite), readable by its owner only. */
 function writeJson(dir: string, path: string, value: unknown): void {
   fs.mkdirSync(dir, { recursive: true });
-  const tmp = `${path}.tmp-${process.pid}`;
-  const fd = fs.openSync(tmp, 'w', 0o600);
-  try {
-    fs.writeSync(fd, JSON.stringify(value, null, 2) + '\n');
-    fs.fsyncSync(fd);
-  } finally {
-    fs.closeSync(fd);
-  }
-  fs.renameSync(tmp, path);
+  atomicWrite(fs, dir, path, JSON.stringify(value, null, 2) + '\n', 0o600);
 }
 
 const Registry = z.object({

@@ -64,11 +64,15 @@ export function writeAll(fs: StoreFs, fd: number, buf: Buffer): void {
   while (off < buf.length) off += fs.writeSync(fd, buf, off);
 }
 
-/** Replaces `file` (in `dir`) with `text` atomically: temp file, fsync, rename, then the folder fsynced (best effort). Throws the file system's error. */
-export function atomicWrite(fs: StoreFs, dir: string, file: string, text: string): void {
+/**
+ * Replaces `file` (in `dir`) with `text` atomically: temp file (created with
+ * `mode`: 0o600 for a key or a pin only its owner may read), fsync, rename,
+ * then the folder fsynced (best effort). Throws the file system's error.
+ */
+export function atomicWrite(fs: StoreFs, dir: string, file: string, text: string, mode = 0o666): void {
   const tmp = `${file}.tmp-${process.pid}`;
   try {
-    const fd = fs.openSync(tmp, 'w');
+    const fd = fs.openSync(tmp, 'w', mode);
     try {
       writeAll(fs, fd, Buffer.from(text, 'utf8'));
       fs.fsyncSync(fd);
