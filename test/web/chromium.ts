@@ -1,5 +1,6 @@
 // Debian's Chromium for the browser tests (never a downloaded browser),
 // headless and quiet: no network of its own, no first-run or sync work.
+import { afterAll, beforeAll } from 'vitest';
 import { chromium, type Browser, type Page } from 'playwright-core';
 
 export function launchChromium(): Promise<Browser> {
@@ -16,6 +17,34 @@ export function launchChromium(): Promise<Browser> {
       '--disable-sync',
     ],
   });
+}
+
+/**
+ * A test file's Chromium: launched before its tests; when they end, every
+ * closer run (newest first, failures ignored), the browser closed, then
+ * `after` (e.g. removing temporary folders).
+ */
+export function useChromium(after: () => void = () => undefined): {
+  readonly browser: Browser;
+  readonly closers: (() => Promise<unknown>)[];
+} {
+  let browser: Browser | undefined;
+  const closers: (() => Promise<unknown>)[] = [];
+  beforeAll(async () => {
+    browser = await launchChromium();
+  }, 60_000);
+  afterAll(async () => {
+    for (const c of closers.splice(0).reverse()) await c().catch(() => undefined);
+    await browser?.close();
+    after();
+  }, 60_000);
+  return {
+    get browser(): Browser {
+      if (!browser) throw new Error('Chromium is not launched yet (use it inside a test)');
+      return browser;
+    },
+    closers,
+  };
 }
 
 /**

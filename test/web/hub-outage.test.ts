@@ -6,24 +6,14 @@
 // a green "Live": each board
 // keeps its game and its place. The broker back: "Live" again, the games go on.
 
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser } from 'playwright-core';
-import { launchChromium } from './chromium.ts';
+import { describe, expect, it } from 'vitest';
+import { useChromium } from './chromium.ts';
 import { GAMES, Mosquitto, hub, removeTempDirs, setUpStart, station, tempDir, until, type TestStation } from '../stations/fixture.ts';
 import { join } from 'node:path';
 
 const WAIT = 30_000;
-let browser: Browser;
-const closers: (() => Promise<unknown>)[] = [];
-
-beforeAll(async () => {
-  browser = await launchChromium();
-}, 60_000);
-afterAll(async () => {
-  for (const c of closers.splice(0).reverse()) await c().catch(() => undefined);
-  await browser?.close();
-  removeTempDirs();
-}, 60_000);
+const web = useChromium(removeTempDirs);
+const closers = web.closers;
 
 function twoMoves(st: TestStation, game: number): void {
   for (const n of GAMES[game]!.moves.slice(0, 2)) {
@@ -55,7 +45,7 @@ describe('the arbiter page while the hub cannot reach the broker', () => {
       WAIT,
     );
 
-    const page = await browser.newPage();
+    const page = await web.browser.newPage();
     closers.push(() => page.close());
     await page.goto(h.service!.url + 'arbiter');
     await page.waitForSelector('[data-connection="open"] >> text=Live', { timeout: WAIT });
@@ -63,7 +53,7 @@ describe('the arbiter page while the hub cannot reach the broker', () => {
     const setUpWords = /set up|start position|setting up/i;
     expect(await page.textContent('body')).not.toMatch(setUpWords);
 
-    const watch = await browser.newPage();
+    const watch = await web.browser.newPage();
     closers.push(() => watch.close());
     await watch.goto(h.service!.url + 'watch');
     await watch.waitForSelector('#club-conn .pill-ok >> text=Live', { timeout: WAIT });

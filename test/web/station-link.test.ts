@@ -6,24 +6,14 @@
 // message (the hello's server part). The words themselves are checked on the
 // pure renderer.
 
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser } from 'playwright-core';
-import { launchChromium } from './chromium.ts';
+import { describe, expect, it } from 'vitest';
+import { useChromium } from './chromium.ts';
 import { renderHubLink } from '../../src/web/far-board.ts';
 import { Mosquitto, removeTempDirs, station, until } from '../stations/fixture.ts';
 
 const WAIT = 30_000;
-let browser: Browser;
-const closers: (() => Promise<unknown>)[] = [];
-
-beforeAll(async () => {
-  browser = await launchChromium();
-}, 60_000);
-afterAll(async () => {
-  for (const c of closers.splice(0).reverse()) await c().catch(() => undefined);
-  await browser?.close();
-  removeTempDirs();
-}, 60_000);
+const web = useChromium(removeTempDirs);
+const closers = web.closers;
 
 describe('a station’s page and its broker', () => {
   it('says nothing while the link is up; down, the broker by address and since when', () => {
@@ -39,7 +29,7 @@ describe('a station’s page and its broker', () => {
     const st = await station(m.url, 'NORTH', 71);
     closers.push(() => st.close());
     await until(() => st.client.connected, 'the station on the broker', WAIT);
-    const page = await browser.newPage();
+    const page = await web.browser.newPage();
     closers.push(() => page.close());
     await page.goto(st.service.url);
     await page.waitForSelector('.status', { timeout: WAIT });
@@ -49,7 +39,7 @@ describe('a station’s page and its broker', () => {
     const words = `[data-hub-link="down"] >> text=/Can.t reach the broker at mqtt:\\/\\/127\\.0\\.0\\.1:${m.port}: your moves are kept here and sent when it is back/`;
     await page.waitForSelector(words, { timeout: WAIT });
     // A page opened now hears it in its first message.
-    const late = await browser.newPage();
+    const late = await web.browser.newPage();
     closers.push(() => late.close());
     await late.goto(st.service.url);
     await late.waitForSelector(words, { timeout: WAIT });

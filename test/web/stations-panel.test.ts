@@ -7,9 +7,8 @@
 
 import { join } from 'node:path';
 import mqtt from 'mqtt';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser } from 'playwright-core';
-import { launchChromium } from './chromium.ts';
+import { describe, expect, it } from 'vitest';
+import { useChromium } from './chromium.ts';
 import { renderStations } from '../../src/web/stations-panel.ts';
 import { renderClubConnection } from '../../src/web/club-render.ts';
 import { initialClubState } from '../../src/web/club-state.ts';
@@ -21,17 +20,8 @@ import { hub, removeTempDirs, station, tempDir, until } from '../stations/fixtur
 import type { Hub } from '../../src/stations/hub.ts';
 
 const WAIT = 20_000;
-let browser: Browser;
-const closers: (() => Promise<unknown>)[] = [];
-
-beforeAll(async () => {
-  browser = await launchChromium();
-}, 60_000);
-afterAll(async () => {
-  for (const c of closers.splice(0).reverse()) await c().catch(() => undefined);
-  await browser?.close();
-  removeTempDirs();
-});
+const web = useChromium(removeTempDirs);
+const closers = web.closers;
 
 describe('the stations panel', () => {
   it('names every paired board, online or not, its key, and what was refused from it', () => {
@@ -70,7 +60,7 @@ describe('the stations panel', () => {
       closers.push(() => b.close());
       const h: Hub = await hub(b.url, join(tempDir(), 'hub'));
       closers.push(() => h.close());
-      const page = await browser.newPage();
+      const page = await web.browser.newPage();
       closers.push(() => page.close());
       await page.goto(h.service!.url + 'arbiter');
       await page.waitForSelector('#club-stations:not([hidden]) >> text=No station has paired yet.', { timeout: WAIT });
