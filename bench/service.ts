@@ -24,6 +24,7 @@ import { startService, type Service } from '../src/server/service.ts';
 import { MockBus, crownheadPeer } from '../test/harness/mock-board.ts';
 import { RandomHand, handTable } from '../test/harness/table.ts';
 import { CORPUS } from '../test/harness/corpus.ts';
+import { movesIn } from '../test/harness/ws-client.ts';
 
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;
@@ -123,7 +124,7 @@ async function latency(minMoves: number, gamesBase: string, label: string, engin
       await arrived;
       if (committed > before) {
         const want = service.session.game.plies.length;
-        const t1 = await page.next((m) => m.type === 'event' && m.event.type === 'move' && m.state.moves.length === want);
+        const t1 = await page.next((m) => m.type === 'event' && m.event.type === 'move' && movesIn(m) === want);
         samples.push(t1 - t0);
       }
     }

@@ -26,6 +26,7 @@ import { makeFen, START, type Move } from '../src/rules/index.ts';
 import { SimBoard } from '../src/sensors/sim/board.ts';
 import { startService } from '../src/server/service.ts';
 import { CORPUS } from '../test/harness/corpus.ts';
+import { movesIn } from '../test/harness/ws-client.ts';
 
 const nGames = Number(process.argv[2] ?? 5000);
 const nMoves = Number(process.argv[3] ?? 40);
@@ -85,7 +86,7 @@ async function run(dir: string, watcher: boolean): Promise<{ delays: number[]; l
     const t = performance.now();
     if (!waiting) return;
     const m = JSON.parse(data.toString());
-    if (m.type === 'event' && m.event.type === 'move' && m.state.moves.length === waiting.want) {
+    if (m.type === 'event' && m.event.type === 'move' && movesIn(m) === waiting.want) {
       const w = waiting;
       waiting = null;
       w.resolve(t);

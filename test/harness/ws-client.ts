@@ -117,3 +117,10 @@ export class Client {
     this.ws.terminate();
   }
 }
+
+/** How many moves the game has after an event message, from its whole state or its patch's move list (undefined: it does not say). */
+export function movesIn(m: Msg): number | undefined {
+  if (m.state) return m.state.moves.length;
+  const moves = m.patch?.moves as { keep: number; add: unknown[] } | undefined;
+  return moves ? moves.keep + moves.add.length : undefined;
+}
