@@ -16,6 +16,9 @@ import type { EngineLimits, Purpose, Think } from '../engine/port.ts';
 import type { AnalysisMark, GameEvent, Snapshot } from '../protocol/v1.ts';
 import { ComputerPlayer, computerFromTags, type ComputerSetting } from './computer.ts';
 
+/** What each option is when it is not given. */
+const DEFAULTS = { thinkMs: 2000 } as const;
+
 export interface CoachOptions {
   /** How the engine is asked (the worker, wired by the service). Without it: no computer, hints, bar or analysis. */
   think?: Think;
@@ -61,7 +64,7 @@ export class Coach {
   }
 
   private get limits(): EngineLimits {
-    return { level: 10, timeMs: this.options.thinkMs ?? 2000 };
+    return { level: 10, timeMs: this.options.thinkMs ?? DEFAULTS.thinkMs };
   }
 
   /**
