@@ -11,7 +11,7 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { pino, type Logger, type LevelWithSilent } from 'pino';
-import type { Purpose, Think } from '../engine/port.ts';
+import type { EngineRequest, Purpose, Think } from '../engine/port.ts';
 import type { EngineClient } from '../engine-host/client.ts';
 import type { GameSession } from '../game/index.ts';
 import type { GameStore, StorageHealth } from '../storage/index.ts';
@@ -19,6 +19,7 @@ import type { BoardIdentity } from '../sensors/protocol.ts';
 import type { BoardSource } from '../sensors/source.ts';
 import { Access, isLoopbackBind, type AccessOptions } from './access.ts';
 import { EngineJobs, type EngineSeat } from '../engine/jobs.ts';
+import { AnalysisPool, analysisLanes } from '../engine-host/pool.ts';
 import { createApp } from './http.ts';
 import { closeServer, connectionCount, createHttpServer, listen, type HttpTimeouts } from './listener.ts';
 import { loadPage, type Page } from './page.ts';
@@ -64,6 +65,8 @@ export interface FriendOptions {
 export interface EngineOptions {
   /** how long the computer may think per move at full strength, ms (a level uses its share); default 2000 */
   thinkMs?: number;
+  /** the after-game analysis' workers (lanes searching at once); default one per core, at most 4 (engine-host/pool.ts) */
+  analysisLanes?: number;
 }
 
 export interface LogOptions {
@@ -143,7 +146,8 @@ interface EngineLink {
  * The think adapter: a session's search request as the engine worker's
  * think() call. The worker thread starts on the first search (the computer's
  * move, a hint, the bar or an analysis); the computer's move and a hint never
- * wait out an evaluation.
+ * wait out an evaluation. An analysis with lanes runs on the analysis
+ * workers instead, a lane each (engine-host/pool.ts).
  */
 function engineLink(opts: EngineOptions): EngineLink {
   let engine: EngineClient | null = null;
@@ -154,7 +158,15 @@ function engineLink(opts: EngineOptions): EngineLink {
     return { run: (req) => e.think(req), stop: () => e.stop() };
   };
   const jobs = new EngineJobs(seat);
-  return { think: (req) => jobs.think(req), stopThinking: (p) => jobs.cancel(p), close: async () => engine?.close() };
+  const pool = new AnalysisPool(opts.analysisLanes ?? analysisLanes());
+  const think: Think = Object.assign((req: EngineRequest) => (req.lane !== undefined ? pool.think(req) : jobs.think(req)), {
+    lanes: pool.lanes,
+  });
+  const stopThinking = (p: Purpose): void => {
+    jobs.cancel(p);
+    if (p === 'analysis') pool.stop();
+  };
+  return { think, stopThinking, close: async () => void (await Promise.all([engine?.close(), pool.close()])) };
 }
 
 /** The address pages use: a wildcard bind is shown as 127.0.0.1, an IPv6 one in brackets. */
