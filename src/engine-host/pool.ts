@@ -38,6 +38,11 @@ export class AnalysisPool {
     for (const c of this.clients) void c?.then((e) => e.stop());
   }
 
+  /** A new endgame database is there: every started worker loads it afresh. */
+  async forgetEndgame(): Promise<void> {
+    await Promise.all(this.clients.map(async (c) => (await c)?.forgetEndgame()));
+  }
+
   async close(): Promise<void> {
     await Promise.all(this.clients.map(async (c) => (await c)?.close()));
   }

@@ -20,7 +20,9 @@ import type { BoardSource } from '../sensors/source.ts';
 import { Access, isLoopbackBind, type AccessOptions } from './access.ts';
 import { EngineJobs, type EngineSeat } from '../engine/jobs.ts';
 import { AnalysisPool, analysisLanes } from '../engine-host/pool.ts';
-import { createApp } from './http.ts';
+import { EgdbBuilder, type EgdbBuilderOptions } from '../engine-host/egdb-build.ts';
+import { egdbRoutes } from './egdb-routes.ts';
+import { createApp, securityHeaders } from './http.ts';
 import { closeServer, connectionCount, createHttpServer, listen, type HttpTimeouts } from './listener.ts';
 import { loadPage, type Page } from './page.ts';
 import { Room, type BoardOptions, type GameSettings, type RoomDeps, type StorageOptions } from './room.ts';
@@ -67,6 +69,8 @@ export interface EngineOptions {
   thinkMs?: number;
   /** the after-game analysis' workers (lanes searching at once); default one per core, at most 4 (engine-host/pool.ts) */
   analysisLanes?: number;
+  /** building the 5-piece endgame database from the page (engine-host/egdb-build.ts): its cache folder, the child it runs, the memory it sees (tests) */
+  egdb?: Omit<EgdbBuilderOptions, 'onBuilt'>;
 }
 
 export interface LogOptions {
@@ -139,6 +143,8 @@ interface SeatApp {
 interface EngineLink {
   think: Think;
   stopThinking: (purpose: Purpose) => void;
+  /** a new endgame database was built: every started worker loads it afresh */
+  forgetEndgame(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -166,7 +172,8 @@ function engineLink(opts: EngineOptions): EngineLink {
     jobs.cancel(p);
     if (p === 'analysis') pool.stop();
   };
-  return { think, stopThinking, close: async () => void (await Promise.all([engine?.close(), pool.close()])) };
+  const forgetEndgame = async () => void (await Promise.all([(engine as EngineClient | null)?.forgetEndgame(), pool.forgetEndgame()]));
+  return { think, stopThinking, forgetEndgame, close: async () => void (await Promise.all([engine?.close(), pool.close()])) };
 }
 
 /** The address pages use: a wildcard bind is shown as 127.0.0.1, an IPv6 one in brackets. */
@@ -192,15 +199,16 @@ async function openRooms(opts: ServiceOptions, deps: RoomDeps): Promise<Room[]> 
   return rooms;
 }
 
-/** The HTTP app: a club's routes (the board list, each board under /boards/ID/, the broadcast, the tournament) in front of the first board's (none yet: the club's empty answer); a single board's, with its friend's seat. */
-function serviceApp(room: Room, access: Access, page: Page, club: Club | null, seat: SeatApp | null): express.Express {
-  if (!club && !seat) return createApp(room.context(access), page);
+/** The HTTP app: the machine's endgame database (/api/egdb), then a club's routes (the board list, each board under /boards/ID/, the broadcast, the tournament) in front of the first board's (none yet: the club's empty answer); a single board's, with its friend's seat. */
+function serviceApp(room: Room, access: Access, page: Page, club: Club | null, seat: SeatApp | null, egdb: EgdbBuilder): express.Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
-  // A single board with a friend's seat: its routes (/play/…, /api/friend) in front of the board's.
+  app.use('/api/egdb', securityHeaders);
+  egdbRoutes(app, egdb, access);
+  // A single board (with a friend's seat: its routes, /play/… and /api/friend, in front of the board's).
   if (!club) {
-    seatRoutes(app, seat!.seat, access, page, seat!.log, seat!.opts);
+    if (seat) seatRoutes(app, seat.seat, access, page, seat.log, seat.opts);
     app.use(createApp(room.context(access), page));
     return app;
   }
@@ -274,6 +282,7 @@ export async function startService(opts: ServiceOptions): Promise<Service> {
     await engine.close();
     throw e;
   });
+  const egdb = new EgdbBuilder({ ...opts.engine?.egdb, onBuilt: () => void engine.forgetEndgame().catch(() => undefined) });
   const club = rooms.length > 1 || opts.club?.always ? new Club(rooms, access, logger, opts.storage.gamesDir, opts.club) : null;
   let server: Server | null = null;
   let gateway: WsGateway | null = null;
@@ -284,6 +293,7 @@ export async function startService(opts: ServiceOptions): Promise<Service> {
     await gateway?.close();
     await closeServer(server);
     await Promise.all(rooms.map((r) => r.close()));
+    await egdb.close();
     await engine.close();
   };
   try {
@@ -294,7 +304,7 @@ export async function startService(opts: ServiceOptions): Promise<Service> {
     // (A friend's seat is a single board's own: not in club mode, nor for a station's board mirrored here.)
     const seat = club || rooms[0]!.mirror ? null : friendSeat(rooms[0]!, opts);
     const seatApp = seat ? { seat, log: logger, opts: { publicUrl: http.publicUrl, online: () => (seatGateway?.size ?? 0) > 0 } } : null;
-    const srv = (server = createHttpServer(serviceApp(rooms[0]!, access, page, club, seatApp), http.timeouts ?? {}));
+    const srv = (server = createHttpServer(serviceApp(rooms[0]!, access, page, club, seatApp, egdb), http.timeouts ?? {}));
     await listen(srv, host, http.port ?? 8080, logger);
     if (seat)
       seatGateway = new SeatGateway(seat, access, logger, {
