@@ -2,18 +2,21 @@
 // replays it; a hub checks every record a station sends). A journal of
 // 50,000 records as the table writes them (new game, moves with a clock
 // record after each, a tags change, a result) is read whole by readJournal,
-// and its records, already parsed, are checked one by one (the hub's part);
-// medians over repeated runs, records per second. With JOURNAL_BASE set to
-// another journal.ts (say an older checkout's src/storage/journal.ts), both
-// are measured side by side, runs alternating.
+// its records, already parsed, are checked one by one, and a hub's station
+// messages carrying them are parsed (src/stations/messages.ts: the hub's
+// part); medians over repeated runs, records per second. With JOURNAL_BASE
+// set to another journal.ts (say an older checkout's
+// src/storage/journal.ts, its stations/messages.ts beside it), both are
+// measured side by side, runs alternating.
 // Run: node bin/run-ts.js bench/journal.ts [records=50000] [runs=9]
 
 import { pathToFileURL } from 'node:url';
-import { resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import * as mine from '../src/storage/journal.ts';
+import * as myMessages from '../src/stations/messages.ts';
 import type { JournalEntry } from '../src/storage/journal.ts';
 
-type Reader = { name: string; read: (b: Buffer) => number; check: (e: unknown) => string | null };
+type Reader = { name: string; read: (b: Buffer) => number; check: (e: unknown) => string | null; message: (payload: string) => boolean };
 
 const nRecords = Number(process.argv[2] ?? 50_000);
 const runs = Number(process.argv[3] ?? 9);
@@ -65,19 +68,26 @@ const parsed: unknown[] = text
   .filter(Boolean)
   .map((l) => JSON.parse(l.slice(10)));
 
-const reader = (name: string, m: typeof mine): Reader => ({
+// (the new-game records left out: each would need its own game's message, seq 0)
+const payloads = parsed
+  .filter((e) => (e as JournalEntry).k !== 'new')
+  .map((entry, seq) => JSON.stringify({ v: 1, gameId: 'G', seq: seq + 1, entry }));
+const reader = (name: string, m: typeof mine, msgs: typeof myMessages): Reader => ({
   name,
   read: (b) => m.readJournal(b).entries.length,
   check: (e) => m.entryProblem(e),
+  message: (p) => msgs.parseStationMessage('entries', p).ok,
 });
-const readers: Reader[] = [reader('this tree', mine)];
+const readers: Reader[] = [reader('this tree', mine, myMessages)];
 if (process.env.JOURNAL_BASE) {
-  const base = (await import(pathToFileURL(resolve(process.env.JOURNAL_BASE)).href)) as typeof mine;
-  readers.unshift(reader(`base (${process.env.JOURNAL_BASE})`, base));
+  const path = resolve(process.env.JOURNAL_BASE);
+  const base = (await import(pathToFileURL(path).href)) as typeof mine;
+  const baseMessages = (await import(pathToFileURL(resolve(dirname(path), '../stations/messages.ts')).href)) as typeof myMessages;
+  readers.unshift(reader(`base (${process.env.JOURNAL_BASE})`, base, baseMessages));
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
-const rates = new Map(readers.map((r) => [r.name, { read: [] as number[], check: [] as number[] }]));
+const rates = new Map(readers.map((r) => [r.name, { read: [] as number[], check: [] as number[], message: [] as number[] }]));
 for (const r of readers) {
   if (r.read(buf) !== nRecords) throw new Error(`${r.name}: did not read every record back`);
   if (parsed.some((e) => r.check(e) !== null)) throw new Error(`${r.name}: refused a good record`);
@@ -92,8 +102,14 @@ for (let run = 0; run < runs; run++)
     for (const e of parsed) if (r.check(e) !== null) bad++;
     if (bad) throw new Error('refused a good record');
     rates.get(r.name)!.check.push(nRecords / ((performance.now() - t0) / 1000));
+    t0 = performance.now();
+    for (const p of payloads) if (!r.message(p)) bad++;
+    if (bad) throw new Error('refused a good station message');
+    rates.get(r.name)!.message.push(payloads.length / ((performance.now() - t0) / 1000));
   }
 const k = (n: number) => `${Math.round(n / 1000).toLocaleString('en-US')} k`;
 console.log(`journal of ${nRecords.toLocaleString('en-US')} records (${(buf.length / 1e6).toFixed(1)} MB), median of ${runs} runs`);
 for (const [name, r] of rates)
-  console.log(`  ${name.padEnd(60)} readJournal ${k(median(r.read))} records/s   check alone ${k(median(r.check))} records/s`);
+  console.log(
+    `  ${name.padEnd(50)} readJournal ${k(median(r.read))} records/s   check alone ${k(median(r.check))} records/s   station messages ${k(median(r.message))}/s`,
+  );

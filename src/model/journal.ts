@@ -1,13 +1,15 @@
 // A game's journal record (JournalEntry), as one zod/mini schema with its
 // type inferred: the record the station's journal writes on disk
 // (src/storage/journal.ts), replays on restart, and sends to a hub over MQTT
-// (src/protocol/stations-v1.ts). `checkJournalEntry` is its one check, and
-// names what is wrong with a record in words ("a move needs a path of
-// squares 1-32"): the table of sentences below, by record kind and field.
+// (src/protocol/stations-v1.ts). `checkJournalEntry` is its one check (fast:
+// compiled from the schema, src/model/check.ts), and names what is wrong
+// with a record in words ("a move needs a path of squares 1-32"): the table
+// of sentences below, by record kind and field.
 
 import * as z from 'zod/mini';
 import { Square, Side, Result, Outcome, GameOptions } from './game.ts';
 import { SavedClock } from './clock.ts';
+import { compileCheck } from './check.ts';
 
 const at = z.number();
 const Path = z.array(Square).check(z.minLength(2));
@@ -98,8 +100,17 @@ function problemOf(value: unknown, issues: readonly z.core.$ZodIssue[]): string 
   return k === 'clock' && issues[0] ? `${sentence} (${issues[0].path.slice(1).join('.') || 'an object'}: ${issues[0].message})` : sentence;
 }
 
-/** A parsed JSON value as a journal record, or the sentence saying what is wrong with it. */
+/** The schema's fast check (src/model/check.ts): a journal is read a record at a time, thousands of them. */
+const fits = compileCheck(JournalEntry);
+
+/**
+ * A parsed JSON value as a journal record (the value itself, as written), or
+ * the sentence saying what is wrong with it. The fast check decides; zod's
+ * parse runs only on a record it refuses, to say why (and is the judge if
+ * the two ever disagree: test/model/check.test.ts says they do not).
+ */
 export function checkJournalEntry(value: unknown): { entry: JournalEntry } | { why: string } {
+  if (fits(value)) return { entry: value as JournalEntry };
   const r = z.safeParse(JournalEntry, value);
   return r.success ? { entry: r.data } : { why: problemOf(value, r.error.issues) };
 }
