@@ -17,6 +17,9 @@ import type { AnalysisMark } from '../model/game.ts';
 import type { GameEvent, Snapshot } from '../protocol/v1.ts';
 import { ComputerPlayer, computerFromTags, type ComputerSetting } from './computer.ts';
 
+/** What each option is when it is not given. */
+const DEFAULTS = { thinkMs: 2000 } as const;
+
 export interface CoachOptions {
   /** How the engine is asked (the worker, wired by the service). Without it: no computer, hints, bar or analysis. */
   think?: Think;
@@ -62,7 +65,7 @@ export class Coach {
   }
 
   private get limits(): EngineLimits {
-    return { level: 10, timeMs: this.options.thinkMs ?? 2000 };
+    return { level: 10, timeMs: this.options.thinkMs ?? DEFAULTS.thinkMs };
   }
 
   /**

@@ -22,6 +22,9 @@ import { describeIssue, type Issue } from './messages.ts';
 import { CommandRate, type CommandRates } from './rate.ts';
 import type { FriendSeat } from './seat.ts';
 
+/** What each option is when it is not given. */
+const DEFAULTS = { heartbeatMs: 30_000 } as const;
+
 interface SeatClient {
   ws: WebSocket;
   alive: boolean;
@@ -49,7 +52,7 @@ export class SeatGateway {
   ) {
     this.off = seat.session.on((e) => this.sessionEvent(e));
     this.offEnd = seat.onEnd(() => this.letGo());
-    this.heartbeat = setInterval(() => this.beat(), opts.heartbeatMs ?? 30_000);
+    this.heartbeat = setInterval(() => this.beat(), opts.heartbeatMs ?? DEFAULTS.heartbeatMs);
     this.heartbeat.unref();
   }
 

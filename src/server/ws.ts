@@ -26,6 +26,9 @@ import { MAX_CLIENT_MESSAGE, type ClientMessage, type ServerMessage } from '../p
 import { CommandRate, type CommandRates } from './rate.ts';
 import { seatTokenOfPath, type SeatGateway } from './seat-ws.ts';
 
+/** What each option is when it is not given. */
+const DEFAULTS = { heartbeatMs: 30_000 } as const;
+
 export interface WsOptions extends BroadcastOptions {
   /** ping period; a client that has not answered the previous ping is dropped (default 30 s) */
   heartbeatMs?: number;
@@ -103,7 +106,7 @@ export class WsGateway {
         headers.push(`Set-Cookie: ${TOKEN_COOKIE}=${encodeURIComponent(token)}; Path=${path}; HttpOnly; SameSite=Strict`);
       }
     });
-    this.heartbeat = setInterval(() => this.beat(), opts.heartbeatMs ?? 30_000);
+    this.heartbeat = setInterval(() => this.beat(), opts.heartbeatMs ?? DEFAULTS.heartbeatMs);
     this.heartbeat.unref();
   }
 

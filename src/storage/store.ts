@@ -16,6 +16,9 @@ import { FolderLock } from './lock.ts';
 import { Recovery, type Found } from './recovery.ts';
 import { JournalWriter } from './writer.ts';
 
+/** What each option is when it is not given. */
+const DEFAULTS = { listTtlMs: 2000, retryMs: 2000, tagsDelayMs: 100 } as const;
+
 // The types are declared once, in the model (src/model/storage.ts), which the page–server protocol carries.
 export type { DamageReport, StorageHealth, StorageProblem } from '../model/storage.ts';
 
@@ -49,10 +52,10 @@ export class GameStore {
   ) {
     this.fs = opts.fs ?? realFs;
     this.onEvent = opts.onEvent ?? (() => {});
-    this.catalogue = new Catalogue(dir, opts.listTtlMs ?? 2000, (file) => this.writer.waiting(file));
+    this.catalogue = new Catalogue(dir, opts.listTtlMs ?? DEFAULTS.listTtlMs, (file) => this.writer.waiting(file));
     this.writer = new JournalWriter(dir, this.fs, {
-      retryMs: opts.retryMs ?? 2000,
-      tagsDelayMs: opts.tagsDelayMs ?? 100,
+      retryMs: opts.retryMs ?? DEFAULTS.retryMs,
+      tagsDelayMs: opts.tagsDelayMs ?? DEFAULTS.tagsDelayMs,
       emit: (say) => this.emitHealth(say),
       touched: (file, text) => this.catalogue.touched(file, text),
     });

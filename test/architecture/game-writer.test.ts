@@ -1,4 +1,4 @@
-// One writer of the game at the table (issue #38): src/game/table.ts is the
+// One writer of the game at the table: src/game/table.ts is the
 // only code that plays, takes back or ends it. The type says so —
 // GameTable.game, the session's game and the tracker's are a ReadonlyGame,
 // with none of Game's changing methods (test/tracking/one-writer.test.ts
