@@ -13,7 +13,8 @@ import { legalMoves, moveText, sideName, type ReadonlyGame } from '../rules/inde
 import { analyseLine, scoreText, verdictComment } from '../engine/analyse.ts';
 import { WIN } from '../engine/search.ts';
 import type { EngineLimits, Purpose, Think } from '../engine/port.ts';
-import type { AnalysisMark, GameEvent, Snapshot } from '../protocol/v1.ts';
+import type { AnalysisMark } from '../model/game.ts';
+import type { GameEvent, Snapshot } from '../protocol/v1.ts';
 import { ComputerPlayer, computerFromTags, type ComputerSetting } from './computer.ts';
 
 /** What each option is when it is not given. */

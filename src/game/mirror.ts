@@ -7,7 +7,7 @@
 // decides nothing (no clock flag, no draw, no new game): the station's
 // journal does.
 
-import type { JournalEntry } from '../storage/journal.ts';
+import type { JournalEntry } from '../model/journal.ts';
 import { describeOutcome, speakMove } from './view.ts';
 import { GameSession } from './session.ts';
 import { SessionError } from './errors.ts';

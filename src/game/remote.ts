@@ -22,7 +22,7 @@ import {
   type ReadonlyGame,
 } from '../rules/index.ts';
 import type { GameEvent, RemoteLink, RemoteSetting, RemoteState } from '../protocol/v1.ts';
-import type { JournalEntry } from '../storage/journal.ts';
+import type { JournalEntry } from '../model/journal.ts';
 import { CrownheadError } from '../common/errors.ts';
 import { SessionError } from './errors.ts';
 import type { GameTable } from './table.ts';

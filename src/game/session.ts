@@ -10,14 +10,14 @@
 // but for the injected wall clock and the engine's promise; board I/O,
 // storage, the engine worker and the network are wired on by the service.
 
-import type { Correction } from '../protocol/v1.ts';
+import type { Correction, MoveRecord as MoveRecordV1 } from '../model/game.ts';
 import { sideName, type Color, type GameOptions } from '../rules/index.ts';
 import { makePdn, type PdnResult } from '../pdn/index.ts';
 import type { TrackerEvent, TrackerOptions } from '../tracking/tracker.ts';
 import { BoardTracking } from '../tracking/board-tracking.ts';
 import type { ClockState } from './clock.ts';
-import type { GameEvent, MoveRecord as MoveRecordV1, RemoteLink, Snapshot } from '../protocol/v1.ts';
-import type { JournalEntry } from '../storage/journal.ts';
+import type { GameEvent, RemoteLink, Snapshot } from '../protocol/v1.ts';
+import type { JournalEntry } from '../model/journal.ts';
 import { computerName, withoutComputerNames, type ComputerPlayer, type ComputerSetting } from './computer.ts';
 import { Coach } from './coach.ts';
 import { announce, type Announcing } from './announce.ts';

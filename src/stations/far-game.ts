@@ -10,7 +10,7 @@ import type { MqttClient } from 'mqtt';
 import type { Logger } from 'pino';
 import { opposite, type Color } from '../rules/index.ts';
 import type { GameSession } from '../game/index.ts';
-import type { JournalEntry } from '../storage/journal.ts';
+import type { JournalEntry } from '../model/journal.ts';
 import type { RemoteLink } from '../protocol/v1.ts';
 import type { FarBoard } from './opponent.ts';
 

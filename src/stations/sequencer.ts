@@ -12,7 +12,7 @@
 // consecutive tags records are one, the last, as the journal's writer keeps
 // them), so a station's list and the hub's agree after either restarts.
 
-import type { JournalEntry } from '../storage/journal.ts';
+import type { JournalEntry } from '../model/journal.ts';
 
 /** What each option is when it is not given. */
 const DEFAULTS = { maxGames: 4, maxHeld: 1000, retryMs: 2000, keepLeft: 64 } as const;

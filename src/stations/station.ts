@@ -23,7 +23,7 @@ import { playTheFarBoard, showTheWay } from './far-game.ts';
 import type { Color } from '../rules/index.ts';
 import type { Room } from '../server/room.ts';
 import { runCommand } from '../server/commands.ts';
-import type { JournalEntry } from '../storage/journal.ts';
+import type { JournalEntry } from '../model/journal.ts';
 import { journalStart } from '../storage/journal.ts';
 import type { SessionEvent } from '../game/index.ts';
 import type { CommandAnswer, StationStatus } from '../protocol/stations-v1.ts';

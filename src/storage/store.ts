@@ -8,8 +8,7 @@
 // combined here.
 
 import { join } from 'node:path';
-import type { GameEvent } from '../protocol/v1.ts';
-import type { DamageReport, StorageHealth } from '../protocol/v1.ts';
+import type { DamageReport, StorageEvent, StorageHealth } from '../model/storage.ts';
 import { Catalogue, type GameList } from './catalogue.ts';
 import { realFs, removeTempFiles, type StoreFs } from './disk.ts';
 import { type JournalEntry, type JournalRead } from './journal.ts';
@@ -20,11 +19,11 @@ import { JournalWriter } from './writer.ts';
 /** What each option is when it is not given. */
 const DEFAULTS = { listTtlMs: 2000, retryMs: 2000, tagsDelayMs: 100 } as const;
 
-// The types are declared once, in the page–server protocol (src/protocol/v1.ts).
-export type { DamageReport, StorageHealth, StorageProblem } from '../protocol/v1.ts';
+// The types are declared once, in the model (src/model/storage.ts), which the page–server protocol carries.
+export type { DamageReport, StorageHealth, StorageProblem } from '../model/storage.ts';
 
-/** Sent to pages as `{type:'event', event: StorageEvent, state}` whenever the health changes. */
-export type StorageEvent = Extract<GameEvent, { type: 'storage' }>;
+/** Sent to pages as `{type:'event', event: StorageEvent, state}` whenever the health changes (one of the page's game events). */
+export type { StorageEvent } from '../model/storage.ts';
 
 export interface StoreOptions {
   /** file operations (tests inject failures) */
