@@ -35,6 +35,7 @@ async function connect(s: Service, path: string): Promise<Client> {
  * number of events emitted before it: two snapshots with the same number were taken of one change.
  */
 function countSnapshots(session: GameSession): { taken: number[]; events: () => number } {
+  // (emit is protected: the count wraps it, and snapshot, on this one session's instance)
   const s = session as unknown as { emit(e: SessionEvent): void; snapshot(): unknown };
   const emit = s.emit.bind(session);
   const snapshot = s.snapshot.bind(session);
