@@ -290,6 +290,7 @@ export class GameSession {
     this.connected = connected;
     this.source = source;
     this.sourceDetail = detail;
+    this.atChange = null; // (a new source or detail with no change of connection is no event, but the state shows it)
     if (connected && !was) {
       // After a (re)connect the board is compared with the game before play goes on.
       this.emit({ type: 'board', connected, say: `Board connected. ${detail}` });
@@ -535,9 +536,8 @@ export class GameSession {
   }
 
   /**
-   * After the game: the engine searches every position (in its worker) and
-   * marks the mistakes (?) and blunders (??) with the better move; shown in
-   * review and written into the PDN on request (pdn({ annotated: true })).
+   * After the game: the engine searches every position (in its worker) and marks the mistakes (?) and blunders (??) with
+   * the better move; shown in review and written into the PDN on request (pdn({ annotated: true })).
    */
   analyse(): void {
     if (!this.options.think) throw new SessionError('not-allowed', 'this service has no engine to analyse with');
