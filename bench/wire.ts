@@ -9,7 +9,7 @@
 //    the whole broadcast PDN made again for the next /broadcast.pdn poll —
 //    median of `--runs` changes, each a real move on a board; beside it the
 //    CPU of the changed board's own PDN text, made once per change of its
-//    record for its games-folder file (and, since #38's bursts change, kept by
+//    record for its games-folder file (and, now, kept by
 //    its room for the broadcast too: so the feed's figure is what the
 //    spectators cost on top of it).
 // Run: node bin/run-ts.js bench/wire.ts [--plies 40] [--boards 32] [--runs 40]
