@@ -1,6 +1,8 @@
 // One board's game, as a unit the service can make more than once: the games
 // store (locked, cleaned) with the session journalling into it (fsynced
-// before any announcement) and its PDN rewritten after every change; the
+// before any announcement) and its PDN rewritten after every change (the text
+// kept for the broadcast too: room-record.ts); its summary kept from the
+// session's one snapshot of each change; the
 // newest unfinished game resumed or a new one started; the board source
 // feeding the session (and the optional frame recorder), the buzzer, the
 // board's saved calibration; the pages following it (its Broadcast); and the
@@ -31,6 +33,8 @@ import type { Access } from './access.ts';
 import { Recorder } from './recorder.ts';
 import { boardSummary, type BoardMeta } from './summary.ts';
 import type { BoardSummary } from '../protocol/club-v1.ts';
+import type { Snapshot } from '../protocol/v1.ts';
+import { RoomRecord } from './room-record.ts';
 
 export interface BoardOptions {
   /** board spec: auto | sim[:seed] | sim:name[:seed] | serial[:path] | firmata:path | emulator (default auto) */
@@ -139,34 +143,6 @@ export function describeBoard(source: BoardSource, identity: BoardIdentity): str
   }
 }
 
-/**
- * The PDN is derived from the (already fsynced) journal: rewritten after the
- * pages hear of a change, once per burst of events. The text is taken at each
- * change, so a new game started in the same tick as the last change of the
- * previous one still gets that game's final rewrite.
- */
-class PdnRecord {
-  private pending: { id: string; text: string } | null = null;
-  constructor(
-    private readonly session: GameSession,
-    private readonly store: GameStore,
-  ) {}
-  changed(): void {
-    const id = this.session.gameId;
-    if (!id) return;
-    if (this.pending && this.pending.id !== id) this.flush();
-    const first = this.pending === null;
-    this.pending = { id, text: this.session.pdn() };
-    if (first) setImmediate(() => this.flush());
-  }
-  flush(): void {
-    if (!this.pending) return;
-    const { id, text } = this.pending;
-    this.pending = null;
-    this.store.writePdn(id, text);
-  }
-}
-
 /** The board as opened: the source, its identity, its description, and why the simulated board is used if a real one was not found. */
 export interface OpenedBoard {
   source: BoardSource;
@@ -181,7 +157,9 @@ export class Room {
   readonly pages: Broadcast;
   /** set once the board is open */
   board: OpenedBoard | null = null;
-  private readonly pdn: PdnRecord;
+  private readonly pdn: RoomRecord;
+  /** the summary as the session's last change left it (summary()) */
+  private kept: { from: Snapshot; board: OpenedBoard | null; summary: BoardSummary } | null = null;
   private readonly log: Logger;
   private recorder: Recorder | null = null;
   private tick: ReturnType<typeof setInterval> | null = null;
@@ -238,7 +216,7 @@ export class Room {
     const options = this.sessionOptions(deps);
     this.session = this.mirror ? new MirrorSession(options) : new GameSession({ ...options, journal });
     this.pages = pages = new Broadcast(this.session, this.log.child({ part: 'ws' }), opts.pages);
-    this.pdn = new PdnRecord(this.session, this.store);
+    this.pdn = new RoomRecord(this.session, this.store);
     this.offs.push(this.session.on((e) => this.onSessionEvent(e)));
   }
 
@@ -266,7 +244,7 @@ export class Room {
     const buzz = BUZZ[e.type];
     if (buzz && this.board) this.board.source.send({ type: 'buzz', pattern: buzz }).catch(() => false);
     if (e.type === 'calibrated') this.saveCalibration(e.data);
-    if (e.type === 'new-game') this.recorder?.newGame({ fen: this.session.snapshot().fen, options: this.session.game.options });
+    if (e.type === 'new-game') this.recorder?.newGame({ fen: this.session.changeSnapshot().fen, options: this.session.game.options });
   }
 
   /** A board's calibration (from the explicit routine) is kept beside the games, by board id. */
@@ -383,16 +361,31 @@ export class Room {
     }
   }
 
-  /** The board at a glance (GET /api/boards, the arbiter's grid, /watch). */
+  /**
+   * The board at a glance (GET /api/boards, the arbiter's grid, /watch, a station's status): made from the session's one
+   * snapshot of its last change (changeSnapshot), at most once per change and not at all while nobody reads; a running
+   * clock as it stands now, a station's own word on its board as it last said.
+   */
   summary(): BoardSummary {
     const board = this.board;
-    const meta: BoardMeta = {
-      id: board?.identity.id ?? this.session.boardId,
-      number: this.number,
-      description: board?.description ?? '',
-      source: board?.source.kind ?? '',
-    };
-    return { ...boardSummary(meta, this.session.snapshot()), ...this.remoteState };
+    const snap = this.session.changeSnapshot();
+    if (this.kept?.from !== snap || this.kept.board !== board) {
+      const meta: BoardMeta = {
+        id: board?.identity.id ?? this.session.boardId,
+        number: this.number,
+        description: board?.description ?? '',
+        source: board?.source.kind ?? '',
+      };
+      this.kept = { from: snap, board, summary: boardSummary(meta, snap) };
+    }
+    const clock = this.session.clock;
+    const now = clock?.runningSide ? { clock: clock.state((this.session.options.now ?? Date.now)()) } : {};
+    return { ...this.kept.summary, ...now, ...this.remoteState };
+  }
+
+  /** The game as the broadcast lists it at board `at` (a station's with the service's tags it lacks): made at most once per change (room-record.ts). */
+  broadcastText(at: Room = this): string {
+    return this.pdn.broadcast(this.mirror, at.serviceTags);
   }
 
   /** The tags the service gives this board's games (club mode: its Board number, the service's Event, Round…); a station's own games may lack them. */

@@ -105,7 +105,8 @@ export class SeatGateway {
     if (e.type === 'clock') msg = { v: 1, type: 'clock', clock: e.clock };
     else {
       const event: GameEvent = e.type === 'calibrated' ? { type: 'calibrated', say: e.say } : e;
-      msg = { v: 1, type: 'event', event, seat: this.seat.info(), state: this.seat.session.snapshot() };
+      // (The state as this event left it: the session's one snapshot of the change, shared with the board's pages.)
+      msg = { v: 1, type: 'event', event, seat: this.seat.info(), state: this.seat.session.changeSnapshot() };
     }
     const text = JSON.stringify(msg);
     for (const c of this.clients) this.send(c, text);

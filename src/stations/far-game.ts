@@ -146,7 +146,7 @@ export function showTheWay(session: GameSession, client: MqttClient, opponent: F
  */
 function followTheirNextGame(session: GameSession, opponent: FarBoard, board: string, log: Logger): void {
   let waiting: Extract<JournalEntry, { k: 'new' }> | null = null;
-  const over = () => session.game.outcome !== null || session.snapshot().result !== '*';
+  const over = () => session.game.outcome !== null || session.result !== '*';
   const follow = () => {
     const start = waiting;
     const link = start?.remote?.link;
