@@ -14,6 +14,10 @@ import { PROTOCOL_VERSION, type GameEvent, type ServerMessage, type Snapshot } f
 import { diffState, sentOf, type Sent } from '../protocol/state-patch.ts';
 import type { Requester } from './access.ts';
 import type { CommandRate } from './rate.ts';
+import { SOCKET_DEFAULTS } from './socket-limits.ts';
+
+/** What each option is when it is not given (and SOCKET_DEFAULTS). */
+const DEFAULTS = { countsIntervalMs: 50 } as const;
 
 export interface BroadcastOptions {
   /** a client whose unsent data passes this many bytes is dropped (default 1 MiB) */
@@ -50,8 +54,8 @@ export class Broadcast {
     private readonly log: Logger,
     opts: BroadcastOptions = {},
   ) {
-    this.maxBuffered = opts.maxBufferedBytes ?? 1024 * 1024;
-    this.countsInterval = opts.countsIntervalMs ?? 50;
+    this.maxBuffered = opts.maxBufferedBytes ?? SOCKET_DEFAULTS.maxBufferedBytes;
+    this.countsInterval = opts.countsIntervalMs ?? DEFAULTS.countsIntervalMs;
   }
 
   get size(): number {

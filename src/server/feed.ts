@@ -16,6 +16,10 @@ import type { BoardSummary, WatchMessage } from '../protocol/club-v1.ts';
 import { RECORD_EVENTS, type Room } from './room.ts';
 import { parseClientMessage } from './messages.ts';
 import { broadcastPdn } from './broadcast-pdn.ts';
+import { SOCKET_DEFAULTS } from './socket-limits.ts';
+
+/** What each option is when it is not given (and SOCKET_DEFAULTS). */
+const DEFAULTS = { summaryMs: 50 } as const;
 
 export interface FeedOptions {
   /** least time between two summaries of one board (default 50 ms) */
@@ -52,10 +56,10 @@ export class SpectatorFeed {
     private readonly log: Logger,
     opts: FeedOptions = {},
   ) {
-    this.summaryMs = opts.summaryMs ?? 50;
-    this.maxBuffered = opts.maxBufferedBytes ?? 1024 * 1024;
+    this.summaryMs = opts.summaryMs ?? DEFAULTS.summaryMs;
+    this.maxBuffered = opts.maxBufferedBytes ?? SOCKET_DEFAULTS.maxBufferedBytes;
     for (const room of rooms) this.watchRoom(room);
-    this.heartbeat = setInterval(() => this.beat(), opts.heartbeatMs ?? 30_000);
+    this.heartbeat = setInterval(() => this.beat(), opts.heartbeatMs ?? SOCKET_DEFAULTS.heartbeatMs);
     this.heartbeat.unref();
   }
 

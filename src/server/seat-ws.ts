@@ -20,10 +20,8 @@ import type { Access } from './access.ts';
 import { commandFailure } from './commands.ts';
 import { describeIssue, type Issue } from './messages.ts';
 import { CommandRate, type CommandRates } from './rate.ts';
+import { SOCKET_DEFAULTS } from './socket-limits.ts';
 import type { FriendSeat } from './seat.ts';
-
-/** What each option is when it is not given. */
-const DEFAULTS = { heartbeatMs: 30_000 } as const;
 
 interface SeatClient {
   ws: WebSocket;
@@ -52,7 +50,7 @@ export class SeatGateway {
   ) {
     this.off = seat.session.on((e) => this.sessionEvent(e));
     this.offEnd = seat.onEnd(() => this.letGo());
-    this.heartbeat = setInterval(() => this.beat(), opts.heartbeatMs ?? DEFAULTS.heartbeatMs);
+    this.heartbeat = setInterval(() => this.beat(), opts.heartbeatMs ?? SOCKET_DEFAULTS.heartbeatMs);
     this.heartbeat.unref();
   }
 

@@ -22,6 +22,7 @@ import { EngineJobs, type EngineSeat } from '../engine/jobs.ts';
 import { AnalysisPool, analysisLanes } from '../engine-host/pool.ts';
 import { EgdbBuilder, type EgdbBuilderOptions } from '../engine-host/egdb-build.ts';
 import { egdbRoutes } from './egdb-routes.ts';
+
 import { createApp, securityHeaders } from './http.ts';
 import { closeServer, connectionCount, createHttpServer, listen, type HttpTimeouts } from './listener.ts';
 import { loadPage, type Page } from './page.ts';
@@ -37,6 +38,9 @@ import type { Color } from '../rules/index.ts';
 import { FriendSeat } from './seat.ts';
 import { seatLink, seatRoutes, type SeatRouteOptions } from './seat-routes.ts';
 import { SeatGateway } from './seat-ws.ts';
+
+/** What each option is when it is not given. */
+const DEFAULTS = { port: 8080 } as const;
 
 export type { ClubOptions } from './club.ts';
 export { describeBoard, type BoardOptions, type GameSettings, type StartPosition, type StorageOptions } from './room.ts';
@@ -305,7 +309,7 @@ export async function startService(opts: ServiceOptions): Promise<Service> {
     const seat = club || rooms[0]!.mirror ? null : friendSeat(rooms[0]!, opts);
     const seatApp = seat ? { seat, log: logger, opts: { publicUrl: http.publicUrl, online: () => (seatGateway?.size ?? 0) > 0 } } : null;
     const srv = (server = createHttpServer(serviceApp(rooms[0]!, access, page, club, seatApp, egdb), http.timeouts ?? {}));
-    await listen(srv, host, http.port ?? 8080, logger);
+    await listen(srv, host, http.port ?? DEFAULTS.port, logger);
     if (seat)
       seatGateway = new SeatGateway(seat, access, logger, {
         heartbeatMs: http.ws?.heartbeatMs,

@@ -24,10 +24,8 @@ import type { ServerContext } from './context.ts';
 import { parseClientMessage } from './messages.ts';
 import { MAX_CLIENT_MESSAGE, type ClientMessage, type ServerMessage } from '../protocol/v1.ts';
 import { CommandRate, type CommandRates } from './rate.ts';
+import { SOCKET_DEFAULTS } from './socket-limits.ts';
 import { seatTokenOfPath, type SeatGateway } from './seat-ws.ts';
-
-/** What each option is when it is not given. */
-const DEFAULTS = { heartbeatMs: 30_000 } as const;
 
 export interface WsOptions extends BroadcastOptions {
   /** ping period; a client that has not answered the previous ping is dropped (default 30 s) */
@@ -106,7 +104,7 @@ export class WsGateway {
         headers.push(`Set-Cookie: ${TOKEN_COOKIE}=${encodeURIComponent(token)}; Path=${path}; HttpOnly; SameSite=Strict`);
       }
     });
-    this.heartbeat = setInterval(() => this.beat(), opts.heartbeatMs ?? DEFAULTS.heartbeatMs);
+    this.heartbeat = setInterval(() => this.beat(), opts.heartbeatMs ?? SOCKET_DEFAULTS.heartbeatMs);
     this.heartbeat.unref();
   }
 
