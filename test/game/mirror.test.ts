@@ -5,7 +5,7 @@
 // announced as the station's session announced it.
 
 import { describe, expect, it } from 'vitest';
-import { MirrorSession } from '../../src/game/mirror.ts';
+import { MirroredGame } from '../../src/game/mirror.ts';
 import { GameSession } from '../../src/game/session.ts';
 import { Game, makeFen } from '../../src/rules/index.ts';
 import type { JournalEntry } from '../../src/storage/journal.ts';
@@ -36,15 +36,15 @@ function longJournal(): JournalEntry[] {
 describe('the hub’s copy of a station’s game', () => {
   it('applies 2,000 records one by one: one replayed record each, and the same game as a restore of them all', () => {
     const journal = longJournal();
-    const mirror = new MirrorSession();
+    const mirror = new MirroredGame();
     const events: SessionEvent[] = [];
-    mirror.on((e) => events.push(e));
+    mirror.session.on((e) => events.push(e));
     for (const e of journal) mirror.apply(e);
     expect(mirror.replayed).toBe(journal.length);
     const whole = new GameSession();
     whole.restore(journal);
-    expect(mirror.pdn()).toBe(whole.pdn());
-    expect(mirror.game.plies.length).toBeGreaterThan(30);
+    expect(mirror.session.pdn()).toBe(whole.pdn());
+    expect(mirror.session.game.plies.length).toBeGreaterThan(30);
     // Each record announced as the station's session did: one new game, a move per move record, the takeback.
     expect(events.filter((e) => e.type === 'new-game')).toHaveLength(1);
     expect(events.filter((e) => e.type === 'move')).toHaveLength(journal.filter((e) => e.k === 'move').length);
@@ -52,10 +52,10 @@ describe('the hub’s copy of a station’s game', () => {
   });
 
   it('refuses a record that does not apply, changing nothing', () => {
-    const mirror = new MirrorSession();
+    const mirror = new MirroredGame();
     mirror.apply(longJournal()[0]!);
-    const before = mirror.pdn();
+    const before = mirror.session.pdn();
     expect(() => mirror.apply({ k: 'move', at: 5, path: [11, 40] })).toThrow(/journal move 11-40 is not legal/);
-    expect(mirror.pdn()).toBe(before);
+    expect(mirror.session.pdn()).toBe(before);
   });
 });

@@ -54,9 +54,9 @@ function thisGame(): FarTarget & { played: { side: Color; path: number[] }[]; tu
   const t = {
     played: [] as { side: Color; path: number[] }[],
     turn: 'black' as Color,
-    deliver: (p: { ply: number; path: number[] }) => {
+    deliver: (p: { ply: number; path: readonly number[] }) => {
       expect(p.ply).toBe(t.played.length);
-      t.played.push({ side: t.turn, path: p.path });
+      t.played.push({ side: t.turn, path: [...p.path] });
       t.turn = t.turn === 'black' ? 'white' : 'black';
     },
     plies: () => t.played.length,
