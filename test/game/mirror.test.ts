@@ -58,4 +58,23 @@ describe('the hub’s copy of a station’s game', () => {
     expect(() => mirror.apply({ k: 'move', at: 5, path: [11, 40] })).toThrow(/journal move 11-40 is not legal/);
     expect(mirror.session.pdn()).toBe(before);
   });
+
+  it('announces each record by its kind: a move that ends the game as over too, a result, a correction, the rest as a look again', () => {
+    const mirror = new MirroredGame();
+    const events: SessionEvent[] = [];
+    mirror.session.on((e) => events.push(e));
+    const start: JournalEntry = { k: 'new', id: 'G2', at: 0, fen: 'B:W18:B14', options: {}, tags: {}, ballot: null, moves: [] };
+    mirror.apply(start);
+    mirror.apply({ k: 'move', at: 1, path: [14, 23] });
+    expect(events.map((e) => e.type)).toEqual(['new-game', 'move', 'game-over']);
+    expect(mirror.session.result).toBe('1-0');
+    events.length = 0;
+    mirror.apply({ k: 'correction', at: 2, by: 'arbiter', reason: 'wrong square', say: 'the last move taken back' });
+    mirror.apply({ k: 'takeback', at: 3 });
+    mirror.apply({ k: 'result', at: 4, result: '*', outcome: null });
+    mirror.apply({ k: 'result', at: 5, result: '0-1', outcome: { winner: 'white', reason: 'resignation' } });
+    mirror.apply({ k: 'draw-offer', at: 6, side: 'black' });
+    expect(events.map((e) => e.type)).toEqual(['corrected', 'takeback', 'tags', 'game-over', 'tags']);
+    expect(mirror.replayed).toBe(7);
+  });
 });
