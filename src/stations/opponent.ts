@@ -58,6 +58,14 @@ interface FarRecord {
   plies: number;
 }
 
+/** The far game as folded so far: its rules game, its plies, its other records, and the next record to fold. */
+interface FarFold {
+  game: Game;
+  plies: FarPly[];
+  records: FarRecord[];
+  next: number;
+}
+
 /** The records of the far board's game handed on besides its moves: what its player did. */
 const DOINGS = new Set<JournalEntry['k']>(['result', 'draw-offer', 'takeback-offer', 'takeback']);
 
@@ -83,7 +91,7 @@ export class FarBoard {
   /** where their moves and other records go (the station's session) */
   private target: FarTarget | null = null;
   /** the far game folded so far (fold): its rules game, its plies, its other records, and the next record to fold */
-  private far: { game: Game; plies: FarPly[]; records: FarRecord[]; next: number } | null = null;
+  private far: FarFold | null = null;
   /** records of the far board's games folded, all told (each once: the work per record does not grow with the game) */
   folded = 0;
   /** the next record of the far game to hand on besides its moves (record 0 is its start) */
@@ -299,7 +307,7 @@ export class FarBoard {
 }
 
 /** The far game's fold from its start: its opening moves (a ballot's) are its first plies; null when its start does not play. */
-function startFold(start: NewGameEntry): { game: Game; plies: FarPly[]; records: FarRecord[]; next: number } | null {
+function startFold(start: NewGameEntry): FarFold | null {
   try {
     const game = gameOf(start);
     const plies = game.plies.map((p) => ({ side: p.before.turn, path: [p.move.from, ...p.move.path] }));
