@@ -23,7 +23,7 @@ export interface MirrorOut {
 export class Mirror {
   readonly seq: Sequencer;
   private entries: JournalEntry[] = [];
-  private readonly session: MirroredGame;
+  private readonly game: MirroredGame;
   /** records that did not replay (a station and hub out of step): logged, counted */
   failures = 0;
 
@@ -34,7 +34,7 @@ export class Mirror {
     opts: { retryMs?: number } = {},
   ) {
     if (!(room.games instanceof StationGames)) throw new Error(`board ${room.board?.identity.id} is not a station's board`);
-    this.session = room.games.mirror;
+    this.game = room.games.mirror;
     this.seq = new Sequencer({ retryMs: opts.retryMs });
     // What the hub applied before it stopped: its own journal of the board's newest game.
     const found = room.store.findInProgress();
@@ -68,7 +68,7 @@ export class Mirror {
     const next = far ? { gameId, far } : null;
     if (JSON.stringify(was) === JSON.stringify(next)) return;
     this.room.farGame = next;
-    this.session.refresh(); // (the broadcast's listing may change: the feed moves on)
+    this.game.refresh(); // (the broadcast's listing may change: the feed moves on)
   }
 
   /** The station's own state of its board (in sync, illegal, awaiting a crown…), shown in the room's summary. */
@@ -77,7 +77,7 @@ export class Mirror {
     const was = this.room.remoteState;
     this.room.remoteState = next;
     // (The board's state is the station's, not an event of the game here: pages and the spectators' feed are told it changed.)
-    if (was?.state !== next?.state || was?.say !== next?.say) this.session.refresh();
+    if (was?.state !== next?.state || was?.say !== next?.say) this.game.refresh();
   }
 
   private act(actions: SequencerAction[]): void {
@@ -112,7 +112,7 @@ export class Mirror {
   /** Applies one record (a changed tags record, which holds every tag, applies as well); false when it does not apply. */
   private applyOne(entry: JournalEntry): boolean {
     try {
-      this.session.apply(entry);
+      this.game.apply(entry);
       return true;
     } catch {
       return false;
@@ -121,7 +121,7 @@ export class Mirror {
 
   private follow(): void {
     try {
-      this.session.follow(this.entries);
+      this.game.follow(this.entries);
     } catch (e) {
       this.failures++;
       this.log.error(`the station's game does not replay here (${this.entries.length} records): ${(e as Error).message}`);
