@@ -205,7 +205,7 @@ export class FarBoard {
       this.far = startFold(entry);
       if (fresh) [this.cursor, this.asked] = [1, null];
       if (fresh) for (const l of this.newGameListeners) l(entry);
-    } else if (this.game?.id === gameId) this.game.entries[seq] ??= entry; // (a record sent again is the same record: folded once)
+    } else if (this.game?.id === gameId) this.game.entries[seq] = entry; // (sent again, or a newer tags record in its place: folded once, as it was)
     this.fold();
     this.offer();
   }
@@ -264,7 +264,7 @@ export class FarBoard {
     const a = this.asked;
     const after = a ? (this.game?.entries.slice(a.index + 1) ?? []) : [];
     const ended = after.some((e) => e?.k === 'move' || e?.k === 'takeback' || e?.k === 'takeback-offer');
-    if (ended) this.asked = null; // (for good: records are only added)
+    if (ended) this.asked = null; // (for good: records are only added, or a tags record replaced by a newer one)
     return a && !ended ? a.plies - 1 : -1;
   }
 
