@@ -226,14 +226,17 @@ export class FarBoard {
     this.newGameListeners.add(listener);
   }
 
-  /** Hands on the next ply of this game if the other board has made it (theirs, and complete), then their other records due here. */
+  /** Hands on the next ply of this game if the other board has made it in the linked game (theirs, and complete), then their other records due here. */
   offer(): void {
     const to = this.target;
     if (!to) return;
     const n = to.plies();
     const { plies, records } = this.far ?? { plies: [], records: [] };
+    // (Only the linked far game's plies are theirs in this game: after a next game here, their previous game's are not, however alike.)
+    const start = this.game?.entries[0];
+    const linked = start?.k === 'new' && to.linked(start);
     // (Their ply they asked to take back, taken back here on agreement before their own takeback record is in, is not theirs to make again.)
-    const next = n === this.askedBack() ? undefined : plies[n];
+    const next = !linked || n === this.askedBack() ? undefined : plies[n];
     // With a clock, their move comes with their time after it (the record after the move's): wait for it.
     if (next && next.side === to.side() && !(this.timed && next.clockMs === undefined))
       to.deliver({ ply: n, path: next.path, ...(next.clockMs !== undefined ? { clockMs: next.clockMs } : {}) });

@@ -3,7 +3,8 @@
 // folded once as it comes (game/fold.ts) — 2,000 records cost 2,000 folds,
 // not a replay of the whole game per record — its plies handed on in order as
 // this game reaches them, a takeback undoing one; records after a gap wait
-// for it and are folded when it fills.
+// for it and are folded when it fills; and only the plies of the far game
+// linked to this one are handed on.
 
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -99,6 +100,23 @@ describe('the far board’s game, followed record by record', () => {
     far.record('F1', gap, entries[gap]!);
     for (const [seq, e] of entries.entries()) if (seq > 0) far.record('F1', seq, e); // (each sent again: already folded, once)
     expect(far.folded).toBe(entries.length - 1);
+    expect(here.played).toEqual(moves);
+  });
+
+  it('hands on no ply of a far game not linked to this one (their previous game after a next game here, however alike)', () => {
+    const { entries, moves } = farJournal(60);
+    const far = farBoard();
+    const here = thisGame();
+    let linked = false;
+    far.follow({ ...here, linked: () => linked });
+    entries.forEach((e, seq) => far.record('F1', seq, e));
+    expect(far.folded).toBe(entries.length - 1);
+    expect(here.played).toEqual([]);
+    linked = true; // (their game of this pairing: its plies are theirs here)
+    for (let n = -1; n < here.played.length;) {
+      n = here.played.length;
+      far.offer();
+    }
     expect(here.played).toEqual(moves);
   });
 });
