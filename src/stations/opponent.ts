@@ -5,10 +5,10 @@
 // read. Its journal records (its entries topic on the broker both reach) are
 // folded into its plies each once, as they come (game/fold.ts, the fold the
 // table replays with; records after a gap wait for it); the next ply of this
-// game, when it is theirs, is handed to the session as their move (with
-// their clock after it, once that record is in), shown and spoken by name,
-// carried out on this board and checked against exactly it; both journals
-// hold the same moves. A copy or a ply already played is dropped by the
+// game, when it is theirs in the far game linked to this one, is handed to
+// the session as their move (with their clock after it, once that record is
+// in), shown and spoken by name, carried out on this board and checked
+// against exactly it; both journals hold the same moves. A copy or a ply already played is dropped by the
 // session; a record missing from the other board's stream is asked for
 // again. Their player's other doings — a result, a draw offer or its answer,
 // a takeback asked or answered — are handed on too, each once, in order, with
