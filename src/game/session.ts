@@ -1,13 +1,12 @@
-// The session: one board's game, wired. It composes the game at the table
-// (table.ts: the rules Game, tags, clocks, draws, results and the players'
-// commands), the board tracker that feeds it moves, the coach (the computer
-// opponent, hints, the evaluation bar and the analysis through the engine's
-// port: coach.ts) and the journal, and announces every change to its
-// listeners; what pages and the PDN are given comes from the view (view.ts), the state as an event left it taken once for
-// all that event's listeners (changeSnapshot). Game changes (new game, next game, restore, takeback: between two players
-// with the other side's consent, takeback.ts) are applied one at a time: one asked for while another change is being
-// applied and announced waits for it. No module-level state: a service may hold many sessions. Pure but for the injected
-// wall clock and the engine's promise; board I/O, storage, the engine worker and the network are wired on by the service.
+// The session: one board's game, wired. It composes the game at the table (table.ts: the rules Game, tags, clocks,
+// draws, results and the players' commands), the board tracker that feeds it moves, the coach (the computer opponent,
+// hints, the evaluation bar and the analysis through the engine's port: coach.ts) and the journal, and announces every
+// change to its listeners; what pages and the PDN are given comes from the view (view.ts), the state as an event left it
+// taken once for all that event's listeners (changeSnapshot). Game changes (new game, next game, restore, takeback:
+// between two players with the other side's consent, takeback.ts) are applied one at a time: one asked for while another
+// change is being applied and announced waits for it. No module-level state: a service may hold many sessions. Pure but
+// for the injected wall clock and the engine's promise; board I/O, storage, the engine worker and the network are wired
+// on by the service.
 
 import type { Correction, MoveRecord as MoveRecordV1 } from '../model/game.ts';
 import { sideName, type Color, type GameOptions } from '../rules/index.ts';
@@ -160,7 +159,8 @@ export class GameSession {
     return () => this.listeners.delete(listener);
   }
 
-  protected emit(e: SessionEvent): void {
+  /** Announces a change to the listeners (public: a game followed from another board's records, mirror.ts, announces through it). */
+  emit(e: SessionEvent): void {
     this.atChange = null;
     for (const l of this.listeners) {
       try {

@@ -11,16 +11,14 @@
 // board's text is the one its room keeps (made once per change of its record:
 // room-record.ts), so a change on one board makes that board's text alone.
 
-import { readPdn } from '../pdn/index.ts';
 import type { Room } from './room.ts';
-import { withTags } from './room-record.ts';
 
 /**
  * Two boards playing one game between them, as their stations say: each one's current game names the other
  * board as its far board, and at least one names the other's current game as the one it is linked to.
  */
 export function sameRemoteGame(a: Room, b: Room): boolean {
-  if (!a.mirror || !b.mirror) return false;
+  // (Only a station's board has a far board: its station says so.)
   const [fa, fb] = [a.farGame, b.farGame];
   if (!fa || !fb || fa.gameId !== a.session.gameId || fb.gameId !== b.session.gameId) return false; // (a word on an older game)
   if (fa.far.board !== b.board?.identity.id || fb.far.board !== a.board?.identity.id) return false;
@@ -43,8 +41,7 @@ export function broadcastGame(room: Room, at: Room = room): string {
 export async function roundGame(room: Room, gameId: string): Promise<string | null> {
   if (room.session.gameId === gameId) return room.broadcastText();
   const text = await room.store.readPdn(gameId);
-  const saved = text && room.mirror ? readPdn(text).games[0] : undefined;
-  return saved ? withTags(saved, room.serviceTags) : text;
+  return text && room.games.savedPdn(text, room.serviceTags);
 }
 
 /** Every board's game by number, a game between two of them once. */

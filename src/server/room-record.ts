@@ -9,7 +9,8 @@
 // lacks: that text is made lazily, at most once per change (and per set of
 // tags it is listed with), and not at all while nobody reads the broadcast.
 
-import { pdnRecord, type GameSession } from '../game/index.ts';
+import type { GameSession } from '../game/index.ts';
+import type { RoomGames } from './games.ts';
 import { makePdn, type PdnGame } from '../pdn/index.ts';
 import type { GameStore } from '../storage/index.ts';
 
@@ -50,11 +51,10 @@ export class RoomRecord {
     return (this.current ??= this.session.pdn());
   }
 
-  /** The game as the broadcast lists it: a station's (`mirror`) with the service's tags it lacks, else its PDN as it is. */
-  broadcast(mirror: boolean, serviceTags: Readonly<Record<string, string>>): string {
-    if (!mirror) return this.text();
+  /** The game as the broadcast lists it (its games say how: a station's with the service's tags it lacks, else its PDN as it is), made at most once per change and set of tags. */
+  broadcast(games: Pick<RoomGames, 'broadcastPdn'>, serviceTags: Readonly<Record<string, string>>): string {
     const key = JSON.stringify(serviceTags);
-    if (this.listed?.key !== key) this.listed = { key, text: withTags(pdnRecord(this.session.table), serviceTags) };
+    if (this.listed?.key !== key) this.listed = { key, text: games.broadcastPdn(serviceTags, () => this.text()) };
     return this.listed.text;
   }
 

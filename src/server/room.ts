@@ -7,17 +7,19 @@
 // feeding the session (and the optional frame recorder), the buzzer, the
 // board's saved calibration; the pages following it (its Broadcast); and the
 // session's timer. Storage trouble arrives as typed events (the store's),
-// logged and shown to every page while play goes on in memory. A station's
-// board (a hub's remote board, src/stations/) makes a mirror room: its
-// session follows the station's records (the mirror writes them to the store),
-// starts no game and runs no timer, and its commands go to the station.
+// logged and shown to every page while play goes on in memory. Where its
+// games are played — here, or on a station (a hub's remote board,
+// src/stations/: its session follows the station's records, which the hub's
+// mirror writes to the store) — is the room's games (games.ts), given at
+// construction: who starts a game, where commands run, whether the clocks
+// tick here.
 
 import type { Logger } from 'pino';
 import type { Purpose, Think } from '../engine/port.ts';
 import { GameSession, type SessionEvent, type SessionOptions } from '../game/index.ts';
-import { MirrorSession } from '../game/mirror.ts';
 import type { JournalEntry } from '../storage/journal.ts';
 import type { Command, HubLink } from '../protocol/v1.ts';
+import { gamesFor, type RoomGames } from './games.ts';
 import type { BoardState } from '../protocol/club-v1.ts';
 import { GameStore, resumeNewest, type StoreFs } from '../storage/index.ts';
 import type { Color } from '../rules/index.ts';
@@ -26,7 +28,7 @@ import type { BoardIdentity } from '../sensors/protocol.ts';
 import type { BoardSource, SourceStatus } from '../sensors/source.ts';
 import { VERSION } from '../build-info.ts';
 import { Broadcast, type BroadcastOptions } from './broadcast.ts';
-import { placePosition, runCommand } from './commands.ts';
+import { placePosition } from './commands.ts';
 import { SimBoard } from '../sensors/sim/board.ts';
 import type { ServerContext, ServerDescription } from './context.ts';
 import type { Access } from './access.ts';
@@ -88,13 +90,6 @@ export interface RoomOptions {
   onJournal?: (entry: JournalEntry) => void;
 }
 
-/** A board on a station (src/stations/remote.ts): its room mirrors the station's game, its commands go to the station (settled by its answer). */
-export interface StationBoard extends BoardSource {
-  readonly kind: 'station';
-  command(command: Command): Promise<void>;
-}
-const isStation = (s: BoardSource | undefined): s is StationBoard => s?.kind === 'station';
-
 /** What a room borrows from the service: the log, and the engine's searches. */
 export interface RoomDeps {
   logger: Logger;
@@ -153,6 +148,8 @@ export interface OpenedBoard {
 
 export class Room {
   readonly session: GameSession;
+  /** where its games are played: here, or on a station (games.ts) */
+  readonly games: RoomGames;
   readonly store: GameStore;
   readonly pages: Broadcast;
   /** set once the board is open */
@@ -162,13 +159,11 @@ export class Room {
   private kept: { from: Snapshot; board: OpenedBoard | null; summary: BoardSummary } | null = null;
   private readonly log: Logger;
   private recorder: Recorder | null = null;
-  private tick: ReturnType<typeof setInterval> | null = null;
+  private stopClocks: (() => void) | null = null;
   private readonly offs: (() => void)[] = [];
   private closing: Promise<void> | null = null;
   /** the game was resumed from the journal (not started anew) */
   private resumed = false;
-  /** a station's board: the session follows the station's records */
-  readonly mirror: boolean;
   /** a station's own word on its board (its state and sentence), shown in place of what the mirror can tell */
   remoteState: { state: BoardState; say: string } | null = null;
   /** a station's board: its own link to the broker it reports to, shown on its pages (set by the station) */
@@ -194,7 +189,6 @@ export class Room {
     private readonly deps: RoomDeps,
   ) {
     this.log = deps.logger;
-    this.mirror = isStation(opts.opened?.source);
     const dir = opts.storage.gamesDir;
     let pages: Broadcast | null = null;
     this.store = new GameStore(dir, {
@@ -213,8 +207,8 @@ export class Room {
       this.store.append(entry);
       opts.onJournal?.(entry);
     };
-    const options = this.sessionOptions(deps);
-    this.session = this.mirror ? new MirrorSession(options) : new GameSession({ ...options, journal });
+    this.games = gamesFor(opts.opened?.source, this.sessionOptions(deps), journal);
+    this.session = this.games.session;
     this.pages = pages = new Broadcast(this.session, this.log.child({ part: 'ws' }), opts.pages);
     this.pdn = new RoomRecord(this.session, this.store);
     this.offs.push(this.session.on((e) => this.onSessionEvent(e)));
@@ -267,7 +261,7 @@ export class Room {
         this.log.warn(
           'an unfinished game was resumed: the start position asked for (FEN/ballot) is not used; start a new game from the page to use it',
         );
-    } else if (!this.mirror) this.session.newGame({ ...start });
+    } else this.games.firstGame({ ...start });
   }
 
   private async openBoard(): Promise<void> {
@@ -310,9 +304,7 @@ export class Room {
     }
     this.offs.push(this.wireBoard(source));
     this.session.boardStatus(true, source.kind, this.board.description);
-    if (this.mirror) return;
-    this.tick = setInterval(() => this.session.tick(), this.opts.game?.tickMs ?? 250);
-    this.tick.unref();
+    this.stopClocks = this.games.runClocks(this.opts.game?.tickMs ?? 250);
   }
 
   private loadCalibration(id: string): void {
@@ -385,7 +377,7 @@ export class Room {
 
   /** The game as the broadcast lists it at board `at` (a station's with the service's tags it lacks): made at most once per change (room-record.ts). */
   broadcastText(at: Room = this): string {
-    return this.pdn.broadcast(this.mirror, at.serviceTags);
+    return this.pdn.broadcast(this.games, at.serviceTags);
   }
 
   /** The tags the service gives this board's games (club mode: its Board number, the service's Event, Round…); a station's own games may lack them. */
@@ -424,11 +416,9 @@ export class Room {
     };
   }
 
-  /** Runs a command on this board's game: here, or on its station (a mirror's games are kept there: settled when the station answers). */
+  /** Runs a command on this board's game: here, or on its station (settled when the station answers). */
   command(c: Command): void | Promise<void> {
-    const source = this.board!.source;
-    if (isStation(source)) return source.command(c);
-    runCommand(this.session, source, c);
+    return this.games.command(c, this.board!.source);
   }
 
   /** Stops the timer and the board, writes what is pending, releases the folder. Its pages are closed by the gateway first. */
@@ -437,7 +427,7 @@ export class Room {
   }
 
   private async shut(): Promise<void> {
-    if (this.tick) clearInterval(this.tick);
+    this.stopClocks?.();
     for (const off of this.offs.splice(0)) off();
     await this.pages.close();
     await this.board?.source.close();

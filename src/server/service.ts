@@ -306,7 +306,7 @@ export async function startService(opts: ServiceOptions): Promise<Service> {
     if (!page.ok) logger.error(`the web page is not available: ${page.message}`);
     club?.setPage(page);
     // (A friend's seat is a single board's own: not in club mode, nor for a station's board mirrored here.)
-    const seat = club || rooms[0]!.mirror ? null : friendSeat(rooms[0]!, opts);
+    const seat = club || !rooms[0]!.games.seats ? null : friendSeat(rooms[0]!, opts);
     const seatApp = seat ? { seat, log: logger, opts: { publicUrl: http.publicUrl, online: () => (seatGateway?.size ?? 0) > 0 } } : null;
     const srv = (server = createHttpServer(serviceApp(rooms[0]!, access, page, club, seatApp, egdb), http.timeouts ?? {}));
     await listen(srv, host, http.port ?? DEFAULTS.port, logger);

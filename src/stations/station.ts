@@ -510,7 +510,7 @@ export async function startStation(o: StationStart): Promise<Station> {
   const dir = o.service.storage.gamesDir;
   const identity = o.identity ?? loadIdentity(dir);
   const pins = new StationPins(dir);
-  const opponent = o.opponent ? new FarBoard(o.opponent.board, { secret: o.secret, identity, pins, log }) : null;
+  const opponent = o.opponent ? new FarBoard(o.opponent.board, { secret: o.secret, identity, pins, log, now: o.now }) : null;
   const publisher = new StationPublisher({
     secret: o.secret,
     identity,
