@@ -172,6 +172,7 @@ export class Director {
    */
   private begin(room: Room, g: GameToPlay, by: string): GameToPlay {
     this.starting.set(room, { g, by, was: room.session.gameId });
+    this.notNoted = null;
     let sent: void | Promise<void>;
     try {
       sent = room.command({ name: 'new-game', ...g.request });
@@ -179,10 +180,17 @@ export class Director {
       this.starting.delete(room);
       throw e;
     }
+    // A board here started it at once: if the tournament could not note it (its journal refused: a full disk), the arbiter hears why.
+    const failed = this.notNoted;
+    this.notNoted = null;
+    if (failed) throw failed;
     // (A station's answer comes later: refused, the game is not started and the board is asked again by the next round or the arbiter.)
     sent?.catch((e: Error) => this.log.warn(`board ${room.number}: its new game was not started: ${e.message}`));
     return g;
   }
+
+  /** Why the tournament could not note as begun the game a board here just started (begin() throws it to its caller). */
+  private notNoted: Error | null = null;
 
   /** The games asked of a board, until its new game is announced (the game id there before). */
   private readonly starting = new Map<Room, { g: GameToPlay; by: string; was: string }>();
@@ -198,6 +206,7 @@ export class Director {
     try {
       this.t.startGame(g.round, g.board, g.game, room.session.gameId, by);
     } catch (err) {
+      this.notNoted = err as Error;
       return void this.log.error(
         { board: g.board, err },
         `tournament: board ${g.board}'s game could not be noted as begun: ${(err as Error).message}`,
