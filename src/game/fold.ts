@@ -8,7 +8,8 @@
 // a record that does not apply throws before it changes anything.
 
 import { findMove, Game, parseFen, type Ply } from '../rules/index.ts';
-import type { JournalEntry, SavedClock } from '../storage/journal.ts';
+import type { JournalEntry } from '../model/journal.ts';
+import type { SavedClock } from '../model/clock.ts';
 import { SessionError } from './errors.ts';
 import { unwrap } from '../common/result.ts';
 

@@ -9,8 +9,7 @@
 import type { Command } from '../protocol/v1.ts';
 import { GameSession, pdnRecord, type SessionOptions } from '../game/index.ts';
 import { MirroredGame } from '../game/mirror.ts';
-import { readPdn } from '../pdn/index.ts';
-import { withTags } from './room-record.ts';
+import { makePdn, readPdn, type PdnGame } from '../pdn/index.ts';
 import type { BoardSource } from '../sensors/source.ts';
 import { runCommand } from './commands.ts';
 
@@ -103,4 +102,11 @@ export class StationGames implements RoomGames {
 /** A room's games: a station's board's followed from its station, any other's played here (journalled with `journal`). */
 export function gamesFor(board: BoardSource | undefined, options: SessionOptions, journal: SessionOptions['journal']): RoomGames {
   return isStation(board) ? new StationGames(board, options) : new LocalGames({ ...options, journal });
+}
+
+/** A record with the service's tags it lacks (a station's game as a club's or a hub's broadcast lists it). */
+export function withTags(record: PdnGame, serviceTags: Readonly<Record<string, string>>): string {
+  const has = new Set(record.tags.map(([k]) => k));
+  const extra = Object.entries(serviceTags).filter(([k]) => !has.has(k));
+  return makePdn(extra.length ? { ...record, tags: [...record.tags, ...extra] } : record);
 }

@@ -11,15 +11,7 @@
 
 import type { GameSession } from '../game/index.ts';
 import type { RoomGames } from './games.ts';
-import { makePdn, type PdnGame } from '../pdn/index.ts';
 import type { GameStore } from '../storage/index.ts';
-
-/** A record with the service's tags it lacks (a station's game as a club's or a hub's broadcast lists it). */
-export function withTags(record: PdnGame, serviceTags: Readonly<Record<string, string>>): string {
-  const has = new Set(record.tags.map(([k]) => k));
-  const extra = Object.entries(serviceTags).filter(([k]) => !has.has(k));
-  return makePdn(extra.length ? { ...record, tags: [...record.tags, ...extra] } : record);
-}
 
 export class RoomRecord {
   /** the text the file is to be rewritten with, once the burst of changes is over */
