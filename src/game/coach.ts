@@ -12,13 +12,14 @@
 import { legalMoves, moveText, sideName, type ReadonlyGame } from '../rules/index.ts';
 import { analyseLine, scoreText, verdictComment } from '../engine/analyse.ts';
 import { WIN } from '../engine/search.ts';
+import { DEFAULT_THINK_MS } from '../engine/levels.ts';
 import type { EngineLimits, Purpose, Think } from '../engine/port.ts';
 import type { AnalysisMark } from '../model/game.ts';
 import type { GameEvent, Snapshot } from '../protocol/v1.ts';
 import { ComputerPlayer, computerFromTags, type ComputerSetting } from './computer.ts';
 
 /** What each option is when it is not given. */
-const DEFAULTS = { thinkMs: 2000 } as const;
+const DEFAULTS = { thinkMs: DEFAULT_THINK_MS } as const;
 
 /**
  * The after-game analysis aims to be done in about this long, however long

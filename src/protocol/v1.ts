@@ -184,7 +184,7 @@ export type ServerInfo = z.infer<typeof ServerInfo>;
 
 const said = { say: z.string() };
 
-// ------------------------------------------------------------------ page additions (s28: engine progress, takeback by consent, sensor view)
+// ------------------------------------------------------------------ page additions (engine progress, takeback by consent, sensor view)
 // Events: "coach" (the coach's state in the snapshot changed: a hint started
 // or ended, the analysis moved on; nothing to say); "takeback-offer" (two
 // players: a side asks to take back; null: the offer was declined).

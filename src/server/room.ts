@@ -16,6 +16,7 @@
 
 import type { Logger } from 'pino';
 import type { Purpose, Think } from '../engine/port.ts';
+import { DEFAULT_THINK_MS } from '../engine/levels.ts';
 import { GameSession, type SessionEvent, type SessionOptions } from '../game/index.ts';
 import type { JournalEntry } from '../storage/journal.ts';
 import type { Command, HubLink } from '../protocol/v1.ts';
@@ -37,6 +38,9 @@ import { boardSummary, type BoardMeta } from './summary.ts';
 import type { BoardSummary } from '../protocol/club-v1.ts';
 import type { Snapshot } from '../protocol/v1.ts';
 import { RoomRecord } from './room-record.ts';
+
+/** What each option is when it is not given. */
+const DEFAULTS = { tickMs: 250 } as const;
 
 export interface BoardOptions {
   /** board spec: auto | sim[:seed] | sim:name[:seed] | serial[:path] | firmata:path | emulator (default auto) */
@@ -227,7 +231,7 @@ export class Room {
       computer: g.computer ?? null,
       think: deps.think,
       stopThinking: deps.stopThinking,
-      thinkMs: deps.thinkMs ?? 2000,
+      thinkMs: deps.thinkMs ?? DEFAULT_THINK_MS,
       ...(deps.newGameId ? { newGameId: deps.newGameId } : {}),
     };
   }
@@ -304,7 +308,7 @@ export class Room {
     }
     this.offs.push(this.wireBoard(source));
     this.session.boardStatus(true, source.kind, this.board.description);
-    this.stopClocks = this.games.runClocks(this.opts.game?.tickMs ?? 250);
+    this.stopClocks = this.games.runClocks(this.opts.game?.tickMs ?? DEFAULTS.tickMs);
   }
 
   private loadCalibration(id: string): void {

@@ -38,6 +38,9 @@ import { brokerPassword } from './access.ts';
 import { Counter } from './envelope.ts';
 import { StationPins, describeStation, keeps, pairChecks, pairProof, pairedChecks, type StationPair } from './pairing.ts';
 
+/** What each option is when it is not given. */
+const DEFAULTS = { statusMs: 500 } as const;
+
 /** This station may not report its board: another station holds it. */
 export class BoardTakenError extends CrownheadError<'board-taken'> {
   override readonly name = 'BoardTakenError';
@@ -435,7 +438,7 @@ export class StationPublisher {
       this.statusTimer = setTimeout(() => {
         this.statusTimer = null;
         this.sendStatus();
-      }, this.opts.statusMs ?? 500);
+      }, this.opts.statusMs ?? DEFAULTS.statusMs);
   }
 
   private sendStatus(): void {
