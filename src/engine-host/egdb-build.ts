@@ -14,20 +14,10 @@ import { setPriority, totalmem } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { CrownheadError } from '../common/errors.ts';
 import { defaultCacheDir, egdbFile, packedEgdbShape } from './egdb-cache.ts';
+import type { EgdbStatus } from '../model/egdb.ts';
 
-/** What the page shows of the 5-piece database. */
-export interface EgdbStatus {
-  /** absent: not built; building: under way (done of total slices); built: there and whole, in use; damaged: there but refused; failed: the last build stopped with an error; stopped: the last build was stopped (it resumes) */
-  state: 'absent' | 'building' | 'built' | 'damaged' | 'failed' | 'stopped';
-  done: number;
-  total: number;
-  /** ms since the build started (building), for the page's estimate */
-  elapsedMs: number;
-  /** the file's size when built */
-  bytes: number;
-  /** in words, for the page */
-  message: string;
-}
+/** What the page shows of the 5-piece database (src/model/egdb.ts). */
+export type { EgdbStatus };
 
 export class EgdbBuildError extends CrownheadError<'building' | 'built' | 'memory'> {
   override readonly name = 'EgdbBuildError';

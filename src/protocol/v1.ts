@@ -28,6 +28,7 @@ export * from '../model/game.ts';
 export * from '../model/board.ts';
 export * from '../model/clock.ts';
 export * from '../model/storage.ts';
+export * from '../model/egdb.ts';
 
 export const PROTOCOL_VERSION = 1;
 /** Largest client message accepted (bytes). */

@@ -5,16 +5,10 @@
 // last build did not end. Pure: egdb-main.ts fetches and draws it.
 
 import { esc } from './html.ts';
+import type { EgdbStatus } from '../protocol/v1.ts';
 
-/** The service's answer, as this page reads it. */
-export interface EgdbView {
-  state: 'absent' | 'building' | 'built' | 'damaged' | 'failed' | 'stopped';
-  done: number;
-  total: number;
-  elapsedMs: number;
-  bytes: number;
-  message: string;
-}
+/** The service's answer, as this page reads it (src/model/egdb.ts). */
+export type EgdbView = EgdbStatus;
 
 const STATES = new Set(['absent', 'building', 'built', 'damaged', 'failed', 'stopped']);
 

@@ -31,7 +31,7 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   tracking: ['common', 'model', 'reading', 'rules', 'sensors', 'words'],
   storage: ['common', 'model'],
   engine: ['common', 'pdn', 'rules'],
-  'engine-host': ['(top)', 'common', 'engine', 'rules'],
+  'engine-host': ['(top)', 'common', 'engine', 'model', 'rules'],
   game: ['common', 'engine', 'model', 'pdn', 'protocol', 'reading', 'rules', 'tracking', 'words'],
   tournament: ['common', 'game', 'pdn', 'rules', 'storage', 'words'],
   server: [
