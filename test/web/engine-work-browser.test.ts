@@ -27,6 +27,10 @@ beforeAll(async () => {
   mkdirSync(SHOTS, { recursive: true });
   svc = await startService({
     board: { spec: 'sim' },
+    // One analysis lane: the positions are searched one after another (from the game's end back), so the progress
+    // passes 1 of 3 with searches still to come, for the cancel; with a lane per core two land at once and it may skip
+    // straight to the end (the lanes themselves: test/engine/analysis-pool.test.ts).
+    engine: { analysisLanes: 1 },
     storage: { gamesDir: join(dir, 'games') },
     http: { host: '127.0.0.1', port: 0 },
     log: { level: 'silent' },
