@@ -5,23 +5,23 @@
 // if it was opened with one; a refusal is shown in its own words), and asks
 // again every 2 s while it builds, every 30 s otherwise.
 
-import { egdbView, readEgdbView, type EgdbView } from './egdb-view.ts';
+import { egdbView, readEgdbView, type EgdbStatus } from './egdb-view.ts';
 
 const root = document.getElementById('egdb');
 const token = new URLSearchParams(location.search).get('token');
 const headers: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
 let shown = '';
-let last: EgdbView | null = null;
+let last: EgdbStatus | null = null;
 let timer: ReturnType<typeof setTimeout> | undefined;
 
-async function call(method: 'GET' | 'POST' | 'DELETE'): Promise<EgdbView | string> {
+async function call(method: 'GET' | 'POST' | 'DELETE'): Promise<EgdbStatus | string> {
   const r = await fetch(method === 'GET' ? '/api/egdb' : '/api/egdb/build', { method, headers });
   const json: unknown = await r.json().catch(() => null);
   if (!r.ok) return (json as { message?: string } | null)?.message ?? `the server answered ${r.status}`;
   return readEgdbView(json) ?? 'the server answered something this page does not know';
 }
 
-function draw(v: EgdbView, error = ''): void {
+function draw(v: EgdbStatus, error = ''): void {
   if (!root) return;
   last = v;
   root.hidden = false;

@@ -7,13 +7,12 @@
 import { esc } from './html.ts';
 import type { EgdbStatus } from '../protocol/v1.ts';
 
-/** The service's answer, as this page reads it (src/model/egdb.ts). */
-export type EgdbView = EgdbStatus;
+export type { EgdbStatus };
 
 const STATES = new Set(['absent', 'building', 'built', 'damaged', 'failed', 'stopped']);
 
 /** The answer checked by hand (this small script stays without zod beside app.js); null when it is not one. */
-export function readEgdbView(json: unknown): EgdbView | null {
+export function readEgdbView(json: unknown): EgdbStatus | null {
   if (typeof json !== 'object' || json === null) return null;
   const j = json as Record<string, unknown>;
   const num = (k: string) => typeof j[k] === 'number' && Number.isFinite(j[k]);
@@ -26,11 +25,11 @@ export function readEgdbView(json: unknown): EgdbView | null {
     typeof j.message !== 'string'
   )
     return null;
-  return j as unknown as EgdbView; // every field of EgdbView checked just above
+  return j as unknown as EgdbStatus; // every field of EgdbStatus checked just above
 }
 
 /** "about 7 min left" from the slices done so far (slices differ in size: a rough figure), or '' before the first. */
-export function timeLeft(v: Pick<EgdbView, 'done' | 'total' | 'elapsedMs'>): string {
+export function timeLeft(v: Pick<EgdbStatus, 'done' | 'total' | 'elapsedMs'>): string {
   if (v.done < 1 || v.total <= v.done) return '';
   const ms = (v.elapsedMs / v.done) * (v.total - v.done);
   const min = Math.round(ms / 60_000);
@@ -40,7 +39,7 @@ export function timeLeft(v: Pick<EgdbView, 'done' | 'total' | 'elapsedMs'>): str
 const COST =
   'about 13 minutes on a two-core computer, 136 MB on disk and 2.4 GB of memory while it builds; the board goes on as usual meanwhile';
 
-export function egdbView(v: EgdbView, error = ''): string {
+export function egdbView(v: EgdbStatus, error = ''): string {
   const title = '<h2 class="card-title">Endgame database</h2>';
   const problem = error ? `<p class="egdb-error" role="alert">${esc(error)}</p>` : '';
   if (v.state === 'built') return `${title}<p data-egdb="built">${esc(v.message)}</p>`;
