@@ -1,57 +1,117 @@
 // After-game analysis, as the page asks for it: a 40-move game (80 plies,
-// 81 positions) analysed by the coach's settings — a lane per core (here at
-// most 2), each an engine worker, level 10 at analysisTimeMs a position —
+// 81 positions) analysed by the coach's plan — a lane per core (here at most
+// 2), each an engine worker, level 10: a first pass at analysisTimeMs a
+// position, then the close calls' positions again at confirmPlan's time —
 // timed as a whole (wall clock, from asking to the last verdict), beside
 // (--baseline REF, default 4709f1a) that revision's page analysis: its
 // analyseLine at the coach's 2 s a position, one search at a time, in one
-// thread as its single worker ran them. Then how good the quick analysis is:
-// on --games N fixed games (default 2; each of Tinsley's games cut at 80
-// plies), the moves the quick analysis marks (? or ??) against those a search
-// of four times the time a position marks (one lane): how many of the deeper
-// search's marks it finds, and how many of its own the deeper search shares.
-// Run: node bin/run-ts.js bench/analysis.ts [--baseline REF] [--games N] [--no-baseline]
+// thread as its single worker ran them. Then how good each is: on --games N
+// fixed games (default 3; each of Tinsley's games cut at 80 plies), the moves
+// each marks (? or ??) against those a reference analysis marks — every
+// position searched to --reference-nodes nodes (default 12,000,000, about four
+// times the deeper look; a node count, so the machine's load does not change
+// it), kept in --reference FILE (default in ~/.cache/crownhead/) and read from
+// it on later runs: how many of the reference's marks each finds, and how many
+// of its own the reference shares.
+// Run: node bin/run-ts.js bench/analysis.ts [--baseline REF] [--games N] [--no-baseline] [--reference-only]
 
 import { execSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { homedir, tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { readPdn, type PdnGame } from '../src/pdn/index.ts';
+import { gameName, readPdn, type PdnGame } from '../src/pdn/index.ts';
 import { analyseLine, type MoveVerdict } from '../src/engine/index.ts';
 import { AnalysisPool, analysisLanes } from '../src/engine-host/pool.ts';
-import { analysisTimeMs } from '../src/game/coach.ts';
+import { analysisTimeMs, confirmPlan } from '../src/game/coach.ts';
 import { corpusFile } from '../test/harness/corpus.ts';
 
 const { values } = parseArgs({
   options: {
     baseline: { type: 'string', default: '4709f1a' },
-    games: { type: 'string', default: '2' },
+    games: { type: 'string', default: '3' },
     'no-baseline': { type: 'boolean' },
+    'reference-nodes': { type: 'string', default: '12000000' },
+    reference: { type: 'string' },
+    'reference-only': { type: 'boolean' },
   },
 });
 const PLIES = 80;
 const FULL_MS = 2000;
 const lanes = Math.min(2, analysisLanes());
-const games = readPdn(corpusFile('tinsley.pdn')).games.filter((g) => g.moves.length >= PLIES);
+const n = Math.max(1, Number(values.games));
+const games = readPdn(corpusFile('tinsley.pdn'))
+  .games.filter((g) => g.moves.length >= PLIES)
+  .slice(0, n);
 const cut = (g: PdnGame) => g.moves.slice(0, PLIES).map((m) => m.move);
 const tag = (g: PdnGame, k: string) => g.tags.find(([name]) => name === k)?.[1] ?? '?';
 const marked = (vs: readonly MoveVerdict[]) => new Set(vs.filter((v) => v.mark).map((v) => v.ply));
 
+/** The reference: every position to a fixed node count, on two lanes (their order does not change a fixed-node search's answer much; it is not timed). */
+const refNodes = Number(values['reference-nodes']);
+const refFile = values.reference ?? join(homedir(), '.cache/crownhead', `analysis-reference-${refNodes}.json`);
+const reference: Record<string, number[]> = existsSync(refFile)
+  ? (JSON.parse(readFileSync(refFile, 'utf8')) as Record<string, number[]>)
+  : {};
+const refPool = new AnalysisPool(lanes);
+for (const [k, g] of games.entries()) {
+  const key = `${gameName(g)} ${PLIES}`;
+  if (reference[key]) continue;
+  const t0 = performance.now();
+  const v = (await analyseLine(g.start, cut(g), { level: 10, nodes: refNodes }, (req) => refPool.think(req), { lanes }))!;
+  reference[key] = [...marked(v)];
+  mkdirSync(dirname(refFile), { recursive: true });
+  writeFileSync(refFile, JSON.stringify(reference, null, 1) + '\n');
+  console.log(
+    `  reference for game ${k + 1} (${refNodes} nodes a position): ${((performance.now() - t0) / 1000).toFixed(0)} s, kept in ${refFile}`,
+  );
+}
+await refPool.close();
+if (values['reference-only']) process.exit(0);
+const refMarks = (g: PdnGame) => new Set(reference[`${gameName(g)} ${PLIES}`]!);
+
+/** Found of the reference's marks, and shared of its own. */
+function against(mine: Set<number>, ref: Set<number>): { found: number; refs: number; shared: number; own: number } {
+  return {
+    found: [...ref].filter((p) => mine.has(p)).length,
+    refs: ref.size,
+    shared: [...mine].filter((p) => ref.has(p)).length,
+    own: mine.size,
+  };
+}
+const total = { found: 0, refs: 0, shared: 0, own: 0 };
+const add = (t: typeof total, x: typeof total) => Object.keys(t).forEach((k) => (t[k as keyof typeof t] += x[k as keyof typeof t]));
+const summary = (t: typeof total) =>
+  `found ${t.found} of the reference's ${t.refs} marks; ${t.shared} of its own ${t.own} the reference shares`;
+
 async function quick(g: PdnGame, pool: AnalysisPool): Promise<{ ms: number; verdicts: MoveVerdict[] }> {
   const limits = { level: 10, timeMs: analysisTimeMs(PLIES + 1, lanes, FULL_MS) };
+  const plan = confirmPlan(PLIES + 1, lanes, FULL_MS);
+  const confirm = { limits: { level: 10, timeMs: plan.timeMs }, positions: plan.positions };
   const t0 = performance.now();
-  const verdicts = await analyseLine(g.start, cut(g), limits, (req) => pool.think(req), { lanes });
+  const verdicts = await analyseLine(g.start, cut(g), limits, (req) => pool.think(req), { lanes, confirm });
   return { ms: performance.now() - t0, verdicts: verdicts! };
 }
 
 const pool = new AnalysisPool(lanes);
-const first = games[0]!;
+const plan = confirmPlan(PLIES + 1, lanes, FULL_MS);
 console.log(
-  `analysis of a 40-move game (${tag(first, 'White')} – ${tag(first, 'Black')}, ${PLIES} plies): ${lanes} lanes, ${analysisTimeMs(PLIES + 1, lanes, FULL_MS)} ms a position`,
+  `analysis of a 40-move game (${PLIES} plies): ${lanes} lanes, ${analysisTimeMs(PLIES + 1, lanes, FULL_MS)} ms a position, then at most ${plan.positions} positions at ${plan.timeMs} ms`,
 );
-const mine = await quick(first, pool);
-console.log(`  this tree: ${(mine.ms / 1000).toFixed(1)} s, ${marked(mine.verdicts).size} moves marked`);
+const mineTotal = { ...total };
+const times: number[] = [];
+for (const [k, g] of games.entries()) {
+  const q = await quick(g, pool);
+  times.push(q.ms);
+  const x = against(marked(q.verdicts), refMarks(g));
+  add(mineTotal, x);
+  console.log(
+    `  this tree, game ${k + 1} (${tag(g, 'White')} – ${tag(g, 'Black')}): ${(q.ms / 1000).toFixed(1)} s, marks [${[...marked(q.verdicts)].join(' ')}], the reference [${[...refMarks(g)].join(' ')}]`,
+  );
+}
+await pool.close();
+console.log(`  this tree over ${games.length} games: ${times.map((t) => (t / 1000).toFixed(1) + ' s').join(', ')}; ${summary(mineTotal)}`);
 
 if (!values['no-baseline']) {
   const ref = values.baseline!;
@@ -61,34 +121,20 @@ if (!values['no-baseline']) {
   );
   writeFileSync(join(dir, 'package.json'), '{"type":"module"}\n');
   const base = (await import(pathToFileURL(join(dir, 'src/engine/index.ts')).href)) as typeof import('../src/engine/index.ts');
-  const searcher = new base.Searcher();
-  const t0 = performance.now();
-  const old = await base.analyseLine(first.start, cut(first), { level: 10, timeMs: FULL_MS }, (req) => base.think(req, { searcher }));
-  const ms = performance.now() - t0;
-  console.log(`  ${ref}: ${(ms / 1000).toFixed(1)} s (one search at a time, ${FULL_MS} ms a position), ${marked(old!).size} moves marked`);
-  console.log(`  ratio ${ref} / this tree: ${(ms / mine.ms).toFixed(2)}`);
-}
-
-const n = Math.max(1, Number(values.games));
-let found = 0,
-  deepMarks = 0,
-  shared = 0,
-  quickMarks = 0;
-const deepPool = new AnalysisPool(1);
-for (const [k, g] of games.slice(0, n).entries()) {
-  const q = k === 0 ? mine : await quick(g, pool);
-  const deepMs = 4 * analysisTimeMs(PLIES + 1, lanes, FULL_MS);
-  const deep = (await analyseLine(g.start, cut(g), { level: 10, timeMs: deepMs }, (req) => deepPool.think(req)))!;
-  const [a, b] = [marked(q.verdicts), marked(deep)];
-  found += [...b].filter((p) => a.has(p)).length;
-  shared += [...a].filter((p) => b.has(p)).length;
-  deepMarks += b.size;
-  quickMarks += a.size;
+  const baseTotal = { ...total };
+  const baseTimes: number[] = [];
+  for (const [k, g] of games.entries()) {
+    const searcher = new base.Searcher();
+    const t0 = performance.now();
+    const old = (await base.analyseLine(g.start, cut(g), { level: 10, timeMs: FULL_MS }, (req) => base.think(req, { searcher })))!;
+    baseTimes.push(performance.now() - t0);
+    add(baseTotal, against(marked(old), refMarks(g)));
+    console.log(
+      `  ${ref}, game ${k + 1}: ${(baseTimes[k]! / 1000).toFixed(1)} s (one search at a time, ${FULL_MS} ms a position), marks [${[...marked(old)].join(' ')}]`,
+    );
+  }
   console.log(
-    `  game ${k + 1}: quick marks plies [${[...a].join(' ')}], the deeper search (${deepMs} ms a position) [${[...b].join(' ')}]`,
+    `  ${ref} over ${games.length} games: ${baseTimes.map((t) => (t / 1000).toFixed(1) + ' s').join(', ')}; ${summary(baseTotal)}`,
   );
+  console.log(`  time ratio ${ref} / this tree, game by game: ${baseTimes.map((t, k) => (t / times[k]!).toFixed(2)).join(', ')}`);
 }
-console.log(
-  `  over ${n} games: the quick analysis found ${found} of the deeper search's ${deepMarks} marks; ${shared} of its own ${quickMarks} the deeper search shares`,
-);
-await Promise.all([pool.close(), deepPool.close()]);

@@ -6,7 +6,16 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { legalMoves, moveText, parseFen, playMove, START, type Move, type Position } from '../rules/index.ts';
 import { readPdn, makePdnFile, gameName, type PdnGame } from '../pdn/index.ts';
-import { annotateGame, scoreText, think, Searcher, type EndgameProbe, type EngineLimits, type EngineRequest } from '../engine/index.ts';
+import {
+  annotateGame,
+  deeperLimits,
+  scoreText,
+  think,
+  Searcher,
+  type EndgameProbe,
+  type EngineLimits,
+  type EngineRequest,
+} from '../engine/index.ts';
 import { defaultCacheDir, loadEndgame } from '../engine-host/egdb-cache.ts';
 import { popcount } from '../rules/index.ts';
 import { ANALYSE_USAGE, BESTMOVE_USAGE, ENGINE_USAGE } from './usage.ts';
@@ -120,7 +129,7 @@ export async function analyseCommand(argv: string[], io: Io): Promise<number> {
   );
   if (values.help) {
     io.out(
-      `${ANALYSE_USAGE}\nSearches every position of each game (default --time 1s each) and marks mistakes (?) and blunders (??)\nwith the better move as a comment; --threads N searches N stretches of a game at once, an engine\nworker each (default: one per core, at most 4); writes the annotated PDN to --out or standard output,\nand one summary line per game to standard error. A game that cannot be read is named there and left out;\nthe others are analysed, and the exit code is then 1.`,
+      `${ANALYSE_USAGE}\nSearches every position of each game (default --time 1s each) and marks mistakes (?) and blunders (??)\nwith the better move as a comment (a close call is searched again four times deeper: at most a tenth of\nthe positions); --threads N searches N stretches of a game at once, an engine\nworker each (default: one per core, at most 4); writes the annotated PDN to --out or standard output,\nand one summary line per game to standard error. A game that cannot be read is named there and left out;\nthe others are analysed, and the exit code is then 1.`,
     );
     return 0;
   }
@@ -203,7 +212,9 @@ async function annotateOne(
   io: Io,
 ): Promise<PdnGame> {
   searcher.reset();
-  const done = await annotateGame(g, limits, ask, lanes);
+  // The close calls (a drop near the mistake line) looked at again four times deeper: at most a tenth of the positions, and 4 at least.
+  const confirm = { limits: deeperLimits(limits), positions: Math.max(4, Math.ceil((g.moves.length + 1) / 10)) };
+  const done = await annotateGame(g, limits, ask, lanes, confirm);
   if (!done) throw new Error('the analysis was cancelled'); // never: the engine here always answers
   const { game, verdicts } = done;
   const count = (mark: string): number => verdicts.filter((v) => v.mark === mark).length;

@@ -59,49 +59,133 @@ export function laneOrder(positions: number, lanes: number): number[][] {
  * scored against the engine's choice. A position with no legal move scores
  * −WIN (lost). Null when a search was cancelled (a new game came first): the
  * rest is not asked.
+ *
+ * With `confirm`, a move the quick pass finds close to a mistake (a drop of
+ * at least CLOSE) is judged again on deeper searches of the positions before
+ * and after it, the closest to the line first, as many as `confirm.positions`
+ * allows: a short search is as often wrong on a mistake's edge as right, and
+ * only a few moves of a game are near it.
  */
 export interface AnalyseOptions {
   /** Positions searched at once, each lane a stretch of the line (default 1: the whole line, from its end back) */
   readonly lanes?: number;
-  /** Told the index of each position once its score is in (progress: the move before i and the one after it are judged once both ends are) */
-  readonly scored?: (index: number) => void;
+  /** Told each move's ply once its verdict is final (progress: both positions around it scored, and confirmed if it was close) */
+  readonly judged?: (ply: number) => void;
+  /** The deeper look at close calls: the limits of its searches and how many positions it may search in all */
+  readonly confirm?: { readonly limits: EngineLimits; readonly positions: number };
 }
+
+/** The limits of a deeper look: four times the time or the nodes, or four plies more. */
+export function deeperLimits(limits: EngineLimits): EngineLimits {
+  if (limits.depth !== undefined) return { ...limits, depth: limits.depth + 4 };
+  if (limits.nodes !== undefined) return { ...limits, nodes: limits.nodes * 4 };
+  return { ...limits, ...(limits.timeMs !== undefined ? { timeMs: limits.timeMs * 4 } : {}) };
+}
+
+/** A quick drop of at least this much is a close call, looked at again when `confirm` is given. */
+export const CLOSE = MISTAKE / 2;
+
+type Scored = { move: Move | null; score: number };
+
+/** The verdict on the move `played` from the scores of the positions before and after it. */
+function verdict(ply: number, played: Move, r: Scored, next: Scored): MoveVerdict {
+  const before = r.score;
+  const after = -next.score;
+  const loss = r.move && sameResult(r.move, played) ? 0 : cap(before) - cap(after);
+  const mark = loss >= BLUNDER ? '??' : loss >= MISTAKE ? '?' : '';
+  return { ply, played, best: r.move, before, after, mark };
+}
+
+/** How far a quick verdict's drop is from the mistake line (the nearest are confirmed first). */
+const nearness = (v: MoveVerdict): number => Math.abs(cap(v.before) - cap(v.after) - MISTAKE);
 
 export async function analyseLine(
   start: Position,
   moves: readonly Move[],
   limits: EngineLimits,
   ask: Ask,
-  { lanes = 1, scored }: AnalyseOptions = {},
+  { lanes = 1, judged, confirm }: AnalyseOptions = {},
 ): Promise<MoveVerdict[] | null> {
   // Scores of each position along the line (side to move's view); the last one after the final move.
   const positions: Position[] = [start];
   for (const m of moves) positions.push(playMove(positions[positions.length - 1]!, m));
-  const results: { move: Move | null; score: number }[] = [];
+  const quick: Scored[] = [];
+  const close: MoveVerdict[] = [];
   let cancelled = false;
+  const search = async (i: number, lim: EngineLimits, k: number): Promise<Scored | null> => {
+    const p = positions[i]!;
+    if (!legalMoves(p).length) return { move: null, score: -WIN };
+    const r = await ask({ position: p, limits: lim, purpose: 'analysis', ...(lanes > 1 ? { lane: k } : {}) });
+    if (!r) cancelled = true;
+    return r;
+  };
+  // A move is judged (or kept for a deeper look) once the positions on both its sides are in.
+  const settle = (ply: number): void => {
+    if (ply < 0 || ply >= moves.length || !quick[ply] || !quick[ply + 1]) return;
+    const v = verdict(ply, moves[ply]!, quick[ply]!, quick[ply + 1]!);
+    const drop = !v.best || sameResult(v.best, v.played) ? 0 : cap(v.before) - cap(v.after);
+    if (confirm && drop >= CLOSE) close.push(v);
+    else judged?.(ply);
+  };
   const lane = async (order: number[], k: number): Promise<void> => {
     for (const i of order) {
       if (cancelled) return;
-      const p = positions[i]!;
-      if (!legalMoves(p).length) results[i] = { move: null, score: -WIN };
-      else {
-        const r = await ask({ position: p, limits, purpose: 'analysis', ...(lanes > 1 ? { lane: k } : {}) });
-        if (!r) return void (cancelled = true);
-        results[i] = r;
-      }
-      scored?.(i);
+      const r = await search(i, limits, k);
+      if (!r) return;
+      quick[i] = r;
+      settle(i - 1);
+      settle(i);
     }
   };
   await Promise.all(laneOrder(positions.length, lanes).map(lane));
   if (cancelled) return null;
+  const deep = await confirmClose(
+    close,
+    confirm,
+    lanes,
+    (i, k) => search(i, confirm!.limits, k),
+    () => cancelled,
+  );
+  if (!deep) return null;
   return moves.map((played, i) => {
-    const r = results[i]!;
-    const before = r.score;
-    const after = -results[i + 1]!.score;
-    const loss = r.move && sameResult(r.move, played) ? 0 : cap(before) - cap(after);
-    const mark = loss >= BLUNDER ? '??' : loss >= MISTAKE ? '?' : '';
-    return { ply: i, played, best: r.move, before, after, mark };
+    const judge = deep.has(i) && deep.has(i + 1);
+    const v = judge ? verdict(i, played, deep.get(i)!, deep.get(i + 1)!) : verdict(i, played, quick[i]!, quick[i + 1]!);
+    if (close.some((c) => c.ply === i)) judged?.(i);
+    return v;
   });
+}
+
+/**
+ * The deeper searches of the close calls' positions (both sides of each, the
+ * calls nearest the mistake line first, within `confirm.positions`), shared
+ * out over the lanes. Null when a search was cancelled.
+ */
+async function confirmClose(
+  close: readonly MoveVerdict[],
+  confirm: AnalyseOptions['confirm'],
+  lanes: number,
+  search: (i: number, k: number) => Promise<Scored | null>,
+  cancelled: () => boolean,
+): Promise<Map<number, Scored> | null> {
+  const deep = new Map<number, Scored>();
+  if (!confirm || !close.length) return deep;
+  const wanted: number[] = [];
+  for (const v of [...close].sort((a, b) => nearness(a) - nearness(b) || a.ply - b.ply)) {
+    const more = [v.ply, v.ply + 1].filter((i) => !wanted.includes(i));
+    if (wanted.length + more.length > confirm.positions) continue;
+    wanted.push(...more);
+  }
+  let next = 0;
+  const lane = async (k: number): Promise<void> => {
+    while (next < wanted.length && !cancelled()) {
+      const i = wanted[next++]!;
+      const r = await search(i, k);
+      if (!r) return;
+      deep.set(i, r);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(lanes, wanted.length)) }, (_, k) => lane(k)));
+  return cancelled() ? null : deep;
 }
 
 /** The better move in PDN notation and the sentence for a marked move: "Mistake: 9-14 was better (+0.20 against −0.55)". */
@@ -119,13 +203,14 @@ export async function annotateGame(
   limits: EngineLimits,
   ask: Ask,
   lanes = 1,
+  confirm?: AnalyseOptions['confirm'],
 ): Promise<{ game: PdnGame; verdicts: MoveVerdict[] } | null> {
   const verdicts = await analyseLine(
     game.start,
     game.moves.map((m) => m.move),
     limits,
     ask,
-    { lanes },
+    { lanes, ...(confirm ? { confirm } : {}) },
   );
   if (!verdicts) return null;
   let pos = game.start;

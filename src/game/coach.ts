@@ -22,17 +22,27 @@ import { ComputerPlayer, computerFromTags, type ComputerSetting } from './comput
 const DEFAULTS = { thinkMs: DEFAULT_THINK_MS } as const;
 
 /**
- * The after-game analysis aims to be done in about this long, however long
- * the game (its lanes searching at once), each position given at least
- * ANALYSIS_MIN_MS and at most the full-strength time: a 40-move game (81
- * positions) on two cores gets about 0.6 s a position, a short one more.
+ * The after-game analysis aims to be done in about ANALYSIS_MS, however long
+ * the game (its lanes searching at once): QUICK_MS for a first pass over every
+ * position, each given at least ANALYSIS_MIN_MS and at most the full-strength
+ * time, then CONFIRM_MS for deeper searches (four times as long, at most twice
+ * the full-strength time) of the positions around the close calls. A 40-move
+ * game (81 positions) on two cores: about 0.44 s a position, then six at 1.8 s.
  */
-const ANALYSIS_MS = 24_000;
+const QUICK_MS = 18_000;
+const CONFIRM_MS = 6_000;
+export const ANALYSIS_MS = QUICK_MS + CONFIRM_MS;
 const ANALYSIS_MIN_MS = 250;
 
-/** The time for each position of an analysis of `positions` positions over `lanes` lanes, at most `fullMs`. */
+/** The time for each position of an analysis' first pass over `positions` positions on `lanes` lanes, at most `fullMs`. */
 export function analysisTimeMs(positions: number, lanes: number, fullMs: number): number {
-  return Math.min(fullMs, Math.max(ANALYSIS_MIN_MS, Math.round((ANALYSIS_MS * lanes) / Math.max(1, positions))));
+  return Math.min(fullMs, Math.max(ANALYSIS_MIN_MS, Math.round((QUICK_MS * lanes) / Math.max(1, positions))));
+}
+
+/** The deeper look at the close calls: its time a position and how many positions fit in CONFIRM_MS on `lanes` lanes. */
+export function confirmPlan(positions: number, lanes: number, fullMs: number): { timeMs: number; positions: number } {
+  const timeMs = Math.min(2 * fullMs, 4 * analysisTimeMs(positions, lanes, fullMs));
+  return { timeMs, positions: Math.max(2, Math.floor((CONFIRM_MS * lanes) / timeMs)) };
 }
 
 export interface CoachOptions {
@@ -186,17 +196,18 @@ export class Coach {
     this.emit({ type: 'coach', say: '' });
     const moves = game.plies.map((p) => p.move);
     const lanes = think.lanes ?? 1;
-    const limits = { ...this.limits, timeMs: analysisTimeMs(moves.length + 1, lanes, this.options.thinkMs ?? DEFAULTS.thinkMs) };
-    // Each position is asked only while the game (and this analysis) is still wanted; a move is judged once the positions before and after it are scored.
-    const scored = new Uint8Array(moves.length + 1);
-    const onScored = (i: number): void => {
+    const full = this.options.thinkMs ?? DEFAULTS.thinkMs;
+    const limits = { ...this.limits, timeMs: analysisTimeMs(moves.length + 1, lanes, full) };
+    const plan = confirmPlan(moves.length + 1, lanes, full);
+    const confirm = { limits: { ...this.limits, timeMs: plan.timeMs }, positions: plan.positions };
+    // Each position is asked only while the game (and this analysis) is still wanted; the count goes up as each move's verdict is final.
+    const judged = (): void => {
       if (!live()) return;
-      scored[i] = 1;
-      analysis.done += (i > 0 && scored[i - 1] ? 1 : 0) + (i < moves.length && scored[i + 1] ? 1 : 0);
+      analysis.done++;
       this.emit({ type: 'coach', say: '' });
     };
     const ask: Think = async (req) => (live() ? think(req) : null);
-    analyseLine(game.start, moves, limits, ask, { lanes, scored: onScored }).then(
+    analyseLine(game.start, moves, limits, ask, { lanes, judged, confirm }).then(
       (verdicts) => {
         if (!live() || !verdicts) return;
         const marks: AnalysisMark[] = [];

@@ -8,6 +8,7 @@ import { GameSession } from '../../src/game/index.ts';
 import { EngineJobs, type EngineSeat } from '../../src/engine/jobs.ts';
 import type { JournalEntry } from '../../src/storage/journal.ts';
 import { makeFen, START } from '../../src/rules/index.ts';
+import { analysisTimeMs, ANALYSIS_MS, confirmPlan } from '../../src/game/coach.ts';
 
 interface Search {
   purpose: string;
@@ -147,7 +148,7 @@ describe('engine work shows its progress and can be cancelled', () => {
     w.running()!.finish(); // the one before it: the last move is judged
     await settle();
     expect(s.snapshot().analysis).toMatchObject({ running: true, done: 1, total: 4 });
-    expect(seen.filter((t) => t === 'coach').length).toBeGreaterThanOrEqual(3);
+    expect(seen.filter((t) => t === 'coach').length).toBeGreaterThanOrEqual(2); // asked, then the first move judged
     const third = w.running()!;
     s.cancel('analysis');
     await drain(w);
@@ -199,5 +200,20 @@ describe('who plays the computer', () => {
     again.restore(entries.slice(last));
     expect(again.tags.Black).toBe('Ann');
     expect(again.computer).toBeNull();
+  });
+});
+
+describe("the analysis' time plan", () => {
+  it('a 40-move game on two cores: a first pass of about 0.44 s a position, then six positions at four times that', () => {
+    expect(analysisTimeMs(81, 2, 2000)).toBe(444);
+    expect(confirmPlan(81, 2, 2000)).toEqual({ timeMs: 1776, positions: 6 });
+    // Both passes fit the aim: 81 × 444 ms and 6 × 1,776 ms on two lanes.
+    expect((81 * 444 + 6 * 1776) / 2).toBeLessThanOrEqual(ANALYSIS_MS);
+  });
+  it('a short game: the full time a position, and the deeper look at most twice it', () => {
+    expect(analysisTimeMs(21, 2, 2000)).toBe(1714);
+    expect(confirmPlan(21, 2, 2000)).toEqual({ timeMs: 4000, positions: 3 });
+    expect(analysisTimeMs(5, 1, 2000)).toBe(2000);
+    expect(confirmPlan(5, 1, 2000)).toEqual({ timeMs: 4000, positions: 2 });
   });
 });
