@@ -3,16 +3,51 @@
 // every started worker stopped and closed; and the real thing, two worker
 // threads analysing a game as `crownhead analyse --threads 2` does.
 
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { AnalysisPool, analysisLanes } from '../../src/engine-host/pool.ts';
 import type { EngineClient } from '../../src/engine-host/client.ts';
 import { analyseLine, think, type EngineRequest, type EngineResult } from '../../src/engine/index.ts';
 import { legalMoves, playMove, sameResult, START } from '../../src/rules/index.ts';
 
 describe('the analysis workers', () => {
-  it('a lane per core, at least one, at most four', () => {
-    expect([1, 2, 3, 4, 8, 64].map((c) => analysisLanes(c))).toEqual([1, 2, 3, 4, 4, 4]);
-    expect(analysisLanes(0)).toBe(1);
+  it('a lane per core, at least one, at most four, and no more than a quarter of the memory holds (200 MB a lane)', () => {
+    const GiB = 2 ** 30;
+    expect([1, 2, 3, 4, 8, 64].map((c) => analysisLanes(c, 8 * GiB))).toEqual([1, 2, 3, 4, 4, 4]);
+    expect(analysisLanes(0, 8 * GiB)).toBe(1);
+    // A 4-core board computer with 4, 2, 1 GB and 512 MB.
+    expect([4, 2, 1, 0.5].map((m) => analysisLanes(4, m * GiB))).toEqual([4, 2, 1, 1]);
+  });
+
+  it('closes its workers once idle for a minute, and starts them again for the next analysis', async () => {
+    vi.useFakeTimers();
+    try {
+      const made: { closed: boolean }[] = [];
+      const start = async () => {
+        const me = { closed: false };
+        made.push(me);
+        return {
+          think: async () => ({ move: null, score: 0, depth: 1, pv: [], nodes: 1, ms: 0 }) satisfies EngineResult,
+          close: async () => void (me.closed = true),
+        } as unknown as EngineClient; // a stand-in worker: the pool calls only think and close
+      };
+      const pool = new AnalysisPool(2, start);
+      const ask = (lane: number) => pool.think({ position: START, limits: { depth: 1 }, purpose: 'analysis', lane });
+      await Promise.all([ask(0), ask(1)]);
+      expect(pool.started).toBe(2);
+      await vi.advanceTimersByTimeAsync(59_000);
+      await ask(0); // within the minute: the same worker, and the minute starts again
+      await vi.advanceTimersByTimeAsync(59_000);
+      expect(made).toHaveLength(2);
+      expect(made.every((m) => !m.closed)).toBe(true);
+      await vi.advanceTimersByTimeAsync(2_000);
+      expect(made.every((m) => m.closed)).toBe(true);
+      expect(pool.started).toBe(0);
+      await ask(1);
+      expect(made).toHaveLength(3);
+      await pool.close();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('runs each lane on its own worker, started on its first search; stop and close reach every started one', async () => {
