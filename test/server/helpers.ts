@@ -1,8 +1,8 @@
 // Test helpers for the service: a service on loopback (port 0, temp games
-// dir, silent log), alone, with a SimBoard on the manual clock or as a club of
-// boards; pages connected through the harness's WebSocket client
-// (test/harness/ws-client.ts), and a plain hand that sets up the board and
-// plays moves on the sim.
+// dir, silent log), alone, on `--board sim`, with a SimBoard on the manual
+// clock or as a club of boards; pages connected through the harness's
+// WebSocket client (test/harness/ws-client.ts), and a plain hand that sets up
+// the board and plays moves on the sim.
 
 import { countsOf } from '../../src/tracking/boards.ts';
 import { afterEach } from 'vitest';
@@ -104,6 +104,11 @@ export function startTestService(opts: TestServiceOptions = {}): Promise<Service
 /** A club of boards (`club`: its sources, or its specs and binding) started as `startTestService` starts a service. */
 export function startClub(club: ClubOptions, opts: TestClubOptions = {}): Promise<Service> {
   return startTestService({ ...opts, club });
+}
+
+/** A service on `--board sim` (a simulated board on the real clock, as the page tests use), its games in `gamesDir`, started as `startTestService` starts one. */
+export function startOnSim(gamesDir: string, opts: TestServiceOptions = {}): Promise<Service> {
+  return startTestService({ ...opts, board: { spec: 'sim', ...opts.board }, storage: { ...opts.storage, gamesDir } });
 }
 
 export async function startSimService(opts: TestServiceOptions = {}): Promise<SimService> {
