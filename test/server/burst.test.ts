@@ -5,28 +5,21 @@
 // board's pages (their patch), the friend's seat page, the spectators' summary
 // and the arbiter's list (the room's summary).
 
-import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { legalMoves } from '../../src/rules/index.ts';
 import { SimBoard } from '../../src/sensors/sim/board.ts';
 import { RECORD_EVENTS } from '../../src/server/room.ts';
-import { startService, type Service } from '../../src/server/service.ts';
+import type { Service } from '../../src/server/service.ts';
 import { pdnRecord, type GameSession, type SessionEvent } from '../../src/game/index.ts';
 import { makePdn } from '../../src/pdn/index.ts';
 import { Client } from '../harness/ws-client.ts';
-import { corpusMoves, playOnSim, removeTempDirs, setUp, startSimService, tempDir, until } from './helpers.ts';
+import { corpusMoves, playOnSim, setUp, until, useServices } from './helpers.ts';
 
-const running: Service[] = [];
-const clients: Client[] = [];
-afterEach(async () => {
-  for (const c of clients.splice(0)) c.close();
-  for (const s of running.splice(0)) await s.close();
-  removeTempDirs();
-});
+const services = useServices();
 
 async function connect(s: Service, path: string): Promise<Client> {
   const c = await Client.connect(s.url.replace(/^http/, 'ws') + path);
-  clients.push(c);
+  services.clients.push(c);
   return c;
 }
 
@@ -57,13 +50,7 @@ const repeated = (xs: number[]) => xs.filter((x, i) => xs.indexOf(x) !== i);
 describe('once per change', () => {
   it("a move on one of 32 boards makes that board's PDN text alone, once: the feed and /broadcast.pdn polls read the kept texts", async () => {
     const sims = Array.from({ length: 32 }, (_, i) => new SimBoard({ clock: 'manual', seed: 100 + i, id: `BURST-${i + 1}` }));
-    const s = await startService({
-      club: { sources: sims, feed: { summaryMs: 5 } },
-      storage: { gamesDir: join(tempDir(), 'games') },
-      http: { port: 0 },
-      log: { level: 'silent' },
-    });
-    running.push(s);
+    const s = await services.club({ sources: sims, feed: { summaryMs: 5 } });
     const spectator = await connect(s, 'watch/ws');
     await spectator.next((m) => m.type === 'boards', 'the boards');
     for (const sim of sims) setUp(sim);
@@ -112,13 +99,7 @@ describe('once per change', () => {
 
   it("the state after each event is taken once, for the board's page, the spectators' summary and the arbiter's list", async () => {
     const sims = [5, 6].map((seed, i) => new SimBoard({ clock: 'manual', seed, id: `ONCE-${i + 1}` }));
-    const s = await startService({
-      club: { sources: sims, feed: { summaryMs: 5 } },
-      storage: { gamesDir: join(tempDir(), 'games') },
-      http: { port: 0 },
-      log: { level: 'silent' },
-    });
-    running.push(s);
+    const s = await services.club({ sources: sims, feed: { summaryMs: 5 } });
     const room = s.rooms.find((r) => r.number === 1)!;
     const page = await connect(s, 'boards/ONCE-1/ws');
     await page.next((m) => m.type === 'hello', 'the hello');
@@ -141,8 +122,7 @@ describe('once per change', () => {
   });
 
   it("a friend's seat page and the board's page share the state of each change", async () => {
-    const s = await startSimService({ http: { requireToken: true, token: 'burst-control-token', publicUrl: 'https://club.example:8443' } });
-    running.push(s.service);
+    const s = await services.start({ http: { requireToken: true, token: 'burst-control-token', publicUrl: 'https://club.example:8443' } });
     const auth = { authorization: 'Bearer burst-control-token', 'content-type': 'application/json' };
     const r = await fetch(s.service.url + 'api/friend', { method: 'POST', headers: auth, body: '{"name":"Bea","host":"Ann"}' });
     const token = ((await r.json()) as { seat: { link: string } }).seat.link.split('/play/')[1]!;

@@ -11,9 +11,9 @@ import { createInterface } from 'node:readline';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SerialPort } from 'serialport';
-import { startService, type Service } from '../../src/server/service.ts';
+import type { Service } from '../../src/server/service.ts';
 import type { SerialBinding } from '../../src/sensors/line-port.ts';
-import { removeTempDirs, tempDir } from './helpers.ts';
+import { removeTempDirs, startClub } from './helpers.ts';
 import { until } from '../harness/mock-board.ts';
 
 const boards: ChildProcess[] = [];
@@ -45,15 +45,11 @@ describe('club mode on pseudo-terminals', () => {
       list: async () => [...live].map((path) => ({ path, manufacturer: 'test pty', vendorId: '2341', productId: '0043' })),
       open: native.open.bind(native),
     } as unknown as SerialBinding; // a binding is list + open; the I/O is the native one's
-    service = await startService({
-      club: {
-        specs: [`serial:${a.path}`, `serial:${b.path}`],
-        binding,
-        serial: { resetDelayMs: 0, timeoutMs: 1500, silenceMs: 1000, reconnect: { minMs: 50, maxMs: 300 } },
-      },
-      storage: { gamesDir: join(tempDir(), 'games') },
-      http: { port: 0 },
-      log: { level: 'silent' },
+    // (closed by this file's afterEach, before the pty boards are killed: useServices' hook would not be ordered before that)
+    service = await startClub({
+      specs: [`serial:${a.path}`, `serial:${b.path}`],
+      binding,
+      serial: { resetDelayMs: 0, timeoutMs: 1500, silenceMs: 1000, reconnect: { minMs: 50, maxMs: 300 } },
     });
     const [roomA, roomB] = service.rooms;
     expect(roomA!.board!.identity.id).toBe('PTY-A');

@@ -6,40 +6,27 @@
 
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { START, resolveMove } from '../../src/rules/index.ts';
 import { SimBoard } from '../../src/sensors/sim/board.ts';
-import { startService, type Service } from '../../src/server/service.ts';
-import { playOnSim, removeTempDirs, setUp, tempDir } from './helpers.ts';
+import type { Service } from '../../src/server/service.ts';
+import { playOnSim, setUp, tempDir, useServices, type TestClubOptions } from './helpers.ts';
 import { Client } from '../harness/ws-client.ts';
 import { MockBus, crownheadPeer, until } from '../harness/mock-board.ts';
 
-const running: Service[] = [];
-const clients: Client[] = [];
-afterEach(async () => {
-  for (const c of clients.splice(0)) c.close();
-  for (const s of running.splice(0)) await s.close();
-  removeTempDirs();
-});
+const services = useServices();
 
 function sims(n: number): SimBoard[] {
   return Array.from({ length: n }, (_, i) => new SimBoard({ clock: 'manual', seed: 11 + i, id: `CLUB-${i + 1}` }));
 }
 
-async function club(boards: SimBoard[], dir = join(tempDir(), 'games'), http: Record<string, unknown> = {}): Promise<Service> {
-  const s = await startService({
-    club: { sources: boards, feed: { summaryMs: 10, longPollMs: 20_000 } },
-    storage: { gamesDir: dir },
-    http: { port: 0, ...http },
-    log: { level: 'silent' },
-  });
-  running.push(s);
-  return s;
-}
+/** The boards as a club (in a temp games folder unless `gamesDir` names one), its feed quick to summarise and patient with a long poll. */
+const club = (boards: SimBoard[], gamesDir?: string, http: TestClubOptions['http'] = {}): Promise<Service> =>
+  services.club({ sources: boards, feed: { summaryMs: 10, longPollMs: 20_000 } }, { storage: { gamesDir }, http });
 
 async function watch(s: Service, path: string): Promise<Client> {
   const c = await Client.connect(s.url.replace(/^http/, 'ws') + path);
-  clients.push(c);
+  services.clients.push(c);
   return c;
 }
 
@@ -177,17 +164,11 @@ describe('club mode on serial boards', () => {
     const bus = new MockBus();
     bus.add('/dev/ttyACM0', crownheadPeer({ id: 'BRD-A' }));
     bus.add('/dev/ttyACM1', crownheadPeer({ id: 'BRD-B' }));
-    const s = await startService({
-      club: {
-        specs: ['serial:/dev/ttyACM0', 'serial:/dev/ttyACM1'],
-        binding: bus.binding,
-        serial: { resetDelayMs: 0, timeoutMs: 500, silenceMs: 0, reconnect: { minMs: 10, maxMs: 50 } },
-      },
-      storage: { gamesDir: join(tempDir(), 'games') },
-      http: { port: 0 },
-      log: { level: 'silent' },
+    const s = await services.club({
+      specs: ['serial:/dev/ttyACM0', 'serial:/dev/ttyACM1'],
+      binding: bus.binding,
+      serial: { resetDelayMs: 0, timeoutMs: 500, silenceMs: 0, reconnect: { minMs: 10, maxMs: 50 } },
     });
-    running.push(s);
     const [a, b] = s.rooms;
     const gameB = b!.session.gameId;
     bus.unplug('/dev/ttyACM1');
@@ -207,13 +188,7 @@ describe('club mode on serial boards', () => {
 describe('the broadcast feed', () => {
   it('answers 304 with the same ETag when nothing changed within the wait, and refuses other devices without a token', async () => {
     const boards = sims(2);
-    const s = await startService({
-      club: { sources: boards, feed: { longPollMs: 200 } },
-      storage: { gamesDir: join(tempDir(), 'games') },
-      http: { port: 0 },
-      log: { level: 'silent' },
-    });
-    running.push(s);
+    const s = await services.club({ sources: boards, feed: { longPollMs: 200 } });
     const first = await fetch(s.url + 'broadcast.pdn');
     const etag = first.headers.get('etag')!;
     const again = await fetch(s.url + 'broadcast.pdn', { headers: { 'If-None-Match': etag } });
@@ -225,13 +200,7 @@ describe('the broadcast feed', () => {
   // A weak tag of the current version, or *, was answered 200 at once: RFC 9110 compares If-None-Match weakly, and * matches any.
   it('long-polls for If-None-Match with the current ETag weak, in a list, or *; answers a stale one at once', async () => {
     const boards = sims(2);
-    const s = await startService({
-      club: { sources: boards, feed: { longPollMs: 200 } },
-      storage: { gamesDir: join(tempDir(), 'games') },
-      http: { port: 0 },
-      log: { level: 'silent' },
-    });
-    running.push(s);
+    const s = await services.club({ sources: boards, feed: { longPollMs: 200 } });
     const etag = (await fetch(s.url + 'broadcast.pdn')).headers.get('etag')!;
     for (const since of [`W/${etag}`, '*', `"b0-0", W/${etag}`, ` ${etag} `]) {
       const again = await fetch(s.url + 'broadcast.pdn', { headers: { 'If-None-Match': since } });
@@ -250,18 +219,15 @@ describe('club mode with --board auto', () => {
     bus.add('/dev/ttyACM0', crownheadPeer({ id: 'BRD-A' }));
     bus.add('/dev/ttyACM1', crownheadPeer({ id: 'BRD-B' }));
     const dir = join(tempDir(), 'games');
-    const s = await startService({
-      club: {
+    const s = await services.club(
+      {
         specs: ['auto'],
         binding: bus.binding,
         serial: { resetDelayMs: 0, timeoutMs: 500, silenceMs: 0, reconnect: { minMs: 10, maxMs: 50 } },
         scanMs: 30,
       },
-      storage: { gamesDir: dir },
-      http: { port: 0 },
-      log: { level: 'silent' },
-    });
-    running.push(s);
+      { storage: { gamesDir: dir } },
+    );
     expect(s.rooms.map((r) => r.board!.identity.id).sort()).toEqual(['BRD-A', 'BRD-B']);
     bus.add('/dev/ttyACM2', crownheadPeer({ id: 'BRD-C' }));
     await until(() => s.rooms.length === 3, 'board C added', 8000);

@@ -1,7 +1,8 @@
 // Test helpers for the service: a service on loopback (port 0, temp games
-// dir) with a SimBoard on the manual clock, pages connected through the
-// harness's WebSocket client (test/harness/ws-client.ts), and a plain hand
-// that sets up the board and plays moves on the sim.
+// dir, silent log), alone, on `--board sim`, with a SimBoard on the manual
+// clock or as a club of boards; pages connected through the harness's
+// WebSocket client (test/harness/ws-client.ts), and a plain hand that sets up
+// the board and plays moves on the sim.
 
 import { countsOf } from '../../src/tracking/boards.ts';
 import { afterEach } from 'vitest';
@@ -15,6 +16,7 @@ import { makeFen, START, type Move, type Position } from '../../src/rules/index.
 import { SimBoard } from '../../src/sensors/sim/board.ts';
 import { SourceBase, type BoardIdentity } from '../../src/sensors/source.ts';
 import type { HostCommand } from '../../src/sensors/protocol.ts';
+import type { ClubOptions } from '../../src/server/club.ts';
 import { startService, type Service, type ServiceOptions, type StorageOptions } from '../../src/server/service.ts';
 import { corpusFile } from '../harness/corpus.ts';
 import { Client, type Msg } from '../harness/ws-client.ts';
@@ -40,53 +42,79 @@ export interface SimService {
 export type WatchedService = SimService & { c: Client; hello: Msg };
 
 /**
- * For a test file: `start` services (closed after each test, with the clients
- * pushed on `clients` and the temp dirs); `watched` also connects a page and
- * waits for its hello. Closing one early is fine (close is idempotent).
+ * For a test file: `start` services on a sim, or a `club` of boards (closed after each test, with the clients pushed on
+ * `clients` and the temp dirs); `watched` also connects a page and waits for its hello. Closing one early is fine
+ * (close is idempotent).
  */
 export function useServices(): {
   start: (opts?: TestServiceOptions) => Promise<SimService>;
   watched: (opts?: TestServiceOptions) => Promise<WatchedService>;
+  club: (club: ClubOptions, opts?: TestClubOptions) => Promise<Service>;
   clients: Client[];
 } {
-  const running: SimService[] = [];
+  const running: Service[] = [];
   const clients: Client[] = [];
   afterEach(async () => {
     for (const c of clients.splice(0)) c.close();
-    for (const s of running.splice(0)) await s.service.close();
+    for (const s of running.splice(0)) await s.close();
     removeTempDirs();
   });
+  const start = async (opts: TestServiceOptions = {}) => {
+    const s = await startSimService(opts);
+    running.push(s.service);
+    return s;
+  };
   return {
     clients,
-    start: async (opts = {}) => {
-      const s = await startSimService(opts);
-      running.push(s);
-      return s;
-    },
+    start,
     watched: async (opts = {}) => {
-      const s = await startSimService(opts);
-      running.push(s);
+      const s = await start(opts);
       const c = await s.ws();
       clients.push(c);
       const hello = await c.next((m) => m.type === 'hello');
       return { ...s, c, hello };
+    },
+    club: async (club, opts = {}) => {
+      const s = await startClub(club, opts);
+      running.push(s);
+      return s;
     },
   };
 }
 
 /** Options for a test service: any group, the games directory optional (a temp one). */
 export type TestServiceOptions = Omit<Partial<ServiceOptions>, 'storage'> & { storage?: Partial<StorageOptions> };
+/** A club's other groups (its boards are the `club` group, given apart). */
+export type TestClubOptions = Omit<TestServiceOptions, 'club' | 'board'>;
+
+/**
+ * A service as the tests start it: http on loopback port 0, a silent log, the games in a temp folder (removed with
+ * `removeTempDirs`) unless `storage.gamesDir` names one; every group given is kept, its fields over these. The caller
+ * closes it (or `useServices`).
+ */
+export function startTestService(opts: TestServiceOptions = {}): Promise<Service> {
+  return startService({
+    ...opts,
+    storage: { ...opts.storage, gamesDir: opts.storage?.gamesDir ?? join(tempDir(), 'games') },
+    http: { host: '127.0.0.1', port: 0, ...opts.http },
+    log: { level: 'silent', ...opts.log },
+  });
+}
+
+/** A club of boards (`club`: its sources, or its specs and binding) started as `startTestService` starts a service. */
+export function startClub(club: ClubOptions, opts: TestClubOptions = {}): Promise<Service> {
+  return startTestService({ ...opts, club });
+}
+
+/** A service on `--board sim` (a simulated board on the real clock, as the page tests use), its games in `gamesDir`, started as `startTestService` starts one. */
+export function startOnSim(gamesDir: string, opts: TestServiceOptions = {}): Promise<Service> {
+  return startTestService({ ...opts, board: { spec: 'sim', ...opts.board }, storage: { ...opts.storage, gamesDir } });
+}
 
 export async function startSimService(opts: TestServiceOptions = {}): Promise<SimService> {
   const sim = (opts.board?.source as SimBoard | undefined) ?? new SimBoard({ clock: 'manual', seed: 7 });
   const dir = opts.storage?.gamesDir ?? join(tempDir(), 'games');
-  const service = await startService({
-    ...opts,
-    board: { ...opts.board, source: sim },
-    storage: { ...opts.storage, gamesDir: dir },
-    http: { port: 0, ...opts.http },
-    log: { level: 'silent', ...opts.log },
-  });
+  const service = await startTestService({ ...opts, board: { ...opts.board, source: sim }, storage: { ...opts.storage, gamesDir: dir } });
   return {
     service,
     sim,

@@ -8,20 +8,16 @@
 // call taking the change with or without its {"change": …} wrapper, bad input
 // refused with a 400 naming the problem.
 
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { legalMoves, parseFen } from '../../src/rules/index.ts';
 import { SimBoard } from '../../src/sensors/sim/board.ts';
-import { startService, type Service } from '../../src/server/service.ts';
-import { playOnSim, post, removeTempDirs, setUp, tempDir, until } from './helpers.ts';
+import type { Service } from '../../src/server/service.ts';
+import { playOnSim, post, setUp, useServices, until } from './helpers.ts';
 import { unwrap } from '../../src/common/result.ts';
 
-const running: Service[] = [];
-afterEach(async () => {
-  for (const s of running.splice(0)) await s.close();
-  removeTempDirs();
-});
+const services = useServices();
 
 async function api(s: Service, path: string, body?: unknown): Promise<any> {
   const res = body === undefined ? await fetch(s.url + path) : await post(s.url + path, body);
@@ -32,13 +28,7 @@ async function api(s: Service, path: string, body?: unknown): Promise<any> {
 
 async function club(ids: string[], settings: Record<string, unknown>): Promise<{ s: Service; sims: SimBoard[] }> {
   const sims = ids.map((id, i) => new SimBoard({ clock: 'manual', seed: 60 + i, id }));
-  const s = await startService({
-    club: { sources: sims },
-    storage: { gamesDir: join(tempDir(), 'games') },
-    http: { port: 0 },
-    log: { level: 'silent' },
-  });
-  running.push(s);
+  const s = await services.club({ sources: sims });
   await api(s, 'api/tournament', { settings: { id: 't40', name: 'Club Night', system: 'round-robin', rounds: 3, seed: 3, ...settings } });
   for (const name of ['Ann', 'Bo', 'Cy', 'Di']) await api(s, 'api/tournament/players', { name });
   await api(s, 'api/tournament/pair', {});
@@ -92,13 +82,7 @@ describe('a tournament’s settings on its boards', () => {
 
   it('refuses a time control it cannot read, naming it', async () => {
     const sims = [new SimBoard({ clock: 'manual', id: 'TX1' }), new SimBoard({ clock: 'manual', id: 'TX2' })];
-    const s = await startService({
-      club: { sources: sims },
-      storage: { gamesDir: join(tempDir(), 'games') },
-      http: { port: 0 },
-      log: { level: 'silent' },
-    });
-    running.push(s);
+    const s = await services.club({ sources: sims });
     const r = await post(s.url + 'api/tournament', {
       settings: { id: 'bad', name: 'Bad', system: 'swiss', rounds: 3, ballots: 'none', seed: 1, timeControl: 'five minutes' },
     });

@@ -6,20 +6,15 @@
 // crosstable come out right; every game is one PDN with its Event, Round,
 // Board, players and ballot; the round's broadcast holds them all.
 
-import { afterEach, describe, expect, it } from 'vitest';
-import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
 import { legalMoves, parseFen } from '../../src/rules/index.ts';
 import { SimBoard } from '../../src/sensors/sim/board.ts';
-import { startService, type Service } from '../../src/server/service.ts';
+import type { Service } from '../../src/server/service.ts';
 import { TournamentView } from '../../src/protocol/tournament-v1.ts';
-import { playOnSim, post, removeTempDirs, setUp, tempDir } from './helpers.ts';
+import { playOnSim, post, setUp, useServices } from './helpers.ts';
 import { unwrap } from '../../src/common/result.ts';
 
-const running: Service[] = [];
-afterEach(async () => {
-  for (const s of running.splice(0)) await s.close();
-  removeTempDirs();
-});
+const services = useServices();
 
 const PLAYERS = ['Ann', 'Bo', 'Cy', 'Di'];
 const tick = () => new Promise((r) => setImmediate(r));
@@ -55,13 +50,7 @@ async function playGame(s: Service, sim: SimBoard, result: '1-0' | '0-1' | '1/2-
 describe('a tournament on simulated boards', () => {
   it('a four-player round robin with ballot pairs, played to the end: results, standings, crosstable, PDN', async () => {
     const sims = [1, 2].map((i) => new SimBoard({ clock: 'manual', seed: 40 + i, id: `T${i}` }));
-    const s = await startService({
-      club: { sources: sims },
-      storage: { gamesDir: join(tempDir(), 'games') },
-      http: { port: 0 },
-      log: { level: 'silent' },
-    });
-    running.push(s);
+    const s = await services.club({ sources: sims });
     await api(s, 'api/tournament', {
       settings: { id: 'club-night', name: 'Club Night', system: 'round-robin', rounds: 3, ballots: 'acf', seed: 5 },
       by: 'TD',
@@ -124,13 +113,7 @@ describe('a tournament on simulated boards', () => {
   });
 
   it('refuses what the arbiter cannot do yet, naming it', async () => {
-    const s = await startService({
-      club: { sources: [1, 2].map((i) => new SimBoard({ clock: 'manual', id: `R${i}` })) },
-      storage: { gamesDir: join(tempDir(), 'games') },
-      http: { port: 0 },
-      log: { level: 'silent' },
-    });
-    running.push(s);
+    const s = await services.club({ sources: [1, 2].map((i) => new SimBoard({ clock: 'manual', id: `R${i}` })) });
     const start = await post(s.url + 'api/tournament/start-round', {});
     expect(start.status).toBe(400);
     expect((await start.json()).message).toMatch(/there is no tournament: create one first/);
@@ -139,13 +122,7 @@ describe('a tournament on simulated boards', () => {
 
   // A list naming a board the room does not have was accepted, and that round could never be started or finished.
   it('refuses a pairing list or a hand pairing on a board that is not here, naming it and the boards that are', async () => {
-    const s = await startService({
-      club: { sources: [1, 2].map((i) => new SimBoard({ clock: 'manual', id: `L${i}` })) },
-      storage: { gamesDir: join(tempDir(), 'games') },
-      http: { port: 0 },
-      log: { level: 'silent' },
-    });
-    running.push(s);
+    const s = await services.club({ sources: [1, 2].map((i) => new SimBoard({ clock: 'manual', id: `L${i}` })) });
     await api(s, 'api/tournament', { settings: { id: 'lists', name: 'Lists', system: 'list', rounds: 2, ballots: 'none', seed: 1 } });
     for (const name of PLAYERS) await api(s, 'api/tournament/players', { name });
     const list = ['round,board,white,black', '1,1,Ann,Bo', '1,999999999,Cy,Di'].join('\n');
@@ -166,13 +143,7 @@ describe('a tournament on simulated boards', () => {
   // A board here starts its game at once; a tournament that cannot note it (its journal refused the change: a full disk) is
   // said to the arbiter who started the round, not only logged.
   it('a round whose game the tournament cannot note as begun answers why', async () => {
-    const s = await startService({
-      club: { sources: [1, 2].map((i) => new SimBoard({ clock: 'manual', id: `F${i}` })) },
-      storage: { gamesDir: join(tempDir(), 'games') },
-      http: { port: 0 },
-      log: { level: 'silent' },
-    });
-    running.push(s);
+    const s = await services.club({ sources: [1, 2].map((i) => new SimBoard({ clock: 'manual', id: `F${i}` })) });
     await api(s, 'api/tournament', { settings: { id: 'full', name: 'Full', system: 'round-robin', rounds: 1, ballots: 'none', seed: 1 } });
     for (const name of PLAYERS) await api(s, 'api/tournament/players', { name });
     await api(s, 'api/tournament/pair', {});

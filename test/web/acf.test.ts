@@ -10,12 +10,13 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Browser, type Page } from 'playwright-core';
 import { clickConfirmed, launchChromium } from './chromium.ts';
-import { startService } from '../../src/server/service.ts';
+import type { Service } from '../../src/server/service.ts';
+import { startOnSim } from '../server/helpers.ts';
 
 const ARTIFACTS = join(import.meta.dirname, '../../test-artifacts');
 const WAIT = 15_000;
 
-let svc: Awaited<ReturnType<typeof startService>>;
+let svc: Service;
 let browser: Browser;
 let page: Page;
 let dir: string;
@@ -24,13 +25,7 @@ const problems: string[] = [];
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'crownhead-acf-'));
   mkdirSync(ARTIFACTS, { recursive: true });
-  svc = await startService({
-    board: { spec: 'sim' },
-    storage: { gamesDir: join(dir, 'games') },
-    game: { tournament: true },
-    http: { host: '127.0.0.1', port: 0 },
-    log: { level: 'silent' },
-  });
+  svc = await startOnSim(join(dir, 'games'), { game: { tournament: true } });
   browser = await launchChromium();
   page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
   page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));

@@ -11,12 +11,13 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Browser, type Page } from 'playwright-core';
 import { launchChromium } from './chromium.ts';
-import { startService } from '../../src/server/service.ts';
+import type { Service } from '../../src/server/service.ts';
+import { startOnSim } from '../server/helpers.ts';
 
 const ARTIFACTS = join(import.meta.dirname, '../../test-artifacts');
 const WAIT = 15_000;
 
-let svc: Awaited<ReturnType<typeof startService>>;
+let svc: Service;
 let browser: Browser;
 let page: Page;
 let dir: string;
@@ -25,12 +26,7 @@ const problems: string[] = [];
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'crownhead-web-'));
   mkdirSync(ARTIFACTS, { recursive: true });
-  svc = await startService({
-    board: { spec: 'sim' },
-    storage: { gamesDir: join(dir, 'games') },
-    http: { host: '127.0.0.1', port: 0 },
-    log: { level: 'silent' },
-  });
+  svc = await startOnSim(join(dir, 'games'));
   browser = await launchChromium();
   page = await browser.newPage({ viewport: { width: 1280, height: 860 }, acceptDownloads: true });
   page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
@@ -250,12 +246,7 @@ describe('the page on the simulated board', () => {
 
   it('shows a reconnecting banner when the service goes away, and catches up when it is back', async () => {
     const gamesDir = join(dir, 'games-2');
-    let other = await startService({
-      board: { spec: 'sim' },
-      storage: { gamesDir },
-      http: { host: '127.0.0.1', port: 0 },
-      log: { level: 'silent' },
-    });
+    let other = await startOnSim(gamesDir);
     const port = other.port;
     const p2 = await browser.newPage({ viewport: { width: 1000, height: 800 } });
     try {
@@ -267,12 +258,7 @@ describe('the page on the simulated board', () => {
       expect(await p2.locator('#conn').innerText()).toContain('Offline');
       // Controls are off while disconnected.
       expect(await p2.locator('#sq-11').count()).toBe(0);
-      other = await startService({
-        board: { spec: 'sim' },
-        storage: { gamesDir },
-        http: { host: '127.0.0.1', port },
-        log: { level: 'silent' },
-      });
+      other = await startOnSim(gamesDir, { http: { port } });
       await p2.waitForFunction(() => !document.querySelector('#banner .banner-warn'), null, { timeout: WAIT });
       await p2.waitForSelector('#sq-11', { timeout: WAIT });
       expect(await p2.locator('#conn').innerText()).toContain('Simulated board');
@@ -512,12 +498,7 @@ describe('the page, second edition', () => {
   }, 60_000);
 
   it('read-only watchers see no forms and no controls', async () => {
-    const other = await startService({
-      board: { spec: 'sim' },
-      storage: { gamesDir: join(dir, 'games-ro') },
-      http: { host: '127.0.0.1', port: 0, requireToken: true, token: 'ro-test-token' },
-      log: { level: 'silent' },
-    });
+    const other = await startOnSim(join(dir, 'games-ro'), { http: { requireToken: true, token: 'ro-test-token' } });
     const p2 = await browser.newPage({ viewport: { width: 1000, height: 800 } });
     try {
       await p2.goto(other.url);

@@ -9,9 +9,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { launchChromium } from './chromium.ts';
-import { startService, type Service } from '../../src/server/service.ts';
+import type { Service } from '../../src/server/service.ts';
 import { SimBoard } from '../../src/sensors/sim/board.ts';
-import { playOnSim, post, removeTempDirs, setUp, tempDir, corpusMoves } from '../server/helpers.ts';
+import { playOnSim, post, removeTempDirs, setUp, startClub, corpusMoves } from '../server/helpers.ts';
 
 const SHOTS = join(import.meta.dirname, '../../scratch');
 let svc: Service;
@@ -20,12 +20,7 @@ const sims = [1, 2].map((i) => new SimBoard({ clock: 'manual', seed: 60 + i, id:
 
 beforeAll(async () => {
   mkdirSync(SHOTS, { recursive: true });
-  svc = await startService({
-    club: { sources: sims },
-    storage: { gamesDir: join(tempDir(), 'games') },
-    http: { port: 0 },
-    log: { level: 'silent' },
-  });
+  svc = await startClub({ sources: sims });
   browser = await launchChromium();
   for (const s of sims) setUp(s);
   await post(svc.url + 'boards/BRD-2/api/command', { name: 'set-tags', tags: { Black: 'Ann Arbor', White: 'Bo Brown' } });

@@ -19,9 +19,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { launchChromium } from './chromium.ts';
 import { SimBoard } from '../../src/sensors/sim/board.ts';
-import { startService, type Service } from '../../src/server/service.ts';
+import type { Service } from '../../src/server/service.ts';
 import { parseFen, resolveMove } from '../../src/rules/index.ts';
-import { playOnSim, setUp, tempDir, removeTempDirs, until } from '../server/helpers.ts';
+import { playOnSim, setUp, startClub, tempDir, removeTempDirs, until } from '../server/helpers.ts';
 import { unwrap } from '../../src/common/result.ts';
 
 const SHOTS = join(import.meta.dirname, '../../scratch');
@@ -66,13 +66,14 @@ async function command(id: string, command: object): Promise<void> {
 beforeAll(async () => {
   mkdirSync(SHOTS, { recursive: true });
   sims = [1, 2, 3, 4].map((n) => new (n === 4 ? UnpluggableSim : SimBoard)({ clock: 'manual', seed: 10 + n, id: `SIM-${n}` }));
-  svc = await startService({
-    club: { sources: sims },
-    storage: { gamesDir: join(tempDir('crownhead-club-pages-'), 'games') },
-    game: { tags: { Event: 'Club night', Round: '1' }, timeControl: '5m' },
-    http: { host: '127.0.0.1', port: 0, requireToken: true, token: TOKEN, readToken: WATCH, publicWatch: true },
-    log: { level: 'silent' },
-  });
+  svc = await startClub(
+    { sources: sims },
+    {
+      storage: { gamesDir: join(tempDir('crownhead-club-pages-'), 'games') },
+      game: { tags: { Event: 'Club night', Round: '1' }, timeControl: '5m' },
+      http: { requireToken: true, token: TOKEN, readToken: WATCH, publicWatch: true },
+    },
+  );
   for (const [i, sim] of sims.entries()) {
     await command(`SIM-${i + 1}`, { name: 'set-tags', tags: { Black: NAMES[i]![0], White: NAMES[i]![1] } });
     setUp(sim);
@@ -342,12 +343,13 @@ describe('time called', () => {
 describe('a spectator the server refuses, and a socket that drops', () => {
   it('says why when the socket answers forbidden (the broadcast not public, a page reached by a name not this machine)', async () => {
     const sims2 = [1, 2].map((n) => new SimBoard({ clock: 'manual', seed: 20 + n, id: `SIM-${n}` }));
-    const closed = await startService({
-      club: { sources: sims2 },
-      storage: { gamesDir: join(tempDir('crownhead-club-closed-'), 'games') },
-      http: { host: '127.0.0.1', port: 0, requireToken: true, token: TOKEN, readToken: WATCH },
-      log: { level: 'silent' },
-    });
+    const closed = await startClub(
+      { sources: sims2 },
+      {
+        storage: { gamesDir: join(tempDir('crownhead-club-closed-'), 'games') },
+        http: { requireToken: true, token: TOKEN, readToken: WATCH },
+      },
+    );
     // The page comes from "club.test" (mapped to this machine): not a loopback name, and no token.
     const named = await chromium.launch({
       executablePath: '/usr/bin/chromium',

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Browser } from 'playwright-core';
 import { launchChromium } from './chromium.ts';
-import { startService } from '../../src/server/service.ts';
+import { startOnSim } from '../server/helpers.ts';
 
 const ARTIFACTS = join(import.meta.dirname, '../../test-artifacts');
 const WAIT = 15_000;
@@ -32,12 +32,7 @@ afterAll(async () => {
 
 describe('the page, playing the computer', () => {
   it('plays the computer, chosen in the form: its move drawn and said on the page, carried out on the board', async () => {
-    const own = await startService({
-      board: { spec: 'sim' },
-      storage: { gamesDir: join(dir, 'games-computer') },
-      http: { host: '127.0.0.1', port: 0 },
-      log: { level: 'silent' },
-    });
+    const own = await startOnSim(join(dir, 'games-computer'));
     const p = await browser.newPage({ viewport: { width: 1280, height: 860 } });
     p.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
     try {

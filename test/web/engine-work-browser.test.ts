@@ -12,28 +12,25 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Browser, type Page } from 'playwright-core';
 import { clickConfirmed, launchChromium } from './chromium.ts';
-import { startService } from '../../src/server/service.ts';
+import { startService, type Service } from '../../src/server/service.ts';
+import { startOnSim } from '../server/helpers.ts';
 import { pino } from 'pino';
 
 const SHOTS = join(import.meta.dirname, '../../scratch');
 const WAIT = 15_000;
 
-let svc: Awaited<ReturnType<typeof startService>>;
+let svc: Service;
 let browser: Browser;
 let dir: string;
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'crownhead-engine-work-'));
   mkdirSync(SHOTS, { recursive: true });
-  svc = await startService({
-    board: { spec: 'sim' },
+  svc = await startOnSim(join(dir, 'games'), {
     // One analysis lane: the positions are searched one after another (from the game's end back), so the progress
     // passes 1 of 3 with searches still to come, for the cancel; with a lane per core two land at once and it may skip
     // straight to the end (the lanes themselves: test/engine/analysis-pool.test.ts).
     engine: { analysisLanes: 1 },
-    storage: { gamesDir: join(dir, 'games') },
-    http: { host: '127.0.0.1', port: 0 },
-    log: { level: 'silent' },
   });
   browser = await launchChromium();
 }, 60_000);
@@ -262,12 +259,7 @@ describe.each(VIEWPORTS)('the page with the engine at work, at $width×$height (
   }, 90_000);
 
   it('the sensor view is for pages with control rights only', async () => {
-    const ro = await startService({
-      board: { spec: 'sim' },
-      storage: { gamesDir: join(dir, `ro-${vp.name}`) },
-      http: { host: '127.0.0.1', port: 0, requireToken: true, token: 'tok-engine-work' },
-      log: { level: 'silent' },
-    });
+    const ro = await startOnSim(join(dir, `ro-${vp.name}`), { http: { requireToken: true, token: 'tok-engine-work' } });
     try {
       const res = await fetch(new URL('/api/sensors.json', ro.url));
       expect(res.status).toBe(403);
@@ -289,8 +281,8 @@ describe.each(VIEWPORTS)('a restart of the simulated board, at $width×$height (
     const logger = pino({ level: 'info' }, { write: (l: string) => void lines.push(JSON.parse(l).msg as string) });
     const open = (port: number) =>
       startService({ board: { spec: 'sim' }, storage: { gamesDir: games }, http: { host: '127.0.0.1', port }, log: { logger } });
-    let first: Awaited<ReturnType<typeof startService>> | null = await open(0);
-    let second: Awaited<ReturnType<typeof startService>> | null = null;
+    let first: Service | null = await open(0);
+    let second: Service | null = null;
     const page = await browser.newPage({ viewport: { width: vp.width, height: vp.height } });
     const problems: string[] = [];
     page.on('pageerror', (e) => problems.push(e.message));

@@ -17,24 +17,20 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Browser, type Page } from 'playwright-core';
 import { clickConfirmed, launchChromium } from './chromium.ts';
-import { startService } from '../../src/server/service.ts';
+import type { Service } from '../../src/server/service.ts';
+import { startOnSim } from '../server/helpers.ts';
 
 const SHOTS = join(import.meta.dirname, '../../scratch');
 const WAIT = 15_000;
 
-let svc: Awaited<ReturnType<typeof startService>>;
+let svc: Service;
 let browser: Browser;
 let dir: string;
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'crownhead-page-layout-'));
   mkdirSync(SHOTS, { recursive: true });
-  svc = await startService({
-    board: { spec: 'sim' },
-    storage: { gamesDir: join(dir, 'games') },
-    http: { host: '127.0.0.1', port: 0 },
-    log: { level: 'silent' },
-  });
+  svc = await startOnSim(join(dir, 'games'));
   browser = await launchChromium();
 }, 60_000);
 

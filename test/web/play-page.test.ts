@@ -14,11 +14,11 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { launchChromium } from './chromium.ts';
-import { startService, type Service } from '../../src/server/service.ts';
+import type { Service } from '../../src/server/service.ts';
 import { SimBoard } from '../../src/sensors/sim/board.ts';
 import { buildPage } from '../../src/web/build.ts';
 import { legalMoves, type Move } from '../../src/rules/index.ts';
-import { playOnSim, setUp } from '../server/helpers.ts';
+import { playOnSim, setUp, startTestService } from '../server/helpers.ts';
 
 const ARTIFACTS = join(import.meta.dirname, '../../test-artifacts');
 const WAIT = 20_000;
@@ -31,17 +31,15 @@ let phone: Page;
 let dir: string;
 const problems: string[] = [];
 
+/** The service on `sim` (the one now) with a 10m+5s clock, its games in this file's folder: on the port given (again, after a restart), or any. */
+const open = (port = 0) =>
+  startTestService({ board: { source: sim }, storage: { gamesDir: join(dir, 'games') }, game: { timeControl: '10m+5s' }, http: { port } });
+
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'crownhead-play-'));
   mkdirSync(ARTIFACTS, { recursive: true });
   sim = new SimBoard({ clock: 'manual', seed: 5 });
-  svc = await startService({
-    board: { source: sim },
-    storage: { gamesDir: join(dir, 'games') },
-    game: { timeControl: '10m+5s' },
-    http: { host: '127.0.0.1', port: 0 },
-    log: { level: 'silent' },
-  });
+  svc = await open();
   browser = await launchChromium();
   board = await browser.newPage({ viewport: { width: 1280, height: 900 } });
   phone = await browser.newPage({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, acceptDownloads: true });
@@ -195,13 +193,7 @@ describe('a friend who has no board plays the board from a phone', () => {
     await svc.close();
     await phone.waitForSelector('.conn[data-connected="false"]', { timeout: WAIT });
     sim = new SimBoard({ clock: 'manual', seed: 6 });
-    svc = await startService({
-      board: { source: sim },
-      storage: { gamesDir: join(dir, 'games') },
-      game: { timeControl: '10m+5s' },
-      http: { host: '127.0.0.1', port },
-      log: { level: 'silent' },
-    });
+    svc = await open(port);
     await phone.waitForSelector('.conn[data-connected="true"]', { timeout: WAIT });
     setUp(sim, game().position);
     expect(game().plies).toHaveLength(plies0);

@@ -16,9 +16,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { launchChromium } from './chromium.ts';
 import { SimBoard } from '../../src/sensors/sim/board.ts';
-import { startService, type Service } from '../../src/server/service.ts';
+import type { Service } from '../../src/server/service.ts';
 import { legalMoves, parseFen } from '../../src/rules/index.ts';
-import { playOnSim, post, removeTempDirs, setUp, tempDir, until } from '../server/helpers.ts';
+import { playOnSim, post, removeTempDirs, setUp, startClub, tempDir, until } from '../server/helpers.ts';
 import { unwrap } from '../../src/common/result.ts';
 
 const WAIT = 15_000;
@@ -30,12 +30,7 @@ let browser: Browser;
 beforeAll(async () => {
   mkdirSync(SHOTS, { recursive: true });
   sims = [1, 2].map((n) => new SimBoard({ clock: 'manual', seed: 70 + n, id: `TP-${n}` }));
-  svc = await startService({
-    club: { sources: sims },
-    storage: { gamesDir: join(tempDir('crownhead-tourney-page-'), 'games') },
-    http: { host: '127.0.0.1', port: 0 },
-    log: { level: 'silent' },
-  });
+  svc = await startClub({ sources: sims }, { storage: { gamesDir: join(tempDir('crownhead-tourney-page-'), 'games') } });
   browser = await launchChromium();
 }, 60_000);
 

@@ -11,8 +11,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { SimBoard } from '../../src/sensors/sim/board.ts';
-import { startService, type Service } from '../../src/server/service.ts';
-import { removeTempDirs, setUp, tempDir } from '../server/helpers.ts';
+import type { Service } from '../../src/server/service.ts';
+import { removeTempDirs, setUp, startClub, tempDir } from '../server/helpers.ts';
 
 const WAIT = 15_000;
 const TOKEN = 'ctrl-5Rt8-watch-token';
@@ -24,12 +24,13 @@ const services: Service[] = [];
 /** A club of two simulated boards that needs a token from other devices (`publicWatch`: the broadcast open to anyone). */
 async function club(publicWatch: boolean): Promise<Service> {
   const sims = [1, 2].map((n) => new SimBoard({ clock: 'manual', seed: 30 + n, id: `SIM-${n}` }));
-  const s = await startService({
-    club: { sources: sims },
-    storage: { gamesDir: join(tempDir('crownhead-watch-token-'), 'games') },
-    http: { host: '127.0.0.1', port: 0, requireToken: true, token: TOKEN, readToken: WATCH, publicWatch },
-    log: { level: 'silent' },
-  });
+  const s = await startClub(
+    { sources: sims },
+    {
+      storage: { gamesDir: join(tempDir('crownhead-watch-token-'), 'games') },
+      http: { requireToken: true, token: TOKEN, readToken: WATCH, publicWatch },
+    },
+  );
   services.push(s);
   for (const sim of sims) setUp(sim);
   return s;
