@@ -24,6 +24,7 @@
 
 export * from './eval.ts';
 export * from './eval-patterns.ts';
+export * from './net.ts';
 export * from './search.ts';
 export * from './time.ts';
 export * from './levels.ts';
