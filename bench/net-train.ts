@@ -26,8 +26,8 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { seededRandom } from '../src/engine/index.ts';
-import { encodeNet, headOf, NET_HEADS, NET_INPUTS, type Net } from '../src/engine/net.ts';
+import { compileWeights, evaluateCompiled, seededRandom, WEIGHTS } from '../src/engine/index.ts';
+import { encodeNet, headOf, NET_HEADS, NET_INPUTS, NetStack, type Net } from '../src/engine/net.ts';
 import { NET_DATA_PATH, NET_FILE_PATH, netDataModule } from './net-module.ts';
 
 const { values } = parseArgs({
@@ -125,6 +125,17 @@ function build(groups: string[][]): Set_ {
 }
 const train = build(rows);
 const val = build(valRows);
+// The yardstick: the hand-tuned evaluation's loss on the same held-out positions (Black's score, as the network's).
+const hand = compileWeights(WEIGHTS);
+let handLoss = 0;
+for (const line of valRows.flat()) {
+  const [bs, ws, ks, , res, sc] = line.split(' ');
+  const d =
+    sigmoid(K * evaluateCompiled(hand, parseInt(bs!, 16) | 0, parseInt(ws!, 16) | 0, parseInt(ks!, 16) | 0)) -
+    (MIX * Number(res) + (1 - MIX) * sigmoid(K * Number(sc)));
+  handLoss += (d * d) / (val.n / 2);
+}
+console.log(`the hand-tuned evaluation's held-out loss: ${handLoss.toFixed(6)}`);
 valRows = [];
 console.log(`${train.n} training samples, ${val.n} held out (both colourings), from ${files.map((f) => basename(f)).join(', ')}`);
 
@@ -233,6 +244,24 @@ for (let e = 1; e <= EPOCHS; e++) {
 }
 
 // ---- Quantise and write.
+/** The held-out loss of the quantised network as the engine computes it (NetStack.evaluate), to set beside the float one. */
+function quantisedLoss(net: Net): number {
+  const st = new NetStack(net, 1);
+  let l = 0;
+  for (let i = 0; i < val.n; i++) {
+    const at = i * MAX_ACTIVE;
+    st.acc.set(net.b1);
+    let n = 0;
+    for (; n < MAX_ACTIVE && val.feats[at + n]! >= 0; n++) {
+      const o = val.feats[at + n]! * H;
+      for (let u = 0; u < H; u++) st.acc[u]! += net.w1[o + u]!;
+    }
+    // (evaluate reads only how many pieces there are from the occupancy: n low bits stand for them.)
+    const d = sigmoid(K * st.evaluate(0, val.head[i]! < NET_HEADS / 2, (1 << n) - 1)) - val.target[i]!;
+    l += d * d;
+  }
+  return l / val.n;
+}
 const q = (x: number, s: number, lim: number): number => Math.max(-lim, Math.min(lim, Math.round(x * s)));
 const source =
   `bench/net-train.ts --data ${files.map((f) => f.replace(homedir(), '~')).join(',')}` +
@@ -249,6 +278,7 @@ const net: Net = {
   w2: Int16Array.from(W2, (x) => q(x, QB, 32767)),
   b2: Int32Array.from(B2, (x) => q(x, QA * QB, 2 ** 31 - 1)),
 };
+console.log(`the quantised network's held-out loss: ${quantisedLoss(net).toFixed(6)}`);
 const bin = encodeNet(net);
 writeFileSync(OUT, bin);
 if (OUT === NET_FILE_PATH) writeFileSync(NET_DATA_PATH, netDataModule(bin));
