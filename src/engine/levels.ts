@@ -7,6 +7,7 @@
 import { hashPosition, playMove, type Move, type Position } from '../rules/index.ts';
 import { seededRandom, type Book } from './book.ts';
 import { WEIGHTS, type Weights } from './eval.ts';
+import { NET, type Net } from './net.ts';
 import { Searcher, WIN, type SearchLimits, type SearchResult } from './search.ts';
 import { timeForMove } from './time.ts';
 import type { EndgameProbe } from './egdb.ts';
@@ -65,6 +66,11 @@ export interface EngineTools {
   readonly book?: Book | null;
   /** The evaluation's weights (default eval.ts WEIGHTS; the tuner tries others). */
   readonly weights?: Weights;
+  /**
+   * The evaluation network (net.ts): by default NET at levels 5 and up (and with no level) unless `weights` is
+   * given; levels 1–4 keep the hand-tuned evaluation (its mistakes are more human). null: the hand-tuned one.
+   */
+  readonly net?: Net | null;
   /** The clock, ms (default performance.now); tests pass a fake one. */
   readonly now?: () => number;
   /** Polled during the search: true stops it (the last completed iteration stands). */
@@ -150,7 +156,8 @@ export function think(req: EngineRequest, tools: EngineTools = {}): SearchResult
   }
   // Low levels play on their own judgement even in the endgame.
   const egdb = tools.egdb && (lim.level === undefined || lim.level >= 7) ? tools.egdb : null;
-  const r = searcher.search(pos, { ...limits, weights, egdb, rootNoise });
+  const net = tools.net !== undefined ? tools.net : !tools.weights && (lim.level === undefined || lim.level >= 5) ? NET : null;
+  const r = searcher.search(pos, { ...limits, weights, egdb, rootNoise, net });
   // Report the search's own score of the chosen move, without the level's noise.
   const noise = rootNoise && r.move ? rootNoise(r.move) : 0;
   return noise ? { ...r, score: r.score - noise } : r;
