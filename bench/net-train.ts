@@ -147,6 +147,11 @@ const B1 = new Float32Array(H).map(() => 0.1 + 0.1 * rnd());
 const W2 = new Float32Array(NET_HEADS * H).map(() => gauss() * 0.3);
 const B2 = new Float32Array(NET_HEADS);
 const params = [W1, B1, W2, B2];
+/**
+ * Each array's bound: the heads' within what 16 bits hold at QB; the first layer's so that no accumulator can
+ * leave 16 bits (24 pieces · 4 · QA + 8 · QA = 26,520), as the engine's SIMD sums need (net.ts parseNet checks it).
+ */
+const LIMITS = [4, 8, 127, 127];
 const grads = params.map((p) => new Float32Array(p.length));
 const m1 = params.map((p) => new Float32Array(p.length));
 const m2 = params.map((p) => new Float32Array(p.length));
@@ -217,13 +222,13 @@ function trainBatch(order: Uint32Array, from: number, to: number, lr: number): v
     const w = params[p]!,
       g = grads[p]!,
       m = m1[p]!,
-      v = m2[p]!;
+      v = m2[p]!,
+      lim = LIMITS[p]!;
     for (let j = 0; j < w.length; j++) {
       const gj = g[j]!;
       m[j] = b1 * m[j]! + (1 - b1) * gj;
       v[j] = b2 * v[j]! + (1 - b2) * gj * gj;
-      // Kept inside what the 16-bit file can hold (±127 · the layer's scale).
-      w[j] = Math.max(-127, Math.min(127, w[j]! - (lr * (m[j]! / c1)) / (Math.sqrt(v[j]! / c2) + 1e-8)));
+      w[j] = Math.max(-lim, Math.min(lim, w[j]! - (lr * (m[j]! / c1)) / (Math.sqrt(v[j]! / c2) + 1e-8)));
     }
   }
 }

@@ -15,6 +15,7 @@ import { CrownheadError } from '../common/errors.ts';
 import { attempt, unwrap, type Result } from '../common/result.ts';
 import { popcount } from '../rules/index.ts';
 import { NET_DATA } from './net-data.ts';
+import { simdKernel, type SimdKernel } from './net-simd.ts';
 
 /** Inputs: 4 planes (black man, black king, white man, white king) × 32 squares. */
 export const NET_INPUTS = 128;
@@ -97,6 +98,12 @@ function readNet(bytes: Uint8Array): Net {
     w2 = int16s(heads! * hidden!);
   const b2 = new Int32Array(heads!);
   for (let i = 0; i < heads!; i++, o += 4) b2[i] = v.getInt32(o, true);
+  // The largest an accumulator can reach (its bias and its 24 largest rows, in size): within 16 bits (NetStack).
+  for (let u = 0; u < hidden!; u++) {
+    const rows = Array.from({ length: inputs! }, (_, f) => Math.abs(w1[f * hidden! + u]!)).sort((x, y) => y - x);
+    const most = Math.abs(b1[u]!) + rows.slice(0, 24).reduce((x, y) => x + y, 0);
+    if (most > 32767) throw new NetFileError(`hidden unit ${u} can reach ${most}: more than a 16-bit accumulator holds`);
+  }
   return { source, hidden: hidden!, qa: qa!, qb: qb!, outScale: outScale!, w1, b1, w2, b2 };
 }
 
@@ -110,27 +117,46 @@ export const NET: Net = unwrap(parseNet(Buffer.from(NET_DATA, 'base64')));
  * The accumulators of a line of play, one per ply: refresh(ply) sets one from
  * the position, play(ply, …) sets ply + 1's from ply's and a move (its
  * piece's from and to squares, its captures), and evaluate(ply) reads it.
+ * The sums run in WebAssembly SIMD (net-simd.ts) on 16-bit lanes where there
+ * is one — parseNet refuses a network whose sums could leave 16 bits — and in
+ * typed arrays otherwise (`simd` false, or a hidden layer not a multiple of 8).
  */
 export class NetStack {
-  readonly acc: Int32Array;
+  /** The accumulators, ply-major (16-bit in the SIMD module's memory, else 32-bit). */
+  readonly acc: Int16Array | Int32Array;
   private readonly h: number;
   private readonly w1: Int16Array;
   private readonly w2: Int16Array;
   private readonly b2: Int32Array;
   private readonly qa: number;
   private readonly unit: number;
+  private readonly k: SimdKernel | null;
+  /** In the module's memory (bytes): the heads' weights, the accumulators; its vectors per accumulator. */
+  private readonly w2At: number;
+  private readonly accAt: number;
+  private readonly n: number;
 
   constructor(
     readonly net: Net,
     plies: number,
+    simd = true,
   ) {
-    this.h = net.hidden;
-    this.acc = new Int32Array(plies * net.hidden);
+    const h = (this.h = net.hidden);
     this.w1 = net.w1;
     this.w2 = net.w2;
     this.b2 = net.b2;
     this.qa = net.qa;
     this.unit = net.outScale / (net.qa * net.qb);
+    this.n = h >> 3;
+    this.w2At = 2 * NET_INPUTS * h;
+    this.accAt = this.w2At + 2 * NET_HEADS * h;
+    this.k = simd && h % 8 === 0 ? simdKernel(this.accAt + 2 * plies * h) : null;
+    if (this.k) {
+      const mem = new Int16Array(this.k.memory.buffer);
+      mem.set(net.w1, 0);
+      mem.set(net.w2, this.w2At >> 1);
+      this.acc = mem.subarray(this.accAt >> 1, (this.accAt >> 1) + plies * h);
+    } else this.acc = new Int32Array(plies * h);
   }
 
   /** Accumulator `ply` from the position itself (Black's men and kings, White's). */
@@ -139,7 +165,7 @@ export class NetStack {
       acc = this.acc,
       w1 = this.w1,
       at = ply * h;
-    for (let i = 0; i < h; i++) acc[at + i] = this.net.b1[i]!;
+    acc.set(this.net.b1, at);
     for (const [set, plane] of [
       [b & ~k, 0],
       [b & k, 1],
@@ -151,7 +177,8 @@ export class NetStack {
         const sq = 31 - Math.clz32(x & -x);
         x &= x - 1;
         const f = (plane * 32 + sq) * h;
-        for (let i = 0; i < h; i++) acc[at + i]! += w1[f + i]!;
+        if (this.k) this.k.add(this.accAt + 2 * at, 2 * f, this.n);
+        else for (let i = 0; i < h; i++) acc[at + i]! += w1[f + i]!;
       }
     }
   }
@@ -162,27 +189,32 @@ export class NetStack {
    * crowned by it, the captured pieces `cap` (a bitboard), `k` the kings before it.
    */
   play(ply: number, btm: boolean, from: number, to: number, wasKing: boolean, crowned: boolean, cap: number, k: number): void {
-    const h = this.h,
-      acc = this.acc,
-      w1 = this.w1;
-    const src = ply * h,
-      dst = src + h;
+    const h = this.h;
     const side = btm ? 0 : 64;
     const f = (side + (wasKing ? 32 : 0) + from) * h,
       t = (side + (wasKing || crowned ? 32 : 0) + to) * h;
-    if (cap === 0) {
-      for (let i = 0; i < h; i++) acc[dst + i] = acc[src + i]! - w1[f + i]! + w1[t + i]!;
+    const opp = btm ? 64 : 0;
+    const kernel = this.k;
+    if (kernel) {
+      const src = this.accAt + 2 * ply * h,
+        dst = src + 2 * h;
+      if (cap === 0) return kernel.move(src, dst, 2 * f, 2 * t, this.n);
+      let sq = 31 - Math.clz32(cap & -cap);
+      kernel.moveCap(src, dst, 2 * f, 2 * t, 2 * (opp + ((k >>> sq) & 1) * 32 + sq) * h, this.n);
+      for (let c = cap & (cap - 1); c; c &= c - 1) {
+        sq = 31 - Math.clz32(c & -c);
+        kernel.sub(dst, 2 * (opp + ((k >>> sq) & 1) * 32 + sq) * h, this.n);
+      }
       return;
     }
-    const opp = btm ? 64 : 0;
-    let c = cap & (cap - 1);
-    let sq = 31 - Math.clz32(cap & -cap);
-    let x = (opp + ((k >>> sq) & 1) * 32 + sq) * h;
-    for (let i = 0; i < h; i++) acc[dst + i] = acc[src + i]! - w1[f + i]! + w1[t + i]! - w1[x + i]!;
-    while (c) {
-      sq = 31 - Math.clz32(c & -c);
-      c &= c - 1;
-      x = (opp + ((k >>> sq) & 1) * 32 + sq) * h;
+    const acc = this.acc,
+      w1 = this.w1;
+    const src = ply * h,
+      dst = src + h;
+    for (let i = 0; i < h; i++) acc[dst + i] = acc[src + i]! - w1[f + i]! + w1[t + i]!;
+    for (let c = cap; c; c &= c - 1) {
+      const sq = 31 - Math.clz32(c & -c);
+      const x = (opp + ((k >>> sq) & 1) * 32 + sq) * h;
       for (let i = 0; i < h; i++) acc[dst + i]! -= w1[x + i]!;
     }
   }
@@ -190,24 +222,32 @@ export class NetStack {
   /** Black's score (hundredths of a man) of the position of accumulator `ply`, `occupied` its pieces. */
   evaluate(ply: number, btm: boolean, occupied: number): number {
     const h = this.h,
-      acc = this.acc,
-      w2 = this.w2,
-      qa = this.qa,
-      at = ply * h;
-    const head = headOf(btm, popcount(occupied));
-    const wo = head * h;
-    let s = 0;
-    for (let i = 0; i < h; i++) {
-      const a = acc[at + i]!;
-      if (a > 0) s += (a < qa ? a : qa) * w2[wo + i]!;
+      head = headOf(btm, popcount(occupied));
+    let s: number;
+    if (this.k) s = this.k.eval(this.accAt + 2 * ply * h, this.w2At + 2 * head * h, this.n, this.qa);
+    else {
+      const acc = this.acc,
+        w2 = this.w2,
+        qa = this.qa,
+        at = ply * h,
+        wo = head * h;
+      s = 0;
+      for (let i = 0; i < h; i++) {
+        const a = acc[at + i]!;
+        if (a > 0) s += (a < qa ? a : qa) * w2[wo + i]!;
+      }
     }
     return Math.trunc((s + this.b2[head]!) * this.unit);
   }
 }
 
+/** One accumulator per network for netEvaluate. */
+const scratch = new WeakMap<Net, NetStack>();
+
 /** Black's score of a position by the network, computed from scratch. */
 export function netEvaluate(net: Net, b: number, w: number, k: number, blackToMove: boolean): number {
-  const st = new NetStack(net, 1);
+  let st = scratch.get(net);
+  if (!st) scratch.set(net, (st = new NetStack(net, 1)));
   st.refresh(0, b, w, k);
   return st.evaluate(0, blackToMove, b | w);
 }

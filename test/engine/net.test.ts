@@ -62,27 +62,33 @@ describe('the shipped network', () => {
 });
 
 describe('the accumulators', () => {
-  it('kept move by move equal the ones computed from the position, over random games (captures, crowning, kings)', () => {
+  it('kept move by move equal the ones computed from the position, over random games (captures, crowning, kings), SIMD or not', () => {
     const random = seededRandom(39);
     const h = NET.hidden;
     const st = new NetStack(NET, 202),
-      ref = new NetStack(NET, 1);
+      ref = new NetStack(NET, 1),
+      plain = new NetStack(NET, 202, false); // the typed-array sums, beside the SIMD ones
+    expect(st.acc).toBeInstanceOf(Int16Array); // (Node 20 has WebAssembly SIMD)
+    expect(plain.acc).toBeInstanceOf(Int32Array);
     let checked = 0;
     for (let g = 0; g < 40; g++) {
       let pos: Position = START;
       st.refresh(0, pos.black, pos.white, pos.kings);
+      plain.refresh(0, pos.black, pos.white, pos.kings);
       for (let ply = 0; ply < 200; ply++) {
         const legal = legalMoves(pos);
         if (legal.length === 0) break;
         const m = legal[Math.floor(random() * legal.length)]!;
         const wasKing = (pos.kings & (1 << (m.from - 1))) !== 0;
         st.play(ply, pos.turn === 'black', m.from - 1, m.to - 1, wasKing, m.crowned, capMask(m.captures), pos.kings);
+        plain.play(ply, pos.turn === 'black', m.from - 1, m.to - 1, wasKing, m.crowned, capMask(m.captures), pos.kings);
         pos = playMove(pos, m);
         ref.refresh(0, pos.black, pos.white, pos.kings);
         expect(Array.from(st.acc.subarray((ply + 1) * h, (ply + 2) * h))).toEqual(Array.from(ref.acc.subarray(0, h)));
-        expect(st.evaluate(ply + 1, pos.turn === 'black', pos.black | pos.white)).toBe(
-          netEvaluate(NET, pos.black, pos.white, pos.kings, pos.turn === 'black'),
-        );
+        expect(Array.from(plain.acc.subarray((ply + 1) * h, (ply + 2) * h))).toEqual(Array.from(ref.acc.subarray(0, h)));
+        const score = st.evaluate(ply + 1, pos.turn === 'black', pos.black | pos.white);
+        expect(score).toBe(netEvaluate(NET, pos.black, pos.white, pos.kings, pos.turn === 'black'));
+        expect(plain.evaluate(ply + 1, pos.turn === 'black', pos.black | pos.white)).toBe(score);
         checked++;
       }
     }
