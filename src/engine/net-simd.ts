@@ -124,5 +124,5 @@ export function simdKernel(bytes: number): SimdKernel | null {
     const bin = moduleBytes(pages);
     compiled.set(pages, (mod = WebAssembly.validate(bin) ? new WebAssembly.Module(bin) : null));
   }
-  return mod && (new WebAssembly.Instance(mod).exports as unknown as SimdKernel);
+  return mod && (new WebAssembly.Instance(mod).exports as unknown as SimdKernel); // the exports are untyped: the module above defines them
 }

@@ -146,7 +146,7 @@ describe('the search with the network', () => {
       // The hash table's cut-offs off (its probe finds nothing): with them on, an exchange played out past the
       // horizon is stored as depth 1 and can stand for a real depth-1 node whose single reply would extend.
       const searcher = new Searcher(12);
-      (searcher.tt as unknown as { probe: () => number }).probe = () => -1;
+      (searcher.tt as unknown as { probe: () => number }).probe = () => -1; // replaced for this test only: a probe that finds nothing
       expect(searcher.search(pos, { depth, net: NET, pruning: false }).score).toBe(minimax(pos, depth, 0, false) + 0);
       compared++;
     }
