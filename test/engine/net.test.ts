@@ -38,7 +38,7 @@ describe('the shipped network', () => {
 
   it('scores a fixed position: the start, Black to move, and the same for White turned round (both colourings trained)', () => {
     const s = netEvaluate(NET, START.black, START.white, START.kings, true);
-    // 11-15 played: Black a tempo up; the network's own number, pinned.
+    // The start, and after 11-15 (White to move): the network's own numbers, pinned.
     const p = playMove(
       START,
       legalMoves(START).find((m) => m.from === 11 && m.to === 15)!,
@@ -154,5 +154,5 @@ describe('the search with the network', () => {
   });
 });
 
-const PINNED_START = 18;
-const PINNED_AFTER_11_15 = 12;
+const PINNED_START = 6;
+const PINNED_AFTER_11_15 = -5;
