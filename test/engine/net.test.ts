@@ -154,5 +154,5 @@ describe('the search with the network', () => {
   });
 });
 
-const PINNED_START = 6;
-const PINNED_AFTER_11_15 = -5;
+const PINNED_START = -4;
+const PINNED_AFTER_11_15 = 0;
