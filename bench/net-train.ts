@@ -15,7 +15,8 @@
 // single-threaded float32 arithmetic).
 //
 //   --data FILE,FILE,… (default the two parts of bench/net-data.ts' default run)
-//   --take N (at most N positions from each file, from its start; default all)
+//   --take N,N,… (the first N positions of each file, the last N for the rest; default all: the network's
+//   source records the counts taken, so a data file that has grown since gives the same network)
 //   --hidden H (default 128)  --epochs E (default 12)  --batch B (default 512)  --lr L (default 0.002, halved
 //   for each of the last third of the epochs)  --mix M (default 0.3)  --scale K (default 0.0055)  --seed S (default 1)
 //   --val F (default 0.05)  --out FILE (default data/engine/net.bin; another path writes that file only)
@@ -47,7 +48,11 @@ const { values } = parseArgs({
 });
 const cache = join(homedir(), '.cache/crownhead-net');
 const files = values.data ? values.data.split(',') : [0, 1].map((i) => join(cache, `data-1-20000-8-8.${i}-2.txt`));
-const TAKE = Number(values.take ?? Infinity);
+/** Lines taken from each file (the last count stands for the rest); the counts used go into the network's source. */
+const TAKE = (values.take ?? 'Infinity').split(',').map(Number);
+if (TAKE.some((t) => !(t === Infinity || (Number.isInteger(t) && t > 0))))
+  throw new Error(`--take must be positive whole numbers of lines, not "${values.take}"`);
+const taken: number[] = [];
 const H = Number(values.hidden ?? 128);
 const EPOCHS = Number(values.epochs ?? 12);
 const BATCH = Number(values.batch ?? 512);
@@ -101,8 +106,12 @@ const sigmoid = (x: number): number => 1 / (1 + Math.exp(-x));
 
 const rows: string[][] = [];
 let valRows: string[][] = [];
-for (const file of files) {
-  const lines = readFileSync(file, 'utf8').split('\n').filter(Boolean).slice(0, TAKE);
+for (const [f, file] of files.entries()) {
+  const lines = readFileSync(file, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .slice(0, TAKE[Math.min(f, TAKE.length - 1)]);
+  taken.push(lines.length);
   const cut = Math.floor(lines.length * (1 - VAL));
   rows.push(lines.slice(0, cut));
   valRows.push(lines.slice(cut));
@@ -270,7 +279,7 @@ function quantisedLoss(net: Net): number {
 const q = (x: number, s: number, lim: number): number => Math.max(-lim, Math.min(lim, Math.round(x * s)));
 const source =
   `bench/net-train.ts --data ${files.map((f) => f.replace(homedir(), '~')).join(',')}` +
-  `${Number.isFinite(TAKE) ? ` --take ${TAKE}` : ''} --hidden ${H} --epochs ${EPOCHS} --batch ${BATCH} --lr ${LR} --mix ${MIX}` +
+  ` --take ${taken.join(',')} --hidden ${H} --epochs ${EPOCHS} --batch ${BATCH} --lr ${LR} --mix ${MIX}` +
   ` --scale ${K} --seed ${SEED} --val ${VAL} (${train.n} training samples; held-out loss ${lossOf(val).toFixed(6)})`;
 const net: Net = {
   source,
