@@ -67,8 +67,8 @@ export interface EngineTools {
   /** The evaluation's weights (default eval.ts WEIGHTS; the tuner tries others). */
   readonly weights?: Weights;
   /**
-   * The evaluation network (net.ts): by default NET at levels 5 and up (and with no level) unless `weights` is
-   * given; levels 1–4 keep the hand-tuned evaluation (its mistakes are more human). null: the hand-tuned one.
+   * The evaluation network (net.ts); null: the hand-tuned evaluation. By default NET from NET_FROM_LEVEL up (and
+   * with no level) unless `weights` is given.
    */
   readonly net?: Net | null;
   /** The clock, ms (default performance.now); tests pass a fake one. */
@@ -80,6 +80,12 @@ export interface EngineTools {
 }
 
 const rng = seededRandom;
+
+/**
+ * The lowest level that evaluates with the network (and a request with no level), or null: the hand-tuned
+ * evaluation everywhere. Levels 1–4 keep the hand-tuned one in any case (its mistakes are more human).
+ */
+export const NET_FROM_LEVEL: number | null = 5;
 
 /** Depth of the short search that scores a book move (and gives its line). */
 const BOOK_SCORE_DEPTH = 6;
@@ -156,7 +162,8 @@ export function think(req: EngineRequest, tools: EngineTools = {}): SearchResult
   }
   // Low levels play on their own judgement even in the endgame.
   const egdb = tools.egdb && (lim.level === undefined || lim.level >= 7) ? tools.egdb : null;
-  const net = tools.net !== undefined ? tools.net : !tools.weights && (lim.level === undefined || lim.level >= 5) ? NET : null;
+  const byLevel = NET_FROM_LEVEL !== null && (lim.level === undefined || lim.level >= NET_FROM_LEVEL);
+  const net = tools.net !== undefined ? tools.net : !tools.weights && byLevel ? NET : null;
   const r = searcher.search(pos, { ...limits, weights, egdb, rootNoise, net });
   // Report the search's own score of the chosen move, without the level's noise.
   const noise = rootNoise && r.move ? rootNoise(r.move) : 0;

@@ -9,7 +9,18 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { NET_DATA_PATH, NET_FILE_PATH, netDataModule } from '../../bench/net-module.ts';
-import { encodeNet, NET, NET_INPUTS, NetStack, netEvaluate, parseNet, Searcher, seededRandom } from '../../src/engine/index.ts';
+import {
+  encodeNet,
+  NET,
+  NET_FROM_LEVEL,
+  NET_INPUTS,
+  NetStack,
+  netEvaluate,
+  parseNet,
+  Searcher,
+  seededRandom,
+  think,
+} from '../../src/engine/index.ts';
 import { jumpersOf } from '../../src/engine/moves.ts';
 import { legalMoves, playMove, START, type Position } from '../../src/rules/index.ts';
 import { unwrap } from '../../src/common/result.ts';
@@ -151,6 +162,18 @@ describe('the search with the network', () => {
       compared++;
     }
     expect(compared).toBeGreaterThan(30);
+  });
+});
+
+describe('think and the network', () => {
+  it('evaluates with the network when told (EngineTools.net), with the hand-tuned table when told null, and by NET_FROM_LEVEL by default', () => {
+    const pos = playMove(START, legalMoves(START)[0]!);
+    const hand = new Searcher(16).search(pos, { depth: 4 }).score;
+    const withNet = new Searcher(16).search(pos, { depth: 4, net: NET }).score;
+    expect(hand).not.toBe(withNet); // (the position tells the two apart)
+    expect(think({ position: pos, limits: { depth: 4 } }, { net: NET }).score).toBe(withNet);
+    expect(think({ position: pos, limits: { depth: 4 } }, { net: null }).score).toBe(hand);
+    expect(think({ position: pos, limits: { depth: 4 } }).score).toBe(NET_FROM_LEVEL === null ? hand : withNet);
   });
 });
 
