@@ -4,6 +4,8 @@
 // physically ambiguous crown alerts and quiet incomplete-move reminders.
 // Run: node bin/run-ts.js bench/tracking-habits.ts   (or npm run bench habits)
 // BENCH_HABIT_TINSLEY=n tinsley games (spread over the file) join the 43 OCA games per mix (default 40).
+// --only WORD plays only the mixes whose name contains WORD (e.g. --only off-centre); --games
+// lists each game that was not exact or raised an alert, with its seed (to replay it).
 
 import { corpusGameCount, playCorpusGame } from '../test/harness/corpus-games.ts';
 import { HUMAN, TIDY, type HandStyle } from '../test/harness/table.ts';
@@ -26,7 +28,13 @@ const games: [string, number][] = [
   ...Array.from({ length: 43 }, (_, k) => ['OCA_2.0.pdn', k] as [string, number]),
   ...Array.from({ length: nT }, (_, k) => ['tinsley.pdn', Math.floor((k * totalT) / nT)] as [string, number]),
 ];
-for (const [name, style] of mixes) {
+const arg = (flag: string) => {
+  const i = process.argv.indexOf(flag);
+  return i < 0 ? undefined : process.argv[i + 1];
+};
+const pick = arg('--only');
+const listGames = process.argv.includes('--games');
+for (const [name, style] of mixes.filter(([n]) => pick === undefined || n.includes(pick))) {
   let exact = 0,
     alerts = 0,
     withAlert = 0,
@@ -36,6 +44,7 @@ for (const [name, style] of mixes) {
   const habits: Record<string, number> = {};
   for (const [file, k] of games) {
     const r = await playCorpusGame(file, k, style);
+    if (listGames && (!r.exact || r.alerts)) console.log(`  ${r.detail || `${file} game ${k} (seed ${k + 1}): ${r.alerts} alerts`}`);
     if (r.exact) exact++;
     alerts += r.alerts;
     if (r.alerts) withAlert++;

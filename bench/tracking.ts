@@ -10,8 +10,17 @@
 //    turning a magnet-up coin over; those are counted with their reason. Also
 //    commit time − the moment the move's pieces were in place.
 // Run: node bin/run-ts.js bench/tracking.ts   (or npm run bench tracking)
+// --baseline REF: the throughput also of git revision REF's tracker (its src/
+// unpacked to a temporary folder) on exactly the same recorded frames, run in
+// turn with this one (7 runs each), and the ratio.
 // BENCH_TINSLEY=n sets how many tinsley games (spread over the file) join the 43 OCA games (default 150).
 
+import { execSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
 import { readPdn } from '../src/pdn/index.ts';
 import { Game } from '../src/rules/index.ts';
 import { BoardTracking } from '../src/tracking/board-tracking.ts';
@@ -37,31 +46,75 @@ for (const [k, g] of games.entries()) {
   recorded.push({ t: Float64Array.from(ts), r: Uint16Array.from(rs), n: ts.length });
 }
 
-function run(): { frames: number; moves: number; secs: number } {
+type Tracker = { push(t: number, readings: Uint16Array): unknown };
+type Make = (game: Game) => Tracker;
+const ours: Make = (game) =>
+  new BoardTracking(
+    game,
+    writerOn(() => game),
+  );
+
+function run(make: Make = ours): { frames: number; moves: number; secs: number } {
   let frames = 0,
     moves = 0;
   const t0 = performance.now();
   for (const rec of recorded) {
     const game = Game.standard();
-    const tracker = new BoardTracking(
-      game,
-      writerOn(() => game),
-    );
+    const tracker = make(game);
     for (let k = 0; k < rec.n; k++) tracker.push(rec.t[k], rec.r.subarray(k * 32, k * 32 + 32));
     frames += rec.n;
     moves += game.plies.length;
   }
   return { frames, moves, secs: (performance.now() - t0) / 1000 };
 }
-run(); // warm up
-const runs = Array.from({ length: 5 }, run).sort((a, b) => a.secs - b.secs);
-const med = runs[2];
-const rate = (x: { frames: number; secs: number }) => Math.round(x.frames / x.secs).toLocaleString('en-US');
-console.log(
-  `tracking throughput: median ${rate(med)} frames/s on one core (runs: ${runs.map(rate).join(', ')}; ${med.frames.toLocaleString('en-US')} frames of ${games.length} games, ${med.moves} moves)`,
-);
 
-// 2. Commit latency.
+/** Another revision's tracker: its src/ unpacked into a temporary folder; before the table became the game's one writer (constructor (game, options)) it played on the game itself. */
+async function baselineTracker(ref: string): Promise<Make> {
+  const dir = mkdtempSync(join(tmpdir(), 'crownhead-baseline-'));
+  const root = resolve(import.meta.dirname, '..');
+  execSync(`git -C ${JSON.stringify(root)} archive ${JSON.stringify(ref)} src hardware | tar -x -C ${JSON.stringify(dir)}`);
+  writeFileSync(join(dir, 'package.json'), '{"type":"module"}\n');
+  const mod = (await import(pathToFileURL(join(dir, 'src/tracking/board-tracking.ts')).href)) as {
+    BoardTracking: new (game: Game, ...rest: unknown[]) => Tracker;
+  };
+  const Ctor = mod.BoardTracking;
+  return Ctor.length >= 2
+    ? (game) =>
+        new Ctor(
+          game,
+          writerOn(() => game),
+        )
+    : (game) => new Ctor(game);
+}
+
+const rate = (x: { frames: number; secs: number }) => Math.round(x.frames / x.secs).toLocaleString('en-US');
+const { values: flags } = parseArgs({ options: { baseline: { type: 'string' } }, allowPositionals: true });
+if (flags.baseline) {
+  const theirs = await baselineTracker(flags.baseline);
+  run();
+  run(theirs); // warm up both
+  const mine: ReturnType<typeof run>[] = [],
+    base: ReturnType<typeof run>[] = [];
+  for (let i = 0; i < 7; i++) {
+    mine.push(run());
+    base.push(run(theirs));
+  }
+  const median = (xs: ReturnType<typeof run>[]) => [...xs].sort((a, b) => a.secs - b.secs)[3]!;
+  const [a, b] = [median(mine), median(base)];
+  console.log(
+    `tracking throughput side by side on the same ${a.frames.toLocaleString('en-US')} frames: this tree ${rate(a)} frames/s (${a.moves} moves), ${flags.baseline} ${rate(b)} (${b.moves} moves); ratio ${(b.secs / a.secs).toFixed(3)} (runs ${mine.map(rate).join(', ')} / ${base.map(rate).join(', ')})`,
+  );
+} else {
+  run(); // warm up
+  const runs = Array.from({ length: 5 }, () => run()).sort((a, b) => a.secs - b.secs);
+  const med = runs[2];
+  console.log(
+    `tracking throughput: median ${rate(med)} frames/s on one core (runs: ${runs.map(rate).join(', ')}; ${med.frames.toLocaleString('en-US')} frames of ${games.length} games, ${med.moves} moves)`,
+  );
+}
+
+// 2. Commit latency (not with --baseline: each tree's own hand and sim would differ, not only its tracker).
+if (flags.baseline) process.exit(0);
 const fromLeft: number[] = [],
   fromInPlace: number[] = [];
 const early: Record<string, number> = {};

@@ -6,8 +6,12 @@
 //    is whole-game snapshots).
 // 2. The spectators' feed of 32 boards, each 40 plies into its game: the CPU
 //    of one change as the feed meets it — the board's summary for /watch and
-//    the whole broadcast PDN rebuilt for the next /broadcast.pdn poll —
-//    median of `--runs` changes, each a real move on a board.
+//    the whole broadcast PDN made again for the next /broadcast.pdn poll —
+//    median of `--runs` changes, each a real move on a board; beside it the
+//    CPU of the changed board's own PDN text, made once per change of its
+//    record for its games-folder file (and, now, kept by
+//    its room for the broadcast too: so the feed's figure is what the
+//    spectators cost on top of it).
 // Run: node bin/run-ts.js bench/wire.ts [--plies 40] [--boards 32] [--runs 40]
 
 import { readFileSync } from 'node:fs';
@@ -120,6 +124,7 @@ async function feed(): Promise<void> {
   const plies = service.rooms.map((r) => r.session.game.plies.length);
   feed.pdn();
   const cpu: number[] = [];
+  const own: number[] = [];
   let bytes = 0;
   for (let k = 0; k < RUNS; k++) {
     const i = k % BOARDS;
@@ -132,11 +137,18 @@ async function feed(): Promise<void> {
     const d = process.cpuUsage(t0);
     cpu.push((d.user + d.system) / 1000);
     bytes = text.length + summary.length;
+    const t1 = process.cpuUsage();
+    room.session.pdn();
+    const d1 = process.cpuUsage(t1);
+    own.push((d1.user + d1.system) / 1000);
   }
   console.log(
     `spectators' feed, ${BOARDS} boards at ${median(plies)} plies: one change (the board's summary + the broadcast PDN rebuilt) ` +
       `median ${median(cpu).toFixed(2)} ms CPU over ${RUNS} moves (min ${Math.min(...cpu).toFixed(2)}, max ${Math.max(...cpu).toFixed(2)}); ` +
       `${bytes} bytes made`,
+  );
+  console.log(
+    `  the changed board's own PDN text (its file's; made once per change of its record): median ${median(own).toFixed(2)} ms CPU`,
   );
   await service.close();
   rmSync(dir, { recursive: true, force: true });

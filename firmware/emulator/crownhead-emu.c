@@ -17,7 +17,7 @@
  *   LEVELS <32 millivolts>  (the host's sensor model; OFF → back to the built-in one) → OK
  *   NOISE <σ per visit µV> <σ per conversion µV>  SEED <n>  GHOST <per mille>
  *   WARMUP <rise m°C> <time constant ms> <32 zero drifts µV/°C> (OFF → none) → OK
- *   PEEK <sq> → PEEK <mV> … (the conversions of the square's latest visit, the first after switching first)
+ *   PEEK <sq> → PEEK <mV> … (the conversions of the square's latest finished visit, the first after switching first)
  *   STATS → STATS cycles=<n> simms=<ms> scans=<n> adc=<n> txbytes=<n> dropped=<n> didr0=<n> wdtcsr=<n> warmmc=<m°C>
  *   BUZZ → BUZZ notes=<n> [<hz>Hz@<start ms>+<length ms> …] (the last 16 notes played; BUZZ CLEAR forgets them → OK)
  *   QUIT or EOF on stdin → exit 0; anything else → ERR <reason>
@@ -85,10 +85,14 @@ static void select_pin_changed(avr_irq_t* irq, uint32_t value, void* param) {
 static double ghost = 0.25;
 static int last_square = -1; /* the square of the conversion before */
 static double last_mv = 2500;
-/* PEEK: the conversions of each square's latest visit, the first (the ghost's) first */
+/* PEEK: the conversions of each square's latest finished visit, the first (the ghost's) first. The visit under
+   way is kept apart (peek_now) and becomes the square's (peek_mv) when the firmware moves on to another square, so
+   a PEEK answered between two conversions of a visit never shows it half done. */
 #define PEEK_MAX 8
 static double peek_mv[33][PEEK_MAX];
 static int peek_len[33];
+static double peek_now[PEEK_MAX];
+static int peek_now_len;
 
 /* A conversion starts: put the selected sensor's voltage on A0 or A1. */
 static void adc_triggered(avr_irq_t* irq, uint32_t value, void* param) {
@@ -105,10 +109,14 @@ static void adc_triggered(avr_irq_t* irq, uint32_t value, void* param) {
   int fresh = square != last_square;
   double mv = sensor_millivolts(square, board[square], (double)avr->cycle / (F_CPU / 1000), fresh);
   if (fresh) mv += ghost * (last_mv - mv);
+  if (fresh && last_square > 0) {
+    memcpy(peek_mv[last_square], peek_now, sizeof peek_now);
+    peek_len[last_square] = peek_now_len;
+  }
+  if (fresh) peek_now_len = 0;
   last_square = square;
   last_mv = mv;
-  if (fresh) peek_len[square] = 0;
-  if (peek_len[square] < PEEK_MAX) peek_mv[square][peek_len[square]++] = mv;
+  if (peek_now_len < PEEK_MAX) peek_now[peek_now_len++] = mv;
   avr_raise_irq(avr_io_getirq(avr, AVR_IOCTL_ADC_GETIRQ, ADC_IRQ_ADC0 + input), (uint32_t)(mv + 0.5));
   conversions++;
   /* a full-board scan is counted each time the firmware comes back to channel 0 */
@@ -297,7 +305,7 @@ static void warmup(char* rest) {
   REPLY("OK");
 }
 
-/* PEEK sq: the conversions of the square's latest visit, mV (the first is the one after switching) */
+/* PEEK sq: the conversions of the square's latest finished visit, mV (the first is the one after switching) */
 static void peek(int sq) {
   char out[PEEK_MAX * 12 + 16];
   size_t len = (size_t)snprintf(out, sizeof out, "PEEK");

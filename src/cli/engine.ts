@@ -12,6 +12,7 @@ import { popcount } from '../rules/index.ts';
 import { ANALYSE_USAGE, BESTMOVE_USAGE, ENGINE_USAGE } from './usage.ts';
 import { createInterface } from 'node:readline';
 import { LineEngine } from '../engine-host/line-engine.ts';
+import { AnalysisPool, analysisLanes } from '../engine-host/pool.ts';
 import { parse, UsageError, wholeNumber } from './args.ts';
 import type { Io } from './io.ts';
 import { attempt, type Result, unwrap } from '../common/result.ts';
@@ -112,19 +113,21 @@ export async function analyseCommand(argv: string[], io: Io): Promise<number> {
       depth: { type: 'string' },
       nodes: { type: 'string' },
       out: { type: 'string' },
+      threads: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
     ANALYSE_USAGE,
   );
   if (values.help) {
     io.out(
-      `${ANALYSE_USAGE}\nSearches every position of each game (default --time 1s each) and marks mistakes (?) and blunders (??)\nwith the better move as a comment; writes the annotated PDN to --out or standard output,\nand one summary line per game to standard error. A game that cannot be read is named there and left out;\nthe others are analysed, and the exit code is then 1.`,
+      `${ANALYSE_USAGE}\nSearches every position of each game (default --time 1s each) and marks mistakes (?) and blunders (??)\nwith the better move as a comment; --threads N searches N stretches of a game at once, an engine\nworker each (default: one per core, at most 4); writes the annotated PDN to --out or standard output,\nand one summary line per game to standard error. A game that cannot be read is named there and left out;\nthe others are analysed, and the exit code is then 1.`,
     );
     return 0;
   }
   if (positionals.length !== 1) throw new UsageError(`analyse needs exactly one GAME.pdn\n${ANALYSE_USAGE}`);
   const file = positionals[0]!;
   const limits = limitsFrom(values, 1000);
+  const lanes = values.threads !== undefined ? wholeNumber(values.threads, '--threads', 1, 16) : analysisLanes();
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
@@ -143,20 +146,15 @@ export async function analyseCommand(argv: string[], io: Io): Promise<number> {
   // The database when some game reaches the endgame.
   const endOf = (g: (typeof games)[number]): Position => g.moves.reduce((p, m) => playMove(p, m.move), g.start);
   const ending = games.find((g) => popcount(endOf(g).black | endOf(g).white) <= ENDGAME_PIECES);
-  const egdb: EndgameProbe | null = ending ? (egdbFor(endOf(ending)) ?? null) : null;
-  // The same analysis as the page's (engine/analyse.ts), asking the engine in this thread.
-  const ask = (req: Parameters<typeof think>[0]) => think(req, { searcher, egdb });
+  // The same analysis as the page's (engine/analyse.ts): in this thread, or with lanes on the analysis workers (each loads the database itself).
+  const pool = lanes > 1 ? new AnalysisPool(lanes) : null;
+  const egdb: EndgameProbe | null = !pool && ending ? (egdbFor(endOf(ending)) ?? null) : null;
+  const ask = (req: Parameters<typeof think>[0]) => (pool ? pool.think(req) : think(req, { searcher, egdb }));
   const annotated: PdnGame[] = [];
-  for (const g of games) {
-    searcher.reset();
-    const done = await annotateGame(g, limits, ask);
-    if (!done) throw new Error('the analysis was cancelled'); // never: the in-process engine always answers
-    const { game, verdicts } = done;
-    const count = (mark: string): number => verdicts.filter((v) => v.mark === mark).length;
-    const q = count('?'),
-      qq = count('??');
-    io.err(`${gameName(g)}: ${verdicts.length} moves, ${q} mistake${q === 1 ? '' : 's'}, ${qq} blunder${qq === 1 ? '' : 's'}`);
-    annotated.push(game);
+  try {
+    for (const g of games) annotated.push(await annotateOne(g, limits, ask, lanes, searcher, io));
+  } finally {
+    await pool?.close();
   }
   const pdn = makePdnFile(annotated);
   if (values.out !== undefined) {
@@ -193,4 +191,24 @@ export async function engineCommand(argv: string[], io: Io): Promise<number> {
   lines.close();
   await engine.close();
   return 0;
+}
+
+/** One game annotated (its summary line on standard error); the searcher starts afresh for it. */
+async function annotateOne(
+  g: PdnGame,
+  limits: EngineLimits,
+  ask: (req: EngineRequest) => ReturnType<typeof think> | Promise<ReturnType<typeof think>>,
+  lanes: number,
+  searcher: Searcher,
+  io: Io,
+): Promise<PdnGame> {
+  searcher.reset();
+  const done = await annotateGame(g, limits, ask, lanes);
+  if (!done) throw new Error('the analysis was cancelled'); // never: the engine here always answers
+  const { game, verdicts } = done;
+  const count = (mark: string): number => verdicts.filter((v) => v.mark === mark).length;
+  const q = count('?'),
+    qq = count('??');
+  io.err(`${gameName(g)}: ${verdicts.length} moves, ${q} mistake${q === 1 ? '' : 's'}, ${qq} blunder${qq === 1 ? '' : 's'}`);
+  return game;
 }

@@ -16,7 +16,7 @@ export const BESTMOVE_USAGE =
 export const ENGINE_USAGE =
   'usage: crownhead engine [--no-book]   the engine as a long-lived process: a line protocol on stdin/stdout (isready, newgame, go [ponder] FEN LIMIT, ponderhit, stop, quit)';
 export const ANALYSE_USAGE =
-  'usage: crownhead analyse GAME.pdn [--time 1s | --depth N] [--out FILE]   mark mistakes (?) and blunders (??) with the better move';
+  'usage: crownhead analyse GAME.pdn [--time 1s | --depth N] [--threads N] [--out FILE]   mark mistakes (?) and blunders (??) with the better move';
 export const DOCTOR_USAGE =
   'usage: crownhead doctor [--board auto|serial:PATH|sim|emulator] [--squares 1-32] [--step-timeout 20s] [--report FILE] [--coins N] [--sensor SS49E|DRV5055A3|auto] [--live]   find the board, check every sensor and the magnets, save a report (--live: a live grid of the readings)';
 export const EGDB_USAGE =

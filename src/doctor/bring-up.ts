@@ -10,6 +10,9 @@
 // timeout when nothing happens (a dead sensor, or the builder skipped it).
 // What it saw goes to verdict.ts. Time is the frames' own, so tests replay.
 
+/** What each option is when it is not given. */
+const DEFAULTS = { stepTimeoutMs: 20_000, coins: 0 } as const;
+
 export type DoctorStep =
   | { kind: 'clear' }
   | { kind: 'place'; square: number }
@@ -111,8 +114,8 @@ export class BringUp {
 
   constructor(options: BringUpOptions = {}) {
     this.squares = options.squares ?? Array.from({ length: 32 }, (_, i) => i + 1);
-    this.timeoutMs = options.stepTimeoutMs ?? 20_000;
-    this.coinCount = options.coins ?? 0;
+    this.timeoutMs = options.stepTimeoutMs ?? DEFAULTS.stepTimeoutMs;
+    this.coinCount = options.coins ?? DEFAULTS.coins;
   }
 
   get done(): boolean {

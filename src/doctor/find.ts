@@ -11,6 +11,9 @@ import { BAUD_RATE, type LinePort, type SerialBinding } from '../sensors/line-po
 import { handshake, listPorts, rankPorts, type HandshakeOptions } from '../sensors/detect.ts';
 import { makeHostCommand, type BoardIdentity } from '../sensors/protocol.ts';
 
+/** What each option is when it is not given. */
+const DEFAULTS = { listenMs: 2500 } as const;
+
 export type PortProblem = 'permission' | 'busy' | 'missing' | 'firmata' | 'wrong-baud' | 'other-device' | 'silent' | 'open-failed';
 
 export interface PortCheck {
@@ -85,7 +88,7 @@ export async function findForDoctor(binding: SerialBinding, o: FindOptions = {})
 async function diagnose(binding: SerialBinding, path: string, why: string, o: FindOptions): Promise<PortCheck> {
   const refused = openProblem(path, why);
   if (refused) return refused;
-  const heard = await listen(binding, path, BAUD_RATE, o.listenMs ?? 2500);
+  const heard = await listen(binding, path, BAUD_RATE, o.listenMs ?? DEFAULTS.listenMs);
   if (typeof heard === 'string')
     return (
       openProblem(path, heard) ?? {
@@ -113,7 +116,7 @@ async function diagnose(binding: SerialBinding, path: string, why: string, o: Fi
   }
   if (printable(heard) < 0.8) {
     for (const baud of o.otherBauds ?? [9600, 57600]) {
-      const at = await listen(binding, path, baud, o.listenMs ?? 2500);
+      const at = await listen(binding, path, baud, o.listenMs ?? DEFAULTS.listenMs);
       if (typeof at !== 'string' && at.length && printable(at) >= 0.8) {
         return {
           path,

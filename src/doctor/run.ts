@@ -10,6 +10,9 @@ import { BringUp, stepText, type DoctorStep, type Observations } from './bring-u
 import { judge, type DoctorVerdict } from './verdict.ts';
 import type { DoctorSensor } from './sensor.ts';
 
+/** What each option is when it is not given. */
+const DEFAULTS = { handDelayMs: 300 } as const;
+
 /** What the doctor needs of a simulated hand (the simulated board and the emulator have it). */
 export interface DoctorHand {
   place(square: number): void | Promise<void>;
@@ -44,7 +47,7 @@ export interface DoctorRun {
 
 export async function runDoctor(o: RunOptions): Promise<DoctorRun> {
   const bringUp = new BringUp({ squares: o.squares, stepTimeoutMs: o.stepTimeoutMs, coins: o.coins });
-  const delay = o.handDelayMs ?? 300;
+  const delay = o.handDelayMs ?? DEFAULTS.handDelayMs;
   // The simulated hand's next job: what it was told, and from what frame time it does it.
   const hand: { next: { step: DoctorStep; prev: DoctorStep; at: number } | null } = { next: null };
   let lastT = 0;

@@ -10,7 +10,11 @@ import { pathToFileURL } from 'node:url';
 import { BUNDLED } from '../build-info.ts';
 import type { EngineRequest, EngineResult } from '../engine/port.ts';
 
-export type WorkerRequest = { id: number; type: 'think'; request: EngineRequest } | { id: number; type: 'new-game' };
+export type WorkerRequest =
+  | { id: number; type: 'think'; request: EngineRequest }
+  | { id: number; type: 'new-game' }
+  /** a new endgame database was built: load it afresh at the next search near the end */
+  | { id: number; type: 'forget-endgame' };
 
 export type WorkerReply =
   { id: number; type: 'result'; result: EngineResult } | { id: number; type: 'done' } | { id: number; type: 'error'; message: string };
@@ -93,6 +97,11 @@ export class EngineClient {
   /** Forget the previous game (hash table, history). */
   async newGame(): Promise<void> {
     await this.request({ id: this.next++, type: 'new-game' });
+  }
+
+  /** A new endgame database is there: the worker loads it afresh at its next search near the end. */
+  async forgetEndgame(): Promise<void> {
+    await this.request({ id: this.next++, type: 'forget-endgame' });
   }
 
   async close(): Promise<void> {

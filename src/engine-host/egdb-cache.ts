@@ -207,6 +207,35 @@ export function openPackedEgdb(file: string): PackedEgdb | string {
 }
 
 /**
+ * Whether a compressed database file holds together — its header, its table
+ * and its size (not every block's checksum: the engine checks those when it
+ * opens it) — cheaply, without keeping it open: null, or why not. For a
+ * status shown on a page (egdb-build.ts).
+ */
+export function packedEgdbShape(file: string, pieces = 5): string | null {
+  let fd: number;
+  try {
+    fd = openSync(file, 'r');
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'ENOENT' ? 'absent' : (e as Error).message;
+  }
+  try {
+    const size = statSync(file).size;
+    const read = (at: number, length: number): Uint8Array => {
+      const buf = Buffer.alloc(length);
+      const n = readSync(fd, buf, 0, length, at);
+      return n === length ? buf : buf.subarray(0, n);
+    };
+    const db = PackedEgdb.open(read, size);
+    return typeof db === 'string' ? db : db.maxPieces !== pieces ? `made for ${db.maxPieces} pieces` : null;
+  } catch (e) {
+    return (e as Error).message;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
  * The endgame database the engine probes: the compressed 5-piece one when its
  * file is in dir and whole (a damaged one is reported through `log`, naming
  * it, and left alone), else the 4-piece one (built on first use). (`pieces`:

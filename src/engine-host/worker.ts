@@ -9,7 +9,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { think, Searcher, type EndgameProbe } from '../engine/index.ts';
 import { popcount } from '../rules/index.ts';
 import type { WorkerReply, WorkerRequest } from './client.ts';
-import { defaultCacheDir, loadEndgame } from './egdb-cache.ts';
+import { defaultCacheDir, forgetEgdbs, loadEndgame } from './egdb-cache.ts';
 import { bookFromCorpus } from './book-corpus.ts';
 
 const port = parentPort;
@@ -20,8 +20,12 @@ const searcher = new Searcher();
 let egdb: EndgameProbe | undefined;
 
 port.on('message', (req: WorkerRequest) => {
-  if (req.type === 'new-game') {
-    searcher.reset();
+  if (req.type === 'new-game' || req.type === 'forget-endgame') {
+    if (req.type === 'new-game') searcher.reset();
+    else {
+      forgetEgdbs();
+      egdb = undefined;
+    }
     port.postMessage({ id: req.id, type: 'done' } satisfies WorkerReply);
     return;
   }

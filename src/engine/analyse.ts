@@ -3,7 +3,11 @@
 // move that lost ground — a mistake (?) or a blunder (??) — with the better
 // move and both scores as a comment. Works on the PDN model, so the result is
 // written back as annotated PDN. It asks the engine through the port (a
-// function), so it runs on the worker or in this thread alike.
+// function), so it runs on the worker or in this thread alike. With several
+// lanes (one engine each: a worker per core) the game is cut into that many
+// stretches, searched at once; each lane goes through its stretch from the
+// end back to the start, so what its hash table learnt of the later
+// positions helps the earlier ones (the usual order of a backward analysis).
 
 import { legalMoves, moveText, playMove, sameResult, type Move, type Position } from '../rules/index.ts';
 import type { PdnGame, PdnMove } from '../pdn/index.ts';
@@ -36,8 +40,18 @@ export function scoreText(score: number): string {
 
 const cap = (s: number): number => Math.max(-CAP, Math.min(CAP, s));
 
-/** How analysis asks the engine: the in-process `think`, or the service's worker (null: the search was cancelled). */
+/** How analysis asks the engine: the in-process `think`, or the service's workers (null: the search was cancelled). */
 export type Ask = (req: EngineRequest) => EngineResult | null | Promise<EngineResult | null>;
+
+/** The positions each lane searches, in its order: `lanes` stretches of the line as even as may be, each from its last position back to its first. */
+export function laneOrder(positions: number, lanes: number): number[][] {
+  const n = Math.max(1, Math.min(lanes, positions));
+  return Array.from({ length: n }, (_, k) => {
+    const from = Math.floor((k * positions) / n),
+      to = Math.floor(((k + 1) * positions) / n);
+    return Array.from({ length: to - from }, (_, i) => to - 1 - i);
+  });
+}
 
 /**
  * The one game analysis (the page's, through the coach, and `crownhead
@@ -46,20 +60,40 @@ export type Ask = (req: EngineRequest) => EngineResult | null | Promise<EngineRe
  * −WIN (lost). Null when a search was cancelled (a new game came first): the
  * rest is not asked.
  */
-export async function analyseLine(start: Position, moves: readonly Move[], limits: EngineLimits, ask: Ask): Promise<MoveVerdict[] | null> {
+export interface AnalyseOptions {
+  /** Positions searched at once, each lane a stretch of the line (default 1: the whole line, from its end back) */
+  readonly lanes?: number;
+  /** Told the index of each position once its score is in (progress: the move before i and the one after it are judged once both ends are) */
+  readonly scored?: (index: number) => void;
+}
+
+export async function analyseLine(
+  start: Position,
+  moves: readonly Move[],
+  limits: EngineLimits,
+  ask: Ask,
+  { lanes = 1, scored }: AnalyseOptions = {},
+): Promise<MoveVerdict[] | null> {
   // Scores of each position along the line (side to move's view); the last one after the final move.
   const positions: Position[] = [start];
   for (const m of moves) positions.push(playMove(positions[positions.length - 1]!, m));
   const results: { move: Move | null; score: number }[] = [];
-  for (const p of positions) {
-    if (!legalMoves(p).length) {
-      results.push({ move: null, score: -WIN });
-      continue;
+  let cancelled = false;
+  const lane = async (order: number[], k: number): Promise<void> => {
+    for (const i of order) {
+      if (cancelled) return;
+      const p = positions[i]!;
+      if (!legalMoves(p).length) results[i] = { move: null, score: -WIN };
+      else {
+        const r = await ask({ position: p, limits, purpose: 'analysis', ...(lanes > 1 ? { lane: k } : {}) });
+        if (!r) return void (cancelled = true);
+        results[i] = r;
+      }
+      scored?.(i);
     }
-    const r = await ask({ position: p, limits, purpose: 'analysis' });
-    if (!r) return null;
-    results.push(r);
-  }
+  };
+  await Promise.all(laneOrder(positions.length, lanes).map(lane));
+  if (cancelled) return null;
   return moves.map((played, i) => {
     const r = results[i]!;
     const before = r.score;
@@ -84,12 +118,14 @@ export async function annotateGame(
   game: PdnGame,
   limits: EngineLimits,
   ask: Ask,
+  lanes = 1,
 ): Promise<{ game: PdnGame; verdicts: MoveVerdict[] } | null> {
   const verdicts = await analyseLine(
     game.start,
     game.moves.map((m) => m.move),
     limits,
     ask,
+    { lanes },
   );
   if (!verdicts) return null;
   let pos = game.start;

@@ -13,6 +13,9 @@ import { timeForMove } from './time.ts';
 import type { EndgameProbe } from './egdb.ts';
 import type { EngineRequest } from './port.ts';
 
+/** The time a search at full strength gets when the service is not given another (its engine options), ms: a level uses its share. */
+export const DEFAULT_THINK_MS = 2000;
+
 export interface Level {
   readonly level: number;
   /** Deepest iteration (plies). */

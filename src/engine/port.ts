@@ -52,6 +52,8 @@ export interface EngineRequest {
   readonly limits: EngineLimits;
   /** What it is for (the scheduler takes the computer's move first). Default 'computer'. */
   readonly purpose?: Purpose;
+  /** An analysis search's lane (0 … lanes − 1 of its `Think`): the lane's own engine runs it, so one lane's searches share a hash table. */
+  readonly lane?: number;
 }
 
 /** The engine's answer. */
@@ -69,5 +71,11 @@ export interface EngineResult {
   readonly book?: boolean;
 }
 
-/** The engine as the game side sees it: a result, or null when the search was dropped (superseded or cancelled). */
-export type Think = (req: EngineRequest) => Promise<EngineResult | null>;
+/**
+ * The engine as the game side sees it: a result, or null when the search was
+ * dropped (superseded or cancelled). `lanes`: how many analysis searches it
+ * runs at once (the service's analysis workers, one per core; absent: one),
+ * so the after-game analysis asks that many positions at a time, each naming
+ * its lane.
+ */
+export type Think = ((req: EngineRequest) => Promise<EngineResult | null>) & { readonly lanes?: number };

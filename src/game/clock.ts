@@ -9,8 +9,7 @@
 // TimeControl tag value ("300+3", "40/5400:1800") is written and read here
 // too. Pure: the time is passed in.
 
-import type { ClockState as ClockStateV1 } from '../protocol/v1.ts';
-import type { SavedClock } from '../storage/journal.ts';
+import type { ClockState as ClockStateV1, SavedClock } from '../model/clock.ts';
 import type { Clock } from '../engine/port.ts';
 import type { Color } from '../rules/index.ts';
 import { CrownheadError } from '../common/errors.ts';

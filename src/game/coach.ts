@@ -12,9 +12,28 @@
 import { legalMoves, moveText, sideName, type ReadonlyGame } from '../rules/index.ts';
 import { analyseLine, scoreText, verdictComment } from '../engine/analyse.ts';
 import { WIN } from '../engine/search.ts';
+import { DEFAULT_THINK_MS } from '../engine/levels.ts';
 import type { EngineLimits, Purpose, Think } from '../engine/port.ts';
-import type { AnalysisMark, GameEvent, Snapshot } from '../protocol/v1.ts';
+import type { AnalysisMark } from '../model/game.ts';
+import type { GameEvent, Snapshot } from '../protocol/v1.ts';
 import { ComputerPlayer, computerFromTags, type ComputerSetting } from './computer.ts';
+
+/** What each option is when it is not given. */
+const DEFAULTS = { thinkMs: DEFAULT_THINK_MS } as const;
+
+/**
+ * The after-game analysis aims to be done in about this long, however long
+ * the game (its lanes searching at once), each position given at least
+ * ANALYSIS_MIN_MS and at most the full-strength time: a 40-move game (81
+ * positions) on two cores gets about 0.6 s a position, a short one more.
+ */
+const ANALYSIS_MS = 24_000;
+const ANALYSIS_MIN_MS = 250;
+
+/** The time for each position of an analysis of `positions` positions over `lanes` lanes, at most `fullMs`. */
+export function analysisTimeMs(positions: number, lanes: number, fullMs: number): number {
+  return Math.min(fullMs, Math.max(ANALYSIS_MIN_MS, Math.round((ANALYSIS_MS * lanes) / Math.max(1, positions))));
+}
 
 export interface CoachOptions {
   /** How the engine is asked (the worker, wired by the service). Without it: no computer, hints, bar or analysis. */
@@ -61,7 +80,7 @@ export class Coach {
   }
 
   private get limits(): EngineLimits {
-    return { level: 10, timeMs: this.options.thinkMs ?? 2000 };
+    return { level: 10, timeMs: this.options.thinkMs ?? DEFAULTS.thinkMs };
   }
 
   /**
@@ -152,8 +171,8 @@ export class Coach {
   }
 
   /**
-   * After the game: the engine searches every position (one search at a time,
-   * in the worker) and marks the mistakes (?) and blunders (??) with the
+   * After the game: the engine searches every position (on its analysis
+   * lanes, a worker per core, at once) and marks the mistakes (?) and blunders (??) with the
    * better move. A new game stops it.
    */
   analyse(game: ReadonlyGame): void {
@@ -166,19 +185,18 @@ export class Coach {
     this.analysis = analysis;
     this.emit({ type: 'coach', say: '' });
     const moves = game.plies.map((p) => p.move);
-    // Each position is asked only while the game (and this analysis) is still wanted; a move is judged once the position after it is scored.
-    let scored = 0;
-    const ask: Think = async (req) => {
-      if (!live()) return null;
-      const r = await think(req);
-      if (r && live()) {
-        scored++;
-        analysis.done = Math.min(analysis.total, Math.max(0, scored - 1));
-        this.emit({ type: 'coach', say: '' });
-      }
-      return r;
+    const lanes = think.lanes ?? 1;
+    const limits = { ...this.limits, timeMs: analysisTimeMs(moves.length + 1, lanes, this.options.thinkMs ?? DEFAULTS.thinkMs) };
+    // Each position is asked only while the game (and this analysis) is still wanted; a move is judged once the positions before and after it are scored.
+    const scored = new Uint8Array(moves.length + 1);
+    const onScored = (i: number): void => {
+      if (!live()) return;
+      scored[i] = 1;
+      analysis.done += (i > 0 && scored[i - 1] ? 1 : 0) + (i < moves.length && scored[i + 1] ? 1 : 0);
+      this.emit({ type: 'coach', say: '' });
     };
-    analyseLine(game.start, moves, this.limits, ask).then(
+    const ask: Think = async (req) => (live() ? think(req) : null);
+    analyseLine(game.start, moves, limits, ask, { lanes, scored: onScored }).then(
       (verdicts) => {
         if (!live() || !verdicts) return;
         const marks: AnalysisMark[] = [];

@@ -12,7 +12,7 @@
 import { moveText, legalMoves, sideName, type Color, type Move, type ReadonlyGame } from '../rules/index.ts';
 import type { ComputerState } from '../protocol/v1.ts';
 import type { Clock, EngineRequest, Purpose, Think } from '../engine/port.ts';
-import { levelOf } from '../engine/levels.ts';
+import { DEFAULT_THINK_MS, levelOf } from '../engine/levels.ts';
 import { ponderHit, ponderLimits, ponderPlan, type PonderPlan } from '../engine/ponder.ts';
 import { CrownheadError } from '../common/errors.ts';
 import { attempt, type Result } from '../common/result.ts';
@@ -89,7 +89,7 @@ export class ComputerPlayer {
     readonly setting: ComputerSetting,
     private readonly think: Think,
     private readonly stop?: (purpose: Extract<Purpose, 'computer' | 'ponder'>) => void,
-    private readonly timeMs = 2000,
+    private readonly timeMs = DEFAULT_THINK_MS,
     private readonly ponder = true,
   ) {}
 

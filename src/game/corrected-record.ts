@@ -6,7 +6,7 @@
 // Pure: text in, text out.
 
 import { makePdn, readPdn, resultWinner, type PdnResult } from '../pdn/index.ts';
-import type { CorrectionNote } from '../protocol/v1.ts';
+import type { CorrectionNote } from '../model/game.ts';
 import { correctionComment } from './corrections.ts';
 import { terminationOf } from './view.ts';
 

@@ -7,7 +7,7 @@
 // every correction. PDN: each correction is a comment at the end of the game.
 
 import { Game, legalMoves, moveText, resolveMove, sameMove, MoveError, type Move, type ReadonlyGame } from '../rules/index.ts';
-import type { Correction, CorrectionNote } from '../protocol/v1.ts';
+import type { Correction, CorrectionNote } from '../model/game.ts';
 import type { PdnResult } from '../pdn/index.ts';
 import { SessionError } from './errors.ts';
 

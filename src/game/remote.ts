@@ -1,4 +1,4 @@
-// Playing someone at another board (a game between two stations, #22): which
+// Playing someone at another board (a game between two stations): which
 // side they play and under what name, and the move of theirs the player here
 // is to carry out on the board — the computer opponent's flow, with the move
 // coming from the other board instead of the engine. Each of their moves is
@@ -22,7 +22,7 @@ import {
   type ReadonlyGame,
 } from '../rules/index.ts';
 import type { GameEvent, RemoteLink, RemoteSetting, RemoteState } from '../protocol/v1.ts';
-import type { JournalEntry } from '../storage/journal.ts';
+import type { JournalEntry } from '../model/journal.ts';
 import { CrownheadError } from '../common/errors.ts';
 import { SessionError } from './errors.ts';
 import type { GameTable } from './table.ts';

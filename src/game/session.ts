@@ -1,23 +1,21 @@
-// The session: one board's game, wired. It composes the game at the table
-// (table.ts: the rules Game, tags, clocks, draws, results and the players'
-// commands), the board tracker that feeds it moves, the coach (the computer
-// opponent, hints, the evaluation bar and the analysis through the engine's
-// port: coach.ts) and the journal, and announces every change to its
-// listeners; what pages and the PDN are given comes from the view (view.ts).
-// Game changes (new game, next game, restore, takeback: between two players
-// with the other side's consent, takeback.ts) are applied one at a time: one asked for while another change is being applied and announced
-// waits for it. No module-level state: a service may hold many sessions. Pure
-// but for the injected wall clock and the engine's promise; board I/O,
-// storage, the engine worker and the network are wired on by the service.
+// The session: one board's game, wired. It composes the game at the table (table.ts: the rules Game, tags, clocks,
+// draws, results and the players' commands), the board tracker that feeds it moves, the coach (the computer opponent,
+// hints, the evaluation bar and the analysis through the engine's port: coach.ts) and the journal, and announces every
+// change to its listeners; what pages and the PDN are given comes from the view (view.ts), the state as an event left it
+// taken once for all that event's listeners (changeSnapshot). Game changes (new game, next game, restore, takeback:
+// between two players with the other side's consent, takeback.ts) are applied one at a time: one asked for while another
+// change is being applied and announced waits for it. No module-level state: a service may hold many sessions. Pure but
+// for the injected wall clock and the engine's promise; board I/O, storage, the engine worker and the network are wired
+// on by the service.
 
-import type { Correction } from '../protocol/v1.ts';
+import type { Correction, MoveRecord as MoveRecordV1 } from '../model/game.ts';
 import { sideName, type Color, type GameOptions } from '../rules/index.ts';
 import { makePdn, type PdnResult } from '../pdn/index.ts';
 import type { TrackerEvent, TrackerOptions } from '../tracking/tracker.ts';
 import { BoardTracking } from '../tracking/board-tracking.ts';
 import type { ClockState } from './clock.ts';
-import type { GameEvent, MoveRecord as MoveRecordV1, RemoteLink, Snapshot } from '../protocol/v1.ts';
-import type { JournalEntry } from '../storage/journal.ts';
+import type { GameEvent, RemoteLink, Snapshot } from '../protocol/v1.ts';
+import type { JournalEntry } from '../model/journal.ts';
 import { computerName, withoutComputerNames, type ComputerPlayer, type ComputerSetting } from './computer.ts';
 import { Coach } from './coach.ts';
 import { announce, type Announcing } from './announce.ts';
@@ -58,9 +56,8 @@ export interface SessionOptions {
   /** The engine's time per search at full strength, ms (a computer's level uses its share); default 2000. */
   thinkMs?: number;
   /**
-   * Called with the id of a game nobody played (no move, no result) when a
-   * new game replaces it, after the new game's journal record and before it
-   * is announced: such a game is dropped, not archived.
+   * Called with the id of a game nobody played (no move, no result) when a new game replaces it, after the new game's
+   * journal record and before it is announced: such a game is dropped, not archived.
    */
   dropped?: (gameId: string) => void;
   /** Makes a new game's id from the time (default: time and a count of this session's games). */
@@ -72,10 +69,8 @@ export type MoveRecord = MoveRecordV1;
 export type SessionSnapshot = Snapshot;
 
 /**
- * What the session announces: the protocol's game events (storage notices
- * come from the service), the calibration result with its data (the hub
- * sends it without), and the two high-rate signals that go out as their own
- * messages (counts, clock).
+ * What the session announces: the protocol's game events (storage notices come from the service), the calibration result
+ * with its data (the hub sends it without), and the two high-rate signals that go out as their own messages (counts, clock).
  */
 export type SessionEvent =
   | Exclude<GameEvent, { type: 'calibrated' } | { type: 'storage' } | { type: 'hub-link' }>
@@ -92,6 +87,8 @@ export class GameSession {
   readonly table: GameTable;
   readonly tracker: BoardTracking;
   private readonly listeners = new Set<(e: SessionEvent) => void>();
+  /** The state as the last event left it (changeSnapshot): dropped as each event is emitted, taken again at the first ask after it. */
+  private atChange: SessionSnapshot | null = null;
   /** The computer opponent, hints, the evaluation bar and the analysis (coach.ts). */
   private readonly coach: Coach;
   private readonly takebacks = new TakebackOffers(); // a takeback one of two players asked for
@@ -162,7 +159,9 @@ export class GameSession {
     return () => this.listeners.delete(listener);
   }
 
-  protected emit(e: SessionEvent): void {
+  /** Announces a change to the listeners (public: a game followed from another board's records, mirror.ts, announces through it). */
+  emit(e: SessionEvent): void {
+    this.atChange = null;
     for (const l of this.listeners) {
       try {
         l(e);
@@ -207,18 +206,14 @@ export class GameSession {
 
   // ---------------------------------------------------------------- games
 
-  /**
-   * Starts a new game: from the start position, a FEN, or an ACF ballot
-   * (number or 'random'). The board must then be set up to match.
-   */
+  /** Starts a new game: from the start position, a FEN, or an ACF ballot (number or 'random'). The board must then be set up to match. */
   newGame(req: NewGameRequest = {}): void {
     this.change(() => this.startGame(req));
   }
 
   /**
-   * After a game: `other-side` plays the same ballot again with the sides
-   * swapped; `next` starts the next game with the first player alternating
-   * (GameTable.nextGameRequest says how).
+   * After a game: `other-side` plays the same ballot again with the sides swapped; `next` starts the next game with the
+   * first player alternating (GameTable.nextGameRequest says how).
    */
   nextGame(kind: 'other-side' | 'next', random?: () => number): void {
     this.change(() => this.startGame(this.table.nextGameRequest(kind, random)));
@@ -295,6 +290,7 @@ export class GameSession {
     this.connected = connected;
     this.source = source;
     this.sourceDetail = detail;
+    this.atChange = null; // (a new source or detail with no change of connection is no event, but the state shows it)
     if (connected && !was) {
       // After a (re)connect the board is compared with the game before play goes on.
       this.emit({ type: 'board', connected, say: `Board connected. ${detail}` });
@@ -382,9 +378,8 @@ export class GameSession {
   }
 
   /**
-   * The move of the player at the other board (from its station): the player
-   * here carries it out, and the board is checked against exactly it. A copy
-   * of a move already here is dropped; anything else wrong is refused, named.
+   * The move of the player at the other board (from its station): the player here carries it out, and the board is checked
+   * against exactly it. A copy of a move already here is dropped; anything else wrong is refused, named.
    */
   remoteMove(p: RemotePly): void {
     const r = this.remote;
@@ -511,9 +506,8 @@ export class GameSession {
   private readonly takebackKey = (): TakebackKey => ({ gameId: this.gameId, plies: this.game.plies.length });
 
   /**
-   * An arbiter's correction (the command needs the control token): planned
-   * and journalled by the table; the board must then be put to match a
-   * changed position, as after a takeback.
+   * An arbiter's correction (the command needs the control token): planned and journalled by the table; the board must
+   * then be put to match a changed position, as after a takeback.
    */
   correct(c: Correction, by = 'arbiter', reason = ''): void {
     this.change(() => {
@@ -530,9 +524,8 @@ export class GameSession {
   }
 
   /**
-   * The coach: the engine's move for the side to move, said quietly (a notice
-   * with its squares) when it comes. Not in tournament mode, not for the
-   * computer's own turn, not without an engine.
+   * The coach: the engine's move for the side to move, said quietly (a notice with its squares) when it comes. Not in
+   * tournament mode, not for the computer's own turn, not without an engine.
    */
   hint(): void {
     if (this.table.tournament) throw new SessionError('not-allowed', 'no hints in tournament mode');
@@ -543,9 +536,8 @@ export class GameSession {
   }
 
   /**
-   * After the game: the engine searches every position (in its worker) and
-   * marks the mistakes (?) and blunders (??) with the better move; shown in
-   * review and written into the PDN on request (pdn({ annotated: true })).
+   * After the game: the engine searches every position (in its worker) and marks the mistakes (?) and blunders (??) with
+   * the better move; shown in review and written into the PDN on request (pdn({ annotated: true })).
    */
   analyse(): void {
     if (!this.options.think) throw new SessionError('not-allowed', 'this service has no engine to analyse with');
@@ -581,6 +573,14 @@ export class GameSession {
   /** The game as PDN; `annotated`: with the analysis' ?/?? and better moves as comments (if the game was analysed). */
   pdn(opts: { annotated?: boolean } = {}): string {
     return makePdn(annotated(pdnRecord(this.table), opts.annotated ? this.coach.marks() : null));
+  }
+
+  /**
+   * The state as the last event left it, for that event's listeners (the pages' patch, the seat's page, the board's summary):
+   * taken once however many of them ask, and again only after the next event. snapshot() is the state now (a hello, a GET).
+   */
+  changeSnapshot(): SessionSnapshot {
+    return (this.atChange ??= this.snapshot());
   }
 
   snapshot(): SessionSnapshot {

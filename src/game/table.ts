@@ -32,15 +32,16 @@ import { resultOf, type PdnResult } from '../pdn/index.ts';
 import { planCorrection } from './corrections.ts';
 import { formatDate } from './ids.ts';
 import { GameClock, gameTimeControl, parseTimeControlTag, timeControlTag, type ClockState, type TimeControl } from './clock.ts';
-import type { Correction, CorrectionNote, GameEvent, MoveRecord, RemoteSetting } from '../protocol/v1.ts';
+import type { Correction, CorrectionNote, MoveRecord } from '../model/game.ts';
+import type { GameEvent, RemoteSetting } from '../protocol/v1.ts';
 import { ELEVEN_MAN_COUNT, elevenManPosition } from '../rules/eleven-man.ts';
-import type { JournalEntry } from '../storage/journal.ts';
+import type { JournalEntry } from '../model/journal.ts';
 import type { ComputerSetting } from './computer.ts';
 import { SessionError } from './errors.ts';
 import { applyTags, restoredTags } from './tags.ts';
 import { nextGameRequest } from './next-game.ts';
 import { clockWords, describeOutcome, graceWords, terminationOf, type TableState } from './view.ts';
-import { unwrap } from '../common/result.ts';
+import { foldRecord, gameOf } from './fold.ts';
 
 /** How often a running clock is journalled, ms (what a restart can give back at most). */
 export const CLOCK_SAVE_MS = 5000;
@@ -269,11 +270,8 @@ export class GameTable implements TableState {
   restore(entries: readonly JournalEntry[]): void {
     const start = entries.find((e) => e.k === 'new');
     if (!start || start.k !== 'new') throw new SessionError('bad-request', 'journal has no new-game entry');
-    const game = new Game(unwrap(parseFen(start.fen, { allowUncrownedMen: true })), start.options);
     const scratch = new GameTable({ ...this.o, journal: () => undefined, emit: () => undefined });
-    scratch.install(start.id, game, restoredTags(start.tags), start.ballot);
-    for (const path of start.moves) scratch.playPath(path);
-    scratch.opening = start.moves.length;
+    scratch.install(start.id, gameOf(start), restoredTags(start.tags), start.ballot);
     for (const e of entries.slice(entries.indexOf(start) + 1)) scratch.replay(e);
     this.install(start.id, scratch.current, scratch.tags, scratch.ballot, start.remote);
     this.tournament = start.tournament ?? !!this.o.tournament;
@@ -291,46 +289,19 @@ export class GameTable implements TableState {
     else this.replay(e);
   }
 
+  /** One record: its moves folded into the game (fold.ts), the rest of it kept here. */
   private replay(e: JournalEntry): void {
-    switch (e.k) {
-      case 'move':
-        this.playPath(e.path, e.huff);
-        this.drawOffer = null;
-        break;
-      case 'takeback':
-        this.current.undo();
-        break;
-      case 'tags':
-        this.tags = restoredTags(e.tags);
-        break;
-      case 'result':
-        this.resultOverride = e.result;
-        if (e.outcome && !this.game.outcome) this.current.setOutcome(e.outcome);
-        break;
-      case 'draw-offer':
-        this.drawOffer = e.side;
-        break;
-      case 'clock':
-        this.clock?.restore(e.clock);
-        this.notePlyClock();
-        break;
-      case 'correction':
-        this.corrections.push({ at: e.at, by: e.by, reason: e.reason, say: e.say });
-        break;
-      default:
-        break;
-    }
-  }
-
-  private playPath(path: number[], huff?: number): void {
-    if (huff !== undefined) {
-      // huffAndPlay finds the legal move by its start and path.
-      this.current.huffAndPlay(huff, { from: path[0], to: path[path.length - 1], path: path.slice(1), captures: [], crowned: false });
-      return;
-    }
-    const move = findMove(this.game.legalMoves(), path);
-    if (!move) throw new SessionError('bad-request', `journal move ${path.join('-')} is not legal`);
-    this.current.play(move);
+    const folded = foldRecord(this.current, e);
+    if (folded.k === 'move') this.drawOffer = null;
+    else if (folded.k === 'clock' && this.clock) {
+      this.clock.restore(folded.clock);
+      this.notePlyClock();
+    } else if (e.k === 'tags') this.tags = restoredTags(e.tags);
+    else if (e.k === 'result') {
+      this.resultOverride = e.result;
+      if (e.outcome && !this.game.outcome) this.current.setOutcome(e.outcome);
+    } else if (e.k === 'draw-offer') this.drawOffer = e.side;
+    else if (e.k === 'correction') this.corrections.push({ at: e.at, by: e.by, reason: e.reason, say: e.say });
   }
 
   // ---------------------------------------------------------------- moves on the board

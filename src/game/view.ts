@@ -25,7 +25,8 @@ import {
 import { pdnFromGame, type PdnGame, type PdnResult } from '../pdn/index.ts';
 import type { BoardTracking } from '../tracking/board-tracking.ts';
 import { timeControlTag, type GameClock, type TimeControl } from './clock.ts';
-import type { AnalysisMark, CorrectionNote, MoveRecord, Piece, Snapshot } from '../protocol/v1.ts';
+import type { AnalysisMark, CorrectionNote, MoveRecord, Piece } from '../model/game.ts';
+import type { Snapshot } from '../protocol/v1.ts';
 import { joinWords, piecesSentence } from '../words/index.ts';
 
 /** What the view reads of the game at the table (GameTable keeps it). */

@@ -11,11 +11,15 @@
 // Every payload travels sealed with its sender's key (src/stations/envelope.ts);
 // the pairing messages are src/stations/pairing.ts's.
 //
-// A journal record travels as the station's journal wrote it (the record's
-// own check is storage's `entryProblem`, applied by src/stations/messages.ts).
+// A journal record travels as the station's journal wrote it, checked by the
+// journal's own schema (src/model/journal.ts: JournalEntry), whose sentence
+// for a bad record src/stations/messages.ts gives.
 
 import * as z from 'zod/mini';
-import { Alert, ClockState, Command } from './v1.ts';
+import { Command } from './v1.ts';
+import { Alert } from '../model/board.ts';
+import { ClockState } from '../model/clock.ts';
+import { JournalEntry } from '../model/journal.ts';
 import { BoardSummary } from './club-v1.ts';
 
 export const STATIONS_PROTOCOL_VERSION = 1;
@@ -23,9 +27,6 @@ export const STATIONS_PROTOCOL_VERSION = 1;
 const int = () => z.number().check(z.int());
 const count = () => z.number().check(z.int(), z.gte(0));
 const id = () => z.string().check(z.minLength(1), z.maxLength(80));
-
-/** A journal record (storage/journal.ts JournalEntry): checked further by its own rules. */
-export const EntryJson = z.looseObject({ k: z.string(), at: z.number() });
 
 /** The station and its board: online (retained) or gone (the will, or a clean stop). */
 export const StationStatus = z.object({
@@ -51,7 +52,7 @@ export const StationGame = z.object({
   count: count(),
   at: z.number(),
   /** the game's header: its new-game record (tags, start position, rules) */
-  start: z.optional(EntryJson),
+  start: z.optional(JournalEntry),
   /** a game between two boards: the far board, and its game this one is linked to (once this station has read it) */
   far: z.optional(z.object({ board: id(), gameId: z.optional(id()) })),
 });
@@ -66,7 +67,7 @@ export const StationEntry = z.object({
   v: z.literal(1),
   gameId: id(),
   seq: count(),
-  entry: EntryJson,
+  entry: JournalEntry,
   prev: z.optional(z.nullable(z.object({ gameId: id(), count: count() }))),
 });
 export type StationEntry = z.infer<typeof StationEntry>;

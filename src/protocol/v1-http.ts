@@ -4,6 +4,7 @@
 // Kept apart only to keep v1.ts a readable size; it imports nothing of v1.ts.
 
 import * as z from 'zod/mini';
+import { SavedGame } from '../model/storage.ts';
 
 const int = () => z.number().check(z.int());
 const Square = z.number().check(z.int(), z.gte(1), z.lte(32));
@@ -11,13 +12,7 @@ const Square = z.number().check(z.int(), z.gte(1), z.lte(32));
 // ------------------------------------------------------------------ the archive's trash
 
 /** A deleted game waiting in the trash (GET /api/trash.json); POST /api/trash/:id/restore puts it back. */
-export const TrashEntry = z.object({
-  id: z.string(),
-  event: z.string(),
-  black: z.string(),
-  white: z.string(),
-  date: z.string(),
-  result: z.string(),
+export const TrashEntry = z.extend(z.pick(SavedGame, { id: true, event: true, black: true, white: true, date: true, result: true }), {
   /** when it was deleted (ms since 1970) */
   deleted: z.number(),
 });

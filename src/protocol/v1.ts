@@ -4,7 +4,10 @@
 // `GameEvent`s of exactly these types, the server sends them as they are
 // (no second check), and the page parses each message once with
 // `ServerMessage` and uses the parsed value directly. zod/mini keeps it small
-// enough for the page bundle.
+// enough for the page bundle. The domain's vocabulary these messages carry
+// (a side, a square, a move record, an alert, the clocks, the storage
+// health…) is the model's (src/model/), re-exported here for the page; this
+// file owns the page's messages only.
 //
 // Server → page:  hello (on connect: server info + snapshot), state (snapshot),
 //                 event (a game event + the snapshot after it), counts (live
@@ -15,9 +18,17 @@
 //                 the server is not on loopback), ping.
 
 import * as z from 'zod/mini';
-import { StorageHealth, StorageProblem } from './storage-v1.ts';
+import { AnalysisMark, Correction, CorrectionNote, MoveRecord, Outcome, Piece, Result, Side, Square } from '../model/game.ts';
+import { Alert, BoardStatus, CalibrationProgress, Fix } from '../model/board.ts';
+import { ClockState } from '../model/clock.ts';
+import { GameList, SavedGame, StorageEvent, StorageHealth } from '../model/storage.ts';
 
-export * from './storage-v1.ts';
+// The domain's vocabulary is the model's (src/model/): re-exported here, so the page imports everything it parses from one place.
+export * from '../model/game.ts';
+export * from '../model/board.ts';
+export * from '../model/clock.ts';
+export * from '../model/storage.ts';
+export * from '../model/egdb.ts';
 
 export const PROTOCOL_VERSION = 1;
 /** Largest client message accepted (bytes). */
@@ -25,129 +36,6 @@ export const MAX_CLIENT_MESSAGE = 16 * 1024;
 
 const int = () => z.number().check(z.int());
 const nonNeg = () => z.number().check(z.gte(0));
-
-export const Side = z.enum(['black', 'white']);
-export type Side = z.infer<typeof Side>;
-export const Square = z.number().check(z.int(), z.gte(1), z.lte(32));
-
-export const Result = z.enum(['1-0', '0-1', '1/2-1/2', '*', '2-0', '0-2', '1-1', '0-0']);
-export type Result = z.infer<typeof Result>;
-
-/** One thing to do on one square to put the board right. */
-export const Fix = z.object({
-  square: Square,
-  /** put a piece there, or take coins away */
-  action: z.enum(['place', 'remove']),
-  /** what to place (or what stands there to remove), e.g. "a black man" */
-  piece: z.string(),
-  coins: int(),
-});
-export type Fix = z.infer<typeof Fix>;
-
-/** An illegal board: a category (open-ended: tracking may add kinds), a sentence, the squares to fix. */
-export const Alert = z.object({
-  category: z.string(),
-  message: z.string(),
-  squares: z.array(Square),
-  fixes: z.array(Fix),
-  /** frame time the alert was raised */
-  t: z.number(),
-  /**
-   * The retraction rule: the piece moved incorrectly, which has a legal move
-   * and must (in tournament mode) make the correction: its square and its moves.
-   */
-  retract: z.optional(z.object({ square: Square, moves: z.array(z.string()), capture: z.boolean() })),
-});
-export type Alert = z.infer<typeof Alert>;
-
-/**
- * A board part-way through a legal move that has stood a while (captured coins
- * still on, a crown not yet placed), or a coin lying magnet-up: a quiet
- * reminder, never a buzzer.
- */
-export const Reminder = z.object({
-  category: z.string(),
-  message: z.string(),
-  squares: z.array(Square),
-  /** frame time the reminder was raised */
-  t: z.number(),
-});
-export type Reminder = z.infer<typeof Reminder>;
-
-export const BoardStatus = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('setup'), fixes: z.array(Fix), message: z.string() }),
-  z.object({ kind: z.literal('in-sync'), reminder: z.optional(Reminder) }),
-  z.object({ kind: z.literal('moving'), reminder: z.optional(Reminder) }),
-  z.object({ kind: z.literal('awaiting-crown'), square: Square }),
-  z.object({ kind: z.literal('illegal'), alert: Alert }),
-]);
-export type BoardStatus = z.infer<typeof BoardStatus>;
-
-export const Piece = z.object({ square: Square, color: Side, king: z.boolean() });
-export type Piece = z.infer<typeof Piece>;
-
-/** A move of the game record, derived from the rules game's plies. */
-export const MoveRecord = z.object({
-  /** index in the game's plies (0-based) */
-  ply: int(),
-  /** PDN move number */
-  number: int(),
-  side: Side,
-  /** PDN text: "11-15", "15x24", "1x10x19" where routes must be told apart */
-  text: z.string(),
-  from: Square,
-  to: Square,
-  /** every square landed on (the last is `to`) */
-  path: z.array(Square),
-  captures: z.array(Square),
-  crowned: z.boolean(),
-  /** huffing: the opponent's piece removed before this move */
-  huff: z.nullable(Square),
-  /** the mover's time left after the move (ms), with a time control */
-  clock: z.nullable(nonNeg()),
-});
-export type MoveRecord = z.infer<typeof MoveRecord>;
-
-export const EndReason = z.enum(['no-moves', 'resignation', 'agreement', 'time', 'repetition', 'forty-move', 'arbiter']);
-export const Outcome = z.object({ winner: z.nullable(Side), reason: EndReason });
-export type Outcome = z.infer<typeof Outcome>;
-
-export const ClockState = z.object({
-  /** the time control as given, e.g. "5m+3s" */
-  control: z.string(),
-  black: nonNeg(),
-  white: nonNeg(),
-  running: z.nullable(Side),
-  /** who ran out of time, if anyone */
-  flagged: z.nullable(Side),
-  /** false until the first move (or "Start clock"): clocks start with play, not with the set-up */
-  started: z.boolean(),
-  /** ACF time per move only: the move being timed (black/white above are what is left of each side's limit) */
-  perMove: z.optional(
-    z.object({
-      /** whose move is being timed (null before the first) */
-      side: z.nullable(Side),
-      /** this move's limit (ms): the short one when `forced` */
-      limit: nonNeg(),
-      /** the mover has exactly one legal capture */
-      forced: z.boolean(),
-      /** "time" has been called on this side: the limit is reached and the grace period runs */
-      timeCalled: z.nullable(Side),
-      /** what is left of the grace period (ms); the side loses at 0 */
-      graceLeft: nonNeg(),
-    }),
-  ),
-});
-export type ClockState = z.infer<typeof ClockState>;
-
-export const CalibrationProgress = z.object({
-  step: z.enum(['clear', 'start', 'stack', 'done']),
-  square: z.nullable(Square),
-  done: int(),
-  total: int(),
-  message: z.string(),
-});
-export type CalibrationProgress = z.infer<typeof CalibrationProgress>;
 
 export const GameOptionsView = z.object({
   huffing: z.boolean(),
@@ -189,27 +77,6 @@ export const RemoteState = z.object({
   move: z.nullable(z.object({ text: z.string(), from: Square, path: z.array(Square), captures: z.array(Square) })),
 });
 export type RemoteState = z.infer<typeof RemoteState>;
-
-/** A move the analysis marks: ply index, ? or ??, the better move and a sentence with both scores. */
-export const AnalysisMark = z.object({ ply: int(), mark: z.enum(['?', '??']), better: z.string(), comment: z.string() });
-export type AnalysisMark = z.infer<typeof AnalysisMark>;
-
-/** An arbiter's correction of a game, during or after play (club mode): journalled with who and when; the original stays in the journal. */
-export const Correction = z.discriminatedUnion('kind', [
-  /** the move at `ply` (0-based) was another: `move` in PDN ("11-15", "15x24"); the later moves are kept if they stay legal */
-  z.object({ kind: z.literal('replace-move'), ply: int().check(z.gte(0)), move: z.string().check(z.minLength(3), z.maxLength(40)) }),
-  /** the moves from `ply` on were never played */
-  z.object({ kind: z.literal('delete-moves'), ply: int().check(z.gte(0)) }),
-  /** the result the arbiter decides ("*": the game goes on) */
-  z.object({ kind: z.literal('set-result'), result: z.enum(['1-0', '0-1', '1/2-1/2', '*']) }),
-  /** a side's time left, ms */
-  z.object({ kind: z.literal('adjust-clock'), side: Side, ms: int().check(z.gte(0), z.lte(24 * 3600_000)) }),
-]);
-export type Correction = z.infer<typeof Correction>;
-
-/** A correction as the game's history shows it: when, who, why, and what changed in words. */
-export const CorrectionNote = z.object({ at: z.number(), by: z.string(), reason: z.string(), say: z.string() });
-export type CorrectionNote = z.infer<typeof CorrectionNote>;
 
 /** The whole state of the game at the table, as the page draws it. */
 export const Snapshot = z.object({
@@ -318,7 +185,7 @@ export type ServerInfo = z.infer<typeof ServerInfo>;
 
 const said = { say: z.string() };
 
-// ------------------------------------------------------------------ page additions (s28: engine progress, takeback by consent, sensor view)
+// ------------------------------------------------------------------ page additions (engine progress, takeback by consent, sensor view)
 // Events: "coach" (the coach's state in the snapshot changed: a hint started
 // or ended, the analysis moved on; nothing to say); "takeback-offer" (two
 // players: a side asks to take back; null: the offer was declined).
@@ -366,8 +233,8 @@ export const GameEvent = z.discriminatedUnion('type', [
   z.object({ type: z.literal('hub-link'), hub: HubLink, ...said }),
   /** ACF time per move: "time" is called on `side` (its limit reached); it loses if it has not moved when `graceMs` is over */
   z.object({ type: z.literal('time'), side: Side, graceMs: nonNeg(), ...said }),
-  /** storage trouble or recovery, with the health as it now stands */
-  z.object({ type: z.literal('storage'), ok: z.boolean(), problem: z.optional(StorageProblem), storage: StorageHealth, ...said }),
+  /** storage trouble or recovery, with the health as it now stands (the store's own event: src/model/storage.ts) */
+  StorageEvent,
   CoachEvent,
   TakebackOfferEvent,
 ]);
@@ -484,17 +351,10 @@ export type ServerMessage = z.infer<typeof ServerMessage>;
 
 // ------------------------------------------------------------------ the archive (HTTP JSON)
 
-/** One saved game in the archive list (GET /api/archive.json). */
-export const ArchiveEntry = z.object({
-  id: z.string(),
-  event: z.string(),
-  black: z.string(),
-  white: z.string(),
-  date: z.string(),
-  result: z.string(),
+/** One saved game in the archive list (GET /api/archive.json): the games folder's summary of it (src/model/storage.ts), less the file name, with its plies and whether it is in play. */
+export const ArchiveEntry = z.extend(z.omit(SavedGame, { file: true }), {
   /** plies in the record (null when the file cannot be read) */
   plies: z.nullable(int()),
-  modified: z.number(),
   /** the game being played now */
   current: z.boolean(),
 });
@@ -537,29 +397,6 @@ export type CommandReplyBody = z.infer<typeof CommandReplyBody>;
 /** The archive list (GET /api/archive.json): every saved game, the game in play (`current`) always among them. */
 export const ArchiveList = z.object({ current: z.string(), games: z.array(ArchiveEntry) });
 export type ArchiveList = z.infer<typeof ArchiveList>;
-
-/** One saved game file as the games folder's listing summarises it (from the PDN's first tags): an archive entry's fields read from the file, and its name. */
-export const SavedGame = z.extend(
-  z.pick(ArchiveEntry, { id: true, event: true, black: true, white: true, date: true, result: true, modified: true }),
-  {
-    file: z.string(),
-  },
-);
-export type SavedGame = z.infer<typeof SavedGame>;
-
-/** An entry of the games folder that is not a readable game, and why. */
-export const SkippedFile = z.object({ file: z.string(), why: z.string() });
-export type SkippedFile = z.infer<typeof SkippedFile>;
-
-/** The games folder's listing (the store's, newest first). */
-export const GameList = z.object({
-  games: z.array(SavedGame),
-  /** entries of the folder that look like games but cannot be read as one */
-  skipped: z.array(SkippedFile),
-  /** why the folder itself could not be read (then `games` is empty) */
-  error: z.optional(z.string()),
-});
-export type GameList = z.infer<typeof GameList>;
 
 /** GET /api/games: the game in play's id and the games folder's listing. */
 export const GameListBody = z.extend(GameList, { current: z.string() });

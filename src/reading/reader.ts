@@ -325,9 +325,11 @@ export class BoardReader {
       else if (v >= t01 + (cur === 0 ? h : -h)) c = 1;
       else if (!this.coded && v <= tFlip + ((this.flippedMask >>> i) & 1 ? h : -h) / 2) c = 1;
       else c = 0;
-      // (Coded: a reading past the square's flip bar the way the game says a coin may lie magnet-up is that coin.)
+      // (Coded: a reading past the square's flip bar the way the game says a coin may lie magnet-up is that coin. The
+      // hysteresis keeps only a coin already read magnet-up: a man lifted off is no coin turning over in place, and his
+      // square's empty level, unseen while he stood, may have drifted towards the bar: one magnet-up there arrives.)
       if (c === 0 && this.coded && this.flipPriorSide(i, raw - cal.empty[i]))
-        c = Math.abs(raw - cal.empty[i]) >= this.flipPriorBar(i) * span + (cur === 0 ? h : -h) / 2 ? 1 : 0;
+        c = Math.abs(raw - cal.empty[i]) >= this.flipPriorBar(i) * span + ((this.flippedMask >>> i) & 1 ? -h : h) / 2 ? 1 : 0;
       const sm = this.smooth[i];
       // Close to the one/two threshold: the tracker may read it either way (the game decides). Where
       // a stack is plausible the band is wide; on measured levels narrow; elsewhere a stack is never

@@ -26,6 +26,9 @@ import { SourceBase, type TimeSource, type SourceStats } from './source.ts';
 import { START_POSITION, type BoardHand } from './sim/hand.ts';
 import { HallModel, type HallModelOptions } from './hall-model.ts';
 
+/** What each option is when it is not given. */
+const DEFAULTS = { startTimeoutMs: 10_000 } as const;
+
 export const EMULATOR_BIN = fileURLToPath(new URL('../../firmware/build/crownhead-emu', import.meta.url));
 export const FIRMWARE_ELF = fileURLToPath(new URL('../../firmware/build/crownhead.elf', import.meta.url));
 
@@ -253,7 +256,7 @@ export class EmulatorBoardSource extends SourceBase implements BoardHand {
     const bin = this.opts.bin ?? EMULATOR_BIN;
     const elf = this.opts.elf ?? FIRMWARE_ELF;
     const proc = spawn(bin, [elf], { stdio: ['pipe', 'pipe', 'pipe'] });
-    const h = new Harness(proc, this.opts.startTimeoutMs ?? 10_000);
+    const h = new Harness(proc, this.opts.startTimeoutMs ?? DEFAULTS.startTimeoutMs);
     this.harness = h;
     this.ptyPath = undefined;
     try {

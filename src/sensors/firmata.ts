@@ -26,6 +26,9 @@ import type { SerialBinding } from './line-port.ts';
 import { PROTOCOL_VERSION, SQUARES, type BoardIdentity, type BuzzPattern, type HostCommand } from './protocol.ts';
 import { SourceBase, type TimeSource } from './source.ts';
 
+/** What each option is when it is not given. */
+const DEFAULTS = { baudRate: 57600, readyTimeoutMs: 10_000, samplingIntervalMs: 4, stepTimeoutMs: 500 } as const;
+
 /** Dynamic import the type checker does not follow: these optional libraries ship no types. */
 const importLazily = (specifier: string): Promise<unknown> => import(specifier);
 
@@ -168,7 +171,7 @@ export class FirmataBoardSource extends SourceBase {
   private async connect(path: string): Promise<BoardIdentity> {
     const port = new SerialPort({
       path,
-      baudRate: this.opts.baudRate ?? 57600,
+      baudRate: this.opts.baudRate ?? DEFAULTS.baudRate,
       autoOpen: false,
       ...({ binding: this.opts.binding ?? SerialPort.binding } as object),
     } as ConstructorParameters<typeof SerialPort>[0]);
@@ -184,11 +187,17 @@ export class FirmataBoardSource extends SourceBase {
     };
     const io = new firmataMod.default.Firmata(port, { reportVersionTimeout: 500 });
     this.io = io;
-    const board = new five.default.Board({ io, repl: false, debug: false, sigint: false, timeout: this.opts.readyTimeoutMs ?? 10_000 });
+    const board = new five.default.Board({
+      io,
+      repl: false,
+      debug: false,
+      sigint: false,
+      timeout: this.opts.readyTimeoutMs ?? DEFAULTS.readyTimeoutMs,
+    });
     this.board = board;
     // open only now: johnny-five wants the io's "connect" (the port's "open") before "ready"
     await new Promise<void>((res, rej) => port.open((e) => (e ? rej(new Error(`cannot open: ${e.message}`)) : res())));
-    const readyMs = this.opts.readyTimeoutMs ?? 10_000;
+    const readyMs = this.opts.readyTimeoutMs ?? DEFAULTS.readyTimeoutMs;
     await new Promise<void>((resolve, reject) => {
       const fail = () => reject(new Error(`no Firmata handshake within ${readyMs} ms (is StandardFirmata flashed?)`));
       const timer = setTimeout(fail, readyMs);
@@ -212,7 +221,7 @@ export class FirmataBoardSource extends SourceBase {
       io.pinMode(a, io.MODES.ANALOG);
       io.reportAnalogPin(a, 1);
     }
-    const interval = Math.max(1, Math.min(100, Math.round(this.opts.samplingIntervalMs ?? 4)));
+    const interval = Math.max(1, Math.min(100, Math.round(this.opts.samplingIntervalMs ?? DEFAULTS.samplingIntervalMs)));
     io.sysexCommand([0x7a, interval & 0x7f, (interval >> 7) & 0x7f]); // SAMPLING_INTERVAL, below firmata-io's 10 ms floor
     this.led = new five.default.Led({ pin: ledPin, board });
     this.led.off();
@@ -304,7 +313,10 @@ export class FirmataBoardSource extends SourceBase {
         io.on(`analog-read-${a}`, fn);
         return [a, fn] as const;
       });
-      const timer = setTimeout(() => finish(new Error(`no analog sample for channel ${ch}`)), this.opts.stepTimeoutMs ?? 500);
+      const timer = setTimeout(
+        () => finish(new Error(`no analog sample for channel ${ch}`)),
+        this.opts.stepTimeoutMs ?? DEFAULTS.stepTimeoutMs,
+      );
       const finish = (err: Error | null) => {
         clearTimeout(timer);
         for (const [a, fn] of listeners) io.removeListener(`analog-read-${a}`, fn);

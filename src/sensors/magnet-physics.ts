@@ -36,7 +36,7 @@ export const MAGNETS: readonly Magnet[] = [
   { key: '12x1.5-N35', diameter: 12, thickness: 1.5, grade: 'N35', br: N35, price: 0.14 },
 ];
 
-/** The magnets a builder is likely to use or substitute (#26: 8 × 1.5, 10 × 1, 10 × 2, 12 × 1 mm; N35–N52), as `magnet()` keys: the build guide's table and the flip tests run over them. */
+/** The magnets a builder is likely to use or substitute (8 × 1.5, 10 × 1, 10 × 2, 12 × 1 mm; N35–N52), as `magnet()` keys: the build guide's table and the flip tests run over them. */
 export const BUILDER_MAGNETS = [
   '8x1.5-N35',
   '8x1.5-N42',

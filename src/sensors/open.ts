@@ -15,6 +15,9 @@ import { BoardNotFoundError, type BoardSource } from './source.ts';
 import { CrownheadError } from '../common/errors.ts';
 import { attempt, unwrap, type Result } from '../common/result.ts';
 
+/** What each option is when it is not given. */
+const DEFAULTS = { simBoards: 0 } as const;
+
 /** A board spec, checked: which driver, and its argument. */
 export type BoardSpec =
   | { kind: 'serial'; path?: string }
@@ -166,7 +169,7 @@ export async function openBoardSources(specs: readonly string[], opts: OpenManyO
       else if (s.kind === 'serial') await openSerial(s.path, spec === 'auto' ? 'all' : 'one', opened, opts);
       else opened.push(await openBoardSource(spec));
     }
-    for (let i = 0; i < (opts.simBoards ?? 0); i++) await addSim();
+    for (let i = 0; i < (opts.simBoards ?? DEFAULTS.simBoards); i++) await addSim();
     for (const source of opts.sources ?? []) opened.push({ source, identity: await source.open() });
     if (opened.length === 0) {
       if (specs.length === 1 && specs[0] === 'auto') return [await openBoardSource('auto')];

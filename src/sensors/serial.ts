@@ -15,6 +15,9 @@ import type { LinePort, SerialBinding } from './line-port.ts';
 import { makeHostCommand, parseBoardLine, type BoardIdentity, type HostCommand } from './protocol.ts';
 import { SourceBase, type TimeSource } from './source.ts';
 
+/** What each option is when it is not given. */
+const DEFAULTS = { silenceMs: 3000, minMs: 250, maxMs: 5000, factor: 2 } as const;
+
 export type PathProvider = () => string | undefined | Promise<string | undefined>;
 
 export interface SerialSourceOptions extends HandshakeOptions {
@@ -164,7 +167,7 @@ export class SerialBoardSource extends SourceBase {
   }
 
   private armSilence(): void {
-    const ms = this.opts.silenceMs ?? 3000;
+    const ms = this.opts.silenceMs ?? DEFAULTS.silenceMs;
     if (!ms) return;
     if (this.silenceTimer) clearTimeout(this.silenceTimer);
     const port = this.port;
@@ -188,9 +191,9 @@ export class SerialBoardSource extends SourceBase {
   private scheduleRetry(): void {
     const rc = this.opts.reconnect;
     if (rc === false || this.closing) return;
-    const min = rc?.minMs ?? 250;
-    const max = rc?.maxMs ?? 5000;
-    const factor = rc?.factor ?? 2;
+    const min = rc?.minMs ?? DEFAULTS.minMs;
+    const max = rc?.maxMs ?? DEFAULTS.maxMs;
+    const factor = rc?.factor ?? DEFAULTS.factor;
     const wait = this.backoff === 0 ? min : Math.min(max, this.backoff * factor);
     this.backoff = wait;
     this.retryTimer = setTimeout(() => void this.retry(), wait);

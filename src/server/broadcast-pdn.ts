@@ -7,10 +7,10 @@
 // listed once, at the lower board's number, from the board whose record is
 // furthest on — the two are paired by what their stations say, not by
 // likeness: each names the other's board and the other's game it is linked
-// to (its retained game message), and the pair names each other.
+// to (its retained game message), and the pair names each other. Each
+// board's text is the one its room keeps (made once per change of its record:
+// room-record.ts), so a change on one board makes that board's text alone.
 
-import { pdnRecord } from '../game/index.ts';
-import { makePdn, readPdn, type PdnGame } from '../pdn/index.ts';
 import type { Room } from './room.ts';
 
 /**
@@ -18,7 +18,7 @@ import type { Room } from './room.ts';
  * board as its far board, and at least one names the other's current game as the one it is linked to.
  */
 export function sameRemoteGame(a: Room, b: Room): boolean {
-  if (!a.mirror || !b.mirror) return false;
+  // (Only a station's board has a far board: its station says so.)
   const [fa, fb] = [a.farGame, b.farGame];
   if (!fa || !fb || fa.gameId !== a.session.gameId || fb.gameId !== b.session.gameId) return false; // (a word on an older game)
   if (fa.far.board !== b.board?.identity.id || fb.far.board !== a.board?.identity.id) return false;
@@ -34,23 +34,14 @@ function furthest(a: Room, b: Room): Room {
 
 /** A board's game as the broadcast has it: a station's with the service's tags it lacks (those of `at`, the board it is listed at). */
 export function broadcastGame(room: Room, at: Room = room): string {
-  if (!room.mirror) return room.session.pdn();
-  return withTags(pdnRecord(room.session.table), at);
-}
-
-/** A station's record with the service's tags it lacks. */
-function withTags(record: PdnGame, at: Room): string {
-  const has = new Set(record.tags.map(([k]) => k));
-  const extra = Object.entries(at.serviceTags).filter(([k]) => !has.has(k));
-  return makePdn(extra.length ? { ...record, tags: [...record.tags, ...extra] } : record);
+  return room.broadcastText(at);
 }
 
 /** One game of a board for a tournament round's broadcast: live, or its saved record; a station's with the hub's tags, as above. */
 export async function roundGame(room: Room, gameId: string): Promise<string | null> {
-  if (room.session.gameId === gameId) return room.mirror ? broadcastGame(room) : room.session.pdn();
+  if (room.session.gameId === gameId) return room.broadcastText();
   const text = await room.store.readPdn(gameId);
-  const saved = text && room.mirror ? readPdn(text).games[0] : undefined;
-  return saved ? withTags(saved, room) : text;
+  return text && room.games.savedPdn(text, room.serviceTags);
 }
 
 /** Every board's game by number, a game between two of them once. */

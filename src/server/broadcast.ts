@@ -1,7 +1,8 @@
 // One room's pages: the WebSocket clients following one board's game, and
 // what they are all sent: session events with the state after them (as what
 // changed since the state each page was last sent: src/protocol/state-patch.ts;
-// the whole snapshot only on hello and when asked), notices
+// the whole snapshot only on hello and when asked; a session event's state is
+// the session's one snapshot of that change, changeSnapshot), notices
 // (storage trouble…), clock ticks, and the live board occupancy (throttled,
 // always ending on the latest). A page that stops reading is dropped once its
 // send buffer passes a limit, so it cannot stall the others.
@@ -13,6 +14,10 @@ import { PROTOCOL_VERSION, type GameEvent, type ServerMessage, type Snapshot } f
 import { diffState, sentOf, type Sent } from '../protocol/state-patch.ts';
 import type { Requester } from './access.ts';
 import type { CommandRate } from './rate.ts';
+import { SOCKET_DEFAULTS } from './socket-limits.ts';
+
+/** What each option is when it is not given (and SOCKET_DEFAULTS). */
+const DEFAULTS = { countsIntervalMs: 50 } as const;
 
 export interface BroadcastOptions {
   /** a client whose unsent data passes this many bytes is dropped (default 1 MiB) */
@@ -49,8 +54,8 @@ export class Broadcast {
     private readonly log: Logger,
     opts: BroadcastOptions = {},
   ) {
-    this.maxBuffered = opts.maxBufferedBytes ?? 1024 * 1024;
-    this.countsInterval = opts.countsIntervalMs ?? 50;
+    this.maxBuffered = opts.maxBufferedBytes ?? SOCKET_DEFAULTS.maxBufferedBytes;
+    this.countsInterval = opts.countsIntervalMs ?? DEFAULTS.countsIntervalMs;
   }
 
   get size(): number {
@@ -97,7 +102,8 @@ export class Broadcast {
     if (e.type === 'counts') return this.countsChanged();
     if (e.type === 'clock') return this.broadcast({ v: 1, type: 'clock', clock: e.clock });
     // The calibration's data stays on the server; the page hears that it is done.
-    this.notice(e.type === 'calibrated' ? { type: 'calibrated', say: e.say } : e);
+    if (this.clients.size === 0) return;
+    this.notice(e.type === 'calibrated' ? { type: 'calibrated', say: e.say } : e, this.session.changeSnapshot());
   }
 
   /** The whole state to one page (a hello, or the state it asked for): what its next patch is worked out against. */
@@ -111,11 +117,13 @@ export class Broadcast {
   /**
    * An event with the state after it, to every page: what changed since the
    * state each was last sent (pages sent the same state share one message),
-   * the whole snapshot to a page that has none yet.
+   * the whole snapshot to a page that has none yet. A session event's state is
+   * the one taken of its change; a notice from elsewhere (storage, the hub's
+   * link) is sent with the state now.
    */
-  notice(event: GameEvent): void {
+  notice(event: GameEvent, state?: Snapshot): void {
     if (this.clients.size === 0) return;
-    const state = this.session.snapshot();
+    state ??= this.session.snapshot();
     const after = sentOf(state);
     const rev = ++this.rev;
     const texts = new Map<Sent | null, string>();

@@ -14,6 +14,9 @@ import { noneMatchHits } from './conditional.ts';
 import type { SpectatorFeed } from './feed.ts';
 import type { BoardList } from '../protocol/club-v1.ts';
 
+/** What each option is when it is not given. */
+const DEFAULTS = { longPollMs: 30_000 } as const;
+
 export interface ClubRoutesOptions {
   /** how long a broadcast request with the current ETag waits for a change (default 30 s) */
   longPollMs?: number;
@@ -56,7 +59,7 @@ export function clubRoutes(
       const since = feed.etag;
       let gone = false;
       res.on('close', () => (gone = true));
-      const changed = await feed.waitPast(since, opts.longPollMs ?? 30_000);
+      const changed = await feed.waitPast(since, opts.longPollMs ?? DEFAULTS.longPollMs);
       if (gone) return;
       if (!changed) {
         res.setHeader('ETag', feed.etag);

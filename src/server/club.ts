@@ -33,6 +33,9 @@ import { apiError } from './api-error.ts';
 import { securityHeaders } from './http.ts';
 import { pageRoutes } from './page.ts';
 
+/** What each option is when it is not given. */
+const DEFAULTS = { scanMs: 5000 } as const;
+
 /**
  * Club mode: several boards in one service. Each board is opened first (its id
  * names its games folder, <games>/boards/ID), gets a number (the PDN Board
@@ -179,7 +182,7 @@ export class Club {
   /** With --board auto: boards plugged in later join (a new number, their own folder). */
   async scan(base: RoomBase, deps: RoomDeps, url: string): Promise<void> {
     this.joining = { base, deps, url };
-    const every = this.opts.scanMs ?? 5000;
+    const every = this.opts.scanMs ?? DEFAULTS.scanMs;
     if (!every || !specsOf(this.opts).includes('auto')) return;
     // (The native driver is loaded only here: a club of simulated boards never loads it.)
     const binding = this.opts.binding ?? (await import('serialport')).SerialPort.binding;

@@ -166,40 +166,58 @@ export class Director {
     return started;
   }
 
+  /**
+   * Asks the board for its next game, as a player's new-game command (the room runs it where its games are played:
+   * here at once, or on its station); it is the tournament's once the board's new game is announced (started).
+   */
   private begin(room: Room, g: GameToPlay, by: string): GameToPlay {
-    if (room.mirror) {
-      // A station's board: the game is started on the station; it is the tournament's once its first record is here.
-      this.starting.set(room, { g, by, was: room.session.gameId });
-      void Promise.resolve(room.command({ name: 'new-game', ...g.request })).catch((e: Error) =>
-        this.log.warn(`board ${room.number}: its new game was not started: ${e.message}`),
-      );
-      this.log.info({ board: g.board, round: g.round, game: g.game }, `round ${g.round}, board ${g.board}: asked its station to begin`);
-      return g;
+    this.starting.set(room, { g, by, was: room.session.gameId });
+    this.notNoted = null;
+    let sent: void | Promise<void>;
+    try {
+      sent = room.command({ name: 'new-game', ...g.request });
+    } catch (e) {
+      this.starting.delete(room);
+      throw e;
     }
-    room.session.newGame({ ...g.request });
-    this.t.startGame(g.round, g.board, g.game, room.session.gameId, by);
-    this.log.info({ board: g.board, round: g.round, game: g.game }, `round ${g.round}, board ${g.board}: ${g.black} – ${g.white} begins`);
+    // A board here started it at once: if the tournament could not note it (its journal refused: a full disk), the arbiter hears why.
+    const failed = this.notNoted;
+    this.notNoted = null;
+    if (failed) throw failed;
+    // (A station's answer comes later: refused, the game is not started and the board is asked again by the next round or the arbiter.)
+    sent?.catch((e: Error) => this.log.warn(`board ${room.number}: its new game was not started: ${e.message}`));
     return g;
   }
 
-  /** The games asked of a station's board, until its new game arrives (the game id there before). */
+  /** Why the tournament could not note as begun the game a board here just started (begin() throws it to its caller). */
+  private notNoted: Error | null = null;
+
+  /** The games asked of a board, until its new game is announced (the game id there before). */
   private readonly starting = new Map<Room, { g: GameToPlay; by: string; was: string }>();
 
-  /** A station's board has a new game: the one asked for, if its tags say it is (round, board, game). */
-  private stationStarted(room: Room): void {
+  /** A board has a new game: the one asked for, if its tags say it is (round, board, game). */
+  private started(room: Room): void {
     const asked = this.starting.get(room);
     const tags = room.session.table.tags;
     if (!asked || room.session.gameId === asked.was) return;
     const { g, by } = asked;
     if (tags.Round !== g.request.tags.Round || tags.Board !== g.request.tags.Board || tags.Game !== g.request.tags.Game) return;
     this.starting.delete(room);
-    this.t.startGame(g.round, g.board, g.game, room.session.gameId, by);
+    try {
+      this.t.startGame(g.round, g.board, g.game, room.session.gameId, by);
+    } catch (err) {
+      this.notNoted = err as Error;
+      return void this.log.error(
+        { board: g.board, err },
+        `tournament: board ${g.board}'s game could not be noted as begun: ${(err as Error).message}`,
+      );
+    }
     this.log.info({ board: g.board, round: g.round, game: g.game }, `round ${g.round}, board ${g.board}: ${g.black} – ${g.white} begins`);
   }
 
   private sessionEvent(room: Room, e: SessionEvent): void {
     if (!this.tournament) return;
-    if (e.type === 'new-game' && room.mirror) return this.stationStarted(room);
+    if (e.type === 'new-game') return this.started(room);
     if (e.type !== 'game-over' && e.type !== 'corrected') return;
     try {
       this.noteResult(room, room.session.gameId, room.session.result);

@@ -2,8 +2,10 @@
 // (GET /broadcast.pdn: ETag, and long polling with If-None-Match, as lichess
 // relays follow a broadcast; the games as broadcast-pdn.ts lists them) and the spectators' socket (/watch/ws: every
 // board's summary on connect, then each board as it changes, at most one
-// message per board per `summaryMs`). Spectators cost the boards nothing but
-// one serialisation per change: a page that stops reading is dropped once its
+// message per board per `summaryMs`; the summary each room keeps of its last
+// change). Spectators cost the boards nothing but one serialisation per change
+// (a change on one board makes that board's PDN text and summary alone, kept by
+// its room: room.ts, room-record.ts): a page that stops reading is dropped once its
 // buffer passes a limit, and nothing a spectator can send reaches a game.
 
 import type { WebSocket } from 'ws';
@@ -14,6 +16,10 @@ import type { BoardSummary, WatchMessage } from '../protocol/club-v1.ts';
 import { RECORD_EVENTS, type Room } from './room.ts';
 import { parseClientMessage } from './messages.ts';
 import { broadcastPdn } from './broadcast-pdn.ts';
+import { SOCKET_DEFAULTS } from './socket-limits.ts';
+
+/** What each option is when it is not given (and SOCKET_DEFAULTS). */
+const DEFAULTS = { summaryMs: 50 } as const;
 
 export interface FeedOptions {
   /** least time between two summaries of one board (default 50 ms) */
@@ -50,10 +56,10 @@ export class SpectatorFeed {
     private readonly log: Logger,
     opts: FeedOptions = {},
   ) {
-    this.summaryMs = opts.summaryMs ?? 50;
-    this.maxBuffered = opts.maxBufferedBytes ?? 1024 * 1024;
+    this.summaryMs = opts.summaryMs ?? DEFAULTS.summaryMs;
+    this.maxBuffered = opts.maxBufferedBytes ?? SOCKET_DEFAULTS.maxBufferedBytes;
     for (const room of rooms) this.watchRoom(room);
-    this.heartbeat = setInterval(() => this.beat(), opts.heartbeatMs ?? 30_000);
+    this.heartbeat = setInterval(() => this.beat(), opts.heartbeatMs ?? SOCKET_DEFAULTS.heartbeatMs);
     this.heartbeat.unref();
   }
 
@@ -88,7 +94,10 @@ export class SpectatorFeed {
     return `"b${this.epoch}-${this.version}"`;
   }
 
-  /** Every board's game as one PDN, by board number (each game keeps its own tags, Board among them; a hub's as club mode's: broadcast-pdn.ts). */
+  /**
+   * Every board's game as one PDN, by board number (each game keeps its own tags, Board among them; a hub's as club mode's:
+   * broadcast-pdn.ts): joined again once per change, of the texts the rooms keep (each made once per change of its own record).
+   */
   pdn(): string {
     if (this.pdnCache?.version !== this.version) this.pdnCache = { version: this.version, text: broadcastPdn(this.rooms) };
     return this.pdnCache.text;

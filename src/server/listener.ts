@@ -7,6 +7,9 @@ import { createServer, type RequestListener, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Logger } from 'pino';
 
+/** What each option is when it is not given. */
+const DEFAULTS = { headersMs: 20_000, requestMs: 30_000, checkEveryMs: 5_000 } as const;
+
 export interface HttpTimeouts {
   /** a client must have sent a request's headers within this (default 20 s) */
   headersMs?: number;
@@ -19,10 +22,10 @@ export interface HttpTimeouts {
 export function createHttpServer(app: RequestListener, timeouts: HttpTimeouts): Server {
   const srv = createServer(
     {
-      headersTimeout: timeouts.headersMs ?? 20_000,
-      requestTimeout: timeouts.requestMs ?? 30_000,
+      headersTimeout: timeouts.headersMs ?? DEFAULTS.headersMs,
+      requestTimeout: timeouts.requestMs ?? DEFAULTS.requestMs,
       keepAliveTimeout: 5_000,
-      connectionsCheckingInterval: timeouts.checkEveryMs ?? 5_000,
+      connectionsCheckingInterval: timeouts.checkEveryMs ?? DEFAULTS.checkEveryMs,
     },
     app,
   );

@@ -1,21 +1,26 @@
 // One board's game, as a unit the service can make more than once: the games
 // store (locked, cleaned) with the session journalling into it (fsynced
-// before any announcement) and its PDN rewritten after every change; the
+// before any announcement) and its PDN rewritten after every change (the text
+// kept for the broadcast too: room-record.ts); its summary kept from the
+// session's one snapshot of each change; the
 // newest unfinished game resumed or a new one started; the board source
 // feeding the session (and the optional frame recorder), the buzzer, the
 // board's saved calibration; the pages following it (its Broadcast); and the
 // session's timer. Storage trouble arrives as typed events (the store's),
-// logged and shown to every page while play goes on in memory. A station's
-// board (a hub's remote board, src/stations/) makes a mirror room: its
-// session follows the station's records (the mirror writes them to the store),
-// starts no game and runs no timer, and its commands go to the station.
+// logged and shown to every page while play goes on in memory. Where its
+// games are played — here, or on a station (a hub's remote board,
+// src/stations/: its session follows the station's records, which the hub's
+// mirror writes to the store) — is the room's games (games.ts), given at
+// construction: who starts a game, where commands run, whether the clocks
+// tick here.
 
 import type { Logger } from 'pino';
 import type { Purpose, Think } from '../engine/port.ts';
+import { DEFAULT_THINK_MS } from '../engine/levels.ts';
 import { GameSession, type SessionEvent, type SessionOptions } from '../game/index.ts';
-import { MirrorSession } from '../game/mirror.ts';
 import type { JournalEntry } from '../storage/journal.ts';
 import type { Command, HubLink } from '../protocol/v1.ts';
+import { gamesFor, type RoomGames } from './games.ts';
 import type { BoardState } from '../protocol/club-v1.ts';
 import { GameStore, resumeNewest, type StoreFs } from '../storage/index.ts';
 import type { Color } from '../rules/index.ts';
@@ -24,13 +29,18 @@ import type { BoardIdentity } from '../sensors/protocol.ts';
 import type { BoardSource, SourceStatus } from '../sensors/source.ts';
 import { VERSION } from '../build-info.ts';
 import { Broadcast, type BroadcastOptions } from './broadcast.ts';
-import { placePosition, runCommand } from './commands.ts';
+import { placePosition } from './commands.ts';
 import { SimBoard } from '../sensors/sim/board.ts';
 import type { ServerContext, ServerDescription } from './context.ts';
 import type { Access } from './access.ts';
 import { Recorder } from './recorder.ts';
 import { boardSummary, type BoardMeta } from './summary.ts';
 import type { BoardSummary } from '../protocol/club-v1.ts';
+import type { Snapshot } from '../protocol/v1.ts';
+import { RoomRecord } from './room-record.ts';
+
+/** What each option is when it is not given. */
+const DEFAULTS = { tickMs: 250 } as const;
 
 export interface BoardOptions {
   /** board spec: auto | sim[:seed] | sim:name[:seed] | serial[:path] | firmata:path | emulator (default auto) */
@@ -84,13 +94,6 @@ export interface RoomOptions {
   onJournal?: (entry: JournalEntry) => void;
 }
 
-/** A board on a station (src/stations/remote.ts): its room mirrors the station's game, its commands go to the station (settled by its answer). */
-export interface StationBoard extends BoardSource {
-  readonly kind: 'station';
-  command(command: Command): Promise<void>;
-}
-const isStation = (s: BoardSource | undefined): s is StationBoard => s?.kind === 'station';
-
 /** What a room borrows from the service: the log, and the engine's searches. */
 export interface RoomDeps {
   logger: Logger;
@@ -139,34 +142,6 @@ export function describeBoard(source: BoardSource, identity: BoardIdentity): str
   }
 }
 
-/**
- * The PDN is derived from the (already fsynced) journal: rewritten after the
- * pages hear of a change, once per burst of events. The text is taken at each
- * change, so a new game started in the same tick as the last change of the
- * previous one still gets that game's final rewrite.
- */
-class PdnRecord {
-  private pending: { id: string; text: string } | null = null;
-  constructor(
-    private readonly session: GameSession,
-    private readonly store: GameStore,
-  ) {}
-  changed(): void {
-    const id = this.session.gameId;
-    if (!id) return;
-    if (this.pending && this.pending.id !== id) this.flush();
-    const first = this.pending === null;
-    this.pending = { id, text: this.session.pdn() };
-    if (first) setImmediate(() => this.flush());
-  }
-  flush(): void {
-    if (!this.pending) return;
-    const { id, text } = this.pending;
-    this.pending = null;
-    this.store.writePdn(id, text);
-  }
-}
-
 /** The board as opened: the source, its identity, its description, and why the simulated board is used if a real one was not found. */
 export interface OpenedBoard {
   source: BoardSource;
@@ -177,20 +152,22 @@ export interface OpenedBoard {
 
 export class Room {
   readonly session: GameSession;
+  /** where its games are played: here, or on a station (games.ts) */
+  readonly games: RoomGames;
   readonly store: GameStore;
   readonly pages: Broadcast;
   /** set once the board is open */
   board: OpenedBoard | null = null;
-  private readonly pdn: PdnRecord;
+  private readonly pdn: RoomRecord;
+  /** the summary as the session's last change left it (summary()) */
+  private kept: { from: Snapshot; board: OpenedBoard | null; summary: BoardSummary } | null = null;
   private readonly log: Logger;
   private recorder: Recorder | null = null;
-  private tick: ReturnType<typeof setInterval> | null = null;
+  private stopClocks: (() => void) | null = null;
   private readonly offs: (() => void)[] = [];
   private closing: Promise<void> | null = null;
   /** the game was resumed from the journal (not started anew) */
   private resumed = false;
-  /** a station's board: the session follows the station's records */
-  readonly mirror: boolean;
   /** a station's own word on its board (its state and sentence), shown in place of what the mirror can tell */
   remoteState: { state: BoardState; say: string } | null = null;
   /** a station's board: its own link to the broker it reports to, shown on its pages (set by the station) */
@@ -216,7 +193,6 @@ export class Room {
     private readonly deps: RoomDeps,
   ) {
     this.log = deps.logger;
-    this.mirror = isStation(opts.opened?.source);
     const dir = opts.storage.gamesDir;
     let pages: Broadcast | null = null;
     this.store = new GameStore(dir, {
@@ -235,10 +211,10 @@ export class Room {
       this.store.append(entry);
       opts.onJournal?.(entry);
     };
-    const options = this.sessionOptions(deps);
-    this.session = this.mirror ? new MirrorSession(options) : new GameSession({ ...options, journal });
+    this.games = gamesFor(opts.opened?.source, this.sessionOptions(deps), journal);
+    this.session = this.games.session;
     this.pages = pages = new Broadcast(this.session, this.log.child({ part: 'ws' }), opts.pages);
-    this.pdn = new PdnRecord(this.session, this.store);
+    this.pdn = new RoomRecord(this.session, this.store);
     this.offs.push(this.session.on((e) => this.onSessionEvent(e)));
   }
 
@@ -255,7 +231,7 @@ export class Room {
       computer: g.computer ?? null,
       think: deps.think,
       stopThinking: deps.stopThinking,
-      thinkMs: deps.thinkMs ?? 2000,
+      thinkMs: deps.thinkMs ?? DEFAULT_THINK_MS,
       ...(deps.newGameId ? { newGameId: deps.newGameId } : {}),
     };
   }
@@ -266,7 +242,7 @@ export class Room {
     const buzz = BUZZ[e.type];
     if (buzz && this.board) this.board.source.send({ type: 'buzz', pattern: buzz }).catch(() => false);
     if (e.type === 'calibrated') this.saveCalibration(e.data);
-    if (e.type === 'new-game') this.recorder?.newGame({ fen: this.session.snapshot().fen, options: this.session.game.options });
+    if (e.type === 'new-game') this.recorder?.newGame({ fen: this.session.changeSnapshot().fen, options: this.session.game.options });
   }
 
   /** A board's calibration (from the explicit routine) is kept beside the games, by board id. */
@@ -289,7 +265,7 @@ export class Room {
         this.log.warn(
           'an unfinished game was resumed: the start position asked for (FEN/ballot) is not used; start a new game from the page to use it',
         );
-    } else if (!this.mirror) this.session.newGame({ ...start });
+    } else this.games.firstGame({ ...start });
   }
 
   private async openBoard(): Promise<void> {
@@ -332,9 +308,7 @@ export class Room {
     }
     this.offs.push(this.wireBoard(source));
     this.session.boardStatus(true, source.kind, this.board.description);
-    if (this.mirror) return;
-    this.tick = setInterval(() => this.session.tick(), this.opts.game?.tickMs ?? 250);
-    this.tick.unref();
+    this.stopClocks = this.games.runClocks(this.opts.game?.tickMs ?? DEFAULTS.tickMs);
   }
 
   private loadCalibration(id: string): void {
@@ -383,16 +357,31 @@ export class Room {
     }
   }
 
-  /** The board at a glance (GET /api/boards, the arbiter's grid, /watch). */
+  /**
+   * The board at a glance (GET /api/boards, the arbiter's grid, /watch, a station's status): made from the session's one
+   * snapshot of its last change (changeSnapshot), at most once per change and not at all while nobody reads; a running
+   * clock as it stands now, a station's own word on its board as it last said.
+   */
   summary(): BoardSummary {
     const board = this.board;
-    const meta: BoardMeta = {
-      id: board?.identity.id ?? this.session.boardId,
-      number: this.number,
-      description: board?.description ?? '',
-      source: board?.source.kind ?? '',
-    };
-    return { ...boardSummary(meta, this.session.snapshot()), ...this.remoteState };
+    const snap = this.session.changeSnapshot();
+    if (this.kept?.from !== snap || this.kept.board !== board) {
+      const meta: BoardMeta = {
+        id: board?.identity.id ?? this.session.boardId,
+        number: this.number,
+        description: board?.description ?? '',
+        source: board?.source.kind ?? '',
+      };
+      this.kept = { from: snap, board, summary: boardSummary(meta, snap) };
+    }
+    const clock = this.session.clock;
+    const now = clock?.runningSide ? { clock: clock.state((this.session.options.now ?? Date.now)()) } : {};
+    return { ...this.kept.summary, ...now, ...this.remoteState };
+  }
+
+  /** The game as the broadcast lists it at board `at` (a station's with the service's tags it lacks): made at most once per change (room-record.ts). */
+  broadcastText(at: Room = this): string {
+    return this.pdn.broadcast(this.games, at.serviceTags);
   }
 
   /** The tags the service gives this board's games (club mode: its Board number, the service's Event, Round…); a station's own games may lack them. */
@@ -431,11 +420,9 @@ export class Room {
     };
   }
 
-  /** Runs a command on this board's game: here, or on its station (a mirror's games are kept there: settled when the station answers). */
+  /** Runs a command on this board's game: here, or on its station (settled when the station answers). */
   command(c: Command): void | Promise<void> {
-    const source = this.board!.source;
-    if (isStation(source)) return source.command(c);
-    runCommand(this.session, source, c);
+    return this.games.command(c, this.board!.source);
   }
 
   /** Stops the timer and the board, writes what is pending, releases the folder. Its pages are closed by the gateway first. */
@@ -444,7 +431,7 @@ export class Room {
   }
 
   private async shut(): Promise<void> {
-    if (this.tick) clearInterval(this.tick);
+    this.stopClocks?.();
     for (const off of this.offs.splice(0)) off();
     await this.pages.close();
     await this.board?.source.close();

@@ -20,6 +20,7 @@ import type { Access } from './access.ts';
 import { commandFailure } from './commands.ts';
 import { describeIssue, type Issue } from './messages.ts';
 import { CommandRate, type CommandRates } from './rate.ts';
+import { SOCKET_DEFAULTS } from './socket-limits.ts';
 import type { FriendSeat } from './seat.ts';
 
 interface SeatClient {
@@ -49,7 +50,7 @@ export class SeatGateway {
   ) {
     this.off = seat.session.on((e) => this.sessionEvent(e));
     this.offEnd = seat.onEnd(() => this.letGo());
-    this.heartbeat = setInterval(() => this.beat(), opts.heartbeatMs ?? 30_000);
+    this.heartbeat = setInterval(() => this.beat(), opts.heartbeatMs ?? SOCKET_DEFAULTS.heartbeatMs);
     this.heartbeat.unref();
   }
 
@@ -102,7 +103,8 @@ export class SeatGateway {
     if (e.type === 'clock') msg = { v: 1, type: 'clock', clock: e.clock };
     else {
       const event: GameEvent = e.type === 'calibrated' ? { type: 'calibrated', say: e.say } : e;
-      msg = { v: 1, type: 'event', event, seat: this.seat.info(), state: this.seat.session.snapshot() };
+      // (The state as this event left it: the session's one snapshot of the change, shared with the board's pages.)
+      msg = { v: 1, type: 'event', event, seat: this.seat.info(), state: this.seat.session.changeSnapshot() };
     }
     const text = JSON.stringify(msg);
     for (const c of this.clients) this.send(c, text);

@@ -11,7 +11,7 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { pino, type Logger, type LevelWithSilent } from 'pino';
-import type { Purpose, Think } from '../engine/port.ts';
+import type { EngineRequest, Purpose, Think } from '../engine/port.ts';
 import type { EngineClient } from '../engine-host/client.ts';
 import type { GameSession } from '../game/index.ts';
 import type { GameStore, StorageHealth } from '../storage/index.ts';
@@ -19,7 +19,11 @@ import type { BoardIdentity } from '../sensors/protocol.ts';
 import type { BoardSource } from '../sensors/source.ts';
 import { Access, isLoopbackBind, type AccessOptions } from './access.ts';
 import { EngineJobs, type EngineSeat } from '../engine/jobs.ts';
-import { createApp } from './http.ts';
+import { AnalysisPool, analysisLanes } from '../engine-host/pool.ts';
+import { EgdbBuilder, type EgdbBuilderOptions } from '../engine-host/egdb-build.ts';
+import { egdbRoutes } from './egdb-routes.ts';
+
+import { createApp, securityHeaders } from './http.ts';
 import { closeServer, connectionCount, createHttpServer, listen, type HttpTimeouts } from './listener.ts';
 import { loadPage, type Page } from './page.ts';
 import { Room, type BoardOptions, type GameSettings, type RoomDeps, type StorageOptions } from './room.ts';
@@ -34,6 +38,9 @@ import type { Color } from '../rules/index.ts';
 import { FriendSeat } from './seat.ts';
 import { seatLink, seatRoutes, type SeatRouteOptions } from './seat-routes.ts';
 import { SeatGateway } from './seat-ws.ts';
+
+/** What each option is when it is not given. */
+const DEFAULTS = { port: 8080 } as const;
 
 export type { ClubOptions } from './club.ts';
 export { describeBoard, type BoardOptions, type GameSettings, type StartPosition, type StorageOptions } from './room.ts';
@@ -64,6 +71,10 @@ export interface FriendOptions {
 export interface EngineOptions {
   /** how long the computer may think per move at full strength, ms (a level uses its share); default 2000 */
   thinkMs?: number;
+  /** the after-game analysis' workers (lanes searching at once); default one per core, at most 4 (engine-host/pool.ts) */
+  analysisLanes?: number;
+  /** building the 5-piece endgame database from the page (engine-host/egdb-build.ts): its cache folder, the child it runs, the memory it sees (tests) */
+  egdb?: Omit<EgdbBuilderOptions, 'onBuilt'>;
 }
 
 export interface LogOptions {
@@ -136,6 +147,8 @@ interface SeatApp {
 interface EngineLink {
   think: Think;
   stopThinking: (purpose: Purpose) => void;
+  /** a new endgame database was built: every started worker loads it afresh */
+  forgetEndgame(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -143,7 +156,8 @@ interface EngineLink {
  * The think adapter: a session's search request as the engine worker's
  * think() call. The worker thread starts on the first search (the computer's
  * move, a hint, the bar or an analysis); the computer's move and a hint never
- * wait out an evaluation.
+ * wait out an evaluation. An analysis with lanes runs on the analysis
+ * workers instead, a lane each (engine-host/pool.ts).
  */
 function engineLink(opts: EngineOptions): EngineLink {
   let engine: EngineClient | null = null;
@@ -154,7 +168,16 @@ function engineLink(opts: EngineOptions): EngineLink {
     return { run: (req) => e.think(req), stop: () => e.stop() };
   };
   const jobs = new EngineJobs(seat);
-  return { think: (req) => jobs.think(req), stopThinking: (p) => jobs.cancel(p), close: async () => engine?.close() };
+  const pool = new AnalysisPool(opts.analysisLanes ?? analysisLanes());
+  const think: Think = Object.assign((req: EngineRequest) => (req.lane !== undefined ? pool.think(req) : jobs.think(req)), {
+    lanes: pool.lanes,
+  });
+  const stopThinking = (p: Purpose): void => {
+    jobs.cancel(p);
+    if (p === 'analysis') pool.stop();
+  };
+  const forgetEndgame = async () => void (await Promise.all([(engine as EngineClient | null)?.forgetEndgame(), pool.forgetEndgame()]));
+  return { think, stopThinking, forgetEndgame, close: async () => void (await Promise.all([engine?.close(), pool.close()])) };
 }
 
 /** The address pages use: a wildcard bind is shown as 127.0.0.1, an IPv6 one in brackets. */
@@ -180,15 +203,16 @@ async function openRooms(opts: ServiceOptions, deps: RoomDeps): Promise<Room[]> 
   return rooms;
 }
 
-/** The HTTP app: a club's routes (the board list, each board under /boards/ID/, the broadcast, the tournament) in front of the first board's (none yet: the club's empty answer); a single board's, with its friend's seat. */
-function serviceApp(room: Room, access: Access, page: Page, club: Club | null, seat: SeatApp | null): express.Express {
-  if (!club && !seat) return createApp(room.context(access), page);
+/** The HTTP app: the machine's endgame database (/api/egdb), then a club's routes (the board list, each board under /boards/ID/, the broadcast, the tournament) in front of the first board's (none yet: the club's empty answer); a single board's, with its friend's seat. */
+function serviceApp(room: Room, access: Access, page: Page, club: Club | null, seat: SeatApp | null, egdb: EgdbBuilder): express.Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
-  // A single board with a friend's seat: its routes (/play/…, /api/friend) in front of the board's.
+  app.use('/api/egdb', securityHeaders);
+  egdbRoutes(app, egdb, access);
+  // A single board (with a friend's seat: its routes, /play/… and /api/friend, in front of the board's).
   if (!club) {
-    seatRoutes(app, seat!.seat, access, page, seat!.log, seat!.opts);
+    if (seat) seatRoutes(app, seat.seat, access, page, seat.log, seat.opts);
     app.use(createApp(room.context(access), page));
     return app;
   }
@@ -262,6 +286,7 @@ export async function startService(opts: ServiceOptions): Promise<Service> {
     await engine.close();
     throw e;
   });
+  const egdb = new EgdbBuilder({ ...opts.engine?.egdb, onBuilt: () => void engine.forgetEndgame().catch(() => undefined) });
   const club = rooms.length > 1 || opts.club?.always ? new Club(rooms, access, logger, opts.storage.gamesDir, opts.club) : null;
   let server: Server | null = null;
   let gateway: WsGateway | null = null;
@@ -272,6 +297,7 @@ export async function startService(opts: ServiceOptions): Promise<Service> {
     await gateway?.close();
     await closeServer(server);
     await Promise.all(rooms.map((r) => r.close()));
+    await egdb.close();
     await engine.close();
   };
   try {
@@ -280,10 +306,10 @@ export async function startService(opts: ServiceOptions): Promise<Service> {
     if (!page.ok) logger.error(`the web page is not available: ${page.message}`);
     club?.setPage(page);
     // (A friend's seat is a single board's own: not in club mode, nor for a station's board mirrored here.)
-    const seat = club || rooms[0]!.mirror ? null : friendSeat(rooms[0]!, opts);
+    const seat = club || !rooms[0]!.games.seats ? null : friendSeat(rooms[0]!, opts);
     const seatApp = seat ? { seat, log: logger, opts: { publicUrl: http.publicUrl, online: () => (seatGateway?.size ?? 0) > 0 } } : null;
-    const srv = (server = createHttpServer(serviceApp(rooms[0]!, access, page, club, seatApp), http.timeouts ?? {}));
-    await listen(srv, host, http.port ?? 8080, logger);
+    const srv = (server = createHttpServer(serviceApp(rooms[0]!, access, page, club, seatApp, egdb), http.timeouts ?? {}));
+    await listen(srv, host, http.port ?? DEFAULTS.port, logger);
     if (seat)
       seatGateway = new SeatGateway(seat, access, logger, {
         heartbeatMs: http.ws?.heartbeatMs,

@@ -45,7 +45,9 @@ export function tournamentRoutes(app: express.Express, d: Director, rooms: reado
       res.json({ ok: true, ...(out && typeof out === 'object' ? out : {}), tournament: d.t.state });
     } catch (e) {
       if (e instanceof CrownheadError) return void apiError(res, e.code === 'forbidden' ? 403 : 400, e.code, e.message);
-      throw e;
+      // Anything else is the machine's, not the arbiter's (the tournament's journal refused the change: a full disk): said in the API's shape.
+      const code = (e as NodeJS.ErrnoException).code;
+      apiError(res, 500, code === 'ENOSPC' ? 'disk-full' : 'internal', `the change was not made: ${(e as Error).message}`);
     }
   };
   control.post(

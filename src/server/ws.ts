@@ -24,6 +24,7 @@ import type { ServerContext } from './context.ts';
 import { parseClientMessage } from './messages.ts';
 import { MAX_CLIENT_MESSAGE, type ClientMessage, type ServerMessage } from '../protocol/v1.ts';
 import { CommandRate, type CommandRates } from './rate.ts';
+import { SOCKET_DEFAULTS } from './socket-limits.ts';
 import { seatTokenOfPath, type SeatGateway } from './seat-ws.ts';
 
 export interface WsOptions extends BroadcastOptions {
@@ -103,7 +104,7 @@ export class WsGateway {
         headers.push(`Set-Cookie: ${TOKEN_COOKIE}=${encodeURIComponent(token)}; Path=${path}; HttpOnly; SameSite=Strict`);
       }
     });
-    this.heartbeat = setInterval(() => this.beat(), opts.heartbeatMs ?? 30_000);
+    this.heartbeat = setInterval(() => this.beat(), opts.heartbeatMs ?? SOCKET_DEFAULTS.heartbeatMs);
     this.heartbeat.unref();
   }
 

@@ -15,6 +15,9 @@ import { isLoopbackBind } from '../server/access.ts';
 import { mayPublish, maySubscribe, whoIs, type Who } from './access.ts';
 import { MAX_MESSAGE_BYTES } from './envelope.ts';
 
+/** What each option is when it is not given. */
+const DEFAULTS = { port: 1883 } as const;
+
 export interface EmbeddedBroker {
   port: number;
   host: string;
@@ -74,7 +77,7 @@ export async function startEmbeddedBroker(o: EmbeddedBrokerOptions = {}): Promis
   const server: Server = o.tls ? createTlsServer({ cert: o.tls.cert, key: o.tls.key }, handle) : createServer(handle);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(o.port ?? 1883, host, () => resolve());
+    server.listen(o.port ?? DEFAULTS.port, host, () => resolve());
   });
   const port = (server.address() as AddressInfo).port;
   const shownHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;

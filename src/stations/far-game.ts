@@ -10,7 +10,7 @@ import type { MqttClient } from 'mqtt';
 import type { Logger } from 'pino';
 import { opposite, type Color } from '../rules/index.ts';
 import type { GameSession } from '../game/index.ts';
-import type { JournalEntry } from '../storage/journal.ts';
+import type { JournalEntry } from '../model/journal.ts';
 import type { RemoteLink } from '../protocol/v1.ts';
 import type { FarBoard } from './opponent.ts';
 
@@ -146,7 +146,7 @@ export function showTheWay(session: GameSession, client: MqttClient, opponent: F
  */
 function followTheirNextGame(session: GameSession, opponent: FarBoard, board: string, log: Logger): void {
   let waiting: Extract<JournalEntry, { k: 'new' }> | null = null;
-  const over = () => session.game.outcome !== null || session.snapshot().result !== '*';
+  const over = () => session.game.outcome !== null || session.result !== '*';
   const follow = () => {
     const start = waiting;
     const link = start?.remote?.link;

@@ -38,6 +38,9 @@ import { Mirror } from './mirror.ts';
 import { openLink, type LinkOptions } from './link.ts';
 import { BoardNumbers } from '../server/board-numbers.ts';
 
+/** What each option is when it is not given. */
+const DEFAULTS = { retryMs: 2000, answerMs: 10_000 } as const;
+
 const FOLLOWED: StationTopic[] = ['pair', 'status', 'game', 'entries', 'answer', 'alerts'];
 
 /** Messages a second a station may send on average, and at once (its whole game republished after a reconnect). */
@@ -169,7 +172,7 @@ export class Hub {
     // Every board known so far (and those that reported while the service was starting) joins, by number.
     const known = [...this.boards.values()].sort((a, b) => (this.numberOf(a.source.id) ?? 1e9) - (this.numberOf(b.source.id) ?? 1e9));
     for (const b of known) this.join(b);
-    const every = Math.max(50, (this.opts.retryMs ?? 2000) / 2);
+    const every = Math.max(50, (this.opts.retryMs ?? DEFAULTS.retryMs) / 2);
     this.timer = setInterval(() => {
       for (const b of this.boards.values()) b.mirror?.due(this.now());
     }, every);
@@ -435,7 +438,7 @@ export class Hub {
             `board ${board}'s station has not answered (offline?): the command runs if it is back within a minute, else it is refused`,
           ),
         );
-      }, this.opts.answerMs ?? 10_000);
+      }, this.opts.answerMs ?? DEFAULTS.answerMs);
       timer.unref();
       this.pending.set(id, (a) => {
         clearTimeout(timer);

@@ -7,6 +7,9 @@
 
 import mqtt, { type IClientOptions, type MqttClient } from 'mqtt';
 
+/** What each option is when it is not given. */
+const DEFAULTS = { protocolVersion: 4, reconnectMs: 1000, keepaliveS: 30, sessionExpiryS: 86_400 } as const;
+
 export interface LinkOptions {
   /** mqtt://HOST:PORT (or mqtts://, ws://) */
   url: string;
@@ -33,16 +36,16 @@ export function openLink(o: LinkOptions): MqttClient {
   const opts: IClientOptions = {
     clientId: o.clientId,
     clean: false,
-    protocolVersion: o.protocolVersion ?? 4,
-    reconnectPeriod: o.reconnectMs ?? 1000,
+    protocolVersion: o.protocolVersion ?? DEFAULTS.protocolVersion,
+    reconnectPeriod: o.reconnectMs ?? DEFAULTS.reconnectMs,
     connectTimeout: 10_000,
-    keepalive: o.keepaliveS ?? 30,
+    keepalive: o.keepaliveS ?? DEFAULTS.keepaliveS,
     resubscribe: true,
     ...(o.username !== undefined ? { username: o.username } : {}),
     ...(o.password !== undefined ? { password: o.password } : {}),
     ...(o.ca ? { ca: o.ca } : {}),
     ...(o.rejectUnauthorized === false ? { rejectUnauthorized: false } : {}),
-    ...(o.protocolVersion === 5 ? { properties: { sessionExpiryInterval: o.sessionExpiryS ?? 86_400 } } : {}),
+    ...(o.protocolVersion === 5 ? { properties: { sessionExpiryInterval: o.sessionExpiryS ?? DEFAULTS.sessionExpiryS } } : {}),
     ...(o.will ? { will: { topic: o.will.topic, payload: Buffer.from(o.will.payload), qos: 1 as const, retain: o.will.retain } } : {}),
   };
   return mqtt.connect(o.url, opts);

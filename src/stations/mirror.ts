@@ -1,14 +1,16 @@
 // The hub's copy of one station's game: the records the sequencer hands on
 // (exactly once, in order) are written to the board's own games folder (the
-// room's store, so a hub restart finds them) and the room's session follows
-// them (MirrorSession), so pages, the feed, the PDN and the director see a
-// remote board as a local one. After each batch the hub acknowledges how far it
-// has applied (retained); a gap is asked for; a station's retained game
-// message that is ahead of the copy is asked for too (a hub that lost its files).
+// room's store, so a hub restart finds them) and the room's game follows
+// them (its MirroredGame, src/game/mirror.ts: one record in, its event out),
+// so pages, the feed, the PDN and the director see a remote board as a local
+// one. After each batch the hub acknowledges how far it has applied
+// (retained); a gap is asked for; a station's retained game message that is
+// ahead of the copy is asked for too (a hub that lost its files).
 
 import type { Logger } from 'pino';
 import type { Room } from '../server/room.ts';
-import { MirrorSession } from '../game/mirror.ts';
+import type { MirroredGame } from '../game/mirror.ts';
+import { StationGames } from '../server/games.ts';
 import { journalStart, type JournalEntry } from '../storage/journal.ts';
 import type { StationStatus } from '../protocol/stations-v1.ts';
 import { Sequencer, canonical, type Arrival, type SequencerAction } from './sequencer.ts';
@@ -21,7 +23,7 @@ export interface MirrorOut {
 export class Mirror {
   readonly seq: Sequencer;
   private entries: JournalEntry[] = [];
-  private readonly session: MirrorSession;
+  private readonly game: MirroredGame;
   /** records that did not replay (a station and hub out of step): logged, counted */
   failures = 0;
 
@@ -31,8 +33,8 @@ export class Mirror {
     private readonly log: Logger,
     opts: { retryMs?: number } = {},
   ) {
-    if (!(room.session instanceof MirrorSession)) throw new Error(`board ${room.board?.identity.id} is not a station's board`);
-    this.session = room.session;
+    if (!(room.games instanceof StationGames)) throw new Error(`board ${room.board?.identity.id} is not a station's board`);
+    this.game = room.games.mirror;
     this.seq = new Sequencer({ retryMs: opts.retryMs });
     // What the hub applied before it stopped: its own journal of the board's newest game.
     const found = room.store.findInProgress();
@@ -40,7 +42,7 @@ export class Mirror {
     if (found.kind === 'game' && list) {
       this.entries = canonical(list);
       this.seq.resume(found.id, this.entries);
-      if (this.session.gameId !== found.id) this.follow();
+      if (room.session.gameId !== found.id) this.follow();
     }
   }
 
@@ -66,7 +68,7 @@ export class Mirror {
     const next = far ? { gameId, far } : null;
     if (JSON.stringify(was) === JSON.stringify(next)) return;
     this.room.farGame = next;
-    this.session.refresh(); // (the broadcast's listing may change: the feed moves on)
+    this.game.refresh(); // (the broadcast's listing may change: the feed moves on)
   }
 
   /** The station's own state of its board (in sync, illegal, awaiting a crown…), shown in the room's summary. */
@@ -75,7 +77,7 @@ export class Mirror {
     const was = this.room.remoteState;
     this.room.remoteState = next;
     // (The board's state is the station's, not an event of the game here: pages and the spectators' feed are told it changed.)
-    if (was?.state !== next?.state || was?.say !== next?.say) this.session.refresh();
+    if (was?.state !== next?.state || was?.say !== next?.say) this.game.refresh();
   }
 
   private act(actions: SequencerAction[]): void {
@@ -110,7 +112,7 @@ export class Mirror {
   /** Applies one record (a changed tags record, which holds every tag, applies as well); false when it does not apply. */
   private applyOne(entry: JournalEntry): boolean {
     try {
-      this.session.apply(entry);
+      this.game.apply(entry);
       return true;
     } catch {
       return false;
@@ -119,7 +121,7 @@ export class Mirror {
 
   private follow(): void {
     try {
-      this.session.follow(this.entries);
+      this.game.follow(this.entries);
     } catch (e) {
       this.failures++;
       this.log.error(`the station's game does not replay here (${this.entries.length} records): ${(e as Error).message}`);

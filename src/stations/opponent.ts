@@ -3,29 +3,31 @@
 // key is learned from its claim (its retained `pair` message, proven with the
 // pairing secret both share) and pinned; only records sealed with that key are
 // read. Its journal records (its entries topic on the broker both reach) are
-// replayed into its plies; the next ply of this game, when it is theirs, is
-// handed to the session as their move (with their clock after it, once that
-// record is in), shown and spoken by name, carried out on this board and
-// checked against exactly it; both journals hold the same moves. A copy or a
-// ply already played is dropped by the session; a record missing from the
-// other board's stream is asked for again. Their player's other doings —
-// a result, a draw offer or its answer, a takeback asked or answered — are
-// handed on too, each once, in order, with the far game's ply count when it
-// was made, once this game has reached it, and only while the far game is
-// the one linked to this one (far-game.ts says which).
+// folded into its plies each once, as they come (game/fold.ts, the fold the
+// table replays with; records after a gap wait for it); the next ply of this
+// game, when it is theirs in the far game linked to this one, is handed to
+// the session as their move (with their clock after it, once that record is
+// in), shown and spoken by name, carried out on this board and checked
+// against exactly it; both journals hold the same moves. A copy or a ply already played is dropped by the
+// session; a record missing from the other board's stream is asked for
+// again. Their player's other doings — a result, a draw offer or its answer,
+// a takeback asked or answered — are handed on too, each once, in order, with
+// the far game's ply count when it was made, once this game has reached it,
+// and only while the far game is the one linked to this one (far-game.ts
+// says which).
 
 import type { MqttClient } from 'mqtt';
 import type { Logger } from 'pino';
-import { Game, findMove, parseFen, type Color, type GameOptions } from '../rules/index.ts';
+import type { Color, Game } from '../rules/index.ts';
 import type { JournalEntry } from '../storage/journal.ts';
 import type { RemotePly } from '../game/remote.ts';
+import { foldRecord, gameOf, type Folded, type NewGameEntry } from '../game/fold.ts';
 import { boardTopic } from './topics.ts';
 import { readMessage, sealMessage, type Received } from './messages.ts';
 import { Counter } from './envelope.ts';
 import { Presence } from './presence.ts';
 import type { Identity } from './identity.ts';
 import { describeStation, pairChecks, type StationPins } from './pairing.ts';
-import { unwrap } from '../common/result.ts';
 
 export interface FarBoardOptions {
   /** the pairing secret both stations share: proves the far board's claim */
@@ -35,6 +37,8 @@ export interface FarBoardOptions {
   /** where the far board's key is pinned */
   pins: StationPins;
   log: Logger;
+  /** the station's clock, wall-clock ms (its requests' counters are read from it; default Date.now) */
+  now?: () => number;
 }
 
 /** Messages from the far board held until its key is known (its claim may come after its game). */
@@ -52,6 +56,14 @@ interface FarRecord {
   index: number;
   entry: JournalEntry;
   plies: number;
+}
+
+/** The far game as folded so far: its rules game, its plies, its other records, and the next record to fold. */
+interface FarFold {
+  game: Game;
+  plies: FarPly[];
+  records: FarRecord[];
+  next: number;
 }
 
 /** The records of the far board's game handed on besides its moves: what its player did. */
@@ -78,12 +90,16 @@ export class FarBoard {
   private client: MqttClient | null = null;
   /** where their moves and other records go (the station's session) */
   private target: FarTarget | null = null;
+  /** the far game folded so far (fold): its rules game, its plies, its other records, and the next record to fold */
+  private far: FarFold | null = null;
+  /** records of the far board's games folded, all told (each once: the work per record does not grow with the game) */
+  folded = 0;
   /** the next record of the far game to hand on besides its moves (record 0 is its start) */
   private cursor = 1;
   /** their takeback request handed on here, once this game had the ply it asks back: that ply is not handed on again while it stands */
   private asked: { index: number; plies: number } | null = null;
 
-  private readonly counter = new Counter();
+  private readonly counter: Counter;
   private readonly presence = new Presence();
   private held: Received[] = [];
   /** messages from the far board's topics refused (not sealed by its key, unreadable), for the tests */
@@ -92,7 +108,9 @@ export class FarBoard {
   constructor(
     readonly board: string,
     private readonly o: FarBoardOptions,
-  ) {}
+  ) {
+    this.counter = new Counter(o.now);
+  }
 
   /** The far game this board's game is linked to, by id (null: not read yet, or the far board plays another game). */
   linkedGameId(): string | null {
@@ -184,9 +202,11 @@ export class FarBoard {
     if (entry.k === 'new') {
       const fresh = this.game?.id !== gameId;
       this.game = { id: gameId, entries: [entry] };
+      this.far = startFold(entry);
       if (fresh) [this.cursor, this.asked] = [1, null];
       if (fresh) for (const l of this.newGameListeners) l(entry);
-    } else if (this.game?.id === gameId) this.game.entries[seq] = entry;
+    } else if (this.game?.id === gameId) this.game.entries[seq] = entry; // (sent again, or a newer tags record in its place: folded once, as it was)
+    this.fold();
     this.offer();
   }
 
@@ -206,14 +226,17 @@ export class FarBoard {
     this.newGameListeners.add(listener);
   }
 
-  /** Hands on the next ply of this game if the other board has made it (theirs, and complete), then their other records due here. */
+  /** Hands on the next ply of this game if the other board has made it in the linked game (theirs, and complete), then their other records due here. */
   offer(): void {
     const to = this.target;
     if (!to) return;
     const n = to.plies();
-    const { plies, records } = this.read();
+    const { plies, records } = this.far ?? { plies: [], records: [] };
+    // (Only the linked far game's plies are theirs in this game: after a next game here, their previous game's are not, however alike.)
+    const start = this.game?.entries[0];
+    const linked = start?.k === 'new' && to.linked(start);
     // (Their ply they asked to take back, taken back here on agreement before their own takeback record is in, is not theirs to make again.)
-    const next = n === this.askedBack() ? undefined : plies[n];
+    const next = !linked || n === this.askedBack() ? undefined : plies[n];
     // With a clock, their move comes with their time after it (the record after the move's): wait for it.
     if (next && next.side === to.side() && !(this.timed && next.clockMs === undefined))
       to.deliver({ ply: n, path: next.path, ...(next.clockMs !== undefined ? { clockMs: next.clockMs } : {}) });
@@ -244,6 +267,7 @@ export class FarBoard {
     const a = this.asked;
     const after = a ? (this.game?.entries.slice(a.index + 1) ?? []) : [];
     const ended = after.some((e) => e?.k === 'move' || e?.k === 'takeback' || e?.k === 'takeback-offer');
+    if (ended) this.asked = null; // (for good: records are only added, or a tags record replaced by a newer one)
     return a && !ended ? a.plies - 1 : -1;
   }
 
@@ -253,35 +277,45 @@ export class FarBoard {
     return first?.k === 'new' && !!first.tags.TimeControl && first.tags.TimeControl !== '-';
   }
 
-  /** Each ply of the other board's game so far (up to a gap in its records), with the mover's clock after it, and its other records. */
-  private read(): { plies: FarPly[]; records: FarRecord[] } {
-    const first = this.game?.entries[0];
-    const records: FarRecord[] = [];
-    if (!first || first.k !== 'new') return { plies: [], records };
-    const game = new Game(unwrap(parseFen(first.fen, { allowUncrownedMen: true })), first.options as GameOptions);
-    const out: FarPly[] = [];
-    const play = (path: readonly number[]): boolean => {
-      const m = findMove(game.legalMoves(), path);
-      if (!m) return false;
-      out.length = game.plies.length;
-      out.push({ side: game.turn, path: [...path] });
-      game.play(m);
-      return true;
-    };
-    for (const p of first.moves) play(p);
-    for (let i = 1; i < this.game!.entries.length; i++) {
-      const e = this.game!.entries[i];
-      if (!e) break; // the records after a gap wait for it
-      if (DOINGS.has(e.k)) records.push({ index: i, entry: e, plies: game.plies.length });
-      if (e.k === 'move' && !play(e.path)) break;
-      else if (e.k === 'takeback') {
-        game.undo();
-        out.length = game.plies.length;
-      } else if (e.k === 'clock') {
-        const last = out[game.plies.length - 1];
-        if (last && last.clockMs === undefined) last.clockMs = e.clock.remaining[last.side];
+  /**
+   * Folds the far game's records not folded yet, in order, up to a gap in them (the records after it wait for it),
+   * each once (game/fold.ts, the fold the table replays with): its plies with the mover's clock after each, and its
+   * other records with the ply count when each was made. A record that does not apply stops the fold there.
+   */
+  private fold(): void {
+    const g = this.game;
+    const f = this.far;
+    if (!g || !f) return;
+    for (let e = g.entries[f.next]; e; e = g.entries[f.next]) {
+      const plies = f.game.plies.length;
+      let folded: Folded;
+      try {
+        folded = foldRecord(f.game, e);
+      } catch {
+        return;
       }
+      this.folded++;
+      if (DOINGS.has(e.k)) f.records.push({ index: f.next, entry: e, plies });
+      if (folded.k === 'move' && e.k === 'move') {
+        f.plies.length = plies;
+        f.plies.push({ side: folded.ply.before.turn, path: [...e.path] });
+      } else if (folded.k === 'takeback') f.plies.length = f.game.plies.length;
+      else if (folded.k === 'clock') {
+        const last = f.plies[f.game.plies.length - 1];
+        if (last && last.clockMs === undefined) last.clockMs = folded.clock.remaining[last.side];
+      }
+      f.next++;
     }
-    return { plies: out, records };
+  }
+}
+
+/** The far game's fold from its start: its opening moves (a ballot's) are its first plies; null when its start does not play. */
+function startFold(start: NewGameEntry): FarFold | null {
+  try {
+    const game = gameOf(start);
+    const plies = game.plies.map((p) => ({ side: p.before.turn, path: [p.move.from, ...p.move.path] }));
+    return { game, plies, records: [], next: 1 };
+  } catch {
+    return null;
   }
 }

@@ -4,7 +4,7 @@
 // commands go back to the station through the hub (signed, hub.ts).
 
 import { SourceBase, type BoardIdentity, type HostCommand } from '../sensors/source.ts';
-import type { StationBoard } from '../server/room.ts';
+import type { StationBoard } from '../server/games.ts';
 import type { Command } from '../protocol/v1.ts';
 
 export class RemoteBoard extends SourceBase implements StationBoard {

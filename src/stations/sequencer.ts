@@ -12,7 +12,10 @@
 // consecutive tags records are one, the last, as the journal's writer keeps
 // them), so a station's list and the hub's agree after either restarts.
 
-import type { JournalEntry } from '../storage/journal.ts';
+import type { JournalEntry } from '../model/journal.ts';
+
+/** What each option is when it is not given. */
+const DEFAULTS = { maxGames: 4, maxHeld: 1000, retryMs: 2000, keepLeft: 64 } as const;
 
 export interface Arrival {
   gameId: string;
@@ -145,12 +148,12 @@ export class Sequencer {
       if (a.entry.k === 'tags') held.set(a.seq, a);
       return out;
     }
-    if (!held && this.early.size >= (this.opts.maxGames ?? 4)) {
+    if (!held && this.early.size >= (this.opts.maxGames ?? DEFAULTS.maxGames)) {
       this.stats.dropped++; // a game nobody has started yet: asked for when its turn comes
       return out;
     }
     if (!held) this.early.set(a.gameId, (held = new Map()));
-    if (this.heldCount >= (this.opts.maxHeld ?? 1000)) {
+    if (this.heldCount >= (this.opts.maxHeld ?? DEFAULTS.maxHeld)) {
       // Full: keep the records nearest to what is applied next; the farthest ahead go (asked for again later).
       const far = highest(held);
       this.stats.dropped++;
@@ -170,7 +173,7 @@ export class Sequencer {
   private ask(gameId: string, from: number, to: number, now: number, out: SequencerAction[]): void {
     if (to <= from) return;
     const last = this.asked.get(gameId);
-    if (last && last.from === from && last.to === to && now - last.at < (this.opts.retryMs ?? 2000)) return;
+    if (last && last.from === from && last.to === to && now - last.at < (this.opts.retryMs ?? DEFAULTS.retryMs)) return;
     this.asked.set(gameId, { from, to, at: now });
     this.stats.asks++;
     out.push({ type: 'ask', gameId, from, to });
@@ -238,6 +241,6 @@ export class Sequencer {
     this.early.delete(gameId);
     this.asked.delete(gameId);
     this.left.push(gameId);
-    if (this.left.length > (this.opts.keepLeft ?? 64)) this.left.shift();
+    if (this.left.length > (this.opts.keepLeft ?? DEFAULTS.keepLeft)) this.left.shift();
   }
 }

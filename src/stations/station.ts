@@ -23,7 +23,7 @@ import { playTheFarBoard, showTheWay } from './far-game.ts';
 import type { Color } from '../rules/index.ts';
 import type { Room } from '../server/room.ts';
 import { runCommand } from '../server/commands.ts';
-import type { JournalEntry } from '../storage/journal.ts';
+import type { JournalEntry } from '../model/journal.ts';
 import { journalStart } from '../storage/journal.ts';
 import type { SessionEvent } from '../game/index.ts';
 import type { CommandAnswer, StationStatus } from '../protocol/stations-v1.ts';
@@ -37,6 +37,9 @@ import { fingerprint, loadIdentity, type Identity } from './identity.ts';
 import { brokerPassword } from './access.ts';
 import { Counter } from './envelope.ts';
 import { StationPins, describeStation, keeps, pairChecks, pairProof, pairedChecks, type StationPair } from './pairing.ts';
+
+/** What each option is when it is not given. */
+const DEFAULTS = { statusMs: 500 } as const;
 
 /** This station may not report its board: another station holds it. */
 export class BoardTakenError extends CrownheadError<'board-taken'> {
@@ -435,7 +438,7 @@ export class StationPublisher {
       this.statusTimer = setTimeout(() => {
         this.statusTimer = null;
         this.sendStatus();
-      }, this.opts.statusMs ?? 500);
+      }, this.opts.statusMs ?? DEFAULTS.statusMs);
   }
 
   private sendStatus(): void {
@@ -510,7 +513,7 @@ export async function startStation(o: StationStart): Promise<Station> {
   const dir = o.service.storage.gamesDir;
   const identity = o.identity ?? loadIdentity(dir);
   const pins = new StationPins(dir);
-  const opponent = o.opponent ? new FarBoard(o.opponent.board, { secret: o.secret, identity, pins, log }) : null;
+  const opponent = o.opponent ? new FarBoard(o.opponent.board, { secret: o.secret, identity, pins, log, now: o.now }) : null;
   const publisher = new StationPublisher({
     secret: o.secret,
     identity,

@@ -14,10 +14,10 @@ import { copyFile, mkdir, open, readdir, readFile, rename, stat, unlink } from '
 import { join } from 'node:path';
 import { CollectionIndex } from './collection.ts';
 import { describeCode } from './disk.ts';
-import type { GameList, SavedGame, SkippedFile } from '../protocol/v1.ts';
+import type { GameList, SavedGame, SkippedFile } from '../model/storage.ts';
 
-// The listing's types are declared once, in the protocol (GET /api/games sends them as they are).
-export type { GameList, SavedGame, SkippedFile } from '../protocol/v1.ts';
+// The listing's types are declared once, in the model (GET /api/games sends them as they are: src/protocol/v1.ts).
+export type { GameList, SavedGame, SkippedFile } from '../model/storage.ts';
 
 interface Listed {
   mtimeMs: number;

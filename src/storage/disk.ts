@@ -7,7 +7,7 @@
 
 import * as nodeFs from 'node:fs';
 import { join } from 'node:path';
-import type { StorageProblem } from '../protocol/v1.ts';
+import type { StorageProblem } from '../model/storage.ts';
 
 /** The synchronous file operations the store writes with: a seam so tests can inject ENOSPC, short writes… */
 export type StoreFs = Pick<

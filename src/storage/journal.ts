@@ -9,50 +9,17 @@
 // tools or an editor): the reader counts them so recovery can say so.
 
 import { crc32 } from 'node:zlib';
-import type { Color, GameOptions, Outcome } from '../rules/index.ts';
-import type { PdnResult } from '../pdn/index.ts';
+import { checkJournalEntry, journalEntryProblem, type JournalEntry } from '../model/journal.ts';
+import type { JournalDamage } from '../model/storage.ts';
 import { journalLines } from './append.ts';
+import { CrownheadError } from '../common/errors.ts';
+import { attempt, type Result } from '../common/result.ts';
 
-/** Both clocks as the journal keeps them (the game's clock writes and reads this shape: game/clock.ts). */
-export interface SavedClock {
-  remaining: Record<Color, number>;
-  movesMade: Record<Color, number>;
-  period: Record<Color, number>;
-  /** when each side's next control is reached (Infinity is written as null by JSON) */
-  nextAt: Record<Color, number | null>;
-  flagged: Color | null;
-  /** ACF time per move: the move being timed, whether it is a forced capture, whom "time" was called on */
-  current?: Color | null;
-  forced?: boolean;
-  called?: Color | null;
-}
-
-export type JournalEntry =
-  | {
-      k: 'new';
-      id: string;
-      at: number;
-      fen: string;
-      options: GameOptions;
-      tags: Record<string, string>;
-      ballot: number | null;
-      moves: number[][];
-      /** the side played at another board, and its player's name */
-      remote?: { side: Color; name: string; link?: string };
-      /** the game's own tournament mode (a tournament's round), when given; absent: the service's */
-      tournament?: boolean;
-    }
-  | { k: 'move'; at: number; path: number[]; huff?: number }
-  | { k: 'takeback'; at: number }
-  | { k: 'crown'; at: number; square: number }
-  | { k: 'tags'; at: number; tags: Record<string, string> }
-  | { k: 'result'; at: number; result: PdnResult; outcome: Outcome | null }
-  | { k: 'draw-offer'; at: number; side: Color | null }
-  /** a takeback asked for in a game with a player at another board (null: declined), for the far board to show and answer */
-  | { k: 'takeback-offer'; at: number; side: Color | null }
-  | { k: 'clock'; at: number; clock: SavedClock }
-  /** an arbiter's correction: who, why and what, in words (the changes themselves follow as ordinary entries) */
-  | { k: 'correction'; at: number; by: string; reason: string; say: string };
+// The record itself is the model's (one zod schema, src/model/journal.ts): its type and its check are re-exported here for storage's users.
+export type { JournalEntry } from '../model/journal.ts';
+export type { SavedClock } from '../model/clock.ts';
+/** What the reader dropped: where, how much, and why (the model's: the page shows it in the storage health). */
+export type { JournalDamage } from '../model/storage.ts';
 
 /** A journal that cannot be read or written as a whole. */
 export class JournalError extends CrownheadError<'bad-journal'> {
@@ -61,12 +28,6 @@ export class JournalError extends CrownheadError<'bad-journal'> {
     super('bad-journal', message);
   }
 }
-
-/** What the reader dropped: where, how much, and why (declared in the protocol, which reports it). */
-export type { JournalDamage } from '../protocol/v1.ts';
-import type { JournalDamage } from '../protocol/v1.ts';
-import { CrownheadError } from '../common/errors.ts';
-import { attempt, type Result } from '../common/result.ts';
 
 export interface JournalRead {
   entries: JournalEntry[];
@@ -93,57 +54,8 @@ export function makeJournalLine(e: JournalEntry): string {
   return `~${checksum(json)} ${json}\n`;
 }
 
-const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-const isSquare = (s: unknown) => Number.isInteger(s) && (s as number) >= 1 && (s as number) <= 32;
-const isPath = (p: unknown) => Array.isArray(p) && p.length >= 2 && p.every(isSquare);
-const isStrings = (v: unknown) => isObj(v) && Object.values(v).every((x) => typeof x === 'string');
-
-/** Why a parsed object is not a journal entry, or null when it is one. */
-export function entryProblem(e: unknown): string | null {
-  if (!isObj(e) || typeof e.k !== 'string') return 'not a journal entry';
-  if (typeof e.at !== 'number') return `a ${e.k} entry needs a time "at"`;
-  switch (e.k) {
-    case 'new':
-      if (typeof e.id !== 'string' || !e.id) return 'a new-game entry needs an id';
-      if (typeof e.fen !== 'string') return 'a new-game entry needs a FEN';
-      if (!isObj(e.options) || !isStrings(e.tags)) return 'a new-game entry needs options and tags';
-      if (!Array.isArray(e.moves) || !e.moves.every(isPath)) return 'a new-game entry needs its opening moves as paths of squares 1-32';
-      if (
-        e.remote !== undefined &&
-        !(
-          isObj(e.remote) &&
-          (e.remote.side === 'black' || e.remote.side === 'white') &&
-          typeof e.remote.name === 'string' &&
-          (e.remote.link === undefined || typeof e.remote.link === 'string')
-        )
-      )
-        return "a new-game entry's remote player needs a side (black or white), a name and, if any, a link that is text";
-      if (e.tournament !== undefined && typeof e.tournament !== 'boolean') return "a new-game entry's tournament mode is true or false";
-      return null;
-    case 'move':
-      return isPath(e.path) && (e.huff === undefined || isSquare(e.huff)) ? null : 'a move needs a path of squares 1-32';
-    case 'takeback':
-      return null;
-    case 'crown':
-      return isSquare(e.square) ? null : 'a crown entry needs a square 1-32';
-    case 'tags':
-      return isStrings(e.tags) ? null : 'a tags entry needs text tags';
-    case 'result':
-      return typeof e.result === 'string' ? null : 'a result entry needs a result';
-    case 'draw-offer':
-      return e.side === null || e.side === 'black' || e.side === 'white' ? null : 'a draw offer needs a side';
-    case 'takeback-offer':
-      return e.side === null || e.side === 'black' || e.side === 'white' ? null : 'a takeback offer needs a side';
-    case 'clock':
-      return isObj(e.clock) ? null : 'a clock entry needs the clock';
-    case 'correction':
-      return typeof e.by === 'string' && typeof e.reason === 'string' && typeof e.say === 'string'
-        ? null
-        : 'a correction entry needs who, why and what (by, reason, say)';
-    default:
-      return `unknown entry kind "${String(e.k).slice(0, 20)}"`;
-  }
-}
+/** Why a parsed object is not a journal entry, or null when it is one (the model's check: src/model/journal.ts). */
+export const entryProblem = journalEntryProblem;
 
 const RECORD = /~([0-9a-f]{8}) /g;
 
@@ -158,8 +70,7 @@ function recordAt(line: string, at: number): { entry: JournalEntry } | { why: st
   } catch {
     return { why: 'not JSON' };
   }
-  const problem = entryProblem(e);
-  return problem ? { why: problem } : { entry: e as JournalEntry };
+  return checkJournalEntry(e);
 }
 
 function legacyLine(line: string): { entry: JournalEntry } | { why: string } {
@@ -169,8 +80,7 @@ function legacyLine(line: string): { entry: JournalEntry } | { why: string } {
   } catch {
     return { why: 'not JSON' };
   }
-  const problem = entryProblem(e);
-  return problem ? { why: problem } : { entry: e as JournalEntry };
+  return checkJournalEntry(e);
 }
 
 const excerpt = (s: string) => (s.length > 60 ? `${s.slice(0, 60)}…` : s).replace(/[^\x20-\x7e]/g, '?');

@@ -11,7 +11,7 @@
 // storage health, which stays until the user has moved on to a new game.
 
 import { join } from 'node:path';
-import type { DamageReport, StorageProblem } from '../protocol/v1.ts';
+import type { DamageReport, StorageProblem } from '../model/storage.ts';
 import { atomicWrite, describeCode, stamp, type StoreFs } from './disk.ts';
 import { journalStart, makeJournalLine, readJournal, type JournalEntry, type JournalRead } from './journal.ts';
 

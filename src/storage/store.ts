@@ -8,8 +8,7 @@
 // combined here.
 
 import { join } from 'node:path';
-import type { GameEvent } from '../protocol/v1.ts';
-import type { DamageReport, StorageHealth } from '../protocol/v1.ts';
+import type { DamageReport, StorageEvent, StorageHealth } from '../model/storage.ts';
 import { Catalogue, type GameList } from './catalogue.ts';
 import { realFs, removeTempFiles, type StoreFs } from './disk.ts';
 import { type JournalEntry, type JournalRead } from './journal.ts';
@@ -17,11 +16,14 @@ import { FolderLock } from './lock.ts';
 import { Recovery, type Found } from './recovery.ts';
 import { JournalWriter } from './writer.ts';
 
-// The types are declared once, in the page–server protocol (src/protocol/v1.ts).
-export type { DamageReport, StorageHealth, StorageProblem } from '../protocol/v1.ts';
+/** What each option is when it is not given. */
+const DEFAULTS = { listTtlMs: 2000, retryMs: 2000, tagsDelayMs: 100 } as const;
 
-/** Sent to pages as `{type:'event', event: StorageEvent, state}` whenever the health changes. */
-export type StorageEvent = Extract<GameEvent, { type: 'storage' }>;
+// The types are declared once, in the model (src/model/storage.ts), which the page–server protocol carries.
+export type { DamageReport, StorageHealth, StorageProblem } from '../model/storage.ts';
+
+/** Sent to pages as `{type:'event', event: StorageEvent, state}` whenever the health changes (one of the page's game events). */
+export type { StorageEvent } from '../model/storage.ts';
 
 export interface StoreOptions {
   /** file operations (tests inject failures) */
@@ -50,10 +52,10 @@ export class GameStore {
   ) {
     this.fs = opts.fs ?? realFs;
     this.onEvent = opts.onEvent ?? (() => {});
-    this.catalogue = new Catalogue(dir, opts.listTtlMs ?? 2000, (file) => this.writer.waiting(file));
+    this.catalogue = new Catalogue(dir, opts.listTtlMs ?? DEFAULTS.listTtlMs, (file) => this.writer.waiting(file));
     this.writer = new JournalWriter(dir, this.fs, {
-      retryMs: opts.retryMs ?? 2000,
-      tagsDelayMs: opts.tagsDelayMs ?? 100,
+      retryMs: opts.retryMs ?? DEFAULTS.retryMs,
+      tagsDelayMs: opts.tagsDelayMs ?? DEFAULTS.tagsDelayMs,
       emit: (say) => this.emitHealth(say),
       touched: (file, text) => this.catalogue.touched(file, text),
     });

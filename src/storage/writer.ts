@@ -11,7 +11,7 @@
 // it is ignored. Owns the "trouble" half of the storage health.
 
 import { join } from 'node:path';
-import type { StorageProblem } from '../protocol/v1.ts';
+import type { StorageProblem } from '../model/storage.ts';
 import { atomicWrite, describeCode, type StoreFs } from './disk.ts';
 import { JournalAppender, type GoodEnd } from './append.ts';
 import { isEmptyGame, makeJournalLine, type JournalEntry, type JournalRead } from './journal.ts';

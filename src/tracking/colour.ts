@@ -6,7 +6,7 @@
 // issues' grace period (ColourWatch). Pure: the reader's view and the
 // position in, bitboards and sentences out.
 
-import type { Alert, Reminder } from '../protocol/v1.ts';
+import type { Alert, Reminder } from '../model/board.ts';
 import type { Position } from '../rules/index.ts';
 import type { BoardView } from '../reading/view.ts';
 import { joinWords } from '../words/index.ts';

@@ -9,7 +9,7 @@
 import { joinWords } from '../words/index.ts';
 import { NEIGHBOUR, JUMP_LAND, colorAt, moveText, opposite, shortText, type Color, type Move, type Position } from '../rules/index.ts';
 import { pieceName, sideName, type Counts } from './boards.ts';
-import type { Alert, Fix } from '../protocol/v1.ts';
+import type { Alert, Fix } from '../model/board.ts';
 
 export type AlertCategory =
   | 'wrong-side'
@@ -29,13 +29,13 @@ export type AlertCategory =
   | 'wrong-piece-retraction'
   | 'illegal-move';
 
-/** What to put where (protocol type: one schema, src/protocol/v1.ts). */
-export type { Fix } from '../protocol/v1.ts';
+/** What to put where (the model's type: one schema, src/model/board.ts). */
+export type { Fix } from '../model/board.ts';
 /**
- * An illegal board: what is wrong, in words, and what to put where (protocol
+ * An illegal board: what is wrong, in words, and what to put where (the model's
  * type; its category is one of AlertCategory, kept open in the schema).
  */
-export type { Alert } from '../protocol/v1.ts';
+export type { Alert } from '../model/board.ts';
 
 /** The retraction rule: the piece moved incorrectly (back on `square`), its legal moves in PDN notation, and whether they are captures. */
 export type Retract = NonNullable<Alert['retract']>;

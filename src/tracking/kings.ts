@@ -9,7 +9,7 @@
 // (put down elsewhere: an extra piece). Pure: the reader's view and the
 // position in, a reminder out.
 
-import type { Reminder } from '../protocol/v1.ts';
+import type { Reminder } from '../model/board.ts';
 import type { Position } from '../rules/index.ts';
 import type { BoardView } from '../reading/view.ts';
 import type { Counts } from './boards.ts';

@@ -4,7 +4,7 @@
 // other event of the step queued in order beside them. Pure bookkeeping: the
 // tracker decides, this keeps what was said so nothing is said twice.
 
-import type { Alert, BoardStatus, Reminder } from '../protocol/v1.ts';
+import type { Alert, BoardStatus, Reminder } from '../model/board.ts';
 import type { TrackerEvent } from './state.ts';
 
 export class TrackerReport {

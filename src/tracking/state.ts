@@ -6,7 +6,7 @@
 
 import type { Move, Ply, ReadonlyGame } from '../rules/index.ts';
 import type { ReaderFeedback, ReaderOptions } from '../reading/view.ts';
-import type { Alert, BoardStatus, Fix, Reminder } from '../protocol/v1.ts';
+import type { Alert, BoardStatus, Fix, Reminder } from '../model/board.ts';
 import type { Counts } from './boards.ts';
 import type { AlertCategory } from './diagnose.ts';
 

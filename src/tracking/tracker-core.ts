@@ -10,7 +10,7 @@
 
 import { legalMoves, moveText, type Move, type ReadonlyGame } from '../rules/index.ts';
 import { EMPTY_VIEW, type BoardView, type ReaderFeedback } from '../reading/view.ts';
-import type { Alert, BoardStatus, Reminder } from '../protocol/v1.ts';
+import type { Alert, BoardStatus, Reminder } from '../model/board.ts';
 import { diffSquares } from './boards.ts';
 import { ColourWatch, menLanding, mixedKings } from './colour.ts';
 import { OffCentreWatch } from './kings.ts';

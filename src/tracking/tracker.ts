@@ -28,7 +28,7 @@ import type { BoardView } from '../reading/view.ts';
 import { countsOf, diffSquares, sameCounts, type Counts } from './boards.ts';
 import { classify, crownWaitBoard, withCrown, type Situation, type Verdict } from './classify.ts';
 import { withColoursSeen } from './colour.ts';
-import type { Reminder } from '../protocol/v1.ts';
+import type { Reminder } from '../model/board.ts';
 import { TrackerCore } from './tracker-core.ts';
 import { checkSetup, situationOf } from './setup.ts';
 import { freshPlay, type TrackerStep } from './state.ts';
@@ -48,10 +48,10 @@ import { describeFixes, diagnose, fixesTo, otherPieceCorrection, retractSentence
 /**
  * Quiet feedback, no buzzer (a board part-way through a legal move that has
  * stood a while, a coin lying magnet-up), and how the board stands against the
- * game at a glance: the protocol's types (src/protocol/v1.ts). A reminder's
+ * game at a glance: the model's types (src/model/board.ts). A reminder's
  * category is an AlertCategory, 'upside-down' or 'wrong-colour'.
  */
-export type { BoardStatus, Reminder } from '../protocol/v1.ts';
+export type { BoardStatus, Reminder } from '../model/board.ts';
 export { DEFAULT_TRACKER, type GameWriter, type Phase, type TrackerEvent, type TrackerOptions, type TrackerStep } from './state.ts';
 
 export class MoveTracker extends TrackerCore {

@@ -3,7 +3,9 @@
 // written here, with the tiny boot.ts inline in its head (it opens the socket
 // while main.ts loads; page.ts allows it by its hash in the page's CSP). The club pages (/watch, /arbiter) are a second bundle from
 // src/web/club-main.ts with their own two shells; the friend's seat page
-// (/play/<token>) a third, from src/web/play-main.ts. The result is a map from
+// (/play/<token>) a third, from src/web/play-main.ts; the board page's two
+// small cards (a friend online, the endgame database) have scripts of their
+// own (friend-main.ts, egdb-main.ts). The result is a map from
 // URL path to body and content type that the HTTP server serves as it is
 // (no build step, no files on disk).
 
@@ -40,7 +42,7 @@ ${script ? `<script>${script}</script>\n` : ''}<link rel="stylesheet" href="${cs
 `;
 }
 
-function indexHtml(js: string, css: string, boot: string, friendJs: string): string {
+function indexHtml(js: string, css: string, boot: string, friendJs: string, egdbJs: string): string {
   return `${head('Crownhead', 'Crownhead: live board, moves and alerts for a game of checkers on a real board', css, boot)}<body data-status="setup">
 <header class="top">
 <h1 class="brand">${CROWN_SVG}Crownhead</h1>
@@ -53,7 +55,7 @@ function indexHtml(js: string, css: string, boot: string, friendJs: string): str
 <section id="status" aria-label="Board state"></section>
 <section id="players" aria-label="Players"></section>
 <section id="moves-card" aria-label="Moves"><div id="moves"></div></section>
-<section id="controls" aria-label="Game controls"><div id="game" class="card"></div><div id="forms" hidden></div><div id="log"></div><div id="friend" class="card" aria-label="Play a friend online" hidden></div></section>
+<section id="controls" aria-label="Game controls"><div id="game" class="card"></div><div id="forms" hidden></div><div id="log"></div><div id="friend" class="card" aria-label="Play a friend online" hidden></div><div id="egdb" class="card" aria-label="Endgame database" hidden></div></section>
 </main>
 <div id="live-polite" class="sr-only" aria-live="polite"></div>
 <div id="live-assertive" class="sr-only" aria-live="assertive" role="alert"></div>
@@ -62,6 +64,7 @@ function indexHtml(js: string, css: string, boot: string, friendJs: string): str
 <noscript><p style="padding:20px">Crownhead needs JavaScript to show the live board.</p></noscript>
 <script type="module" src="${js}"></script>
 <script type="module" src="${friendJs}"></script>
+<script type="module" src="${egdbJs}"></script>
 </body>
 </html>
 `;
@@ -119,6 +122,7 @@ export async function buildPage(): Promise<Map<string, PageAsset>> {
       club: join(HERE, 'club-main.ts'),
       play: join(HERE, 'play-main.ts'),
       friend: join(HERE, 'friend-main.ts'),
+      egdb: join(HERE, 'egdb-main.ts'),
     },
     bundle: true,
     write: false,
@@ -163,7 +167,7 @@ export async function buildPage(): Promise<Map<string, PageAsset>> {
     return url;
   };
   out.set('/', {
-    body: Buffer.from(indexHtml(link('app.js'), link('app.css'), bootJs, link('friend.js'))),
+    body: Buffer.from(indexHtml(link('app.js'), link('app.css'), bootJs, link('friend.js'), link('egdb.js'))),
     type: 'text/html; charset=utf-8',
   });
   out.set('/play', { body: Buffer.from(playHtml(link('play.js'), link('play.css'))), type: 'text/html; charset=utf-8' });

@@ -7,6 +7,9 @@
 // socket heard so far. The WebSocket constructor and the clock are injectable
 // so tests can drive them. No protocol here: what is sent is the caller's.
 
+/** What each option is when it is not given. */
+const DEFAULTS = { silenceLimit: 35_000, pingEvery: 15_000 } as const;
+
 export interface ReconnectingEvents {
   message(raw: string): void;
   /** `again`: this is a reconnection (the page saw an earlier connection open) */
@@ -171,7 +174,7 @@ export class ReconnectingSocket {
     this.pinger = setInterval(() => {
       const ws = this.ws;
       if (!ws) return;
-      if (this.now() - this.lastHeard > (this.opts.silenceLimit ?? 35_000)) {
+      if (this.now() - this.lastHeard > (this.opts.silenceLimit ?? DEFAULTS.silenceLimit)) {
         // No answer: drop the connection and start over.
         this.ws = null;
         ws.close();
@@ -180,7 +183,7 @@ export class ReconnectingSocket {
         return;
       }
       if (ws.readyState === OPEN) ws.send(PING);
-    }, this.opts.pingEvery ?? 15_000);
+    }, this.opts.pingEvery ?? DEFAULTS.pingEvery);
   }
 
   private stopPings(): void {

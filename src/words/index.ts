@@ -3,9 +3,9 @@
 // a black man on 1–12"). Shared by the tracking (alerts), the session and the
 // server (what is spoken and logged) and the page (what is shown); not part of
 // the protocol (messages carry the sentences made here). Pure, no imports
-// beyond the protocol's types, so the page bundle can use it.
+// beyond the model's types (src/model/board.ts), so the page bundle can use it.
 
-import type { Fix } from '../protocol/v1.ts';
+import type { Fix } from '../model/board.ts';
 
 /** "a, b and c" / "a, b or c": the one list joiner of every message. */
 export function joinWords(items: readonly string[], conjunction: 'and' | 'or' = 'and'): string {

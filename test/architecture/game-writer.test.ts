@@ -1,5 +1,7 @@
-// One writer of the game at the table (issue #38): src/game/table.ts is the
-// only code that plays, takes back or ends it. The type says so —
+// One writer of the game at the table: src/game/table.ts is the
+// only code that plays, takes back or ends it (with the one fold of a journal
+// record into a Game, src/game/fold.ts, that it replays its records through:
+// the table is the only code that holds its game as a Game to hand it). The type says so —
 // GameTable.game, the session's game and the tracker's are a ReadonlyGame,
 // with none of Game's changing methods (test/tracking/one-writer.test.ts
 // checks the types) — and this scan says so of the source: no call of a
@@ -17,8 +19,12 @@ const CHANGING = ['play', 'playText', 'huffAndPlay', 'undo', 'resign', 'agreeDra
 /** A changing method called on something named like a game (`game`, `this.game`, `t.game`, `currentGame`…). */
 const CALL = new RegExp(`\\b\\w*[gG]ame\\s*\\??\\.\\s*(${CHANGING.join('|')})\\s*\\(`, 'g');
 
-/** The one writer, and the rules' own Game. */
-const WRITERS = ['src/game/table.ts'];
+/**
+ * The one writer, and the rules' own Game. The journal's fold (fold.ts) plays the records it is handed on the Game
+ * it is handed: the table's own (the only place the game at a table is a Game, not a ReadonlyGame), or one its
+ * caller built (a station following the far board's game, src/stations/opponent.ts).
+ */
+const WRITERS = ['src/game/table.ts', 'src/game/fold.ts'];
 const RULES = 'src/rules/';
 
 /** Files that play on a Game they build themselves, and why that is not the game at a table. */
@@ -27,7 +33,6 @@ const OWN_GAME: Record<string, string> = {
   'src/pdn/convert.ts': "a record's main line replayed into a new Game",
   'src/engine/book.ts': "the opening book's lines replayed from the corpus, each in its own Game",
   'src/engine-host/match.ts': 'an engine match: the harness plays both engines’ moves in its own Game',
-  'src/stations/opponent.ts': "the other station's journal replayed into a Game of its own, to follow their board",
 };
 
 /** The changing calls on a game in a source text (comments and strings blanked). */

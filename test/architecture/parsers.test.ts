@@ -1,4 +1,4 @@
-// One answer shape from every parser (issue #38): each exported `parse*` of
+// One answer shape from every parser: each exported `parse*` of
 // src/ returns a Result<T, E extends CrownheadError> (src/common/result.ts),
 // the value or the error naming what is wrong with the input, instead of
 // throwing, returning null, or a shape of its own. The scan reads each

@@ -69,6 +69,7 @@ describe('the built package', () => {
       '/assets/app.js',
       '/assets/club.css',
       '/assets/club.js',
+      '/assets/egdb.js',
       '/assets/friend.js',
       '/assets/play.css',
       '/assets/play.js',

@@ -89,6 +89,11 @@ describe('crownhead analyse', () => {
     expect(node.after.join(' ')).toMatch(/^Blunder: \d+[-x]\d+ was better \([+-]\d\.\d\d|win in \d+ against/);
     // The moves themselves are unchanged.
     expect(annotated.moves.map((m) => m.move.path.join())).toEqual(game.plies.map((p) => p.move.path.join()));
+    // Two stretches of the game at once, an engine worker each: the same blunder found.
+    const out2 = join(dir, 'annotated-2.pdn');
+    const r2 = await run('analyse', file, '--depth', '4', '--threads', '2', '--out', out2);
+    expect(r2.code).toBe(0);
+    expect(readOnePdn(readFileSync(out2, 'utf8')).moves[blunderPly]!.strength).toBe('??');
   });
 
   it('one-line errors for a missing file, an unreadable game and bad flags', async () => {
@@ -113,5 +118,8 @@ describe('crownhead analyse', () => {
     expect(none.err[0]).toMatch(/analyse needs exactly one GAME.pdn/);
     const t = await run('analyse', junk, '--time', '-1');
     expect(t.code).toBe(2);
+    const threads = await run('analyse', junk, '--threads', '0');
+    expect(threads.code).toBe(2);
+    expect(threads.err[0]).toMatch(/--threads/);
   });
 });

@@ -142,9 +142,9 @@ describe('engine work shows its progress and can be cancelled', () => {
     s.analyse();
     await settle();
     expect(s.snapshot().analysis).toMatchObject({ running: true, done: 0, total: 4 });
-    w.running()!.finish(); // the start position
+    w.running()!.finish(); // the last position (the analysis goes from the end back)
     await settle();
-    w.running()!.finish(); // after the first move: it is judged
+    w.running()!.finish(); // the one before it: the last move is judged
     await settle();
     expect(s.snapshot().analysis).toMatchObject({ running: true, done: 1, total: 4 });
     expect(seen.filter((t) => t === 'coach').length).toBeGreaterThanOrEqual(3);

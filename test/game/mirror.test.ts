@@ -5,7 +5,7 @@
 // announced as the station's session announced it.
 
 import { describe, expect, it } from 'vitest';
-import { MirrorSession } from '../../src/game/mirror.ts';
+import { MirroredGame } from '../../src/game/mirror.ts';
 import { GameSession } from '../../src/game/session.ts';
 import { Game, makeFen } from '../../src/rules/index.ts';
 import type { JournalEntry } from '../../src/storage/journal.ts';
@@ -36,15 +36,15 @@ function longJournal(): JournalEntry[] {
 describe('the hub’s copy of a station’s game', () => {
   it('applies 2,000 records one by one: one replayed record each, and the same game as a restore of them all', () => {
     const journal = longJournal();
-    const mirror = new MirrorSession();
+    const mirror = new MirroredGame();
     const events: SessionEvent[] = [];
-    mirror.on((e) => events.push(e));
+    mirror.session.on((e) => events.push(e));
     for (const e of journal) mirror.apply(e);
     expect(mirror.replayed).toBe(journal.length);
     const whole = new GameSession();
     whole.restore(journal);
-    expect(mirror.pdn()).toBe(whole.pdn());
-    expect(mirror.game.plies.length).toBeGreaterThan(30);
+    expect(mirror.session.pdn()).toBe(whole.pdn());
+    expect(mirror.session.game.plies.length).toBeGreaterThan(30);
     // Each record announced as the station's session did: one new game, a move per move record, the takeback.
     expect(events.filter((e) => e.type === 'new-game')).toHaveLength(1);
     expect(events.filter((e) => e.type === 'move')).toHaveLength(journal.filter((e) => e.k === 'move').length);
@@ -52,10 +52,29 @@ describe('the hub’s copy of a station’s game', () => {
   });
 
   it('refuses a record that does not apply, changing nothing', () => {
-    const mirror = new MirrorSession();
+    const mirror = new MirroredGame();
     mirror.apply(longJournal()[0]!);
-    const before = mirror.pdn();
+    const before = mirror.session.pdn();
     expect(() => mirror.apply({ k: 'move', at: 5, path: [11, 40] })).toThrow(/journal move 11-40 is not legal/);
-    expect(mirror.pdn()).toBe(before);
+    expect(mirror.session.pdn()).toBe(before);
+  });
+
+  it('announces each record by its kind: a move that ends the game as over too, a result, a correction, the rest as a look again', () => {
+    const mirror = new MirroredGame();
+    const events: SessionEvent[] = [];
+    mirror.session.on((e) => events.push(e));
+    const start: JournalEntry = { k: 'new', id: 'G2', at: 0, fen: 'B:W18:B14', options: {}, tags: {}, ballot: null, moves: [] };
+    mirror.apply(start);
+    mirror.apply({ k: 'move', at: 1, path: [14, 23] });
+    expect(events.map((e) => e.type)).toEqual(['new-game', 'move', 'game-over']);
+    expect(mirror.session.result).toBe('1-0');
+    events.length = 0;
+    mirror.apply({ k: 'correction', at: 2, by: 'arbiter', reason: 'wrong square', say: 'the last move taken back' });
+    mirror.apply({ k: 'takeback', at: 3 });
+    mirror.apply({ k: 'result', at: 4, result: '*', outcome: null });
+    mirror.apply({ k: 'result', at: 5, result: '0-1', outcome: { winner: 'white', reason: 'resignation' } });
+    mirror.apply({ k: 'draw-offer', at: 6, side: 'black' });
+    expect(events.map((e) => e.type)).toEqual(['corrected', 'takeback', 'tags', 'game-over', 'tags']);
+    expect(mirror.replayed).toBe(7);
   });
 });

@@ -1,4 +1,4 @@
-// A takeback between two players from the page (#24 minor): one side asks,
+// A takeback between two players from the page: one side asks,
 // the other accepts or declines; a move ends the offer; against the computer
 // (and from the HTTP API without a side) it happens at once.
 import { describe, expect, it } from 'vitest';

@@ -262,6 +262,26 @@ describe('the reader on a polarity-coded board whose flipped coin reads a quarte
     expect(r.view().flipped & 1).toBe(0);
   });
 
+  it('a man lifted from a square whose empty level drifted while he stood there is gone, though it now reads a little the way his coin upside down would', () => {
+    // (The bench's tinsley game 0, seed 1, 12x19: square 12's empty level, learnt at the set-up, read 12 counts
+    // — 0.09 of a step — too high 95 s later (the room's drift, the warm-up, White's coins beside it). On the flip
+    // prior, every man's own square, the Black man lifted off was kept as his coin lying magnet-up: the capture
+    // read as 19-16 taken back, and then a piece missing from 12. A coin cannot turn over without leaving its
+    // square: one magnet-up there arrives past the bar as on an empty square, no hysteresis in its favour.)
+    const r = new BoardReader({}, coded(160, 0.23));
+    r.apply([{ kind: 'flip-prior', below: 1, above: 0 }]); // a Black man there: upside down he would read below
+    let t = run(r, 0, 1000, () => 500);
+    t = run(r, t, 1000, () => 660);
+    expect(r.counts[0]).toBe(1);
+    t = run(r, t, 1000, () => 500 - 0.09 * 160); // lifted: empty, 0.09 of a step below the level learnt
+    expect(r.counts[0]).toBe(0);
+    expect(r.view().flipped & 1).toBe(0);
+    // (A coin really put back magnet-up reads as far below as ever: a coin, on White's side about half a step.)
+    t = run(r, t, 600, () => 500 - 0.09 * 160 - 0.25 * 160);
+    expect(r.counts[0]).toBe(1);
+    expect([r.view().whiteSide & 1, r.view().half & 1]).toEqual([1, 1]);
+  });
+
   it('a man upside down on its crowning square, turned over, is not the crown put on (the reading crossed empty: no step up)', () => {
     const r = new BoardReader({}, coded(160, 0.23));
     r.apply([{ kind: 'flip-prior', below: 1, above: 0 }]);

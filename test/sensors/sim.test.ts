@@ -315,9 +315,13 @@ describe('SimBoard', () => {
     const late = () => performance.now() + 3_600_000;
     const sim = new SimBoard({ clock: 'real', now: late, startPosition: true });
     const empty = new SimBoard({ clock: 'real', now: late });
-    const frame = (b: SimBoard) =>
+    /** The first frame at least `afterMs` of the board's own time after the next one (the hand's ramp over): frames, not a sleep. */
+    const frame = (b: SimBoard, afterMs = 0) =>
       new Promise<RawFrame>((resolve) => {
+        let from: number | null = null;
         const off = b.onFrame((f) => {
+          from ??= f.t;
+          if (f.t - from < afterMs) return;
           off();
           resolve(f);
         });
@@ -325,16 +329,14 @@ describe('SimBoard', () => {
     await sim.open();
     await empty.open();
     // (a coin put down ramps in over the hand's last fraction of a second)
-    await new Promise((r) => setTimeout(r, 400));
-    const [a, e] = await Promise.all([frame(sim), frame(empty)]);
+    const [a, e] = await Promise.all([frame(sim, 400), frame(empty, 400)]);
     // Every square of the start position reads a coin: well above the same square empty.
     for (let sq = 1; sq <= 32; sq++)
       if (sq <= 12 || sq >= 21) expect(a.readings[sq - 1], `square ${sq}`).toBeGreaterThan(e.readings[sq - 1] + 60);
     await sim.close();
     sim.lift(1);
     await sim.open();
-    await new Promise((r) => setTimeout(r, 400));
-    const b = await frame(sim);
+    const b = await frame(sim, 400);
     expect(b.t).toBeGreaterThan(a.t);
     expect(b.readings[0]).toBeLessThan(e.readings[0] + 30);
     expect(b.readings[1]).toBeGreaterThan(e.readings[1] + 60);

@@ -152,11 +152,12 @@ describe('HTTP API', () => {
     expect(inline).toHaveLength(1);
     const scriptSrc = /script-src ([^;]*)/.exec(r.headers.get('content-security-policy') ?? '')?.[1].split(' ');
     expect(scriptSrc).toEqual(["'self'", `'sha256-${createHash('sha256').update(inline[0]).digest('base64')}'`]);
-    // (Besides the page's app.js, its "Play a friend online" panel's own small script.)
+    // (Besides the page's app.js, its "Play a friend online" and "Endgame database" cards' own small scripts.)
     expect(html.match(/<script\b[^>]*>/g)).toEqual([
       '<script>',
       expect.stringMatching(/^<script type="module" src="\/assets\/app\.js/),
       expect.stringMatching(/^<script type="module" src="\/assets\/friend\.js/),
+      expect.stringMatching(/^<script type="module" src="\/assets\/egdb\.js/),
     ]);
   });
 });

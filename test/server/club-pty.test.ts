@@ -1,4 +1,4 @@
-// Club mode on real serial I/O (#21 "Must show"): two Crownhead boards on
+// Club mode on real serial I/O: two Crownhead boards on
 // pseudo-terminals (pty-board.py: the handshake and 100 frames a second),
 // opened by serialport's native binding. One board is unplugged (its process
 // killed: the pty goes away) while the other plays on; plugged back on a new

@@ -1,4 +1,4 @@
-// A tournament's word reaching its boards (#40 items 5–7): the tournament's
+// A tournament's word reaching its boards: the tournament's
 // own time control and rules (no hints, no evaluation bar, no takeback but
 // the arbiter's) on every board's game when its round starts, on a service
 // started without --time-control or --tournament; an arbiter's result set in

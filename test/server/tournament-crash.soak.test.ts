@@ -1,4 +1,4 @@
-// The tournament survives kill -9 (#21 "Must show"): `crownhead serve
+// The tournament survives kill -9: `crownhead serve
 // --sim-boards 2` in a child process runs a four-player round robin with
 // ballot pairs, the players' hands driving the simulated boards through the
 // page's commands; the process is killed (SIGKILL) in the middle of round 2,

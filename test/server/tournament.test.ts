@@ -162,4 +162,25 @@ describe('a tournament on simulated boards', () => {
     await api(s, 'api/tournament/pair', { list: list.replace('999999999', '2') });
     expect((await api(s, 'api/tournament')).games.map((b: any) => b.board)).toEqual([1, 2]);
   });
+
+  // A board here starts its game at once; a tournament that cannot note it (its journal refused the change: a full disk) is
+  // said to the arbiter who started the round, not only logged.
+  it('a round whose game the tournament cannot note as begun answers why', async () => {
+    const s = await startService({
+      club: { sources: [1, 2].map((i) => new SimBoard({ clock: 'manual', id: `F${i}` })) },
+      storage: { gamesDir: join(tempDir(), 'games') },
+      http: { port: 0 },
+      log: { level: 'silent' },
+    });
+    running.push(s);
+    await api(s, 'api/tournament', { settings: { id: 'full', name: 'Full', system: 'round-robin', rounds: 1, ballots: 'none', seed: 1 } });
+    for (const name of PLAYERS) await api(s, 'api/tournament/players', { name });
+    await api(s, 'api/tournament/pair', {});
+    s.director!.tournament!.startGame = () => {
+      throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
+    };
+    const start = await post(s.url + 'api/tournament/start-round', {});
+    expect(start.status).toBe(500);
+    expect(await start.json()).toMatchObject({ ok: false, code: 'disk-full', message: expect.stringMatching(/was not made: ENOSPC/) });
+  });
 });

@@ -1,4 +1,4 @@
-// The archive's trash (#24 minor): a game deleted from the page waits in the
+// The archive's trash: a game deleted from the page waits in the
 // trash (listed by GET /api/trash.json), can be restored by a page with
 // control rights (POST /api/trash/:id/restore), and is emptied after
 // TRASH_DAYS (time is an input to the listing).

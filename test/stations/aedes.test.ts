@@ -1,4 +1,4 @@
-// Stations and a hub through the embedded broker (aedes, #22 items 1-3): two
+// Stations and a hub through the embedded broker (aedes): two
 // simulated stations played by the test hand, the hub mirroring both as club
 // boards (the board list, /broadcast.pdn, /watch), every station's PDN equal
 // to the hub's; the hub restarted in the middle rebuilds from its own files

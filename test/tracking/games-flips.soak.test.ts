@@ -128,7 +128,7 @@ const played: Record<string, number> = {};
 const saidByKind: Record<string, number> = {};
 
 describe('coins upside down on every magnet of the table', () => {
-  // The magnets #26 names (BUILDER_MAGNETS), each on both kinds of board.
+  // The magnets builders use (BUILDER_MAGNETS), each on both kinds of board.
   const cases: [string, 'uniform' | 'polarity', Geometry, string][] = [];
   for (const m of BUILDER_MAGNETS)
     for (const c of ['uniform', 'polarity'] as const) cases.push([m, c, GEOMETRY, 'magnet flush in a 3 mm coin']);

@@ -16,6 +16,7 @@ describe('buildPage', () => {
       '/assets/app.js',
       '/assets/club.css',
       '/assets/club.js',
+      '/assets/egdb.js',
       '/assets/friend.js',
       '/assets/play.css',
       '/assets/play.js',

@@ -27,6 +27,10 @@ beforeAll(async () => {
   mkdirSync(SHOTS, { recursive: true });
   svc = await startService({
     board: { spec: 'sim' },
+    // One analysis lane: the positions are searched one after another (from the game's end back), so the progress
+    // passes 1 of 3 with searches still to come, for the cancel; with a lane per core two land at once and it may skip
+    // straight to the end (the lanes themselves: test/engine/analysis-pool.test.ts).
+    engine: { analysisLanes: 1 },
     storage: { gamesDir: join(dir, 'games') },
     http: { host: '127.0.0.1', port: 0 },
     log: { level: 'silent' },
@@ -55,7 +59,7 @@ const SENT = `(() => {
   };
 })()`;
 
-describe.each(VIEWPORTS)('the page, s28, at $width×$height ($name)', (vp) => {
+describe.each(VIEWPORTS)('the page with the engine at work, at $width×$height ($name)', (vp) => {
   let page: Page;
   const problems: string[] = [];
 
@@ -261,7 +265,7 @@ describe.each(VIEWPORTS)('the page, s28, at $width×$height ($name)', (vp) => {
     const ro = await startService({
       board: { spec: 'sim' },
       storage: { gamesDir: join(dir, `ro-${vp.name}`) },
-      http: { host: '127.0.0.1', port: 0, requireToken: true, token: 'tok-s28' },
+      http: { host: '127.0.0.1', port: 0, requireToken: true, token: 'tok-engine-work' },
       log: { level: 'silent' },
     });
     try {
@@ -269,7 +273,7 @@ describe.each(VIEWPORTS)('the page, s28, at $width×$height ($name)', (vp) => {
       expect(res.status).toBe(403);
       expect((await res.json()).message).toMatch(/^the sensor view needs control rights/);
       expect((await fetch(new URL('/api/sensors/test/14', ro.url), { method: 'POST' })).status).toBe(403);
-      const ok = await fetch(new URL('/api/sensors.json', ro.url), { headers: { Authorization: 'Bearer tok-s28' } });
+      const ok = await fetch(new URL('/api/sensors.json', ro.url), { headers: { Authorization: 'Bearer tok-engine-work' } });
       expect(ok.status).toBe(200);
       expect(((await ok.json()) as { levels: unknown[] }).levels).toHaveLength(32);
     } finally {

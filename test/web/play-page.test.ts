@@ -1,4 +1,4 @@
-// The must-show of "Play a friend who has no board" (#40), in real Chromium:
+// Playing a friend who has no board, in real Chromium:
 // the board's player starts it from the board's page ("Play a friend online":
 // the link and its QR code), the friend opens the link on a phone-sized page
 // (390×844) and plays White against the simulated board — picking pieces

@@ -21,6 +21,9 @@ import { BoardPhysics, type Placement, type PhysicsOptions } from './physics.ts'
 import { START_POSITION, Timeline, applyHandAction, type BoardHand, type TimelineStep } from './hand.ts';
 import { mulberry32, type Rng } from '../../common/prng.ts';
 
+/** What each option is when it is not given. */
+const DEFAULTS = { seed: 1, rate: 100 } as const;
+
 export interface SimBoardOptions {
   seed?: number;
   /** 'manual' (default): virtual time, advance()/step(); 'real': setInterval on `now` */
@@ -96,9 +99,9 @@ export class SimBoard extends SourceBase implements BoardHand {
     super(manual ? () => this.virtualNow : () => realNow() - this.t0);
     this.realNow = realNow;
     this.opts = {
-      seed: options.seed ?? 1,
+      seed: options.seed ?? DEFAULTS.seed,
       clock: manual ? 'manual' : 'real',
-      rate: options.rate ?? 100,
+      rate: options.rate ?? DEFAULTS.rate,
       id: options.id ?? 'SIM',
       startPosition: options.startPosition ?? false,
     };

@@ -5,6 +5,9 @@
 
 import { SQUARES } from '../protocol.ts';
 
+/** What each option is when it is not given. */
+const DEFAULTS = { gapMs: 200, coins: 1 } as const;
+
 /**
  * What a hand does to the board. The simulated board acts at once (returns
  * void); the emulated one goes through the emulator's control channel
@@ -93,8 +96,8 @@ export function rowColToSquare(r: number, c: number): number | undefined {
  * `coins` is the piece's size (1 man, 2 king). `gapMs` separates the actions.
  */
 export function moveTimeline(move: string, at: number, opts: { coins?: number; gapMs?: number; crown?: boolean } = {}): TimelineStep[] {
-  const gap = opts.gapMs ?? 200;
-  const coins = opts.coins ?? 1;
+  const gap = opts.gapMs ?? DEFAULTS.gapMs;
+  const coins = opts.coins ?? DEFAULTS.coins;
   const capture = move.includes('x');
   const path = move.split(capture ? 'x' : '-').map(Number);
   if (path.length < 2 || path.some((s) => !Number.isInteger(s) || s < 1 || s > SQUARES)) {

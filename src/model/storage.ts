@@ -1,8 +1,9 @@
-// Part of the page–server protocol, version 1 (re-exported by v1.ts, where
-// every user imports it from): the games folder's health as the page and
-// /api/info show it — what went wrong with the disk or a journal, what a
-// damaged journal lost and where its original was kept. Its own file because
-// it is storage's vocabulary, not the page's; it imports nothing of v1.ts.
+// The games folder's vocabulary, as zod/mini schemas with their types
+// inferred: what went wrong with the disk or a journal, what a damaged
+// journal lost and where its original was kept, the folder's health as the
+// page and /api/info show it (and the event that announces a change of it),
+// and the folder's listing of saved games. Made by src/storage/, shown by
+// the page through src/protocol/v1.ts.
 
 import * as z from 'zod/mini';
 
@@ -48,3 +49,42 @@ export const StorageHealth = z.object({
   choice: z.optional(z.string()),
 });
 export type StorageHealth = z.infer<typeof StorageHealth>;
+
+/** Storage trouble or recovery, with the health as it now stands: the store's event, one of the page's game events. */
+export const StorageEvent = z.object({
+  type: z.literal('storage'),
+  ok: z.boolean(),
+  problem: z.optional(StorageProblem),
+  storage: StorageHealth,
+  /** the sentence spoken and logged */
+  say: z.string(),
+});
+export type StorageEvent = z.infer<typeof StorageEvent>;
+
+/** One saved game file as the games folder's listing summarises it (from the PDN's first tags), and its name. */
+export const SavedGame = z.object({
+  id: z.string(),
+  event: z.string(),
+  black: z.string(),
+  white: z.string(),
+  date: z.string(),
+  result: z.string(),
+  /** the file's modification time (ms since 1970) */
+  modified: z.number(),
+  file: z.string(),
+});
+export type SavedGame = z.infer<typeof SavedGame>;
+
+/** An entry of the games folder that is not a readable game, and why. */
+export const SkippedFile = z.object({ file: z.string(), why: z.string() });
+export type SkippedFile = z.infer<typeof SkippedFile>;
+
+/** The games folder's listing (the store's, newest first). */
+export const GameList = z.object({
+  games: z.array(SavedGame),
+  /** entries of the folder that look like games but cannot be read as one */
+  skipped: z.array(SkippedFile),
+  /** why the folder itself could not be read (then `games` is empty) */
+  error: z.optional(z.string()),
+});
+export type GameList = z.infer<typeof GameList>;
