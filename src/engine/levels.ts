@@ -90,7 +90,7 @@ const rng = seededRandom;
  * until the network passes its SPRT against the hand-tuned table (bench/results/net-2026-11-29.txt: not yet;
  * with 5 here, test/engine/search.test.ts' TTS Example 18 and time.test.ts' recapture test need a look).
  */
-export const NET_FROM_LEVEL: number | null = null;
+export const NET_FROM_LEVEL: number | null = 5;
 
 /** Depth of the short search that scores a book move (and gives its line). */
 const BOOK_SCORE_DEPTH = 6;
