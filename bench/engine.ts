@@ -18,6 +18,7 @@
 //   --ballots N        with --levels: N ballots (spread over the 156), each with both colours
 //   --speed            only the search speed (nodes/s at a fixed depth from 5 ballots)
 //   --depth D, --runs R  with the speed: the depth (default 15) and runs per position (default 3)
+//   --hand             with the speed: this tree's engine with the hand-tuned evaluation, not the network
 //   --baseline REF     with the speed: also the engine of git revision REF, run in turn with this
 //                      one in the same process, and the ratio (e.g. --baseline main)
 //   --versus REF       a match: this engine against git revision REF's (in-process), --games N, --ms T
@@ -84,6 +85,7 @@ const { values } = parseArgs({
     pairs: { type: 'string' },
     ballots: { type: 'string' },
     speed: { type: 'boolean' },
+    hand: { type: 'boolean' },
     depth: { type: 'string' },
     runs: { type: 'string' },
     baseline: { type: 'string' },
@@ -355,7 +357,11 @@ async function speed(): Promise<void> {
   type ThinkFn = typeof think;
   const engines: { name: string; think: ThinkFn }[] = [];
   if (values.baseline) engines.push({ name: values.baseline, think: (await baselineEngine(values.baseline)).think });
-  engines.push({ name: 'this', think });
+  // --hand: this tree with the hand-tuned evaluation (the network off), to see what its hooks cost the search.
+  engines.push({
+    name: values.hand ? 'this (hand)' : 'this',
+    think: values.hand ? (req, tools) => think(req, { ...tools, net: null }) : think,
+  });
   console.log(
     `search speed (fixed depth ${depth}, ${runs} runs each, median${engines.length > 1 ? `; ${engines[0]!.name} and this tree in turn` : ''}):`,
   );

@@ -17,13 +17,19 @@
 // (eval-patterns.ts; their data eval-patterns-data.ts, generated from data/engine/eval-patterns.json.gz by
 // bench/patterns-data.ts); `npm run tune` (bench/tune.ts) fits them to self-play and corpus results and
 // `npm run tune -- --write` writes them there (kept when a match against the
-// previous table says so: bench/engine.ts --versus). The engine's edge — the worker_thread and
+// previous table says so: bench/engine.ts --versus). The learned evaluation
+// network (net: its file format and its accumulators kept move by move by the
+// search, summed in WebAssembly SIMD by net-simd; the shipped one net-data.ts,
+// generated from data/engine/net.bin, trained by bench/net-train.ts on
+// bench/net-data.ts' self-play) is an option of the search (SearchOptions.net)
+// and of think (EngineTools.net; levels.ts NET_FROM_LEVEL says where it plays). The engine's edge — the worker_thread and
 // its client, the endgame database's disk cache, the book read from
 // data/corpus, `crownhead engine`'s line protocol (line-engine) and the match
 // harness (match) — lives in src/engine-host/ and is not exported here.
 
 export * from './eval.ts';
 export * from './eval-patterns.ts';
+export * from './net.ts';
 export * from './search.ts';
 export * from './time.ts';
 export * from './levels.ts';

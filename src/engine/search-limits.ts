@@ -7,6 +7,7 @@
 import type { Move } from '../rules/index.ts';
 import type { EndgameProbe } from './egdb.ts';
 import type { Weights } from './eval.ts';
+import type { Net } from './net.ts';
 import type { Clock, EngineResult } from './port.ts';
 
 export interface SearchLimits {
@@ -48,4 +49,6 @@ export interface SearchOptions extends SearchLimits {
   readonly rootNoise?: ((move: Move) => number) | null;
   /** Verified pruning off the principal line (default on); off: every move searched to full depth (a measure of what it saves). */
   readonly pruning?: boolean;
+  /** Evaluate with this network (net.ts) instead of the weights; none when absent. */
+  readonly net?: Net | null;
 }

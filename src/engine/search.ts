@@ -12,6 +12,7 @@ import { generate, generateWith, jumpersOf, keyNumber, mFrom, mTo, MoveStack, Z_
 import { DEPTH_MASK, EXACT, FLAG_SHIFT, LOWER, MOVE_SHIFT, SCORE_SHIFT, TranspositionTable, UPPER } from './tt.ts';
 import { CHANGE_WINDOW, nextIteration, timeBudget } from './time.ts';
 import { WIN_BASE, type EndgameProbe } from './egdb.ts';
+import { NetStack } from './net.ts';
 import { capMaskOf, extendWithEgdb, movesOf } from './line.ts';
 import type { SearchOptions, SearchResult } from './search-limits.ts';
 import { CrownheadError } from '../common/errors.ts';
@@ -92,6 +93,8 @@ export class Searcher {
   private rootNoise: ((move: Move) => number) | null = null;
   /** Verified pruning on (this search's SearchOptions.pruning). */
   private pruning = true;
+  /** The network's accumulators, one per ply, when this search evaluates with it (SearchOptions.net). */
+  private net: NetStack | null = null;
 
   constructor(ttBits = 20) {
     this.tt = new TranspositionTable(ttBits);
@@ -110,6 +113,7 @@ export class Searcher {
     this.weights = compileWeights(limits.weights ?? WEIGHTS);
     this.rootNoise = limits.rootNoise ?? null;
     this.pruning = limits.pruning ?? true;
+    this.net = limits.net ? (this.net?.net === limits.net ? this.net : new NetStack(limits.net, MAX_PLY + 2)) : null;
     this.now = limits.now ?? (() => performance.now());
     this.shouldStop = limits.shouldStop ?? (() => false);
     const t0 = this.now();
@@ -201,6 +205,7 @@ export class Searcher {
     this.rootBest = -1;
     const btm = pos.turn === 'black';
     zobrist(pos.black, pos.white, pos.kings, btm, this.rootKey);
+    this.net?.refresh(0, pos.black, pos.white, pos.kings);
     try {
       const score = this.pvs(pos.black, pos.white, pos.kings, btm, this.rootKey[0]!, this.rootKey[1]!, depth, 0, alpha, beta, true, 0);
       const packed: number[] = [],
@@ -290,7 +295,7 @@ export class Searcher {
       // The horizon: the static evaluation, unless the opponent threatens a capture (quiet's look), one look per line.
       if (this.inThreat || jumpersOf(opp, own, k, !btm) === 0 || ply >= MAX_PLY - 4) {
         // Only the side of [alpha, beta] the score falls on matters here (the patterns may be skipped: eval.ts).
-        return btm ? evaluateWithin(this.weights, b, w, k, alpha, beta) : -evaluateWithin(this.weights, b, w, k, -beta, -alpha);
+        return this.staticScore(ply, b, w, k, btm, btm, alpha, beta);
       }
       return this.quiet(b, w, k, btm, hi, lo, ply, alpha, beta, sp);
     }
@@ -392,6 +397,7 @@ export class Searcher {
       this.quietAt[ply + 1] = irreversible ? 0 : quiet + 1;
       const nb = btm ? nOwn : nOpp,
         nw = btm ? nOpp : nOwn;
+      this.net?.play(ply, btm, from, to, wasKing, crowned, cap, k);
       let s: number;
       const d = depth - 1 + ext;
       if (noise)
@@ -408,10 +414,7 @@ export class Searcher {
         beta > -WIN_BOUND &&
         beta < WIN_BOUND &&
         popcount(nb | nw) > this.egdbPieces &&
-        (btm
-          ? evaluateWithin(this.weights, nb, nw, nk, beta + PRUNE_MARGIN - 1, beta + PRUNE_MARGIN)
-          : -evaluateWithin(this.weights, nb, nw, nk, -(beta + PRUNE_MARGIN), -(beta + PRUNE_MARGIN) + 1)) >=
-          beta + PRUNE_MARGIN &&
+        this.staticScore(ply + 1, nb, nw, nk, !btm, btm, beta + PRUNE_MARGIN - 1, beta + PRUNE_MARGIN) >= beta + PRUNE_MARGIN &&
         (s = -this.pvs(
           nb,
           nw,
@@ -481,6 +484,18 @@ export class Searcher {
   }
 
   /**
+   * The static score of the position at `ply` (Black to move when `btm`) for Black when `black`, else for White:
+   * the network's (SearchOptions.net), else the evaluation's, exact where it falls within [lo, hi] (eval.ts).
+   */
+  private staticScore(ply: number, b: number, w: number, k: number, btm: boolean, black: boolean, lo: number, hi: number): number {
+    if (this.net) {
+      const e = this.net.evaluate(ply, btm, b | w);
+      return black ? e : -e;
+    }
+    return black ? evaluateWithin(this.weights, b, w, k, lo, hi) : -evaluateWithin(this.weights, b, w, k, -hi, -lo);
+  }
+
+  /**
    * Quiescence at the horizon, side to move has no capture but the opponent
    * threatens one (pvs evaluates the rest itself): look one move further
    * (each reply, then its exchange), so a piece left en prise is seen.
@@ -528,6 +543,7 @@ export class Searcher {
       else if (crowned) nk |= toBit;
       const nb = btm ? nOwn : opp,
         nw = btm ? opp : nOwn;
+      this.net?.play(ply, btm, from, to, wasKing, crowned, 0, k);
       let s: number;
       // No capture here (the side to move had none), so the opponent's pieces stay.
       if (jumpersOf(opp, nOwn, nk, !btm) !== 0) {
@@ -551,7 +567,7 @@ export class Searcher {
         );
       } else {
         const lo = alpha > best ? alpha : best;
-        s = btm ? evaluateWithin(this.weights, nb, nw, nk, lo, beta) : -evaluateWithin(this.weights, nb, nw, nk, -beta, -lo);
+        s = this.staticScore(ply + 1, nb, nw, nk, !btm, btm, lo, beta);
       }
       if (s > best) best = s;
       if (best >= beta) break;

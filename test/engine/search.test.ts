@@ -14,28 +14,20 @@ describe('tactics: the shots of "Tricks, Traps and Shots" (the stated first move
     (g) => gameName(g).includes('TTS Example') && g.moves.length > 0 && resultWinner(g.result) === g.start.turn,
   );
   it('has the examples', () => expect(games.length).toBeGreaterThanOrEqual(15));
-  // Example 18 (W:W16,19,23,30:B8,22,24,26, 16-12) is an ending won about twenty plies deep, not a shot: at
-  // depth 14 16-12 and 23-18 score the same under the hand-set evaluation and the tuned ones (the hand-set one
-  // took 16-12 on the tie); with the tuned table 16-12 is the answer at depth 22 (a depth-22 search after each
-  // move scores 16-12 +194, 23-18 +15), too slow for this suite. Here: the stated move scores as high as the
-  // engine's choice at depth 14, and is above 0 (the side to move better).
-  const tie = (name: string): boolean => name.includes('TTS Example 18"');
+  // Example 18 (W:W16,19,23,30:B8,22,24,26, 16-12) is an ending won about twenty plies deep, not a shot: the
+  // network's search plays 16-12 from depth 14 but scores it about even (-16 to -6) until depth 22 sees the win
+  // (+193, under a second); the hand-tuned table tied 16-12 with 23-18 at depth 14. It gets depth 22.
   // (Example 17 with pruning on plays the shot in another order: 32-27 31x24 22-18 13x22 for the book's
   // 22-18 13x22 32-27 31x24 — Black's replies are forced captures, the same score at every depth 10–16.)
   // Example 11 (W:W10,28,K22:B13,K1,K29, 28-24) is an ending too, White's men going to crown while the king
   // holds Black's two: since the search stopped giving a free ply after each exchange past its horizon, depth 14
   // and 20 prefer 10-7 (score about +10), depth 21 and deeper find 28-24 (+86 to +190): it gets depth 22.
   // Every other example at depth 16 (Example 16's 21-17, W:W13,21,30,K14:B6,12,25,K23, is found from depth 16).
-  const depthOf = (name: string): number => (name.includes('TTS Example 11"') ? 22 : 16);
+  const depthOf = (name: string): number => (name.includes('TTS Example 11"') || name.includes('TTS Example 18"') ? 22 : 16);
   for (const g of games) {
     it(gameName(g), () => {
       const r = think({ position: g.start, limits: { depth: depthOf(gameName(g)) } });
-      if (tie(gameName(g))) {
-        const stated = -think({ position: playMove(g.start, g.moves[0]!.move), limits: { depth: 13 } }).score;
-        const chosen = -think({ position: playMove(g.start, r.move!), limits: { depth: 13 } }).score;
-        expect(stated).toBe(chosen);
-        expect(stated).toBeGreaterThan(0);
-      } else expect(playsSolution(g.start, r.pv, g.moves)).toBe(true);
+      expect(playsSolution(g.start, r.pv, g.moves)).toBe(true);
       expect(r.score).toBeGreaterThan(0);
     });
   }
