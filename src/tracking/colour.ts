@@ -2,7 +2,8 @@
 // Black's coins raise the reading, White's lower it) and coins lying
 // magnet-up say against the game — a coin of the wrong side where a piece
 // stands, a coin upside down, a king crowned with the opponent's coin, a move
-// made by the wrong side — and the words for it. It also keeps the colour
+// made by the wrong side — and the words for it; and which colour each coin
+// reads clearly, for classify (coloursRead). It also keeps the colour
 // issues' grace period (ColourWatch). Pure: the reader's view and the
 // position in, bitboards and sentences out.
 
@@ -12,6 +13,7 @@ import type { BoardView } from '../reading/view.ts';
 import { joinWords } from '../words/index.ts';
 import { describeFixes } from './diagnose.ts';
 import type { Counts } from './boards.ts';
+import type { ColoursRead } from './classify.ts';
 
 /** Coded board: a king reading at least this many coin steps on the other side's colour is a king of the wrong colour (a stack of theirs reads ~1.5). */
 const WRONG_KING = 1.1;
@@ -45,6 +47,28 @@ export function colourIssues(v: BoardView, pos: Position, men = 0, moved = 0): C
   // down — on a square whose levels were only estimated a strong sensor reads it a full step.)
   const flipped = other & (v.half | moved) & ~(pos.kings & ~men);
   return { wrong: (other & ~pos.kings & ~flipped) | wrongKings, upsideDown: flipped };
+}
+
+/**
+ * Coded board: the colours the reader reads clearly, for classify — a coin a
+ * full step on its side (not about half a step: upside down, or a crown of
+ * the other colour under a man), a king a stack's worth (WRONG_KING, as
+ * colourIssues). Null on a board glued the old way.
+ */
+export function coloursRead(v: BoardView): ColoursRead | null {
+  if (!v.coded) return null;
+  let blackKing = 0,
+    whiteKing = 0;
+  for (let i = 0; i < 32; i++) {
+    if (v.signed[i] >= WRONG_KING) blackKing |= 1 << i;
+    else if (v.signed[i] <= -WRONG_KING) whiteKing |= 1 << i;
+  }
+  return {
+    black: v.blackSide & ~v.half,
+    white: v.whiteSide & ~v.half,
+    blackKing: blackKing & v.blackSide,
+    whiteKing: whiteKing & v.whiteSide,
+  };
 }
 
 /**

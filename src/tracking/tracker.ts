@@ -27,7 +27,7 @@ import { legalMoves, moveText, type Color, type Move, type ReadonlyGame } from '
 import type { BoardView } from '../reading/view.ts';
 import { countsOf, diffSquares, sameCounts, type Counts } from './boards.ts';
 import { classify, crownWaitBoard, withCrown, type Situation, type Verdict } from './classify.ts';
-import { withColoursSeen } from './colour.ts';
+import { coloursRead, withColoursSeen } from './colour.ts';
 import type { Reminder } from '../model/board.ts';
 import { TrackerCore } from './tracker-core.ts';
 import { checkSetup, situationOf } from './setup.ts';
@@ -242,9 +242,10 @@ export class MoveTracker extends TrackerCore {
     this.act(verdict, b, board, t);
   }
 
-  /** What the game allows now, for classify. */
+  /** What the game allows now, for classify (and, on a coded board, the colours read: a takeback must show them). */
   private situation(): Situation {
-    return situationOf(this.game, this.positions, this.playing, this.awaitingCrown, this.currentRetract()?.square ?? null);
+    const retract = this.currentRetract()?.square ?? null;
+    return situationOf(this.game, this.positions, this.playing, this.awaitingCrown, retract, coloursRead(this.v));
   }
 
   /** One handler per verdict of classify. */
