@@ -94,10 +94,13 @@ export function classify(boards: readonly Counts[], s: Situation): { verdict: Ve
   const crownBlocks = s.crown !== null && board[s.crown - 1] < 2;
   for (const b of boards) {
     const view = withCrown(b, s.crown);
-    // The last mover part-way through a different move (their piece lifted again).
+    // The last mover part-way through a different move (their piece lifted again). (Not the
+    // position before the last move itself, nothing lifted: that is a takeback, or, refused by the
+    // colours read, a board nothing explains.)
     if (
       s.last &&
       !s.last.opponentStarted &&
+      !sameCounts(b, s.last.counts) &&
       s.last.outs.some((o) => isPartOf(b, s.last!.counts, o.move, true)) &&
       !s.outs.some((o) => isPartOf(view, s.counts, o.move, true))
     ) {

@@ -55,10 +55,10 @@ describe('classify: a takeback on a polarity-coded board', () => {
 
   it('"19-16 taken back": refused by the coin on 19 reading clearly Black, not by an unsure reading; no colours, the counts alone', () => {
     const black19 = coloursOf(before, { black: [19] });
-    // Black's answer under way: nothing legal explains the board (the player is told what is wrong).
+    // Nothing legal explains the board (the player is told what is wrong), Black's answer seen
+    // started or not: not White part-way through another move either (nothing of White's is lifted).
     expect(classify([read], situation(g, black19, true)).verdict).toEqual({ kind: 'illegal' });
-    // Before Black has started: White's man may be lifted again for another move (wait, say nothing).
-    expect(classify([read], situation(g, black19)).verdict).toEqual({ kind: 'changing-mind' });
+    expect(classify([read], situation(g, black19)).verdict).toEqual({ kind: 'illegal' });
     // About half a step either way (a coin upside down), or no side at all: never a refusal.
     expect(classify([read], situation(g, coloursOf(before, { unsure: [19] }), true)).verdict).toEqual({ kind: 'takeback' });
     // White's man read back on 19.
