@@ -153,27 +153,29 @@ function matchVerdict(board: Counts, s: Situation): Verdict | null {
       const alternatives = s.last.outs.filter((o) => matchesResult(board, o) && !sameResult(o.move, s.last!.move));
       if (alternatives.length) return { kind: 'change-of-mind', alternatives };
     }
-    if (sameCounts(board, s.last.counts) && !coloursRefuse(s.colours ?? null, s.last.before, s.last.move)) return { kind: 'takeback' };
+    if (sameCounts(board, s.last.counts) && !coloursRefuse(s.colours ?? null, s.last.before, s.last.move).length)
+      return { kind: 'takeback' };
   }
   return null;
 }
 
 /**
- * Coded board: do the colours read refuse taking `move` back to `before`?
- * Yes if a square whose contents the move changed (its from square, the
- * pieces it captured) holds a piece in `before` and reads clearly the other
- * side's colour: the coin there is not the piece a takeback puts back. An
- * unsure reading never refuses.
+ * Coded board: the squares whose colours read refuse taking `move` back to
+ * `before` (none: no refusal): a square whose contents the move changed (its
+ * from square, the pieces it captured) holds a piece in `before` and reads
+ * clearly the other side's colour — the coin there is not the piece a
+ * takeback puts back. An unsure reading never refuses.
  */
-function coloursRefuse(c: ColoursRead | null, before: Position, move: Move): boolean {
-  if (!c) return false;
-  for (const sq of [move.from, move.to, ...move.captures]) {
+export function coloursRefuse(c: ColoursRead | null, before: Position, move: Move): number[] {
+  if (!c) return [];
+  const out: number[] = [];
+  for (const sq of new Set([move.from, move.to, ...move.captures])) {
     const bit = 1 << (sq - 1);
     const king = before.kings & bit;
-    if (before.black & bit && (king ? c.whiteKing : c.white) & bit) return true;
-    if (before.white & bit && (king ? c.blackKing : c.black) & bit) return true;
+    if ((before.black & bit && (king ? c.whiteKing : c.white) & bit) || (before.white & bit && (king ? c.blackKing : c.black) & bit))
+      out.push(sq);
   }
-  return false;
+  return out;
 }
 
 /** The board while a crown is awaited: the man on the crowning square (1), or lifted to slip a coin under (0); the rest as the position. */

@@ -27,7 +27,7 @@ import { legalMoves, moveText, type Color, type Move, type ReadonlyGame } from '
 import type { BoardView } from '../reading/view.ts';
 import { countsOf, diffSquares, sameCounts, type Counts } from './boards.ts';
 import { classify, crownWaitBoard, withCrown, type Situation, type Verdict } from './classify.ts';
-import { coloursRead, withColoursSeen } from './colour.ts';
+import { coloursRead, takebackColourWords, withColoursSeen } from './colour.ts';
 import type { Reminder } from '../model/board.ts';
 import { TrackerCore } from './tracker-core.ts';
 import { checkSetup, situationOf } from './setup.ts';
@@ -470,6 +470,12 @@ export class MoveTracker extends TrackerCore {
       ? diagnose(stuck.board, game.position, snap.counts, legal, t, view)
       : diagnose(view, game.position, snap.counts, legal, t);
     const named = movedOn ? alert : withColoursSeen(alert, this.v, game.position, snap.counts, view);
+    // (Coded board: the position before the last move, refused as a takeback for its colours: say why.)
+    const last = this.playing!.last && snap.before && snap.beforeCounts ? game.plies[this.playing!.last.index] : null;
+    const why = last
+      ? takebackColourWords(this.v, board, { ...last, beforeCounts: snap.beforeCounts!, legal: snap.beforeOuts.map((o) => o.move) })
+      : '';
+    if (why) named.message = `${named.message} ${why}`;
     this.raise(
       this.expected ? { ...named, message: `${named.message} ${upperFirst(this.expectedBy)}'s move is ${this.expectedText()}.` } : named,
       t,
