@@ -470,8 +470,9 @@ export class MoveTracker extends TrackerCore {
       ? diagnose(stuck.board, game.position, snap.counts, legal, t, view)
       : diagnose(view, game.position, snap.counts, legal, t);
     const named = movedOn ? alert : withColoursSeen(alert, this.v, game.position, snap.counts, view);
-    // (Coded board: the position before the last move, refused as a takeback for its colours: say why.)
-    const last = this.playing!.last && snap.before && snap.beforeCounts ? game.plies[this.playing!.last.index] : null;
+    // (Coded board: the position before the last move, refused as a takeback for its colours: say why — where takebacks are on.)
+    const last =
+      this.options.takebacks && this.playing!.last && snap.before && snap.beforeCounts ? game.plies[this.playing!.last.index] : null;
     const why = last
       ? takebackColourWords(this.v, board, { ...last, beforeCounts: snap.beforeCounts!, legal: snap.beforeOuts.map((o) => o.move) })
       : '';
