@@ -2,9 +2,12 @@
 // (with its other readings where one coin or two is soft) and what the game
 // allows now go in; which case it is comes out, one Verdict variant per case.
 // No time and no state: the tracker decides what to do with a verdict, and
-// when (grace, patience and settle periods are its business).
+// when (grace, patience and settle periods are its business). On a
+// polarity-coded board the colours read go in too, as plain bitboards: a
+// takeback must also show the earlier position's colours where the move
+// changed the board.
 
-import { sameResult, type Move, type RulesOptions } from '../rules/index.ts';
+import { sameResult, type Move, type Position, type RulesOptions } from '../rules/index.ts';
 import { isPartOf, matchesResult, outcomes, sameCounts, type Counts, type Outcome } from './boards.ts';
 
 /** What the game allows now, as counts. */
@@ -12,8 +15,8 @@ export interface Situation {
   /** the position's counts and the legal results from it (none once the game is over) */
   counts: Counts;
   outs: readonly Outcome[];
-  /** the last move, while it may still be changed or taken back: the counts before it and the results from there */
-  last: { counts: Counts; outs: readonly Outcome[]; move: Move; opponentStarted: boolean } | null;
+  /** the last move, while it may still be changed or taken back: the position and counts before it and the results from there */
+  last: { before: Position; counts: Counts; outs: readonly Outcome[]; move: Move; opponentStarted: boolean } | null;
   /** the square where a crown is awaited */
   crown: number | null;
   /** huffing variant: the pieces that may be huffed, and the position without each */
@@ -22,7 +25,24 @@ export interface Situation {
   placements: readonly number[];
   /** the retraction rule: an illegal move was made (and taken back) with the piece on this square, which has a legal move */
   retract?: number | null;
+  /** polarity-coded board: the colours the board reads clearly (absent or null: a board glued the old way, no colours) */
+  colours?: ColoursRead | null;
   options: RulesOptions;
+}
+
+/**
+ * Polarity-coded board: squares whose reading says clearly whose coin it is
+ * (bitboards). `black`/`white`: a coin a full step on that side, not about
+ * half a step (a coin upside down, a crown of the other colour under a man:
+ * unsure, never a refusal); `blackKing`/`whiteKing`: a stack's worth on that
+ * side (a king crowned with the opponent's coin reads less). Made from the
+ * reader's view by coloursRead (colour.ts).
+ */
+export interface ColoursRead {
+  black: number;
+  white: number;
+  blackKing: number;
+  whiteKing: number;
 }
 
 export type Verdict =
@@ -74,10 +94,13 @@ export function classify(boards: readonly Counts[], s: Situation): { verdict: Ve
   const crownBlocks = s.crown !== null && board[s.crown - 1] < 2;
   for (const b of boards) {
     const view = withCrown(b, s.crown);
-    // The last mover part-way through a different move (their piece lifted again).
+    // The last mover part-way through a different move (their piece lifted again). (Not the
+    // position before the last move itself, nothing lifted: that is a takeback, or, refused by the
+    // colours read, a board nothing explains.)
     if (
       s.last &&
       !s.last.opponentStarted &&
+      !sameCounts(b, s.last.counts) &&
       s.last.outs.some((o) => isPartOf(b, s.last!.counts, o.move, true)) &&
       !s.outs.some((o) => isPartOf(view, s.counts, o.move, true))
     ) {
@@ -130,9 +153,29 @@ function matchVerdict(board: Counts, s: Situation): Verdict | null {
       const alternatives = s.last.outs.filter((o) => matchesResult(board, o) && !sameResult(o.move, s.last!.move));
       if (alternatives.length) return { kind: 'change-of-mind', alternatives };
     }
-    if (sameCounts(board, s.last.counts)) return { kind: 'takeback' };
+    if (sameCounts(board, s.last.counts) && !coloursRefuse(s.colours ?? null, s.last.before, s.last.move).length)
+      return { kind: 'takeback' };
   }
   return null;
+}
+
+/**
+ * Coded board: the squares whose colours read refuse taking `move` back to
+ * `before` (none: no refusal): a square whose contents the move changed (its
+ * from square, the pieces it captured) holds a piece in `before` and reads
+ * clearly the other side's colour — the coin there is not the piece a
+ * takeback puts back. An unsure reading never refuses.
+ */
+export function coloursRefuse(c: ColoursRead | null, before: Position, move: Move): number[] {
+  if (!c) return [];
+  const out: number[] = [];
+  for (const sq of new Set([move.from, move.to, ...move.captures])) {
+    const bit = 1 << (sq - 1);
+    const king = before.kings & bit;
+    if ((before.black & bit && (king ? c.whiteKing : c.white) & bit) || (before.white & bit && (king ? c.blackKing : c.black) & bit))
+      out.push(sq);
+  }
+  return out;
 }
 
 /** The board while a crown is awaited: the man on the crowning square (1), or lifted to slip a coin under (0); the rest as the position. */

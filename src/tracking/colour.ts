@@ -2,16 +2,18 @@
 // Black's coins raise the reading, White's lower it) and coins lying
 // magnet-up say against the game — a coin of the wrong side where a piece
 // stands, a coin upside down, a king crowned with the opponent's coin, a move
-// made by the wrong side — and the words for it. It also keeps the colour
+// made by the wrong side — and the words for it; and which colour each coin
+// reads clearly, for classify (coloursRead). It also keeps the colour
 // issues' grace period (ColourWatch). Pure: the reader's view and the
 // position in, bitboards and sentences out.
 
 import type { Alert, Reminder } from '../model/board.ts';
-import type { Position } from '../rules/index.ts';
+import { moveText, type Move, type Position } from '../rules/index.ts';
 import type { BoardView } from '../reading/view.ts';
 import { joinWords } from '../words/index.ts';
 import { describeFixes } from './diagnose.ts';
-import type { Counts } from './boards.ts';
+import { sameCounts, type Counts } from './boards.ts';
+import { coloursRefuse, type ColoursRead } from './classify.ts';
 
 /** Coded board: a king reading at least this many coin steps on the other side's colour is a king of the wrong colour (a stack of theirs reads ~1.5). */
 const WRONG_KING = 1.1;
@@ -45,6 +47,31 @@ export function colourIssues(v: BoardView, pos: Position, men = 0, moved = 0): C
   // down — on a square whose levels were only estimated a strong sensor reads it a full step.)
   const flipped = other & (v.half | moved) & ~(pos.kings & ~men);
   return { wrong: (other & ~pos.kings & ~flipped) | wrongKings, upsideDown: flipped };
+}
+
+/**
+ * Coded board: the colours the reader reads clearly, for classify — a coin a
+ * full step on its side (not about half a step: upside down, or a crown of
+ * the other colour under a man), a king a stack's worth (WRONG_KING, as
+ * colourIssues). Null on a board glued the old way. (The half band is the
+ * reader's: a coin upside down on a thick magnet flush in its coin can read
+ * past it — up to 0.9 of a step on the simulated 10 × 2 mm discs — and then
+ * reads here as the other side's.)
+ */
+export function coloursRead(v: BoardView): ColoursRead | null {
+  if (!v.coded) return null;
+  let blackKing = 0,
+    whiteKing = 0;
+  for (let i = 0; i < 32; i++) {
+    if (v.signed[i] >= WRONG_KING) blackKing |= 1 << i;
+    else if (v.signed[i] <= -WRONG_KING) whiteKing |= 1 << i;
+  }
+  return {
+    black: v.blackSide & ~v.half,
+    white: v.whiteSide & ~v.half,
+    blackKing: blackKing & v.blackSide,
+    whiteKing: whiteKing & v.whiteSide,
+  };
 }
 
 /**
@@ -93,6 +120,33 @@ export function withColoursSeen(alert: Alert, v: BoardView, pos: Position, count
     };
   }
   return { ...alert, message: `${alert.message} ${named}` };
+}
+
+/**
+ * Coded board, a board with the counts of the position `before` the last
+ * move (`beforeCounts`, its legal moves `legal`) that classify refused as a
+ * takeback for its colours (coloursRefuse): what each refusing square reads
+ * and what the takeback needs there — "The coin on 22 is Black's: to take
+ * 22-18 back, put White's man there (one upside down: turn it over)." A coin
+ * upside down is named too: on a thick magnet it can read as the other
+ * side's. '' for any other board.
+ */
+export function takebackColourWords(
+  v: BoardView,
+  board: Counts,
+  last: { before: Position; beforeCounts: Counts; move: Move; legal: Move[] },
+): string {
+  if (!sameCounts(board, last.beforeCounts)) return '';
+  const { before } = last;
+  return coloursRefuse(coloursRead(v), before, last.move)
+    .map((sq) => {
+      const bit = 1 << (sq - 1);
+      const mine = before.black & bit ? 'Black' : 'White',
+        king = before.kings & bit;
+      const what = `The ${king ? 'king' : 'coin'} on ${sq} is ${mine === 'Black' ? 'White' : 'Black'}'s`;
+      return `${what}: to take ${moveText(last.move, last.legal)} back, put ${mine}'s ${king ? 'king' : 'man'} there (one upside down: turn it over).`;
+    })
+    .join(' ');
 }
 
 /**

@@ -10,7 +10,7 @@ import { describeFixes, fixesTo, type Fix } from './diagnose.ts';
 import { countsOf, outcomes, sameCounts, type Counts, type Outcome } from './boards.ts';
 import { colourIssues, colourWords } from './colour.ts';
 import { setupReading, type PositionCache } from './evidence.ts';
-import type { Situation } from './classify.ts';
+import type { ColoursRead, Situation } from './classify.ts';
 import type { LastCommit } from './state.ts';
 import type { BoardView } from '../reading/view.ts';
 import type { Position, ReadonlyGame } from '../rules/index.ts';
@@ -51,13 +51,17 @@ export function checkSetup(board: Counts, v: BoardView, pos: Position): SetupChe
   return { soft, verdict: { kind: 'not-yet', fixes, message } };
 }
 
-/** What the game allows now, for classify: the position's results, the last commit's, huffs, the crown awaited, the retraction rule's piece. */
+/**
+ * What the game allows now, for classify: the position's results, the last commit's, huffs, the crown awaited, the retraction
+ * rule's piece; and the colours the board reads clearly (coded board: coloursRead), passed through.
+ */
 export function situationOf(
   game: ReadonlyGame,
   positions: PositionCache,
   play: { last: LastCommit | null; placements: number[] } | null,
   crown: number | null,
   retract: number | null,
+  colours: ColoursRead | null = null,
 ): Situation {
   const snap = positions.of(game);
   const last = play?.last;
@@ -75,12 +79,19 @@ export function situationOf(
     outs: snap.outs,
     last:
       last && snap.before && snap.beforeCounts
-        ? { counts: snap.beforeCounts, outs: snap.beforeOuts, move: game.plies[last.index].move, opponentStarted: last.opponentStarted }
+        ? {
+            before: snap.before,
+            counts: snap.beforeCounts,
+            outs: snap.beforeOuts,
+            move: game.plies[last.index].move,
+            opponentStarted: last.opponentStarted,
+          }
         : null,
     crown,
     huffs,
     placements: play?.placements ?? [],
     retract,
+    colours,
     options: game.options,
   };
 }

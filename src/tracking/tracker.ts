@@ -27,7 +27,7 @@ import { legalMoves, moveText, type Color, type Move, type ReadonlyGame } from '
 import type { BoardView } from '../reading/view.ts';
 import { countsOf, diffSquares, sameCounts, type Counts } from './boards.ts';
 import { classify, crownWaitBoard, withCrown, type Situation, type Verdict } from './classify.ts';
-import { withColoursSeen } from './colour.ts';
+import { coloursRead, takebackColourWords, withColoursSeen } from './colour.ts';
 import type { Reminder } from '../model/board.ts';
 import { TrackerCore } from './tracker-core.ts';
 import { checkSetup, situationOf } from './setup.ts';
@@ -242,9 +242,10 @@ export class MoveTracker extends TrackerCore {
     this.act(verdict, b, board, t);
   }
 
-  /** What the game allows now, for classify. */
+  /** What the game allows now, for classify (and, on a coded board, the colours read: a takeback must show them). */
   private situation(): Situation {
-    return situationOf(this.game, this.positions, this.playing, this.awaitingCrown, this.currentRetract()?.square ?? null);
+    const retract = this.currentRetract()?.square ?? null;
+    return situationOf(this.game, this.positions, this.playing, this.awaitingCrown, retract, coloursRead(this.v));
   }
 
   /** One handler per verdict of classify. */
@@ -469,6 +470,13 @@ export class MoveTracker extends TrackerCore {
       ? diagnose(stuck.board, game.position, snap.counts, legal, t, view)
       : diagnose(view, game.position, snap.counts, legal, t);
     const named = movedOn ? alert : withColoursSeen(alert, this.v, game.position, snap.counts, view);
+    // (Coded board: the position before the last move, refused as a takeback for its colours: say why — where takebacks are on.)
+    const last =
+      this.options.takebacks && this.playing!.last && snap.before && snap.beforeCounts ? game.plies[this.playing!.last.index] : null;
+    const why = last
+      ? takebackColourWords(this.v, board, { ...last, beforeCounts: snap.beforeCounts!, legal: snap.beforeOuts.map((o) => o.move) })
+      : '';
+    if (why) named.message = `${named.message} ${why}`;
     this.raise(
       this.expected ? { ...named, message: `${named.message} ${upperFirst(this.expectedBy)}'s move is ${this.expectedText()}.` } : named,
       t,

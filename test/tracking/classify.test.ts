@@ -20,6 +20,7 @@ function situation(g: Game, opts: { crown?: number; opponentStarted?: boolean; p
     outs: outcomes(g.position, g.options),
     last: ply
       ? {
+          before: ply.before,
           counts: countsOf(ply.before),
           outs: outcomes(ply.before, g.options),
           move: ply.move,
