@@ -12,8 +12,11 @@
 // times the deeper look; a node count, so the machine's load does not change
 // it), kept in --reference FILE (default in ~/.cache/crownhead/) and read from
 // it on later runs: how many of the reference's marks each finds, and how many
-// of its own the reference shares.
-// Run: node bin/run-ts.js bench/analysis.ts [--baseline REF] [--games N] [--no-baseline] [--reference-only]
+// of its own the reference shares; --compare FILE (repeatable) adds another
+// reference kept so before (e.g. another revision's engine's) to compare with;
+// --one-pass also runs this tree's analysis as one pass of the whole time (no
+// deeper look at the close calls), to show what that look adds.
+// Run: node bin/run-ts.js bench/analysis.ts [--baseline REF] [--games N] [--no-baseline] [--reference-only] [--compare FILE]
 
 import { execSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -24,7 +27,7 @@ import { parseArgs } from 'node:util';
 import { gameName, readPdn, type PdnGame } from '../src/pdn/index.ts';
 import { analyseLine, type MoveVerdict } from '../src/engine/index.ts';
 import { AnalysisPool, analysisLanes } from '../src/engine-host/pool.ts';
-import { analysisTimeMs, confirmPlan } from '../src/game/coach.ts';
+import { ANALYSIS_MS, analysisTimeMs, confirmPlan } from '../src/game/coach.ts';
 import { corpusFile } from '../test/harness/corpus.ts';
 
 const { values } = parseArgs({
@@ -35,6 +38,8 @@ const { values } = parseArgs({
     'reference-nodes': { type: 'string', default: '12000000' },
     reference: { type: 'string' },
     'reference-only': { type: 'boolean' },
+    compare: { type: 'string', multiple: true },
+    'one-pass': { type: 'boolean' },
   },
 });
 const PLIES = 80;
@@ -70,7 +75,6 @@ for (const [k, g] of games.entries()) {
 await refPool.close();
 if (values['reference-only']) process.exit(0);
 const refMarks = (g: PdnGame) => new Set(reference[`${gameName(g)} ${PLIES}`]!);
-
 /** Found of the reference's marks, and shared of its own. */
 function against(mine: Set<number>, ref: Set<number>): { found: number; refs: number; shared: number; own: number } {
   return {
@@ -85,12 +89,33 @@ const add = (t: typeof total, x: typeof total) => Object.keys(t).forEach((k) => 
 const summary = (t: typeof total) =>
   `found ${t.found} of the reference's ${t.refs} marks; ${t.shared} of its own ${t.own} the reference shares`;
 
-async function quick(g: PdnGame, pool: AnalysisPool): Promise<{ ms: number; verdicts: MoveVerdict[] }> {
-  const limits = { level: 10, timeMs: analysisTimeMs(PLIES + 1, lanes, FULL_MS) };
+/** Every reference the marks are compared with: this one first, then each --compare file's. */
+const references: { name: string; marks: (g: PdnGame) => Set<number> }[] = [
+  { name: refFile, marks: refMarks },
+  ...(values.compare ?? []).map((file) => {
+    const r = JSON.parse(readFileSync(file, 'utf8')) as Record<string, number[]>;
+    return { name: file, marks: (g: PdnGame) => new Set(r[`${gameName(g)} ${PLIES}`] ?? []) };
+  }),
+];
+/** One analysis' marks, game by game, against every reference. */
+function report(who: string, marks: readonly Set<number>[]): void {
+  for (const r of references) {
+    const t = { ...total };
+    games.forEach((g, k) => add(t, against(marks[k]!, r.marks(g))));
+    console.log(`  ${who} against ${r.name}: ${summary(t)} (its marks: ${games.map((g) => `[${[...r.marks(g)].join(' ')}]`).join(' ')})`);
+  }
+}
+
+/** The page's analysis; `single`: one pass only, the whole ANALYSIS_MS spread over it (the plan before close calls were looked at again). */
+async function quick(g: PdnGame, pool: AnalysisPool, single = false): Promise<{ ms: number; verdicts: MoveVerdict[] }> {
   const plan = confirmPlan(PLIES + 1, lanes, FULL_MS);
   const confirm = { limits: { level: 10, timeMs: plan.timeMs }, positions: plan.positions };
+  const limits = {
+    level: 10,
+    timeMs: single ? Math.round((ANALYSIS_MS * lanes) / (PLIES + 1)) : analysisTimeMs(PLIES + 1, lanes, FULL_MS),
+  };
   const t0 = performance.now();
-  const verdicts = await analyseLine(g.start, cut(g), limits, (req) => pool.think(req), { lanes, confirm });
+  const verdicts = await analyseLine(g.start, cut(g), limits, (req) => pool.think(req), { lanes, ...(single ? {} : { confirm }) });
   return { ms: performance.now() - t0, verdicts: verdicts! };
 }
 
@@ -99,19 +124,28 @@ const plan = confirmPlan(PLIES + 1, lanes, FULL_MS);
 console.log(
   `analysis of a 40-move game (${PLIES} plies): ${lanes} lanes, ${analysisTimeMs(PLIES + 1, lanes, FULL_MS)} ms a position, then at most ${plan.positions} positions at ${plan.timeMs} ms`,
 );
-const mineTotal = { ...total };
 const times: number[] = [];
+const mineMarks: Set<number>[] = [];
 for (const [k, g] of games.entries()) {
   const q = await quick(g, pool);
   times.push(q.ms);
-  const x = against(marked(q.verdicts), refMarks(g));
-  add(mineTotal, x);
+  mineMarks.push(marked(q.verdicts));
   console.log(
     `  this tree, game ${k + 1} (${tag(g, 'White')} – ${tag(g, 'Black')}): ${(q.ms / 1000).toFixed(1)} s, marks [${[...marked(q.verdicts)].join(' ')}], the reference [${[...refMarks(g)].join(' ')}]`,
   );
 }
+if (values['one-pass']) {
+  const oneMarks: Set<number>[] = [];
+  for (const g of games) {
+    const q = await quick(g, pool, true);
+    oneMarks.push(marked(q.verdicts));
+    console.log(`  this tree, one pass of ${Math.round((ANALYSIS_MS * lanes) / (PLIES + 1))} ms a position: ${(q.ms / 1000).toFixed(1)} s`);
+  }
+  report('this tree, one pass', oneMarks);
+}
 await pool.close();
-console.log(`  this tree over ${games.length} games: ${times.map((t) => (t / 1000).toFixed(1) + ' s').join(', ')}; ${summary(mineTotal)}`);
+console.log(`  this tree over ${games.length} games: ${times.map((t) => (t / 1000).toFixed(1) + ' s').join(', ')}`);
+report('this tree', mineMarks);
 
 if (!values['no-baseline']) {
   const ref = values.baseline!;
@@ -121,20 +155,19 @@ if (!values['no-baseline']) {
   );
   writeFileSync(join(dir, 'package.json'), '{"type":"module"}\n');
   const base = (await import(pathToFileURL(join(dir, 'src/engine/index.ts')).href)) as typeof import('../src/engine/index.ts');
-  const baseTotal = { ...total };
+  const baseMarks: Set<number>[] = [];
   const baseTimes: number[] = [];
   for (const [k, g] of games.entries()) {
     const searcher = new base.Searcher();
     const t0 = performance.now();
     const old = (await base.analyseLine(g.start, cut(g), { level: 10, timeMs: FULL_MS }, (req) => base.think(req, { searcher })))!;
     baseTimes.push(performance.now() - t0);
-    add(baseTotal, against(marked(old), refMarks(g)));
+    baseMarks.push(marked(old));
     console.log(
       `  ${ref}, game ${k + 1}: ${(baseTimes[k]! / 1000).toFixed(1)} s (one search at a time, ${FULL_MS} ms a position), marks [${[...marked(old)].join(' ')}]`,
     );
   }
-  console.log(
-    `  ${ref} over ${games.length} games: ${baseTimes.map((t) => (t / 1000).toFixed(1) + ' s').join(', ')}; ${summary(baseTotal)}`,
-  );
+  console.log(`  ${ref} over ${games.length} games: ${baseTimes.map((t) => (t / 1000).toFixed(1) + ' s').join(', ')}`);
+  report(ref, baseMarks);
   console.log(`  time ratio ${ref} / this tree, game by game: ${baseTimes.map((t, k) => (t / times[k]!).toFixed(2)).join(', ')}`);
 }
