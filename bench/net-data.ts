@@ -25,10 +25,11 @@ import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { BALLOTS, Game, hashKey, hashPosition, legalMoves } from '../src/rules/index.ts';
-import { EGDB_PIECES, Searcher, WIN_BOUND, seededRandom } from '../src/engine/index.ts';
+import { hashKey, hashPosition, legalMoves } from '../src/rules/index.ts';
+import { EGDB_PIECES, Searcher, WIN_BOUND } from '../src/engine/index.ts';
 import { jumpersOf } from '../src/engine/moves.ts';
 import { loadEgdb } from '../src/engine-host/egdb-cache.ts';
+import { seededOpening } from './seeded-opening.ts';
 
 const { values } = parseArgs({
   options: {
@@ -57,21 +58,13 @@ mkdirSync(dirname(out), { recursive: true });
 writeFileSync(out, '');
 
 const egdb = loadEgdb(EGDB_PIECES);
-const open = BALLOTS.filter((b) => b.status !== 'barred');
 const searcher = new Searcher(18);
 const hex = (x: number): string => (x >>> 0).toString(16);
 let positions = 0;
 const results = { black: 0, white: 0, draw: 0 };
 const t0 = performance.now();
 for (let g = PART; g < GAMES; g += PARTS) {
-  const rnd = seededRandom(SEED * 1_000_003 + g);
-  const { game } = Game.fromBallot(open[g % open.length]!.number);
-  const randomPlies = Math.floor(rnd() * (RANDOM + 1));
-  for (let i = 0; i < randomPlies && !game.outcome; i++) {
-    const legal = legalMoves(game.position);
-    if (legal.length === 0) break;
-    game.play(legal[Math.floor(rnd() * legal.length)]!);
-  }
+  const game = seededOpening(SEED, g, RANDOM);
   searcher.reset();
   const scored: { line: string }[] = [];
   while (!game.outcome && game.plies.length < MAX_PLIES) {

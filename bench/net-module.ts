@@ -10,25 +10,12 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseNet } from '../src/engine/net.ts';
 import { unwrap } from '../src/common/result.ts';
+import { comment } from './patterns-data.ts';
 
 /** The network's committed file. */
 export const NET_FILE_PATH = fileURLToPath(new URL('../data/engine/net.bin', import.meta.url));
 /** The module the engine imports. */
 export const NET_DATA_PATH = fileURLToPath(new URL('../src/engine/net-data.ts', import.meta.url));
-
-/** A comment's lines, each at most `width` characters after its `// `. */
-function comment(text: string, width = 76): string {
-  const lines: string[] = [];
-  let line = '';
-  for (const word of text.split(/\s+/).filter(Boolean)) {
-    if (line && line.length + 1 + word.length > width) {
-      lines.push(line);
-      line = word;
-    } else line = line ? `${line} ${word}` : word;
-  }
-  if (line) lines.push(line);
-  return lines.map((l) => `// ${l}`).join('\n');
-}
 
 /** src/engine/net-data.ts for a network file's bytes (read first: a malformed file throws). */
 export function netDataModule(bin: Uint8Array): string {
