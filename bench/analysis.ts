@@ -16,7 +16,7 @@
 // reference kept so before (e.g. another revision's engine's) to compare with;
 // --one-pass also runs this tree's analysis as one pass of the whole time (no
 // deeper look at the close calls), to show what that look adds.
-// Run: node bin/run-ts.js bench/analysis.ts [--baseline REF] [--games N] [--no-baseline] [--reference-only] [--compare FILE]
+// Run: node bin/run-ts.js bench/analysis.ts [--baseline REF] [--games N] [--no-baseline] [--reference-only] [--compare FILE] [--one-pass]
 
 import { execSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -106,13 +106,16 @@ function report(who: string, marks: readonly Set<number>[]): void {
   }
 }
 
+/** The one-pass analysis' time a position: the page's whole ANALYSIS_MS spread over the positions on every lane. */
+const ONE_PASS_MS = Math.round((ANALYSIS_MS * lanes) / (PLIES + 1));
+
 /** The page's analysis; `single`: one pass only, the whole ANALYSIS_MS spread over it (the plan before close calls were looked at again). */
 async function quick(g: PdnGame, pool: AnalysisPool, single = false): Promise<{ ms: number; verdicts: MoveVerdict[] }> {
   const plan = confirmPlan(PLIES + 1, lanes, FULL_MS);
   const confirm = { limits: { level: 10, timeMs: plan.timeMs }, positions: plan.positions };
   const limits = {
     level: 10,
-    timeMs: single ? Math.round((ANALYSIS_MS * lanes) / (PLIES + 1)) : analysisTimeMs(PLIES + 1, lanes, FULL_MS),
+    timeMs: single ? ONE_PASS_MS : analysisTimeMs(PLIES + 1, lanes, FULL_MS),
   };
   const t0 = performance.now();
   const verdicts = await analyseLine(g.start, cut(g), limits, (req) => pool.think(req), { lanes, ...(single ? {} : { confirm }) });
@@ -139,7 +142,7 @@ if (values['one-pass']) {
   for (const g of games) {
     const q = await quick(g, pool, true);
     oneMarks.push(marked(q.verdicts));
-    console.log(`  this tree, one pass of ${Math.round((ANALYSIS_MS * lanes) / (PLIES + 1))} ms a position: ${(q.ms / 1000).toFixed(1)} s`);
+    console.log(`  this tree, one pass of ${ONE_PASS_MS} ms a position: ${(q.ms / 1000).toFixed(1)} s`);
   }
   report('this tree, one pass', oneMarks);
 }
