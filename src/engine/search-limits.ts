@@ -1,7 +1,7 @@
 // What one search is asked and what it gives: the limits (depth, nodes, time
 // per move or a running clock, the game's 40-move count and history, the
 // hooks that stop it or watch it), the options it searches with (the endgame
-// database, the weights, a level's noise, pruning), and its result (the
+// database, the weights, a level's noise, pruning, reductions), and its result (the
 // port's). Types only: search.ts takes them, levels.ts builds them.
 
 import type { Move } from '../rules/index.ts';
@@ -51,4 +51,6 @@ export interface SearchOptions extends SearchLimits {
   readonly pruning?: boolean;
   /** Evaluate with this network (net.ts) instead of the weights; none when absent. */
   readonly net?: Net | null;
+  /** Late-move reductions off the principal line (default on; reductions.ts); off: a late quiet move is searched to full depth. */
+  readonly reductions?: boolean;
 }

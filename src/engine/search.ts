@@ -16,6 +16,7 @@ import { NetStack } from './net.ts';
 import { capMaskOf, extendWithEgdb, movesOf } from './line.ts';
 import type { SearchOptions, SearchResult } from './search-limits.ts';
 import { CrownheadError } from '../common/errors.ts';
+import { HIST_MAX, HIST_PLY, LMR, LMR_SIZE } from './reductions.ts';
 
 export type { Clock } from './port.ts';
 
@@ -48,7 +49,6 @@ class Aborted extends CrownheadError<'aborted'> {
 const PV_STRIDE = MAX_PLY + 1;
 /** Ordering keys of a move: from | to << 5 (0…1023). */
 const ORDER_KEYS = 1024;
-const HIST_CAP = 1 << 20;
 /** XORed into the key's hi half inside a threat look (Zobrist's hi half has 21 bits: this one is above them). */
 const IN_THREAT_KEY = 1 << 24;
 
@@ -95,6 +95,8 @@ export class Searcher {
   private pruning = true;
   /** The network's accumulators, one per ply, when this search evaluates with it (SearchOptions.net). */
   private net: NetStack | null = null;
+  /** Late-move reductions on (this search's SearchOptions.reductions). */
+  private reductions = true;
 
   constructor(ttBits = 20) {
     this.tt = new TranspositionTable(ttBits);
@@ -114,6 +116,7 @@ export class Searcher {
     this.rootNoise = limits.rootNoise ?? null;
     this.pruning = limits.pruning ?? true;
     this.net = limits.net ? (this.net?.net === limits.net ? this.net : new NetStack(limits.net, MAX_PLY + 2)) : null;
+    this.reductions = limits.reductions ?? true;
     this.now = limits.now ?? (() => performance.now());
     this.shouldStop = limits.shouldStop ?? (() => false);
     const t0 = this.now();
@@ -330,13 +333,13 @@ export class Searcher {
     for (let i = sp; i < end; i++) {
       const m = st.move[i]!;
       const key = m & 1023;
-      let s = this.hist[turn + key]!;
+      let s = this.hist[turn + key]! + HIST_MAX;
       if (i - sp + 1 === hashMove) s = 1e9;
       else if (st.cap[i] !== 0) {
         let c = st.cap[i]!; // popcount, written out (a call here is not inlined)
         c = c - ((c >>> 1) & 0x55555555);
         c = (c & 0x33333333) + ((c >>> 2) & 0x33333333);
-        s = 1e8 + (Math.imul((c + (c >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24) * 1000 + s;
+        s = 1e8 + (Math.imul((c + (c >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24) * 1000;
       } else if (key + 1 === k1) s = 1e7;
       else if (key + 1 === k2) s = 1e7 - 1;
       if (m & 1024) s += 5e6;
@@ -434,8 +437,14 @@ export class Searcher {
         // (s holds the verified score: a cut below.)
       } else if (i === 0) s = -this.pvs(nb, nw, nk, !btm, chi, clo, d, ply + 1, -beta, -alpha, isPv, end);
       else {
-        // Late quiet moves in a non-PV node are searched one ply shallower first (re-searched if they look good).
-        const reduce = !isPv && depth >= 3 && i >= 3 && !capture && !crowned && ext === 0 ? 1 : 0;
+        // Late quiet moves in a non-PV node are searched shallower first (reductions.ts: more the deeper the node and
+        // the later the move, less for a move with a good history), re-searched at full depth if they look good.
+        let reduce = 0;
+        if (this.reductions && !isPv && depth >= 3 && !capture && !crowned && ext === 0) {
+          reduce = LMR[(depth < LMR_SIZE ? depth : LMR_SIZE - 1) * LMR_SIZE + (i < LMR_SIZE ? i : LMR_SIZE - 1)]!;
+          reduce -= (this.hist[turn + (m & 1023)]! / HIST_PLY) | 0;
+          reduce = reduce < 0 ? 0 : reduce > d - 1 ? d - 1 : reduce;
+        }
         s = -this.pvs(nb, nw, nk, !btm, chi, clo, d - reduce, ply + 1, -alpha - 1, -alpha, false, end);
         if (reduce && s > alpha) s = -this.pvs(nb, nw, nk, !btm, chi, clo, d, ply + 1, -alpha - 1, -alpha, false, end);
         if (s > alpha && s < beta) s = -this.pvs(nb, nw, nk, !btm, chi, clo, d, ply + 1, -beta, -alpha, true, end);
@@ -468,8 +477,15 @@ export class Searcher {
                 this.killers[ply * 2 + 1] = k1;
                 this.killers[ply * 2] = kk;
               }
-              const h = (this.hist[turn + kk - 1]! += depth * depth);
-              if (h > HIST_CAP) for (let j = 0; j < this.hist.length; j++) this.hist[j]! >>= 1;
+              // History with gravity: the cutting move's rises, those searched before it (all quiet) fall.
+              const bonus = depth * depth < 1200 ? depth * depth : 1200;
+              const hi0 = turn + kk - 1;
+              this.hist[hi0] = (this.hist[hi0]! + bonus - (this.hist[hi0]! * bonus) / HIST_MAX) | 0;
+              for (let j = sp; j < end; j++)
+                if (j !== bi && st.score[j] === -1) {
+                  const hj = turn + (st.move[j]! & 1023);
+                  this.hist[hj] = (this.hist[hj]! - bonus - (this.hist[hj]! * bonus) / HIST_MAX) | 0;
+                }
             }
             break;
           }

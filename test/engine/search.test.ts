@@ -14,16 +14,22 @@ describe('tactics: the shots of "Tricks, Traps and Shots" (the stated first move
     (g) => gameName(g).includes('TTS Example') && g.moves.length > 0 && resultWinner(g.result) === g.start.turn,
   );
   it('has the examples', () => expect(games.length).toBeGreaterThanOrEqual(15));
+  // Late-move reductions (reductions.ts) make a nominal depth shallower off the principal line, so the deep
+  // examples get more of it; each figure is the depth from which the search plays the solution (nodes then, and
+  // what the search before reductions needed at the depth it had).
   // Example 18 (W:W16,19,23,30:B8,22,24,26, 16-12) is an ending won about twenty plies deep, not a shot: the
-  // network's search plays 16-12 from depth 14 but scores it about even (-16 to -6) until depth 22 sees the win
-  // (+193, under a second); the hand-tuned table tied 16-12 with 23-18 at depth 14. It gets depth 22.
+  // search plays 16-12 from depth 14 but scores it about even (-24 to 0) until depth 23 sees the win (+174, 1.9 M
+  // nodes; before reductions depth 22). It gets depth 23.
   // (Example 17 with pruning on plays the shot in another order: 32-27 31x24 22-18 13x22 for the book's
   // 22-18 13x22 32-27 31x24 — Black's replies are forced captures, the same score at every depth 10–16.)
   // Example 11 (W:W10,28,K22:B13,K1,K29, 28-24) is an ending too, White's men going to crown while the king
-  // holds Black's two: since the search stopped giving a free ply after each exchange past its horizon, depth 14
-  // and 20 prefer 10-7 (score about +10), depth 21 and deeper find 28-24 (+86 to +190): it gets depth 22.
-  // Every other example at depth 16 (Example 16's 21-17, W:W13,21,30,K14:B6,12,25,K23, is found from depth 16).
-  const depthOf = (name: string): number => (name.includes('TTS Example 11"') || name.includes('TTS Example 18"') ? 22 : 16);
+  // holds Black's two: depth 14–17 play 28-24 on a score about even, 18–23 prefer 10-7 (+7 to +36), 25 and deeper
+  // find 28-24 and its win (+114 to +350; 26: 2.3 M nodes; before reductions depth 22). It gets depth 26.
+  // Two shots that sacrifice a man, searched shallower when they are late moves: Example 6 from depth 20 (620 k
+  // nodes; before reductions depth 16, 113 k), Example 16's 21-17 (W:W13,21,30,K14:B6,12,25,K23) from depth 18
+  // (254 k; before, 16 and 175 k). Every other example at depth 16.
+  const DEPTHS: Record<string, number> = { '6': 20, '11': 26, '16': 18, '18': 23 };
+  const depthOf = (name: string): number => DEPTHS[/TTS Example (\d+)"/.exec(name)?.[1] ?? ''] ?? 16;
   for (const g of games) {
     it(gameName(g), () => {
       const r = think({ position: g.start, limits: { depth: depthOf(gameName(g)) } });
@@ -51,7 +57,8 @@ describe('hand-checked positions', () => {
   });
 
   it('two kings against one: the search reports a forced win', () => {
-    const r = think({ position: unwrap(parseFen('W:WK18,K19:BK1')), limits: { depth: 24 } });
+    // Depth 26 (277 k nodes): the kings' quiet moves are reduced, and 24 scores it +613 (before reductions: 24).
+    const r = think({ position: unwrap(parseFen('W:WK18,K19:BK1')), limits: { depth: 26 } });
     expect(r.score).toBeGreaterThan(WIN_BOUND);
   });
 
@@ -92,13 +99,14 @@ describe('never an illegal move', () => {
 });
 
 describe('verified pruning (off the principal line)', () => {
+  // Late-move reductions off in both: they change what a depth means, and this measures the pruning alone.
   it('searches fewer nodes to the same depth than a full-width search, and both answer legally', () => {
     let pruned = 0,
       full = 0;
     for (const ballot of [1, 8, 31, 62, 100]) {
       const pos = Game.fromBallot(ballot).game.position;
-      const a = new Searcher().search(pos, { depth: 8 }),
-        b = new Searcher().search(pos, { depth: 8, pruning: false });
+      const a = new Searcher().search(pos, { depth: 8, reductions: false }),
+        b = new Searcher().search(pos, { depth: 8, pruning: false, reductions: false });
       expect(isLegal(pos, a.move) && isLegal(pos, b.move)).toBe(true);
       expect(a.depth).toBe(8);
       pruned += a.nodes;
