@@ -169,7 +169,9 @@ export function think(req: EngineRequest, tools: EngineTools = {}): SearchResult
   const egdb = tools.egdb && (lim.level === undefined || lim.level >= 7) ? tools.egdb : null;
   const byLevel = NET_FROM_LEVEL !== null && (lim.level === undefined || lim.level >= NET_FROM_LEVEL);
   const net = tools.net !== undefined ? tools.net : !tools.weights && byLevel ? NET : null;
-  const r = searcher.search(pos, { ...limits, weights, egdb, rootNoise, net });
+  // An analysis's positions are shared among lanes in any order: each is searched as if first (search-limits.ts).
+  const freshHistory = req.purpose === 'analysis';
+  const r = searcher.search(pos, { ...limits, weights, egdb, rootNoise, net, freshHistory });
   // Report the search's own score of the chosen move, without the level's noise.
   const noise = rootNoise && r.move ? rootNoise(r.move) : 0;
   return noise ? { ...r, score: r.score - noise } : r;

@@ -28,6 +28,14 @@ export function movesOf(pos: Position, packed: readonly number[], caps: readonly
   return out;
 }
 
+/** The root's legal move (rules Move) a packed move stands for. */
+export function moveOf(legal: readonly Move[], packed: number, cap: number): Move {
+  const from = mFrom(packed) + 1,
+    to = mTo(packed) + 1;
+  for (const m of legal) if (m.from === from && m.to === to && capMaskOf(m) === cap) return m;
+  throw new Error(`the search's move ${from}-${to} is not legal at the root`); // never: both generators agree (moves.test.ts)
+}
+
 /** The line goes on where the endgame database took over: its best play to the end. */
 export function extendWithEgdb(egdb: EndgameProbe, pos: Position, pv: readonly Move[]): Move[] {
   let p = pos;

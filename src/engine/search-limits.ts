@@ -1,8 +1,9 @@
 // What one search is asked and what it gives: the limits (depth, nodes, time
 // per move or a running clock, the game's 40-move count and history, the
 // hooks that stop it or watch it), the options it searches with (the endgame
-// database, the weights, a level's noise, pruning, reductions), and its result (the
-// port's). Types only: search.ts takes them, levels.ts builds them.
+// database, the weights, a level's noise, pruning, reductions, a fresh
+// history), and its result (the port's). Types only: search.ts takes them,
+// levels.ts builds them.
 
 import type { Move } from '../rules/index.ts';
 import type { EndgameProbe } from './egdb.ts';
@@ -53,4 +54,9 @@ export interface SearchOptions extends SearchLimits {
   readonly net?: Net | null;
   /** Late-move reductions off the principal line (default on; reductions.ts); off: a late quiet move is searched to full depth. */
   readonly reductions?: boolean;
+  /**
+   * Start the move-ordering history afresh (it decides which late moves are reduced) instead of from a quarter of the
+   * last search's: an analysis lane's positions come in any order, so none leans on the one searched before it.
+   */
+  readonly freshHistory?: boolean;
 }

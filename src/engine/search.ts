@@ -13,16 +13,19 @@ import { DEPTH_MASK, EXACT, FLAG_SHIFT, LOWER, MOVE_SHIFT, SCORE_SHIFT, Transpos
 import { CHANGE_WINDOW, nextIteration, timeBudget } from './time.ts';
 import { WIN_BASE, type EndgameProbe } from './egdb.ts';
 import { NetStack } from './net.ts';
-import { capMaskOf, extendWithEgdb, movesOf } from './line.ts';
+import { capMaskOf, extendWithEgdb, moveOf, movesOf } from './line.ts';
 import type { SearchOptions, SearchResult } from './search-limits.ts';
 import { CrownheadError } from '../common/errors.ts';
 import { HIST_MAX, HIST_PLY, LMR, LMR_SIZE } from './reductions.ts';
+import { RootMemory } from './root-memory.ts';
 
 export type { Clock } from './port.ts';
 
 export const WIN = 30000;
 /** Scores beyond this are forced wins/losses (WIN − plies to the end). */
 export const WIN_BOUND = WIN - 1000;
+/** A forced result found and proved: its distance to the end lies within the depth searched. */
+const proven = (r: SearchResult): boolean => Math.abs(r.score) >= WIN_BOUND && r.depth > WIN - Math.abs(r.score) + 2;
 const MAX_PLY = 128;
 /** Verified pruning: how far above beta (centi-men) a move's static score must be, and how much shallower its check is. */
 const PRUNE_MARGIN = 45;
@@ -34,8 +37,6 @@ const QUIET_KEYED = 16;
 const QUIET_KEYS = Array.from({ length: 2 * FORTY_MOVES + 2 }, (_, i) => (Math.imul(i + 1, 0x9e3779b1) ^ Math.imul(i + 7, 0x85ebca6b)) | 0);
 
 export type { SearchLimits, SearchOptions, SearchResult } from './search-limits.ts';
-
-// ---------------------------------------------------------------------------
 
 /** Thrown through the search when it is told to stop (caught at its root). */
 class Aborted extends CrownheadError<'aborted'> {
@@ -97,6 +98,8 @@ export class Searcher {
   private net: NetStack | null = null;
   /** Late-move reductions on (this search's SearchOptions.reductions). */
   private reductions = true;
+  /** The root searched last and its completed iterations (root-memory.ts): the same root again starts after them. */
+  private readonly memory = new RootMemory();
 
   constructor(ttBits = 20) {
     this.tt = new TranspositionTable(ttBits);
@@ -107,6 +110,7 @@ export class Searcher {
     this.tt.clear();
     this.hist.fill(0);
     this.killers.fill(0);
+    this.memory.forget();
   }
 
   search(pos: Position, limits: SearchOptions = {}): SearchResult {
@@ -127,7 +131,7 @@ export class Searcher {
     this.nodeLimit = limits.nodes ?? Infinity;
     this.nodes = 0;
     this.killers.fill(0);
-    for (let i = 0; i < this.hist.length; i++) this.hist[i]! >>= 2;
+    for (let i = 0; i < this.hist.length; i++) this.hist[i] = limits.freshHistory ? 0 : this.hist[i]! >> 2;
     this.tt.nextAge();
     this.gameKeys = new Set(limits.history ?? []);
     this.quietAt[0] = limits.quietPlies ?? 0;
@@ -146,11 +150,16 @@ export class Searcher {
       }
       return { ...(r ?? best), move: legal[0]!, nodes: this.nodes, ms: this.now() - t0 };
     }
-    let score = 0,
+    // The same root searched before (a ponder hit): its completed iterations stand, the search goes on after them.
+    const known = this.memory.begin(pos, limits),
+      from = Math.min(known.length, maxDepth);
+    if (from) best = { ...known[from - 1]!, ms: 0 };
+    if (from) limits.onIteration?.(best);
+    let score = best.score,
       sameMove = 0;
     const changed: boolean[] = [];
     const easy = legal.length <= 2 && legal.every((m) => m.captures.length > 0);
-    for (let depth = 1; depth <= maxDepth; depth++) {
+    for (let depth = from + 1; depth <= maxDepth && !(from && proven(best)); depth++) {
       let r: SearchResult | null;
       // Aspiration window around the previous score from depth 4 on.
       if (depth >= 4 && Math.abs(score) < WIN_BOUND && !this.rootNoise) {
@@ -169,8 +178,9 @@ export class Searcher {
       const drop = depth > 1 ? score - r.score : 0;
       score = r.score;
       best = { ...r, ms: this.now() - t0 };
+      this.memory.record(best);
       limits.onIteration?.(best);
-      if (Math.abs(score) >= WIN_BOUND && depth > WIN - Math.abs(score) + 2) break; // a forced result found and proved
+      if (proven(best)) break; // a forced result found and proved
       if (this.nodes >= this.nodeLimit) break;
       const changes = changed.slice(-CHANGE_WINDOW).filter(Boolean).length;
       const next = nextIteration(budget, { elapsedMs: this.now() - t0, sameMove, scoreDrop: drop, changes, easy });
@@ -238,14 +248,6 @@ export class Searcher {
     }
     // Only reversible moves since the root: the game's history counts.
     return this.gameKeys.size > 0 && this.gameKeys.has(keyNumber(hi, lo));
-  }
-
-  /** The root's legal move (rules Move) a packed move stands for. */
-  private rootMove(packed: number, cap: number): Move {
-    const from = mFrom(packed) + 1,
-      to = mTo(packed) + 1;
-    for (const m of this.rootLegal) if (m.from === from && m.to === to && capMaskOf(m) === cap) return m;
-    throw new Error(`the search's move ${from}-${to} is not legal at the root`); // never: both generators agree (moves.test.ts)
   }
 
   private pvs(
@@ -449,7 +451,7 @@ export class Searcher {
         if (reduce && s > alpha) s = -this.pvs(nb, nw, nk, !btm, chi, clo, d, ply + 1, -alpha - 1, -alpha, false, end);
         if (s > alpha && s < beta) s = -this.pvs(nb, nw, nk, !btm, chi, clo, d, ply + 1, -beta, -alpha, true, end);
       }
-      if (noise) s += noise(this.rootMove(m, cap));
+      if (noise) s += noise(moveOf(this.rootLegal, m, cap));
       if (s > bestScore) {
         bestScore = s;
         bestIdx = gen;
