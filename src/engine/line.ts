@@ -14,7 +14,7 @@ export function capMaskOf(m: Move): number {
 }
 
 /** Packed moves (moves.ts) played from a position, as the rules' Moves (the first of equal routes). */
-export function movesOf(pos: Position, packed: readonly number[], caps: readonly number[]): Move[] {
+export function movesOf(pos: Position, packed: ArrayLike<number>, caps: ArrayLike<number>): Move[] {
   const out: Move[] = [];
   let p = pos;
   for (let j = 0; j < packed.length; j++) {

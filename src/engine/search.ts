@@ -140,16 +140,7 @@ export class Searcher {
     this.rootLegal = legal;
     if (legal.length === 0) return { move: null, score: -WIN, depth: 0, pv: [], nodes: 0, ms: 0 };
     let best: SearchResult = { move: legal[0]!, score: 0, depth: 0, pv: [legal[0]!], nodes: 0, ms: 0 };
-    if (legal.length === 1 && limits.depth === undefined && limits.nodes === undefined) {
-      // A forced move: no thinking, but a short look for the score and line (the deepest finished in the time).
-      let r: SearchResult | null = null;
-      for (let d = 1; d <= Math.min(6, maxDepth); d++) {
-        const x = this.searchDepth(pos, d);
-        if (!x) break;
-        r = x;
-      }
-      return { ...(r ?? best), move: legal[0]!, nodes: this.nodes, ms: this.now() - t0 };
-    }
+    if (legal.length === 1 && limits.depth === undefined && limits.nodes === undefined) return this.forced(pos, best, maxDepth, t0);
     // The same root searched before (a ponder hit): its completed iterations stand, the search goes on after them.
     const known = this.memory.begin(pos, limits),
       from = Math.min(known.length, maxDepth);
@@ -197,19 +188,25 @@ export class Searcher {
     };
   }
 
+  /** A forced move: no thinking, but a short look for the score and line (the deepest finished in the time). */
+  private forced(pos: Position, only: SearchResult, maxDepth: number, t0: number): SearchResult {
+    let r: SearchResult | null = null;
+    for (let d = 1; d <= Math.min(6, maxDepth); d++) {
+      const x = this.searchDepth(pos, d);
+      if (!x) break;
+      r = x;
+    }
+    return { ...(r ?? only), move: only.move, nodes: this.nodes, ms: this.now() - t0 };
+  }
+
   /** The line of an iteration stopped part-way, when a root move raised the bound in it (never with a level's noise). */
   private partialRoot(pos: Position, depth: number, previous: Move): SearchResult | null {
     if (this.rootNoise || this.pvLen[0]! === 0) return null;
     // Only when the previous best was searched first (and fully): a move that raised the bound after it beat it.
     const first = this.rootFirst;
     if (mFrom(first) + 1 !== previous.from || mTo(first) + 1 !== previous.to || this.rootFirstCap !== capMaskOf(previous)) return null;
-    const packed: number[] = [],
-      caps: number[] = [];
-    for (let j = 0; j < this.pvLen[0]!; j++) {
-      packed.push(this.pvMove[j]!);
-      caps.push(this.pvCap[j]!);
-    }
-    const pv = movesOf(pos, packed, caps);
+    const n = this.pvLen[0]!,
+      pv = movesOf(pos, this.pvMove.subarray(0, n), this.pvCap.subarray(0, n));
     return pv.length ? { move: pv[0]!, score: this.partialScore, depth, pv, nodes: this.nodes, ms: 0 } : null;
   }
 
@@ -221,18 +218,12 @@ export class Searcher {
     this.net?.refresh(0, pos.black, pos.white, pos.kings);
     try {
       const score = this.pvs(pos.black, pos.white, pos.kings, btm, this.rootKey[0]!, this.rootKey[1]!, depth, 0, alpha, beta, true, 0);
-      const packed: number[] = [],
-        caps: number[] = [];
-      for (let j = 0; j < this.pvLen[0]!; j++) {
-        packed.push(this.pvMove[j]!);
-        caps.push(this.pvCap[j]!);
-      }
       // A root that failed low keeps no line: its best-scoring move stands alone.
-      if (packed.length === 0 && this.rootBest >= 0) {
-        packed.push(this.rootBest);
-        caps.push(this.rootBestCap);
-      }
-      const pv = movesOf(pos, packed, caps);
+      const n = this.pvLen[0]!;
+      const pv =
+        n === 0 && this.rootBest >= 0
+          ? movesOf(pos, [this.rootBest], [this.rootBestCap])
+          : movesOf(pos, this.pvMove.subarray(0, n), this.pvCap.subarray(0, n));
       return { move: pv[0] ?? null, score, depth, pv, nodes: this.nodes, ms: 0 };
     } catch (e) {
       if (e instanceof Aborted) return null;
