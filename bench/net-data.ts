@@ -17,7 +17,9 @@
 //   --games N (default 20000)  --depth D (default 8)  --seed S (default 1)
 //   --random R (random plies after the ballot, 0…R, default 8)
 //   --part I/P (games I, I+P, I+2P, … of the N)
-//   --out FILE (default ~/.cache/crownhead-net/data-S-N-D-R[.I-P].txt)
+//   --net (both sides search with the shipped network, src/engine/net.ts: its scores label the positions;
+//   default the hand-tuned evaluation)
+//   --out FILE (default ~/.cache/crownhead-net/data-S-N-D-R[-net][.I-P].txt)
 //
 // e.g. (both cores): for i in 0 1; do nice -n 19 node bin/run-ts.js bench/net-data.ts --part $i/2 & done
 
@@ -27,6 +29,7 @@ import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { hashKey, hashPosition, legalMoves } from '../src/rules/index.ts';
 import { EGDB_PIECES, Searcher, WIN_BOUND } from '../src/engine/index.ts';
+import { NET } from '../src/engine/net.ts';
 import { jumpersOf } from '../src/engine/moves.ts';
 import { loadEgdb } from '../src/engine-host/egdb-cache.ts';
 import { seededOpening } from './seeded-opening.ts';
@@ -38,6 +41,7 @@ const { values } = parseArgs({
     seed: { type: 'string' },
     random: { type: 'string' },
     part: { type: 'string' },
+    net: { type: 'boolean' },
     out: { type: 'string' },
   },
 });
@@ -53,12 +57,17 @@ for (const [name, v] of Object.entries({ games: GAMES, depth: DEPTH, seed: SEED,
 const MAX_PLIES = 200;
 const out =
   values.out ??
-  join(homedir(), '.cache/crownhead-net', `data-${SEED}-${GAMES}-${DEPTH}-${RANDOM}${PARTS > 1 ? `.${PART}-${PARTS}` : ''}.txt`);
+  join(
+    homedir(),
+    '.cache/crownhead-net',
+    `data-${SEED}-${GAMES}-${DEPTH}-${RANDOM}${values.net ? '-net' : ''}${PARTS > 1 ? `.${PART}-${PARTS}` : ''}.txt`,
+  );
 mkdirSync(dirname(out), { recursive: true });
 writeFileSync(out, '');
 
 const egdb = loadEgdb(EGDB_PIECES);
 const searcher = new Searcher(18);
+const net = values.net ? NET : null;
 const hex = (x: number): string => (x >>> 0).toString(16);
 let positions = 0;
 const results = { black: 0, white: 0, draw: 0 };
@@ -74,7 +83,7 @@ for (let g = PART; g < GAMES; g += PARTS) {
     }
     const pos = game.position;
     const history = [hashKey(hashPosition(game.start)), ...game.plies.map((p) => hashKey(hashPosition(p.after)))].slice(0, -1);
-    const r = searcher.search(pos, { depth: DEPTH, egdb, history, quietPlies: game.quietPlies });
+    const r = searcher.search(pos, { depth: DEPTH, egdb, history, quietPlies: game.quietPlies, net });
     const quiet = jumpersOf(pos.black, pos.white, pos.kings, true) === 0 && jumpersOf(pos.white, pos.black, pos.kings, false) === 0;
     if (quiet && legalMoves(pos).length > 1) {
       let score = pos.turn === 'black' ? r.score : -r.score;
