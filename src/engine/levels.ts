@@ -87,8 +87,9 @@ const rng = seededRandom;
 /**
  * The lowest level that evaluates with the network (and a request with no level), or null: the hand-tuned
  * evaluation everywhere. Levels 1–4 keep the hand-tuned one (its mistakes are more human). Against the hand-tuned
- * table (bench/results/net-2026-11-29.txt): +18 Elo at 20,000 nodes a move, +10 at 100,000, +26 (95 % −15 … +68)
- * at 100 ms a move over 53 pairs — every test positive, none decided at [0, 5].
+ * table (bench/results/net-2026-11-29.txt), the first network: +18 Elo at 20,000 nodes a move, +10 at 100,000, +26
+ * (95 % −15 … +68) at 100 ms a move over 53 pairs; the second (1.45 M positions) against the first: +61 Elo
+ * (95 % +37 … +85) at 100 ms over 104 pairs, SPRT H1.
  */
 export const NET_FROM_LEVEL: number | null = 5;
 
