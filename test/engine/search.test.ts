@@ -16,7 +16,8 @@ describe('tactics: the shots of "Tricks, Traps and Shots" (the stated first move
   it('has the examples', () => expect(games.length).toBeGreaterThanOrEqual(15));
   // Late-move reductions (reductions.ts) make a nominal depth shallower off the principal line, so the deep
   // examples get more of it; each figure is the depth from which the search plays the solution (nodes then, and
-  // what the search before reductions needed at the depth it had).
+  // what the search before reductions needed at the depth it had). The figures were measured with the first
+  // network (599e585); the second (76c16b9) passes at the same depths, its own figures not measured.
   // Example 18 (W:W16,19,23,30:B8,22,24,26, 16-12) is an ending won about twenty plies deep, not a shot: the
   // search plays 16-12 from depth 14 but scores it about even (-24 to 0) until depth 23 sees the win (+174, 1.9 M
   // nodes; before reductions depth 22). It gets depth 23.
