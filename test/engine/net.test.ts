@@ -177,5 +177,5 @@ describe('think and the network', () => {
   });
 });
 
-const PINNED_START = 11;
-const PINNED_AFTER_11_15 = 9;
+const PINNED_START = -2;
+const PINNED_AFTER_11_15 = -9;
