@@ -44,15 +44,24 @@ describe('the ponder position: after the engine’s move and the reply its line 
 });
 
 describe('a ponder hit is answered with less work than a cold search of the same depth', () => {
-  /** Ballots 5, 40, 101: the engine's move at depth 9, then the expected position pondered with `ponder` and searched to DEPTH. */
-  function hits(ponder: (cold: SearchResult) => EngineLimits): { hit: SearchResult; cold: SearchResult; pondered: SearchResult }[] {
+  /**
+   * Ballots 5, 40, 101: the engine's move at depth 9, then the expected position pondered with `ponder` and searched
+   * to DEPTH. `ponder` is told the cold search and the nodes a ponder to DEPTH takes from the same state (the same
+   * steps on a second searcher: the search is deterministic), so a test can stop the ponder part-way whatever the
+   * hash table the move's own search left it.
+   */
+  function hits(
+    ponder: (cold: SearchResult, full: number) => EngineLimits,
+  ): { hit: SearchResult; cold: SearchResult; pondered: SearchResult }[] {
     return [5, 40, 101].map((ballot) => {
       const pos = Game.fromBallot(ballot).game.position;
-      const searcher = new Searcher();
+      const [searcher, twin] = [new Searcher(), new Searcher()];
       const plan = ponderPlan(pos, think({ position: pos, limits: { depth: 9 } }, { searcher }))!;
+      think({ position: pos, limits: { depth: 9 } }, { searcher: twin });
+      const full = think({ position: plan.position, limits: ponderLimits(DEPTH) }, { searcher: twin }).nodes;
       const cold = think({ position: plan.position, limits: { depth: DEPTH } }, { searcher: new Searcher() });
       // On the opponent's time: the expected position, until the opponent moves (here: a depth or a node count).
-      const pondered = think({ position: plan.position, limits: ponder(cold) }, { searcher });
+      const pondered = think({ position: plan.position, limits: ponder(cold, full) }, { searcher });
       const hit = think({ position: plan.position, limits: { depth: DEPTH } }, { searcher });
       expect(hit.depth).toBe(DEPTH);
       expect(legalMoves(plan.position).some((m) => sameMove(m, hit.move!))).toBe(true);
@@ -68,10 +77,12 @@ describe('a ponder hit is answered with less work than a cold search of the same
     }
   });
 
-  it('a ponder stopped part-way (after 60 % of the cold search’s nodes): the hit goes on from its last iteration — each with fewer nodes than the cold search, together under a third', () => {
+  it('a ponder stopped part-way (after 60 % of the nodes it needs to reach the depth): the hit goes on from its last iteration — each with fewer nodes than the cold search, together under a third', () => {
     let hitNodes = 0,
       coldNodes = 0;
-    for (const { hit, cold, pondered } of hits((c) => ({ ...ponderLimits(), nodes: Math.round(c.nodes * 0.6) }))) {
+    // (Stopped at 60 % of the cold search's nodes, the third network's ponder, warm from the move's own search,
+    // reached the full depth on a ballot: no longer a ponder stopped part-way.)
+    for (const { hit, cold, pondered } of hits((_, full) => ({ ...ponderLimits(), nodes: Math.round(full * 0.6) }))) {
       expect(pondered.depth).toBeLessThan(DEPTH);
       // (The last iteration costs most: a ponder stopped early in it leaves the hit most of that iteration to do.)
       expect(hit.nodes).toBeLessThan(cold.nodes);
