@@ -10,8 +10,10 @@
 // each marks (? or ??) against those a reference analysis marks — every
 // position searched to --reference-nodes nodes (default 12,000,000, about four
 // times the deeper look; a node count, so the machine's load does not change
-// it), kept in --reference FILE (default in ~/.cache/crownhead/) and read from
-// it on later runs: how many of the reference's marks each finds, and how many
+// it), kept in --reference FILE (default in ~/.cache/crownhead/, named by the
+// shipped network's digest, so a new network gets a reference of its own
+// rather than being judged by another engine's marks) and read from it on
+// later runs: how many of the reference's marks each finds, and how many
 // of its own the reference shares; --compare FILE (repeatable) adds another
 // reference kept so before (e.g. another revision's engine's) to compare with;
 // --one-pass also runs this tree's analysis as one pass of the whole time (no
@@ -19,6 +21,7 @@
 // Run: node bin/run-ts.js bench/analysis.ts [--baseline REF] [--games N] [--no-baseline] [--reference-only] [--compare FILE] [--one-pass]
 
 import { execSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -55,7 +58,12 @@ const marked = (vs: readonly MoveVerdict[]) => new Set(vs.filter((v) => v.mark).
 
 /** The reference: every position to a fixed node count, on two lanes (their order does not change a fixed-node search's answer much; it is not timed). */
 const refNodes = Number(values['reference-nodes']);
-const refFile = values.reference ?? join(homedir(), '.cache/crownhead', `analysis-reference-${refNodes}.json`);
+/** The shipped network's first 12 hex digits of SHA-256: the engine the reference was computed with. */
+const netDigest = createHash('sha256')
+  .update(readFileSync(resolve(import.meta.dirname, '../data/engine/net.bin')))
+  .digest('hex')
+  .slice(0, 12);
+const refFile = values.reference ?? join(homedir(), '.cache/crownhead', `analysis-reference-net-${netDigest}-${refNodes}.json`);
 const reference: Record<string, number[]> = existsSync(refFile)
   ? (JSON.parse(readFileSync(refFile, 'utf8')) as Record<string, number[]>)
   : {};
