@@ -6,26 +6,38 @@
 // 5-piece database says it is worth). Medians of repeated runs. The 5-piece
 // figures need `crownhead egdb build --pieces 5` (in $CROWNHEAD_CACHE); without
 // it they are skipped, and the compressed format is measured on the 4-piece
-// database packed in memory.
+// database packed in memory. Then the search from 8 to 10 pieces as a game
+// reaches them (positions of a committed GuiNN match) to a fixed depth:
+// without a database, with the 4-piece one, and with the 5-piece one keeping
+// the old 8 MiB of inflated blocks and CACHE_BYTES — side by side in one run.
 //   --runs R      repeats for each median (default 5)
 //   --moves N     random 5-piece positions searched for changed moves (default 300)
 //   --long P      draws, and results of at least P plies (default 20)
 //   --depth D     searched to depth D (default 8)
+//   --game-depth G  the game positions searched to depth G (default 18)
 
 import { parseArgs } from 'node:util';
-import { existsSync } from 'node:fs';
-import { Egdb, packEgdb, PackedEgdb, think, WIN_BASE, type EndgameProbe } from '../src/engine/index.ts';
+import { existsSync, readFileSync } from 'node:fs';
+import { Egdb, packEgdb, PackedEgdb, Searcher, think, WIN_BASE, type EndgameProbe } from '../src/engine/index.ts';
+import { gameFromPdn, readPdn } from '../src/pdn/index.ts';
 import { defaultCacheDir, egdbFile, loadEgdb, openPackedEgdb } from '../src/engine-host/egdb-cache.ts';
-import { legalMoves, makeFen, moveText, playMove, type Position } from '../src/rules/index.ts';
+import { legalMoves, makeFen, moveText, playMove, popcount, type Position } from '../src/rules/index.ts';
 import { mulberry32 } from '../src/common/prng.ts';
 
 const { values } = parseArgs({
-  options: { runs: { type: 'string' }, moves: { type: 'string' }, long: { type: 'string' }, depth: { type: 'string' } },
+  options: {
+    runs: { type: 'string' },
+    moves: { type: 'string' },
+    long: { type: 'string' },
+    depth: { type: 'string' },
+    'game-depth': { type: 'string' },
+  },
 });
 const RUNS = Number(values.runs ?? 5);
 const MOVES = Number(values.moves ?? 300);
 const LONG = Number(values.long ?? 20);
 const DEPTH = Number(values.depth ?? 8);
+const GAME_DEPTH = Number(values['game-depth'] ?? 18);
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 const four = loadEgdb(4);
@@ -156,4 +168,47 @@ if (typeof five !== 'string') {
       `with the 5-piece one ${worse.five} (${worseResult.five})`,
   );
   for (const s of shown) console.log(`  ${s}`);
+}
+
+// The search as a game reaches 8 to 10 pieces: the first position of each count in each game of a
+// committed GuiNN match (with a choice of moves), to GAME_DEPTH, each with a fresh searcher.
+{
+  const games = readPdn(readFileSync(new URL('results/match-2026-11-29-guinn-48-net3.pdn', import.meta.url), 'utf8')).games;
+  const positions: Position[] = [];
+  for (const g of games.slice(0, 16)) {
+    const seen = new Set<number>();
+    for (const ply of gameFromPdn(g).plies) {
+      const n = popcount(ply.before.black | ply.before.white);
+      if (n < 8 || n > 10 || seen.has(n) || legalMoves(ply.before).length < 2) continue;
+      seen.add(n);
+      positions.push(ply.before);
+    }
+  }
+  const OLD_CACHE = 512 * 16384;
+  const five8 = typeof five === 'string' ? null : (PackedEgdb.open(five.read, five.fileSize, OLD_CACHE) as PackedEgdb);
+  const rows: [string, EndgameProbe | null][] = [
+    ['no database', null],
+    ['the 4-piece database', four],
+  ];
+  if (five8 && typeof five !== 'string')
+    rows.push(['the 5-piece one, 8 MiB of blocks kept', five8], ['the 5-piece one, CACHE_BYTES kept', five]);
+  for (const [name, db] of rows) {
+    const times: number[] = [],
+      counts: number[] = [];
+    for (let r = 0; r < RUNS; r++) {
+      if (db instanceof PackedEgdb) db.dropCache();
+      let ms = 0,
+        nodes = 0;
+      for (const p of positions) {
+        const res = think({ position: p, quietPlies: 0, limits: { depth: GAME_DEPTH } }, { searcher: new Searcher(), egdb: db });
+        ms += res.ms;
+        nodes += res.nodes;
+      }
+      times.push(ms);
+      counts.push(nodes);
+    }
+    console.log(
+      `${positions.length} game positions of 8-10 pieces to depth ${GAME_DEPTH}, ${name}: ${(median(times) / 1000).toFixed(1)} s, ${median(counts)} nodes (medians of ${RUNS})`,
+    );
+  }
 }

@@ -17,10 +17,11 @@ const MAX_LANES = 4;
 
 /**
  * What a lane may cost: its worker thread, its 8 MB hash table and its copy of the endgame database (the
- * 5-piece one adds about 117 MB of RSS) — about 200 MB near the end of a game. Lanes take at most a quarter
- * of the machine's memory.
+ * 5-piece one adds about 117 MB of RSS, and up to CACHE_BYTES, 128 MiB, of blocks kept inflated for the
+ * search: egdb-pack.ts) — about 330 MB near the end of a game. Lanes take at most a quarter of the
+ * machine's memory.
  */
-const LANE_BYTES = 200 * 2 ** 20;
+const LANE_BYTES = 330 * 2 ** 20;
 
 /** Workers idle this long are closed (the service's next analysis starts them again, in well under a second). */
 const IDLE_MS = 60_000;

@@ -3,8 +3,9 @@
 // egdb.ts cut into blocks of BLOCK indices, each block deflated on its own —
 // one byte a value when every value in the block fits (255 for an unused
 // index), else two — behind a table of the blocks' places, lengths and
-// CRC-32s. A probe reads and inflates only its block; the last blocks read
-// stay inflated (a small cache), as the search probes near where it probed.
+// CRC-32s. A probe reads and inflates only its block; the blocks read last
+// stay inflated (up to CACHE_BYTES, least recently used out first), as the
+// search probes the same blocks again on every iteration.
 //
 // File: a header (magic, piece count, indices, block size, block count,
 // largest value, the table's CRC-32, the header's own CRC-32), the table
@@ -24,8 +25,13 @@ const HEADER = 40;
 const ENTRY = 16;
 /** Indices a block: inflating one takes some tens of microseconds. */
 export const BLOCK = 16384;
-/** Inflated blocks kept (at most 32 KiB each). */
-const CACHE_BLOCKS = 512;
+/**
+ * Bytes of inflated blocks kept (16 KiB a one-byte block, 32 a two-byte one):
+ * a search of a second from 8 pieces probes some 6,000 blocks, and a cache
+ * smaller than that inflates most of them again on every iteration (512
+ * blocks: 4 of 5 probes' time; bench/egdb.ts).
+ */
+export const CACHE_BYTES = 128 * 2 ** 20;
 
 /**
  * Writes a solved database compressed: `write(bytes, at)` puts bytes at a
@@ -82,6 +88,7 @@ export class PackedEgdb implements EndgameProbe {
   readonly maxValue: number;
   private readonly table: Buffer;
   private readonly cache = new Map<number, Uint8Array | Uint16Array>();
+  private cacheBytes = 0;
   /** Blocks read and inflated so far (a probe's cost: see bench/). */
   inflated = 0;
 
@@ -89,8 +96,9 @@ export class PackedEgdb implements EndgameProbe {
     readonly maxPieces: number,
     head: Buffer,
     table: Buffer,
-    private readonly read: ReadAt,
+    readonly read: ReadAt,
     readonly fileSize: number,
+    private readonly cacheLimit: number,
   ) {
     this.layout = new EgdbLayout(maxPieces);
     this.blockSize = head.readUInt32LE(16);
@@ -102,9 +110,10 @@ export class PackedEgdb implements EndgameProbe {
   /**
    * Opens a packed file of `fileSize` bytes when its header and table hold
    * together (the blocks are checked as they are read, or all at once by
-   * verifyBlocks); otherwise returns why it cannot be trusted.
+   * verifyBlocks); otherwise returns why it cannot be trusted. `cacheBytes`:
+   * how many bytes of inflated blocks it keeps (default CACHE_BYTES).
    */
-  static open(read: ReadAt, fileSize: number): PackedEgdb | string {
+  static open(read: ReadAt, fileSize: number, cacheBytes = CACHE_BYTES): PackedEgdb | string {
     if (fileSize < HEADER) return `truncated (${fileSize} bytes)`;
     const head = Buffer.from(read(0, HEADER));
     if (head.toString('latin1', 0, 8) !== PACK_MAGIC) return 'not a compressed endgame database file of this version';
@@ -126,7 +135,7 @@ export class PackedEgdb implements EndgameProbe {
       at += table.readUInt32LE(b * ENTRY + 4);
     }
     if (at !== fileSize) return `truncated or padded (${fileSize} bytes, ${at} expected)`;
-    return new PackedEgdb(pieces, head, table, read, fileSize);
+    return new PackedEgdb(pieces, head, table, read, fileSize, cacheBytes);
   }
 
   /** Every block's checksum (reads the whole file once, inflates nothing); the first bad block, or null. */
@@ -151,14 +160,20 @@ export class PackedEgdb implements EndgameProbe {
     const wide = this.table.readUInt32LE(b * ENTRY + 12) === 2;
     const vals = wide ? new Uint16Array(raw.buffer.slice(raw.byteOffset, raw.byteOffset + raw.length)) : raw;
     this.inflated++;
-    if (this.cache.size >= CACHE_BLOCKS) this.cache.delete(this.cache.keys().next().value!);
+    while (this.cacheBytes + vals.byteLength > this.cacheLimit && this.cache.size) {
+      const [oldest, old] = this.cache.entries().next().value!;
+      this.cache.delete(oldest);
+      this.cacheBytes -= old.byteLength;
+    }
     this.cache.set(b, vals);
+    this.cacheBytes += vals.byteLength;
     return vals;
   }
 
   /** Forgets the inflated blocks (a benchmark's cold start). */
   dropCache(): void {
     this.cache.clear();
+    this.cacheBytes = 0;
   }
 
   /** Value at an index (see WIN_BASE); null for an unused index. */

@@ -10,12 +10,12 @@ import { analyseLine, think, type EngineRequest, type EngineResult } from '../..
 import { legalMoves, playMove, sameResult, START } from '../../src/rules/index.ts';
 
 describe('the analysis workers', () => {
-  it('a lane per core, at least one, at most four, and no more than a quarter of the memory holds (200 MB a lane)', () => {
+  it('a lane per core, at least one, at most four, and no more than a quarter of the memory holds (330 MB a lane)', () => {
     const GiB = 2 ** 30;
     expect([1, 2, 3, 4, 8, 64].map((c) => analysisLanes(c, 8 * GiB))).toEqual([1, 2, 3, 4, 4, 4]);
     expect(analysisLanes(0, 8 * GiB)).toBe(1);
-    // A 4-core board computer with 4, 2, 1 GB and 512 MB.
-    expect([4, 2, 1, 0.5].map((m) => analysisLanes(4, m * GiB))).toEqual([4, 2, 1, 1]);
+    // A 4-core board computer with 8, 4, 2, 1 GB and 512 MB.
+    expect([8, 4, 2, 1, 0.5].map((m) => analysisLanes(4, m * GiB))).toEqual([4, 3, 1, 1, 1]);
   });
 
   it('closes its workers once idle for a minute, and starts them again for the next analysis', async () => {

@@ -168,6 +168,23 @@ describe('the compressed format', () => {
     }
   });
 
+  it('keeps the blocks it read inflated up to its budget, the least recently used out first', () => {
+    const buf = packToBuffer(three);
+    const small = PackedEgdb.open(readerOf(buf), buf.length, 4 * 16384) as PackedEgdb; // four one-byte blocks
+    const roomy = PackedEgdb.open(readerOf(buf), buf.length) as PackedEgdb;
+    expect(small.blocks).toBeGreaterThan(8);
+    for (const db of [small, roomy]) {
+      for (let b = 0; b < 8; b++) expect(db.valueAt(b * small.blockSize)).toBe(three.valueAt(b * small.blockSize));
+      expect(db.inflated).toBe(8);
+      // Again: the small one has kept only the last four, the roomy one all eight.
+      for (let b = 0; b < 8; b++) expect(db.valueAt(b * small.blockSize + 1)).toBe(three.valueAt(b * small.blockSize + 1));
+    }
+    expect(small.inflated).toBe(16);
+    expect(roomy.inflated).toBe(8);
+    small.valueAt(7 * small.blockSize); // used last: still there
+    expect(small.inflated).toBe(16);
+  });
+
   it('keeps a value beyond a byte (a result longer than 253 plies) in a two-byte block', () => {
     const db = new Egdb(3);
     expect(db.adopt(three.serialize())).toBeNull();
