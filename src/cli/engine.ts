@@ -16,7 +16,7 @@ import {
   type EngineLimits,
   type EngineRequest,
 } from '../engine/index.ts';
-import { defaultCacheDir, loadEndgame } from '../engine-host/egdb-cache.ts';
+import { defaultCacheDir, ENDGAME_PIECES, loadEndgame } from '../engine-host/egdb-cache.ts';
 import { popcount } from '../rules/index.ts';
 import { ANALYSE_USAGE, BESTMOVE_USAGE, ENGINE_USAGE } from './usage.ts';
 import { createInterface } from 'node:readline';
@@ -33,7 +33,6 @@ import { attempt, type Result, unwrap } from '../common/result.ts';
  * only when the position has ENDGAME_PIECES or fewer, so that the search can
  * reach it.
  */
-const ENDGAME_PIECES = 6;
 const egdbFor = (pos: Position): EndgameProbe | undefined =>
   popcount(pos.black | pos.white) <= ENDGAME_PIECES ? loadEndgame(defaultCacheDir()) : undefined;
 

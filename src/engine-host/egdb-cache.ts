@@ -25,6 +25,15 @@ export function defaultCacheDir(): string {
 /** The cache file of the database of so many pieces (up to 4: a byte a value; 5: compressed). */
 export const egdbFile = (pieces: number, dir: string = defaultCacheDir()): string => join(dir, `egdb-${pieces}.bin`);
 
+/**
+ * Pieces on the board from which an engine process loads the endgame
+ * database (the CLI, the line engine, the workers): from 10, the search
+ * reaches the exchanges into it, and probes it at the leaves where 5 (or 4)
+ * are left. Not from the start: the 4-piece one may have to be built first
+ * (10–25 s), and the opening has no use for it.
+ */
+export const ENDGAME_PIECES = 10;
+
 const loaded = new Map<string, Egdb>();
 const packed = new Map<string, PackedEgdb>();
 type Log = (message: string) => void;

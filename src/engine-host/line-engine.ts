@@ -38,6 +38,7 @@ import type { Book, EndgameProbe, EngineLimits, EngineRequest, EngineResult } fr
 import { FenError, hashKey, hashPosition, longText, parseFen, popcount } from '../rules/index.ts';
 import { CrownheadError } from '../common/errors.ts';
 import { unwrap } from '../common/result.ts';
+import { ENDGAME_PIECES } from './egdb-cache.ts';
 
 /** What searches for the session: one search at a time; stop() ends the running one early (its deepest iteration stands). */
 export interface LineSeat {
@@ -63,8 +64,6 @@ export interface LineEngineOptions extends LineEngineTools {
   readonly ponderDepth?: number;
 }
 
-/** Pieces on the board from which the endgame database is loaded (as the worker and the CLI do). */
-const ENDGAME_PIECES = 6;
 /** A ponder search in this thread cannot hear ponderhit: it stops at this depth. */
 const IN_THREAD_PONDER_DEPTH = 12;
 

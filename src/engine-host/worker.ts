@@ -9,7 +9,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { think, Searcher, type EndgameProbe } from '../engine/index.ts';
 import { popcount } from '../rules/index.ts';
 import type { WorkerReply, WorkerRequest } from './client.ts';
-import { defaultCacheDir, forgetEgdbs, loadEndgame } from './egdb-cache.ts';
+import { defaultCacheDir, ENDGAME_PIECES, forgetEgdbs, loadEndgame } from './egdb-cache.ts';
 import { bookFromCorpus } from './book-corpus.ts';
 
 const port = parentPort;
@@ -33,7 +33,7 @@ port.on('message', (req: WorkerRequest) => {
     const pos = req.request.position;
     // The client writes the id of the last search it wants stopped (see EngineClient.stop).
     const shouldStop = (): boolean => Atomics.load(stop, 0) >= req.id;
-    if (!egdb && popcount(pos.black | pos.white) <= 6) egdb = loadEndgame(defaultCacheDir());
+    if (!egdb && popcount(pos.black | pos.white) <= ENDGAME_PIECES) egdb = loadEndgame(defaultCacheDir());
     // The book only when asked for (the request's default here is none).
     const bookMode = req.request.limits.book ?? 'off';
     const book = bookMode !== 'off' ? bookFromCorpus() : null;
