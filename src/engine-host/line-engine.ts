@@ -23,8 +23,8 @@
 // `isready` is answered at once. FEN is PDN FEN (`B:W21,22,…:B1,2,K3`). LIMIT
 // is the time for this move in milliseconds (a bare number), `depth N` or
 // `nodes N`. The history lists the positions before this one since the last
-// capture or man move, oldest first: they give the repetition draws and the
-// 40-move count. MOVE is PDN with every landing square of a capture
+// capture or man move (not the one it was made from), oldest first: they give
+// the repetition draws, and their number is the 40-move count. MOVE is PDN with every landing square of a capture
 // (`16x23x30`); `bestmove none` when the side to move has no move (it has
 // lost). S is hundredths of a man for the side to move, or `win N` / `loss N`
 // plies. A line that cannot be understood is answered `error …` naming the

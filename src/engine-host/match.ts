@@ -33,15 +33,20 @@ export class EngineFault extends CrownheadError<'engine-fault'> {
   }
 }
 
-/** The positions since the last capture or man move, oldest first (what `go … history` wants). */
+/**
+ * The positions since the last capture or man move, oldest first (what `go … history` wants): as many
+ * as the game's 40-move count, which the engines take from its length — not the position the capture
+ * or man move was made from (it cannot come again, and counting it had both engines see a 40-move
+ * draw a ply early, one that the other side could not claim).
+ */
 export function quietHistory(game: Game): Position[] {
   const out: Position[] = [];
   const plies = game.plies;
   for (let i = plies.length - 1; i >= 0; i--) {
     const p = plies[i]!;
     const before = i === 0 ? game.start : plies[i - 1]!.after;
-    out.unshift(before);
     if (p.move.captures.length || !(before.kings & (1 << (p.move.from - 1)))) break;
+    out.unshift(before);
   }
   return out;
 }

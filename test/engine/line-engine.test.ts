@@ -178,11 +178,28 @@ describe('the match harness drives `crownhead engine` as a child process', () =>
     await child.ready();
   }, 60_000);
 
-  it('the history it is sent: the positions since the last capture or man move', () => {
+  it('the history it is sent: the positions since the last capture or man move, as many as the 40-move count', () => {
     const { game } = Game.fromBallot(1);
-    const h = quietHistory(game);
-    expect(h.length).toBe(1); // the ballot's last move was a man's: only the position before it
-    expect(legalMoves(h[0]!).length).toBeGreaterThan(0);
+    expect(quietHistory(game)).toEqual([]); // the ballot's last move was a man's: no position since
+    // Kings only from here: every move is quiet, and the history grows with the count (the engine takes
+    // its length as the count: one more would have it see a 40-move draw a ply early).
+    const kings = new Game(unwrap(parseFen('B:WK29:BK4')));
+    const shuffle = ['4-8', '29-25', '8-4', '25-29', '4-8', '29-25'];
+    for (const text of shuffle) {
+      const h = quietHistory(kings);
+      expect(h.length).toBe(kings.quietPlies);
+      if (h.length) expect(makeFen(h[h.length - 1]!)).toBe(makeFen(kings.plies[kings.plies.length - 1]!.before));
+      kings.play(resolveMove(kings.position, text));
+    }
+    expect(quietHistory(kings).length).toBe(6);
+    expect(kings.quietPlies).toBe(6);
+    // A capture starts it again: only the positions after it.
+    const cap = new Game(unwrap(parseFen('W:WK29,K18:BK22,K1')));
+    cap.play(resolveMove(cap.position, '18x25'));
+    expect(quietHistory(cap)).toEqual([]);
+    cap.play(resolveMove(cap.position, '1-6'));
+    expect(quietHistory(cap).map(makeFen)).toEqual([makeFen(cap.plies[0]!.after)]);
+    expect(cap.quietPlies).toBe(1);
   });
 });
 
